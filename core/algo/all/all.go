@@ -1,0 +1,34 @@
+// Package all is the registry of every algorithm Spacetime runs. Adding an
+// algorithm means adding its package and one line here.
+package all
+
+import (
+	"spacetime/core/algo/chandylamport"
+	"spacetime/core/sim"
+)
+
+var specs = []*sim.Spec{
+	chandylamport.Spec,
+}
+
+// Specs lists the registered algorithms.
+func Specs() []*sim.Spec { return specs }
+
+// Lookup finds an algorithm by id.
+func Lookup(id string) (*sim.Spec, bool) {
+	for _, s := range specs {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// IDs lists the registered algorithm ids.
+func IDs() []string {
+	ids := make([]string, len(specs))
+	for i, s := range specs {
+		ids[i] = s.ID
+	}
+	return ids
+}

@@ -1,0 +1,231 @@
+// Package chandylamport is the Chandy–Lamport snapshot algorithm on the bank
+// example of the course: branches that keep transferring money over FIFO
+// channels, and markers that record a consistent global state without
+// stopping them. A correct snapshot's recorded balances plus recorded channel
+// contents equal the money there is; on non-FIFO channels a marker can
+// overtake a transfer and the check fails.
+package chandylamport
+
+import (
+	"fmt"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// Message kinds.
+const (
+	KindTransfer = "transfer"
+	KindMarker   = "marker"
+)
+
+// Commands a learner or script may give a branch.
+const (
+	CmdSnapshot = "snapshot"
+	CmdTransfer = "transfer"
+)
+
+// Round is one branch's part of one snapshot.
+type Round struct {
+	// Recorded says the branch has recorded its state for this snapshot.
+	Recorded bool
+	// Initiator says this branch started the snapshot.
+	Initiator bool
+	// Balance is the recorded balance.
+	Balance int64
+	// Closed[q] says a marker has arrived on the channel from q.
+	Closed []bool
+	// Channel[q] are the amounts recorded on the channel from q.
+	Channel [][]int64
+}
+
+// complete reports whether the branch has recorded and closed every incoming
+// channel.
+func (r *Round) complete(self sim.NodeID) bool {
+	if !r.Recorded {
+		return false
+	}
+	for q, c := range r.Closed {
+		if sim.NodeID(q) != self && !c {
+			return false
+		}
+	}
+	return true
+}
+
+// Branch is one bank branch running the snapshot algorithm.
+type Branch struct {
+	// Opening is the balance the branch opened with.
+	Opening int64
+	// Balance is the branch's live balance.
+	Balance int64
+	// MaxTransfer bounds a random transfer's amount.
+	MaxTransfer int64
+	// Rounds are the snapshots this branch has taken part in, numbered from 1.
+	Rounds []Round
+}
+
+// Clone returns a deep copy.
+func (b *Branch) Clone() sim.Node {
+	c := *b
+	c.Rounds = make([]Round, len(b.Rounds))
+	for i, r := range b.Rounds {
+		r.Closed = append([]bool(nil), r.Closed...)
+		ch := make([][]int64, len(r.Channel))
+		for q, amounts := range r.Channel {
+			ch[q] = append([]int64(nil), amounts...)
+		}
+		r.Channel = ch
+		c.Rounds[i] = r
+	}
+	return &c
+}
+
+// round returns snapshot number k (from 1), growing the list as needed.
+func (b *Branch) round(env *sim.Env, k int) *Round {
+	for len(b.Rounds) < k {
+		b.Rounds = append(b.Rounds, Round{Closed: make([]bool, env.N()), Channel: make([][]int64, env.N())})
+	}
+	return &b.Rounds[k-1]
+}
+
+// Step reacts to one event.
+func (b *Branch) Step(env *sim.Env, ev sim.Event) {
+	me := env.Name(env.Self())
+	switch ev.Kind {
+	case sim.Init:
+		env.Explain("%s opens with $%d", me, b.Balance)
+	case sim.Recover:
+		env.Explain("%s recovers with its balance and snapshot records intact (they are on stable storage)", me)
+	case sim.Workload:
+		others := env.N() - 1
+		j := sim.NodeID(env.Rand().IntN(others))
+		if j >= env.Self() {
+			j++
+		}
+		amount := 1 + int64(env.Rand().IntN(int(b.MaxTransfer)))
+		b.transfer(env, j, amount)
+	case sim.Command:
+		switch ev.Tag {
+		case CmdSnapshot:
+			b.startSnapshot(env)
+		case CmdTransfer:
+			b.transfer(env, ev.Target, ev.Arg)
+		}
+	case sim.Deliver:
+		switch ev.Msg.Kind {
+		case KindTransfer:
+			b.receiveTransfer(env, ev.From, ev.Msg.Value)
+		case KindMarker:
+			b.receiveMarker(env, ev.From, int(ev.Msg.Value))
+		}
+	}
+}
+
+func (b *Branch) transfer(env *sim.Env, to sim.NodeID, amount int64) {
+	me, them := env.Name(env.Self()), env.Name(to)
+	if amount <= 0 || b.Balance < amount {
+		env.Explain("%s would send $%d to %s but holds only $%d: no transfer (a branch never overdraws)", me, amount, them, b.Balance)
+		return
+	}
+	b.Balance -= amount
+	env.Send(to, sim.Message{Kind: KindTransfer, Value: amount, Label: fmt.Sprintf("$%d", amount)})
+	env.Explain("%s sends $%d to %s; %s now holds $%d", me, amount, them, me, b.Balance)
+}
+
+func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, amount int64) {
+	me := env.Name(env.Self())
+	b.Balance += amount
+	var recording []string
+	for k := range b.Rounds {
+		r := &b.Rounds[k]
+		if r.Recorded && !r.Closed[from] {
+			r.Channel[from] = append(r.Channel[from], amount)
+			recording = append(recording, fmt.Sprintf("snapshot %d", k+1))
+		}
+	}
+	text := fmt.Sprintf("%s receives $%d from %s; balance $%d", me, amount, env.Name(from), b.Balance)
+	if len(recording) > 0 {
+		text += fmt.Sprintf(". %s recorded its state but has no marker on %s→%s yet, so the $%d was in flight at the cut: it joins that channel's recorded state (%s)",
+			me, env.Name(from), me, amount, strings.Join(recording, ", "))
+	}
+	env.Explain("%s", text)
+}
+
+// record records the branch's state for snapshot k and sends markers on
+// every outgoing channel; it returns the names the markers went to.
+func (b *Branch) record(env *sim.Env, k int) string {
+	r := b.round(env, k)
+	r.Recorded, r.Balance = true, b.Balance
+	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(k), Label: fmt.Sprintf("M%d", k)})
+	env.Mark("record", fmt.Sprintf("%d:$%d", k, b.Balance))
+	var to []string
+	for q := range env.N() {
+		if sim.NodeID(q) != env.Self() {
+			to = append(to, env.Name(sim.NodeID(q)))
+		}
+	}
+	return strings.Join(to, " and ")
+}
+
+func (b *Branch) startSnapshot(env *sim.Env) {
+	me := env.Name(env.Self())
+	k := len(b.Rounds) + 1
+	if n := len(b.Rounds); n > 0 && !b.Rounds[n-1].complete(env.Self()) {
+		env.Explain("%s is still taking part in snapshot %d: it starts no new one until its markers are all in", me, n)
+		return
+	}
+	b.round(env, k).Initiator = true
+	to := b.record(env, k)
+	env.Explain("%s starts snapshot %d: records its balance $%d, sends a marker to %s before anything else, and starts recording every incoming channel", me, k, b.Balance, to)
+}
+
+func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
+	me, them := env.Name(env.Self()), env.Name(from)
+	r := b.round(env, k)
+	if !r.Recorded {
+		to := b.record(env, k)
+		r = b.round(env, k)
+		r.Closed[from] = true
+		text := fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty, sends markers to %s and starts recording its other incoming channels",
+			me, k, them, me, r.Balance, them, me, to)
+		if r.complete(env.Self()) {
+			text += fmt.Sprintf("; that was its only incoming channel, so its part is done")
+		}
+		env.Explain("%s", text)
+		return
+	}
+	r.Closed[from] = true
+	text := fmt.Sprintf("%s gets the marker of snapshot %d on %s→%s and stops recording that channel: its recorded state is %s",
+		me, k, them, me, amounts(r.Channel[from]))
+	if r.complete(env.Self()) {
+		text += fmt.Sprintf(". %s has now recorded its state and every incoming channel: its part of snapshot %d is complete", me, k)
+	}
+	env.Explain("%s", text)
+}
+
+// amounts formats recorded channel contents: "[$14, $3]" or "empty".
+func amounts(a []int64) string {
+	if len(a) == 0 {
+		return "empty"
+	}
+	parts := make([]string, len(a))
+	for i, x := range a {
+		parts[i] = fmt.Sprintf("$%d", x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Inspect shows the branch's live and recorded state.
+func (b *Branch) Inspect() []sim.Field {
+	f := []sim.Field{{Name: "balance", Value: fmt.Sprintf("$%d", b.Balance)}}
+	if n := len(b.Rounds); n > 0 {
+		r := b.Rounds[n-1]
+		state := "waiting for a marker"
+		if r.Recorded {
+			state = fmt.Sprintf("recorded $%d", r.Balance)
+		}
+		f = append(f, sim.Field{Name: fmt.Sprintf("snapshot %d", n), Value: state})
+	}
+	return f
+}

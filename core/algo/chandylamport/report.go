@@ -1,0 +1,161 @@
+package chandylamport
+
+import (
+	"fmt"
+
+	"spacetime/core/sim"
+)
+
+// channelName is how reports name a channel: "B->A".
+func channelName(v sim.View, from, to int) string {
+	return v.Name(sim.NodeID(from)) + "->" + v.Name(sim.NodeID(to))
+}
+
+func metrics(v sim.View) []sim.Metric {
+	n := v.N()
+	bal, flight := liveTotals(v)
+	live := map[string]int64{}
+	for i := range n {
+		live[v.Name(sim.NodeID(i))] = branch(v, sim.NodeID(i)).Balance
+	}
+	markers := 0
+	for id := range v.NumSent() {
+		if v.Envelope(id).Kind == KindMarker {
+			markers++
+		}
+	}
+	k := rounds(v)
+	completed := 0
+	for i := 1; i <= k; i++ {
+		if complete(v, i) {
+			completed++
+		}
+	}
+	out := []sim.Metric{
+		{Name: "initial_total", Value: opening(v)},
+		{Name: "live_balances", Value: live},
+		{Name: "live_in_flight", Value: flight},
+		{Name: "live_total", Value: bal + flight},
+		{Name: "snapshots", Value: k},
+		{Name: "snapshots_complete", Value: completed},
+		{Name: "markers", Value: markers},
+		{Name: "markers_expected", Value: k * n * (n - 1)},
+	}
+	if k == 0 {
+		return out
+	}
+	recorded := map[string]int64{}
+	channels := map[string][]int64{}
+	for i := range n {
+		b := branch(v, sim.NodeID(i))
+		if len(b.Rounds) < k || !b.Rounds[k-1].Recorded {
+			continue
+		}
+		r := b.Rounds[k-1]
+		recorded[v.Name(sim.NodeID(i))] = r.Balance
+		for q, amounts := range r.Channel {
+			if len(amounts) > 0 {
+				channels[channelName(v, q, i)] = append([]int64(nil), amounts...)
+			}
+		}
+	}
+	rb, rc := recordedTotal(v, k)
+	var total any
+	if complete(v, k) {
+		total = rb + rc
+	}
+	return append(out,
+		sim.Metric{Name: "snapshot", Value: k},
+		sim.Metric{Name: "recorded", Value: recorded},
+		sim.Metric{Name: "channel_state", Value: channels},
+		sim.Metric{Name: "snapshot_total", Value: total},
+	)
+}
+
+// panels compare the live state with the latest snapshot, side by side.
+func panels(v sim.View) []sim.Panel {
+	n := v.N()
+	k := rounds(v)
+	var rounds []Round
+	title := "no snapshot yet"
+	if k > 0 {
+		title = fmt.Sprintf("snapshot %d", k)
+		if !complete(v, k) {
+			title += " (in progress)"
+		}
+		for i := range n {
+			b := branch(v, sim.NodeID(i))
+			var r Round
+			if len(b.Rounds) >= k {
+				r = b.Rounds[k-1]
+			}
+			rounds = append(rounds, r)
+		}
+	}
+	p := sim.Panel{
+		Title:   "Money: live now vs recorded",
+		Note:    "Reading every balance now misses the money in flight; a snapshot's recorded balances plus its recorded channels add up to the money there is.",
+		Columns: []string{"", "live now", title},
+	}
+	var liveBal, recBal, liveFlight, recFlight int64
+	for i := range n {
+		b := branch(v, sim.NodeID(i))
+		liveBal += b.Balance
+		rec := "–"
+		if k > 0 && rounds[i].Recorded {
+			rec = fmt.Sprintf("$%d", rounds[i].Balance)
+			recBal += rounds[i].Balance
+		}
+		p.Rows = append(p.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(i)) + " balance", fmt.Sprintf("$%d", b.Balance), rec}})
+	}
+	p.Rows = append(p.Rows, sim.Row{Cells: []string{"balances alone", fmt.Sprintf("$%d", liveBal), dollars(recBal, k > 0)}, Emphasis: "total"})
+	for i := range n {
+		for j := range n {
+			if i == j {
+				continue
+			}
+			sum, live := inFlight(v, sim.NodeID(i), sim.NodeID(j))
+			liveFlight += sum
+			rec, recorded := "–", false
+			if k > 0 && rounds[j].Recorded {
+				ch := rounds[j].Channel[i]
+				rec, recorded = amounts(ch), true
+				if !rounds[j].Closed[i] {
+					rec += " (recording)"
+				}
+				for _, a := range ch {
+					recFlight += a
+				}
+			}
+			if len(live) == 0 && (!recorded || len(rounds[j].Channel[i]) == 0) {
+				continue
+			}
+			p.Rows = append(p.Rows, sim.Row{Cells: []string{"channel " + channelName(v, i, j), amounts(live), rec}})
+		}
+	}
+	want := opening(v)
+	liveEm, recEm := verdict(liveBal+liveFlight == want), ""
+	recCell := "–"
+	if k > 0 {
+		recCell = fmt.Sprintf("$%d", recBal+recFlight)
+		if complete(v, k) {
+			recEm = verdict(recBal+recFlight == want)
+		}
+	}
+	p.Rows = append(p.Rows, sim.Row{Cells: []string{fmt.Sprintf("total (opening $%d)", want), fmt.Sprintf("$%d", liveBal+liveFlight), recCell}, Emphasis: "total", CellEmphasis: []string{"", liveEm, recEm}})
+	return []sim.Panel{p}
+}
+
+func dollars(x int64, ok bool) string {
+	if !ok {
+		return "–"
+	}
+	return fmt.Sprintf("$%d", x)
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "good"
+	}
+	return "bad"
+}

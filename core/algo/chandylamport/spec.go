@@ -1,0 +1,228 @@
+package chandylamport
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"spacetime/core/sim"
+)
+
+// ID is the algorithm's id in scenario files and on the command line.
+const ID = "chandy-lamport"
+
+// Params are the scenario's algorithm parameters.
+type Params struct {
+	// Balances are the opening balances, one per branch (default 100 each).
+	Balances []int64 `json:"balances"`
+	// MaxTransfer bounds a random transfer (default 20).
+	MaxTransfer int64 `json:"max_transfer"`
+}
+
+// Spec registers the algorithm.
+var Spec = &sim.Spec{
+	ID:      ID,
+	Title:   "Chandy–Lamport snapshot",
+	Summary: "Bank branches keep transferring money; markers record a consistent global state without stopping them. Recorded balances plus recorded channel contents must equal the money there is.",
+	MinN:    2,
+	MaxN:    64,
+	Kinds: []sim.KindSpec{
+		{Name: KindTransfer, Role: sim.RoleMessage, Application: true},
+		{Name: KindMarker, Role: sim.RoleMarker},
+	},
+	Commands: []sim.CommandSpec{
+		{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
+		{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount"},
+	},
+	New: newBranches,
+	Invariants: []sim.Invariant{
+		{Name: "money is conserved", Help: "live balances plus money in flight equal the opening total", Check: checkLive},
+		{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
+	},
+	Metrics: metrics,
+	Panels:  panels,
+	Done:    done,
+}
+
+func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
+	p := Params{MaxTransfer: 20}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	n := len(names)
+	if p.Balances == nil {
+		p.Balances = make([]int64, n)
+		for i := range p.Balances {
+			p.Balances[i] = 100
+		}
+	}
+	if len(p.Balances) != n {
+		return nil, fmt.Errorf("params.balances: want %d values, one per branch, got %d", n, len(p.Balances))
+	}
+	if p.MaxTransfer < 1 {
+		return nil, fmt.Errorf("params.max_transfer: must be at least 1, got %d", p.MaxTransfer)
+	}
+	nodes := make([]sim.Node, n)
+	for i, bal := range p.Balances {
+		if bal < 0 {
+			return nil, fmt.Errorf("params.balances[%d]: a balance cannot be negative, got %d", i, bal)
+		}
+		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer}
+	}
+	return nodes, nil
+}
+
+func branch(v sim.View, id sim.NodeID) *Branch { return v.Node(id).(*Branch) }
+
+// opening is the money the bank started with.
+func opening(v sim.View) int64 {
+	var t int64
+	for i := range v.N() {
+		t += branch(v, sim.NodeID(i)).Opening
+	}
+	return t
+}
+
+// inFlight sums the transfers in flight on from→to.
+func inFlight(v sim.View, from, to sim.NodeID) (sum int64, amounts []int64) {
+	for _, id := range v.InFlight(from, to) {
+		if e := v.Envelope(id); e.Kind == KindTransfer {
+			sum += e.Value
+			amounts = append(amounts, e.Value)
+		}
+	}
+	return sum, amounts
+}
+
+// liveTotals are the live balances' sum and the money in flight.
+func liveTotals(v sim.View) (balances, flight int64) {
+	for i := range v.N() {
+		balances += branch(v, sim.NodeID(i)).Balance
+		for j := range v.N() {
+			if i != j {
+				s, _ := inFlight(v, sim.NodeID(i), sim.NodeID(j))
+				flight += s
+			}
+		}
+	}
+	return balances, flight
+}
+
+// rounds is the number of snapshots any branch has heard of.
+func rounds(v sim.View) int {
+	k := 0
+	for i := range v.N() {
+		k = max(k, len(branch(v, sim.NodeID(i)).Rounds))
+	}
+	return k
+}
+
+// complete reports whether every branch has finished its part of snapshot k.
+func complete(v sim.View, k int) bool {
+	for i := range v.N() {
+		b := branch(v, sim.NodeID(i))
+		if len(b.Rounds) < k || !b.Rounds[k-1].complete(sim.NodeID(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// recordedTotal is snapshot k's recorded balances and channel contents.
+func recordedTotal(v sim.View, k int) (balances, channels int64) {
+	for i := range v.N() {
+		b := branch(v, sim.NodeID(i))
+		if len(b.Rounds) < k {
+			continue
+		}
+		r := b.Rounds[k-1]
+		if r.Recorded {
+			balances += r.Balance
+		}
+		for _, ch := range r.Channel {
+			for _, a := range ch {
+				channels += a
+			}
+		}
+	}
+	return balances, channels
+}
+
+func done(v sim.View) bool {
+	k := rounds(v)
+	for i := 1; i <= k; i++ {
+		if !complete(v, i) {
+			return false
+		}
+	}
+	return k > 0
+}
+
+func checkLive(v sim.View) sim.Verdict {
+	bal, flight := liveTotals(v)
+	want := opening(v)
+	if bal+flight == want {
+		return sim.Verdict{OK: true}
+	}
+	var lost []int
+	for id := range v.NumSent() {
+		if e := v.Envelope(id); e.Kind == KindTransfer && e.DropStep >= 0 {
+			lost = append(lost, id)
+		}
+	}
+	return sim.Verdict{Detail: fmt.Sprintf("balances $%d + in flight $%d = $%d, not $%d: the network lost money in %d transfer(s)",
+		bal, flight, bal+flight, want, len(lost)), Msgs: lost}
+}
+
+func checkSnapshots(v sim.View) sim.Verdict {
+	want := opening(v)
+	for k := 1; k <= rounds(v); k++ {
+		if !complete(v, k) {
+			continue
+		}
+		bal, ch := recordedTotal(v, k)
+		if bal+ch == want {
+			continue
+		}
+		detail := fmt.Sprintf("snapshot %d records $%d in balances + $%d in channels = $%d, not $%d", k, bal, ch, bal+ch, want)
+		why, msgs := overtaken(v, k)
+		if why != "" {
+			detail += ": " + why
+		}
+		return sim.Verdict{Detail: detail, Msgs: msgs}
+	}
+	return sim.Verdict{OK: true}
+}
+
+// overtaken finds a marker of snapshot k and a transfer on the same channel
+// that arrived in the other order than they were sent, which is what a
+// non-FIFO channel does to the algorithm.
+func overtaken(v sim.View, k int) (string, []int) {
+	markers := map[[2]sim.NodeID]sim.Envelope{}
+	for id := range v.NumSent() {
+		if e := v.Envelope(id); e.Kind == KindMarker && e.Value == int64(k) {
+			markers[[2]sim.NodeID{e.From, e.To}] = e
+		}
+	}
+	for id := range v.NumSent() {
+		t := v.Envelope(id)
+		m, ok := markers[[2]sim.NodeID{t.From, t.To}]
+		if t.Kind != KindTransfer || !ok || m.RecvStep < 0 {
+			continue
+		}
+		from, to := v.Name(t.From), v.Name(t.To)
+		switch {
+		case t.SendStep < m.SendStep && (t.RecvStep < 0 || t.RecvStep > m.RecvStep):
+			return fmt.Sprintf("on %s→%s the marker overtook the $%d transfer sent before it, so that money is in neither %s's record nor the channel's",
+				from, to, t.Value, from), []int{m.ID, t.ID}
+		case t.SendStep > m.SendStep && t.RecvStep >= 0 && t.RecvStep < m.RecvStep:
+			return fmt.Sprintf("on %s→%s the $%d transfer sent after the marker overtook it, so that money is counted twice: in %s's record and again at %s",
+				from, to, t.Value, from, to), []int{m.ID, t.ID}
+		}
+	}
+	return "", nil
+}

@@ -1,0 +1,81 @@
+// Package clock holds Lamport and vector clock values: tick, merge, compare.
+// The engine stamps both on every trace record, so every algorithm gets
+// causal questions ("did a happen before b?") answered for free.
+package clock
+
+// Lamport is a Lamport logical clock value.
+type Lamport int64
+
+// Tick returns the clock after a local event or a send.
+func (l Lamport) Tick() Lamport { return l + 1 }
+
+// Receive returns the clock after receiving a message stamped m.
+func (l Lamport) Receive(m Lamport) Lamport { return max(l, m) + 1 }
+
+// Vector is a vector clock: one counter per process. A nil Vector is all zeros.
+type Vector []int32
+
+// NewVector returns the zero vector for n processes.
+func NewVector(n int) Vector { return make(Vector, n) }
+
+// Clone returns an independent copy.
+func (v Vector) Clone() Vector { return append(Vector(nil), v...) }
+
+// Tick increments process p's own entry in place.
+func (v Vector) Tick(p int) { v[p]++ }
+
+// Merge sets every entry to the maximum of v and m, in place.
+func (v Vector) Merge(m Vector) {
+	for i := range v {
+		if i < len(m) && m[i] > v[i] {
+			v[i] = m[i]
+		}
+	}
+}
+
+// Order is how two events relate causally.
+type Order int
+
+// The four possible relations of two vector stamps.
+const (
+	Equal Order = iota
+	Before
+	After
+	Concurrent
+)
+
+var orderNames = [...]string{"equal", "happened before", "happened after", "concurrent"}
+
+// String names the relation.
+func (o Order) String() string { return orderNames[o] }
+
+// Compare tells how the event stamped a relates to the event stamped b.
+func Compare(a, b Vector) Order {
+	less, greater := false, false
+	for i := range max(len(a), len(b)) {
+		var x, y int32
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x < y {
+			less = true
+		} else if x > y {
+			greater = true
+		}
+	}
+	switch {
+	case less && greater:
+		return Concurrent
+	case less:
+		return Before
+	case greater:
+		return After
+	}
+	return Equal
+}
+
+// HappenedBefore reports whether a causally precedes b.
+func HappenedBefore(a, b Vector) bool { return Compare(a, b) == Before }

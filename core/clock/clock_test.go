@@ -1,0 +1,51 @@
+package clock
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestLamport(t *testing.T) {
+	tests := []struct {
+		name string
+		got  Lamport
+		want Lamport
+	}{
+		{"tick", Lamport(3).Tick(), 4},
+		{"receive later stamp", Lamport(2).Receive(7), 8},
+		{"receive earlier stamp", Lamport(9).Receive(1), 10},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.got, tt.name)
+	}
+}
+
+func TestVectorCompare(t *testing.T) {
+	tests := []struct {
+		a, b Vector
+		want Order
+	}{
+		{Vector{1, 0, 0}, Vector{1, 0, 0}, Equal},
+		{Vector{1, 0, 0}, Vector{2, 1, 0}, Before},
+		{Vector{2, 1, 0}, Vector{1, 0, 0}, After},
+		{Vector{1, 0, 0}, Vector{0, 1, 0}, Concurrent},
+		{nil, Vector{0, 0, 1}, Before},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Compare(tt.a, tt.b), "%v vs %v", tt.a, tt.b)
+	}
+	assert.True(t, HappenedBefore(Vector{0, 1}, Vector{1, 1}))
+	assert.False(t, HappenedBefore(Vector{0, 1}, Vector{1, 0}))
+}
+
+func TestVectorMergeTick(t *testing.T) {
+	v := NewVector(3)
+	v.Tick(0)
+	v.Merge(Vector{0, 4, 2})
+	v.Tick(0)
+	assert.Equal(t, Vector{2, 4, 2}, v)
+	c := v.Clone()
+	c.Tick(1)
+	assert.Equal(t, Vector{2, 4, 2}, v, "clone is independent")
+}

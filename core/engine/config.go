@@ -1,0 +1,118 @@
+// Package engine runs a scenario: it keeps the event queue ordered by
+// (time, sequence), asks a scheduler which enabled event happens next,
+// applies learner inputs and faults, stamps Lamport and vector clocks on every
+// record, checks invariants after every step, and seeks to any step by
+// replaying from the nearest checkpoint. A learner input at an earlier step
+// forks a new future.
+package engine
+
+import (
+	"spacetime/core/faults"
+	"spacetime/core/network"
+	"spacetime/core/sim"
+)
+
+// Scheduler names how the engine picks the next event.
+type Scheduler string
+
+// The schedulers.
+const (
+	// Earliest runs a discrete-event simulation: the pending event with the
+	// smallest (time, sequence) happens next; messages take the network's
+	// random delay.
+	Earliest Scheduler = "earliest"
+	// Random advances one tick per step and picks at random what happens:
+	// with the workload's probability a process does application work,
+	// otherwise a random busy channel delivers (its head, if FIFO).
+	Random Scheduler = "random"
+	// Manual delivers the oldest deliverable message each step and leaves
+	// every other choice to the learner.
+	Manual Scheduler = "manual"
+)
+
+// Schedulers lists the schedulers, for validation messages.
+var Schedulers = []Scheduler{Earliest, Random, Manual}
+
+// Generator names the source of randomness.
+type Generator string
+
+// The generators.
+const (
+	// PCG splits the root seed into independent PCG streams.
+	PCG Generator = "pcg"
+	// Python draws the scheduler's and the nodes' choices from CPython's
+	// Mersenne Twister, to replay the course texts' Python examples exactly.
+	Python Generator = "python"
+)
+
+// Workload drives the application the algorithm runs beside.
+type Workload struct {
+	// P is the probability that a step of the Random scheduler is workload.
+	P float64
+	// Every bounds the gap between workload events for the Earliest scheduler.
+	Every [2]sim.Time
+	// Until stops the workload at this time (0: never).
+	Until sim.Time
+}
+
+func (w Workload) activeAt(now sim.Time) bool { return w.Until == 0 || now < w.Until }
+
+// Until says when a run stops; the first condition met wins.
+type Until struct {
+	Steps     int
+	Time      sim.Time
+	Quiescent bool
+	// Done stops when the algorithm reports its goal reached.
+	Done bool
+}
+
+// MaxSteps bounds every run, whatever its Until says.
+const MaxSteps = 1_000_000
+
+// Action is something a script or the learner makes happen.
+type Action struct {
+	// Fault is set for a fault; otherwise the action is a command, or a
+	// delivery when Command is empty and Msg >= 0.
+	Fault   faults.Kind `json:"fault,omitempty"`
+	Command string      `json:"command,omitempty"`
+	Node    sim.NodeID  `json:"node"`
+	Target  sim.NodeID  `json:"target,omitempty"`
+	Arg     int64       `json:"arg,omitempty"`
+	// Msg is the message to deliver or drop; -1 when none.
+	Msg int `json:"msg"`
+	// For is how long a pause lasts.
+	For sim.Time `json:"for,omitempty"`
+}
+
+// Deliver is the action of delivering message id next.
+func Deliver(id int) Action { return Action{Msg: id} }
+
+// Timed is a script entry: an action at a simulated time.
+type Timed struct {
+	At sim.Time
+	Action
+}
+
+// Input is a learner's action taken as step Step.
+type Input struct {
+	Step int
+	Action
+}
+
+// Config fully determines a run.
+type Config struct {
+	Spec  *sim.Spec
+	Names []string
+	// Nodes are the initial nodes, from Spec.New.
+	Nodes     []sim.Node
+	Seed      uint64
+	Net       network.Config
+	Scheduler Scheduler
+	Generator Generator
+	Workload  *Workload
+	// Script is sorted by time; entries at equal times keep their order.
+	Script []Timed
+	Until  Until
+	// CheckpointEvery is the spacing of rewind checkpoints (default 256).
+	CheckpointEvery int
+}

@@ -1,0 +1,82 @@
+package scenario
+
+import (
+	"fmt"
+
+	"spacetime/core/engine"
+	"spacetime/core/faults"
+	"spacetime/core/network"
+	"spacetime/core/sim"
+)
+
+// Config turns a validated scenario into the engine's configuration.
+func (s *Scenario) Config() (engine.Config, error) {
+	spec := s.Spec()
+	if spec == nil {
+		return engine.Config{}, fmt.Errorf("scenario: unknown algorithm %q", s.Algorithm)
+	}
+	nodes, err := spec.New(s.Names, s.Params)
+	if err != nil {
+		return engine.Config{}, fmt.Errorf("scenario: field %w", err)
+	}
+	cfg := engine.Config{
+		Spec:      spec,
+		Names:     s.Names,
+		Nodes:     nodes,
+		Seed:      s.Seed,
+		Scheduler: engine.Scheduler(s.Scheduler),
+		Generator: engine.Generator(s.RNG),
+		Net:       network.Config{FIFO: s.Network.FIFO == nil || *s.Network.FIFO, DelayMin: 1, DelayMax: 1, Loss: s.Network.Loss},
+		Until:     engine.Until(s.Until),
+	}
+	if d := s.Network.Delay; len(d) == 2 {
+		cfg.Net.DelayMin, cfg.Net.DelayMax = d[0], d[1]
+	}
+	if w := s.Workload; w != nil {
+		wl := &engine.Workload{P: w.P, Until: w.Until, Every: [2]sim.Time{1, 1}}
+		if len(w.Every) == 2 {
+			wl.Every = [2]sim.Time{w.Every[0], w.Every[1]}
+		}
+		cfg.Workload = wl
+	}
+	for _, e := range s.Script {
+		a := engine.Action{Fault: faults.Kind(e.Fault), Command: e.Command, Arg: e.Arg, For: e.For, Msg: -1}
+		if e.Msg != nil {
+			a.Msg = *e.Msg
+		}
+		if len(e.Node) > 0 {
+			a.Node, _ = s.nodeRef(e.Node)
+		}
+		if len(e.Target) > 0 {
+			a.Target, _ = s.nodeRef(e.Target)
+		}
+		cfg.Script = append(cfg.Script, engine.Timed{At: e.At, Action: a})
+	}
+	return cfg, nil
+}
+
+// Run starts the scenario's run.
+func (s *Scenario) Run() (*engine.Run, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(cfg)
+}
+
+// WithSeed returns a copy with another seed.
+func (s *Scenario) WithSeed(seed uint64) *Scenario {
+	c := s.Clone()
+	c.Seed = seed
+	return c
+}
+
+// WithN returns a validated copy with n processes under default names.
+func (s *Scenario) WithN(n int) (*Scenario, error) {
+	c := s.Clone()
+	c.N, c.Names = n, nil
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -1,0 +1,93 @@
+package sim
+
+import "fmt"
+
+// Send is a message a node asked to send during one step.
+type Send struct {
+	To  NodeID
+	Msg Message
+}
+
+// TimerRequest sets (After >= 0) or cancels (Cancel) the node's timer Tag.
+type TimerRequest struct {
+	Tag    string
+	After  Time
+	Cancel bool
+}
+
+// Mark annotates a step for the diagram and the panels: "record" where a
+// snapshot records local state, "cs-enter" where a critical section begins.
+type Mark struct {
+	Kind string `json:"kind"`
+	Text string `json:"text,omitempty"`
+}
+
+// Env is the world as one node sees it during one Step, and the collector of
+// that step's effects. The engine fills the read-only part before Step and
+// applies the effects after it.
+type Env struct {
+	self  NodeID
+	n     int
+	now   Time
+	names []string
+	rand  Rand
+
+	// Sends, Timers, Marks and Caption are the effects of the step, read by
+	// the engine once Step returns.
+	Sends   []Send
+	Timers  []TimerRequest
+	Marks   []Mark
+	Caption string
+}
+
+// Reset prepares env for a step of node self at time now. The engine calls it.
+func (e *Env) Reset(self NodeID, now Time, names []string, r Rand) {
+	e.self, e.n, e.now, e.names, e.rand = self, len(names), now, names, r
+	e.Sends = e.Sends[:0]
+	e.Timers = e.Timers[:0]
+	e.Marks = e.Marks[:0]
+	e.Caption = ""
+}
+
+// Self is the stepping node.
+func (e *Env) Self() NodeID { return e.self }
+
+// N is the number of processes.
+func (e *Env) N() int { return e.n }
+
+// Now is the current simulated time.
+func (e *Env) Now() Time { return e.now }
+
+// Name is a process's display name.
+func (e *Env) Name(id NodeID) string { return e.names[id] }
+
+// Rand is the node's random stream.
+func (e *Env) Rand() Rand { return e.rand }
+
+// Send queues a message to another process.
+func (e *Env) Send(to NodeID, m Message) { e.Sends = append(e.Sends, Send{To: to, Msg: m}) }
+
+// SendToOthers sends m to every other process, in id order.
+func (e *Env) SendToOthers(m Message) {
+	for q := 0; q < e.n; q++ {
+		if NodeID(q) != e.self {
+			e.Send(NodeID(q), m)
+		}
+	}
+}
+
+// SetTimer (re)arms the timer tag to fire after the given number of ticks.
+func (e *Env) SetTimer(tag string, after Time) {
+	e.Timers = append(e.Timers, TimerRequest{Tag: tag, After: after})
+}
+
+// CancelTimer disarms the timer tag if it is armed.
+func (e *Env) CancelTimer(tag string) {
+	e.Timers = append(e.Timers, TimerRequest{Tag: tag, Cancel: true})
+}
+
+// Mark annotates this step.
+func (e *Env) Mark(kind, text string) { e.Marks = append(e.Marks, Mark{Kind: kind, Text: text}) }
+
+// Explain sets the step's caption: which rule fired and why, in plain words.
+func (e *Env) Explain(format string, args ...any) { e.Caption = fmt.Sprintf(format, args...) }

@@ -1,0 +1,94 @@
+// Package sim is the contract between the engine and the algorithms.
+//
+// A process is a Node: a plain value with no goroutines, clock, randomness or
+// I/O. The engine hands it one Event at a time; the node reacts through the
+// Env it is given (sends, timers, marks, a caption) and the engine applies
+// those effects after Step returns. A Spec registers an algorithm: how to build
+// its nodes, the commands a learner may inject, its message kinds, its
+// invariants, metrics and panels.
+package sim
+
+// NodeID identifies a process: 0 .. n-1.
+type NodeID int
+
+// Time is simulated time in ticks.
+type Time int64
+
+// Message is what one process sends another. Messages are immutable once sent.
+type Message struct {
+	// Kind is one of the Spec's message kinds ("transfer", "marker", ...).
+	Kind string `json:"kind"`
+	// Value is the number the message carries: an amount, a timestamp, an id.
+	Value int64 `json:"value,omitempty"`
+	// Label is a short text drawn beside the arrow, such as "$14".
+	Label string `json:"label,omitempty"`
+}
+
+// EventKind says why a node is stepped.
+type EventKind uint8
+
+// The events a node reacts to.
+const (
+	// Init is the first event of every node, at time 0.
+	Init EventKind = iota
+	// Deliver hands the node a message from another node.
+	Deliver
+	// Timer fires a timer the node set earlier.
+	Timer
+	// Command is an action injected by the learner or the scenario's script.
+	Command
+	// Recover restarts a crashed node; the node decides what it forgot.
+	Recover
+	// Workload asks the node to do one unit of its application work
+	// (a bank branch makes a transfer, a client requests the lock).
+	Workload
+)
+
+var eventKindNames = [...]string{"init", "deliver", "timer", "command", "recover", "workload"}
+
+// String names the event kind.
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return "unknown"
+}
+
+// Event is one thing that happens to a node.
+type Event struct {
+	Kind EventKind
+	// From is the sender of a delivered message.
+	From NodeID
+	// Msg is the delivered message.
+	Msg Message
+	// Tag names the timer that fired, or the command to run.
+	Tag string
+	// Target and Arg are a command's arguments, when it has them.
+	Target NodeID
+	Arg    int64
+}
+
+// Field is one line of a node's read-only view: a name and its value as text.
+type Field struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Node is one process's algorithm state machine.
+type Node interface {
+	// Step reacts to one event; all effects go through env.
+	Step(env *Env, ev Event)
+	// Inspect returns the node's state for display, in a stable order.
+	Inspect() []Field
+	// Clone returns a deep copy, so that the engine can keep checkpoints.
+	Clone() Node
+}
+
+// Rand is the randomness a node may use: a stream the engine owns, so that
+// runs are reproducible from the scenario's seed.
+type Rand interface {
+	// IntN returns a uniform integer in [0, n).
+	IntN(n int) int
+	// Float64 returns a uniform number in [0, 1).
+	Float64() float64
+}

@@ -1,0 +1,55 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// JSON returns the first k steps of the trace as indented JSON.
+func (t *Trace) JSON(k int) ([]byte, error) {
+	p := t.Prefix(k)
+	return json.MarshalIndent(p, "", "  ")
+}
+
+// Prefix returns an independent copy of the first k steps, with message
+// receipts and losses that happen later shown as still in flight.
+func (t *Trace) Prefix(k int) *Trace {
+	k = min(max(k, 0), len(t.Records))
+	p := &Trace{Names: append([]string(nil), t.Names...)}
+	p.Records = append([]Record(nil), t.Records[:k]...)
+	p.Msgs = append([]Msg(nil), t.MsgsBefore(k)...)
+	for i := range p.Msgs {
+		m := &p.Msgs[i]
+		if m.RecvStep >= k {
+			m.RecvStep, m.RecvTime = -1, 0
+		}
+		if m.DropStep >= k {
+			m.DropStep = -1
+		}
+	}
+	return p
+}
+
+// ShiViz returns the first k steps as a ShiViz log. Paste it into ShiViz with
+// the parser regular expression ShiVizRegexp.
+func (t *Trace) ShiViz(k int) []byte {
+	k = min(max(k, 0), len(t.Records))
+	var b bytes.Buffer
+	for _, r := range t.Records[:k] {
+		host := t.Names[r.Node]
+		var clock []string
+		for i, c := range r.Vector {
+			if c > 0 {
+				clock = append(clock, fmt.Sprintf("%q:%d", t.Names[i], c))
+			}
+		}
+		caption := strings.ReplaceAll(r.Caption, "\n", " ")
+		fmt.Fprintf(&b, "%s {%s}\n%s: %s\n", host, strings.Join(clock, ", "), r.Kind, caption)
+	}
+	return b.Bytes()
+}
+
+// ShiVizRegexp is the log parsing expression to give ShiViz for ShiViz logs.
+const ShiVizRegexp = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
