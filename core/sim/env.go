@@ -15,12 +15,23 @@ type TimerRequest struct {
 	Cancel bool
 }
 
-// Mark annotates a step for the diagram and the panels: "record" where a
-// snapshot records local state, "cs-enter" where a critical section begins.
+// Mark annotates a step for the diagram and the panels. The diagram knows
+// these kinds:
+//   - MarkRecord: a process records its local state for a snapshot or cut;
+//     the marks of one Group, one per process, make a cut line.
+//   - MarkChannel: the message delivered in this step is part of a recorded
+//     channel state of snapshot Group.
 type Mark struct {
-	Kind string `json:"kind"`
-	Text string `json:"text,omitempty"`
+	Kind  string `json:"kind"`
+	Group int    `json:"group,omitempty"`
+	Text  string `json:"text,omitempty"`
 }
+
+// The mark kinds the diagram draws.
+const (
+	MarkRecord  = "record"
+	MarkChannel = "channel-state"
+)
 
 // Env is the world as one node sees it during one Step, and the collector of
 // that step's effects. The engine fills the read-only part before Step and
@@ -86,8 +97,10 @@ func (e *Env) CancelTimer(tag string) {
 	e.Timers = append(e.Timers, TimerRequest{Tag: tag, Cancel: true})
 }
 
-// Mark annotates this step.
-func (e *Env) Mark(kind, text string) { e.Marks = append(e.Marks, Mark{Kind: kind, Text: text}) }
+// Mark annotates this step; group ties together the marks of one snapshot.
+func (e *Env) Mark(kind string, group int, text string) {
+	e.Marks = append(e.Marks, Mark{Kind: kind, Group: group, Text: text})
+}
 
 // Explain sets the step's caption: which rule fired and why, in plain words.
 func (e *Env) Explain(format string, args ...any) { e.Caption = fmt.Sprintf(format, args...) }

@@ -141,6 +141,7 @@ func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, amount int64) {
 		r := &b.Rounds[k]
 		if r.Recorded && !r.Closed[from] {
 			r.Channel[from] = append(r.Channel[from], amount)
+			env.Mark(sim.MarkChannel, k+1, fmt.Sprintf("$%d", amount))
 			recording = append(recording, fmt.Sprintf("snapshot %d", k+1))
 		}
 	}
@@ -158,7 +159,7 @@ func (b *Branch) record(env *sim.Env, k int) string {
 	r := b.round(env, k)
 	r.Recorded, r.Balance = true, b.Balance
 	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(k), Label: fmt.Sprintf("M%d", k)})
-	env.Mark("record", fmt.Sprintf("%d:$%d", k, b.Balance))
+	env.Mark(sim.MarkRecord, k, fmt.Sprintf("$%d", b.Balance))
 	var to []string
 	for q := range env.N() {
 		if sim.NodeID(q) != env.Self() {

@@ -1,0 +1,86 @@
+package diagram
+
+import (
+	"math"
+
+	"spacetime/core/sim"
+)
+
+// HitKind says what a click landed on.
+type HitKind uint8
+
+// The things a click can land on.
+const (
+	HitNothing HitKind = iota
+	// HitMessage is a message arrow (Msg is its id).
+	HitMessage
+	// HitEvent is an event dot (Step is its step).
+	HitEvent
+	// HitProcess is a process line or its name (Node).
+	HitProcess
+)
+
+// Hit is what lies under a point of the diagram.
+type Hit struct {
+	Kind     HitKind
+	Msg      int
+	Step     int
+	Node     sim.NodeID
+	InFlight bool
+}
+
+// Hit finds what lies under (x, y): an in-flight message first (the thing a
+// learner most often means to click), then an event, any message, a process.
+func (s *Scene) Hit(x, y float64) Hit {
+	const reach = 7.0
+	best, bestD := -1, reach
+	for i, a := range s.arrows {
+		if !a.inFlight {
+			continue
+		}
+		if d := segmentDistance(x, y, a); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		a := s.arrows[best]
+		return Hit{Kind: HitMessage, Msg: a.msg, InFlight: true}
+	}
+	for _, d := range s.dots {
+		if math.Hypot(x-d.x, y-d.y) < reach {
+			return Hit{Kind: HitEvent, Step: d.step}
+		}
+	}
+	for i, a := range s.arrows {
+		if d := segmentDistance(x, y, a); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		return Hit{Kind: HitMessage, Msg: s.arrows[best].msg}
+	}
+	for i, ly := range s.lanes {
+		if math.Abs(y-ly) < min(s.laneGap/2, 18) {
+			return Hit{Kind: HitProcess, Node: sim.NodeID(i)}
+		}
+	}
+	return Hit{}
+}
+
+// ProcessY is the y of a process's lane, for placing menus beside it.
+func (s *Scene) ProcessY(id sim.NodeID) float64 {
+	if int(id) < len(s.lanes) {
+		return s.lanes[id]
+	}
+	return 0
+}
+
+func segmentDistance(px, py float64, a arrow) float64 {
+	dx, dy := a.x2-a.x1, a.y2-a.y1
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = min(max(((px-a.x1)*dx+(py-a.y1)*dy)/l2, 0), 1)
+	}
+	return math.Hypot(px-(a.x1+t*dx), py-(a.y1+t*dy))
+}

@@ -1,0 +1,391 @@
+package diagram
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"spacetime/core/sim"
+	"spacetime/core/trace"
+)
+
+// Axis is what the horizontal axis measures.
+type Axis string
+
+// The axes.
+const (
+	AxisTime    Axis = "time"
+	AxisLamport Axis = "lamport"
+)
+
+// Options shape a diagram.
+type Options struct {
+	// Width and Height are the drawing's size in CSS pixels.
+	Width, Height float64
+	Axis          Axis
+	// Span is how many ticks are visible when the run is longer than that;
+	// the view then follows the present. 0 means DefaultSpan.
+	Span float64
+	// Highlight lists messages to point at (an invariant's culprits).
+	Highlight []int
+}
+
+// DefaultSpan is the time window shown when a run is too long to fit.
+const DefaultSpan = 160
+
+// Margins of the plot area.
+const (
+	marginLeft   = 64
+	marginRight  = 28
+	marginTop    = 30
+	marginBottom = 40
+)
+
+// arrow is a drawn message, kept for hit-testing.
+type arrow struct {
+	msg            int
+	x1, y1, x2, y2 float64
+	inFlight       bool
+}
+
+// dot is a drawn event, kept for hit-testing.
+type dot struct {
+	step int
+	x, y float64
+}
+
+// Scene is a laid-out diagram: the shapes to draw and what they stand for.
+type Scene struct {
+	Width, Height float64
+	Shapes        []Shape
+	lanes         []float64
+	laneGap       float64
+	arrows        []arrow
+	dots          []dot
+}
+
+// layout holds the coordinate mapping while a scene is built.
+type layout struct {
+	tr     *trace.Trace
+	k      int
+	spec   *sim.Spec
+	opt    Options
+	xs     []float64 // the axis value of each step of the whole run
+	t0, t1 float64
+	now    float64
+	s      *Scene
+}
+
+// Layout lays out the first k steps of a run. The scale is fitted to the
+// whole run (so stepping fills the picture in without rescaling), or, for a
+// long run, to a window that follows step k.
+func Layout(tr *trace.Trace, k int, spec *sim.Spec, opt Options) *Scene {
+	k = min(max(k, 0), tr.Len())
+	if opt.Span <= 0 {
+		opt.Span = DefaultSpan
+	}
+	if opt.Axis == "" {
+		opt.Axis = AxisTime
+	}
+	l := &layout{tr: tr, k: k, spec: spec, opt: opt, s: &Scene{Width: opt.Width, Height: opt.Height}}
+	l.axis()
+	l.lanes()
+	l.faults()
+	l.cuts()
+	l.messages()
+	l.events()
+	l.nowLine()
+	return l.s
+}
+
+// axis computes every step's x value: simulated time, with the steps that
+// share a tick spread evenly inside it, or the Lamport clock.
+func (l *layout) axis() {
+	recs := l.tr.Records
+	l.xs = make([]float64, len(recs))
+	if l.opt.Axis == AxisLamport {
+		for i, r := range recs {
+			l.xs[i] = float64(r.Lamport)
+		}
+	} else {
+		for i := 0; i < len(recs); {
+			j := i
+			for j < len(recs) && recs[j].Time == recs[i].Time {
+				j++
+			}
+			for s := i; s < j; s++ {
+				l.xs[s] = float64(recs[s].Time) + float64(s-i)/float64(j-i)
+			}
+			i = j
+		}
+	}
+	end := 1.0
+	for _, x := range l.xs {
+		end = max(end, x)
+	}
+	l.now = 0
+	for _, x := range l.xs[:l.k] {
+		l.now = max(l.now, x)
+	}
+	l.now += 0.5
+	end += 1
+	if end <= l.opt.Span {
+		l.t0, l.t1 = 0, end
+		return
+	}
+	pad := l.opt.Span * 0.05
+	l.t1 = max(l.now+pad, l.opt.Span)
+	l.t0 = l.t1 - l.opt.Span
+}
+
+// X maps an axis value to a pixel column.
+func (l *layout) X(t float64) float64 {
+	w := l.opt.Width - marginLeft - marginRight
+	return marginLeft + (t-l.t0)*w/(l.t1-l.t0)
+}
+
+func (l *layout) visible(a, b float64) bool { return b >= l.t0 && a <= l.t1 }
+
+func (l *layout) add(s Shape) { l.s.Shapes = append(l.s.Shapes, s) }
+
+func (l *layout) lanes() {
+	n := len(l.tr.Names)
+	gap := (l.opt.Height - marginTop - marginBottom) / float64(max(n, 1))
+	l.s.laneGap = gap
+	x0, x1 := l.X(l.t0), l.X(l.t1)
+	for i, name := range l.tr.Names {
+		y := marginTop + gap*(float64(i)+0.5)
+		l.s.lanes = append(l.s.lanes, y)
+		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: Grid, Width: 2})
+		l.add(Shape{Op: OpText, X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name})
+	}
+	// time ticks along the bottom
+	step := niceStep((l.t1 - l.t0) / 8)
+	yb := l.opt.Height - marginBottom + 16
+	for t := math.Ceil(l.t0/step) * step; t <= l.t1; t += step {
+		x := l.X(t)
+		l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 6, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: Grid, Width: 0.5})
+		l.add(Shape{Op: OpText, X1: x, Y1: yb, Color: Faint, Align: AlignCenter, Text: fmt.Sprintf("%g", t)})
+	}
+	label := "time (ticks)"
+	if l.opt.Axis == AxisLamport {
+		label = "Lamport time"
+	}
+	l.add(Shape{Op: OpText, X1: 4, Y1: yb + 2, Color: Faint, Align: AlignLeft, Text: label})
+}
+
+// niceStep rounds a raw tick interval to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 1 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// faults draws crashed stretches of a lane dashed red and paused stretches
+// as an orange band.
+func (l *layout) faults() {
+	open := map[sim.NodeID]int{}
+	draw := func(node sim.NodeID, from int, until float64) {
+		kind := l.tr.Records[from].Kind
+		x1, x2 := l.X(l.xs[from]), l.X(until)
+		y := l.s.lanes[node]
+		if !l.visible(l.xs[from], until) {
+			return
+		}
+		if kind == trace.Crash {
+			l.add(Shape{Op: OpLine, X1: x1, Y1: y, X2: x2, Y2: y, Color: CrashColor, Width: 3, Flags: FlagDashed})
+		} else {
+			l.add(Shape{Op: OpRect, X1: x1, Y1: y - 5, X2: x2 - x1, Y2: 10, Color: PauseColor})
+		}
+	}
+	for s, r := range l.tr.Records[:l.k] {
+		switch r.Kind {
+		case trace.Crash, trace.Pause:
+			open[r.Node] = s
+		case trace.Recover, trace.Wake:
+			if from, ok := open[r.Node]; ok {
+				draw(r.Node, from, l.xs[s])
+				delete(open, r.Node)
+			}
+		}
+	}
+	nodes := make([]sim.NodeID, 0, len(open))
+	for n := range open {
+		nodes = append(nodes, n)
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i] < nodes[j] })
+	for _, n := range nodes {
+		draw(n, open[n], l.now)
+	}
+}
+
+// cuts draws each snapshot's recording points joined into a cut line, solid
+// once every process has recorded.
+func (l *layout) cuts() {
+	type point struct{ x, y float64 }
+	groups := map[int][]point{}
+	var order []int
+	for s, r := range l.tr.Records[:l.k] {
+		for _, m := range r.Marks {
+			if m.Kind != sim.MarkRecord {
+				continue
+			}
+			if _, ok := groups[m.Group]; !ok {
+				order = append(order, m.Group)
+			}
+			groups[m.Group] = append(groups[m.Group], point{l.X(l.xs[s]), l.s.lanes[r.Node]})
+		}
+	}
+	for _, g := range order {
+		pts := groups[g]
+		sort.Slice(pts, func(i, j int) bool { return pts[i].y < pts[j].y })
+		flags := uint8(0)
+		if len(pts) < len(l.tr.Names) {
+			flags = FlagDashed
+		}
+		top := pts[0].y - l.s.laneGap*0.4
+		bottom := pts[len(pts)-1].y + l.s.laneGap*0.4
+		l.add(Shape{Op: OpLine, X1: pts[0].x, Y1: top, X2: pts[0].x, Y2: pts[0].y, Color: CutColor, Width: 2, Flags: flags})
+		for i := 1; i < len(pts); i++ {
+			l.add(Shape{Op: OpLine, X1: pts[i-1].x, Y1: pts[i-1].y, X2: pts[i].x, Y2: pts[i].y, Color: CutColor, Width: 2, Flags: flags})
+		}
+		last := pts[len(pts)-1]
+		l.add(Shape{Op: OpLine, X1: last.x, Y1: last.y, X2: last.x, Y2: bottom, Color: CutColor, Width: 2, Flags: flags})
+		l.add(Shape{Op: OpText, X1: pts[0].x, Y1: top - 4, Color: CutColor, Align: AlignCenter, Flags: FlagBold, Text: fmt.Sprintf("cut %d", g)})
+	}
+}
+
+// style is how a message kind is drawn.
+func (l *layout) style(kind string) (Color, float64, uint8) {
+	role := sim.RoleMessage
+	if l.spec != nil {
+		if ks, ok := l.spec.Kind(kind); ok {
+			role = ks.Role
+		}
+	}
+	switch role {
+	case sim.RoleMarker:
+		return MarkerColor, 1.6, FlagDashed
+	case sim.RoleToken:
+		return TokenColor, 3, 0
+	case sim.RoleControl:
+		return ControlColor, 1.2, 0
+	}
+	return MessageColor, 1.4, 0
+}
+
+func (l *layout) messages() {
+	highlight := map[int]bool{}
+	for _, id := range l.opt.Highlight {
+		highlight[id] = true
+	}
+	channel := map[int]bool{}
+	for _, r := range l.tr.Records[:l.k] {
+		for _, m := range r.Marks {
+			if m.Kind == sim.MarkChannel && r.Msg >= 0 {
+				channel[r.Msg] = true
+			}
+		}
+	}
+	for i := range l.tr.MsgsBefore(l.k) {
+		m := &l.tr.Msgs[i]
+		sx := l.xs[m.SendStep]
+		y1, yTo := l.s.lanes[m.From], l.s.lanes[m.To]
+		a := arrow{msg: m.ID, x1: l.X(sx), y1: y1}
+		var end float64
+		lost := false
+		switch {
+		case m.ReceivedAt(l.k):
+			end = l.xs[m.RecvStep]
+			a.x2, a.y2 = l.X(end), yTo
+		case m.DroppedAt(l.k):
+			end = max(l.xs[m.DropStep], sx+0.4)
+			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*0.5
+			lost = true
+		default:
+			end = l.now
+			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*l.progress(m)
+			a.inFlight = true
+		}
+		if !l.visible(sx, end) {
+			continue
+		}
+		color, width, flags := l.style(m.Kind)
+		if highlight[m.ID] {
+			l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7})
+		}
+		if channel[m.ID] {
+			l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ChannelColor, Width: width + 4})
+		}
+		if !lost {
+			flags |= FlagArrow
+		}
+		l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: color, Width: width, Flags: flags})
+		if lost {
+			l.add(Shape{Op: OpCross, X1: a.x2, Y1: a.y2, X2: 5, Color: CrashColor, Width: 2})
+		}
+		if m.Label != "" {
+			mx, my := a.x1+(a.x2-a.x1)*0.55, a.y1+(a.y2-a.y1)*0.55
+			l.add(Shape{Op: OpText, X1: mx + 4, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label})
+		}
+		l.s.arrows = append(l.s.arrows, a)
+	}
+}
+
+// progress is how far along its way an in-flight message is drawn.
+func (l *layout) progress(m *trace.Msg) float64 {
+	if m.Due <= m.SendTime {
+		// no delay to show (Random scheduler): stop short of the middle so an
+		// arrow to the far lane does not seem to end on the lane between
+		return 0.4
+	}
+	f := (l.now - float64(m.SendTime)) / float64(m.Due-m.SendTime)
+	return min(max(f, 0.15), 0.85)
+}
+
+func (l *layout) events() {
+	for s, r := range l.tr.Records[:l.k] {
+		x := l.xs[s]
+		if !l.visible(x, x) {
+			continue
+		}
+		px, py := l.X(x), l.s.lanes[r.Node]
+		l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
+		switch r.Kind {
+		case trace.Crash:
+			l.add(Shape{Op: OpCross, X1: px, Y1: py, X2: 7, Color: CrashColor, Width: 3})
+			continue
+		case trace.Pause, trace.Wake:
+			l.add(Shape{Op: OpRect, X1: px - 2, Y1: py - 8, X2: 4, Y2: 16, Color: PauseColor})
+			continue
+		case trace.Drop:
+			continue
+		case trace.Init, trace.Recover:
+			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: Ink, Width: 1.5, Flags: FlagHollow})
+		default:
+			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: Ink})
+		}
+		for _, m := range r.Marks {
+			if m.Kind == sim.MarkRecord {
+				l.add(Shape{Op: OpDiamond, X1: px, Y1: py, X2: 7, Color: CutColor})
+				l.add(Shape{Op: OpText, X1: px + 9, Y1: py - 9, Color: CutColor, Align: AlignLeft, Flags: FlagBold, Text: m.Text})
+			}
+		}
+	}
+}
+
+func (l *layout) nowLine() {
+	if !l.visible(l.now, l.now) {
+		return
+	}
+	x := l.X(l.now)
+	l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 12, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
+	l.add(Shape{Op: OpText, X1: x, Y1: marginTop - 16, Color: NowColor, Align: AlignCenter, Text: "now"})
+}

@@ -1,0 +1,66 @@
+package diagram
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"math"
+)
+
+// SVG renders the scene as a standalone SVG document, for slides: the same
+// shapes the page paints on its canvas.
+func (s *Scene) SVG() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="system-ui, sans-serif" font-size="12">`+"\n",
+		s.Width, s.Height, s.Width, s.Height)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="%s"/>`+"\n", Palette[Paper])
+	for _, sh := range s.Shapes {
+		c := Palette[sh.Color]
+		switch sh.Op {
+		case OpLine:
+			dash := ""
+			if sh.Flags&FlagDashed != 0 {
+				dash = ` stroke-dasharray="6 4"`
+			}
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%g" stroke-linecap="round"%s/>`+"\n",
+				sh.X1, sh.Y1, sh.X2, sh.Y2, c, sh.Width, dash)
+			if sh.Flags&FlagArrow != 0 {
+				p := arrowHead(sh)
+				fmt.Fprintf(&b, `<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>`+"\n", p[0], p[1], p[2], p[3], p[4], p[5], c)
+			}
+		case OpCircle:
+			if sh.Flags&FlagHollow != 0 {
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, Palette[Paper], c, sh.Width)
+			} else {
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"/>`+"\n", sh.X1, sh.Y1, sh.X2, c)
+			}
+		case OpRect:
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.55"/>`+"\n", sh.X1, sh.Y1, sh.X2, sh.Y2, c)
+		case OpCross:
+			r := sh.X2
+			fmt.Fprintf(&b, `<path d="M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f" stroke="%s" stroke-width="%g"/>`+"\n",
+				sh.X1-r, sh.Y1-r, sh.X1+r, sh.Y1+r, sh.X1-r, sh.Y1+r, sh.X1+r, sh.Y1-r, c, sh.Width)
+		case OpDiamond:
+			r := sh.X2
+			fmt.Fprintf(&b, `<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>`+"\n",
+				sh.X1, sh.Y1-r, sh.X1+r, sh.Y1, sh.X1, sh.Y1+r, sh.X1-r, sh.Y1, c)
+		case OpText:
+			anchor := [...]string{"start", "middle", "end"}[sh.Align]
+			weight := ""
+			if sh.Flags&FlagBold != 0 {
+				weight = ` font-weight="bold"`
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s" text-anchor="%s"%s>%s</text>`+"\n", sh.X1, sh.Y1, c, anchor, weight, html.EscapeString(sh.Text))
+		}
+	}
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}
+
+// arrowHead is the triangle at the end of a line: x1,y1, x2,y2, x3,y3.
+func arrowHead(sh Shape) [6]float64 {
+	ang := math.Atan2(sh.Y2-sh.Y1, sh.X2-sh.X1)
+	size := 7 + sh.Width
+	a1, a2 := ang+math.Pi*0.85, ang-math.Pi*0.85
+	return [6]float64{sh.X2, sh.Y2, sh.X2 + size*math.Cos(a1), sh.Y2 + size*math.Sin(a1), sh.X2 + size*math.Cos(a2), sh.Y2 + size*math.Sin(a2)}
+}

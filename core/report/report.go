@@ -1,0 +1,160 @@
+// Package report summarises a run as the command line's JSON report: message
+// counts, invariants with their first failing step, and the algorithm's own
+// metrics.
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Report is the result of one run, as `spacetime run --json` prints it.
+type Report struct {
+	Scenario   string         `json:"scenario"`
+	Algorithm  string         `json:"algorithm"`
+	N          int            `json:"n"`
+	Names      []string       `json:"names"`
+	Seed       uint64         `json:"seed"`
+	Steps      int            `json:"steps"`
+	Time       sim.Time       `json:"time"`
+	Stopped    string         `json:"stopped"`
+	Messages   Messages       `json:"messages"`
+	Invariants []Invariant    `json:"invariants"`
+	Metrics    map[string]any `json:"metrics"`
+	metrics    []sim.Metric
+}
+
+// Messages counts the messages sent.
+type Messages struct {
+	// Total counts the algorithm's own messages only.
+	Total int `json:"total"`
+	// ByKind counts every kind, application traffic included.
+	ByKind map[string]int `json:"by_kind"`
+	// Application names the kinds left out of Total, if any.
+	Application []string `json:"application,omitempty"`
+	Note        string   `json:"note,omitempty"`
+}
+
+// Invariant is one invariant's outcome.
+type Invariant struct {
+	Name string `json:"name"`
+	OK   bool   `json:"ok"`
+	// FirstFailingStep is nil while the invariant holds.
+	FirstFailingStep *int   `json:"first_failing_step"`
+	Detail           string `json:"detail,omitempty"`
+	// Expected says the scenario declares this violation as its lesson.
+	Expected bool `json:"expected,omitempty"`
+}
+
+// Build reports the first k steps of a run of scenario sc.
+func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
+	k = min(max(k, 0), r.Len())
+	spec := r.Config().Spec
+	st := r.At(k)
+	v := st.View()
+	rep := &Report{
+		Scenario: sc.ID, Algorithm: spec.ID, N: v.N(), Names: sc.Names, Seed: sc.Seed,
+		Steps: k, Time: st.Now(), Stopped: r.Stopped(),
+		Messages: Messages{ByKind: map[string]int{}},
+		Metrics:  map[string]any{},
+	}
+	if k < r.Len() {
+		rep.Stopped = ""
+	}
+	app := map[string]bool{}
+	for _, ks := range spec.Kinds {
+		rep.Messages.ByKind[ks.Name] = 0
+		if ks.Application {
+			app[ks.Name] = true
+			rep.Messages.Application = append(rep.Messages.Application, ks.Name)
+		}
+	}
+	for _, m := range r.Trace().MsgsBefore(k) {
+		rep.Messages.ByKind[m.Kind]++
+		if !app[m.Kind] {
+			rep.Messages.Total++
+		}
+	}
+	if len(rep.Messages.Application) > 0 {
+		rep.Messages.Note = fmt.Sprintf("total counts %s messages only; %s is the application's traffic",
+			spec.ID, strings.Join(rep.Messages.Application, ", "))
+	}
+	for _, f := range r.FailuresAt(k) {
+		inv := Invariant{Name: f.Name, OK: f.Step < 0, Detail: f.Detail, Expected: sc.Expected(f.Name)}
+		if f.Step >= 0 {
+			step := f.Step
+			inv.FirstFailingStep = &step
+		}
+		rep.Invariants = append(rep.Invariants, inv)
+	}
+	if spec.Metrics != nil {
+		rep.metrics = spec.Metrics(v)
+		for _, m := range rep.metrics {
+			rep.Metrics[m.Name] = m.Value
+		}
+	}
+	return rep
+}
+
+// Unexpected lists the invariants that failed although the scenario does not
+// declare it.
+func (r *Report) Unexpected() []Invariant {
+	var out []Invariant
+	for _, inv := range r.Invariants {
+		if !inv.OK && !inv.Expected {
+			out = append(out, inv)
+		}
+	}
+	return out
+}
+
+// Text is the report for people: a few aligned lines.
+func (r *Report) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "scenario   %s (%s, n=%d, seed %d)\n", r.Scenario, r.Algorithm, r.N, r.Seed)
+	fmt.Fprintf(&b, "steps      %d, time %d, stopped: %s\n", r.Steps, r.Time, r.Stopped)
+	kinds := make([]string, 0, len(r.Messages.ByKind))
+	for k := range r.Messages.ByKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %d", k, r.Messages.ByKind[k]))
+	}
+	fmt.Fprintf(&b, "messages   %d (%s)\n", r.Messages.Total, strings.Join(parts, ", "))
+	if r.Messages.Note != "" {
+		fmt.Fprintf(&b, "           %s\n", r.Messages.Note)
+	}
+	for _, inv := range r.Invariants {
+		mark := "ok  "
+		if !inv.OK {
+			mark = "FAIL"
+			if inv.Expected {
+				mark = "fail (expected)"
+			}
+		}
+		fmt.Fprintf(&b, "invariant  %s %s", mark, inv.Name)
+		if inv.FirstFailingStep != nil {
+			fmt.Fprintf(&b, " (first at step %d: %s)", *inv.FirstFailingStep, inv.Detail)
+		}
+		b.WriteString("\n")
+	}
+	for _, m := range r.metrics {
+		fmt.Fprintf(&b, "%-10s %v\n", m.Name, formatValue(m.Value))
+	}
+	return b.String()
+}
+
+// formatValue prints maps with sorted keys and nil as "–".
+func formatValue(v any) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprint(v)
+}
