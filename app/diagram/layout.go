@@ -38,7 +38,7 @@ const (
 	marginLeft   = 64
 	marginRight  = 28
 	marginTop    = 30
-	marginBottom = 40
+	marginBottom = 46
 )
 
 // arrow is a drawn message, kept for hit-testing.
@@ -171,7 +171,7 @@ func (l *layout) lanes() {
 	if l.opt.Axis == AxisLamport {
 		label = "Lamport time"
 	}
-	l.add(Shape{Op: OpText, X1: 4, Y1: yb + 2, Color: Faint, Align: AlignLeft, Text: label})
+	l.add(Shape{Op: OpText, X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"})
 }
 
 // niceStep rounds a raw tick interval to 1, 2 or 5 times a power of ten.

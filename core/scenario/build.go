@@ -26,7 +26,7 @@ func (s *Scenario) Config() (engine.Config, error) {
 		Seed:      s.Seed,
 		Scheduler: engine.Scheduler(s.Scheduler),
 		Generator: engine.Generator(s.RNG),
-		Net:       network.Config{FIFO: s.Network.FIFO == nil || *s.Network.FIFO, DelayMin: 1, DelayMax: 1, Loss: s.Network.Loss},
+		Net:       network.Config{FIFO: s.FIFO(), DelayMin: 1, DelayMax: 1, Loss: s.Network.Loss},
 		Until:     engine.Until(s.Until),
 	}
 	if d := s.Network.Delay; len(d) == 2 {

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -38,7 +40,13 @@ type Scenario struct {
 	Script      []Entry         `json:"script,omitempty"`
 	Until       Until           `json:"until"`
 	Expect      *Expect         `json:"expect,omitempty"`
+	// Counterpart is the built-in scenario that shows the same lesson with
+	// the other channel discipline; the page's FIFO toggle switches to it.
+	Counterpart string `json:"counterpart,omitempty"`
 }
+
+// FIFO reports whether the scenario's channels are FIFO (the default).
+func (s *Scenario) FIFO() bool { return s.Network.FIFO == nil || *s.Network.FIFO }
 
 // Network is the scenario's channel behaviour.
 type Network struct {
@@ -86,7 +94,7 @@ func Parse(data []byte) (*Scenario, error) {
 	dec.DisallowUnknownFields()
 	var s Scenario
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("scenario: %s", jsonError(err))
+		return nil, fmt.Errorf("scenario: %s", jsonError(err, data))
 	}
 	if dec.More() {
 		return nil, errors.New("scenario: unexpected data after the scenario object")
@@ -98,7 +106,7 @@ func Parse(data []byte) (*Scenario, error) {
 }
 
 // jsonError rewords encoding/json's errors to name the field plainly.
-func jsonError(err error) string {
+func jsonError(err error, data []byte) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return fmt.Sprintf("field %q: want %s, got %s", te.Field, te.Type, te.Value)
@@ -107,11 +115,85 @@ func jsonError(err error) string {
 	if errors.As(err, &se) {
 		return fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, err)
 	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "not valid JSON: the document ends early"
+	}
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		if path := unknownField(data, reflect.TypeFor[Scenario](), ""); path != "" {
+			return fmt.Sprintf("unknown field %q", path)
+		}
 		return "unknown field " + rest
 	}
 	return strings.TrimPrefix(msg, "json: ")
+}
+
+// unknownField finds the first key in raw, read as type t, that no field of
+// t takes, and returns its path ("network.fifoo", "script[0].bogus"); it
+// returns "" if there is none. encoding/json names only the key itself.
+func unknownField(raw []byte, t reflect.Type, path string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return ""
+		}
+		for i, item := range items {
+			if p := unknownField(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case t.Kind() == reflect.Struct:
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return ""
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return ""
+			}
+			key, _ := tok.(string)
+			var value json.RawMessage
+			if dec.Decode(&value) != nil {
+				return ""
+			}
+			field, ok := jsonField(t, key)
+			p := key
+			if path != "" {
+				p = path + "." + key
+			}
+			if !ok {
+				return p
+			}
+			if q := unknownField(value, field.Type, p); q != "" {
+				return q
+			}
+		}
+	}
+	return ""
+}
+
+// jsonField finds the struct field that encoding/json decodes key into
+// (names match without regard to case, as encoding/json does).
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.EqualFold(name, key) {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // Validate checks every field and fills in the defaults.

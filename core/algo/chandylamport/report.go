@@ -130,7 +130,7 @@ func panels(v sim.View) []sim.Panel {
 			if len(live) == 0 && (!recorded || len(rounds[j].Channel[i]) == 0) {
 				continue
 			}
-			p.Rows = append(p.Rows, sim.Row{Cells: []string{"channel " + channelName(v, i, j), amounts(live), rec}})
+			p.Rows = append(p.Rows, sim.Row{Cells: []string{"channel " + v.Name(sim.NodeID(i)) + "→" + v.Name(sim.NodeID(j)), amounts(live), rec}})
 		}
 	}
 	want := opening(v)

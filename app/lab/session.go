@@ -1,0 +1,193 @@
+// Package lab is the page's session, in pure Go: the scenario being studied,
+// its run, the step on screen, and what the learner does to it (step, seek,
+// deliver a message, crash or pause a process, inject a command). It also
+// encodes the whole view into a URL and back. The go-app components in
+// app/ui only render a Session and forward clicks and keys to it.
+package lab
+
+import (
+	"fmt"
+
+	"spacetime/app/diagram"
+	"spacetime/core/engine"
+	"spacetime/core/faults"
+	"spacetime/core/report"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Session is one scenario open in the page.
+type Session struct {
+	scn  *scenario.Scenario
+	run  *engine.Run
+	step int
+	// Axis is the diagram's horizontal axis.
+	Axis diagram.Axis
+}
+
+// Open starts a session on a scenario, showing step 0.
+func Open(s *scenario.Scenario) (*Session, error) {
+	r, err := s.Run()
+	if err != nil {
+		return nil, err
+	}
+	return &Session{scn: s, run: r, Axis: diagram.AxisTime}, nil
+}
+
+// Scenario is the scenario being studied. Do not modify it.
+func (s *Session) Scenario() *scenario.Scenario { return s.scn }
+
+// Run is the scenario's run.
+func (s *Session) Run() *engine.Run { return s.run }
+
+// Spec is the algorithm.
+func (s *Session) Spec() *sim.Spec { return s.run.Config().Spec }
+
+// Step is the number of steps on screen.
+func (s *Session) Step() int { return s.step }
+
+// Len is the number of steps in the run.
+func (s *Session) Len() int { return s.run.Len() }
+
+// Seek shows the first k steps (clamped to the run).
+func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.run.Len()) }
+
+// Forward shows one more step; it reports whether there was one.
+func (s *Session) Forward() bool {
+	if s.step >= s.run.Len() {
+		return false
+	}
+	s.step++
+	return true
+}
+
+// Back shows one step fewer; it reports whether there was one.
+func (s *Session) Back() bool {
+	if s.step == 0 {
+		return false
+	}
+	s.step--
+	return true
+}
+
+// State is the simulated world at the step on screen.
+func (s *Session) State() engine.State { return s.run.At(s.step) }
+
+// Act makes the learner's action the next step after the one on screen,
+// forking a new future, and shows it. A refused action changes nothing and
+// the error says why in plain words.
+func (s *Session) Act(a engine.Action) error {
+	if err := s.run.Insert(s.step, a); err != nil {
+		return err
+	}
+	s.step++
+	return nil
+}
+
+// Deliver delivers message id next.
+func (s *Session) Deliver(id int) error { return s.Act(engine.Deliver(id)) }
+
+// Crash crashes a process.
+func (s *Session) Crash(id sim.NodeID) error {
+	return s.Act(engine.Action{Fault: faults.Crash, Node: id, Msg: -1})
+}
+
+// Recover recovers a crashed process.
+func (s *Session) Recover(id sim.NodeID) error {
+	return s.Act(engine.Action{Fault: faults.Recover, Node: id, Msg: -1})
+}
+
+// Pause GC-pauses a process for the given number of ticks.
+func (s *Session) Pause(id sim.NodeID, ticks sim.Time) error {
+	return s.Act(engine.Action{Fault: faults.Pause, Node: id, For: ticks, Msg: -1})
+}
+
+// Command runs one of the algorithm's commands at a process.
+func (s *Session) Command(id sim.NodeID, name string, target sim.NodeID, arg int64) error {
+	return s.Act(engine.Action{Command: name, Node: id, Target: target, Arg: arg, Msg: -1})
+}
+
+// Caption explains the step just taken (or introduces the scenario at step 0).
+func (s *Session) Caption() string {
+	if s.step == 0 {
+		if s.scn.Description != "" {
+			return s.scn.Description
+		}
+		return s.Spec().Summary
+	}
+	r := s.run.Trace().Records[s.step-1]
+	return r.Caption
+}
+
+// CaptionSource says who caused the step just taken: "", "script",
+// "learner" or "scheduler".
+func (s *Session) CaptionSource() string {
+	if s.step == 0 {
+		return ""
+	}
+	return string(s.run.Trace().Records[s.step-1].Source)
+}
+
+// Now is the simulated time on screen.
+func (s *Session) Now() sim.Time { return s.State().Now() }
+
+// Panels are the algorithm's tables at the step on screen.
+func (s *Session) Panels() []sim.Panel {
+	if s.Spec().Panels == nil {
+		return nil
+	}
+	return s.Spec().Panels(s.State().View())
+}
+
+// Report summarises the run up to the step on screen.
+func (s *Session) Report() *report.Report { return report.Build(s.scn, s.run, s.step) }
+
+// Process is one process as the inspector shows it.
+type Process struct {
+	Name    string
+	Health  string
+	Fields  []sim.Field
+	Lamport int64
+	Vector  string
+}
+
+// Processes lists every process at the step on screen.
+func (s *Session) Processes() []Process {
+	st := s.State()
+	out := make([]Process, st.View().N())
+	for i := range out {
+		id := sim.NodeID(i)
+		h := st.Health(id)
+		health := h.State.String()
+		if h.State == faults.Paused {
+			health = fmt.Sprintf("paused until %d", h.Until)
+		}
+		out[i] = Process{Name: s.scn.Names[i], Health: health, Fields: st.Fields(id), Lamport: int64(st.Lamport(id)), Vector: fmt.Sprint(st.Vector(id))}
+	}
+	return out
+}
+
+// Highlight lists the messages that failed invariants point at, as of the
+// step on screen.
+func (s *Session) Highlight() []int {
+	var ids []int
+	for _, f := range s.run.FailuresAt(s.step) {
+		ids = append(ids, f.Msgs...)
+	}
+	return ids
+}
+
+// Scene lays out the diagram at the step on screen.
+func (s *Session) Scene(width, height float64) *diagram.Scene {
+	return diagram.Layout(s.run.Trace(), s.step, s.Spec(), diagram.Options{Width: width, Height: height, Axis: s.Axis, Highlight: s.Highlight()})
+}
+
+// Describe names a message for the learner: "transfer $14 A→B".
+func (s *Session) Describe(id int) string {
+	m := s.run.Trace().Msgs[id]
+	label := m.Kind
+	if m.Label != "" {
+		label += " " + m.Label
+	}
+	return fmt.Sprintf("%s %s→%s", label, s.scn.Names[m.From], s.scn.Names[m.To])
+}

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"unsafe"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+)
+
+// painter hands a laid-out scene to the page's canvas painter
+// (web/spacetime.js) as one Float32Array and a list of texts.
+type painter struct {
+	buf     []float32
+	texts   []string
+	palette app.Value
+}
+
+// paint draws scene on the canvas element cv at the next animation frame.
+func (p *painter) paint(cv app.Value, scene *diagram.Scene) {
+	js := app.Window().Get("spacetime")
+	if !js.Truthy() || !cv.Truthy() {
+		return
+	}
+	if p.palette == nil {
+		colors := make([]any, len(diagram.Palette))
+		for i, c := range diagram.Palette {
+			colors[i] = c
+		}
+		p.palette = app.ValueOf(colors)
+	}
+	p.buf, p.texts = scene.Encode(p.buf, p.texts)
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.buf))), len(p.buf)*4)
+	u8 := app.Window().Get("Uint8Array").New(len(raw))
+	app.CopyBytesToJS(u8, raw)
+	f32 := app.Window().Get("Float32Array").New(u8.Get("buffer"))
+	texts := make([]any, len(p.texts))
+	for i, t := range p.texts {
+		texts[i] = t
+	}
+	js.Call("draw", cv, f32, app.ValueOf(texts), p.palette, scene.Height)
+}
+
+// download offers text to the user as a file.
+func download(name, mime string, data []byte) {
+	if js := app.Window().Get("spacetime"); js.Truthy() {
+		js.Call("download", name, mime, string(data))
+	}
+}

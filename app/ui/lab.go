@@ -1,0 +1,345 @@
+// Package ui holds the page's go-app components. They stay thin: the session
+// (app/lab) computes everything, app/diagram lays the picture out, and these
+// components render controls, panels and a canvas, and forward clicks and
+// keys.
+package ui
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Speeds are the play speeds offered, in steps per second.
+var Speeds = []int{1, 2, 4, 8, 16, 60}
+
+// Lab is the whole page: a scenario, its diagram, controls and panels.
+type Lab struct {
+	app.Compo
+
+	sess *lab.Session
+	// problem is bad input the learner should read (a link or scenario that
+	// could not be opened); the view keeps what it had.
+	problem string
+	// notice is feedback on the last action, such as a refused delivery.
+	notice string
+	menu   processMenu
+	embed  bool
+
+	playing bool
+	playGen int
+	speed   int
+
+	pauseTicks int
+	loading    bool
+	loadText   string
+
+	scene   *diagram.Scene
+	painter painter
+	ctx     app.Context
+	onKey   app.Func
+	onSize  app.Func
+}
+
+// processMenu is the little menu opened by clicking a process.
+type processMenu struct {
+	open bool
+	node sim.NodeID
+	x, y float64
+}
+
+// OnMount listens to the keyboard and to window resizes.
+func (c *Lab) OnMount(ctx app.Context) {
+	c.ctx = ctx
+	if c.speed == 0 {
+		c.speed = 4
+	}
+	if c.pauseTicks == 0 {
+		c.pauseTicks = 15
+	}
+	c.onKey = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) > 0 {
+			c.key(args[0])
+		}
+		return nil
+	})
+	c.onSize = app.FuncOf(func(app.Value, []app.Value) any {
+		c.ctx.Dispatch(func(ctx app.Context) { c.redraw(ctx) })
+		return nil
+	})
+	app.Window().Call("addEventListener", "keydown", c.onKey)
+	app.Window().Call("addEventListener", "resize", c.onSize)
+	c.redraw(ctx)
+}
+
+// OnDismount releases the window listeners.
+func (c *Lab) OnDismount() {
+	c.playing = false
+	if c.onKey != nil {
+		app.Window().Call("removeEventListener", "keydown", c.onKey)
+		app.Window().Call("removeEventListener", "resize", c.onSize)
+		c.onKey.Release()
+		c.onSize.Release()
+	}
+}
+
+// OnNav opens the view the URL describes.
+func (c *Lab) OnNav(ctx app.Context) {
+	c.open(ctx.Page().URL().Query())
+	c.redraw(ctx)
+}
+
+// open builds the session from a link. A bad link keeps the current view
+// (or the default lesson) and says what is wrong with it.
+func (c *Lab) open(q url.Values) {
+	c.embed = q.Get("embed") == "1"
+	sess, err := lab.FromQuery(q)
+	if err != nil {
+		c.problem = "This link could not be opened: " + err.Error()
+		if c.sess == nil {
+			def, _ := scenario.Builtin(scenario.Default)
+			c.sess, _ = lab.Open(def)
+		}
+		return
+	}
+	c.sess, c.problem, c.notice = sess, "", ""
+}
+
+// changed records the new view in the URL and repaints.
+func (c *Lab) changed(ctx app.Context) {
+	if c.sess == nil {
+		return
+	}
+	u := *ctx.Page().URL()
+	q := c.sess.Query()
+	if c.embed {
+		q.Set("embed", "1")
+	}
+	u.RawQuery = q.Encode()
+	ctx.Page().ReplaceURL(&u)
+	c.redraw(ctx)
+}
+
+// redraw lays the diagram out again and paints it after this render.
+func (c *Lab) redraw(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		cv := app.Window().GetElementByID("diagram")
+		if c.sess == nil || !cv.Truthy() {
+			return
+		}
+		width := cv.Get("clientWidth").Float()
+		if width <= 0 {
+			width = 900
+		}
+		c.scene = c.sess.Scene(width, c.canvasHeight())
+		c.painter.paint(cv, c.scene)
+	})
+}
+
+func (c *Lab) canvasHeight() float64 {
+	n := len(c.sess.Scenario().Names)
+	return min(max(80+90*float64(n), 240), 680)
+}
+
+// step moves the view and stops the menu and notices that belonged to the
+// old step.
+func (c *Lab) step(ctx app.Context, move func() bool) {
+	move()
+	c.notice = ""
+	c.menu.open = false
+	c.changed(ctx)
+}
+
+func (c *Lab) forward(ctx app.Context) { c.step(ctx, c.sess.Forward) }
+func (c *Lab) back(ctx app.Context)    { c.step(ctx, c.sess.Back) }
+func (c *Lab) home(ctx app.Context) {
+	c.step(ctx, func() bool { c.sess.Seek(0); return true })
+}
+func (c *Lab) end(ctx app.Context) {
+	c.step(ctx, func() bool { c.sess.Seek(c.sess.Len()); return true })
+}
+
+// key handles the keyboard: arrows and PageUp/PageDown step (presenter
+// remotes send the latter), Space plays, Home and End jump.
+func (c *Lab) key(ev app.Value) {
+	tag := ev.Get("target").Get("tagName").String()
+	if tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" {
+		return
+	}
+	k := ev.Get("key").String()
+	var act func(app.Context)
+	switch k {
+	case "ArrowRight", "PageDown":
+		act = c.forward
+	case "ArrowLeft", "PageUp":
+		act = c.back
+	case "Home":
+		act = c.home
+	case "End":
+		act = c.end
+	case " ", "Spacebar":
+		act = c.togglePlay
+	case "Escape":
+		act = func(ctx app.Context) { c.menu.open = false }
+	default:
+		return
+	}
+	ev.Call("preventDefault")
+	c.ctx.Dispatch(func(ctx app.Context) {
+		if k != " " && k != "Spacebar" {
+			c.playing = false
+		}
+		act(ctx)
+	})
+}
+
+func (c *Lab) togglePlay(ctx app.Context) {
+	if c.playing {
+		c.playing = false
+		return
+	}
+	if c.sess.Step() >= c.sess.Len() {
+		c.sess.Seek(0)
+	}
+	c.playing = true
+	c.playGen++
+	c.tick(ctx, c.playGen)
+}
+
+// tick advances one step per beat while playing.
+func (c *Lab) tick(ctx app.Context, gen int) {
+	ctx.After(time.Second/time.Duration(c.speed), func(ctx app.Context) {
+		if !c.playing || gen != c.playGen {
+			return
+		}
+		if !c.sess.Forward() {
+			c.playing = false
+		}
+		c.changed(ctx)
+		if c.playing {
+			c.tick(ctx, gen)
+		}
+	})
+}
+
+// act runs a learner action and shows its effect or why it was refused.
+func (c *Lab) act(ctx app.Context, do func() error) {
+	c.playing = false
+	c.menu.open = false
+	if err := do(); err != nil {
+		c.notice = err.Error()
+	} else {
+		c.notice = ""
+	}
+	c.changed(ctx)
+}
+
+// click handles a click on the diagram.
+func (c *Lab) click(ctx app.Context, e app.Event) {
+	if c.scene == nil {
+		return
+	}
+	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+	hit := c.scene.Hit(x, y)
+	switch hit.Kind {
+	case diagram.HitMessage:
+		if hit.InFlight {
+			c.act(ctx, func() error { return c.sess.Deliver(hit.Msg) })
+			return
+		}
+		c.notice = c.sess.Describe(hit.Msg) + " has already arrived."
+	case diagram.HitEvent:
+		c.notice = fmt.Sprintf("Step %d: %s", hit.Step+1, c.sess.Run().Trace().Records[hit.Step].Caption)
+	case diagram.HitProcess:
+		c.menu = processMenu{open: true, node: hit.Node, x: x, y: y}
+	default:
+		c.menu.open = false
+	}
+}
+
+func (c *Lab) switchScenario(ctx app.Context, id string) {
+	s, err := scenario.Builtin(id)
+	if err != nil {
+		c.problem = err.Error()
+		return
+	}
+	c.load(ctx, s)
+}
+
+// load opens a scenario in place of the current one.
+func (c *Lab) load(ctx app.Context, s *scenario.Scenario) {
+	sess, err := lab.Open(s)
+	if err != nil {
+		c.problem = "This scenario could not be opened: " + err.Error()
+		return
+	}
+	sess.Axis = c.sess.Axis
+	c.sess, c.problem, c.notice, c.playing, c.menu.open = sess, "", "", false, false
+	c.changed(ctx)
+}
+
+// toggleFIFO switches to the scenario's counterpart with the other channel
+// discipline: a built-in pair when the lesson has one, else the same
+// scenario with FIFO flipped.
+func (c *Lab) toggleFIFO(ctx app.Context) {
+	s := c.sess.Scenario()
+	if s.Counterpart != "" {
+		c.switchScenario(ctx, s.Counterpart)
+		return
+	}
+	flipped := s.Clone()
+	fifo := !s.FIFO()
+	flipped.Network.FIFO = &fifo
+	c.load(ctx, flipped)
+}
+
+func (c *Lab) reset(ctx app.Context) {
+	c.load(ctx, c.sess.Scenario())
+}
+
+func (c *Lab) setAxis(ctx app.Context, a diagram.Axis) {
+	c.sess.Axis = a
+	c.changed(ctx)
+}
+
+func (c *Lab) loadPasted(ctx app.Context) {
+	s, err := scenario.Parse([]byte(c.loadText))
+	if err != nil {
+		c.problem = "This scenario was not loaded: " + err.Error()
+		return
+	}
+	c.loading = false
+	c.load(ctx, s)
+}
+
+func (c *Lab) export(format string) {
+	r := c.sess.Run()
+	name := c.sess.Scenario().ID
+	if name == "" {
+		name = "scenario"
+	}
+	name += "-step" + strconv.Itoa(c.sess.Step())
+	switch format {
+	case "svg":
+		width := 1200.0
+		if c.scene != nil {
+			width = c.scene.Width
+		}
+		download(name+".svg", "image/svg+xml", c.sess.Scene(width, c.canvasHeight()).SVG())
+	case "json":
+		data, _ := r.Trace().JSON(c.sess.Step())
+		download(name+".json", "application/json", data)
+	case "shiviz":
+		download(name+".log", "text/plain", r.Trace().ShiViz(c.sess.Step()))
+	case "scenario":
+		download(name+".scenario.json", "application/json", c.sess.Scenario().JSON())
+	}
+}

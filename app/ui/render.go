@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Render draws the page around the canvas; the canvas itself is always the
+// same element, painted from Go after each render.
+func (c *Lab) Render() app.UI {
+	if c.sess == nil {
+		return app.Div().Class("lab").Body(app.P().Text("Loading…"))
+	}
+	cls := "lab"
+	if c.embed {
+		cls += " embed"
+	}
+	return app.Div().Class(cls).Body(
+		app.If(!c.embed, c.header),
+		app.If(c.problem != "", func() app.UI {
+			return app.Div().Class("problem").Attr("role", "alert").Body(
+				app.Span().Text(c.problem),
+				app.Button().Class("dismiss").Text("Dismiss").OnClick(func(ctx app.Context, e app.Event) { c.problem = "" }),
+			)
+		}),
+		app.If(c.loading && !c.embed, c.loader),
+		app.Div().Class("stage").Body(
+			app.Canvas().ID("diagram").Class("diagram").Attr("aria-label", "space-time diagram").OnClick(c.click),
+			app.If(c.menu.open, c.processMenu),
+		),
+		c.controls(),
+		app.Div().ID("caption").Class("caption "+c.sess.CaptionSource()).Attr("aria-live", "polite").Text(c.sess.Caption()),
+		app.If(c.notice != "", func() app.UI {
+			return app.Div().ID("notice").Class("notice").Attr("role", "status").Text(c.notice)
+		}),
+		app.If(!c.embed, c.panels),
+	)
+}
+
+func (c *Lab) header() app.UI {
+	s := c.sess.Scenario()
+	ids := scenario.BuiltinIDs()
+	options := make([]app.UI, 0, len(ids)+1)
+	builtin := false
+	for _, id := range ids {
+		b, _ := scenario.Builtin(id)
+		options = append(options, app.Option().Value(id).Text(b.Title).Selected(id == s.ID))
+		builtin = builtin || id == s.ID
+	}
+	if !builtin {
+		options = append(options, app.Option().Value("").Text("(your scenario) "+s.Title).Selected(true))
+	}
+	return app.Header().Class("top").Body(
+		app.H1().Text("Spacetime"),
+		app.Select().ID("scenario").Attr("aria-label", "scenario").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+			if id := ctx.JSSrc().Get("value").String(); id != "" {
+				c.switchScenario(ctx, id)
+			}
+		}),
+		app.Label().Class("toggle").Body(
+			app.Input().ID("fifo").Type("checkbox").Checked(s.FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx) }),
+			app.Text(" FIFO channels"),
+		),
+		app.Label().Class("toggle").Body(
+			app.Input().ID("lamport").Type("checkbox").Checked(c.sess.Axis == diagram.AxisLamport).OnChange(func(ctx app.Context, e app.Event) {
+				if ctx.JSSrc().Get("checked").Bool() {
+					c.setAxis(ctx, diagram.AxisLamport)
+				} else {
+					c.setAxis(ctx, diagram.AxisTime)
+				}
+			}),
+			app.Text(" Lamport time axis"),
+		),
+		app.Span().Class("spacer"),
+		app.Button().ID("load").Text("Load scenario…").OnClick(func(ctx app.Context, e app.Event) {
+			c.loading = !c.loading
+			if c.loading && c.loadText == "" {
+				c.loadText = string(s.JSON())
+			}
+		}),
+		app.Span().Class("exports").Body(
+			app.Text("Export: "),
+			c.exportButton("svg", "SVG"),
+			c.exportButton("json", "trace JSON"),
+			c.exportButton("shiviz", "ShiViz log"),
+			c.exportButton("scenario", "scenario"),
+		),
+	)
+}
+
+func (c *Lab) exportButton(format, label string) app.UI {
+	return app.Button().Class("link").ID("export-"+format).Text(label).OnClick(func(ctx app.Context, e app.Event) { c.export(format) }, app.EventScope(format))
+}
+
+func (c *Lab) loader() app.UI {
+	return app.Div().Class("loader").Body(
+		app.P().Text("Paste a scenario file (JSON). Its format is described in the README; the current scenario is shown as an example."),
+		app.Textarea().ID("scenario-text").Rows(14).Text(c.loadText).OnInput(func(ctx app.Context, e app.Event) {
+			c.loadText = ctx.JSSrc().Get("value").String()
+		}),
+		app.Div().Body(
+			app.Button().ID("load-apply").Text("Open this scenario").OnClick(func(ctx app.Context, e app.Event) { c.loadPasted(ctx) }),
+			app.Button().Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { c.loading = false }),
+		),
+	)
+}
+
+func (c *Lab) controls() app.UI {
+	n := c.sess.Len()
+	play := "▶ Play"
+	if c.playing {
+		play = "❚❚ Pause"
+	}
+	speeds := make([]app.UI, len(Speeds))
+	for i, s := range Speeds {
+		speeds[i] = app.Option().Value(s).Text(fmt.Sprintf("%d steps/s", s)).Selected(s == c.speed)
+	}
+	return app.Div().Class("controls").Body(
+		app.Button().ID("home").Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.home(ctx) }),
+		app.Button().ID("back").Title("Step back (←, PageUp)").Text("◀ Back").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.back(ctx) }),
+		app.Button().ID("play").Title("Play or pause (Space)").Text(play).OnClick(func(ctx app.Context, e app.Event) { c.togglePlay(ctx) }),
+		app.Button().ID("forward").Title("Step forward (→, PageDown)").Text("Step ▶").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.forward(ctx) }),
+		app.Button().ID("end").Title("Last step (End)").Text("▶|").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.end(ctx) }),
+		app.Select().ID("speed").Attr("aria-label", "speed").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
+				c.speed = v
+			}
+		}),
+		app.Input().ID("scrubber").Type("range").Min(0).Max(n).Value(c.sess.Step()).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
+				c.playing = false
+				c.step(ctx, func() bool { c.sess.Seek(v); return true })
+			}
+		}),
+		app.Span().ID("position").Class("position").Textf("step %d / %d · time %d", c.sess.Step(), n, c.sess.Now()),
+		app.Button().ID("reset").Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.reset(ctx) }),
+		c.commandBar(),
+	)
+}
+
+// commandBar offers the algorithm's commands that need no target, at any
+// process: "snapshot from A".
+func (c *Lab) commandBar() app.UI {
+	spec := c.sess.Spec()
+	var items []app.UI
+	for _, cmd := range spec.Commands {
+		if cmd.Target {
+			continue
+		}
+		for i, name := range c.sess.Scenario().Names {
+			node, cmdName := sim.NodeID(i), cmd.Name
+			items = append(items, app.Button().Class("cmd").ID("cmd-"+cmd.Name+"-"+name).Title(cmd.Help).
+				Textf("%s from %s", cmd.Name, name).
+				OnClick(func(ctx app.Context, e app.Event) {
+					c.act(ctx, func() error { return c.sess.Command(node, cmdName, 0, 0) })
+				}, app.EventScope(cmd.Name, name)))
+		}
+	}
+	return app.Span().Class("commands").Body(items...)
+}
+
+func (c *Lab) processMenu() app.UI {
+	id := c.menu.node
+	name := c.sess.Scenario().Names[id]
+	h := c.sess.State().Health(id)
+	items := []app.UI{app.Div().Class("menu-title").Textf("%s (%s)", name, h.State)}
+	if h.Running() || h.State.String() == "paused" {
+		items = append(items, app.Button().ID("menu-crash").Textf("Crash %s", name).OnClick(func(ctx app.Context, e app.Event) {
+			c.act(ctx, func() error { return c.sess.Crash(id) })
+		}))
+	}
+	if h.State.String() == "crashed" {
+		items = append(items, app.Button().ID("menu-recover").Textf("Recover %s", name).OnClick(func(ctx app.Context, e app.Event) {
+			c.act(ctx, func() error { return c.sess.Recover(id) })
+		}))
+	}
+	if h.Running() {
+		items = append(items, app.Div().Class("menu-row").Body(
+			app.Button().ID("menu-pause").Textf("GC-pause %s for", name).OnClick(func(ctx app.Context, e app.Event) {
+				c.act(ctx, func() error { return c.sess.Pause(id, sim.Time(c.pauseTicks)) })
+			}),
+			app.Input().ID("menu-pause-ticks").Type("number").Min(1).Max(10000).Value(c.pauseTicks).OnChange(func(ctx app.Context, e app.Event) {
+				if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
+					c.pauseTicks = v
+				}
+			}),
+			app.Text(" ticks"),
+		))
+		for _, cmd := range c.sess.Spec().Commands {
+			if cmd.Target {
+				continue
+			}
+			cmdName := cmd.Name
+			items = append(items, app.Button().ID("menu-cmd-"+cmd.Name).Textf("%s from %s", cmd.Name, name).OnClick(func(ctx app.Context, e app.Event) {
+				c.act(ctx, func() error { return c.sess.Command(id, cmdName, 0, 0) })
+			}, app.EventScope(cmd.Name)))
+		}
+	}
+	items = append(items, app.Button().Class("link").Text("Close").OnClick(func(ctx app.Context, e app.Event) { c.menu.open = false }))
+	return app.Div().ID("process-menu").Class("menu").Style("left", fmt.Sprintf("%.0fpx", c.menu.x+8)).Style("top", fmt.Sprintf("%.0fpx", c.menu.y+8)).Body(items...)
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/ui"
+)
+
+// handler is the whole site.
+type handler struct {
+	*app.Handler
+	version string
+}
+
+// versioned lists the files whose contents make up the version: a change to
+// any of them renews the browsers' caches.
+var versioned = []string{"app.wasm", "spacetime.js", "spacetime.css"}
+
+func newHandler(dir string) (*handler, error) {
+	if err := checkWeb(dir); err != nil {
+		return nil, err
+	}
+	version, err := webVersion(dir)
+	if err != nil {
+		return nil, err
+	}
+	ui.Routes()
+	h := &app.Handler{
+		Name:                    "Spacetime",
+		ShortName:               "Spacetime",
+		Title:                   "Spacetime: a laboratory for distributed snapshots and coordination",
+		Description:             "Step through Chandy–Lamport snapshots and other distributed algorithms on a space-time diagram; rewind, inject faults and see why they work.",
+		Icon:                    app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
+		Styles:                  []string{"/web/spacetime.css"},
+		Scripts:                 []string{"/web/spacetime.js"},
+		Resources:               newWebDir(dir),
+		Version:                 version,
+		ThemeColor:              "#1f2933",
+		BackgroundColor:         "#ffffff",
+		LoadingLabel:            "Loading Spacetime… {progress}%",
+		WasmContentLengthHeader: "X-Uncompressed-Length",
+		// Deep links carry the whole view in the query string: match cached
+		// pages ignoring it, so that they open offline too.
+		ServiceWorkerTemplate: strings.Replace(app.DefaultAppWorkerJS,
+			"await caches.match(request);",
+			`await caches.match(request, {ignoreSearch: request.mode === "navigate"});`, 1),
+	}
+	return &handler{Handler: h, version: version}, nil
+}
+
+// webVersion hashes the client's files.
+func webVersion(dir string) (string, error) {
+	sum := sha256.New()
+	for _, name := range versioned {
+		f, err := os.Open(filepath.Join(dir, "web", name))
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(sum, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(sum.Sum(nil))[:16], nil
+}
+
+// webDir serves web/ and resolves go-app's resource paths; it sends
+// app.wasm precompressed (brotli or gzip) when the browser accepts it.
+type webDir struct {
+	root string
+	fs   http.Handler
+}
+
+func newWebDir(root string) webDir {
+	return webDir{root: root, fs: http.FileServer(http.Dir(root))}
+}
+
+// Resolve maps a resource location to its URL path.
+func (d webDir) Resolve(loc string) string {
+	switch {
+	case loc == "" || loc == "/":
+		return "/"
+	case strings.HasPrefix(loc, "http://"), strings.HasPrefix(loc, "https://"):
+		return loc
+	case strings.HasPrefix(loc, "web/"):
+		return "/" + loc
+	}
+	return loc
+}
+
+func (d webDir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/web/app.wasm" {
+		w.Header().Add("Vary", "Accept-Encoding")
+		raw, err := os.Stat(filepath.Join(d.root, "web", "app.wasm"))
+		if err == nil {
+			w.Header().Set("X-Uncompressed-Length", strconv.FormatInt(raw.Size(), 10))
+		}
+		accept := r.Header.Get("Accept-Encoding")
+		for _, enc := range []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+			if !strings.Contains(accept, enc.name) {
+				continue
+			}
+			f, err := os.Open(filepath.Join(d.root, "web", "app.wasm"+enc.ext))
+			if err != nil {
+				continue
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil || raw == nil || st.ModTime().Before(raw.ModTime()) {
+				continue // a compressed copy older than app.wasm is stale
+			}
+			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Set("Content-Encoding", enc.name)
+			http.ServeContent(w, r, "app.wasm", st.ModTime(), f)
+			return
+		}
+	}
+	d.fs.ServeHTTP(w, r)
+}

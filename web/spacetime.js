@@ -1,0 +1,98 @@
+// Spacetime's canvas painter. Go lays out the diagram and hands over one
+// Float32Array of shapes per frame (see app/diagram/encode.go: 10 numbers a
+// shape) plus the texts they index; this file only paints, once per
+// animation frame, scaled by devicePixelRatio so it is sharp on a projector.
+(function () {
+  "use strict";
+  const STRIDE = 10;
+  const OP_LINE = 1, OP_CIRCLE = 2, OP_RECT = 3, OP_TEXT = 4, OP_CROSS = 5, OP_DIAMOND = 6;
+  const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8;
+  let pending = null;
+  let scheduled = false;
+
+  function paint() {
+    scheduled = false;
+    const p = pending;
+    if (!p) return;
+    const t0 = performance.now();
+    const cv = p.canvas;
+    const dpr = window.devicePixelRatio || 1;
+    const w = cv.clientWidth, h = p.height;
+    if (cv.width !== Math.round(w * dpr) || cv.height !== Math.round(h * dpr)) {
+      cv.width = Math.round(w * dpr);
+      cv.height = Math.round(h * dpr);
+      cv.style.height = h + "px";
+    }
+    const g = cv.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.fillStyle = p.palette[p.palette.length - 1];
+    g.fillRect(0, 0, w, h);
+    g.lineCap = "round";
+    const b = p.buf, texts = p.texts, pal = p.palette;
+    for (let i = 0; i + STRIDE <= b.length; i += STRIDE) {
+      const op = b[i], x1 = b[i + 1], y1 = b[i + 2], x2 = b[i + 3], y2 = b[i + 4];
+      const color = pal[b[i + 5]], width = b[i + 6], flags = b[i + 7], align = b[i + 8];
+      switch (op) {
+        case OP_LINE:
+          g.strokeStyle = color;
+          g.lineWidth = width;
+          g.setLineDash(flags & DASHED ? [6, 4] : []);
+          g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
+          if (flags & ARROW) {
+            const a = Math.atan2(y2 - y1, x2 - x1), s = 7 + width;
+            g.fillStyle = color;
+            g.beginPath(); g.moveTo(x2, y2);
+            g.lineTo(x2 + s * Math.cos(a + Math.PI * 0.85), y2 + s * Math.sin(a + Math.PI * 0.85));
+            g.lineTo(x2 + s * Math.cos(a - Math.PI * 0.85), y2 + s * Math.sin(a - Math.PI * 0.85));
+            g.closePath(); g.fill();
+          }
+          break;
+        case OP_CIRCLE:
+          g.setLineDash([]);
+          g.beginPath(); g.arc(x1, y1, x2, 0, 2 * Math.PI);
+          if (flags & HOLLOW) {
+            g.fillStyle = pal[pal.length - 1]; g.fill();
+            g.strokeStyle = color; g.lineWidth = width; g.stroke();
+          } else { g.fillStyle = color; g.fill(); }
+          break;
+        case OP_RECT:
+          g.globalAlpha = 0.55; g.fillStyle = color; g.fillRect(x1, y1, x2, y2); g.globalAlpha = 1;
+          break;
+        case OP_CROSS:
+          g.setLineDash([]); g.strokeStyle = color; g.lineWidth = width;
+          g.beginPath(); g.moveTo(x1 - x2, y1 - x2); g.lineTo(x1 + x2, y1 + x2);
+          g.moveTo(x1 - x2, y1 + x2); g.lineTo(x1 + x2, y1 - x2); g.stroke();
+          break;
+        case OP_DIAMOND:
+          g.fillStyle = color;
+          g.beginPath(); g.moveTo(x1, y1 - x2); g.lineTo(x1 + x2, y1); g.lineTo(x1, y1 + x2); g.lineTo(x1 - x2, y1); g.closePath(); g.fill();
+          break;
+        case OP_TEXT:
+          g.fillStyle = color;
+          g.font = (flags & BOLD ? "bold " : "") + "12px system-ui, sans-serif";
+          g.textAlign = align === 1 ? "center" : align === 2 ? "right" : "left";
+          g.fillText(texts[b[i + 9]], x1, y1);
+          break;
+      }
+    }
+    window.spacetimeFrames = (window.spacetimeFrames || 0) + 1;
+    window.spacetimeLastFrameMs = performance.now() - t0;
+    if (window.spacetimeFrames === 1) performance.mark("spacetime-first-diagram");
+  }
+
+  window.spacetime = {
+    // draw paints the shapes at the next animation frame; only the latest
+    // call before a frame is painted.
+    draw(canvas, buf, texts, palette, height) {
+      pending = { canvas, buf, texts, palette, height };
+      if (!scheduled) { scheduled = true; requestAnimationFrame(paint); }
+    },
+    // download saves text as a file.
+    download(name, mime, text) {
+      const url = URL.createObjectURL(new Blob([text], { type: mime }));
+      const a = document.createElement("a");
+      a.href = url; a.download = name; document.body.appendChild(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    },
+  };
+})();
