@@ -84,3 +84,14 @@ func segmentDistance(px, py float64, a arrow) float64 {
 	}
 	return math.Hypot(px-(a.x1+t*dx), py-(a.y1+t*dy))
 }
+
+// MessageAt returns a point on message id's arrow at fraction f of its way
+// (0 is the send end), and whether the message is drawn.
+func (s *Scene) MessageAt(id int, f float64) (x, y float64, ok bool) {
+	for _, a := range s.arrows {
+		if a.msg == id {
+			return a.x1 + (a.x2-a.x1)*f, a.y1 + (a.y2-a.y1)*f, true
+		}
+	}
+	return 0, 0, false
+}

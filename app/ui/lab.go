@@ -45,6 +45,7 @@ type Lab struct {
 	scene   *diagram.Scene
 	painter painter
 	ctx     app.Context
+	mounted bool
 	onKey   app.Func
 	onSize  app.Func
 }
@@ -58,7 +59,7 @@ type processMenu struct {
 
 // OnMount listens to the keyboard and to window resizes.
 func (c *Lab) OnMount(ctx app.Context) {
-	c.ctx = ctx
+	c.ctx, c.mounted = ctx, true
 	if c.speed == 0 {
 		c.speed = 4
 	}
@@ -82,7 +83,7 @@ func (c *Lab) OnMount(ctx app.Context) {
 
 // OnDismount releases the window listeners.
 func (c *Lab) OnDismount() {
-	c.playing = false
+	c.playing, c.mounted = false, false
 	if c.onKey != nil {
 		app.Window().Call("removeEventListener", "keydown", c.onKey)
 		app.Window().Call("removeEventListener", "resize", c.onSize)
@@ -128,8 +129,14 @@ func (c *Lab) changed(ctx app.Context) {
 	c.redraw(ctx)
 }
 
-// redraw lays the diagram out again and paints it after this render.
+// redraw lays the diagram out again and paints it after this render. It
+// defers on the Lab's own context: the element whose handler asked may be
+// gone after the render (a menu button that closes its menu), and its
+// deferred work with it.
 func (c *Lab) redraw(ctx app.Context) {
+	if c.mounted {
+		ctx = c.ctx
+	}
 	ctx.Defer(func(app.Context) {
 		cv := app.Window().GetElementByID("diagram")
 		if c.sess == nil || !cv.Truthy() {
@@ -170,9 +177,15 @@ func (c *Lab) end(ctx app.Context) {
 // key handles the keyboard: arrows and PageUp/PageDown step (presenter
 // remotes send the latter), Space plays, Home and End jump.
 func (c *Lab) key(ev app.Value) {
-	tag := ev.Get("target").Get("tagName").String()
-	if tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" {
+	// keys typed into a field, or moving the scrubber, belong to that field
+	target := ev.Get("target")
+	switch target.Get("tagName").String() {
+	case "TEXTAREA", "SELECT":
 		return
+	case "INPUT":
+		if t := target.Get("type").String(); t != "checkbox" {
+			return
+		}
 	}
 	k := ev.Get("key").String()
 	var act func(app.Context)

@@ -20,7 +20,17 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	}
 	rec := trace.Record{Step: w.step, Time: w.now, Node: nx.node, Kind: nx.kind, Msg: -1,
 		FirstSent: w.nextMsg, Source: nx.source, Command: nx.act.Command}
-	switch nx.kind {
+	kind := nx.kind
+	if nx.source == trace.Script && nx.act.Fault != "" {
+		// The script was written before the run: a fault that cannot happen
+		// when its time comes (pause a crashed process, drop a message that
+		// has arrived) is skipped, as a learner's would be refused.
+		if err := r.validate(w, nx.act); err != nil {
+			kind, rec.Kind = "", trace.Skip
+			r.stampFault(w, &rec, "the script's %s is not applied: %v", nx.act.Fault, err)
+		}
+	}
+	switch kind {
 	case trace.Init:
 		w.inited++
 		r.stepNode(w, &rec, sim.Event{Kind: sim.Init}, record)
@@ -33,7 +43,8 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			r.scratchNodes = up
 			w.nextWork = w.drawGap(r.cfg.Workload)
 			if len(up) == 0 {
-				rec.Node, rec.Caption = 0, "no process is up to do any work"
+				rec.Node = 0
+				r.stampFault(w, &rec, "no process is up to do any work")
 				break
 			}
 			nx.node = up[w.work.IntN(len(up))]
@@ -42,7 +53,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		r.stepNode(w, &rec, sim.Event{Kind: sim.Workload}, record)
 	case trace.Command:
 		if !w.running(nx.node) {
-			rec.Caption = fmt.Sprintf("%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, nx.act.Command)
+			r.stampFault(w, &rec, "%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, nx.act.Command)
 			break
 		}
 		r.stepNode(w, &rec, sim.Event{Kind: sim.Command, Tag: nx.act.Command, Target: nx.act.Target, Arg: nx.act.Arg}, record)

@@ -24,6 +24,8 @@ const (
 	Pause    Kind = "pause"
 	Wake     Kind = "wake"
 	Drop     Kind = "drop"
+	// Skip is a scripted input that could not happen when its time came.
+	Skip Kind = "skip"
 )
 
 // Source says who caused a step.

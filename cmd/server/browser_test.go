@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/require"
+)
+
+// The browser tests drive the real page in headless Chromium (Debian's
+// chromium package) against the server on 127.0.0.1, as a learner would:
+// they press keys, click the diagram and read what the page shows.
+
+var (
+	siteURL    string
+	browserCtx context.Context
+	consoleMu  sync.Mutex
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browserCtx != nil {
+		chromedp.Cancel(browserCtx)
+	}
+	os.Exit(code)
+}
+
+// chromiumPath finds Debian's chromium. Without it the browser tests are
+// skipped on a developer's machine and fail in CI (CI=true), where .ci/run
+// installs it.
+func chromiumPath(t *testing.T) string {
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed: .ci/run installs Debian's chromium package")
+	}
+	t.Skip("chromium is not installed (apt-get install chromium); skipping the browser tests")
+	return ""
+}
+
+var startOnce sync.Once
+var startErr error
+
+// site starts the server and the browser once for all browser tests.
+func site(t *testing.T) {
+	t.Helper()
+	path := chromiumPath(t)
+	startOnce.Do(func() {
+		h, err := newHandler(filepath.Join("..", ".."))
+		if err != nil {
+			startErr = fmt.Errorf("%v (make test builds it first)", err)
+			return
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			startErr = err
+			return
+		}
+		go http.Serve(ln, h)
+		siteURL = "http://" + ln.Addr().String()
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.NoSandbox,
+			chromedp.Flag("disable-gpu", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.WindowSize(1300, 1000),
+		)
+		alloc, _ := chromedp.NewExecAllocator(context.Background(), opts...)
+		browserCtx, _ = chromedp.NewContext(alloc)
+		startErr = chromedp.Do(browserCtx)
+	})
+	require.NoError(t, startErr)
+}
+
+// page is one browser tab on the site, with the console errors it logged.
+type page struct {
+	t      *testing.T
+	ctx    context.Context
+	errors *[]string
+}
+
+// open opens a tab at path and waits for the first diagram frame.
+func open(t *testing.T, path string) *page {
+	t.Helper()
+	site(t)
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	require.NoError(t, chromedp.Do(ctx)) // open the tab before listening
+	errs := &[]string{}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == "error" || m.Type == chromedp.ConsoleException {
+				consoleMu.Lock()
+				*errs = append(*errs, m.Text)
+				consoleMu.Unlock()
+			}
+		}
+	}()
+	p := &page{t: t, ctx: ctx, errors: errs}
+	p.do(chromedp.Navigate(siteURL + path))
+	p.waitFrames(1)
+	return p
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	require.NoError(p.t, chromedp.Do(p.ctx, actions...))
+}
+
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	require.NoError(p.t, err, js)
+	return v
+}
+
+// waitFrames waits until the canvas has been painted at least n times.
+func (p *page) waitFrames(n int) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf("(window.spacetimeFrames || 0) >= %d", n)))
+	require.NoError(p.t, err, "the diagram was never drawn")
+}
+
+func (p *page) frames() int { return eval[int](p, "window.spacetimeFrames || 0") }
+
+// settle waits for the page to repaint after an input.
+func (p *page) settle(before int) {
+	p.t.Helper()
+	p.waitFrames(before + 1)
+}
+
+func (p *page) text(sel string) string {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.TextContent(chromedp.CSS(sel)))
+	require.NoError(p.t, err, sel)
+	return strings.TrimSpace(v)
+}
+
+// picture is the canvas as a PNG data URL: two equal pictures are equal strings.
+func (p *page) picture() string {
+	return eval[string](p, `document.getElementById("diagram").toDataURL()`)
+}
+
+// key presses a key and waits for the repaint.
+func (p *page) key(k string) {
+	p.t.Helper()
+	before := p.frames()
+	p.do(chromedp.KeyEvent(k))
+	p.settle(before)
+}
+
+// click clicks an element and, when the click changes the diagram, waits
+// for the repaint.
+func (p *page) click(sel string, repaints bool) {
+	p.t.Helper()
+	before := p.frames()
+	p.do(chromedp.Click(chromedp.CSS(sel)))
+	if repaints {
+		p.settle(before)
+	}
+}
+
+// clickCanvas clicks the diagram at canvas coordinates (x, y) and, when the
+// click changes the diagram, waits for the repaint.
+func (p *page) clickCanvas(x, y float64, repaints bool) {
+	p.t.Helper()
+	rect := eval[map[string]float64](p, `(() => { const r = document.getElementById("diagram").getBoundingClientRect(); return {x: r.left, y: r.top}; })()`)
+	before := p.frames()
+	p.do(chromedp.MouseClickXY(rect["x"]+x, rect["y"]+y))
+	if repaints {
+		p.settle(before)
+	}
+}
+
+// canvasSize is the diagram's size in CSS pixels.
+func (p *page) canvasSize() (float64, float64) {
+	s := eval[map[string]float64](p, `(() => { const c = document.getElementById("diagram"); return {w: c.clientWidth, h: c.clientHeight}; })()`)
+	return s["w"], s["h"]
+}
+
+func (p *page) position() string { return p.text("#position") }
+
+// screenshot saves the page as out/NAME.png for a person to look at.
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	require.NoError(p.t, err)
+	dir := filepath.Join("..", "..", "out")
+	require.NoError(p.t, os.MkdirAll(dir, 0o755))
+	require.NoError(p.t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+}
+
+// noConsoleErrors checks the page logged no error.
+func (p *page) noConsoleErrors() {
+	p.t.Helper()
+	consoleMu.Lock()
+	defer consoleMu.Unlock()
+	require.Empty(p.t, *p.errors, "console errors")
+}
+
+// countColor counts canvas pixels of a CSS hex colour (#rrggbb) near a row.
+func (p *page) countColor(hex string, y0, y1 float64) int {
+	return eval[int](p, fmt.Sprintf(`(() => {
+		const c = document.getElementById("diagram"), g = c.getContext("2d");
+		const dpr = c.width / c.clientWidth;
+		const y = Math.max(0, Math.floor(%f * dpr)), h = Math.max(1, Math.floor((%f - %f) * dpr));
+		const d = g.getImageData(0, y, c.width, h).data;
+		const r = parseInt("%s".slice(1,3),16), gr = parseInt("%s".slice(3,5),16), b = parseInt("%s".slice(5,7),16);
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]-r) < 8 && Math.abs(d[i+1]-gr) < 8 && Math.abs(d[i+2]-b) < 8) n++;
+		return n;
+	})()`, y0, y1, y0, hex, hex, hex))
+}
+
+var _ = kb.ArrowRight
+var _ = base64.StdEncoding

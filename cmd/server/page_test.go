@@ -1,0 +1,250 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/core/engine"
+	"spacetime/core/report"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// bankRun is the default lesson's run, computed here the way the CLI does.
+func bankRun(t *testing.T, id string) (*scenario.Scenario, *engine.Run) {
+	t.Helper()
+	s, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	return s, r
+}
+
+func TestPageOpensOnTheBankAndDraws(t *testing.T) {
+	p := open(t, "/")
+	_, r := bankRun(t, "snapshot-bank")
+	assert.Equal(t, fmt.Sprintf("step 0 / %d · time 0", r.Len()), p.position())
+	assert.Contains(t, p.text("#caption"), "Branches A, B and C hold $100 each")
+	// the lanes are drawn: the canvas is not blank
+	assert.Greater(t, p.countColor(diagram.Palette[diagram.Grid], 0, 400), 1000)
+	p.do(chromedp.KeyEvent(kb.End))
+	p.waitFrames(2)
+	p.screenshot("bank-end")
+	p.noConsoleErrors()
+}
+
+func TestKeysStepAndRewindToTheSamePicture(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=40")
+	require.Equal(t, "step 40 / 59 · time 41", p.position())
+	at40 := p.picture()
+	p.key(kb.ArrowRight)
+	assert.True(t, strings.HasPrefix(p.position(), "step 41 /"), p.position())
+	at41 := p.picture()
+	assert.NotEqual(t, at40, at41, "a step changes the picture")
+	p.key(kb.ArrowLeft)
+	assert.True(t, strings.HasPrefix(p.position(), "step 40 /"), p.position())
+	assert.Equal(t, at40, p.picture(), "stepping back gives the identical picture")
+	p.key(kb.ArrowRight)
+	assert.Equal(t, at41, p.picture(), "stepping forward again gives the identical picture")
+
+	// presenter remotes send PageDown and PageUp
+	p.key(kb.PageDown)
+	assert.True(t, strings.HasPrefix(p.position(), "step 42 /"), p.position())
+	p.key(kb.PageUp)
+	assert.True(t, strings.HasPrefix(p.position(), "step 41 /"), p.position())
+	p.key(kb.Home)
+	assert.True(t, strings.HasPrefix(p.position(), "step 0 /"), p.position())
+	p.key(kb.End)
+	assert.True(t, strings.HasPrefix(p.position(), "step 59 / 59"), p.position())
+	// the URL follows the view
+	assert.Contains(t, eval[string](p, "location.search"), "k=59")
+
+	// Space plays from the start
+	p.key(kb.Home)
+	p.do(chromedp.KeyEvent(" "))
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`/step ([3-9]|[1-9][0-9]) \//.test(document.getElementById("position").textContent)`))
+	require.NoError(t, err, "playing advances the steps")
+	p.do(chromedp.KeyEvent(" "))
+	p.noConsoleErrors()
+}
+
+func TestBalancesPanelMatchesTheCommandLine(t *testing.T) {
+	s, r := bankRun(t, "snapshot-bank")
+	for _, k := range []int{45, r.Len()} {
+		p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", k))
+		rows := eval[[][]string](p, `[...document.querySelectorAll('[data-panel] tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+		rep := report.Build(s, r, k)
+		live := rep.Metrics["live_balances"].(map[string]int64)
+		for _, name := range s.Names {
+			row := findRow(t, rows, name+" balance")
+			assert.Equal(t, fmt.Sprintf("$%d", live[name]), row[1], "live balance of %s at step %d", name, k)
+			if rec, ok := rep.Metrics["recorded"].(map[string]int64)[name]; ok {
+				assert.Equal(t, fmt.Sprintf("$%d", rec), row[2], "recorded balance of %s at step %d", name, k)
+			}
+		}
+		total := findRow(t, rows, "total (opening $300)")
+		assert.Equal(t, fmt.Sprintf("$%d", rep.Metrics["live_total"]), total[1])
+		if st := rep.Metrics["snapshot_total"]; st != nil {
+			assert.Equal(t, fmt.Sprintf("$%d", st), total[2])
+		}
+	}
+}
+
+func findRow(t *testing.T, rows [][]string, first string) []string {
+	t.Helper()
+	for _, r := range rows {
+		if len(r) > 0 && r[0] == first {
+			return r
+		}
+	}
+	require.Failf(t, "row not found", "no row %q in %v", first, rows)
+	return nil
+}
+
+func TestDeepLinkOpensAtItsStep(t *testing.T) {
+	_, r := bankRun(t, "snapshot-bank")
+	p := open(t, "/?v=1&s=snapshot-bank&k=30")
+	assert.Equal(t, fmt.Sprintf("step 30 / %d · time %d", r.Len(), r.At(30).Now()), p.position())
+	assert.Equal(t, r.Trace().Records[29].Caption, p.text("#caption"))
+	assert.Equal(t, "30", eval[string](p, `document.getElementById("scrubber").value`))
+}
+
+func TestCrashClickShowsOnTheDiagram(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=20")
+	w, h := p.canvasSize()
+	_, r := bankRun(t, "snapshot-bank")
+	scene := diagram.Layout(r.Trace(), 20, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	y := scene.ProcessY(1)
+	crash := diagram.Palette[diagram.CrashColor]
+	require.Zero(t, p.countColor(crash, y-10, y+10), "nothing crashed yet")
+	p.clickCanvas(24, y, false)
+	p.do(chromedp.WaitVisible(chromedp.CSS("#process-menu")))
+	assert.Contains(t, p.text("#process-menu"), "B (up)")
+	p.click("#menu-crash", true)
+	assert.True(t, strings.HasPrefix(p.position(), "step 21 /"), p.position())
+	assert.Contains(t, p.text("#caption"), "B crashes")
+	assert.Greater(t, p.countColor(crash, y-10, y+10), 20, "the crash is drawn on B's line")
+	assert.Contains(t, p.text("#processes"), "crashed")
+	assert.Contains(t, eval[string](p, "location.search"), "in=20c1", "the input is in the link")
+	p.screenshot("crash")
+
+	// rewinding and stepping forward replays the crash
+	p.key(kb.ArrowLeft)
+	p.key(kb.ArrowRight)
+	assert.Contains(t, p.text("#caption"), "B crashes")
+	p.noConsoleErrors()
+}
+
+// headless finds a step and a message in flight behind another on the same
+// FIFO channel.
+func headless(t *testing.T, r *engine.Run) (int, int) {
+	for k := 1; k <= r.Len(); k++ {
+		st := r.At(k)
+		v := st.View()
+		for i := range v.N() {
+			for j := range v.N() {
+				if ids := v.InFlight(sim.NodeID(i), sim.NodeID(j)); len(ids) >= 2 {
+					return k, ids[1]
+				}
+			}
+		}
+	}
+	t.Fatal("no channel ever holds two messages")
+	return 0, 0
+}
+
+func TestClickingAMessageDeliversItOrSaysWhyNot(t *testing.T) {
+	_, r := bankRun(t, "snapshot-bank")
+	k, behind := headless(t, r)
+	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", k))
+	w, h := p.canvasSize()
+	scene := diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	x, y := clickable(t, scene, behind)
+	p.clickCanvas(x, y, false)
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!document.getElementById("notice")`))
+	require.NoError(t, err)
+	assert.Contains(t, p.text("#notice"), "FIFO")
+	assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d /", k)), "a refused delivery changes nothing")
+
+	// the head of that channel can be delivered
+	head := r.Trace().Msgs[behind]
+	ids := r.At(k).View().InFlight(head.From, head.To)
+	x, y = clickable(t, scene, ids[0])
+	p.clickCanvas(x, y, true)
+	assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d /", k+1)), p.position())
+	assert.Contains(t, p.text("#caption"), "receives")
+	assert.Contains(t, eval[string](p, "location.search"), fmt.Sprintf("in=%dd%d", k, ids[0]))
+	p.noConsoleErrors()
+}
+
+// clickable finds a point on a message's arrow that hits that message.
+func clickable(t *testing.T, scene *diagram.Scene, id int) (float64, float64) {
+	for f := 0.95; f > 0.1; f -= 0.05 {
+		x, y, ok := scene.MessageAt(id, f)
+		require.True(t, ok)
+		if h := scene.Hit(x, y); h.Kind == diagram.HitMessage && h.Msg == id {
+			return x, y
+		}
+	}
+	t.Fatalf("no point of message %d can be clicked", id)
+	return 0, 0
+}
+
+func TestFIFOToggleShowsTheSnapshotBreaking(t *testing.T) {
+	p := open(t, "/")
+	p.click("#fifo", true)
+	assert.Contains(t, eval[string](p, "location.search"), "s=snapshot-nonfifo")
+	p.key(kb.End)
+	inv := p.text("#invariants")
+	assert.Contains(t, inv, "snapshot total equals the money there is: fails at step")
+	assert.Contains(t, inv, "overtook")
+	// the culprits are highlighted on the diagram
+	assert.Greater(t, p.countColor(diagram.Palette[diagram.HighlightColor], 0, 400), 50)
+	p.screenshot("nonfifo")
+	p.click("#fifo", true)
+	assert.Contains(t, eval[string](p, "location.search"), "s=snapshot-bank")
+	p.noConsoleErrors()
+}
+
+func TestBadLinkSaysWhatIsWrongAndThePageWorks(t *testing.T) {
+	p := open(t, "/?s=no-such-lesson&k=3")
+	assert.Contains(t, p.text(".problem"), `link parameter "s"`)
+	assert.Contains(t, p.text(".problem"), "no-such-lesson")
+	p.key(kb.ArrowRight)
+	assert.True(t, strings.HasPrefix(p.position(), "step 1 /"), p.position())
+
+	p = open(t, "/?s=snapshot-bank&k=99999")
+	assert.Contains(t, p.text(".problem"), "past the end of the run")
+	p.noConsoleErrors()
+}
+
+func TestBadScenarioKeepsTheView(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=12")
+	p.click("#load", false)
+	p.do(chromedp.SetValue(chromedp.CSS("#scenario-text"), `{"algorithm": "chandy-lamport", "n": 3, "seed": 1, "until": {"steps": 10}, "netwrk": {}}`))
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("scenario-text").dispatchEvent(new Event("input", {bubbles: true}))`))
+	p.do(chromedp.Click(chromedp.CSS("#load-apply")))
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!document.querySelector(".problem")`))
+	require.NoError(t, err)
+	assert.Contains(t, p.text(".problem"), `unknown field "netwrk"`)
+	assert.True(t, strings.HasPrefix(p.position(), "step 12 /"), "the previous view stays")
+
+	// a good scenario opens
+	p.do(chromedp.SetValue(chromedp.CSS("#scenario-text"), `{"algorithm": "chandy-lamport", "n": 4, "seed": 7, "scheduler": "random", "workload": {"p": 0.5}, "script": [{"at": 10, "node": "D", "command": "snapshot"}], "until": {"done": true, "time": 500}}`))
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("scenario-text").dispatchEvent(new Event("input", {bubbles: true}))`))
+	before := p.frames()
+	p.do(chromedp.Click(chromedp.CSS("#load-apply")))
+	p.settle(before)
+	assert.True(t, strings.HasPrefix(p.position(), "step 0 /"), p.position())
+	assert.Contains(t, eval[string](p, "location.search"), "sc=")
+	p.key(kb.End)
+	assert.Contains(t, p.text("#invariants"), "snapshot total equals the money there is: holds")
+	p.noConsoleErrors()
+}

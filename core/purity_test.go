@@ -1,0 +1,96 @@
+package core_test
+
+import (
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// forbidden says why a core package may not import path, or "" if it may.
+// Subpackages count too (os/exec, net/http, sync/atomic); math/rand/v2 is
+// allowed, math/rand is not.
+func forbidden(path string) string {
+	rules := []struct{ prefix, why string }{
+		{"time", "simulated time is a tick count; wall-clock time makes runs unrepeatable"},
+		{"math/rand", "randomness comes from the scenario's seed through math/rand/v2 PCG streams"},
+		{"os", "the core does no I/O"},
+		{"net", "the core does no I/O"},
+		{"sync", "the core has no goroutines"},
+		{"syscall/js", "the core is the same natively and in the browser"},
+		{"github.com/maxence-charriere/go-app", "the browser side lives in app/"},
+	}
+	for _, r := range rules {
+		if path == r.prefix || strings.HasPrefix(path, r.prefix+"/") {
+			if path == "math/rand/v2" {
+				return ""
+			}
+			return r.why
+		}
+	}
+	return ""
+}
+
+// violations reads `go list -f '{{.ImportPath}} {{join .Imports " "}}'`
+// output and lists each forbidden direct import.
+func violations(listing string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if why := forbidden(imp); why != "" {
+				out = append(out, fields[0]+" imports "+imp+": "+why)
+			}
+		}
+	}
+	return out
+}
+
+func TestViolationsFindsForbiddenImports(t *testing.T) {
+	tests := []struct {
+		listing string
+		bad     int
+	}{
+		{"spacetime/core/engine fmt math/rand/v2 sort spacetime/core/sim", 0},
+		{"spacetime/core/engine fmt time", 1},
+		{"spacetime/core/a math/rand\nspacetime/core/b os/exec net/http sync/atomic", 4},
+		{"spacetime/core/ui github.com/maxence-charriere/go-app/v10/pkg/app syscall/js", 2},
+		{"spacetime/core/x timeline/pkg ossify network/thing synchronise", 0},
+		{"spacetime/core/empty", 0},
+	}
+	for _, tt := range tests {
+		assert.Len(t, violations(tt.listing), tt.bad, tt.listing)
+	}
+}
+
+// TestCoreImportsArePure lists every core package's direct imports (test
+// files' imports do not count) and fails on any forbidden one.
+func TestCoreImportsArePure(t *testing.T) {
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("needs the go command (os/exec)")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	cmd := exec.Command(gobin, "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...")
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+	}
+	require.NoError(t, err)
+	listing := string(out)
+	for _, pkg := range []string{"spacetime/core/engine", "spacetime/core/sim", "spacetime/core/scenario", "spacetime/core/algo/chandylamport"} {
+		require.Contains(t, listing, pkg+" ", "go list did not list %s", pkg)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
+		require.True(t, strings.HasPrefix(line, "spacetime/core"), "not a core package: %s", line)
+	}
+	assert.Empty(t, violations(listing))
+}

@@ -1,0 +1,262 @@
+package scenario_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
+)
+
+// doc builds a scenario document: a valid three-branch bank, with the given
+// fields added or replaced. A field given as "" is left out.
+func doc(fields map[string]string) string {
+	base := map[string]string{
+		"algorithm": `"chandy-lamport"`,
+		"names":     `["A", "B", "C"]`,
+		"seed":      `1`,
+		"until":     `{"steps": 10}`,
+	}
+	for k, v := range fields {
+		base[k] = v
+	}
+	var parts []string
+	for _, k := range []string{"id", "algorithm", "n", "names", "seed", "scheduler", "rng", "network", "params", "workload", "script", "until", "expect", "colour"} {
+		if v := base[k]; v != "" {
+			parts = append(parts, fmt.Sprintf("%q: %s", k, v))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func script(entries ...string) map[string]string {
+	return map[string]string{"script": "[" + strings.Join(entries, ", ") + "]"}
+}
+
+func TestValidDocument(t *testing.T) {
+	s, err := scenario.Parse([]byte(doc(nil)))
+	require.NoError(t, err)
+	assert.Equal(t, 3, s.N)
+	assert.Equal(t, "earliest", s.Scheduler, "the default scheduler")
+	assert.Equal(t, "pcg", s.RNG, "the default generator")
+	assert.True(t, s.FIFO(), "channels are FIFO unless the scenario says otherwise")
+
+	s, err = scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 4, "seed": 2, "until": {"quiescent": true}}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"A", "B", "C", "D"}, s.Names)
+}
+
+func TestValidationNamesTheField(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []string
+	}{
+		{"unknown top-level field", doc(map[string]string{"colour": `"red"`}), []string{`unknown field "colour"`}},
+		{"unknown nested field", doc(map[string]string{"network": `{"fifoo": true}`}), []string{`unknown field "network.fifoo"`}},
+		{"unknown field in the script", doc(script(`{"at": 1, "node": "A", "command": "snapshot", "bogus": 2}`)),
+			[]string{`unknown field "script[0].bogus"`}},
+		{"unknown field in until", doc(map[string]string{"until": `{"step": 5}`}), []string{`unknown field "until.step"`}},
+		{"unknown algorithm", doc(map[string]string{"algorithm": `"paxos"`}), []string{`field "algorithm"`, `unknown algorithm "paxos"`, "chandy-lamport"}},
+		{"n too small", doc(map[string]string{"names": "", "n": "1"}), []string{`field "n"`, "2 to 64", "got 1"}},
+		{"n too large", doc(map[string]string{"names": "", "n": "65"}), []string{`field "n"`, "got 65"}},
+		{"n missing", doc(map[string]string{"names": ""}), []string{`field "n"`, "got 0"}},
+		{"n mismatching names", doc(map[string]string{"n": "4"}), []string{`field "n" is 4 but "names" lists 3`}},
+		{"n of the wrong type", doc(map[string]string{"n": `"three"`}), []string{`field "n"`, "want int"}},
+		{"duplicate name", doc(map[string]string{"names": `["A", "B", "A"]`}), []string{`field "names[2]"`, `"A" is used twice`}},
+		{"name with a space", doc(map[string]string{"names": `["A", "branch B", "C"]`}), []string{`field "names[1]"`, "no spaces"}},
+		{"empty name", doc(map[string]string{"names": `["", "B", "C"]`}), []string{`field "names[0]"`}},
+		{"long name", doc(map[string]string{"names": `["A", "B", "abcdefghijklmnopq"]`}), []string{`field "names[2]"`, "1 to 16 characters"}},
+		{"unknown scheduler", doc(map[string]string{"scheduler": `"fastest"`}), []string{`field "scheduler"`}},
+		{"unknown generator", doc(map[string]string{"rng": `"mt"`}), []string{`field "rng"`}},
+		{"negative script time", doc(script(`{"at": -1, "node": "A", "command": "snapshot"}`)), []string{`field "script[0].at"`, "negative"}},
+		{"unknown fault", doc(script(`{"at": 1, "node": "A", "command": "snapshot"}`, `{"at": 2, "node": "B", "fault": "explode"}`)),
+			[]string{`field "script[1].fault"`, `unknown fault "explode"`}},
+		{"pause without for", doc(script(`{"at": 1, "node": "A", "fault": "pause"}`)), []string{`field "script[0].for"`}},
+		{"drop without a message", doc(script(`{"at": 1, "fault": "drop"}`)), []string{`field "script[0].msg"`}},
+		{"crash of nobody", doc(script(`{"at": 1, "fault": "crash"}`)), []string{`field "script[0].node"`}},
+		{"unknown process", doc(script(`{"at": 1, "node": "Z", "fault": "crash"}`)), []string{`field "script[0].node"`, `no process is named "Z"`}},
+		{"process index out of range", doc(script(`{"at": 1, "node": 3, "fault": "crash"}`)), []string{`field "script[0].node"`, "0 to 2"}},
+		{"unknown command", doc(script(`{"at": 1, "node": "A", "command": "explode"}`)), []string{`field "script[0].command"`, `no command "explode"`}},
+		{"command and fault", doc(script(`{"at": 1, "node": "A", "command": "snapshot", "fault": "crash"}`)), []string{`field "script[0]"`}},
+		{"neither command nor fault", doc(script(`{"at": 1, "node": "A"}`)), []string{`field "script[0]"`}},
+		{"target equal to node", doc(script(`{"at": 1, "node": "A", "command": "transfer", "target": "A", "arg": 5}`)),
+			[]string{`field "script[0].target"`, "another process"}},
+		{"target equal to node by index", doc(script(`{"at": 1, "node": 1, "command": "transfer", "target": "B", "arg": 5}`)),
+			[]string{`field "script[0].target"`}},
+		{"transfer without target", doc(script(`{"at": 1, "node": "A", "command": "transfer", "arg": 5}`)), []string{`field "script[0].target"`}},
+		{"workload.p above 1", doc(map[string]string{"workload": `{"p": 1.5}`}), []string{`field "workload.p"`}},
+		{"workload.p negative", doc(map[string]string{"workload": `{"p": -0.1}`}), []string{`field "workload.p"`}},
+		{"workload.every reversed", doc(map[string]string{"workload": `{"every": [5, 2]}`}), []string{`field "workload.every"`}},
+		{"workload.until negative", doc(map[string]string{"workload": `{"until": -5}`}), []string{`field "workload.until"`}},
+		{"network.delay reversed", doc(map[string]string{"network": `{"delay": [3, 1]}`}), []string{`field "network.delay"`}},
+		{"network.delay one value", doc(map[string]string{"network": `{"delay": [3]}`}), []string{`field "network.delay"`}},
+		{"network.delay negative", doc(map[string]string{"network": `{"delay": [-1, 3]}`}), []string{`field "network.delay"`}},
+		{"network.delay of the wrong type", doc(map[string]string{"network": `{"delay": ["a", "b"]}`}), []string{`field "network.delay`}},
+		{"network.fifo of the wrong type", doc(map[string]string{"network": `{"fifo": "yes"}`}), []string{`field "network.fifo"`}},
+		{"network.loss above 1", doc(map[string]string{"network": `{"loss": 2}`}), []string{`field "network.loss"`}},
+		{"missing until", doc(map[string]string{"until": ""}), []string{`field "until"`}},
+		{"empty until", doc(map[string]string{"until": "{}"}), []string{`field "until"`}},
+		{"negative until", doc(map[string]string{"until": `{"steps": -4}`}), []string{`field "until"`}},
+		{"until beyond the cap", doc(map[string]string{"until": `{"steps": 1000001}`}), []string{`field "until.steps"`}},
+		{"params.balances length", doc(map[string]string{"params": `{"balances": [100, 100]}`}), []string{"params.balances", "want 3 values"}},
+		{"negative balance", doc(map[string]string{"params": `{"balances": [100, -5, 100]}`}), []string{"params.balances[1]", "negative"}},
+		{"params.max_transfer zero", doc(map[string]string{"params": `{"max_transfer": 0}`}), []string{"params.max_transfer"}},
+		{"unknown params field", doc(map[string]string{"params": `{"balances": [1, 2, 3], "interest": 5}`}), []string{"params", `"interest"`}},
+		{"unknown expected violation", doc(map[string]string{"expect": `{"violations": ["money grows"]}`}), []string{`field "expect.violations[0]"`}},
+		{"malformed JSON", `{"algorithm": "chandy-lamport", "n": 3,`, []string{"not valid JSON"}},
+		{"JSON syntax error", `{"algorithm": "chandy-lamport", "n": 3,, "seed": 1}`, []string{"not valid JSON at byte"}},
+		{"not an object", `[1, 2, 3]`, []string{"want scenario.Scenario"}},
+		{"trailing data", doc(nil) + ` {"x": 1}`, []string{"unexpected data after the scenario"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := scenario.Parse([]byte(tt.doc))
+			require.Error(t, err, tt.doc)
+			assert.True(t, strings.HasPrefix(err.Error(), "scenario: "), err.Error())
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w, tt.doc)
+			}
+		})
+	}
+}
+
+func TestBuiltinsParseAndRun(t *testing.T) {
+	ids := scenario.BuiltinIDs()
+	require.Contains(t, ids, scenario.Default)
+	for _, want := range []string{"snapshot-bank", "snapshot-nonfifo", "snapshot-long"} {
+		require.Contains(t, ids, want)
+	}
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			if id == "snapshot-long" && testing.Short() {
+				t.Skip("long run")
+			}
+			s, err := scenario.Builtin(id)
+			require.NoError(t, err)
+			assert.Equal(t, id, s.ID)
+			assert.NotEmpty(t, s.Title)
+			assert.NotEmpty(t, s.Description)
+			r, err := s.Run()
+			require.NoError(t, err)
+			assert.Positive(t, r.Len())
+			assert.NotEmpty(t, r.Stopped())
+			for _, f := range r.Failures() {
+				if s.Expected(f.Name) {
+					assert.GreaterOrEqual(t, f.Step, 0, "%s is meant to break %q", id, f.Name)
+				} else {
+					assert.Equal(t, -1, f.Step, "%s breaks %q unexpectedly: %s", id, f.Name, f.Detail)
+				}
+			}
+		})
+	}
+	// Builtin returns a copy: changing it does not change the lesson.
+	a, err := scenario.Builtin(scenario.Default)
+	require.NoError(t, err)
+	a.Seed, a.Script[0].At = 99, 99
+	b, err := scenario.Builtin(scenario.Default)
+	require.NoError(t, err)
+	assert.NotEqual(t, uint64(99), b.Seed)
+	assert.NotEqual(t, 99, int(b.Script[0].At))
+
+	_, err = scenario.Builtin("no-such-lesson")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "snapshot-bank")
+}
+
+// TestJSONRoundTrip: a scenario written out with JSON parses back to the
+// same scenario.
+func TestJSONRoundTrip(t *testing.T) {
+	docs := map[string][]byte{}
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		docs[id] = s.JSON()
+	}
+	docs["full"] = []byte(doc(map[string]string{
+		"id": `"full"`, "scheduler": `"earliest"`, "rng": `"pcg"`,
+		"network":  `{"fifo": false, "delay": [2, 9], "loss": 0.125}`,
+		"params":   `{"balances": [10, 20, 30], "max_transfer": 7}`,
+		"workload": `{"p": 0.25, "every": [1, 5], "until": 80}`,
+		"script":   `[{"at": 3, "node": "B", "command": "transfer", "target": 2, "arg": 4}, {"at": 5, "fault": "drop", "msg": 0}, {"at": 6, "node": "C", "fault": "pause", "for": 4}]`,
+		"until":    `{"steps": 90, "time": 70, "quiescent": true, "done": true}`,
+		"expect":   `{"violations": ["money is conserved"]}`,
+	}))
+	for name, data := range docs {
+		t.Run(name, func(t *testing.T) {
+			s, err := scenario.Parse(data)
+			require.NoError(t, err)
+			out := s.JSON()
+			back, err := scenario.Parse(out)
+			require.NoError(t, err, string(out))
+			assert.JSONEq(t, string(s.Params), string(back.Params))
+			back.Params = s.Params // the same JSON, differently indented
+			assert.Equal(t, s, back)
+			assert.Equal(t, string(out), string(back.JSON()), "JSON is a fixed point")
+
+			c := s.Clone()
+			assert.Equal(t, string(out), string(c.JSON()))
+		})
+	}
+}
+
+func TestVariants(t *testing.T) {
+	s, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 3, "seed": 5, "until": {"steps": 50}}`))
+	require.NoError(t, err)
+	five, err := s.WithN(5)
+	require.NoError(t, err)
+	assert.Equal(t, 5, five.N)
+	assert.Equal(t, []string{"A", "B", "C", "D", "E"}, five.Names)
+	assert.Equal(t, 3, s.N, "the original is unchanged")
+	_, err = s.WithN(1)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `field "n"`)
+
+	other := s.WithSeed(6)
+	assert.Equal(t, uint64(6), other.Seed)
+	assert.Equal(t, uint64(5), s.Seed)
+
+	assert.Equal(t, []string{"A", "B"}, scenario.DefaultNames(2))
+	names := scenario.DefaultNames(30)
+	assert.Equal(t, "P1", names[0])
+	assert.Equal(t, "P30", names[29])
+}
+
+func TestConfig(t *testing.T) {
+	s, err := scenario.Parse([]byte(doc(map[string]string{
+		"scheduler": `"earliest"`,
+		"network":   `{"fifo": false, "delay": [2, 9], "loss": 0.5}`,
+		"workload":  `{"p": 0.25, "every": [1, 5], "until": 80}`,
+		"script":    `[{"at": 9, "node": "C", "command": "transfer", "target": "A", "arg": 4}, {"at": 3, "fault": "drop", "msg": 2}]`,
+	})))
+	require.NoError(t, err)
+	cfg, err := s.Config()
+	require.NoError(t, err)
+	assert.False(t, cfg.Net.FIFO)
+	assert.Equal(t, 0.5, cfg.Net.Loss)
+	assert.EqualValues(t, 2, cfg.Net.DelayMin)
+	assert.EqualValues(t, 9, cfg.Net.DelayMax)
+	require.NotNil(t, cfg.Workload)
+	assert.Equal(t, 0.25, cfg.Workload.P)
+	assert.EqualValues(t, [2]int64{1, 5}, [2]int64{int64(cfg.Workload.Every[0]), int64(cfg.Workload.Every[1])})
+	assert.EqualValues(t, 80, cfg.Workload.Until)
+	require.Len(t, cfg.Script, 2)
+	assert.Equal(t, engine.Action{Command: "transfer", Node: 2, Target: 0, Arg: 4, Msg: -1}, cfg.Script[0].Action)
+	assert.Equal(t, engine.Action{Fault: "drop", Msg: 2}, cfg.Script[1].Action)
+	assert.Len(t, cfg.Nodes, 3)
+	assert.Equal(t, engine.Until{Steps: 10}, cfg.Until)
+}
+
+// TestParamsStayRaw checks that params reach the algorithm untouched.
+func TestParamsStayRaw(t *testing.T) {
+	s, err := scenario.Parse([]byte(doc(map[string]string{"params": `{"balances": [1, 2, 3]}`})))
+	require.NoError(t, err)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(s.Params, &p))
+	assert.Equal(t, []any{1.0, 2.0, 3.0}, p["balances"])
+}

@@ -1,0 +1,131 @@
+package trace
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/clock"
+	"spacetime/core/sim"
+)
+
+// sample is a four-step run of two processes: A sends #0 and B gets it; A
+// sends #1 (lost at step 3) and #2 (still in flight).
+func sample() *Trace {
+	return &Trace{
+		Names: []string{"A", "B"},
+		Records: []Record{
+			{Step: 0, Node: 0, Kind: Command, Msg: -1, FirstSent: 0, NumSent: 1, Lamport: 1, Vector: clock.Vector{1, 0}, Caption: "A sends"},
+			{Step: 1, Node: 0, Kind: Workload, Msg: -1, FirstSent: 1, NumSent: 2, Lamport: 2, Vector: clock.Vector{2, 0}, Caption: "A sends twice"},
+			{Step: 2, Node: 1, Kind: Deliver, Msg: 0, FirstSent: 3, Lamport: 2, Vector: clock.Vector{1, 1}, Caption: "B gets\nit"},
+			{Step: 3, Node: 1, Kind: Drop, Msg: 1, FirstSent: 3, Lamport: 2, Vector: clock.Vector{1, 1}, Caption: "lost"},
+		},
+		Msgs: []Msg{
+			{ID: 0, From: 0, To: 1, SendStep: 0, RecvStep: 2, RecvTime: 5, DropStep: -1},
+			{ID: 1, From: 0, To: 1, SendStep: 1, RecvStep: -1, DropStep: 3},
+			{ID: 2, From: 0, To: 1, SendStep: 1, RecvStep: -1, DropStep: -1},
+		},
+	}
+}
+
+func TestMessageStatusAtEachStep(t *testing.T) {
+	tr := sample()
+	tests := []struct {
+		id                          int
+		k                           int
+		inFlight, received, dropped bool
+	}{
+		{0, 0, false, false, false},
+		{0, 1, true, false, false},
+		{0, 2, true, false, false},
+		{0, 3, false, true, false},
+		{1, 1, false, false, false},
+		{1, 2, true, false, false},
+		{1, 3, true, false, false},
+		{1, 4, false, false, true},
+		{2, 4, true, false, false},
+	}
+	for _, tt := range tests {
+		m := &tr.Msgs[tt.id]
+		assert.Equal(t, tt.inFlight, m.InFlightAt(tt.k), "#%d in flight at %d", tt.id, tt.k)
+		assert.Equal(t, tt.received, m.ReceivedAt(tt.k), "#%d received at %d", tt.id, tt.k)
+		assert.Equal(t, tt.dropped, m.DroppedAt(tt.k), "#%d dropped at %d", tt.id, tt.k)
+	}
+}
+
+func TestPrefixHidesTheFuture(t *testing.T) {
+	tr := sample()
+	tests := []struct {
+		k             int
+		records, msgs int
+		recv0, drop1  int
+		recvTime0     sim.Time
+	}{
+		{k: -1},
+		{k: 0},
+		{k: 1, records: 1, msgs: 1, recv0: -1, drop1: -1},
+		{k: 2, records: 2, msgs: 3, recv0: -1, drop1: -1},
+		{k: 3, records: 3, msgs: 3, recv0: 2, drop1: -1, recvTime0: 5},
+		{k: 4, records: 4, msgs: 3, recv0: 2, drop1: 3, recvTime0: 5},
+		{k: 9, records: 4, msgs: 3, recv0: 2, drop1: 3, recvTime0: 5},
+	}
+	for _, tt := range tests {
+		p := tr.Prefix(tt.k)
+		require.Len(t, p.Records, tt.records, "k=%d", tt.k)
+		require.Len(t, p.Msgs, tt.msgs, "k=%d", tt.k)
+		if tt.msgs > 0 {
+			assert.Equal(t, tt.recv0, p.Msgs[0].RecvStep, "k=%d", tt.k)
+			assert.Equal(t, tt.recvTime0, p.Msgs[0].RecvTime, "k=%d", tt.k)
+		}
+		if tt.msgs > 1 {
+			assert.Equal(t, tt.drop1, p.Msgs[1].DropStep, "k=%d", tt.k)
+		}
+	}
+	// The prefix is a copy: the trace itself is untouched.
+	assert.Equal(t, sample(), tr)
+	p := tr.Prefix(2)
+	p.Names[0] = "Z"
+	p.Msgs[0].RecvStep = 99
+	assert.Equal(t, sample(), tr)
+}
+
+func TestTruncateForgetsTheFuture(t *testing.T) {
+	tr := sample()
+	tr.Truncate(3)
+	assert.Len(t, tr.Records, 3)
+	assert.Len(t, tr.Msgs, 3)
+	assert.Equal(t, -1, tr.Msgs[1].DropStep)
+	assert.Equal(t, 2, tr.Msgs[0].RecvStep)
+	tr.Truncate(1)
+	assert.Len(t, tr.Records, 1)
+	assert.Len(t, tr.Msgs, 1)
+	assert.Equal(t, -1, tr.Msgs[0].RecvStep)
+	assert.Zero(t, tr.Msgs[0].RecvTime)
+	tr.Truncate(5)
+	assert.Len(t, tr.Records, 1)
+}
+
+func TestJSONIsThePrefix(t *testing.T) {
+	tr := sample()
+	data, err := tr.JSON(3)
+	require.NoError(t, err)
+	var back Trace
+	require.NoError(t, json.Unmarshal(data, &back))
+	assert.Equal(t, tr.Prefix(3), &back)
+}
+
+func TestShiViz(t *testing.T) {
+	got := string(sample().ShiViz(3))
+	want := `A {"A":1}
+command: A sends
+A {"A":2}
+workload: A sends twice
+B {"A":1, "B":1}
+deliver: B gets it
+`
+	assert.Equal(t, want, got)
+	assert.Equal(t, 3, strings.Count(got, "\n")/2)
+}
