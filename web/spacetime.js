@@ -9,6 +9,7 @@
   const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8;
   let pending = null;
   let scheduled = false;
+  let observer = null;
 
   function paint() {
     scheduled = false;
@@ -84,8 +85,22 @@
     // draw paints the shapes at the next animation frame; only the latest
     // call before a frame is painted.
     draw(canvas, buf, texts, palette, height) {
+      window.spacetimeLastDrawCall = performance.now();
       pending = { canvas, buf, texts, palette, height };
+      // the first picture is painted at once: the learner is waiting for it
+      if (!window.spacetimeFrames) { paint(); return; }
       if (!scheduled) { scheduled = true; requestAnimationFrame(paint); }
+    },
+    // observe calls onWidth(width) whenever the canvas changes width (window
+    // resized, scrollbar shown); observe(null) stops.
+    observe(canvas, onWidth) {
+      if (observer) observer.disconnect();
+      observer = null;
+      if (!canvas) return;
+      observer = new ResizeObserver(entries => {
+        for (const e of entries) onWidth(e.contentRect.width);
+      });
+      observer.observe(canvas);
     },
     // download saves text as a file.
     download(name, mime, text) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"spacetime/core/sim"
 	"spacetime/core/trace"
@@ -66,6 +67,7 @@ type Scene struct {
 
 // layout holds the coordinate mapping while a scene is built.
 type layout struct {
+	ix     *Index
 	tr     *trace.Trace
 	k      int
 	spec   *sim.Spec
@@ -73,21 +75,29 @@ type layout struct {
 	xs     []float64 // the axis value of each step of the whole run
 	t0, t1 float64
 	now    float64
-	s      *Scene
+	// s0 is the first step inside the window.
+	s0 int
+	s  *Scene
 }
 
 // Layout lays out the first k steps of a run. The scale is fitted to the
 // whole run (so stepping fills the picture in without rescaling), or, for a
-// long run, to a window that follows step k.
+// long run, to a window that follows step k. It indexes the trace first; to
+// lay out many steps of one run, index it once and call Index.Layout.
 func Layout(tr *trace.Trace, k int, spec *sim.Spec, opt Options) *Scene {
+	return NewIndex(tr, opt.Axis).Layout(k, spec, opt)
+}
+
+// Layout lays out the first k steps of the indexed run (opt.Axis is the
+// index's). Only what falls inside the visible window is visited.
+func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
+	tr := ix.tr
 	k = min(max(k, 0), tr.Len())
 	if opt.Span <= 0 {
 		opt.Span = DefaultSpan
 	}
-	if opt.Axis == "" {
-		opt.Axis = AxisTime
-	}
-	l := &layout{tr: tr, k: k, spec: spec, opt: opt, s: &Scene{Width: opt.Width, Height: opt.Height}}
+	opt.Axis = ix.axis
+	l := &layout{ix: ix, tr: tr, k: k, spec: spec, opt: opt, xs: ix.xs, s: &Scene{Width: opt.Width, Height: opt.Height}}
 	l.axis()
 	l.lanes()
 	l.faults()
@@ -98,44 +108,18 @@ func Layout(tr *trace.Trace, k int, spec *sim.Spec, opt Options) *Scene {
 	return l.s
 }
 
-// axis computes every step's x value: simulated time, with the steps that
-// share a tick spread evenly inside it, or the Lamport clock.
+// axis chooses the visible window of the axis.
 func (l *layout) axis() {
-	recs := l.tr.Records
-	l.xs = make([]float64, len(recs))
-	if l.opt.Axis == AxisLamport {
-		for i, r := range recs {
-			l.xs[i] = float64(r.Lamport)
-		}
-	} else {
-		for i := 0; i < len(recs); {
-			j := i
-			for j < len(recs) && recs[j].Time == recs[i].Time {
-				j++
-			}
-			for s := i; s < j; s++ {
-				l.xs[s] = float64(recs[s].Time) + float64(s-i)/float64(j-i)
-			}
-			i = j
-		}
-	}
-	end := 1.0
-	for _, x := range l.xs {
-		end = max(end, x)
-	}
-	l.now = 0
-	for _, x := range l.xs[:l.k] {
-		l.now = max(l.now, x)
-	}
-	l.now += 0.5
-	end += 1
+	end := l.ix.end
+	l.now = l.ix.upTo[l.k] + 0.5
 	if end <= l.opt.Span {
 		l.t0, l.t1 = 0, end
-		return
+	} else {
+		pad := l.opt.Span * 0.05
+		l.t1 = max(l.now+pad, l.opt.Span)
+		l.t0 = l.t1 - l.opt.Span
 	}
-	pad := l.opt.Span * 0.05
-	l.t1 = max(l.now+pad, l.opt.Span)
-	l.t0 = l.t1 - l.opt.Span
+	l.s0 = l.ix.firstStepAt(l.t0)
 }
 
 // X maps an axis value to a pixel column.
@@ -205,7 +189,8 @@ func (l *layout) faults() {
 			l.add(Shape{Op: OpRect, X1: x1, Y1: y - 5, X2: x2 - x1, Y2: 10, Color: PauseColor})
 		}
 	}
-	for s, r := range l.tr.Records[:l.k] {
+	for _, s := range stepsBefore(l.ix.faults, l.k) {
+		r := &l.tr.Records[s]
 		switch r.Kind {
 		case trace.Crash, trace.Pause:
 			open[r.Node] = s
@@ -231,9 +216,15 @@ func (l *layout) faults() {
 func (l *layout) cuts() {
 	type point struct{ x, y float64 }
 	groups := map[int][]point{}
+	channels := map[int][]string{}
 	var order []int
-	for s, r := range l.tr.Records[:l.k] {
+	for _, s := range stepsBefore(l.ix.marked, l.k) {
+		r := &l.tr.Records[s]
 		for _, m := range r.Marks {
+			if m.Kind == sim.MarkChannel && r.Msg >= 0 {
+				msg := &l.tr.Msgs[r.Msg]
+				channels[m.Group] = append(channels[m.Group], fmt.Sprintf("%s→%s %s", l.tr.Names[msg.From], l.tr.Names[msg.To], m.Text))
+			}
 			if m.Kind != sim.MarkRecord {
 				continue
 			}
@@ -258,7 +249,19 @@ func (l *layout) cuts() {
 		}
 		last := pts[len(pts)-1]
 		l.add(Shape{Op: OpLine, X1: last.x, Y1: last.y, X2: last.x, Y2: bottom, Color: CutColor, Width: 2, Flags: flags})
-		l.add(Shape{Op: OpText, X1: pts[0].x, Y1: top - 4, Color: CutColor, Align: AlignCenter, Flags: FlagBold, Text: fmt.Sprintf("cut %d", g)})
+		label := fmt.Sprintf("cut %d", g)
+		if ch := channels[g]; len(ch) > 0 {
+			label += " · recorded in channels: " + strings.Join(ch, ", ")
+		}
+		align, x := AlignCenter, pts[0].x
+		if len(label) > 8 {
+			// a long label reads away from the nearer edge
+			align, x = AlignLeft, x-12
+			if pts[0].x > l.opt.Width*0.55 {
+				align, x = AlignRight, pts[0].x+12
+			}
+		}
+		l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: CutColor, Align: align, Flags: FlagBold, Text: label})
 	}
 }
 
@@ -287,14 +290,25 @@ func (l *layout) messages() {
 		highlight[id] = true
 	}
 	channel := map[int]bool{}
-	for _, r := range l.tr.Records[:l.k] {
+	for _, s := range stepsBefore(l.ix.marked, l.k) {
+		r := &l.tr.Records[s]
 		for _, m := range r.Marks {
 			if m.Kind == sim.MarkChannel && r.Msg >= 0 {
 				channel[r.Msg] = true
 			}
 		}
 	}
-	for i := range l.tr.MsgsBefore(l.k) {
+	// the messages sent inside the window, and before it those still on
+	// their way when it starts
+	last := len(l.tr.MsgsBefore(l.k))
+	first := last
+	if l.s0 < l.k {
+		first = l.tr.Records[l.s0].FirstSent
+	}
+	for first > 0 && l.ix.reach[first-1] >= l.s0 {
+		first--
+	}
+	for i := first; i < last; i++ {
 		m := &l.tr.Msgs[i]
 		sx := l.xs[m.SendStep]
 		y1, yTo := l.s.lanes[m.From], l.s.lanes[m.To]
@@ -351,9 +365,13 @@ func (l *layout) progress(m *trace.Msg) float64 {
 }
 
 func (l *layout) events() {
-	for s, r := range l.tr.Records[:l.k] {
+	for s := l.s0; s < l.k; s++ {
+		r := &l.tr.Records[s]
 		x := l.xs[s]
 		if !l.visible(x, x) {
+			if l.ix.monotone && x > l.t1 {
+				break
+			}
 			continue
 		}
 		px, py := l.X(x), l.s.lanes[r.Node]

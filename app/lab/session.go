@@ -21,6 +21,18 @@ type Session struct {
 	scn  *scenario.Scenario
 	run  *engine.Run
 	step int
+	// builtin says scn is an unchanged built-in, which a link names by id.
+	builtin bool
+
+	// derived caches what is computed from the trace, valid while the run's
+	// version is unchanged.
+	derived struct {
+		version int
+		index   *diagram.Index
+		counter *report.Counter
+		report  *report.Report
+		step    int
+	}
 	// Axis is the diagram's horizontal axis.
 	Axis diagram.Axis
 }
@@ -31,7 +43,7 @@ func Open(s *scenario.Scenario) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{scn: s, run: r, Axis: diagram.AxisTime}, nil
+	return &Session{scn: s, run: r, Axis: diagram.AxisTime, builtin: scenario.IsBuiltin(s)}, nil
 }
 
 // Scenario is the scenario being studied. Do not modify it.
@@ -139,8 +151,24 @@ func (s *Session) Panels() []sim.Panel {
 	return s.Spec().Panels(s.State().View())
 }
 
+// fresh drops the caches when the trace has changed since they were made.
+func (s *Session) fresh() {
+	d := &s.derived
+	if d.counter != nil && d.version == s.run.Version() {
+		return
+	}
+	d.version, d.index, d.counter, d.report = s.run.Version(), nil, report.NewCounter(s.run.Trace()), nil
+}
+
 // Report summarises the run up to the step on screen.
-func (s *Session) Report() *report.Report { return report.Build(s.scn, s.run, s.step) }
+func (s *Session) Report() *report.Report {
+	s.fresh()
+	d := &s.derived
+	if d.report == nil || d.step != s.step {
+		d.report, d.step = report.BuildWith(s.scn, s.run, s.step, d.counter), s.step
+	}
+	return d.report
+}
 
 // Process is one process as the inspector shows it.
 type Process struct {
@@ -179,7 +207,12 @@ func (s *Session) Highlight() []int {
 
 // Scene lays out the diagram at the step on screen.
 func (s *Session) Scene(width, height float64) *diagram.Scene {
-	return diagram.Layout(s.run.Trace(), s.step, s.Spec(), diagram.Options{Width: width, Height: height, Axis: s.Axis, Highlight: s.Highlight()})
+	s.fresh()
+	d := &s.derived
+	if d.index == nil || d.index.Axis() != s.Axis {
+		d.index = diagram.NewIndex(s.run.Trace(), s.Axis)
+	}
+	return d.index.Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.Highlight()})
 }
 
 // Describe names a message for the learner: "transfer $14 A→B".

@@ -32,7 +32,7 @@ const URLVersion = "1"
 func (s *Session) Query() url.Values {
 	q := url.Values{}
 	q.Set("v", URLVersion)
-	if b, err := scenario.Builtin(s.scn.ID); err == nil && bytes.Equal(b.JSON(), s.scn.JSON()) {
+	if s.builtin {
 		q.Set("s", s.scn.ID)
 	} else {
 		q.Set("sc", packScenario(s.scn))
@@ -167,7 +167,15 @@ func DecodeInputs(text string, spec *sim.Spec) ([]engine.Input, error) {
 		if i <= 0 {
 			return nil, fmt.Errorf("%q is not an input (want a step then a letter, such as 12d5)", part)
 		}
-		step, _ := strconv.Atoi(part[:i])
+		step, err := strconv.Atoi(part[:i])
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an input: step %s is too large", part, part[:i])
+		}
+		// Each input forks the run at its step and forgets the inputs from
+		// that step on, so inputs out of order would be silently lost.
+		if len(out) > 0 && step <= out[len(out)-1].Step {
+			return nil, fmt.Errorf("%q is not an input here: steps must increase (the input before is at step %d)", part, out[len(out)-1].Step)
+		}
 		letter, rest := part[i], part[i+1:]
 		fields := strings.Split(rest, ".")
 		nums := make([]int64, 0, len(fields))

@@ -44,6 +44,8 @@ type Lab struct {
 
 	scene   *diagram.Scene
 	painter painter
+	// width is the canvas's width in CSS pixels, as last observed.
+	width float64
 	ctx     app.Context
 	mounted bool
 	onKey   app.Func
@@ -57,7 +59,7 @@ type processMenu struct {
 	x, y float64
 }
 
-// OnMount listens to the keyboard and to window resizes.
+// OnMount listens to the keyboard and to the canvas's size.
 func (c *Lab) OnMount(ctx app.Context) {
 	c.ctx, c.mounted = ctx, true
 	if c.speed == 0 {
@@ -72,12 +74,20 @@ func (c *Lab) OnMount(ctx app.Context) {
 		}
 		return nil
 	})
-	c.onSize = app.FuncOf(func(app.Value, []app.Value) any {
-		c.ctx.Dispatch(func(ctx app.Context) { c.redraw(ctx) })
+	c.onSize = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		width := args[0].Float()
+		c.ctx.Dispatch(func(ctx app.Context) {
+			if width != c.width {
+				c.width = width
+				c.redraw(ctx)
+			}
+		})
 		return nil
 	})
 	app.Window().Call("addEventListener", "keydown", c.onKey)
-	app.Window().Call("addEventListener", "resize", c.onSize)
+	if js := app.Window().Get("spacetime"); js.Truthy() {
+		js.Call("observe", app.Window().GetElementByID("diagram"), c.onSize)
+	}
 	c.redraw(ctx)
 }
 
@@ -86,7 +96,9 @@ func (c *Lab) OnDismount() {
 	c.playing, c.mounted = false, false
 	if c.onKey != nil {
 		app.Window().Call("removeEventListener", "keydown", c.onKey)
-		app.Window().Call("removeEventListener", "resize", c.onSize)
+		if js := app.Window().Get("spacetime"); js.Truthy() {
+			js.Call("observe", app.Null(), nil)
+		}
 		c.onKey.Release()
 		c.onSize.Release()
 	}
@@ -129,26 +141,41 @@ func (c *Lab) changed(ctx app.Context) {
 	c.redraw(ctx)
 }
 
-// redraw lays the diagram out again and paints it after this render. It
-// defers on the Lab's own context: the element whose handler asked may be
-// gone after the render (a menu button that closes its menu), and its
-// deferred work with it.
+// redraw lays the diagram out again and paints it. Once the page is mounted
+// it paints at once, without waiting for go-app's next frame, so that
+// stepping and scrubbing answer quickly; the panels follow in that frame.
+// Before that it defers until the canvas exists, on the Lab's own context
+// once mounted: an element whose handler asked may be gone after the render
+// (a menu button that closes its menu), and its deferred work with it.
 func (c *Lab) redraw(ctx app.Context) {
+	if c.mounted && c.paint() {
+		return
+	}
 	if c.mounted {
 		ctx = c.ctx
 	}
-	ctx.Defer(func(app.Context) {
-		cv := app.Window().GetElementByID("diagram")
-		if c.sess == nil || !cv.Truthy() {
-			return
-		}
-		width := cv.Get("clientWidth").Float()
-		if width <= 0 {
-			width = 900
-		}
-		c.scene = c.sess.Scene(width, c.canvasHeight())
-		c.painter.paint(cv, c.scene)
-	})
+	ctx.Defer(func(app.Context) { c.paint() })
+}
+
+// paint lays out and paints the diagram; it reports whether the canvas was
+// there to paint on.
+func (c *Lab) paint() bool {
+	cv := app.Window().GetElementByID("diagram")
+	if c.sess == nil || !cv.Truthy() {
+		return false
+	}
+	if c.width <= 0 {
+		// reading the width makes the browser lay the page out: do it only
+		// until the canvas observer reports it
+		c.width = cv.Get("clientWidth").Float()
+	}
+	width := c.width
+	if width <= 0 {
+		width = 900
+	}
+	c.scene = c.sess.Scene(width, c.canvasHeight())
+	c.painter.paint(cv, c.scene)
+	return true
 }
 
 func (c *Lab) canvasHeight() float64 {

@@ -45,13 +45,12 @@ func (c *Lab) Render() app.UI {
 
 func (c *Lab) header() app.UI {
 	s := c.sess.Scenario()
-	ids := scenario.BuiltinIDs()
-	options := make([]app.UI, 0, len(ids)+1)
+	list := scenario.BuiltinList()
+	options := make([]app.UI, 0, len(list)+1)
 	builtin := false
-	for _, id := range ids {
-		b, _ := scenario.Builtin(id)
-		options = append(options, app.Option().Value(id).Text(b.Title).Selected(id == s.ID))
-		builtin = builtin || id == s.ID
+	for _, b := range list {
+		options = append(options, app.Option().Value(b.ID).Text(b.Title).Selected(b.ID == s.ID))
+		builtin = builtin || b.ID == s.ID
 	}
 	if !builtin {
 		options = append(options, app.Option().Value("").Text("(your scenario) "+s.Title).Selected(true))

@@ -92,8 +92,12 @@ func parse(fs *flag.FlagSet, args []string) (file string, err error) {
 func list(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if _, err := parse(fs, args); err != nil {
+	extra, err := parse(fs, args)
+	if err != nil {
 		return err
+	}
+	if extra != "" {
+		return errUsage{fmt.Errorf("unexpected argument %q\n%s", extra, usage)}
 	}
 	type entry struct {
 		ID          string `json:"id"`

@@ -113,6 +113,6 @@ type Config struct {
 	// Script is sorted by time; entries at equal times keep their order.
 	Script []Timed
 	Until  Until
-	// CheckpointEvery is the spacing of rewind checkpoints (default 256).
+	// CheckpointEvery is the spacing of rewind checkpoints (default 128).
 	CheckpointEvery int
 }

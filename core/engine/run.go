@@ -31,6 +31,8 @@ type Run struct {
 	failures    []Failure
 	// Stopped says why the run ended.
 	stopped string
+	// version counts the changes of the trace (one per learner input).
+	version int
 	env     sim.Env
 
 	scratchNodes []sim.NodeID
@@ -43,7 +45,7 @@ func New(cfg Config) (*Run, error) {
 		return nil, errors.New("engine: a run needs a spec and one name per node")
 	}
 	if cfg.CheckpointEvery <= 0 {
-		cfg.CheckpointEvery = 256
+		cfg.CheckpointEvery = 128
 	}
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
 	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}}
@@ -55,6 +57,10 @@ func New(cfg Config) (*Run, error) {
 	r.extend()
 	return r, nil
 }
+
+// Version changes whenever the trace does (a learner input forks the run),
+// so that what is derived from the trace can be cached.
+func (r *Run) Version() int { return r.version }
 
 // Config returns the run's configuration.
 func (r *Run) Config() *Config { return &r.cfg }
@@ -178,6 +184,7 @@ func (r *Run) Insert(k int, a Action) error {
 	}
 	w = w.clone()
 	r.truncate(k)
+	r.version++
 	r.inputs = append(r.inputs, Input{Step: k, Action: a})
 	r.record(w, r.inputNext(w, a))
 	r.head = w

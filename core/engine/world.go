@@ -41,7 +41,8 @@ type world struct {
 
 	sched, netRand, work pcgStream
 	nodeRand             []pcgStream
-	py                   pyrand.Random
+	// py is CPython's generator, present only for the Python generator.
+	py *pyrand.Random
 }
 
 func newWorld(cfg *Config) *world {
@@ -64,7 +65,7 @@ func newWorld(cfg *Config) *world {
 		w.nodeRand[i] = newStream(cfg.Seed, streamNode+uint64(i))
 	}
 	if cfg.Generator == Python {
-		w.py = *pyrand.New(int64(cfg.Seed))
+		w.py = pyrand.New(int64(cfg.Seed))
 	}
 	if wl := cfg.Workload; wl != nil && cfg.Scheduler == Earliest {
 		w.nextWork = w.drawGap(wl)
@@ -87,13 +88,16 @@ func (w *world) clone() *world {
 		c.vector[i] = v.Clone()
 	}
 	c.nodeRand = append([]pcgStream(nil), w.nodeRand...)
+	if w.py != nil {
+		c.py = w.py.Clone()
+	}
 	return &c
 }
 
 // schedRand is the scheduler's random stream.
 func (w *world) schedRand(g Generator) sim.Rand {
 	if g == Python {
-		return pyStream{&w.py}
+		return pyStream{w.py}
 	}
 	return &w.sched
 }
@@ -101,7 +105,7 @@ func (w *world) schedRand(g Generator) sim.Rand {
 // nodeRandOf is node id's random stream.
 func (w *world) nodeRandOf(g Generator, id sim.NodeID) sim.Rand {
 	if g == Python {
-		return pyStream{&w.py}
+		return pyStream{w.py}
 	}
 	return &w.nodeRand[id]
 }
@@ -142,6 +146,28 @@ func (v view) InFlight(from, to sim.NodeID) []int {
 	return v.w.net.Channel(from, to)
 }
 func (v view) NumSent() int { return v.w.nextMsg }
+
+func (v view) LastMarks() []sim.Mark {
+	if v.w.step == 0 || v.w.step > len(v.tr.Records) {
+		return nil
+	}
+	return v.tr.Records[v.w.step-1].Marks
+}
+
+func (v view) MarkSteps(kind string, group int) []int {
+	steps := make([]int, len(v.w.nodes))
+	for i := range steps {
+		steps[i] = -1
+	}
+	for s, r := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
+		for _, m := range r.Marks {
+			if m.Kind == kind && m.Group == group && steps[r.Node] < 0 {
+				steps[r.Node] = s
+			}
+		}
+	}
+	return steps
+}
 func (v view) Envelope(id int) sim.Envelope {
 	m := &v.tr.Msgs[id]
 	e := sim.Envelope{ID: m.ID, From: m.From, To: m.To, Message: m.Message, SendStep: m.SendStep, RecvStep: -1, DropStep: -1}

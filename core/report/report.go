@@ -11,6 +11,7 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/core/trace"
 )
 
 // Report is the result of one run, as `spacetime run --json` prints it.
@@ -51,8 +52,35 @@ type Invariant struct {
 	Expected bool `json:"expected,omitempty"`
 }
 
+// Counter counts a run's messages by kind before any step, without visiting
+// them all each time: build it once per trace (per engine.Run.Version).
+type Counter struct {
+	tr *trace.Trace
+	// ids lists each kind's message ids in order.
+	ids map[string][]int
+}
+
+// NewCounter indexes the messages of a run's trace.
+func NewCounter(tr *trace.Trace) *Counter {
+	c := &Counter{tr: tr, ids: map[string][]int{}}
+	for _, m := range tr.Msgs {
+		c.ids[m.Kind] = append(c.ids[m.Kind], m.ID)
+	}
+	return c
+}
+
+// Count is how many messages of kind were sent in the first k steps.
+func (c *Counter) Count(kind string, k int) int {
+	return sort.SearchInts(c.ids[kind], len(c.tr.MsgsBefore(k)))
+}
+
 // Build reports the first k steps of a run of scenario sc.
 func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
+	return BuildWith(sc, r, k, NewCounter(r.Trace()))
+}
+
+// BuildWith is Build with a Counter already made for the run's trace.
+func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *Report {
 	k = min(max(k, 0), r.Len())
 	spec := r.Config().Spec
 	st := r.At(k)
@@ -66,18 +94,13 @@ func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
 	if k < r.Len() {
 		rep.Stopped = ""
 	}
-	app := map[string]bool{}
 	for _, ks := range spec.Kinds {
-		rep.Messages.ByKind[ks.Name] = 0
+		n := counter.Count(ks.Name, k)
+		rep.Messages.ByKind[ks.Name] = n
 		if ks.Application {
-			app[ks.Name] = true
 			rep.Messages.Application = append(rep.Messages.Application, ks.Name)
-		}
-	}
-	for _, m := range r.Trace().MsgsBefore(k) {
-		rep.Messages.ByKind[m.Kind]++
-		if !app[m.Kind] {
-			rep.Messages.Total++
+		} else {
+			rep.Messages.Total += n
 		}
 	}
 	if len(rep.Messages.Application) > 0 {

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"sort"
@@ -34,6 +35,27 @@ func loadBuiltins() map[string]*Scenario {
 		out[s.ID] = s
 	}
 	return out
+}
+
+// Info names a built-in scenario, for pickers.
+type Info struct {
+	ID, Title string
+}
+
+// BuiltinList lists the built-in scenarios in id order, without copying them.
+func BuiltinList() []Info {
+	ids := BuiltinIDs()
+	out := make([]Info, len(ids))
+	for i, id := range ids {
+		out[i] = Info{ID: id, Title: builtins[id].Title}
+	}
+	return out
+}
+
+// IsBuiltin reports whether s is the built-in scenario of its id, unchanged.
+func IsBuiltin(s *Scenario) bool {
+	b, ok := builtins[s.ID]
+	return ok && bytes.Equal(b.JSON(), s.JSON())
 }
 
 // Builtin returns a copy of a built-in scenario.

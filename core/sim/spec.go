@@ -147,4 +147,10 @@ type View interface {
 	NumSent() int
 	// Envelope returns message id as it stands now.
 	Envelope(id int) Envelope
+	// LastMarks are the marks of the step just taken.
+	LastMarks() []Mark
+	// MarkSteps gives, for each process, the first step at which it made a
+	// mark of this kind and group, or -1. It reads the whole trace: call it
+	// when something has just happened (a LastMarks entry), not every step.
+	MarkSteps(kind string, group int) []int
 }

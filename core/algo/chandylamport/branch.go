@@ -63,6 +63,8 @@ type Branch struct {
 	MaxTransfer int64
 	// Rounds are the snapshots this branch has taken part in, numbered from 1.
 	Rounds []Round
+	// MarkersSent counts the markers this branch has sent.
+	MarkersSent int
 }
 
 // Clone returns a deep copy.
@@ -159,6 +161,7 @@ func (b *Branch) record(env *sim.Env, k int) string {
 	r := b.round(env, k)
 	r.Recorded, r.Balance = true, b.Balance
 	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(k), Label: fmt.Sprintf("M%d", k)})
+	b.MarkersSent += env.N() - 1
 	env.Mark(sim.MarkRecord, k, fmt.Sprintf("$%d", b.Balance))
 	var to []string
 	for q := range env.N() {

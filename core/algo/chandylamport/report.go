@@ -19,10 +19,8 @@ func metrics(v sim.View) []sim.Metric {
 		live[v.Name(sim.NodeID(i))] = branch(v, sim.NodeID(i)).Balance
 	}
 	markers := 0
-	for id := range v.NumSent() {
-		if v.Envelope(id).Kind == KindMarker {
-			markers++
-		}
+	for i := range n {
+		markers += branch(v, sim.NodeID(i)).MarkersSent
 	}
 	k := rounds(v)
 	completed := 0

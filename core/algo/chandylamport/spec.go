@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -38,6 +39,7 @@ var Spec = &sim.Spec{
 	Invariants: []sim.Invariant{
 		{Name: "money is conserved", Help: "live balances plus money in flight equal the opening total", Check: checkLive},
 		{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
+		check.RecordedCuts(),
 	},
 	Metrics: metrics,
 	Panels:  panels,
