@@ -241,14 +241,25 @@ func (l *layout) cuts() {
 		if len(pts) < len(l.tr.Names) {
 			flags = FlagDashed
 		}
-		top := pts[0].y - l.s.laneGap*0.4
-		bottom := pts[len(pts)-1].y + l.s.laneGap*0.4
-		l.add(Shape{Op: OpLine, X1: pts[0].x, Y1: top, X2: pts[0].x, Y2: pts[0].y, Color: CutColor, Width: 2, Flags: flags})
-		for i := 1; i < len(pts); i++ {
-			l.add(Shape{Op: OpLine, X1: pts[i-1].x, Y1: pts[i-1].y, X2: pts[i].x, Y2: pts[i].y, Color: CutColor, Width: 2, Flags: flags})
+		// a staircase: a vertical stroke through each recording point,
+		// joined between the lanes, so that it never hides the markers that
+		// run from one recording point to the next
+		half := l.s.laneGap / 2
+		top := pts[0].y - half*0.8
+		for i, p := range pts {
+			y0, y1 := p.y-half, p.y+half
+			if i == 0 {
+				y0 = top
+			}
+			if i == len(pts)-1 {
+				y1 = p.y + half*0.8
+			}
+			l.add(Shape{Op: OpLine, X1: p.x, Y1: y0, X2: p.x, Y2: y1, Color: CutColor, Width: 2, Flags: flags})
+			if i > 0 {
+				q := pts[i-1]
+				l.add(Shape{Op: OpLine, X1: q.x, Y1: q.y + half, X2: p.x, Y2: p.y - half, Color: CutColor, Width: 2, Flags: flags})
+			}
 		}
-		last := pts[len(pts)-1]
-		l.add(Shape{Op: OpLine, X1: last.x, Y1: last.y, X2: last.x, Y2: bottom, Color: CutColor, Width: 2, Flags: flags})
 		label := fmt.Sprintf("cut %d", g)
 		if ch := channels[g]; len(ch) > 0 {
 			label += " · recorded in channels: " + strings.Join(ch, ", ")
@@ -308,6 +319,10 @@ func (l *layout) messages() {
 	for first > 0 && l.ix.reach[first-1] >= l.s0 {
 		first--
 	}
+	// in-flight messages of one channel fan out along the now line, the
+	// oldest furthest along
+	queued := map[[2]sim.NodeID]int{}
+	xmin, xmax := l.X(l.t0), l.X(l.t1)
 	for i := first; i < last; i++ {
 		m := &l.tr.Msgs[i]
 		sx := l.xs[m.SendStep]
@@ -320,17 +335,22 @@ func (l *layout) messages() {
 			end = l.xs[m.RecvStep]
 			a.x2, a.y2 = l.X(end), yTo
 		case m.DroppedAt(l.k):
+			// lost near its sender, so the cross is not mistaken for an
+			// event of a process in between
 			end = max(l.xs[m.DropStep], sx+0.4)
-			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*0.5
+			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*0.3
 			lost = true
 		default:
 			end = l.now
-			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*l.progress(m)
+			ch := [2]sim.NodeID{m.From, m.To}
+			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*l.progress(m, queued[ch])
+			queued[ch]++
 			a.inFlight = true
 		}
 		if !l.visible(sx, end) {
 			continue
 		}
+		a = clip(a, xmin, xmax)
 		color, width, flags := l.style(m.Kind)
 		if highlight[m.ID] {
 			l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7})
@@ -353,12 +373,31 @@ func (l *layout) messages() {
 	}
 }
 
-// progress is how far along its way an in-flight message is drawn.
-func (l *layout) progress(m *trace.Msg) float64 {
+// clip cuts an arrow to the plot's columns, so that a message sent before
+// a long run's window does not cross the process names.
+func clip(a arrow, xmin, xmax float64) arrow {
+	at := func(x float64) float64 {
+		if a.x2 == a.x1 {
+			return a.y1
+		}
+		return a.y1 + (a.y2-a.y1)*(x-a.x1)/(a.x2-a.x1)
+	}
+	if a.x1 < xmin {
+		a.x1, a.y1 = xmin, at(xmin)
+	}
+	if a.x2 > xmax {
+		a.x2, a.y2 = xmax, at(xmax)
+	}
+	return a
+}
+
+// progress is how far along its way an in-flight message is drawn; queued
+// is how many older messages of its channel are also in flight.
+func (l *layout) progress(m *trace.Msg, queued int) float64 {
 	if m.Due <= m.SendTime {
-		// no delay to show (Random scheduler): stop short of the middle so an
-		// arrow to the far lane does not seem to end on the lane between
-		return 0.4
+		// no delay to show (Random scheduler): the head of the channel
+		// furthest along, the others fanned out behind it
+		return max(0.72-0.13*float64(queued), 0.2)
 	}
 	f := (l.now - float64(m.SendTime)) / float64(m.Due-m.SendTime)
 	return min(max(f, 0.15), 0.85)

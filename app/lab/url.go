@@ -220,3 +220,7 @@ func DecodeInputs(text string, spec *sim.Spec) ([]engine.Input, error) {
 	}
 	return out, nil
 }
+
+// EncodeQuery encodes a link's query as url.Values.Encode does, but keeps the
+// commas between inputs readable (a comma needs no escaping in a query).
+func EncodeQuery(q url.Values) string { return strings.ReplaceAll(q.Encode(), "%2C", ",") }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"spacetime/app/diagram"
@@ -134,7 +135,7 @@ func load(file, id string, seed int64, n int) (*scenario.Scenario, error) {
 		}
 		s, err = scenario.Parse(data)
 		if err == nil && s.ID == "" {
-			s.ID = strings.TrimSuffix(file, ".json")
+			s.ID = strings.TrimSuffix(filepath.Base(file), ".json")
 		}
 	case id != "":
 		s, err = scenario.Builtin(id)
@@ -155,23 +156,45 @@ func load(file, id string, seed int64, n int) (*scenario.Scenario, error) {
 	return s, nil
 }
 
-func runCmd(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	id := fs.String("scenario", "", "built-in scenario id")
-	seed := fs.Int64("seed", -1, "override the seed")
-	n := fs.Int("n", 0, "override the number of processes")
-	asJSON := fs.Bool("json", false, "print the JSON report")
+// scenarioFlags are the flags that choose and vary the scenario to run.
+type scenarioFlags struct {
+	id   *string
+	seed *int64
+	n    *int
+}
+
+func addScenarioFlags(fs *flag.FlagSet) scenarioFlags {
+	return scenarioFlags{
+		id:   fs.String("scenario", "", "built-in scenario id"),
+		seed: fs.Int64("seed", -1, "override the seed"),
+		n:    fs.Int("n", 0, "override the number of processes"),
+	}
+}
+
+// start parses the arguments and runs the scenario they name.
+func start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenario.Scenario, *engine.Run, error) {
 	file, err := parse(fs, args)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	s, err := load(file, *id, *seed, *n)
+	s, err := load(file, *sf.id, *sf.seed, *sf.n)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	r, err := s.Run()
 	if err != nil {
-		return errUsage{err}
+		return nil, nil, errUsage{err}
+	}
+	return s, r, nil
+}
+
+func runCmd(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	sf := addScenarioFlags(fs)
+	asJSON := fs.Bool("json", false, "print the JSON report")
+	s, r, err := start(fs, sf, args)
+	if err != nil {
+		return err
 	}
 	rep := report.Build(s, r, r.Len())
 	if *asJSON {
@@ -189,26 +212,16 @@ func runCmd(args []string, out io.Writer) error {
 
 func export(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	id := fs.String("scenario", "", "built-in scenario id")
-	seed := fs.Int64("seed", -1, "override the seed")
-	n := fs.Int("n", 0, "override the number of processes")
+	sf := addScenarioFlags(fs)
 	format := fs.String("format", "", "svg, json or shiviz")
 	step := fs.Int("step", -1, "export the first K steps (default: the whole run)")
 	axis := fs.String("axis", "time", "svg: time or lamport")
 	width := fs.Float64("width", 1200, "svg width in pixels")
 	height := fs.Float64("height", 0, "svg height in pixels (default: fits the processes)")
 	output := fs.String("o", "", "write to this file instead of standard output")
-	file, err := parse(fs, args)
+	s, r, err := start(fs, sf, args)
 	if err != nil {
 		return err
-	}
-	s, err := load(file, *id, *seed, *n)
-	if err != nil {
-		return err
-	}
-	r, err := s.Run()
-	if err != nil {
-		return errUsage{err}
 	}
 	k := r.Len()
 	if *step >= 0 {

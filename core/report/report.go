@@ -140,7 +140,11 @@ func (r *Report) Unexpected() []Invariant {
 func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "scenario   %s (%s, n=%d, seed %d)\n", r.Scenario, r.Algorithm, r.N, r.Seed)
-	fmt.Fprintf(&b, "steps      %d, time %d, stopped: %s\n", r.Steps, r.Time, r.Stopped)
+	stopped := r.Stopped
+	if stopped == "" {
+		stopped = "not yet (a prefix of the run)"
+	}
+	fmt.Fprintf(&b, "steps      %d, time %d, stopped: %s\n", r.Steps, r.Time, stopped)
 	kinds := make([]string, 0, len(r.Messages.ByKind))
 	for k := range r.Messages.ByKind {
 		kinds = append(kinds, k)

@@ -1,0 +1,682 @@
+package lab_test
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/engine"
+	"spacetime/core/faults"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// customJSON is a scenario that is not built in: four branches with other
+// names and balances, the discrete-event scheduler and random delays.
+const customJSON = `{
+  "id": "my-bank",
+  "title": "Four branches",
+  "description": "A custom bank for a link test.",
+  "algorithm": "chandy-lamport",
+  "names": ["P", "Q", "R", "S"],
+  "seed": 3,
+  "scheduler": "earliest",
+  "network": {"fifo": true, "delay": [1, 6]},
+  "params": {"balances": [50, 60, 70, 80]},
+  "workload": {"every": [1, 4], "until": 120},
+  "script": [{"at": 30, "node": "Q", "command": "snapshot"}],
+  "until": {"time": 200}
+}`
+
+func open(t *testing.T, id string) *lab.Session {
+	t.Helper()
+	s, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	sess, err := lab.Open(s)
+	require.NoError(t, err)
+	return sess
+}
+
+func openCustom(t *testing.T) *lab.Session {
+	t.Helper()
+	s, err := scenario.Parse([]byte(customJSON))
+	require.NoError(t, err)
+	sess, err := lab.Open(s)
+	require.NoError(t, err)
+	return sess
+}
+
+// traceJSON is the session's whole run as JSON, to compare runs.
+func traceJSON(t *testing.T, s *lab.Session) string {
+	t.Helper()
+	data, err := s.Run().Trace().JSON(s.Len())
+	require.NoError(t, err)
+	return string(data)
+}
+
+func TestOpenDefault(t *testing.T) {
+	for name, q := range map[string]url.Values{
+		"empty link":      {},
+		"version only":    {"v": {"1"}},
+		"empty values":    {"s": {""}, "sc": {""}, "in": {""}, "k": {""}, "axis": {""}},
+		"named by its id": {"s": {scenario.Default}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sess, err := lab.FromQuery(q)
+			require.NoError(t, err)
+			assert.Equal(t, scenario.Default, sess.Scenario().ID)
+			assert.Equal(t, "snapshot-bank", sess.Scenario().ID)
+			assert.Equal(t, 0, sess.Step())
+			assert.Equal(t, diagram.AxisTime, sess.Axis)
+			assert.Empty(t, sess.Run().Inputs())
+			assert.Equal(t, "chandy-lamport", sess.Spec().ID)
+			assert.Equal(t, sess.Run().Len(), sess.Len())
+			assert.Equal(t, 59, sess.Len(), "the worked example's length")
+		})
+	}
+}
+
+func TestForwardBackSeek(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	n := sess.Len()
+	tests := []struct {
+		seek, want int
+	}{
+		{0, 0}, {1, 1}, {10, 10}, {n - 1, n - 1}, {n, n},
+		{-1, 0}, {-1000, 0}, {n + 1, n}, {1 << 40, n},
+	}
+	for _, tc := range tests {
+		sess.Seek(tc.seek)
+		assert.Equal(t, tc.want, sess.Step(), "Seek(%d)", tc.seek)
+		assert.Equal(t, tc.want, sess.State().Step(), "the state follows the step")
+	}
+
+	sess.Seek(0)
+	assert.False(t, sess.Back(), "nothing before step 0")
+	assert.Equal(t, 0, sess.Step())
+	for k := 1; k <= n; k++ {
+		require.True(t, sess.Forward())
+		require.Equal(t, k, sess.Step())
+	}
+	assert.False(t, sess.Forward(), "nothing after the end")
+	assert.Equal(t, n, sess.Step())
+	for k := n - 1; k >= 0; k-- {
+		require.True(t, sess.Back())
+		require.Equal(t, k, sess.Step())
+	}
+	assert.False(t, sess.Back())
+	assert.Equal(t, n, sess.Len(), "stepping does not change the run")
+}
+
+func TestCaption(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	recs := sess.Run().Trace().Records
+	assert.Equal(t, sess.Scenario().Description, sess.Caption(), "step 0 introduces the scenario")
+	assert.Contains(t, sess.Caption(), "A $126, B $127, C $20")
+	assert.Equal(t, "", sess.CaptionSource())
+	script := 0
+	for k := 1; k <= sess.Len(); k++ {
+		sess.Seek(k)
+		require.Equal(t, recs[k-1].Caption, sess.Caption(), "k=%d", k)
+		require.NotEmpty(t, sess.Caption(), "k=%d: every step explains itself", k)
+		src := sess.CaptionSource()
+		assert.Contains(t, []string{"script", "scheduler"}, src, "k=%d", k)
+		if src == "script" {
+			script++
+			assert.Contains(t, sess.Caption(), "A starts snapshot 1: records its balance $126")
+		}
+	}
+	assert.Equal(t, 1, script, "one scripted step: the snapshot at tick 40")
+
+	// A learner's action says so.
+	sess.Seek(10)
+	require.NoError(t, sess.Crash(2))
+	assert.Equal(t, "learner", sess.CaptionSource())
+	assert.Equal(t, sess.Run().Trace().Records[10].Caption, sess.Caption())
+	assert.Contains(t, sess.Caption(), "C")
+
+	// Without a description, step 0 shows the algorithm's summary.
+	s, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 2, "seed": 1, "until": {"steps": 5}}`))
+	require.NoError(t, err)
+	bare, err := lab.Open(s)
+	require.NoError(t, err)
+	assert.Equal(t, bare.Spec().Summary, bare.Caption())
+	assert.NotEmpty(t, bare.Caption())
+}
+
+// TestActRefused checks that an action that cannot happen is refused with
+// a plain reason and leaves the session exactly as it was.
+func TestActRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		prep func(t *testing.T, s *lab.Session)
+		act  func(s *lab.Session) error
+		want string
+	}{
+		{"deliver behind the head of a FIFO channel", nil,
+			func(s *lab.Session) error { return s.Deliver(27) }, "FIFO"},
+		{"deliver a delivered message", nil,
+			func(s *lab.Session) error { return s.Deliver(0) }, "not in flight"},
+		{"deliver a message never sent", nil,
+			func(s *lab.Session) error { return s.Deliver(999) }, "no message #999"},
+		{"drop a delivered message", nil,
+			func(s *lab.Session) error { return s.Act(engine.Action{Fault: faults.Drop, Msg: 1}) }, "not in flight"},
+		{"recover a process that is up", nil,
+			func(s *lab.Session) error { return s.Recover(0) }, "A has not crashed"},
+		{"crash a process that does not exist", nil,
+			func(s *lab.Session) error { return s.Crash(7) }, "no process 7"},
+		{"pause for no time", nil,
+			func(s *lab.Session) error { return s.Pause(1, 0) }, "at least one tick"},
+		{"unknown command", nil,
+			func(s *lab.Session) error { return s.Command(0, "fly", 0, 0) }, `no command "fly"`},
+		{"transfer to oneself", nil,
+			func(s *lab.Session) error { return s.Command(0, "transfer", 0, 5) }, "another process"},
+		{"crash twice",
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(1)) },
+			func(s *lab.Session) error { return s.Crash(1) }, "B has already crashed"},
+		{"command at a crashed process",
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(1)) },
+			func(s *lab.Session) error { return s.Command(1, "snapshot", 0, 0) }, "B is crashed"},
+		{"deliver to a crashed process",
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(2)) },
+			func(s *lab.Session) error { return s.Deliver(21) }, "C is crashed"},
+		{"pause a paused process",
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Pause(0, 10)) },
+			func(s *lab.Session) error { return s.Pause(0, 3) }, "paused"},
+	}
+	for _, tc := range tests {
+		for _, at := range []string{"end", "middle"} {
+			t.Run(tc.name+" at the "+at, func(t *testing.T) {
+				sess := open(t, "snapshot-bank")
+				sess.Seek(sess.Len())
+				if at == "middle" {
+					if strings.HasPrefix(tc.name, "deliver") {
+						t.Skip("the messages named are those of the end")
+					}
+					sess.Seek(30)
+				}
+				actRefused(t, sess, tc.prep, tc.act, tc.want)
+			})
+		}
+	}
+}
+
+// actRefused prepares the session, takes an action that must be refused,
+// and checks that nothing changed.
+func actRefused(t *testing.T, sess *lab.Session, prep func(t *testing.T, s *lab.Session), act func(s *lab.Session) error, want string) {
+	t.Helper()
+	if prep != nil {
+		prep(t, sess)
+	}
+	step, n, inputs := sess.Step(), sess.Len(), append([]engine.Input(nil), sess.Run().Inputs()...)
+	before, query := traceJSON(t, sess), sess.Query().Encode()
+	err := act(sess)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), want)
+	assert.Equal(t, step, sess.Step(), "the step on screen is unchanged")
+	assert.Equal(t, n, sess.Len())
+	assert.Equal(t, inputs, sess.Run().Inputs())
+	assert.Equal(t, before, traceJSON(t, sess), "the run is unchanged")
+	assert.Equal(t, query, sess.Query().Encode(), "the link is unchanged")
+}
+
+func TestFIFOErrorNamesTheHead(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	sess.Seek(sess.Len())
+	err := sess.Deliver(27)
+	require.Error(t, err)
+	assert.Equal(t, "the channel A→C is FIFO: only its head, transfer $7 A→C (#21), can be delivered next", err.Error())
+	require.NoError(t, sess.Deliver(21), "the head can be delivered")
+	assert.Equal(t, 60, sess.Step())
+	assert.Equal(t, "learner", sess.CaptionSource())
+	assert.Equal(t, "transfer $7 A→C", sess.Describe(21))
+	assert.Equal(t, "marker M1 A→B", sess.Describe(18))
+}
+
+func TestCrashLink(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	sess.Seek(10)
+	require.NoError(t, sess.Crash(1))
+	assert.Equal(t, 11, sess.Step(), "the action is shown")
+	q := sess.Query()
+	assert.Equal(t, "10c1", q.Get("in"))
+	assert.Regexp(t, `^10c\d+$`, q.Get("in"))
+	assert.Contains(t, q.Get("in"), "c")
+	assert.Equal(t, "11", q.Get("k"))
+	assert.Equal(t, "snapshot-bank", q.Get("s"))
+	assert.Equal(t, lab.URLVersion, q.Get("v"))
+	assert.Empty(t, q.Get("sc"), "a built-in is named, not packed")
+	assert.Empty(t, q.Get("axis"), "the default axis is left out")
+	assert.Contains(t, q.Encode(), "in=10c1")
+
+	procs := sess.Processes()
+	require.Len(t, procs, 3)
+	assert.Equal(t, "B", procs[1].Name)
+	assert.Equal(t, "crashed", procs[1].Health)
+	assert.Equal(t, "up", procs[0].Health)
+}
+
+func TestProcesses(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	sess.Seek(20)
+	require.NoError(t, sess.Pause(2, 7))
+	procs := sess.Processes()
+	require.Len(t, procs, 3)
+	for i, p := range procs {
+		assert.Equal(t, sess.Scenario().Names[i], p.Name)
+		assert.NotEmpty(t, p.Fields)
+		assert.Positive(t, p.Lamport)
+		assert.NotEmpty(t, p.Vector)
+	}
+	assert.Equal(t, "paused until "+strconv.Itoa(int(sess.Now())+7), procs[2].Health)
+	assert.Equal(t, "balance", procs[0].Fields[0].Name)
+}
+
+// step is one learner action and what the session does with it.
+type step struct {
+	name string
+	do   func(t *testing.T, s *lab.Session)
+}
+
+// inFlight returns a message in flight at the step on screen whose
+// receiver is running, preferring the heads of channels if head is set.
+func inFlight(t *testing.T, s *lab.Session, head bool) int {
+	t.Helper()
+	if head {
+		ids := s.State().Deliverable()
+		require.NotEmpty(t, ids, "something can be delivered at step %d", s.Step())
+		return ids[len(ids)-1]
+	}
+	msgs := s.Run().Trace().MsgsBefore(s.Step())
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].InFlightAt(s.Step()) {
+			return msgs[i].ID
+		}
+	}
+	require.Fail(t, "nothing in flight", "step %d", s.Step())
+	return -1
+}
+
+func forwardUntilDeliverable(t *testing.T, s *lab.Session) {
+	t.Helper()
+	for len(s.State().Deliverable()) == 0 {
+		require.True(t, s.Forward(), "something becomes deliverable")
+	}
+}
+
+// learnerSteps is a lesson's worth of clicking: deliver a head, crash,
+// recover, pause, take a snapshot, transfer money, drop a message, and a
+// little stepping back and forth in between.
+func learnerSteps(names []string) []step {
+	return []step{
+		{"seek", func(t *testing.T, s *lab.Session) { s.Seek(6) }},
+		{"deliver a head", func(t *testing.T, s *lab.Session) {
+			forwardUntilDeliverable(t, s)
+			require.NoError(t, s.Deliver(inFlight(t, s, true)))
+		}},
+		{"crash " + names[1], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(1)) }},
+		{"step on", func(t *testing.T, s *lab.Session) { s.Forward(); s.Forward(); s.Forward() }},
+		{"recover " + names[1], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Recover(1)) }},
+		{"pause " + names[2], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Pause(2, 4)) }},
+		{"step on and back", func(t *testing.T, s *lab.Session) { s.Forward(); s.Forward(); s.Back() }},
+		{"snapshot at " + names[0], func(t *testing.T, s *lab.Session) {
+			require.NoError(t, s.Command(0, "snapshot", 0, 0))
+		}},
+		{"transfer", func(t *testing.T, s *lab.Session) {
+			require.NoError(t, s.Command(1, "transfer", 0, 1))
+		}},
+		{"drop", func(t *testing.T, s *lab.Session) {
+			s.Forward()
+			require.NoError(t, s.Act(engine.Action{Fault: faults.Drop, Msg: inFlight(t, s, false)}))
+		}},
+		{"lamport axis", func(t *testing.T, s *lab.Session) { s.Axis = diagram.AxisLamport }},
+		{"to the end", func(t *testing.T, s *lab.Session) { s.Seek(s.Len()) }},
+		{"back to the start", func(t *testing.T, s *lab.Session) { s.Seek(0); s.Axis = diagram.AxisTime }},
+	}
+}
+
+// checkRoundTrip opens the session's link, as text, and compares the view.
+func checkRoundTrip(t *testing.T, sess *lab.Session) *lab.Session {
+	t.Helper()
+	q := sess.Query()
+	parsed, err := url.ParseQuery(q.Encode())
+	require.NoError(t, err)
+	got, err := lab.FromQuery(parsed)
+	require.NoError(t, err, "link %s", q.Encode())
+	assert.Equal(t, sess.Step(), got.Step(), "step")
+	assert.Equal(t, sess.Len(), got.Len(), "length")
+	assert.Equal(t, sess.Axis, got.Axis, "axis")
+	assert.Equal(t, sess.Run().Inputs(), got.Run().Inputs(), "inputs")
+	assert.Equal(t, traceJSON(t, sess), traceJSON(t, got), "trace")
+	assert.Equal(t, sess.Scenario().JSON(), got.Scenario().JSON(), "scenario")
+	assert.Equal(t, sess.Caption(), got.Caption())
+	assert.Equal(t, sess.Panels(), got.Panels())
+	assert.Equal(t, sess.Highlight(), got.Highlight())
+	assert.Equal(t, sess.Scene(800, 300).Shapes, got.Scene(800, 300).Shapes, "the same picture")
+	assert.Equal(t, q, got.Query(), "the link reads back as itself")
+	return got
+}
+
+func TestLinkRoundTrip(t *testing.T) {
+	custom, err := scenario.Parse([]byte(customJSON))
+	require.NoError(t, err)
+	reseeded, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	reseeded = reseeded.WithSeed(7)
+	bankN4, err := scenario.Parse([]byte(`{"id": "snapshot-bank", "algorithm": "chandy-lamport", "n": 4, "seed": 450,
+		"scheduler": "random", "workload": {"p": 0.5}, "script": [{"at": 40, "node": "A", "command": "snapshot"}], "until": {"time": 300}}`))
+	require.NoError(t, err)
+	nonfifo, err := scenario.Builtin("snapshot-nonfifo")
+	require.NoError(t, err)
+
+	tests := []struct {
+		name    string
+		scn     *scenario.Scenario
+		builtin bool
+	}{
+		{"built-in", mustBuiltin(t, "snapshot-bank"), true},
+		{"built-in without FIFO", nonfifo, true},
+		{"custom", custom, false},
+		{"built-in with another seed", reseeded, false},
+		{"custom under a built-in's id", bankN4, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sess, err := lab.Open(tc.scn)
+			require.NoError(t, err)
+			checkRoundTrip(t, sess)
+			for _, st := range learnerSteps(tc.scn.Names) {
+				st.do(t, sess)
+				q := sess.Query()
+				if tc.builtin {
+					assert.Equal(t, tc.scn.ID, q.Get("s"), st.name)
+					assert.Empty(t, q.Get("sc"), st.name)
+				} else {
+					assert.Empty(t, q.Get("s"), st.name)
+					assert.NotEmpty(t, q.Get("sc"), st.name)
+				}
+				t.Logf("%s: %s", st.name, q.Encode())
+				got := checkRoundTrip(t, sess)
+				if t.Failed() {
+					t.Fatalf("after %q", st.name)
+				}
+				// The reopened session takes the next action just as well.
+				if sess.Step() < sess.Len() {
+					got.Forward()
+					assert.Equal(t, sess.Step()+1, got.Step())
+				}
+			}
+			inputs := sess.Run().Inputs()
+			require.Len(t, inputs, 7, "seven learner inputs survive the lesson")
+			enc := lab.EncodeInputs(inputs)
+			for _, letter := range []string{"d", "c", "r", "p", "ksnapshot", "ktransfer", "x"} {
+				assert.Contains(t, enc, letter)
+			}
+		})
+	}
+}
+
+func mustBuiltin(t *testing.T, id string) *scenario.Scenario {
+	t.Helper()
+	s, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	return s
+}
+
+func TestLinkKeepsAxisAndStep(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	sess.Seek(42)
+	sess.Axis = diagram.AxisLamport
+	q := sess.Query()
+	assert.Equal(t, "lamport", q.Get("axis"))
+	assert.Equal(t, "42", q.Get("k"))
+	assert.Empty(t, q.Get("in"), "no learner inputs, no in")
+	got := checkRoundTrip(t, sess)
+	assert.Equal(t, diagram.AxisLamport, got.Axis)
+
+	// axis=time is accepted though never written.
+	got, err := lab.FromQuery(url.Values{"axis": {"time"}, "k": {"3"}})
+	require.NoError(t, err)
+	assert.Equal(t, diagram.AxisTime, got.Axis)
+	assert.Equal(t, 3, got.Step())
+}
+
+// pack deflates and base64url-encodes data as a link's sc= does.
+func pack(data []byte) string {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write(data)
+	w.Close()
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+func TestPackedScenarioIsTheScenario(t *testing.T) {
+	sess := openCustom(t)
+	sc := sess.Query().Get("sc")
+	require.NotEmpty(t, sc)
+	assert.Equal(t, pack(sess.Scenario().JSON()), sc, "sc is the scenario's JSON, deflated, base64url")
+	assert.NotContains(t, sc, "=", "no padding")
+	assert.NotContains(t, sc, "+")
+	assert.NotContains(t, sc, "/")
+	// A hand-packed file opens too.
+	got, err := lab.FromQuery(url.Values{"sc": {pack([]byte(customJSON))}, "k": {"12"}})
+	require.NoError(t, err)
+	assert.Equal(t, "my-bank", got.Scenario().ID)
+	assert.Equal(t, []string{"P", "Q", "R", "S"}, got.Scenario().Names)
+	assert.Equal(t, 12, got.Step())
+	// sc wins over s.
+	got, err = lab.FromQuery(url.Values{"sc": {sc}, "s": {"snapshot-long"}})
+	require.NoError(t, err)
+	assert.Equal(t, "my-bank", got.Scenario().ID)
+}
+
+func TestFromQueryErrors(t *testing.T) {
+	bank := mustBuiltin(t, "snapshot-bank")
+	r, err := bank.Run()
+	require.NoError(t, err)
+	n := r.Len()
+	tests := []struct {
+		name  string
+		q     url.Values
+		param string
+		want  string
+	}{
+		{"future version", url.Values{"v": {"2"}}, "v", `format "2"`},
+		{"garbage version", url.Values{"v": {"x"}}, "v", `format "x"`},
+		{"unknown built-in", url.Values{"s": {"no-such-lesson"}}, "s", "no-such-lesson"},
+		{"sc not base64", url.Values{"sc": {"!!!not base64!!!"}}, "sc", "base64"},
+		{"sc not deflated", url.Values{"sc": {base64.RawURLEncoding.EncodeToString([]byte("hello, world"))}}, "sc", "not a packed scenario"},
+		{"sc not JSON", url.Values{"sc": {pack([]byte(`{"algorithm": `))}}, "sc", "JSON"},
+		{"sc not a scenario", url.Values{"sc": {pack([]byte(`{"algorithm": "telepathy", "n": 3}`))}}, "sc", `"algorithm"`},
+		{"sc with an unknown field", url.Values{"sc": {pack([]byte(`{"algorithm": "chandy-lamport", "n": 3, "colour": 1}`))}}, "sc", `"colour"`},
+		{"in without a step", url.Values{"in": {"d5"}}, "in", `"d5" is not an input`},
+		{"in without a letter", url.Values{"in": {"12"}}, "in", `"12" is not an input`},
+		{"in unknown action", url.Values{"in": {"12q5"}}, "in", `unknown action`},
+		{"in missing number", url.Values{"in": {"12d"}}, "in", `not a number`},
+		{"in not a number", url.Values{"in": {"12dx"}}, "in", `"x" is not a number`},
+		{"in too few numbers", url.Values{"in": {"12p1"}}, "in", `takes 2 numbers`},
+		{"in too many numbers", url.Values{"in": {"12d5.6"}}, "in", `takes 1 numbers`},
+		{"in command without numbers", url.Values{"in": {"12ksnapshot"}}, "in", `takes 3 numbers`},
+		{"in trailing comma", url.Values{"in": {"5c0,"}}, "in", `"" is not an input`},
+		{"in empty part", url.Values{"in": {"5c0,,9r0"}}, "in", `"" is not an input`},
+		{"in spaces", url.Values{"in": {" 5c0"}}, "in", "is not an input"},
+		{"in unknown command", url.Values{"in": {"3kbogus.0.0.0"}}, "in", `no command "bogus"`},
+		{"in message not sent yet", url.Values{"in": {"0d5"}}, "in", "no message #5"},
+		{"in message delivered already", url.Values{"in": {"20d0"}}, "in", "not in flight"},
+		{"in recover an up process", url.Values{"in": {"5r0"}}, "in", "A has not crashed"},
+		{"in no such process", url.Values{"in": {"5c9"}}, "in", "no process 9"},
+		{"in crash twice", url.Values{"in": {"5c0,7c0"}}, "in", "already crashed"},
+		{"in past the run", url.Values{"in": {"100000c0"}}, "in", "outside the run"},
+		{"in huge step", url.Values{"in": {"99999999999999999999c0"}}, "in", "too large"},
+		{"in steps out of order", url.Values{"in": {"10c1,5c0"}}, "in", "steps must increase"},
+		{"in two inputs at one step", url.Values{"in": {"5c0,5c1"}}, "in", "steps must increase"},
+		{"k negative", url.Values{"k": {"-1"}}, "k", `"-1"`},
+		{"k not a number", url.Values{"k": {"ten"}}, "k", `"ten"`},
+		{"k fraction", url.Values{"k": {"1.5"}}, "k", `"1.5"`},
+		{"k past the end", url.Values{"k": {strconv.Itoa(n + 1)}}, "k", "past the end"},
+		{"k far past the end", url.Values{"k": {"100000"}}, "k", "past the end"},
+		{"k past the end after inputs", url.Values{"in": {"10c1"}, "k": {"100000"}}, "k", "past the end"},
+		{"axis", url.Values{"axis": {"sideways"}}, "axis", `"sideways"`},
+		{"axis case", url.Values{"axis": {"Lamport"}}, "axis", `"Lamport"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sess, err := lab.FromQuery(tc.q)
+			require.Error(t, err, "got a session at step %v", stepOf(sess))
+			assert.Nil(t, sess)
+			assert.True(t, strings.HasPrefix(err.Error(), `link parameter "`+tc.param+`": `), "the error names %s: %v", tc.param, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	// At the very end is fine.
+	sess, err := lab.FromQuery(url.Values{"k": {strconv.Itoa(n)}})
+	require.NoError(t, err)
+	assert.Equal(t, n, sess.Step())
+}
+
+func stepOf(s *lab.Session) any {
+	if s == nil {
+		return nil
+	}
+	return s.Step()
+}
+
+func TestEncodeDecodeInputs(t *testing.T) {
+	spec := mustBuiltin(t, "snapshot-bank").Spec()
+	cmd := func(step int, name string, node, target sim.NodeID, arg int64) engine.Input {
+		return engine.Input{Step: step, Action: engine.Action{Command: name, Node: node, Target: target, Arg: arg, Msg: -1}}
+	}
+	tests := []struct {
+		name   string
+		inputs []engine.Input
+		text   string
+	}{
+		{"deliver", []engine.Input{{Step: 12, Action: engine.Deliver(5)}}, "12d5"},
+		{"deliver message 0 at step 0", []engine.Input{{Step: 0, Action: engine.Deliver(0)}}, "0d0"},
+		{"drop", []engine.Input{{Step: 12, Action: engine.Action{Fault: faults.Drop, Msg: 5}}}, "12x5"},
+		{"crash", []engine.Input{{Step: 30, Action: engine.Action{Fault: faults.Crash, Node: 1, Msg: -1}}}, "30c1"},
+		{"recover", []engine.Input{{Step: 31, Action: engine.Action{Fault: faults.Recover, Node: 1, Msg: -1}}}, "31r1"},
+		{"pause", []engine.Input{{Step: 40, Action: engine.Action{Fault: faults.Pause, Node: 2, For: 15, Msg: -1}}}, "40p2.15"},
+		{"snapshot", []engine.Input{cmd(50, "snapshot", 1, 0, 0)}, "50ksnapshot.1.0.0"},
+		{"transfer", []engine.Input{cmd(50, "transfer", 0, 2, 15)}, "50ktransfer.0.2.15"},
+		{"negative argument", []engine.Input{cmd(7, "transfer", 2, 1, -3)}, "7ktransfer.2.1.-3"},
+		{"large numbers", []engine.Input{{Step: 999999, Action: engine.Action{Fault: faults.Pause, Node: 63, For: 1 << 40, Msg: -1}}}, "999999p63.1099511627776"},
+		{"several", []engine.Input{
+			{Step: 3, Action: engine.Deliver(2)},
+			{Step: 4, Action: engine.Action{Fault: faults.Crash, Node: 0, Msg: -1}},
+			cmd(9, "snapshot", 2, 0, 0),
+			{Step: 11, Action: engine.Action{Fault: faults.Recover, Node: 0, Msg: -1}},
+			{Step: 12, Action: engine.Action{Fault: faults.Drop, Msg: 17}},
+		}, "3d2,4c0,9ksnapshot.2.0.0,11r0,12x17"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := lab.EncodeInputs(tc.inputs)
+			assert.Equal(t, tc.text, text)
+			assert.Equal(t, text, strings.ReplaceAll(url.QueryEscape(text), "%2C", ","), "safe in a link, apart from commas")
+			got, err := lab.DecodeInputs(text, spec)
+			require.NoError(t, err)
+			assert.Equal(t, tc.inputs, got)
+		})
+	}
+	assert.Equal(t, "", lab.EncodeInputs(nil))
+}
+
+func TestDecodeInputsErrors(t *testing.T) {
+	spec := mustBuiltin(t, "snapshot-bank").Spec()
+	for _, text := range []string{"", "d5", "12", "12q5", "12d", "12d5.6", "12p1", "12p1.2.3", "12ksnapshot.1.0", "12kfly.0.0.0",
+		"12c1,", "-3c1", "12c1.5", "12c+", "12cx", "3c1,2c0", "3c1,3r1"} {
+		_, err := lab.DecodeInputs(text, spec)
+		assert.Error(t, err, "%q", text)
+	}
+}
+
+// TestPanelsAtTheEnd reads the worked example's money panel as the page
+// shows it when the snapshot completes.
+func TestPanelsAtTheEnd(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	sess.Seek(sess.Len())
+	panels := sess.Panels()
+	require.Len(t, panels, 1)
+	p := panels[0]
+	assert.Equal(t, []string{"", "live now", "snapshot 1"}, p.Columns)
+	rows := map[string][]string{}
+	for _, row := range p.Rows {
+		rows[row.Cells[0]] = row.Cells[1:]
+	}
+	assert.Equal(t, []string{"$68", "$126"}, rows["A balance"])
+	assert.Equal(t, []string{"$131", "$127"}, rows["B balance"])
+	assert.Equal(t, []string{"$3", "$20"}, rows["C balance"])
+	assert.Equal(t, []string{"$202", "$273"}, rows["balances alone"])
+	assert.Equal(t, "[$14]", rows["channel B→A"][1])
+	assert.Equal(t, "[$13]", rows["channel C→B"][1])
+	total := p.Rows[len(p.Rows)-1]
+	assert.Equal(t, []string{"total (opening $300)", "$300", "$300"}, total.Cells)
+	assert.Equal(t, "total", total.Emphasis)
+	assert.Equal(t, []string{"", "good", "good"}, total.CellEmphasis)
+
+	// Before the snapshot there is nothing recorded yet.
+	sess.Seek(10)
+	p = sess.Panels()[0]
+	assert.Equal(t, "no snapshot yet", p.Columns[2])
+	last := p.Rows[len(p.Rows)-1]
+	assert.Equal(t, "$300", last.Cells[1])
+	assert.Equal(t, "–", last.Cells[2])
+}
+
+func TestReportFollowsTheStep(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	for _, k := range []int{0, 20, sess.Len()} {
+		sess.Seek(k)
+		rep := sess.Report()
+		assert.Equal(t, k, rep.Steps)
+		assert.Equal(t, "snapshot-bank", rep.Scenario)
+		assert.Equal(t, len(sess.Run().Trace().MsgsBefore(k)), rep.Messages.ByKind["marker"]+rep.Messages.ByKind["transfer"])
+	}
+	assert.Equal(t, "done", sess.Report().Stopped)
+}
+
+// TestSceneShowsTheFailure checks that the page points at the culprits of a
+// failed invariant once, and only once, it has failed.
+func TestSceneShowsTheFailure(t *testing.T) {
+	sess := open(t, "snapshot-nonfifo")
+	fail := -1
+	for _, f := range sess.Run().Failures() {
+		if f.Step >= 0 {
+			fail = f.Step
+		}
+	}
+	require.GreaterOrEqual(t, fail, 0, "the lesson's invariant fails")
+	halos := func() int {
+		n := 0
+		for _, sh := range sess.Scene(1000, 350).Shapes {
+			if sh.Color == diagram.HighlightColor {
+				n++
+			}
+		}
+		return n
+	}
+	sess.Seek(fail)
+	assert.Empty(t, sess.Highlight(), "not failed yet at step %d", fail)
+	assert.Zero(t, halos())
+	sess.Seek(fail + 1)
+	ids := sess.Highlight()
+	require.NotEmpty(t, ids)
+	assert.Equal(t, len(ids), halos())
+	sess.Seek(sess.Len())
+	assert.Equal(t, ids, sess.Highlight())
+
+	// The scene is the diagram of the run at the step, on the chosen axis.
+	sess.Axis = diagram.AxisLamport
+	want := diagram.Layout(sess.Run().Trace(), sess.Step(), sess.Spec(), diagram.Options{Width: 640, Height: 300, Axis: diagram.AxisLamport, Highlight: ids})
+	assert.Equal(t, want.Shapes, sess.Scene(640, 300).Shapes)
+}

@@ -1,0 +1,591 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/report"
+	"spacetime/core/scenario"
+	"spacetime/core/trace"
+)
+
+// call runs the command line in-process and returns its output.
+func call(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(args, &out)
+	return out.String(), err
+}
+
+// exitCode is the status main would exit with for err.
+func exitCode(err error) int {
+	var ue errUsage
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errViolation):
+		return 1
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 2
+}
+
+func isUsage(err error) bool {
+	var ue errUsage
+	return errors.As(err, &ue)
+}
+
+// writeScenario writes a scenario file into a temporary directory.
+func writeScenario(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	return path
+}
+
+// nonfifoUnexpected is the non-FIFO lesson as a file that does not declare
+// its violation.
+func nonfifoUnexpected(t *testing.T) string {
+	t.Helper()
+	s, err := scenario.Builtin("snapshot-nonfifo")
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(s.JSON(), &doc))
+	require.Contains(t, doc, "expect")
+	delete(doc, "expect")
+	data, err := json.MarshalIndent(doc, "", "  ")
+	require.NoError(t, err)
+	return writeScenario(t, "nonfifo.json", data)
+}
+
+func builtinFile(t *testing.T, id string) string {
+	t.Helper()
+	s, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	return writeScenario(t, id+".json", s.JSON())
+}
+
+func TestList(t *testing.T) {
+	out, err := call(t, "list")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, len(scenario.BuiltinIDs()))
+	for i, id := range []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo"} {
+		assert.True(t, strings.HasPrefix(lines[i], id+" "), "line %d: %q", i, lines[i])
+		assert.Contains(t, lines[i], "chandy-lamport")
+		assert.Contains(t, lines[i], "n=3")
+	}
+	assert.Contains(t, out, "Chandy–Lamport: a snapshot of three bank branches")
+}
+
+func TestListJSON(t *testing.T) {
+	out, err := call(t, "list", "--json")
+	require.NoError(t, err)
+	var got struct {
+		Scenarios []struct {
+			ID          string `json:"id"`
+			Algorithm   string `json:"algorithm"`
+			N           int    `json:"n"`
+			Title       string `json:"title"`
+			Description string `json:"description"`
+		} `json:"scenarios"`
+		Algorithms []string `json:"algorithms"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&got))
+	var ids []string
+	for _, s := range got.Scenarios {
+		ids = append(ids, s.ID)
+		assert.Equal(t, "chandy-lamport", s.Algorithm)
+		assert.Equal(t, 3, s.N)
+		assert.NotEmpty(t, s.Title)
+		assert.NotEmpty(t, s.Description)
+	}
+	assert.Equal(t, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo"}, ids)
+	assert.Contains(t, got.Algorithms, "chandy-lamport")
+	assert.NotContains(t, out, `\u0026`, "no HTML escaping in the JSON")
+	assert.Contains(t, out, "$126", "descriptions are printed as written")
+
+}
+
+// runReport runs `spacetime run ... --json` and decodes the report.
+type runReport struct {
+	Scenario  string `json:"scenario"`
+	Algorithm string `json:"algorithm"`
+	N         int    `json:"n"`
+	Names     []string
+	Seed      uint64 `json:"seed"`
+	Steps     int    `json:"steps"`
+	Time      int64  `json:"time"`
+	Stopped   string `json:"stopped"`
+	Messages  struct {
+		Total       int            `json:"total"`
+		ByKind      map[string]int `json:"by_kind"`
+		Application []string       `json:"application"`
+		Note        string         `json:"note"`
+	} `json:"messages"`
+	Invariants []struct {
+		Name             string `json:"name"`
+		OK               bool   `json:"ok"`
+		FirstFailingStep *int   `json:"first_failing_step"`
+		Detail           string `json:"detail"`
+		Expected         bool   `json:"expected"`
+	} `json:"invariants"`
+	Metrics struct {
+		Recorded      map[string]int64   `json:"recorded"`
+		ChannelState  map[string][]int64 `json:"channel_state"`
+		SnapshotTotal *int64             `json:"snapshot_total"`
+		LiveTotal     int64              `json:"live_total"`
+		InitialTotal  int64              `json:"initial_total"`
+		Markers       int                `json:"markers"`
+	} `json:"metrics"`
+}
+
+func runJSON(t *testing.T, args ...string) (runReport, error) {
+	t.Helper()
+	out, err := call(t, append([]string{"run"}, args...)...)
+	var rep runReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), "output: %s", out)
+	return rep, err
+}
+
+func TestRunWorkedExample(t *testing.T) {
+	rep, err := runJSON(t, "--scenario", "snapshot-bank", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, "snapshot-bank", rep.Scenario)
+	assert.Equal(t, "chandy-lamport", rep.Algorithm)
+	assert.Equal(t, 3, rep.N)
+	assert.Equal(t, []string{"A", "B", "C"}, rep.Names)
+	assert.Equal(t, uint64(450), rep.Seed)
+	assert.Equal(t, 59, rep.Steps)
+	assert.Equal(t, "done", rep.Stopped)
+	assert.Equal(t, 6, rep.Messages.Total, "markers only: N(N-1)")
+	assert.Equal(t, 6, rep.Messages.ByKind["marker"])
+	assert.Greater(t, rep.Messages.ByKind["transfer"], 0)
+	assert.Equal(t, []string{"transfer"}, rep.Messages.Application)
+	assert.NotEmpty(t, rep.Messages.Note)
+	require.GreaterOrEqual(t, len(rep.Invariants), 2)
+	names := map[string]bool{}
+	for _, inv := range rep.Invariants {
+		names[inv.Name] = true
+		assert.True(t, inv.OK, inv.Name)
+		assert.Nil(t, inv.FirstFailingStep, inv.Name)
+		assert.False(t, inv.Expected, inv.Name)
+	}
+	assert.True(t, names["money is conserved"] && names["snapshot total equals the money there is"], "%v", names)
+	assert.Equal(t, map[string]int64{"A": 126, "B": 127, "C": 20}, rep.Metrics.Recorded)
+	assert.Equal(t, map[string][]int64{"B->A": {14}, "C->B": {13}}, rep.Metrics.ChannelState)
+	require.NotNil(t, rep.Metrics.SnapshotTotal)
+	assert.Equal(t, int64(300), *rep.Metrics.SnapshotTotal)
+	assert.Equal(t, int64(300), rep.Metrics.LiveTotal)
+	assert.Equal(t, int64(300), rep.Metrics.InitialTotal)
+	assert.Equal(t, 6, rep.Metrics.Markers)
+}
+
+func TestRunJSONIsTheReport(t *testing.T) {
+	out, err := call(t, "run", "--scenario", "snapshot-bank", "--json")
+	require.NoError(t, err)
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	want, err := json.MarshalIndent(report.Build(s, r, r.Len()), "", "  ")
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), out)
+	assert.True(t, strings.HasSuffix(out, "}\n"), "one JSON document and a newline")
+}
+
+func TestRunText(t *testing.T) {
+	out, err := call(t, "run", "--scenario", "snapshot-bank")
+	require.NoError(t, err)
+	assert.Contains(t, out, "scenario   snapshot-bank (chandy-lamport, n=3, seed 450)")
+	assert.Contains(t, out, "invariant  ok   money is conserved")
+	assert.Contains(t, out, "invariant  ok   snapshot total equals the money there is")
+	assert.Contains(t, out, "recorded   map[A:126 B:127 C:20]")
+	assert.Contains(t, out, "snapshot_total 300")
+	assert.False(t, json.Valid([]byte(out)), "text, not JSON, without --json")
+}
+
+func TestRunOverrides(t *testing.T) {
+	rep, err := runJSON(t, "--scenario", "snapshot-bank", "--seed", "7", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, uint64(7), rep.Seed)
+	assert.Equal(t, 3, rep.N)
+	base, err := runJSON(t, "--scenario", "snapshot-bank", "--json")
+	require.NoError(t, err)
+	assert.NotEqual(t, base.Steps, rep.Steps, "another seed, another run")
+	assert.Equal(t, int64(300), rep.Metrics.InitialTotal)
+
+	rep, err = runJSON(t, "--scenario", "snapshot-bank", "--seed", "0", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, uint64(0), rep.Seed, "seed 0 is a seed")
+
+	// --n on a scenario that does not fix per-process parameters.
+	file := writeScenario(t, "bank.json", []byte(`{"algorithm": "chandy-lamport", "n": 3, "seed": 5,
+		"scheduler": "random", "workload": {"p": 0.5},
+		"script": [{"at": 20, "node": 0, "command": "snapshot"}], "until": {"time": 300, "done": true}}`))
+	rep, err = runJSON(t, file, "--n", "4", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, 4, rep.N)
+	assert.True(t, strings.HasSuffix(rep.Scenario, "bank"), "a file without an id is named after the file: %q", rep.Scenario)
+	assert.NotContains(t, rep.Scenario, ".json")
+	assert.Equal(t, []string{"A", "B", "C", "D"}, rep.Names)
+	assert.Equal(t, 12, rep.Messages.Total, "N(N-1) markers for N=4")
+	assert.Equal(t, int64(400), rep.Metrics.InitialTotal)
+	assert.Len(t, rep.Metrics.Recorded, 4)
+	rep, err = runJSON(t, file, "--n", "2", "--seed", "9", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.N)
+	assert.Equal(t, uint64(9), rep.Seed)
+	assert.Equal(t, 2, rep.Messages.Total)
+}
+
+func TestRunViolations(t *testing.T) {
+	// The lesson declares its violation: the run is what it should be.
+	rep, err := runJSON(t, "--scenario", "snapshot-nonfifo", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, 0, exitCode(err))
+	failed := 0
+	for _, inv := range rep.Invariants {
+		if !inv.OK {
+			failed++
+			assert.True(t, inv.Expected)
+			assert.Equal(t, "snapshot total equals the money there is", inv.Name)
+			require.NotNil(t, inv.FirstFailingStep)
+			assert.Contains(t, inv.Detail, "overtook")
+		}
+	}
+	assert.Equal(t, 1, failed)
+	require.NotNil(t, rep.Metrics.SnapshotTotal)
+	assert.Equal(t, int64(284), *rep.Metrics.SnapshotTotal, "the lesson's wrong total")
+	assert.Equal(t, map[string]int64{"A": 53, "B": 115, "C": 116}, rep.Metrics.Recorded)
+
+	// The same run from a file that does not expect it: exit status 1.
+	file := nonfifoUnexpected(t)
+	rep, err = runJSON(t, file, "--json")
+	require.ErrorIs(t, err, errViolation)
+	assert.Equal(t, 1, exitCode(err))
+	assert.False(t, isUsage(err))
+	for _, inv := range rep.Invariants {
+		assert.False(t, inv.Expected)
+	}
+	out, err := call(t, "run", file)
+	require.ErrorIs(t, err, errViolation)
+	assert.Contains(t, out, "invariant  FAIL snapshot total equals the money there is (first at step")
+
+	// The file's name is its id when it has none.
+	assert.NotEmpty(t, rep.Scenario)
+}
+
+func TestRunFromFile(t *testing.T) {
+	file := builtinFile(t, "snapshot-bank")
+	want, err := runJSON(t, "--scenario", "snapshot-bank", "--json")
+	require.NoError(t, err)
+	for _, args := range [][]string{
+		{file, "--json"},
+		{"--json", file},
+		{file, "--seed", "450", "--json"},
+		{"--seed", "450", file, "--json"},
+	} {
+		got, err := runJSON(t, args...)
+		require.NoError(t, err, "%v", args)
+		assert.Equal(t, want, got, "%v: flags before and after the file", args)
+	}
+	// Flags after the file are not ignored.
+	got, err := runJSON(t, file, "--seed", "7", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, uint64(7), got.Seed)
+}
+
+func TestBadInput(t *testing.T) {
+	bank := builtinFile(t, "snapshot-bank")
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	malformed := writeScenario(t, "bad.json", []byte(`{"algorithm": "chandy-lamport", "n": "three", "seed": 1}`))
+	unknownField := writeScenario(t, "unknown.json", []byte(`{"algorithm": "chandy-lamport", "n": 3, "seed": 1, "network": {"fifoo": true}}`))
+	badParams := writeScenario(t, "params.json", []byte(`{"algorithm": "chandy-lamport", "n": 3, "seed": 1, "params": {"balances": [1, 2]}, "until": {"steps": 10}}`))
+	notJSON := writeScenario(t, "notjson.json", []byte(`algorithm: chandy-lamport`))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, "no command"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown scenario", []string{"run", "--scenario", "snapshot-banq"}, `"snapshot-banq"`},
+		{"no scenario", []string{"run", "--json"}, "--scenario"},
+		{"missing file", []string{"run", missing}, "missing.json"},
+		{"malformed file", []string{"run", malformed}, `field "n"`},
+		{"unknown field", []string{"run", unknownField}, `"network.fifoo"`},
+		{"bad params", []string{"run", badParams}, "params.balances"},
+		{"not JSON", []string{"run", notJSON}, "JSON"},
+		{"file and scenario", []string{"run", bank, "--scenario", "snapshot-bank"}, "not both"},
+		{"two files", []string{"run", bank, bank}, "unexpected argument"},
+		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "colour"},
+		{"bad seed", []string{"run", "--scenario", "snapshot-bank", "--seed", "x"}, "seed"},
+		{"bad n", []string{"run", "--scenario", "snapshot-bank", "--n", "1"}, `"n"`},
+		{"too many processes", []string{"run", bank, "--n", "65"}, `"n"`},
+		{"list unknown flag", []string{"list", "--yaml"}, "yaml"},
+		{"list stray argument", []string{"list", "--json", "extra"}, `unexpected argument "extra"`},
+		{"export without format", []string{"export", "--scenario", "snapshot-bank"}, "--format"},
+		{"export bad format", []string{"export", "--scenario", "snapshot-bank", "--format", "png"}, `"png"`},
+		{"export step past the end", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "--step", "60"}, "--step 60"},
+		{"export bad axis", []string{"export", "--scenario", "snapshot-bank", "--format", "svg", "--axis", "up"}, `"up"`},
+		{"export unknown scenario", []string{"export", "--scenario", "nope", "--format", "json"}, `"nope"`},
+		{"export missing file", []string{"export", missing, "--format", "json"}, "missing.json"},
+		{"export unknown flag", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "--pretty"}, "pretty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := call(t, tc.args...)
+			require.Error(t, err)
+			assert.True(t, isUsage(err), "bad input is a usage error: %v", err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.False(t, errors.Is(err, errViolation))
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Empty(t, out, "nothing on standard output")
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"help", "-h", "--help"} {
+		out, err := call(t, arg)
+		require.NoError(t, err)
+		assert.Contains(t, out, "spacetime run")
+		assert.Contains(t, out, "spacetime export")
+	}
+}
+
+func TestExport(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	dir := t.TempDir()
+
+	t.Run("json", func(t *testing.T) {
+		path := filepath.Join(dir, "trace.json")
+		out, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "json", "-o", path)
+		require.NoError(t, err)
+		assert.Empty(t, out, "written to the file, not standard output")
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var tr trace.Trace
+		require.NoError(t, json.Unmarshal(data, &tr))
+		assert.Equal(t, []string{"A", "B", "C"}, tr.Names)
+		assert.Len(t, tr.Records, r.Len())
+		assert.Len(t, tr.Msgs, len(r.Trace().Msgs))
+		want, err := r.Trace().JSON(r.Len())
+		require.NoError(t, err)
+		assert.Equal(t, string(want)+"\n", string(data))
+	})
+	t.Run("json prefix", func(t *testing.T) {
+		out, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "json", "--step", "20")
+		require.NoError(t, err)
+		var tr trace.Trace
+		require.NoError(t, json.Unmarshal([]byte(out), &tr))
+		assert.Len(t, tr.Records, 20)
+		assert.Len(t, tr.Msgs, len(r.Trace().MsgsBefore(20)))
+		for _, m := range tr.Msgs {
+			assert.Less(t, m.RecvStep, 20, "later deliveries are not in the prefix")
+		}
+		out0, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "json", "--step", "0")
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal([]byte(out0), &tr))
+		assert.Empty(t, tr.Records, "--step 0 is the empty prefix, not the whole run")
+	})
+	t.Run("shiviz", func(t *testing.T) {
+		path := filepath.Join(dir, "trace.log")
+		_, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "shiviz", "-o", path)
+		require.NoError(t, err)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		require.Len(t, lines, 2*r.Len(), "two lines per event")
+		re := regexp.MustCompile(`^(A|B|C) \{("[ABC]":\d+)(, "[ABC]":\d+)*\}$`)
+		for i := 0; i < len(lines); i += 2 {
+			assert.Regexp(t, re, lines[i])
+			assert.Regexp(t, `^(init|deliver|command|workload): .+`, lines[i+1])
+		}
+		assert.Contains(t, string(data), "command: A starts snapshot 1: records its balance $126")
+		assert.Equal(t, string(r.Trace().ShiViz(r.Len())), string(data))
+	})
+	t.Run("svg", func(t *testing.T) {
+		path := filepath.Join(dir, "bank.svg")
+		_, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "svg", "-o", path)
+		require.NoError(t, err)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		wellFormed(t, data)
+		want := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: 350}).SVG()
+		sameText(t, string(want), string(data), "the export is the diagram's SVG")
+		assert.True(t, bytes.HasPrefix(data, []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="350"`)))
+		for _, text := range []string{">$126<", ">$127<", ">$20<", ">cut 1", ">now<"} {
+			assert.True(t, strings.Contains(string(data), text), "the SVG shows %q", text)
+		}
+		golden, err := os.ReadFile(filepath.Join("..", "..", "app", "diagram", "testdata", "snapshot-bank.svg"))
+		if err == nil {
+			sameText(t, string(golden), string(data), "the diagram package's golden picture")
+		}
+	})
+}
+
+// sameText compares two long texts and reports the first line that differs.
+func sameText(t *testing.T, want, got, msg string) {
+	t.Helper()
+	if want == got {
+		return
+	}
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			t.Errorf("%s\nline %d:\nwant %s\ngot  %s", msg, i+1, w, g)
+			return
+		}
+	}
+}
+
+func wellFormed(t *testing.T, data []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		_, err := dec.Token()
+		if err == io.EOF {
+			return
+		}
+		require.NoError(t, err)
+	}
+}
+
+// TestExportEqualsScreen checks that the exported SVG is the picture the
+// page shows for the same scenario, step, size and axis, highlights
+// included.
+func TestExportEqualsScreen(t *testing.T) {
+	tests := []struct {
+		id   string
+		args []string
+		k    func(n int) int
+		w, h float64
+		axis diagram.Axis
+	}{
+		{"snapshot-bank", nil, func(n int) int { return n }, 1200, 350, diagram.AxisTime},
+		{"snapshot-bank", []string{"--step", "30"}, func(int) int { return 30 }, 1200, 350, diagram.AxisTime},
+		{"snapshot-bank", []string{"--axis", "lamport", "--width", "900", "--height", "400"}, func(n int) int { return n }, 900, 400, diagram.AxisLamport},
+		{"snapshot-nonfifo", nil, func(n int) int { return n }, 1200, 350, diagram.AxisTime},
+		{"snapshot-long", []string{"--step", "40000"}, func(int) int { return 40000 }, 1200, 350, diagram.AxisTime},
+	}
+	for _, tc := range tests {
+		t.Run(tc.id+strings.Join(tc.args, " "), func(t *testing.T) {
+			out, err := call(t, append([]string{"export", "--scenario", tc.id, "--format", "svg"}, tc.args...)...)
+			require.NoError(t, err)
+			s, err := scenario.Builtin(tc.id)
+			require.NoError(t, err)
+			sess, err := lab.Open(s)
+			require.NoError(t, err)
+			sess.Seek(tc.k(sess.Len()))
+			sess.Axis = tc.axis
+			screen := sess.Scene(tc.w, tc.h).SVG()
+			sameText(t, string(screen), out, "the export is the picture on screen")
+			if tc.id == "snapshot-nonfifo" {
+				assert.True(t, strings.Contains(out, diagram.Palette[diagram.HighlightColor]), "the culprits are highlighted")
+			}
+		})
+	}
+}
+
+func TestExportOfAFileWithFlagsAfterIt(t *testing.T) {
+	file := builtinFile(t, "snapshot-bank")
+	a, err := call(t, "export", file, "--format", "shiviz", "--step", "10")
+	require.NoError(t, err)
+	b, err := call(t, "export", "--format", "shiviz", "--step", "10", file)
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	assert.Equal(t, 20, strings.Count(a, "\n"))
+}
+
+func TestExportWriteError(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "no", "such", "dir", "x.svg")
+	_, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "svg", "-o", out)
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, errViolation))
+	assert.Equal(t, 2, exitCode(err))
+}
+
+// TestBinaryExitStatus builds the real command and checks the exit status
+// of real processes.
+func TestBinaryExitStatus(t *testing.T) {
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no processes here")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := filepath.Join(t.TempDir(), "spacetime")
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	msg, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", msg)
+
+	unexpected := nonfifoUnexpected(t)
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		stdout string
+		stderr string
+	}{
+		{"list", []string{"list"}, 0, "snapshot-bank", ""},
+		{"run", []string{"run", "--scenario", "snapshot-bank", "--json"}, 0, `"snapshot_total": 300`, ""},
+		{"expected violation", []string{"run", "--scenario", "snapshot-nonfifo"}, 0, "fail (expected)", ""},
+		{"unexpected violation", []string{"run", unexpected}, 1, "FAIL", ""},
+		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
+		{"unknown scenario", []string{"run", "--scenario", "nope"}, 2, "", `"nope"`},
+		{"no arguments", nil, 2, "", "usage"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			status := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				status = exit.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tc.status, status, "stderr: %s", stderr.String())
+			assert.Contains(t, stdout.String(), tc.stdout)
+			assert.Contains(t, stderr.String(), tc.stderr)
+			if tc.status == 2 {
+				assert.True(t, strings.HasPrefix(stderr.String(), "spacetime: "), "%q", stderr.String())
+			}
+		})
+	}
+}
