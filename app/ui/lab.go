@@ -45,7 +45,7 @@ type Lab struct {
 	scene   *diagram.Scene
 	painter painter
 	// width is the canvas's width in CSS pixels, as last observed.
-	width float64
+	width   float64
 	ctx     app.Context
 	mounted bool
 	onKey   app.Func
@@ -59,15 +59,19 @@ type processMenu struct {
 	x, y float64
 }
 
-// OnMount listens to the keyboard and to the canvas's size.
-func (c *Lab) OnMount(ctx app.Context) {
-	c.ctx, c.mounted = ctx, true
+// OnInit sets the defaults, on the server and in the browser alike.
+func (c *Lab) OnInit() {
 	if c.speed == 0 {
 		c.speed = 4
 	}
 	if c.pauseTicks == 0 {
 		c.pauseTicks = 15
 	}
+}
+
+// OnMount listens to the keyboard and to the canvas's size.
+func (c *Lab) OnMount(ctx app.Context) {
+	c.ctx, c.mounted = ctx, true
 	c.onKey = app.FuncOf(func(this app.Value, args []app.Value) any {
 		if len(args) > 0 {
 			c.key(args[0])
@@ -136,7 +140,7 @@ func (c *Lab) changed(ctx app.Context) {
 	if c.embed {
 		q.Set("embed", "1")
 	}
-	u.RawQuery = q.Encode()
+	u.RawQuery = lab.EncodeQuery(q)
 	ctx.Page().ReplaceURL(&u)
 	c.redraw(ctx)
 }
@@ -160,8 +164,13 @@ func (c *Lab) redraw(ctx app.Context) {
 // paint lays out and paints the diagram; it reports whether the canvas was
 // there to paint on.
 func (c *Lab) paint() bool {
+	if c.sess == nil {
+		return false
+	}
 	cv := app.Window().GetElementByID("diagram")
-	if c.sess == nil || !cv.Truthy() {
+	if !cv.Truthy() {
+		// no canvas yet: lay out at a default width, so clicks resolve
+		c.scene = c.sess.Scene(900, c.canvasHeight())
 		return false
 	}
 	if c.width <= 0 {

@@ -31,7 +31,7 @@ func (c *Lab) Render() app.UI {
 		}),
 		app.If(c.loading && !c.embed, c.loader),
 		app.Div().Class("stage").Body(
-			app.Canvas().ID("diagram").Class("diagram").Attr("aria-label", "space-time diagram").OnClick(c.click),
+			c.diagram(),
 			app.If(c.menu.open, c.processMenu),
 		),
 		c.controls(),
@@ -43,17 +43,54 @@ func (c *Lab) Render() app.UI {
 	)
 }
 
+// diagram is the canvas the client paints. The server's prerendered page has
+// the same picture as inline SVG instead, so that the diagram is on screen
+// before the client has loaded; the client's canvas then takes its place.
+func (c *Lab) diagram() app.UI {
+	if app.IsServer {
+		svg := c.sess.Scene(prerenderWidth, c.canvasHeight()).SVG()
+		return app.Raw(`<div class="prerender">` + string(svg) +
+			`<script>performance.mark("spacetime-first-diagram-static")</script></div>`)
+	}
+	return app.Canvas().ID("diagram").Class("diagram").Attr("aria-label", "space-time diagram").OnClick(c.click)
+}
+
+// prerenderWidth is the width the server lays the diagram out at; the page
+// scales it to the window.
+const prerenderWidth = 1200
+
+// checkbox is a checkbox input. The browser gets its state as a property
+// (go-app sets it so), but the server's prerendered HTML must leave a false
+// one out: checked="false" would still tick the box.
+func checkbox(id string, on bool) app.HTMLInput {
+	in := app.Input().ID(id).Type("checkbox")
+	if on || app.IsClient {
+		in = in.Checked(on)
+	}
+	return in
+}
+
+// option is a select's option; like checkbox, a false selection is left out
+// of the prerendered HTML.
+func option(value any, text string, selected bool) app.HTMLOption {
+	o := app.Option().Value(value).Text(text)
+	if selected || app.IsClient {
+		o = o.Selected(selected)
+	}
+	return o
+}
+
 func (c *Lab) header() app.UI {
 	s := c.sess.Scenario()
 	list := scenario.BuiltinList()
 	options := make([]app.UI, 0, len(list)+1)
 	builtin := false
 	for _, b := range list {
-		options = append(options, app.Option().Value(b.ID).Text(b.Title).Selected(b.ID == s.ID))
+		options = append(options, option(b.ID, b.Title, b.ID == s.ID))
 		builtin = builtin || b.ID == s.ID
 	}
 	if !builtin {
-		options = append(options, app.Option().Value("").Text("(your scenario) "+s.Title).Selected(true))
+		options = append(options, option("", "(your scenario) "+s.Title, true))
 	}
 	return app.Header().Class("top").Body(
 		app.H1().Text("Spacetime"),
@@ -63,11 +100,11 @@ func (c *Lab) header() app.UI {
 			}
 		}),
 		app.Label().Class("toggle").Body(
-			app.Input().ID("fifo").Type("checkbox").Checked(s.FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx) }),
+			checkbox("fifo", s.FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx) }),
 			app.Text(" FIFO channels"),
 		),
 		app.Label().Class("toggle").Body(
-			app.Input().ID("lamport").Type("checkbox").Checked(c.sess.Axis == diagram.AxisLamport).OnChange(func(ctx app.Context, e app.Event) {
+			checkbox("lamport", c.sess.Axis == diagram.AxisLamport).OnChange(func(ctx app.Context, e app.Event) {
 				if ctx.JSSrc().Get("checked").Bool() {
 					c.setAxis(ctx, diagram.AxisLamport)
 				} else {
@@ -118,7 +155,7 @@ func (c *Lab) controls() app.UI {
 	}
 	speeds := make([]app.UI, len(Speeds))
 	for i, s := range Speeds {
-		speeds[i] = app.Option().Value(s).Text(fmt.Sprintf("%d steps/s", s)).Selected(s == c.speed)
+		speeds[i] = option(s, fmt.Sprintf("%d steps/s", s), s == c.speed)
 	}
 	return app.Div().Class("controls").Body(
 		app.Button().ID("home").Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.home(ctx) }),

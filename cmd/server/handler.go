@@ -48,13 +48,35 @@ func newHandler(dir string) (*handler, error) {
 		BackgroundColor:         "#ffffff",
 		LoadingLabel:            "Loading Spacetime… {progress}%",
 		WasmContentLengthHeader: "X-Uncompressed-Length",
-		// Deep links carry the whole view in the query string: match cached
-		// pages ignoring it, so that they open offline too.
-		ServiceWorkerTemplate: strings.Replace(app.DefaultAppWorkerJS,
-			"await caches.match(request);",
-			`await caches.match(request, {ignoreSearch: request.mode === "navigate"});`, 1),
+		ServiceWorkerTemplate: serviceWorker(),
 	}
 	return &handler{Handler: h, version: version}, nil
+}
+
+// serviceWorker is go-app's worker with one change. A deep link carries the
+// whole view in its query string, and the server prerenders that view: so a
+// page is fetched from the network first, and only offline taken from the
+// cache, matched ignoring the query (the client then shows the right view).
+func serviceWorker() string {
+	const cacheFirst = `async function fetchWithCache(request) {
+  const cachedResponse = await caches.match(request);`
+	const pagesFromNetwork = `async function fetchWithCache(request) {
+  if (request.mode === "navigate") {
+    try {
+      return await fetch(request);
+    } catch (err) {
+      const page = await caches.match(request, {ignoreSearch: true});
+      if (page) {
+        return page;
+      }
+      throw err;
+    }
+  }
+  const cachedResponse = await caches.match(request);`
+	if !strings.Contains(app.DefaultAppWorkerJS, cacheFirst) {
+		panic("go-app's service worker changed: review serviceWorker")
+	}
+	return strings.Replace(app.DefaultAppWorkerJS, cacheFirst, pagesFromNetwork, 1)
 }
 
 // webVersion hashes the client's files.

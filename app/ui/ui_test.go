@@ -1,0 +1,1331 @@
+package ui
+
+// Component tests for the page, run on go-app's native test engine.
+//
+// Natively go-app mounts components without a browser: OnPreRender runs,
+// OnMount does not, JavaScript values are no-op stubs, and event handlers
+// can never fire (app.FuncOf drops the Go function). So these tests
+//
+//   - set the Lab's state the way its handlers and OnNav would (open a link,
+//     a session, a menu), load it with app.NewTestEngine and read what it
+//     renders, as app.HTMLString of the mounted tree parsed back into a small
+//     DOM, plus app.Match where the exact shape matters;
+//   - drive the Lab's own action methods (forward, act, click, key, …) with
+//     the real app.Context go-app gives the mounted component: host embeds
+//     the Lab and keeps the context its OnPreRender receives, and rig.do
+//     dispatches an action on it the way go-app runs an event handler, so
+//     the engine re-renders the Lab and its URL follows (natively
+//     ctx.Page() is the request page, whose URL ReplaceURL sets).
+//
+// What cannot run here: the canvas (paint finds no element, so c.scene
+// stays nil unless a test lays it out as paint would), the closures bound
+// to buttons and inputs (their bodies are run through the named methods
+// they call), window listeners and the canvas observer, downloads.
+
+import (
+	"fmt"
+	"html"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/report"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// ---------------------------------------------------------------------------
+// The rendered page as a small DOM.
+
+// node is an element (tag set) or a text (tag empty) of the rendered HTML.
+type node struct {
+	tag    string
+	attrs  map[string]string
+	kids   []*node
+	data   string
+	parent *node
+	// selfClosing marks an element written as <tag … /> (inline SVG).
+	selfClosing bool
+}
+
+// voids are the elements go-app writes without an end tag.
+var voids = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+	"input": true, "link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
+}
+
+// parseHTML reads what go-app's encoder writes (app.HTMLString): tags,
+// attributes written bare when "true" and otherwise as name=strconv.Quote
+// (value) — Go quoting, not HTML's, so no HTML parser reads it back
+// faithfully — text escaped by html.EscapeString, void elements left open.
+func parseHTML(t testing.TB, s string) *node {
+	t.Helper()
+	root := &node{tag: "#document", attrs: map[string]string{}}
+	cur := root
+	fail := func(i int, why string) {
+		t.Helper()
+		require.Failf(t, "the rendered HTML does not parse", "%s at byte %d (%q…) of:\n%s", why, i, s[i:min(i+40, len(s))], s)
+	}
+	name := func(i int) (string, int) {
+		j := i
+		for j < len(s) && !strings.ContainsRune(" \n\t=>/", rune(s[j])) {
+			j++
+		}
+		return s[i:j], j
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "</"):
+			tag, j := name(i + 2)
+			if j >= len(s) || s[j] != '>' || cur.tag != tag {
+				fail(i, "unmatched end tag </"+tag+"> inside <"+cur.tag+">")
+				return root
+			}
+			cur, i = cur.parent, j+1
+		case s[i] == '<':
+			tag, j := name(i + 1)
+			if tag == "" {
+				fail(i, "empty tag name")
+				return root
+			}
+			n := &node{tag: tag, attrs: map[string]string{}, parent: cur}
+			for {
+				for j < len(s) && s[j] == ' ' {
+					j++
+				}
+				if j >= len(s) {
+					fail(i, "unterminated tag")
+					return root
+				}
+				if s[j] == '>' {
+					j++
+					break
+				}
+				if strings.HasPrefix(s[j:], "/>") { // a self-closing SVG element
+					n.selfClosing = true
+					j += 2
+					break
+				}
+				var attr string
+				attr, j = name(j)
+				if attr == "" {
+					fail(j, "expected an attribute name")
+					return root
+				}
+				if j < len(s) && s[j] == '=' {
+					q, err := strconv.QuotedPrefix(s[j+1:])
+					if err != nil {
+						fail(j, "attribute value is not Go-quoted")
+						return root
+					}
+					n.attrs[attr], _ = strconv.Unquote(q)
+					j += 1 + len(q)
+				} else {
+					n.attrs[attr] = "true"
+				}
+			}
+			cur.kids = append(cur.kids, n)
+			if !voids[tag] && !n.selfClosing {
+				cur = n
+			}
+			i = j
+		default:
+			j := strings.IndexByte(s[i:], '<')
+			if j < 0 {
+				j = len(s) - i
+			}
+			cur.kids = append(cur.kids, &node{data: html.UnescapeString(s[i : i+j]), parent: cur})
+			i += j
+		}
+	}
+	require.Same(t, root, cur, "unclosed <%s> in:\n%s", cur.tag, s)
+	return root
+}
+
+// all lists the elements under n (n included) that keep returns true for,
+// in document order.
+func (n *node) all(keep func(*node) bool) []*node {
+	var out []*node
+	var walk func(*node)
+	walk = func(m *node) {
+		if m.tag != "" && keep(m) {
+			out = append(out, m)
+		}
+		for _, k := range m.kids {
+			walk(k)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func (n *node) tags(tag string) []*node {
+	return n.all(func(m *node) bool { return m.tag == tag })
+}
+
+func (n *node) classed(class string) []*node {
+	return n.all(func(m *node) bool { return m.hasClass(class) })
+}
+
+// byID is the element with that id, or nil.
+func (n *node) byID(id string) *node {
+	if found := n.all(func(m *node) bool { return m.attrs["id"] == id }); len(found) > 0 {
+		return found[0]
+	}
+	return nil
+}
+
+func (n *node) hasClass(class string) bool {
+	return slices.Contains(strings.Fields(n.attrs["class"]), class)
+}
+
+// on reads a boolean attribute the way go-app means it (checked="false" is
+// go-app's unchecked box).
+func (n *node) on(name string) bool {
+	v, ok := n.attrs[name]
+	return ok && v != "false"
+}
+
+// text is the element's text exactly as rendered (go-app indents children
+// of elements with more than one child, so use words for those).
+func (n *node) text() string {
+	if n.tag == "" {
+		return n.data
+	}
+	var b strings.Builder
+	for _, k := range n.kids {
+		b.WriteString(k.text())
+	}
+	return b.String()
+}
+
+// words is the element's text with whitespace collapsed.
+func (n *node) words() string { return strings.Join(strings.Fields(n.text()), " ") }
+
+// canonical writes the tree with sorted attributes and collapsed
+// whitespace: go-app writes attributes in map order.
+func (n *node) canonical() string {
+	var b strings.Builder
+	var walk func(*node)
+	walk = func(m *node) {
+		if m.tag == "" {
+			if w := strings.Join(strings.Fields(m.data), " "); w != "" {
+				b.WriteString(w + "\n")
+			}
+			return
+		}
+		keys := make([]string, 0, len(m.attrs))
+		for k := range m.attrs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("<" + m.tag)
+		for _, k := range keys {
+			b.WriteString(" " + k + "=" + strconv.Quote(m.attrs[k]))
+		}
+		b.WriteString(">\n")
+		for _, k := range m.kids {
+			walk(k)
+		}
+		b.WriteString("</" + m.tag + ">\n")
+	}
+	walk(n)
+	return b.String()
+}
+
+// page is one rendering of the Lab.
+type page struct {
+	t    testing.TB
+	html string
+	*node
+}
+
+// render reads the component's mounted tree: app.HTMLString encodes the
+// root a component was last rendered to, so a page shows what the engine
+// rendered, not a fresh Render.
+func render(t testing.TB, c app.Composer) page {
+	t.Helper()
+	require.True(t, c.Mounted(), "render reads the mounted tree")
+	h := app.HTMLString(c)
+	return page{t: t, html: h, node: parseHTML(t, h)}
+}
+
+// id is the element with that id; it must be there.
+func (p page) id(id string) *node {
+	p.t.Helper()
+	n := p.byID(id)
+	require.NotNil(p.t, n, "no element #%s in:\n%s", id, p.html)
+	return n
+}
+
+func (p page) position() string { return p.id("position").text() }
+
+// rows lists the cells of the body rows of a table (its tbody).
+func rows(table *node) [][]string {
+	var out [][]string
+	for _, tb := range table.tags("tbody") {
+		for _, tr := range tb.tags("tr") {
+			var cells []string
+			for _, td := range tr.tags("td") {
+				cells = append(cells, td.words())
+			}
+			out = append(out, cells)
+		}
+	}
+	return out
+}
+
+func findRow(t testing.TB, rows [][]string, first string) []string {
+	t.Helper()
+	for _, r := range rows {
+		if len(r) > 0 && r[0] == first {
+			return r
+		}
+	}
+	require.Failf(t, "row not found", "no row %q in %v", first, rows)
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Sessions, engines and contexts.
+
+// native skips a test where go-app runs as a client (GOOS=js): these tests
+// rely on the native engine (OnPreRender runs, JavaScript is stubbed).
+func native(t testing.TB) {
+	t.Helper()
+	if app.IsClient {
+		t.Skip("go-app component tests run on the native engine only")
+	}
+}
+
+func session(t testing.TB, q url.Values) *lab.Session {
+	t.Helper()
+	s, err := lab.FromQuery(q)
+	require.NoError(t, err)
+	return s
+}
+
+func link(id string, k int) url.Values {
+	return url.Values{"s": {id}, "k": {strconv.Itoa(k)}}
+}
+
+// load mounts a Lab on a fresh native engine and renders it.
+func load(t testing.TB, c *Lab) page {
+	t.Helper()
+	native(t)
+	e := app.NewTestEngine()
+	require.NoError(t, e.Load(c))
+	e.ConsumeAll()
+	return render(t, c)
+}
+
+// host is the Lab as the page mounts it, holding the context go-app gives
+// it. In the browser the Lab gets its context in OnMount, which never runs
+// natively; OnPreRender does, and its context is the mounted component's:
+// dispatching on it marks the component for update exactly as an event
+// handler inside it does.
+type host struct {
+	Lab
+	live  app.Context
+	ready bool
+}
+
+func (h *host) OnPreRender(ctx app.Context) { h.live, h.ready = ctx, true }
+
+// rig is a live Lab on a native engine.
+type rig struct {
+	t testing.TB
+	e app.TestEngine
+	h *host
+	c *Lab
+}
+
+// mount opens a link in a live Lab.
+func mount(t testing.TB, q url.Values) *rig {
+	t.Helper()
+	native(t)
+	h := &host{}
+	h.open(q)
+	require.Empty(t, h.problem)
+	e := app.NewTestEngine()
+	require.NoError(t, e.Load(h))
+	e.ConsumeAll()
+	require.True(t, h.ready, "OnPreRender gave the host its context")
+	return &rig{t: t, e: e, h: h, c: &h.Lab}
+}
+
+// do runs an action the way go-app runs an event handler: dispatched on
+// the component's context, then the engine renders a frame and runs what
+// the action deferred.
+func (r *rig) do(action func(ctx app.Context)) {
+	r.h.live.Dispatch(action)
+	r.e.ConsumeAll()
+}
+
+func (r *rig) page() page { return render(r.t, r.h) }
+
+// url is the page's URL as the Lab last recorded it.
+func (r *rig) url() url.Values { return r.h.live.Page().URL().Query() }
+
+// layout lays the diagram out as paint does in the browser, on a 900px
+// canvas (natively there is no canvas to measure).
+func (r *rig) layout() *diagram.Scene {
+	r.c.scene = r.c.sess.Scene(900, r.c.canvasHeight())
+	return r.c.scene
+}
+
+// jsValue is a hand-made JavaScript value for the Lab's handlers to read:
+// an event, its target, a number or a string. Everything it does not
+// answer falls to go-app's native no-op value.
+type jsValue struct {
+	app.Value
+	props map[string]app.Value
+	num   float64
+	str   string
+	calls *[]string
+}
+
+func (v jsValue) Get(p string) app.Value {
+	if x, ok := v.props[p]; ok {
+		return x
+	}
+	return v.Value.Get(p)
+}
+func (v jsValue) Float() float64     { return v.num }
+func (v jsValue) Int() int           { return int(v.num) }
+func (v jsValue) String() string     { return v.str }
+func (v jsValue) Truthy() bool       { return v.props != nil || v.num != 0 || v.str != "" }
+func (v jsValue) JSValue() app.Value { return v }
+func (v jsValue) Call(m string, args ...any) app.Value {
+	if v.calls != nil {
+		*v.calls = append(*v.calls, m)
+	}
+	return v.Value.Call(m, args...)
+}
+
+func jsNum(x float64) app.Value { return jsValue{Value: app.Undefined(), num: x} }
+func jsStr(s string) app.Value  { return jsValue{Value: app.Undefined(), str: s} }
+func jsObj(props map[string]app.Value, calls *[]string) app.Value {
+	return jsValue{Value: app.Undefined(), props: props, calls: calls}
+}
+
+// clickAt is a click on the canvas at (x, y) in its own pixels.
+func clickAt(x, y float64) app.Event {
+	return app.Event{Value: jsObj(map[string]app.Value{"offsetX": jsNum(x), "offsetY": jsNum(y)}, nil)}
+}
+
+// keyDown is a keydown on an element with that tag (and input type); calls
+// collects what the handler calls on the event (preventDefault).
+func keyDown(key, tag, typ string, calls *[]string) app.Value {
+	target := jsObj(map[string]app.Value{"tagName": jsStr(tag), "type": jsStr(typ)}, nil)
+	return jsObj(map[string]app.Value{"key": jsStr(key), "target": target}, calls)
+}
+
+// queuedBehind finds a step and a message in flight behind another on the
+// same channel (so FIFO refuses to deliver it next), and the head.
+func queuedBehind(t testing.TB, s *lab.Session) (k, behind, head int) {
+	t.Helper()
+	r := s.Run()
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		for i := range v.N() {
+			for j := range v.N() {
+				if ids := v.InFlight(sim.NodeID(i), sim.NodeID(j)); len(ids) >= 2 {
+					return k, ids[1], ids[0]
+				}
+			}
+		}
+	}
+	t.Fatal("no channel ever holds two messages")
+	return 0, 0, 0
+}
+
+// onArrow finds a point of message id's arrow that hits it.
+func onArrow(t testing.TB, scene *diagram.Scene, id int, inFlight bool) (float64, float64) {
+	t.Helper()
+	for f := 0.95; f > 0.05; f -= 0.05 {
+		x, y, ok := scene.MessageAt(id, f)
+		require.True(t, ok, "message %d is drawn", id)
+		if h := scene.Hit(x, y); h.Kind == diagram.HitMessage && h.Msg == id && h.InFlight == inFlight {
+			return x, y
+		}
+	}
+	t.Fatalf("no point of message %d can be clicked", id)
+	return 0, 0
+}
+
+func builtinTitle(t testing.TB, id string) string {
+	t.Helper()
+	s, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	return s.Title
+}
+
+// ---------------------------------------------------------------------------
+// Rendering.
+
+func TestLoadingBeforeASession(t *testing.T) {
+	c := &Lab{}
+	p := load(t, c)
+	require.NoError(t, app.Match(app.Div().Class("lab"), c, 0))
+	require.NoError(t, app.Match(app.P(), c, 0, 0))
+	require.NoError(t, app.Match(app.Text("Loading…"), c, 0, 0, 0))
+	assert.Equal(t, "Loading…", p.words())
+	assert.Nil(t, p.byID("position"))
+}
+
+func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
+	ids := scenario.BuiltinIDs()
+	require.Equal(t, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo"}, ids)
+	for _, current := range []string{"snapshot-bank", "snapshot-nonfifo"} {
+		t.Run(current, func(t *testing.T) {
+			p := load(t, &Lab{sess: session(t, link(current, 0))})
+			picker := p.id("scenario")
+			require.Equal(t, "select", picker.tag)
+			assert.Equal(t, "scenario", picker.attrs["aria-label"])
+			opts := picker.tags("option")
+			require.Len(t, opts, len(ids), "one option per built-in, no extra one")
+			var selected []string
+			for i, o := range opts {
+				assert.Equal(t, ids[i], o.attrs["value"])
+				assert.Equal(t, builtinTitle(t, ids[i]), o.text())
+				if o.on("selected") {
+					selected = append(selected, o.attrs["value"])
+				}
+			}
+			assert.Equal(t, []string{current}, selected)
+		})
+	}
+}
+
+func TestPickerOffersAPastedScenarioAsYours(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	s.ID, s.Title = "my-bank", "My own bank"
+	sess, err := lab.Open(s)
+	require.NoError(t, err)
+	p := load(t, &Lab{sess: sess})
+	opts := p.id("scenario").tags("option")
+	require.Len(t, opts, len(scenario.BuiltinIDs())+1)
+	last := opts[len(opts)-1]
+	assert.Equal(t, "(your scenario) My own bank", last.text())
+	assert.Equal(t, "", last.attrs["value"])
+	assert.True(t, last.on("selected"))
+	for _, o := range opts[:len(opts)-1] {
+		assert.False(t, o.on("selected"), o.attrs["value"])
+	}
+}
+
+func TestCheckboxesReflectTheScenarioAndAxis(t *testing.T) {
+	for _, tc := range []struct {
+		q             url.Values
+		fifo, lamport bool
+	}{
+		{url.Values{"s": {"snapshot-bank"}}, true, false},
+		{url.Values{"s": {"snapshot-nonfifo"}}, false, false},
+		{url.Values{"s": {"snapshot-nonfifo"}, "axis": {"lamport"}}, false, true},
+		{url.Values{"s": {"snapshot-bank"}, "axis": {"lamport"}}, true, true},
+	} {
+		sess := session(t, tc.q)
+		require.Equal(t, tc.fifo, sess.Scenario().FIFO())
+		p := load(t, &Lab{sess: sess})
+		fifo, lamport := p.id("fifo"), p.id("lamport")
+		assert.Equal(t, "checkbox", fifo.attrs["type"])
+		assert.Equal(t, tc.fifo, fifo.on("checked"), "FIFO box for %v", tc.q)
+		assert.Equal(t, tc.lamport, lamport.on("checked"), "Lamport box for %v", tc.q)
+		assert.Equal(t, "FIFO channels", fifo.parent.words())
+	}
+}
+
+func TestPositionCaptionAndScrubberShowTheSessionsStep(t *testing.T) {
+	full := session(t, link("snapshot-bank", 0)).Len()
+	for _, k := range []int{0, 1, 30, 45, full} {
+		sess := session(t, link("snapshot-bank", k))
+		c := &Lab{sess: sess}
+		p := load(t, c)
+		want := fmt.Sprintf("step %d / %d · time %d", sess.Step(), sess.Len(), sess.Now())
+		assert.Equal(t, want, p.position(), "step %d", k)
+		assert.Equal(t, k, sess.Step())
+
+		caption := p.id("caption")
+		assert.Equal(t, sess.Caption(), caption.text(), "caption at step %d", k)
+		assert.Equal(t, "polite", caption.attrs["aria-live"])
+		if k == 0 {
+			assert.Equal(t, sess.Scenario().Description, caption.text(), "step 0 introduces the scenario")
+			assert.Equal(t, "caption", caption.attrs["class"])
+		} else {
+			assert.Equal(t, sess.Run().Trace().Records[k-1].Caption, caption.text())
+			assert.True(t, caption.hasClass(sess.CaptionSource()), "caption is classed by its source %q", sess.CaptionSource())
+		}
+
+		scrub := p.id("scrubber")
+		assert.Equal(t, strconv.Itoa(k), scrub.attrs["value"])
+		assert.Equal(t, "0", scrub.attrs["min"])
+		assert.Equal(t, strconv.Itoa(sess.Len()), scrub.attrs["max"])
+	}
+}
+
+func TestPositionMatchesInTheMountedTree(t *testing.T) {
+	// The same, through go-app's own matcher on the mounted tree: the root
+	// div, its controls (third child, after header and stage) and the
+	// position span, eighth of the controls.
+	sess := session(t, link("snapshot-bank", 30))
+	c := &Lab{sess: sess}
+	load(t, c)
+	require.NoError(t, app.Match(app.Div().Class("lab"), c, 0))
+	require.NoError(t, app.Match(app.Header().Class("top"), c, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 2))
+	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 2, 7))
+	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 2, 7, 0))
+}
+
+func TestMoneyPanelIsTheSessionsPanel(t *testing.T) {
+	for _, id := range []string{"snapshot-bank", "snapshot-nonfifo"} {
+		full := session(t, link(id, 0)).Len()
+		for _, k := range []int{0, 45, full} {
+			sess := session(t, link(id, k))
+			p := load(t, &Lab{sess: sess})
+			panels := sess.Panels()
+			require.NotEmpty(t, panels)
+			sections := p.all(func(n *node) bool { _, ok := n.attrs["data-panel"]; return ok })
+			require.Len(t, sections, len(panels), "%s step %d", id, k)
+			for i, want := range panels {
+				got := sections[i]
+				assert.Equal(t, want.Title, got.attrs["data-panel"])
+				assert.Equal(t, want.Title, got.tags("h2")[0].text())
+				var head []string
+				for _, th := range got.tags("th") {
+					head = append(head, th.text())
+				}
+				assert.Equal(t, want.Columns, head)
+				var cells [][]string
+				for _, r := range want.Rows {
+					cells = append(cells, r.Cells)
+				}
+				assert.Equal(t, cells, rows(got), "%s at step %d", want.Title, k)
+				trs := got.tags("tbody")[0].tags("tr")
+				for j, r := range want.Rows {
+					if r.Emphasis != "" {
+						assert.True(t, trs[j].hasClass(r.Emphasis), "row %v is %s", r.Cells, r.Emphasis)
+					}
+					for x, em := range r.CellEmphasis {
+						if em != "" {
+							assert.True(t, trs[j].tags("td")[x].hasClass(em), "cell %d of %v is %s", x, r.Cells, em)
+						}
+					}
+				}
+				if want.Note != "" {
+					assert.Equal(t, want.Note, got.classed("note")[0].text())
+				}
+			}
+
+			// and the money rows say what the report computes
+			money := rows(sections[0])
+			rep := report.Build(sess.Scenario(), sess.Run(), k)
+			live := rep.Metrics["live_balances"].(map[string]int64)
+			recorded, _ := rep.Metrics["recorded"].(map[string]int64)
+			for _, name := range sess.Scenario().Names {
+				row := findRow(t, money, name+" balance")
+				assert.Equal(t, fmt.Sprintf("$%d", live[name]), row[1], "live balance of %s at step %d", name, k)
+				if rec, ok := recorded[name]; ok {
+					assert.Equal(t, fmt.Sprintf("$%d", rec), row[2], "recorded balance of %s at step %d", name, k)
+				}
+			}
+			total := findRow(t, money, "total (opening $300)")
+			assert.Equal(t, fmt.Sprintf("$%d", rep.Metrics["live_total"]), total[1])
+		}
+	}
+}
+
+func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
+	t.Run("bank", func(t *testing.T) {
+		sess := session(t, link("snapshot-bank", 0))
+		sess.Seek(sess.Len())
+		p := load(t, &Lab{sess: sess})
+		items := p.id("invariants").tags("li")
+		require.Len(t, items, len(sess.Report().Invariants))
+		require.NotEmpty(t, items)
+		for _, li := range items {
+			assert.Equal(t, "holds", li.classed("status")[0].text(), li.words())
+			assert.True(t, li.hasClass("good"))
+			assert.Empty(t, li.classed("detail"))
+		}
+	})
+	t.Run("nonfifo", func(t *testing.T) {
+		sess := session(t, link("snapshot-nonfifo", 0))
+		sess.Seek(sess.Len())
+		p := load(t, &Lab{sess: sess})
+		invs := sess.Report().Invariants
+		items := p.id("invariants").tags("li")
+		require.Len(t, items, len(invs))
+		failed := 0
+		for i, inv := range invs {
+			li := items[i]
+			assert.Equal(t, inv.Name+":", strings.TrimSpace(li.tags("strong")[0].text()))
+			status := li.classed("status")[0].text()
+			if inv.OK {
+				assert.Equal(t, "holds", status)
+				continue
+			}
+			failed++
+			require.NotNil(t, inv.FirstFailingStep)
+			want := fmt.Sprintf("fails at step %d", *inv.FirstFailingStep+1)
+			if inv.Expected {
+				want += " (this lesson's point)"
+			}
+			assert.Equal(t, want, status)
+			assert.True(t, li.hasClass("bad"))
+			require.NotEmpty(t, inv.Detail)
+			assert.Equal(t, inv.Detail, li.classed("detail")[0].text())
+		}
+		assert.Equal(t, 1, failed, "the lesson's one violation")
+		assert.Contains(t, p.id("invariants").words(), "snapshot total equals the money there is: fails at step")
+		assert.Contains(t, p.id("invariants").words(), "(this lesson's point)")
+
+		// before the snapshot completes, everything still holds
+		sess.Seek(1)
+		early := load(t, &Lab{sess: sess})
+		for _, s := range early.id("invariants").classed("status") {
+			assert.Equal(t, "holds", s.text())
+		}
+	})
+}
+
+func TestMessagesAndProcessesPanels(t *testing.T) {
+	sess := session(t, link("snapshot-bank", 45))
+	require.NoError(t, sess.Crash(1))
+	p := load(t, &Lab{sess: sess})
+	rep := sess.Report()
+	msgs := rows(p.id("messages"))
+	for kind, n := range rep.Messages.ByKind {
+		assert.Equal(t, fmt.Sprint(n), findRow(t, msgs, kind)[1])
+	}
+	assert.Contains(t, p.id("messages").words(), "the algorithm needs N(N−1) = 6 per snapshot")
+
+	procs := rows(p.id("processes"))
+	require.Len(t, procs, 3)
+	for i, want := range sess.Processes() {
+		assert.Equal(t, want.Name, procs[i][0])
+		assert.Equal(t, want.Health, procs[i][1])
+		assert.Equal(t, fmt.Sprint(want.Lamport), procs[i][3])
+		assert.Equal(t, want.Vector, procs[i][4])
+	}
+	assert.Equal(t, "crashed", findRow(t, procs, "B")[1])
+}
+
+func TestABadLinkSaysWhichParameterAndKeepsAView(t *testing.T) {
+	t.Run("first link", func(t *testing.T) {
+		c := &Lab{}
+		c.open(url.Values{"s": {"nope"}})
+		p := load(t, c)
+		alert := p.all(func(n *node) bool { return n.attrs["role"] == "alert" })
+		require.Len(t, alert, 1)
+		assert.True(t, alert[0].hasClass("problem"))
+		msg := alert[0].tags("span")[0].text()
+		assert.Contains(t, msg, "This link could not be opened")
+		assert.Contains(t, msg, `link parameter "s"`)
+		assert.Contains(t, msg, `"nope"`)
+		assert.Equal(t, "Dismiss", alert[0].tags("button")[0].text())
+		// the default lesson is shown beneath
+		def := session(t, url.Values{})
+		assert.Equal(t, fmt.Sprintf("step 0 / %d · time 0", def.Len()), p.position())
+		assert.Equal(t, def.Caption(), p.id("caption").text())
+		assert.True(t, p.id("scenario").tags("option")[0].on("selected"), "the default lesson is picked")
+	})
+	t.Run("later link", func(t *testing.T) {
+		for param, q := range map[string]url.Values{
+			"k":    link("snapshot-bank", 9999),
+			"axis": {"s": {"snapshot-bank"}, "axis": {"sideways"}},
+			"in":   {"s": {"snapshot-bank"}, "in": {"12q5"}},
+			"v":    {"v": {"7"}},
+		} {
+			c := &Lab{}
+			c.open(link("snapshot-nonfifo", 12))
+			require.Empty(t, c.problem)
+			c.open(q)
+			p := load(t, c)
+			alert := p.all(func(n *node) bool { return n.attrs["role"] == "alert" })
+			require.Len(t, alert, 1, param)
+			assert.Contains(t, alert[0].words(), fmt.Sprintf("link parameter %q", param))
+			// the view it had stays
+			assert.Equal(t, "snapshot-nonfifo", c.sess.Scenario().ID)
+			assert.True(t, strings.HasPrefix(p.position(), "step 12 / "), p.position())
+		}
+		// a good link clears the problem
+		c := &Lab{}
+		c.open(url.Values{"s": {"nope"}})
+		require.NotEmpty(t, c.problem)
+		c.open(link("snapshot-bank", 3))
+		p := load(t, c)
+		assert.Empty(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" }))
+		assert.True(t, strings.HasPrefix(p.position(), "step 3 / "), p.position())
+	})
+}
+
+func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
+	t.Run("up", func(t *testing.T) {
+		c := &Lab{sess: session(t, link("snapshot-bank", 20)), pauseTicks: 15}
+		c.menu = processMenu{open: true, node: 1, x: 24, y: 100}
+		p := load(t, c)
+		menu := p.id("process-menu")
+		assert.Equal(t, "B (up)", menu.classed("menu-title")[0].text())
+		assert.Equal(t, "Crash B", p.id("menu-crash").text())
+		assert.Equal(t, "GC-pause B for", p.id("menu-pause").text())
+		assert.Equal(t, "15", p.id("menu-pause-ticks").attrs["value"])
+		assert.Equal(t, "snapshot from B", p.id("menu-cmd-snapshot").text())
+		assert.Nil(t, p.byID("menu-recover"))
+		assert.Contains(t, menu.attrs["style"], "left:32px")
+		assert.Contains(t, menu.attrs["style"], "top:108px")
+		// the menu sits on the stage, by the canvas
+		assert.Equal(t, "stage", menu.parent.attrs["class"])
+	})
+	t.Run("crashed", func(t *testing.T) {
+		sess := session(t, link("snapshot-bank", 20))
+		require.NoError(t, sess.Crash(1))
+		c := &Lab{sess: sess, menu: processMenu{open: true, node: 1}}
+		p := load(t, c)
+		assert.Equal(t, "B (crashed)", p.id("process-menu").classed("menu-title")[0].text())
+		assert.Equal(t, "Recover B", p.id("menu-recover").text())
+		assert.Nil(t, p.byID("menu-crash"))
+		assert.Nil(t, p.byID("menu-pause"))
+		assert.Nil(t, p.byID("menu-cmd-snapshot"))
+	})
+	t.Run("paused", func(t *testing.T) {
+		sess := session(t, link("snapshot-bank", 20))
+		require.NoError(t, sess.Pause(2, 15))
+		c := &Lab{sess: sess, menu: processMenu{open: true, node: 2}}
+		p := load(t, c)
+		assert.Equal(t, "C (paused)", p.id("process-menu").classed("menu-title")[0].text())
+		assert.Equal(t, "Crash C", p.id("menu-crash").text(), "a paused process can still crash")
+		assert.Nil(t, p.byID("menu-pause"))
+		assert.Nil(t, p.byID("menu-recover"))
+	})
+	t.Run("closed", func(t *testing.T) {
+		p := load(t, &Lab{sess: session(t, link("snapshot-bank", 20)), menu: processMenu{node: 1}})
+		assert.Nil(t, p.byID("process-menu"))
+	})
+}
+
+func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
+	c := &Lab{}
+	c.open(url.Values{"s": {"snapshot-bank"}, "k": {"30"}, "embed": {"1"}})
+	require.True(t, c.embed)
+	c.loading = true // the loader never shows embedded
+	p := load(t, c)
+	assert.Empty(t, p.tags("header"))
+	assert.Nil(t, p.byID("scenario"))
+	assert.Empty(t, p.classed("panels"))
+	assert.Nil(t, p.byID("invariants"))
+	assert.Nil(t, p.byID("scenario-text"))
+	// natively the page renders as the server prerenders it: the diagram
+	// as inline SVG, which the browser's canvas replaces
+	require.Len(t, p.classed("prerender"), 1)
+	assert.Len(t, p.classed("prerender")[0].tags("svg"), 1)
+	assert.True(t, strings.HasPrefix(p.position(), "step 30 / "))
+
+	// exactly: the root, then stage, controls and caption, nothing after
+	require.NoError(t, app.Match(app.Div().Class("lab embed"), c, 0))
+	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1))
+	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess.CaptionSource()).Attr("aria-live", "polite"), c, 0, 2))
+	require.NoError(t, app.Match(app.Text(c.sess.Caption()), c, 0, 2, 0))
+	assert.Error(t, app.Match(app.Div(), c, 0, 3), "nothing follows the caption")
+
+	// the same link without embed has the header and panels
+	c2 := &Lab{}
+	c2.open(link("snapshot-bank", 30))
+	c2.loading = true
+	p2 := load(t, c2)
+	assert.Len(t, p2.tags("header"), 1)
+	assert.Len(t, p2.classed("panels"), 1)
+	assert.NotNil(t, p2.byID("scenario-text"))
+}
+
+func TestEmbedStaysEmbeddedAsTheViewChanges(t *testing.T) {
+	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"5"}, "embed": {"1"}})
+	r.do(r.c.forward)
+	assert.Equal(t, "1", r.url().Get("embed"), "the link keeps embed")
+	assert.Equal(t, "6", r.url().Get("k"))
+	assert.Empty(t, r.page().tags("header"))
+}
+
+func TestCommandBarOffersTheSnapshotAtEveryProcess(t *testing.T) {
+	sess := session(t, link("snapshot-bank", 0))
+	p := load(t, &Lab{sess: sess})
+	bars := p.classed("commands")
+	require.Len(t, bars, 1)
+	assert.True(t, bars[0].parent.hasClass("controls"), "the command bar is among the controls")
+	buttons := bars[0].tags("button")
+	var texts, ids []string
+	for _, b := range buttons {
+		texts = append(texts, b.text())
+		ids = append(ids, b.attrs["id"])
+		assert.True(t, b.hasClass("cmd"))
+	}
+	assert.Equal(t, []string{"snapshot from A", "snapshot from B", "snapshot from C"}, texts)
+	assert.Equal(t, []string{"cmd-snapshot-A", "cmd-snapshot-B", "cmd-snapshot-C"}, ids)
+	cmd, ok := sess.Spec().Command("snapshot")
+	require.True(t, ok)
+	assert.Equal(t, cmd.Help, buttons[0].attrs["title"])
+}
+
+func TestLoaderShowsTheText(t *testing.T) {
+	c := &Lab{sess: session(t, link("snapshot-bank", 0)), loading: true, loadText: `{"id": "x"}`}
+	p := load(t, c)
+	area := p.id("scenario-text")
+	assert.Equal(t, "textarea", area.tag)
+	// go-app sets a textarea's text as its value (a property in the
+	// browser, an attribute when encoded)
+	assert.Equal(t, `{"id": "x"}`, area.attrs["value"])
+	assert.Equal(t, "Open this scenario", p.id("load-apply").text())
+}
+
+func TestSpeedsAndPlayLabel(t *testing.T) {
+	c := &Lab{sess: session(t, link("snapshot-bank", 0)), speed: 16, playing: true}
+	p := load(t, c)
+	var offered, picked []string
+	for _, o := range p.id("speed").tags("option") {
+		offered = append(offered, o.text())
+		if o.on("selected") {
+			picked = append(picked, o.attrs["value"])
+		}
+	}
+	assert.Equal(t, []string{"1 steps/s", "2 steps/s", "4 steps/s", "8 steps/s", "16 steps/s", "60 steps/s"}, offered)
+	assert.Equal(t, []string{"16"}, picked)
+	assert.Equal(t, "❚❚ Pause", p.id("play").text())
+}
+
+// ---------------------------------------------------------------------------
+// Actions, on the live Lab.
+
+func TestHostHasTheMountedComponentsContext(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 0))
+	// the Lab renders through the host, and a dispatch on the host's
+	// context re-renders it
+	assert.True(t, strings.HasPrefix(r.page().position(), "step 0 / "))
+	r.c.sess.Seek(7) // behind the component's back: nothing renders it…
+	r.e.ConsumeAll()
+	assert.True(t, strings.HasPrefix(r.page().position(), "step 0 / "), "no update was asked for")
+	r.do(func(app.Context) {}) // …until something dispatches on it
+	assert.True(t, strings.HasPrefix(r.page().position(), "step 7 / "))
+}
+
+func TestStepsChangeThePositionCaptionAndURL(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 30))
+	sess := r.c.sess
+	n := sess.Len()
+	check := func(k int) {
+		t.Helper()
+		p := r.page()
+		assert.Equal(t, fmt.Sprintf("step %d / %d · time %d", k, n, sess.Run().At(k).Now()), p.position())
+		assert.Equal(t, sess.Caption(), p.id("caption").text())
+		assert.Equal(t, strconv.Itoa(k), p.id("scrubber").attrs["value"])
+		assert.Equal(t, strconv.Itoa(k), r.url().Get("k"), "the URL follows the view")
+		assert.Equal(t, sess.Query(), r.url())
+	}
+	r.do(r.c.forward)
+	check(31)
+	r.do(r.c.forward)
+	check(32)
+	r.do(r.c.back)
+	check(31)
+	r.do(r.c.home)
+	check(0)
+	assert.Equal(t, sess.Scenario().Description, r.page().id("caption").text())
+	r.do(r.c.back) // nothing before the start
+	check(0)
+	r.do(r.c.end)
+	check(n)
+	r.do(r.c.forward) // nothing after the end
+	check(n)
+}
+
+func TestAStepClosesTheMenuAndClearsTheNotice(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 30))
+	r.do(func(app.Context) {
+		r.c.menu = processMenu{open: true, node: 0}
+		r.c.notice = "old news"
+	})
+	p := r.page()
+	require.NotNil(t, p.byID("process-menu"))
+	require.Equal(t, "old news", p.id("notice").text())
+	r.do(r.c.forward)
+	p = r.page()
+	assert.Nil(t, p.byID("process-menu"))
+	assert.Nil(t, p.byID("notice"))
+}
+
+func TestARefusedDeliveryExplainsAndChangesNothing(t *testing.T) {
+	probe := session(t, link("snapshot-bank", 0))
+	k, behind, head := queuedBehind(t, probe)
+	r := mount(t, link("snapshot-bank", k))
+	before := r.page().position()
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Deliver(behind) }) })
+	p := r.page()
+	notice := p.id("notice")
+	assert.Equal(t, "status", notice.attrs["role"])
+	assert.Contains(t, notice.text(), "is FIFO: only its head")
+	assert.Equal(t, before, p.position(), "a refused delivery changes nothing")
+	assert.Empty(t, r.url().Get("in"))
+
+	// the head can go, and the notice goes with the refusal
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Deliver(head) }) })
+	p = r.page()
+	assert.Nil(t, p.byID("notice"))
+	assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k+1)), p.position())
+	assert.Contains(t, p.id("caption").text(), "receives")
+	assert.Equal(t, "learner", r.c.sess.CaptionSource())
+	assert.True(t, p.id("caption").hasClass("learner"))
+	assert.Equal(t, fmt.Sprintf("%dd%d", k, head), r.url().Get("in"), "the input is in the link")
+}
+
+func TestClicksOnTheDiagram(t *testing.T) {
+	probe := session(t, link("snapshot-bank", 0))
+	k, behind, head := queuedBehind(t, probe)
+	r := mount(t, link("snapshot-bank", k))
+
+	// natively nothing lays the diagram out, so a click finds nothing
+	require.Nil(t, r.c.scene)
+	r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(100, 100)) })
+	assert.Nil(t, r.page().byID("notice"))
+
+	scene := r.layout()
+	t.Run("message behind another", func(t *testing.T) {
+		x, y := onArrow(t, scene, behind, true)
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		p := r.page()
+		assert.Contains(t, p.id("notice").text(), "is FIFO: only its head")
+		assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k)))
+	})
+	t.Run("process line", func(t *testing.T) {
+		y := scene.ProcessY(1)
+		require.Equal(t, diagram.HitProcess, scene.Hit(24, y).Kind)
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(24, y)) })
+		p := r.page()
+		menu := p.id("process-menu")
+		assert.Equal(t, "B (up)", menu.classed("menu-title")[0].text())
+		assert.Contains(t, menu.attrs["style"], fmt.Sprintf("top:%.0fpx", y+8))
+	})
+	t.Run("nothing", func(t *testing.T) {
+		x, y := 890.0, scene.Height-1
+		require.Equal(t, diagram.HitNothing, scene.Hit(x, y).Kind)
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		assert.Nil(t, r.page().byID("process-menu"), "a click elsewhere closes the menu")
+	})
+	t.Run("event", func(t *testing.T) {
+		var hit diagram.Hit
+		var x, y float64
+	search:
+		for i := range 3 {
+			y = scene.ProcessY(sim.NodeID(i))
+			for x = 0; x < 900; x++ {
+				if hit = scene.Hit(x, y); hit.Kind == diagram.HitEvent {
+					break search
+				}
+			}
+		}
+		require.Equal(t, diagram.HitEvent, hit.Kind, "some event dot is clickable")
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		want := fmt.Sprintf("Step %d: %s", hit.Step+1, r.c.sess.Run().Trace().Records[hit.Step].Caption)
+		assert.Equal(t, want, r.page().id("notice").text())
+	})
+	t.Run("delivered message", func(t *testing.T) {
+		var id = -1
+		var x, y float64
+		for _, m := range r.c.sess.Run().Trace().Msgs {
+			if m.RecvStep < 0 || m.RecvStep >= k {
+				continue
+			}
+			for f := 0.9; f > 0.1 && id < 0; f -= 0.05 {
+				x, y, _ = scene.MessageAt(m.ID, f)
+				if h := scene.Hit(x, y); h.Kind == diagram.HitMessage && h.Msg == m.ID && !h.InFlight {
+					id = m.ID
+				}
+			}
+			if id >= 0 {
+				break
+			}
+		}
+		require.GreaterOrEqual(t, id, 0, "some delivered message is clickable")
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		assert.Equal(t, r.c.sess.Describe(id)+" has already arrived.", r.page().id("notice").text())
+	})
+	t.Run("head of the channel", func(t *testing.T) {
+		x, y := onArrow(t, scene, head, true)
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		p := r.page()
+		assert.Nil(t, p.byID("notice"))
+		assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k+1)), p.position())
+	})
+}
+
+func TestMenuActionsCrashAndRecover(t *testing.T) {
+	// The menu's buttons are closures; run what they run through act.
+	r := mount(t, link("snapshot-bank", 20))
+	r.do(func(app.Context) { r.c.menu = processMenu{open: true, node: 1} })
+	require.NotNil(t, r.page().byID("menu-crash"))
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Crash(1) }) })
+	p := r.page()
+	assert.Nil(t, p.byID("process-menu"), "an action closes the menu")
+	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
+	assert.Contains(t, p.id("caption").text(), "B crashes")
+	assert.Equal(t, "crashed", findRow(t, rows(p.id("processes")), "B")[1])
+	assert.Equal(t, "20c1", r.url().Get("in"))
+
+	// crashing it again is refused, and says so
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Crash(1) }) })
+	p = r.page()
+	assert.NotEmpty(t, p.id("notice").text())
+	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
+
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Recover(1) }) })
+	p = r.page()
+	assert.Nil(t, p.byID("notice"))
+	assert.Equal(t, "up", findRow(t, rows(p.id("processes")), "B")[1])
+	assert.Equal(t, "20c1,21r1", r.url().Get("in"))
+
+	// a snapshot from C (the command bar's button)
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Command(2, "snapshot", 0, 0) }) })
+	assert.Equal(t, "20c1,21r1,22ksnapshot.2.0.0", r.url().Get("in"))
+
+	// reset forgets the inputs
+	r.do(r.c.reset)
+	p = r.page()
+	assert.True(t, strings.HasPrefix(p.position(), "step 0 / "), p.position())
+	assert.Empty(t, r.url().Get("in"))
+	assert.Equal(t, "up", findRow(t, rows(p.id("processes")), "B")[1])
+}
+
+func TestTheURLReproducesTheView(t *testing.T) {
+	r := mount(t, link("snapshot-nonfifo", 25))
+	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Crash(2) }) })
+	r.do(r.c.forward)
+	r.do(func(ctx app.Context) { r.c.setAxis(ctx, diagram.AxisLamport) })
+	q := r.url()
+	assert.Equal(t, "lamport", q.Get("axis"))
+
+	fresh := &Lab{}
+	fresh.open(q)
+	require.Empty(t, fresh.problem)
+	assert.Equal(t, r.page().canonical(), load(t, fresh).canonical())
+}
+
+func TestOnNavOpensThePagesURL(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 0))
+	u, err := url.Parse("/?s=snapshot-nonfifo&k=10&axis=lamport")
+	require.NoError(t, err)
+	r.h.live.Page().ReplaceURL(u)
+	r.do(r.h.OnNav)
+	p := r.page()
+	assert.Equal(t, "snapshot-nonfifo", r.c.sess.Scenario().ID)
+	assert.True(t, strings.HasPrefix(p.position(), "step 10 / "), p.position())
+	assert.False(t, p.id("fifo").on("checked"))
+	assert.True(t, p.id("lamport").on("checked"))
+
+	// a bad one keeps the view and says what is wrong
+	u, _ = url.Parse("/?s=snapshot-bank&k=-3")
+	r.h.live.Page().ReplaceURL(u)
+	r.do(r.h.OnNav)
+	p = r.page()
+	assert.Contains(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" })[0].words(), `link parameter "k"`)
+	assert.True(t, strings.HasPrefix(p.position(), "step 10 / "), p.position())
+}
+
+func TestFIFOToggleSwitchesToTheCounterpart(t *testing.T) {
+	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"30"}, "axis": {"lamport"}})
+	r.do(r.c.toggleFIFO)
+	p := r.page()
+	assert.Equal(t, "snapshot-nonfifo", r.c.sess.Scenario().ID)
+	assert.False(t, p.id("fifo").on("checked"))
+	for _, o := range p.id("scenario").tags("option") {
+		assert.Equal(t, o.attrs["value"] == "snapshot-nonfifo", o.on("selected"), o.attrs["value"])
+	}
+	assert.True(t, strings.HasPrefix(p.position(), "step 0 / "), "a new scenario starts at its beginning")
+	assert.True(t, p.id("lamport").on("checked"), "the axis stays")
+	assert.Equal(t, "snapshot-nonfifo", r.url().Get("s"))
+
+	r.do(r.c.toggleFIFO)
+	assert.Equal(t, "snapshot-bank", r.c.sess.Scenario().ID)
+	assert.True(t, r.page().id("fifo").on("checked"))
+}
+
+func TestFIFOToggleFlipsAScenarioWithoutCounterpart(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	s.ID, s.Title, s.Counterpart = "mine", "Mine", ""
+	sess, err := lab.Open(s)
+	require.NoError(t, err)
+	r := mount(t, url.Values{"sc": {sess.Query().Get("sc")}})
+	require.Equal(t, "mine", r.c.sess.Scenario().ID)
+	require.True(t, r.page().id("fifo").on("checked"))
+	r.do(r.c.toggleFIFO)
+	p := r.page()
+	assert.Equal(t, "mine", r.c.sess.Scenario().ID)
+	assert.False(t, r.c.sess.Scenario().FIFO())
+	assert.False(t, p.id("fifo").on("checked"))
+	assert.NotEmpty(t, r.url().Get("sc"), "the flipped scenario travels in the link")
+}
+
+func TestSwitchingAndPastingScenarios(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 12))
+	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, "nope") })
+	p := r.page()
+	assert.Contains(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" })[0].words(), `no built-in scenario "nope"`)
+	assert.True(t, strings.HasPrefix(p.position(), "step 12 / "))
+
+	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, "snapshot-nonfifo") })
+	p = r.page()
+	assert.Empty(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" }), "opening a scenario clears the problem")
+	assert.Equal(t, "snapshot-nonfifo", r.c.sess.Scenario().ID)
+
+	// pasting: bad JSON is refused with the loader still open
+	r.do(func(app.Context) { r.c.loading, r.c.loadText = true, `{"id": "x", "algorithm": "nope"` })
+	r.do(r.c.loadPasted)
+	p = r.page()
+	assert.Contains(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" })[0].words(), "This scenario was not loaded:")
+	assert.NotNil(t, p.byID("scenario-text"))
+
+	// a good one opens as your scenario and closes the loader
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	s.ID, s.Title = "pasted", "Pasted bank"
+	r.do(func(app.Context) { r.c.loadText = string(s.JSON()) })
+	r.do(r.c.loadPasted)
+	p = r.page()
+	assert.Nil(t, p.byID("scenario-text"))
+	assert.Empty(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" }))
+	opts := p.id("scenario").tags("option")
+	assert.Equal(t, "(your scenario) Pasted bank", opts[len(opts)-1].text())
+	assert.True(t, opts[len(opts)-1].on("selected"))
+}
+
+func TestMountingSetsDefaultsAndKeysAct(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 30))
+	// OnMount never runs natively; run it as the browser would. Its window
+	// listeners go to go-app's native stubs.
+	r.do(r.h.OnMount)
+	require.True(t, r.c.mounted)
+	assert.Equal(t, 4, r.c.speed)
+	assert.Equal(t, 15, r.c.pauseTicks)
+	p := r.page()
+	for _, o := range p.id("speed").tags("option") {
+		assert.Equal(t, o.attrs["value"] == "4", o.on("selected"), o.attrs["value"])
+	}
+
+	press := func(key, tag, typ string) []string {
+		t.Helper()
+		var calls []string
+		r.c.key(keyDown(key, tag, typ, &calls))
+		r.e.ConsumeAll()
+		return calls
+	}
+	at := func(k int) {
+		t.Helper()
+		assert.True(t, strings.HasPrefix(r.page().position(), fmt.Sprintf("step %d / ", k)), r.page().position())
+	}
+	assert.Equal(t, []string{"preventDefault"}, press("ArrowRight", "BODY", ""))
+	at(31)
+	press("PageDown", "BODY", "")
+	at(32)
+	press("ArrowLeft", "BUTTON", "")
+	at(31)
+	press("PageUp", "BODY", "")
+	at(30)
+	press("ArrowRight", "INPUT", "checkbox") // a focused checkbox does not keep the arrows
+	at(31)
+	press("End", "BODY", "")
+	at(r.c.sess.Len())
+	press("Home", "BODY", "")
+	at(0)
+	assert.Equal(t, "0", r.url().Get("k"))
+
+	// keys typed into fields belong to them
+	for _, target := range [][2]string{{"TEXTAREA", ""}, {"SELECT", ""}, {"INPUT", "range"}, {"INPUT", "number"}} {
+		assert.Empty(t, press("ArrowRight", target[0], target[1]), "%v", target)
+		at(0)
+	}
+	// keys the page does not use are left alone
+	assert.Empty(t, press("x", "BODY", ""))
+	at(0)
+
+	// Escape closes the menu; a step key stops playing
+	r.do(func(app.Context) { r.c.menu = processMenu{open: true, node: 1} })
+	require.NotNil(t, r.page().byID("process-menu"))
+	press("Escape", "BODY", "")
+	assert.Nil(t, r.page().byID("process-menu"))
+	r.c.playing = true
+	press("ArrowRight", "BODY", "")
+	assert.False(t, r.c.playing)
+	at(1)
+
+	r.c.OnDismount()
+	assert.False(t, r.c.mounted)
+}
+
+func TestPlayAdvancesAndPauseStops(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 10))
+	r.c.speed = 60 // OnMount's default never ran; a tick is 1/60 s
+	step := func() int { return r.c.sess.Step() }
+
+	r.h.live.Dispatch(r.c.togglePlay)
+	r.e.ConsumeNext() // play: the first tick is scheduled
+	assert.True(t, r.c.playing)
+	assert.Equal(t, "❚❚ Pause", r.page().id("play").text())
+	assert.Equal(t, 10, step())
+	r.e.ConsumeNext() // a tick
+	assert.Equal(t, 11, step())
+	assert.True(t, strings.HasPrefix(r.page().position(), "step 11 / "))
+	r.e.ConsumeNext()
+	assert.Equal(t, 12, step())
+	assert.Equal(t, "12", r.url().Get("k"))
+
+	r.h.live.Dispatch(r.c.togglePlay) // pause
+	r.e.ConsumeAll()
+	assert.False(t, r.c.playing)
+	stopped := step()
+	assert.GreaterOrEqual(t, stopped, 12)
+	assert.LessOrEqual(t, stopped, 13, "a tick already due may land")
+	time.Sleep(50 * time.Millisecond)
+	r.e.ConsumeAll()
+	assert.Equal(t, stopped, step(), "paused, nothing moves")
+	assert.Equal(t, "▶ Play", r.page().id("play").text())
+
+	// at the end, play starts over; it stops by itself at the end
+	r.do(r.c.end)
+	r.c.speed = 1_000_000 // a microsecond a tick: play the whole run
+	r.h.live.Dispatch(r.c.togglePlay)
+	r.e.ConsumeNext()
+	assert.Equal(t, 0, step(), "play at the end starts over")
+	for i := 0; r.c.playing && i < r.c.sess.Len()+5; i++ {
+		r.e.ConsumeNext() // a tick
+	}
+	if !assert.False(t, r.c.playing, "playing stops at the end") {
+		r.c.playing = false // let the engine drain
+	}
+	r.e.ConsumeAll()
+	assert.Equal(t, r.c.sess.Len(), step())
+	assert.Equal(t, "▶ Play", r.page().id("play").text())
+}
+
+// The server's prerendered HTML must not carry false flags: a browser reads
+// checked="false" as checked until the client takes over.
+func TestPrerenderLeavesFalseFlagsOut(t *testing.T) {
+	c := &Lab{}
+	c.open(url.Values{"s": {"snapshot-bank"}, "k": {"10"}})
+	load(t, c)
+	html := app.HTMLString(c)
+	assert.NotContains(t, html, `checked="false"`)
+	assert.NotContains(t, html, `selected="false"`)
+	assert.Contains(t, html, `<svg`, "the diagram is prerendered")
+	assert.Equal(t, 2, strings.Count(html, ` selected>`), "one scenario and one speed are selected")
+}
