@@ -48,7 +48,7 @@ func newHandler(dir string) (*handler, error) {
 		BackgroundColor:         "#ffffff",
 		LoadingLabel:            "Loading Spacetime… {progress}%",
 		WasmContentLengthHeader: "X-Uncompressed-Length",
-		ServiceWorkerTemplate: serviceWorker(),
+		ServiceWorkerTemplate:   serviceWorker(),
 	}
 	return &handler{Handler: h, version: version}, nil
 }
