@@ -459,3 +459,14 @@ func checkTrace(t *testing.T, r *engine.Run) {
 		}
 	}
 }
+
+// With every process crashed for good, a random run with a workload ends
+// (quiescent) instead of ticking forever.
+func TestEveryoneCrashedEndsTheRun(t *testing.T) {
+	s := parse(t, `{"algorithm": "chandy-lamport", "n": 2, "seed": 1, "scheduler": "random", "workload": {"p": 0.5},
+		"script": [{"at": 5, "fault": "crash", "node": "A"}, {"at": 5, "fault": "crash", "node": "B"}],
+		"until": {"quiescent": true}}`)
+	r := start(t, s, 0)
+	assert.Equal(t, "quiescent", r.Stopped())
+	assert.Less(t, r.Len(), 20)
+}

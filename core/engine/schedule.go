@@ -61,7 +61,8 @@ func (r *Run) pick(w *world) (next, bool) {
 			continue
 		}
 		timed, hasTimed := r.pickEarliest(w, false)
-		if !r.deliverable(w, nil) && !r.workloadActive(w) {
+		canWork := r.workloadActive(w) && len(w.upNodes(r.scratchNodes)) > 0
+		if !r.deliverable(w, nil) && !canWork {
 			if !hasTimed {
 				return next{}, false
 			}
