@@ -101,6 +101,7 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	l.axis()
 	l.lanes()
 	l.faults()
+	l.intervals()
 	l.cuts()
 	l.messages()
 	l.events()
@@ -208,6 +209,47 @@ func (l *layout) faults() {
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i] < nodes[j] })
 	for _, n := range nodes {
 		draw(n, open[n], l.now)
+	}
+}
+
+// intervals draws each process's intervals (critical sections, held
+// leases) as thick bars from MarkEnter to MarkLeave, or to now.
+func (l *layout) intervals() {
+	type open struct {
+		step int
+		text string
+	}
+	opened := map[sim.NodeID]open{}
+	bar := func(node sim.NodeID, o open, until float64) {
+		from := l.xs[o.step]
+		if !l.visible(from, until) {
+			return
+		}
+		x1, x2 := max(l.X(from), l.X(l.t0)), min(l.X(until), l.X(l.t1))
+		y := l.s.lanes[node]
+		l.add(Shape{Op: OpRect, X1: x1, Y1: y - 6, X2: x2 - x1, Y2: 12, Color: TokenColor})
+		if o.text != "" {
+			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: y + 20, Color: TokenColor, Align: AlignLeft, Flags: FlagBold, Text: o.text})
+		}
+	}
+	for _, s := range stepsBefore(l.ix.marked, l.k) {
+		r := &l.tr.Records[s]
+		for _, m := range r.Marks {
+			switch m.Kind {
+			case sim.MarkEnter:
+				opened[r.Node] = open{step: s, text: m.Text}
+			case sim.MarkLeave:
+				if o, ok := opened[r.Node]; ok {
+					bar(r.Node, o, l.xs[s])
+					delete(opened, r.Node)
+				}
+			}
+		}
+	}
+	for i := range l.tr.Names {
+		if o, ok := opened[sim.NodeID(i)]; ok {
+			bar(sim.NodeID(i), o, l.now)
+		}
 	}
 }
 

@@ -21,6 +21,9 @@ type TimerRequest struct {
 //     the marks of one Group, one per process, make a cut line.
 //   - MarkChannel: the message delivered in this step is part of a recorded
 //     channel state of snapshot Group.
+//   - MarkEnter and MarkLeave: the process enters and leaves an interval,
+//     such as a critical section or a lease it believes it holds; the
+//     diagram draws a thick bar between them, labelled with Text.
 type Mark struct {
 	Kind  string `json:"kind"`
 	Group int    `json:"group,omitempty"`
@@ -31,6 +34,8 @@ type Mark struct {
 const (
 	MarkRecord  = "record"
 	MarkChannel = "channel-state"
+	MarkEnter   = "enter"
+	MarkLeave   = "leave"
 )
 
 // Env is the world as one node sees it during one Step, and the collector of
