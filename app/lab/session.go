@@ -137,7 +137,7 @@ func (s *Session) CaptionSource() string {
 	if s.step == 0 {
 		return ""
 	}
-	return string(s.run.Trace().Records[s.step-1].Source)
+	return s.run.Trace().Records[s.step-1].Source.String()
 }
 
 // Now is the simulated time on screen.

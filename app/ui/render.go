@@ -14,6 +14,7 @@ import (
 // Render draws the page around the canvas; the canvas itself is always the
 // same element, painted from Go after each render.
 func (c *Lab) Render() app.UI {
+	c.OnInit() // go-app's native engine renders before it initialises
 	if c.sess == nil {
 		return app.Div().Class("lab").Body(app.P().Text("Loading…"))
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"spacetime/core/clock"
+
 	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
@@ -10,8 +12,9 @@ import (
 
 // apply makes one step happen in w. When record is set the step is appended
 // to the trace (and invariants are checked); otherwise the step is being
-// replayed and the trace already holds it.
+// replayed and the trace already holds it, so no caption or stamp is made.
 func (r *Run) apply(w *world, nx next, record bool) {
+	r.replaying = !record
 	if nx.at > w.now {
 		w.now = nx.at
 	}
@@ -26,7 +29,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		// when its time comes (pause a crashed process, drop a message that
 		// has arrived) is skipped, as a learner's would be refused.
 		if err := r.validate(w, nx.act); err != nil {
-			kind, rec.Kind = "", trace.Skip
+			kind, rec.Kind = trace.Skip, trace.Skip
 			r.stampFault(w, &rec, "the script's %s is not applied: %v", nx.act.Fault, err)
 		}
 	}
@@ -60,6 +63,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	case trace.Deliver:
 		m := &r.trace.Msgs[nx.msg]
 		w.net.Remove(m.From, m.To, m.ID)
+		r.landed(w, &m.Message)
 		rec.Msg, rec.Node = m.ID, m.To
 		if record {
 			m.RecvStep, m.RecvTime = w.step, w.now
@@ -86,27 +90,31 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	case trace.Drop:
 		m := &r.trace.Msgs[nx.msg]
 		w.net.Remove(m.From, m.To, m.ID)
+		r.landed(w, &m.Message)
 		rec.Msg, rec.Node = m.ID, m.To
 		if record {
 			m.DropStep = w.step
 		}
 		r.stampFault(w, &rec, "the network loses %s", r.describe(m))
 	}
-	if rec.Caption == "" {
-		rec.Caption = fmt.Sprintf("%s: %s", r.cfg.Names[rec.Node], rec.Kind)
-	}
 	rec.NumSent = w.nextMsg - rec.FirstSent
 	w.step++
 	if record {
-		r.trace.Records = append(r.trace.Records, rec)
+		if rec.Caption == "" {
+			rec.Caption = fmt.Sprintf("%s: %s", r.cfg.Names[rec.Node], rec.Kind)
+		}
+		r.trace.Append(rec)
 	}
 }
 
 // stampFault gives a fault record the process's current clocks (a fault is
 // not an event of the algorithm, so the clocks do not tick) and a caption.
 func (r *Run) stampFault(w *world, rec *trace.Record, format string, args ...any) {
+	if r.replaying {
+		return
+	}
 	rec.Lamport = w.lamport[rec.Node]
-	rec.Vector = w.vector[rec.Node].Clone()
+	rec.Vector = r.stamps.copy(w.vector[rec.Node])
 	rec.Caption = fmt.Sprintf(format, args...)
 }
 
@@ -118,13 +126,15 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 	}
 	w.vector[id].Tick(int(id))
 	env := &r.env
-	env.Reset(id, w.now, r.cfg.Names, w.nodeRandOf(r.cfg.Generator, id))
+	env.Reset(id, w.now, r.cfg.Names, w.nodeRandOf(r.cfg.Generator, id), r.replaying)
 	w.nodes[id].Step(env, ev)
-	rec.Lamport = w.lamport[id]
-	rec.Vector = w.vector[id].Clone()
-	rec.Caption = env.Caption
-	if len(env.Marks) > 0 {
-		rec.Marks = append([]sim.Mark(nil), env.Marks...)
+	if record {
+		rec.Lamport = w.lamport[id]
+		rec.Vector = r.stamps.copy(w.vector[id])
+		rec.Caption = env.Caption
+		if len(env.Marks) > 0 {
+			rec.Marks = append([]sim.Mark(nil), env.Marks...)
+		}
 	}
 	for _, s := range env.Sends {
 		r.send(w, id, s, record, rec.Vector)
@@ -158,10 +168,23 @@ func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []i
 		if lost {
 			m.DropStep = w.step
 		}
-		r.trace.Msgs = append(r.trace.Msgs, m)
+		r.trace.AppendMsg(m)
 	}
 	if !lost {
 		w.net.Add(from, s.To, id)
+		if k, ok := r.kinds[s.Msg.Kind]; ok {
+			w.flight[k].Count++
+			w.flight[k].Sum += s.Msg.Value
+		}
+	}
+}
+
+// landed takes a message that left the network (delivered or lost) off the
+// totals in flight.
+func (r *Run) landed(w *world, m *sim.Message) {
+	if k, ok := r.kinds[m.Kind]; ok {
+		w.flight[k].Count--
+		w.flight[k].Sum -= m.Value
 	}
 }
 
@@ -191,4 +214,18 @@ func (r *Run) describe(m *trace.Msg) string {
 		label += " " + m.Label
 	}
 	return fmt.Sprintf("%s %s→%s (#%d)", label, r.cfg.Names[m.From], r.cfg.Names[m.To], m.ID)
+}
+
+// stamps hands out copies of vector clocks from large blocks: one
+// allocation per block instead of one per step.
+type stamps struct{ block []int32 }
+
+func (s *stamps) copy(v clock.Vector) clock.Vector {
+	if len(s.block) < len(v) {
+		s.block = make([]int32, max(8192, 64*len(v)))
+	}
+	c := clock.Vector(s.block[:len(v):len(v)])
+	copy(c, v)
+	s.block = s.block[len(v):]
+	return c
 }

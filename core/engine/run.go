@@ -35,6 +35,13 @@ type Run struct {
 	version int
 	env     sim.Env
 
+	// replaying is set while a step is replayed for seeking, not recorded.
+	replaying bool
+	stamps    stamps
+	// kinds numbers the spec's message kinds, for the totals in flight.
+	kinds    map[string]int
+	headView *view
+
 	scratchNodes []sim.NodeID
 	scratchChans []busyChannel
 }
@@ -48,7 +55,10 @@ func New(cfg Config) (*Run, error) {
 		cfg.CheckpointEvery = 128
 	}
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
-	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}}
+	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}, kinds: map[string]int{}}
+	for i, k := range cfg.Spec.Kinds {
+		r.kinds[k.Name] = i
+	}
 	for _, inv := range cfg.Spec.Invariants {
 		r.failures = append(r.failures, Failure{Name: inv.Name, Step: -1})
 	}
@@ -135,7 +145,19 @@ func (r *Run) record(w *world, nx next) {
 	}
 }
 
-func (r *Run) view(w *world) view { return view{w: w, names: r.cfg.Names, tr: r.trace} }
+// view is the world as the spec's checkers see it. The head's view is one
+// value reused for every step, so that checking invariants after each step
+// allocates nothing; other worlds get their own.
+func (r *Run) view(w *world) sim.View {
+	if r.headView == nil {
+		r.headView = &view{names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec}
+	}
+	if w == r.head {
+		r.headView.w = w
+		return r.headView
+	}
+	return &view{w: w, names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec}
+}
 
 // state returns the world after k steps, replaying from the nearest
 // checkpoint (or from the last world it returned, when that is closer).

@@ -186,7 +186,8 @@ type busyChannel struct {
 func actionKind(a Action) trace.Kind {
 	switch {
 	case a.Fault != "":
-		return trace.Kind(a.Fault)
+		k, _ := trace.ParseKind(string(a.Fault))
+		return k
 	case a.Command != "":
 		return trace.Command
 	default:

@@ -38,6 +38,8 @@ type world struct {
 	timers  []timer
 	lamport []clock.Lamport
 	vector  []clock.Vector
+	// flight totals the messages in flight by kind (the spec's order).
+	flight []sim.Total
 
 	sched, netRand, work pcgStream
 	nodeRand             []pcgStream
@@ -54,6 +56,7 @@ func newWorld(cfg *Config) *world {
 		lamport:  make([]clock.Lamport, n),
 		vector:   make([]clock.Vector, n),
 		nodeRand: make([]pcgStream, n),
+		flight:   make([]sim.Total, len(cfg.Spec.Kinds)),
 		sched:    newStream(cfg.Seed, streamScheduler),
 		netRand:  newStream(cfg.Seed, streamNetwork),
 		work:     newStream(cfg.Seed, streamWorkload),
@@ -88,6 +91,7 @@ func (w *world) clone() *world {
 		c.vector[i] = v.Clone()
 	}
 	c.nodeRand = append([]pcgStream(nil), w.nodeRand...)
+	c.flight = append([]sim.Total(nil), w.flight...)
 	if w.py != nil {
 		c.py = w.py.Clone()
 	}
@@ -134,27 +138,37 @@ type view struct {
 	w     *world
 	names []string
 	tr    *trace.Trace
+	spec  *sim.Spec
 }
 
-func (v view) N() int                      { return len(v.w.nodes) }
-func (v view) Name(id sim.NodeID) string   { return v.names[id] }
-func (v view) Node(id sim.NodeID) sim.Node { return v.w.nodes[id] }
-func (v view) Health(id sim.NodeID) string { return v.w.health[id].State.String() }
-func (v view) Now() sim.Time               { return v.w.now }
-func (v view) Steps() int                  { return v.w.step }
-func (v view) InFlight(from, to sim.NodeID) []int {
+func (v *view) N() int                      { return len(v.w.nodes) }
+func (v *view) Name(id sim.NodeID) string   { return v.names[id] }
+func (v *view) Node(id sim.NodeID) sim.Node { return v.w.nodes[id] }
+func (v *view) Health(id sim.NodeID) string { return v.w.health[id].State.String() }
+func (v *view) Now() sim.Time               { return v.w.now }
+func (v *view) Steps() int                  { return v.w.step }
+func (v *view) InFlight(from, to sim.NodeID) []int {
 	return v.w.net.Channel(from, to)
 }
-func (v view) NumSent() int { return v.w.nextMsg }
+func (v *view) NumSent() int { return v.w.nextMsg }
 
-func (v view) LastMarks() []sim.Mark {
+func (v *view) InFlightTotal(kind string) sim.Total {
+	for i, k := range v.spec.Kinds {
+		if k.Name == kind {
+			return v.w.flight[i]
+		}
+	}
+	return sim.Total{}
+}
+
+func (v *view) LastMarks() []sim.Mark {
 	if v.w.step == 0 || v.w.step > len(v.tr.Records) {
 		return nil
 	}
 	return v.tr.Records[v.w.step-1].Marks
 }
 
-func (v view) MarkSteps(kind string, group int) []int {
+func (v *view) MarkSteps(kind string, group int) []int {
 	steps := make([]int, len(v.w.nodes))
 	for i := range steps {
 		steps[i] = -1
@@ -168,7 +182,7 @@ func (v view) MarkSteps(kind string, group int) []int {
 	}
 	return steps
 }
-func (v view) Envelope(id int) sim.Envelope {
+func (v *view) Envelope(id int) sim.Envelope {
 	m := &v.tr.Msgs[id]
 	e := sim.Envelope{ID: m.ID, From: m.From, To: m.To, Message: m.Message, SendStep: m.SendStep, RecvStep: -1, DropStep: -1}
 	if m.ReceivedAt(v.w.step) {

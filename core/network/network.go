@@ -48,7 +48,11 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 	ch := nt.chans[i]
 	for j, x := range ch {
 		if x == id {
-			nt.chans[i] = append(ch[:j:j], ch[j+1:]...)
+			if j == 0 { // the usual case: the head leaves
+				nt.chans[i] = ch[1:]
+			} else { // no other Net shares this array (Clone copies)
+				nt.chans[i] = append(ch[:j], ch[j+1:]...)
+			}
 			return true
 		}
 	}

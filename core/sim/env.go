@@ -47,6 +47,8 @@ type Env struct {
 	now   Time
 	names []string
 	rand  Rand
+	// quiet skips the caption: the step is only being replayed.
+	quiet bool
 
 	// Sends, Timers, Marks and Caption are the effects of the step, read by
 	// the engine once Step returns.
@@ -56,9 +58,10 @@ type Env struct {
 	Caption string
 }
 
-// Reset prepares env for a step of node self at time now. The engine calls it.
-func (e *Env) Reset(self NodeID, now Time, names []string, r Rand) {
-	e.self, e.n, e.now, e.names, e.rand = self, len(names), now, names, r
+// Reset prepares env for a step of node self at time now. The engine calls
+// it; quiet says the step is replayed to seek, so its caption is not needed.
+func (e *Env) Reset(self NodeID, now Time, names []string, r Rand, quiet bool) {
+	e.self, e.n, e.now, e.names, e.rand, e.quiet = self, len(names), now, names, r, quiet
 	e.Sends = e.Sends[:0]
 	e.Timers = e.Timers[:0]
 	e.Marks = e.Marks[:0]
@@ -108,4 +111,8 @@ func (e *Env) Mark(kind string, group int, text string) {
 }
 
 // Explain sets the step's caption: which rule fired and why, in plain words.
-func (e *Env) Explain(format string, args ...any) { e.Caption = fmt.Sprintf(format, args...) }
+func (e *Env) Explain(format string, args ...any) {
+	if !e.quiet {
+		e.Caption = fmt.Sprintf(format, args...)
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 func TestEnvCollectsEffects(t *testing.T) {
 	var e Env
-	e.Reset(1, 7, []string{"A", "B", "C"}, nil)
+	e.Reset(1, 7, []string{"A", "B", "C"}, nil, false)
 	e.SendToOthers(Message{Kind: "marker"})
 	e.Send(0, Message{Kind: "transfer", Value: 5})
 	e.SetTimer("t", 3)
@@ -23,7 +23,7 @@ func TestEnvCollectsEffects(t *testing.T) {
 	assert.Equal(t, []Mark{{Kind: MarkRecord, Group: 2, Text: "x"}}, e.Marks)
 	assert.Equal(t, "B does 3 things", e.Caption)
 
-	e.Reset(2, 8, []string{"A", "B", "C"}, nil)
+	e.Reset(2, 8, []string{"A", "B", "C"}, nil, false)
 	assert.Empty(t, e.Sends)
 	assert.Empty(t, e.Timers)
 	assert.Empty(t, e.Marks)
@@ -53,4 +53,13 @@ func TestEventKindNames(t *testing.T) {
 	for k, want := range tests {
 		assert.Equal(t, want, k.String())
 	}
+}
+
+func TestQuietEnvSkipsTheCaption(t *testing.T) {
+	var e Env
+	e.Reset(0, 1, []string{"A", "B"}, nil, true)
+	e.Explain("A does %d things", 3)
+	e.Send(1, Message{Kind: "x"})
+	assert.Empty(t, e.Caption, "a replayed step needs no caption")
+	assert.Len(t, e.Sends, 1, "but its effects still happen")
 }

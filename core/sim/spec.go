@@ -131,6 +131,12 @@ type Envelope struct {
 	DropStep int
 }
 
+// Total is a count of messages and the sum of their values.
+type Total struct {
+	Count int
+	Sum   int64
+}
+
 // View is the read-only world at one step, for invariants, metrics, panels.
 type View interface {
 	N() int
@@ -145,6 +151,9 @@ type View interface {
 	InFlight(from, to NodeID) []int
 	// NumSent is the number of messages sent so far; ids are 0 .. NumSent-1.
 	NumSent() int
+	// InFlightTotal counts the messages of a kind in flight, and sums their
+	// values, without visiting them.
+	InFlightTotal(kind string) Total
 	// Envelope returns message id as it stands now.
 	Envelope(id int) Envelope
 	// LastMarks are the marks of the step just taken.

@@ -5,38 +5,102 @@
 package trace
 
 import (
+	"fmt"
+
 	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
-// Kind says what happened in a step.
-type Kind string
+// Kind says what happened in a step. It is a small number in memory (a
+// long run holds many records) and its name in JSON.
+type Kind uint8
 
 // The kinds of step. The first six mirror sim.EventKind; the rest are faults.
 const (
-	Init     Kind = "init"
-	Deliver  Kind = "deliver"
-	Timer    Kind = "timer"
-	Command  Kind = "command"
-	Recover  Kind = "recover"
-	Workload Kind = "workload"
-	Crash    Kind = "crash"
-	Pause    Kind = "pause"
-	Wake     Kind = "wake"
-	Drop     Kind = "drop"
+	Init Kind = iota + 1
+	Deliver
+	Timer
+	Command
+	Recover
+	Workload
+	Crash
+	Pause
+	Wake
+	Drop
 	// Skip is a scripted input that could not happen when its time came.
-	Skip Kind = "skip"
+	Skip
 )
 
+var kindNames = [...]string{"", "init", "deliver", "timer", "command", "recover", "workload", "crash", "pause", "wake", "drop", "skip"}
+
+// String is the kind's name: "deliver", "crash".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) { // the zero Kind is 
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// ParseKind finds a kind by name.
+func ParseKind(name string) (Kind, bool) {
+	for i, n := range kindNames {
+		if n == name && i > 0 {
+			return Kind(i), true
+		}
+	}
+	return 0, false
+}
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*k = 0
+		return nil
+	}
+	v, ok := ParseKind(string(b))
+	if !ok {
+		return fmt.Errorf("unknown step kind %q", b)
+	}
+	*k = v
+	return nil
+}
+
 // Source says who caused a step.
-type Source string
+type Source uint8
 
 // The causes of a step.
 const (
-	Scheduler Source = "scheduler"
-	Script    Source = "script"
-	Learner   Source = "learner"
+	Scheduler Source = iota + 1
+	Script
+	Learner
 )
+
+var sourceNames = [...]string{"", "scheduler", "script", "learner"}
+
+// String is the source's name.
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText writes the source's name.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a source's name.
+func (s *Source) UnmarshalText(b []byte) error {
+	for i, n := range sourceNames {
+		if n == string(b) {
+			*s = Source(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown step source %q", b)
+}
 
 // Record is one step of a run: one event at one process.
 type Record struct {
@@ -128,4 +192,20 @@ func (t *Trace) Truncate(k int) {
 			m.DropStep = -1
 		}
 	}
+}
+
+// Append adds a record. The storage doubles when full, so that a long run
+// copies its records about once rather than at every 25% of growth.
+func (t *Trace) Append(r Record) { t.Records = append(grow(t.Records), r) }
+
+// AppendMsg adds a message, growing the storage as Append does.
+func (t *Trace) AppendMsg(m Msg) { t.Msgs = append(grow(t.Msgs), m) }
+
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	bigger := make([]T, len(s), max(2*cap(s), 1024))
+	copy(bigger, s)
+	return bigger
 }

@@ -8,6 +8,7 @@ package chandylamport
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"spacetime/core/sim"
@@ -131,7 +132,7 @@ func (b *Branch) transfer(env *sim.Env, to sim.NodeID, amount int64) {
 		return
 	}
 	b.Balance -= amount
-	env.Send(to, sim.Message{Kind: KindTransfer, Value: amount, Label: fmt.Sprintf("$%d", amount)})
+	env.Send(to, sim.Message{Kind: KindTransfer, Value: amount, Label: "$" + strconv.FormatInt(amount, 10)})
 	env.Explain("%s sends $%d to %s; %s now holds $%d", me, amount, them, me, b.Balance)
 }
 
@@ -147,12 +148,12 @@ func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, amount int64) {
 			recording = append(recording, fmt.Sprintf("snapshot %d", k+1))
 		}
 	}
-	text := fmt.Sprintf("%s receives $%d from %s; balance $%d", me, amount, env.Name(from), b.Balance)
-	if len(recording) > 0 {
-		text += fmt.Sprintf(". %s recorded its state but has no marker on %s→%s yet, so the $%d was in flight at the cut: it joins that channel's recorded state (%s)",
-			me, env.Name(from), me, amount, strings.Join(recording, ", "))
+	if len(recording) == 0 {
+		env.Explain("%s receives $%d from %s; balance $%d", me, amount, env.Name(from), b.Balance)
+		return
 	}
-	env.Explain("%s", text)
+	env.Explain("%s receives $%d from %s; balance $%d. %s recorded its state but has no marker on %s→%s yet, so the $%d was in flight at the cut: it joins that channel's recorded state (%s)",
+		me, amount, env.Name(from), b.Balance, me, env.Name(from), me, amount, strings.Join(recording, ", "))
 }
 
 // record records the branch's state for snapshot k and sends markers on
