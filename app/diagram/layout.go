@@ -24,9 +24,13 @@ type Options struct {
 	// Width and Height are the drawing's size in CSS pixels.
 	Width, Height float64
 	Axis          Axis
-	// Span is how many ticks are visible when the run is longer than that;
-	// the view then follows the present. 0 means DefaultSpan.
+	// Span is how many ticks are visible (the zoom); a run shorter than
+	// that is fitted whole. 0 means DefaultSpan.
 	Span float64
+	// Pinned fixes the window at Start (the learner panned or zoomed at a
+	// point); otherwise the window follows the present.
+	Pinned bool
+	Start  float64
 	// Highlight lists messages to point at (an invariant's culprits).
 	Highlight []int
 }
@@ -59,10 +63,12 @@ type dot struct {
 type Scene struct {
 	Width, Height float64
 	Shapes        []Shape
-	lanes         []float64
-	laneGap       float64
-	arrows        []arrow
-	dots          []dot
+	// T0 and T1 bound the visible window of the axis.
+	T0, T1  float64
+	lanes   []float64
+	laneGap float64
+	arrows  []arrow
+	dots    []dot
 }
 
 // layout holds the coordinate mapping while a scene is built.
@@ -113,15 +119,28 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 func (l *layout) axis() {
 	end := l.ix.end
 	l.now = l.ix.upTo[l.k] + 0.5
-	if end <= l.opt.Span {
+	switch {
+	case l.opt.Pinned:
+		l.t0, l.t1 = l.opt.Start, l.opt.Start+l.opt.Span
+	case end <= l.opt.Span:
 		l.t0, l.t1 = 0, end
-	} else {
+	default:
 		pad := l.opt.Span * 0.05
 		l.t1 = max(l.now+pad, l.opt.Span)
 		l.t0 = l.t1 - l.opt.Span
 	}
 	l.s0 = l.ix.firstStepAt(l.t0)
+	l.s.T0, l.s.T1 = l.t0, l.t1
 }
+
+// TimeAt maps a pixel column of the scene back to the axis.
+func (s *Scene) TimeAt(x float64) float64 {
+	w := s.Width - marginLeft - marginRight
+	return s.T0 + (x-marginLeft)*(s.T1-s.T0)/w
+}
+
+// PlotWidth is the width of the plot area in pixels.
+func (s *Scene) PlotWidth() float64 { return s.Width - marginLeft - marginRight }
 
 // X maps an axis value to a pixel column.
 func (l *layout) X(t float64) float64 {

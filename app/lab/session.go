@@ -35,6 +35,8 @@ type Session struct {
 	}
 	// Axis is the diagram's horizontal axis.
 	Axis diagram.Axis
+	// View is the diagram's window: zoom, and where it is pinned if it is.
+	View View
 }
 
 // Open starts a session on a scenario, showing step 0.
@@ -212,7 +214,8 @@ func (s *Session) Scene(width, height float64) *diagram.Scene {
 	if d.index == nil || d.index.Axis() != s.Axis {
 		d.index = diagram.NewIndex(s.run.Trace(), s.Axis)
 	}
-	return d.index.Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.Highlight()})
+	return d.index.Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.Highlight(),
+		Span: s.View.span(), Pinned: s.View.Pinned, Start: s.View.Start})
 }
 
 // Describe names a message for the learner: "transfer $14 A→B".

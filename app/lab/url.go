@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ const URLVersion = "1"
 //	in=12d5,30c1       learner inputs (see EncodeInputs)
 //	k=57               the step on screen
 //	axis=lamport       the diagram's axis, when not simulated time
+//	span=40            the zoom: how much of the axis is visible
+//	at=120             the window pinned at this point of the axis (else it
+//	                   follows the present)
 func (s *Session) Query() url.Values {
 	q := url.Values{}
 	q.Set("v", URLVersion)
@@ -43,6 +47,12 @@ func (s *Session) Query() url.Values {
 	q.Set("k", strconv.Itoa(s.step))
 	if s.Axis != diagram.AxisTime && s.Axis != "" {
 		q.Set("axis", string(s.Axis))
+	}
+	if s.View.Span > 0 {
+		q.Set("span", strconv.FormatFloat(s.View.Span, 'g', 6, 64))
+	}
+	if s.View.Pinned {
+		q.Set("at", strconv.FormatFloat(s.View.Start, 'g', 8, 64))
 	}
 	return q
 }
@@ -88,6 +98,20 @@ func FromQuery(q url.Values) (*Session, error) {
 		sess.Axis = diagram.AxisLamport
 	default:
 		return nil, fmt.Errorf("link parameter \"axis\": want time or lamport, got %q", a)
+	}
+	if raw := q.Get("span"); raw != "" {
+		span, err := strconv.ParseFloat(raw, 64)
+		if err != nil || span < MinSpan || span > MaxSpan {
+			return nil, fmt.Errorf("link parameter \"span\": want a zoom from %d to %d, got %q", MinSpan, MaxSpan, raw)
+		}
+		sess.View.Span = span
+	}
+	if raw := q.Get("at"); raw != "" {
+		at, err := strconv.ParseFloat(raw, 64)
+		if err != nil || math.IsNaN(at) || math.IsInf(at, 0) {
+			return nil, fmt.Errorf("link parameter \"at\": want a point of the axis, got %q", raw)
+		}
+		sess.View.Pinned, sess.View.Start = true, at
 	}
 	if raw := q.Get("k"); raw != "" {
 		k, err := strconv.Atoi(raw)

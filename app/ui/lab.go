@@ -6,6 +6,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"time"
@@ -41,6 +42,7 @@ type Lab struct {
 	pauseTicks int
 	loading    bool
 	loadText   string
+	drag       drag
 
 	scene   *diagram.Scene
 	painter painter
@@ -50,6 +52,16 @@ type Lab struct {
 	mounted bool
 	onKey   app.Func
 	onSize  app.Func
+}
+
+// drag is a pan of the diagram in progress with the mouse.
+type drag struct {
+	down  bool
+	lastX float64
+	// moved says the mouse travelled far enough that the press is a drag,
+	// not a click.
+	moved bool
+	from  float64
 }
 
 // processMenu is the little menu opened by clicking a process.
@@ -225,7 +237,16 @@ func (c *Lab) key(ev app.Value) {
 	}
 	k := ev.Get("key").String()
 	var act func(app.Context)
+	if ev.Get("shiftKey").Bool() && (k == "ArrowRight" || k == "ArrowLeft") {
+		dir := 1.0
+		if k == "ArrowLeft" {
+			dir = -1
+		}
+		k = "pan"
+		act = func(ctx app.Context) { c.pan(ctx, dir*panStep) }
+	}
 	switch k {
+	case "pan":
 	case "ArrowRight", "PageDown":
 		act = c.forward
 	case "ArrowLeft", "PageUp":
@@ -238,12 +259,20 @@ func (c *Lab) key(ev app.Value) {
 		act = c.togglePlay
 	case "Escape":
 		act = func(ctx app.Context) { c.menu.open = false }
+	case "+", "=":
+		act = func(ctx app.Context) { c.zoom(ctx, 1/zoomStep) }
+	case "-", "_":
+		act = func(ctx app.Context) { c.zoom(ctx, zoomStep) }
+	case "0":
+		act = func(ctx app.Context) { c.sess.ResetView(); c.changed(ctx) }
+	case "f", "F":
+		act = c.follow
 	default:
 		return
 	}
 	ev.Call("preventDefault")
 	c.ctx.Dispatch(func(ctx app.Context) {
-		if k != " " && k != "Spacebar" {
+		if k == "ArrowRight" || k == "ArrowLeft" || k == "PageDown" || k == "PageUp" || k == "Home" || k == "End" {
 			c.playing = false
 		}
 		act(ctx)
@@ -291,9 +320,84 @@ func (c *Lab) act(ctx app.Context, do func() error) {
 	c.changed(ctx)
 }
 
+// zoomStep is one step of zooming out; its inverse zooms in.
+const zoomStep = 1.25
+
+// panStep is the share of the window one pan key moves it by.
+const panStep = 0.2
+
+// zoom zooms by factor around the present (or the middle, when pinned).
+func (c *Lab) zoom(ctx app.Context, factor float64) {
+	if c.scene == nil {
+		return
+	}
+	c.sess.Zoom(c.scene, factor)
+	c.changed(ctx)
+}
+
+// pan moves the window by a share of its width.
+func (c *Lab) pan(ctx app.Context, share float64) {
+	if c.scene == nil {
+		return
+	}
+	c.sess.Pan(c.scene, share*c.scene.PlotWidth())
+	c.changed(ctx)
+}
+
+func (c *Lab) follow(ctx app.Context) {
+	c.sess.Follow()
+	c.changed(ctx)
+}
+
+// wheel zooms at the mouse; with Shift, or a sideways scroll, it pans.
+func (c *Lab) wheel(ctx app.Context, e app.Event) {
+	if c.scene == nil {
+		return
+	}
+	e.PreventDefault()
+	dx, dy := e.Get("deltaX").Float(), e.Get("deltaY").Float()
+	if e.Get("shiftKey").Bool() || math.Abs(dx) > math.Abs(dy) {
+		c.sess.Pan(c.scene, dx+dy)
+	} else {
+		c.sess.ZoomAt(c.scene, e.Get("offsetX").Float(), math.Exp(dy*0.0015))
+	}
+	c.changed(ctx)
+}
+
+func (c *Lab) dragStart(ctx app.Context, e app.Event) {
+	x := e.Get("offsetX").Float()
+	c.drag = drag{down: true, lastX: x, from: x}
+}
+
+// dragMove pans with the mouse: the picture follows the pointer.
+func (c *Lab) dragMove(ctx app.Context, e app.Event) {
+	if !c.drag.down || c.scene == nil {
+		return
+	}
+	x := e.Get("offsetX").Float()
+	if !c.drag.moved && math.Abs(x-c.drag.from) < 5 {
+		return
+	}
+	c.drag.moved = true
+	c.sess.Pan(c.scene, c.drag.lastX-x)
+	c.drag.lastX = x
+	c.redraw(ctx)
+}
+
+func (c *Lab) dragEnd(ctx app.Context, e app.Event) {
+	if c.drag.down && c.drag.moved {
+		c.changed(ctx) // the link records where the view ended up
+	}
+	c.drag.down = false
+}
+
 // click handles a click on the diagram.
 func (c *Lab) click(ctx app.Context, e app.Event) {
 	if c.scene == nil {
+		return
+	}
+	if c.drag.moved { // the end of a drag, not a click
+		c.drag.moved = false
 		return
 	}
 	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()

@@ -53,7 +53,9 @@ func (c *Lab) diagram() app.UI {
 		return app.Raw(`<div class="prerender">` + string(svg) +
 			`<script>performance.mark("spacetime-first-diagram-static")</script></div>`)
 	}
-	return app.Canvas().ID("diagram").Class("diagram").Attr("aria-label", "space-time diagram").OnClick(c.click)
+	return app.Canvas().ID("diagram").Class("diagram").Attr("aria-label", "space-time diagram").
+		OnClick(c.click).OnWheel(c.wheel).
+		OnMouseDown(c.dragStart).OnMouseMove(c.dragMove).OnMouseUp(c.dragEnd).OnMouseLeave(c.dragEnd)
 }
 
 // prerenderWidth is the width the server lays the diagram out at; the page
@@ -176,6 +178,14 @@ func (c *Lab) controls() app.UI {
 			}
 		}),
 		app.Span().ID("position").Class("position").Textf("step %d / %d · time %d", c.sess.Step(), n, c.sess.Now()),
+		app.Span().Class("zoom").Body(
+			app.Button().ID("zoom-out").Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, zoomStep) }),
+			app.Button().ID("zoom-in").Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, 1/zoomStep) }),
+			app.If(c.sess.View.Pinned, func() app.UI {
+				return app.Button().ID("follow").Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
+					OnClick(func(ctx app.Context, e app.Event) { c.follow(ctx) })
+			}),
+		),
 		app.Button().ID("reset").Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.reset(ctx) }),
 		c.commandBar(),
 	)

@@ -248,3 +248,41 @@ func TestBadScenarioKeepsTheView(t *testing.T) {
 	assert.Contains(t, p.text("#invariants"), "snapshot total equals the money there is: holds")
 	p.noConsoleErrors()
 }
+
+func TestZoomAndPanTheDiagram(t *testing.T) {
+	p := open(t, "/?s=snapshot-long&k=5000")
+	whole := p.picture()
+	// the long run is shown as a window that follows the present
+	p.key("+")
+	assert.Contains(t, eval[string](p, "location.search"), "span=128")
+	assert.NotEqual(t, whole, p.picture(), "zooming in changes the picture")
+	p.key("-")
+	assert.Contains(t, eval[string](p, "location.search"), "span=160")
+
+	// the wheel zooms at the mouse and pins the window there
+	before := p.frames()
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("diagram").dispatchEvent(new WheelEvent("wheel", {deltaY: -300, clientX: 400, clientY: 200, bubbles: true, cancelable: true}))`))
+	p.settle(before)
+	search := eval[string](p, "location.search")
+	assert.Contains(t, search, "at=")
+	require.NoError(t, chromedp.Do(p.ctx, chromedp.WaitVisible(chromedp.CSS("#follow"))))
+
+	// dragging pans: the window moves to earlier times
+	w, _ := p.canvasSize()
+	before = p.frames()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const c = document.getElementById("diagram"), r = c.getBoundingClientRect();
+		const ev = (type, x) => c.dispatchEvent(new MouseEvent(type, {clientX: r.left + x, clientY: r.top + 150, bubbles: true}));
+		ev("mousedown", %[1]f); ev("mousemove", %[1]f + 40); ev("mousemove", %[1]f + 200); ev("mouseup", %[1]f + 200);
+	})()`, w/2)))
+	p.settle(before)
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf(`location.search !== %q`, search)))
+	require.NoError(t, err, "the drag moved the window")
+
+	// 0 goes back to the default view, following the present
+	p.key("0")
+	_, err = chromedp.Run(p.ctx, chromedp.Poll[bool](`!location.search.includes("at=") && !location.search.includes("span=")`))
+	require.NoError(t, err)
+	assert.Equal(t, whole, p.picture(), "the default view again")
+	p.noConsoleErrors()
+}
