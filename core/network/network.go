@@ -4,7 +4,11 @@
 // otherwise).
 package network
 
-import "spacetime/core/sim"
+import (
+	"sort"
+
+	"spacetime/core/sim"
+)
 
 // Config is a network's behaviour, as the scenario gives it.
 type Config struct {
@@ -20,6 +24,9 @@ type Config struct {
 type Net struct {
 	n     int
 	chans [][]int // index from*n+to: message ids in send order
+	// busy lists the indices of the non-empty channels in ascending order,
+	// so that finding them costs what is in flight, not n².
+	busy []int
 }
 
 // New returns an empty network of n processes.
@@ -27,7 +34,7 @@ func New(n int) *Net { return &Net{n: n, chans: make([][]int, n*n)} }
 
 // Clone returns an independent copy.
 func (nt *Net) Clone() *Net {
-	c := &Net{n: nt.n, chans: make([][]int, len(nt.chans))}
+	c := &Net{n: nt.n, chans: make([][]int, len(nt.chans)), busy: append([]int(nil), nt.busy...)}
 	for i, ch := range nt.chans {
 		if len(ch) > 0 {
 			c.chans[i] = append([]int(nil), ch...)
@@ -39,6 +46,12 @@ func (nt *Net) Clone() *Net {
 // Add puts message id at the tail of channel from→to.
 func (nt *Net) Add(from, to sim.NodeID, id int) {
 	i := int(from)*nt.n + int(to)
+	if len(nt.chans[i]) == 0 {
+		j := sort.SearchInts(nt.busy, i)
+		nt.busy = append(nt.busy, 0)
+		copy(nt.busy[j+1:], nt.busy[j:])
+		nt.busy[j] = i
+	}
 	nt.chans[i] = append(nt.chans[i], id)
 }
 
@@ -52,6 +65,10 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 				nt.chans[i] = ch[1:]
 			} else { // no other Net shares this array (Clone copies)
 				nt.chans[i] = append(ch[:j], ch[j+1:]...)
+			}
+			if len(nt.chans[i]) == 0 {
+				k := sort.SearchInts(nt.busy, i)
+				nt.busy = append(nt.busy[:k], nt.busy[k+1:]...)
 			}
 			return true
 		}
@@ -76,19 +93,10 @@ func (nt *Net) Position(from, to sim.NodeID, id int) int {
 // Busy calls f for every non-empty channel in a fixed order: by sender, then
 // by receiver.
 func (nt *Net) Busy(f func(from, to sim.NodeID, ids []int)) {
-	for i, ch := range nt.chans {
-		if len(ch) > 0 {
-			f(sim.NodeID(i/nt.n), sim.NodeID(i%nt.n), ch)
-		}
+	for _, i := range nt.busy {
+		f(sim.NodeID(i/nt.n), sim.NodeID(i%nt.n), nt.chans[i])
 	}
 }
 
 // Empty reports whether nothing is in flight.
-func (nt *Net) Empty() bool {
-	for _, ch := range nt.chans {
-		if len(ch) > 0 {
-			return false
-		}
-	}
-	return true
-}
+func (nt *Net) Empty() bool { return len(nt.busy) == 0 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"spacetime/core/algo/all"
@@ -376,15 +375,16 @@ func checkName(name string) error {
 	return nil
 }
 
-// DefaultNames names n processes A, B, C, … (P1 … Pn beyond 26).
+// DefaultNames names n processes A, B, …, Z, AA, AB, … as spreadsheet
+// columns are, so that a script naming A still works with more processes.
 func DefaultNames(n int) []string {
 	names := make([]string, n)
 	for i := range names {
-		if n <= 26 {
-			names[i] = string(rune('A' + i))
-		} else {
-			names[i] = "P" + strconv.Itoa(i+1)
+		name := ""
+		for k := i + 1; k > 0; k = (k - 1) / 26 {
+			name = string(rune('A'+(k-1)%26)) + name
 		}
+		names[i] = name
 	}
 	return names
 }

@@ -222,9 +222,13 @@ func TestVariants(t *testing.T) {
 	assert.Equal(t, uint64(5), s.Seed)
 
 	assert.Equal(t, []string{"A", "B"}, scenario.DefaultNames(2))
-	names := scenario.DefaultNames(30)
-	assert.Equal(t, "P1", names[0])
-	assert.Equal(t, "P30", names[29])
+	names := scenario.DefaultNames(704)
+	assert.Equal(t, "A", names[0], "a script naming A works at any n")
+	assert.Equal(t, "Z", names[25])
+	assert.Equal(t, "AA", names[26])
+	assert.Equal(t, "AD", names[29])
+	assert.Equal(t, "ZZ", names[701])
+	assert.Equal(t, "AAA", names[702])
 }
 
 func TestConfig(t *testing.T) {

@@ -20,6 +20,11 @@ const (
 	KindMarker   = "marker"
 )
 
+// markPartDone marks the step at which a branch finishes its part of a
+// snapshot; the last such mark completes the snapshot, which is when its
+// totals are checked (they never change after).
+const markPartDone = "snapshot-part-done"
+
 // Commands a learner or script may give a branch.
 const (
 	CmdSnapshot = "snapshot"
@@ -195,7 +200,8 @@ func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 		text := fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty, sends markers to %s and starts recording its other incoming channels",
 			me, k, them, me, r.Balance, them, me, to)
 		if r.complete(env.Self()) {
-			text += fmt.Sprintf("; that was its only incoming channel, so its part is done")
+			text += "; that was its only incoming channel, so its part is done"
+			env.Mark(markPartDone, k, "")
 		}
 		env.Explain("%s", text)
 		return
@@ -205,6 +211,7 @@ func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 		me, k, them, me, amounts(r.Channel[from]))
 	if r.complete(env.Self()) {
 		text += fmt.Sprintf(". %s has now recorded its state and every incoming channel: its part of snapshot %d is complete", me, k)
+		env.Mark(markPartDone, k, "")
 	}
 	env.Explain("%s", text)
 }

@@ -174,10 +174,12 @@ func checkLive(v sim.View) sim.Verdict {
 		bal, flight, bal+flight, want, len(lost)), Msgs: lost}
 }
 
+// checkSnapshots checks a snapshot's totals at the step that completes it.
 func checkSnapshots(v sim.View) sim.Verdict {
 	want := opening(v)
-	for k := 1; k <= rounds(v); k++ {
-		if !complete(v, k) {
+	for _, m := range v.LastMarks() {
+		k := m.Group
+		if m.Kind != markPartDone || !complete(v, k) {
 			continue
 		}
 		bal, ch := recordedTotal(v, k)
