@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json) go.mod go.sum
 
-.PHONY: all build run test test-native test-wasm test-browser bench clean
+.PHONY: all build run test test-native test-wasm bench clean
 
 all: build
 
@@ -42,3 +42,9 @@ test-wasm:
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz
+
+# Figures against the budgets: a table, then one JSON line (see cmd/bench).
+# BENCHCOUNT=10 repeats the micro-benchmarks for benchstat (out/bench.txt).
+BENCHCOUNT ?= 1
+bench: build
+	$(GO) run ./cmd/bench -count $(BENCHCOUNT)

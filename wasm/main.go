@@ -5,12 +5,22 @@
 package main
 
 import (
+	"runtime"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"spacetime/app/ui"
 )
 
 func main() {
+	// spacetimeHeapMB reports the Go heap after a collection, for the
+	// benchmark harness (make bench).
+	app.Window().Set("spacetimeHeapMB", app.FuncOf(func(app.Value, []app.Value) any {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 20)
+	}))
 	ui.Routes()
 	app.RunWhenOnBrowser()
 }

@@ -77,7 +77,8 @@
       }
     }
     window.spacetimeFrames = (window.spacetimeFrames || 0) + 1;
-    window.spacetimeLastFrameMs = performance.now() - t0;
+    window.spacetimeLastPaintEnd = performance.now();
+    window.spacetimeLastFrameMs = window.spacetimeLastPaintEnd - t0;
     if (window.spacetimeFrames === 1) performance.mark("spacetime-first-diagram");
   }
 

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"sort"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"spacetime/app/diagram"
+	"spacetime/core/scenario"
+)
+
+// browser starts the server and Chromium and measures the page.
+func browser(rep *Report, server, chromium string) error {
+	if _, err := os.Stat(chromium); err != nil {
+		return fmt.Errorf("no Chromium at %s (apt-get install chromium): %v", chromium, err)
+	}
+	url, stop, err := startServer(server)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true), chromedp.WindowSize(1300, 1000))
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		return err
+	}
+	var errs []error
+	for _, m := range []struct {
+		name string
+		f    func(context.Context, string, *Report) error
+	}{
+		{"first diagram", firstDiagram},
+		{"step", stepLatency},
+		{"seek and heap", seekAndHeap},
+		{"frame", frameScript},
+	} {
+		fmt.Fprintf(os.Stderr, "bench:   %s…\n", m.name)
+		if err := m.f(ctx, url, rep); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", m.name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// startServer runs the server on a free port of 127.0.0.1 and waits for it.
+func startServer(bin string) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, "-addr", addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("%v (make build makes it)", err)
+	}
+	stop := func() { cmd.Process.Kill(); cmd.Wait() }
+	url := "http://" + addr
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(url + "/web/spacetime.js"); err == nil {
+			res.Body.Close()
+			return url, stop, nil
+		}
+	}
+	stop()
+	return "", nil, errors.New("the server did not answer within 15 s")
+}
+
+// tab opens a page in a new tab and waits for its first canvas frame.
+func tab(parent context.Context, url string, opts ...chromedp.ContextOption) (context.Context, func(), error) {
+	ctx, cancel := chromedp.NewContext(parent, opts...)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	done := func() { cancelT(); cancel() }
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		done()
+		return nil, nil, err
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(window.spacetimeFrames || 0) >= 1`, chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return ctx, done, nil
+}
+
+func median(xs []float64) float64 {
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
+}
+
+// firstDiagram: 5 cold loads, each in a fresh browser context (no cache, no
+// service worker): navigation start to the prerendered SVG and to the
+// client's first canvas frame.
+func firstDiagram(ctx context.Context, url string, rep *Report) error {
+	var canvas, static []float64
+	for range 5 {
+		tctx, done, err := tab(ctx, url+"/", chromedp.WithNewBrowserContext())
+		if err != nil {
+			return err
+		}
+		marks, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`["spacetime-first-diagram-static", "spacetime-first-diagram"].map(n => performance.getEntriesByName(n)[0].startTime)`))
+		done()
+		if err != nil {
+			return err
+		}
+		static, canvas = append(static, marks[0]), append(canvas, marks[1])
+	}
+	rep.FirstDiagramMS = map[string]float64{"prerendered": median(static), "canvas": median(canvas)}
+	return nil
+}
+
+// measure runs a JS action (a function of nothing) and returns the time from
+// just before it to the end of the next canvas frame painted: paint is true
+// to include the wait for the animation frame, false for script time only.
+func measure(ctx context.Context, action string, toPaint bool) (float64, error) {
+	result := "window.spacetimeLastDrawCall - t0 + window.spacetimeLastFrameMs"
+	if toPaint {
+		result = "window.spacetimeLastPaintEnd - t0"
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`new Promise(resolve => {
+		const before = window.spacetimeFrames;
+		const t0 = performance.now();
+		(%s)();
+		const wait = () => window.spacetimeFrames > before ? resolve(%s) : setTimeout(wait, 0);
+		wait();
+	})`, action, result), chromedp.EvalAwaitPromise))
+}
+
+const pressRight = `() => window.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`
+const pressLeft = `() => window.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`
+
+// stepLatency presses → through the bank lesson: key press to frame painted.
+func stepLatency(ctx context.Context, url string, rep *Report) error {
+	tctx, done, err := tab(ctx, url+"/?s=snapshot-bank&k=0")
+	if err != nil {
+		return err
+	}
+	defer done()
+	var ms []float64
+	for range 40 {
+		v, err := measure(tctx, pressRight, true)
+		if err != nil {
+			return err
+		}
+		ms = append(ms, v)
+	}
+	rep.StepMS = median(ms)
+	return nil
+}
+
+// seekAndHeap loads the 100,000-step lesson, reads the Go heap, then jumps
+// to random steps with the scrubber (script time to the frame painted).
+func seekAndHeap(ctx context.Context, url string, rep *Report) error {
+	tctx, done, err := tab(ctx, url+"/?s=snapshot-long")
+	if err != nil {
+		return err
+	}
+	defer done()
+	heap, err := chromedp.Run(tctx, chromedp.Evaluate[float64](`window.spacetimeHeapMB()`))
+	if err != nil {
+		return err
+	}
+	rep.HeapMB = heap
+	rng := rand.New(rand.NewPCG(1, 2))
+	var ms []float64
+	for range 40 {
+		k := rng.IntN(100_001)
+		v, err := measure(tctx, fmt.Sprintf(`() => { const s = document.getElementById("scrubber"); s.value = %d; s.dispatchEvent(new Event("input", {bubbles: true})); }`, k), false)
+		if err != nil {
+			return err
+		}
+		ms = append(ms, v)
+	}
+	sort.Float64s(ms)
+	rep.SeekMS = map[string]float64{"median": ms[len(ms)/2], "worst": ms[len(ms)-1]}
+	return nil
+}
+
+// frameScript zooms the 100,000-step lesson out until about 10,000 events
+// and messages are visible and times redrawing it: script time from the key
+// press to the end of painting.
+func frameScript(ctx context.Context, url string, rep *Report) error {
+	span, shapes, err := spanFor(10_000)
+	if err != nil {
+		return err
+	}
+	rep.FrameShapes = shapes
+	tctx, done, err := tab(ctx, fmt.Sprintf("%s/?s=snapshot-long&k=99990&span=%g", url, span))
+	if err != nil {
+		return err
+	}
+	defer done()
+	var ms []float64
+	for i := range 20 {
+		key := pressRight
+		if i%2 == 1 {
+			key = pressLeft
+		}
+		v, err := measure(tctx, key, false)
+		if err != nil {
+			return err
+		}
+		ms = append(ms, v)
+	}
+	rep.FrameScriptMS = median(ms)
+	return nil
+}
+
+// spanFor finds the zoom at which the end of the 100,000-step lesson shows
+// about want events and messages, counting them in the same layout.
+func spanFor(want int) (float64, int, error) {
+	s, err := scenario.Builtin("snapshot-long")
+	if err != nil {
+		return 0, 0, err
+	}
+	r, err := s.Run()
+	if err != nil {
+		return 0, 0, err
+	}
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	count := func(span float64) int {
+		n := 0
+		for _, sh := range ix.Layout(99_990, r.Config().Spec, diagram.Options{Width: 1268, Height: 350, Span: span}).Shapes {
+			if sh.Op == diagram.OpCircle || (sh.Op == diagram.OpLine && sh.Flags&diagram.FlagArrow != 0) {
+				n++
+			}
+		}
+		return n
+	}
+	lo, hi := 10.0, 100_000.0
+	for range 30 {
+		mid := (lo + hi) / 2
+		if count(mid) < want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi, count(hi), nil
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+func wasmSizes(rep *Report) error {
+	rep.WasmBytes = map[string]int64{}
+	for key, name := range map[string]string{"raw": "app.wasm", "gzip": "app.wasm.gz", "brotli": "app.wasm.br"} {
+		st, err := os.Stat(filepath.Join("web", name))
+		if err != nil {
+			return fmt.Errorf("%v (make build makes it)", err)
+		}
+		rep.WasmBytes[key] = st.Size()
+	}
+	return nil
+}
+
+// microBenchmarks runs every Go benchmark of the core and the layout and
+// keeps their raw output for benchstat.
+func microBenchmarks(rep *Report, count int) error {
+	out := filepath.Join("out", "bench.txt")
+	if err := os.MkdirAll("out", 0o755); err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchmem", fmt.Sprintf("-count=%d", count), "./core/...", "./app/...")
+	cmd.Stderr = os.Stderr
+	data, err := cmd.Output()
+	if werr := os.WriteFile(out, data, 0o644); werr != nil {
+		return werr
+	}
+	rep.MicroBenchmarks = out
+	if err != nil {
+		return fmt.Errorf("go test -bench: %v", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "Benchmark") {
+			fmt.Fprintln(os.Stderr, "  "+sc.Text())
+		}
+	}
+	return nil
+}
+
+// throughput runs cmd/throughput natively, or built for js/wasm under
+// Node.js with the Go distribution's go_js_wasm_exec.
+func throughput(rep *Report, wasm bool) error {
+	platform := "native"
+	var cmd *exec.Cmd
+	if wasm {
+		platform = "wasm"
+		bin := filepath.Join(os.TempDir(), "spacetime-throughput.wasm")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/throughput")
+		build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return err
+		}
+		root, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			return err
+		}
+		cmd = exec.Command(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "go_js_wasm_exec"), bin)
+	} else {
+		cmd = exec.Command("go", "run", "./cmd/throughput")
+	}
+	cmd.Stderr = os.Stderr
+	data, err := cmd.Output()
+	if err != nil {
+		return err
+	}
+	rep.CoreEventsPerS[platform] = map[string]float64{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var r struct {
+			Algorithm string  `json:"algorithm"`
+			N         int     `json:"n"`
+			PerSecond float64 `json:"events_per_s"`
+		}
+		if err := dec.Decode(&r); err != nil {
+			return err
+		}
+		rep.CoreEventsPerS[platform][fmt.Sprintf("%s/n=%d", r.Algorithm, r.N)] = r.PerSecond
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
