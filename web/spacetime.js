@@ -30,51 +30,75 @@
     g.fillRect(0, 0, w, h);
     g.lineCap = "round";
     const b = p.buf, texts = p.texts, pal = p.palette;
-    for (let i = 0; i + STRIDE <= b.length; i += STRIDE) {
-      const op = b[i], x1 = b[i + 1], y1 = b[i + 2], x2 = b[i + 3], y2 = b[i + 4];
-      const color = pal[b[i + 5]], width = b[i + 6], flags = b[i + 7], align = b[i + 8];
+    const same = (i, j) => b[j] === b[i] && b[j + 5] === b[i + 5] && b[j + 6] === b[i + 6] && b[j + 7] === b[i + 7] && b[j + 8] === b[i + 8];
+    // Shapes drawn alike come in runs (the layout groups them): each run is
+    // one path, stroked or filled once, which keeps 10,000 shapes fast.
+    for (let i = 0; i + STRIDE <= b.length;) {
+      let j = i + STRIDE;
+      while (j + STRIDE <= b.length && same(i, j)) j += STRIDE;
+      const op = b[i], color = pal[b[i + 5]], width = b[i + 6], flags = b[i + 7], align = b[i + 8];
       switch (op) {
         case OP_LINE:
           g.strokeStyle = color;
           g.lineWidth = width;
           g.setLineDash(flags & DASHED ? [6, 4] : []);
-          g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
+          g.beginPath();
+          for (let k = i; k < j; k += STRIDE) { g.moveTo(b[k + 1], b[k + 2]); g.lineTo(b[k + 3], b[k + 4]); }
+          g.stroke();
           if (flags & ARROW) {
-            const a = Math.atan2(y2 - y1, x2 - x1), s = 7 + width;
+            const s = 7 + width;
             g.fillStyle = color;
-            g.beginPath(); g.moveTo(x2, y2);
-            g.lineTo(x2 + s * Math.cos(a + Math.PI * 0.85), y2 + s * Math.sin(a + Math.PI * 0.85));
-            g.lineTo(x2 + s * Math.cos(a - Math.PI * 0.85), y2 + s * Math.sin(a - Math.PI * 0.85));
-            g.closePath(); g.fill();
+            g.beginPath();
+            for (let k = i; k < j; k += STRIDE) {
+              const x1 = b[k + 1], y1 = b[k + 2], x2 = b[k + 3], y2 = b[k + 4], a = Math.atan2(y2 - y1, x2 - x1);
+              g.moveTo(x2, y2);
+              g.lineTo(x2 + s * Math.cos(a + Math.PI * 0.85), y2 + s * Math.sin(a + Math.PI * 0.85));
+              g.lineTo(x2 + s * Math.cos(a - Math.PI * 0.85), y2 + s * Math.sin(a - Math.PI * 0.85));
+              g.closePath();
+            }
+            g.fill();
           }
           break;
         case OP_CIRCLE:
           g.setLineDash([]);
-          g.beginPath(); g.arc(x1, y1, x2, 0, 2 * Math.PI);
+          g.beginPath();
+          for (let k = i; k < j; k += STRIDE) { g.moveTo(b[k + 1] + b[k + 3], b[k + 2]); g.arc(b[k + 1], b[k + 2], b[k + 3], 0, 2 * Math.PI); }
           if (flags & HOLLOW) {
             g.fillStyle = pal[pal.length - 1]; g.fill();
             g.strokeStyle = color; g.lineWidth = width; g.stroke();
           } else { g.fillStyle = color; g.fill(); }
           break;
         case OP_RECT:
-          g.globalAlpha = 0.55; g.fillStyle = color; g.fillRect(x1, y1, x2, y2); g.globalAlpha = 1;
+          g.globalAlpha = 0.55; g.fillStyle = color;
+          for (let k = i; k < j; k += STRIDE) g.fillRect(b[k + 1], b[k + 2], b[k + 3], b[k + 4]);
+          g.globalAlpha = 1;
           break;
         case OP_CROSS:
           g.setLineDash([]); g.strokeStyle = color; g.lineWidth = width;
-          g.beginPath(); g.moveTo(x1 - x2, y1 - x2); g.lineTo(x1 + x2, y1 + x2);
-          g.moveTo(x1 - x2, y1 + x2); g.lineTo(x1 + x2, y1 - x2); g.stroke();
+          g.beginPath();
+          for (let k = i; k < j; k += STRIDE) {
+            const x = b[k + 1], y = b[k + 2], r = b[k + 3];
+            g.moveTo(x - r, y - r); g.lineTo(x + r, y + r); g.moveTo(x - r, y + r); g.lineTo(x + r, y - r);
+          }
+          g.stroke();
           break;
         case OP_DIAMOND:
           g.fillStyle = color;
-          g.beginPath(); g.moveTo(x1, y1 - x2); g.lineTo(x1 + x2, y1); g.lineTo(x1, y1 + x2); g.lineTo(x1 - x2, y1); g.closePath(); g.fill();
+          g.beginPath();
+          for (let k = i; k < j; k += STRIDE) {
+            const x = b[k + 1], y = b[k + 2], r = b[k + 3];
+            g.moveTo(x, y - r); g.lineTo(x + r, y); g.lineTo(x, y + r); g.lineTo(x - r, y); g.closePath();
+          }
+          g.fill();
           break;
         case OP_TEXT:
           g.fillStyle = color;
           g.font = (flags & BOLD ? "bold " : "") + "12px system-ui, sans-serif";
           g.textAlign = align === 1 ? "center" : align === 2 ? "right" : "left";
-          g.fillText(texts[b[i + 9]], x1, y1);
+          for (let k = i; k < j; k += STRIDE) g.fillText(texts[b[k + 9]], b[k + 1], b[k + 2]);
           break;
       }
+      i = j;
     }
     window.spacetimeFrames = (window.spacetimeFrames || 0) + 1;
     window.spacetimeLastPaintEnd = performance.now();

@@ -95,3 +95,6 @@ func (s *Scene) MessageAt(id int, f float64) (x, y float64, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// Visible counts the events and messages drawn.
+func (s *Scene) Visible() (events, messages int) { return len(s.dots), len(s.arrows) }

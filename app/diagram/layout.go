@@ -83,6 +83,8 @@ type layout struct {
 	now    float64
 	// s0 is the first step inside the window.
 	s0 int
+	// dense says the window holds too many messages to draw in detail.
+	dense bool
 	s  *Scene
 }
 
@@ -384,6 +386,9 @@ func (l *layout) messages() {
 	// oldest furthest along
 	queued := map[[2]sim.NodeID]int{}
 	xmin, xmax := l.X(l.t0), l.X(l.t1)
+	// drawn in layers (halos under lines under crosses under labels), lines
+	// grouped by style, so that the painter strokes each group at once
+	var halos, lines, crosses, labels []Shape
 	for i := first; i < last; i++ {
 		m := &l.tr.Msgs[i]
 		sx := l.xs[m.SendStep]
@@ -414,24 +419,44 @@ func (l *layout) messages() {
 		a = clip(a, xmin, xmax)
 		color, width, flags := l.style(m.Kind)
 		if highlight[m.ID] {
-			l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7})
+			halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7})
 		}
 		if channel[m.ID] {
-			l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ChannelColor, Width: width + 4})
+			halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ChannelColor, Width: width + 4})
 		}
 		if !lost {
 			flags |= FlagArrow
 		}
-		l.add(Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: color, Width: width, Flags: flags})
+		lines = append(lines, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: color, Width: width, Flags: flags})
 		if lost {
-			l.add(Shape{Op: OpCross, X1: a.x2, Y1: a.y2, X2: 5, Color: CrashColor, Width: 2})
+			crosses = append(crosses, Shape{Op: OpCross, X1: a.x2, Y1: a.y2, X2: 5, Color: CrashColor, Width: 2})
 		}
 		if m.Label != "" {
 			mx, my := a.x1+(a.x2-a.x1)*0.55, a.y1+(a.y2-a.y1)*0.55
-			l.add(Shape{Op: OpText, X1: mx + 4, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label})
+			labels = append(labels, Shape{Op: OpText, X1: mx + 4, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label})
 		}
 		l.s.arrows = append(l.s.arrows, a)
 	}
+	if len(lines) > denseMessages {
+		// too many to read one by one: no labels, and hairlines without
+		// dashes or heads (time runs rightwards, so the direction shows),
+		// which rasterize many times faster
+		labels = nil
+		for i := range lines {
+			lines[i].Width, lines[i].Flags = 1, 0
+		}
+		l.dense = true
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return styleKey(lines[i]) < styleKey(lines[j]) })
+	l.s.Shapes = append(append(append(append(l.s.Shapes, halos...), lines...), crosses...), labels...)
+}
+
+// denseMessages is how many visible messages still get their labels.
+const denseMessages = 400
+
+// styleKey orders shapes of one layer so that those drawn alike are adjacent.
+func styleKey(sh Shape) uint32 {
+	return uint32(sh.Color)<<16 | uint32(sh.Flags)<<8 | uint32(sh.Width*10)&0xff
 }
 
 // clip cuts an arrow to the plot's columns, so that a message sent before
@@ -465,6 +490,9 @@ func (l *layout) progress(m *trace.Msg, queued int) float64 {
 }
 
 func (l *layout) events() {
+	// dots first, then what stands on them
+	var marks []Shape
+	defer func() { l.s.Shapes = append(l.s.Shapes, marks...) }()
 	for s := l.s0; s < l.k; s++ {
 		r := &l.tr.Records[s]
 		x := l.xs[s]
@@ -488,12 +516,16 @@ func (l *layout) events() {
 		case trace.Init, trace.Recover:
 			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: Ink, Width: 1.5, Flags: FlagHollow})
 		default:
-			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: Ink})
+			if l.dense { // a square pixel block fills far faster than a disc
+				l.add(Shape{Op: OpRect, X1: px - 1.5, Y1: py - 1.5, X2: 3, Y2: 3, Color: Ink})
+			} else {
+				l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: Ink})
+			}
 		}
 		for _, m := range r.Marks {
 			if m.Kind == sim.MarkRecord {
-				l.add(Shape{Op: OpDiamond, X1: px, Y1: py, X2: 7, Color: CutColor})
-				l.add(Shape{Op: OpText, X1: px + 9, Y1: py - 9, Color: CutColor, Align: AlignLeft, Flags: FlagBold, Text: m.Text})
+				marks = append(marks, Shape{Op: OpDiamond, X1: px, Y1: py, X2: 7, Color: CutColor},
+					Shape{Op: OpText, X1: px + 9, Y1: py - 9, Color: CutColor, Align: AlignLeft, Flags: FlagBold, Text: m.Text})
 			}
 		}
 	}
