@@ -113,6 +113,7 @@ type Config struct {
 	// Script is sorted by time; entries at equal times keep their order.
 	Script []Timed
 	Until  Until
-	// CheckpointEvery is the spacing of rewind checkpoints (default 128).
+	// CheckpointEvery is the spacing of rewind checkpoints (default 128
+	// steps, times n/4 beyond 4 processes).
 	CheckpointEvery int
 }

@@ -52,10 +52,18 @@ func New(cfg Config) (*Run, error) {
 		return nil, errors.New("engine: a run needs a spec and one name per node")
 	}
 	if cfg.CheckpointEvery <= 0 {
-		cfg.CheckpointEvery = 128
+		// a checkpoint copies every process and channel: space them out as
+		// the world grows, so that memory stays flat and a seek replays a
+		// few hundred microseconds' worth of steps
+		cfg.CheckpointEvery = 128 * max(1, len(cfg.Nodes)/4)
 	}
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
 	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}, kinds: map[string]int{}}
+	if u := cfg.Until; u.Steps > 0 && u.Time == 0 && !u.Done && !u.Quiescent {
+		// a run of known length: one allocation instead of growing (capped,
+		// since a larger run may still be cut short by a learner's input)
+		r.trace.Records = make([]trace.Record, 0, min(u.Steps, 1<<18))
+	}
 	for i, k := range cfg.Spec.Kinds {
 		r.kinds[k.Name] = i
 	}
