@@ -35,14 +35,16 @@ func newHandler(dir string) (*handler, error) {
 	}
 	ui.Routes()
 	h := &app.Handler{
-		Name:                    "Spacetime",
-		ShortName:               "Spacetime",
-		Title:                   "Spacetime: a laboratory for distributed snapshots and coordination",
-		Description:             "Step through Chandy–Lamport snapshots and other distributed algorithms on a space-time diagram; rewind, inject faults and see why they work.",
-		Icon:                    app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
-		Styles:                  []string{"/web/spacetime.css"},
-		Scripts:                 []string{"/web/spacetime.js"},
-		Resources:               newWebDir(dir),
+		Name:        "Spacetime",
+		ShortName:   "Spacetime",
+		Title:       "Spacetime: a laboratory for distributed snapshots and coordination",
+		Description: "Step through Chandy–Lamport snapshots and other distributed algorithms on a space-time diagram; rewind, inject faults and see why they work.",
+		Icon:        app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
+		Styles:      []string{"/web/spacetime.css"},
+		Scripts:     []string{"/web/spacetime.js"},
+		Resources:   newWebDir(dir),
+		// start fetching the client while the page's scripts load, not after
+		RawHeaders:              []string{`<link rel="preload" href="/web/app.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 		Version:                 version,
 		ThemeColor:              "#1f2933",
 		BackgroundColor:         "#ffffff",
