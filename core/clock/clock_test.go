@@ -49,3 +49,23 @@ func TestVectorMergeTick(t *testing.T) {
 	c.Tick(1)
 	assert.Equal(t, Vector{2, 4, 2}, v, "clone is independent")
 }
+
+func BenchmarkVector(b *testing.B) {
+	for _, n := range []int{3, 32} {
+		v, m := NewVector(n), NewVector(n)
+		for i := range n {
+			m[i] = int32(i)
+		}
+		b.Run("merge-tick/n="+string(rune('0'+n/10))+string(rune('0'+n%10)), func(b *testing.B) {
+			for b.Loop() {
+				v.Merge(m)
+				v.Tick(0)
+			}
+		})
+		b.Run("compare/n="+string(rune('0'+n/10))+string(rune('0'+n%10)), func(b *testing.B) {
+			for b.Loop() {
+				Compare(v, m)
+			}
+		})
+	}
+}
