@@ -163,6 +163,7 @@ func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []i
 	}
 	lost := r.cfg.Net.Loss > 0 && w.netRand.Float64() < r.cfg.Net.Loss
 	if record {
+		s.Msg.Label = r.intern(s.Msg.Label)
 		m := trace.Msg{ID: id, From: from, To: s.To, Message: s.Msg, SendStep: w.step, SendTime: w.now,
 			Due: due, RecvStep: -1, DropStep: -1, Lamport: w.lamport[from], Vector: stamp}
 		if lost {
@@ -228,4 +229,16 @@ func (s *stamps) copy(v clock.Vector) clock.Vector {
 	copy(c, v)
 	s.block = s.block[len(v):]
 	return c
+}
+
+// intern returns one shared copy of a message label ("$14", "M1"): a long
+// run then keeps a handful of label strings instead of one per message.
+func (r *Run) intern(label string) string {
+	if shared, ok := r.labels[label]; ok {
+		return shared
+	}
+	if len(r.labels) < 4096 {
+		r.labels[label] = label
+	}
+	return label
 }

@@ -40,6 +40,7 @@ type Run struct {
 	stamps    stamps
 	// kinds numbers the spec's message kinds, for the totals in flight.
 	kinds    map[string]int
+	labels   map[string]string
 	headView *view
 
 	scratchNodes []sim.NodeID
@@ -58,7 +59,7 @@ func New(cfg Config) (*Run, error) {
 		cfg.CheckpointEvery = 128 * max(1, len(cfg.Nodes)/4)
 	}
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
-	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}, kinds: map[string]int{}}
+	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}, kinds: map[string]int{}, labels: map[string]string{}}
 	if u := cfg.Until; u.Steps > 0 && u.Time == 0 && !u.Done && !u.Quiescent {
 		// a run of known length: one allocation instead of growing (capped,
 		// since a larger run may still be cut short by a learner's input)

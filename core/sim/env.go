@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Send is a message a node asked to send during one step.
 type Send struct {
@@ -49,6 +52,7 @@ type Env struct {
 	rand  Rand
 	// quiet skips the caption: the step is only being replayed.
 	quiet bool
+	text  textArena
 
 	// Sends, Timers, Marks and Caption are the effects of the step, read by
 	// the engine once Step returns.
@@ -113,6 +117,28 @@ func (e *Env) Mark(kind string, group int, text string) {
 // Explain sets the step's caption: which rule fired and why, in plain words.
 func (e *Env) Explain(format string, args ...any) {
 	if !e.quiet {
-		e.Caption = fmt.Sprintf(format, args...)
+		e.Caption = e.text.appendf(format, args...)
 	}
+}
+
+// textArena keeps the captions of many steps in large blocks: a long run
+// then holds a few hundred objects for its captions instead of one per step,
+// and the garbage collector's work (a pause, in the browser) grows with the
+// number of objects.
+type textArena struct{ block []byte }
+
+// appendf formats into the current block and returns the text as a string
+// that shares the block's memory. The block is only ever appended to, so
+// the strings already handed out never change.
+func (a *textArena) appendf(format string, args ...any) string {
+	if cap(a.block)-len(a.block) < 512 {
+		a.block = make([]byte, 0, 64<<10)
+	}
+	start := len(a.block)
+	a.block = fmt.Appendf(a.block, format, args...)
+	text := a.block[start:]
+	if len(text) == 0 {
+		return ""
+	}
+	return unsafe.String(&text[0], len(text))
 }

@@ -35,7 +35,7 @@ var kindNames = [...]string{"", "init", "deliver", "timer", "command", "recover"
 
 // String is the kind's name: "deliver", "crash".
 func (k Kind) String() string {
-	if int(k) < len(kindNames) { // the zero Kind is 
+	if int(k) < len(kindNames) { // the zero Kind is
 		return kindNames[k]
 	}
 	return "unknown"
