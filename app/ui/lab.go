@@ -43,6 +43,8 @@ type Lab struct {
 	loading    bool
 	loadText   string
 	drag       drag
+	// commandNode is the process the command bar acts at, with many processes.
+	commandNode sim.NodeID
 
 	scene   *diagram.Scene
 	painter painter

@@ -192,16 +192,26 @@ func (c *Lab) controls() app.UI {
 }
 
 // commandBar offers the algorithm's commands that need no target, at any
-// process: "snapshot from A".
+// process: a button per process ("snapshot from A") for a handful of
+// processes, else one button beside a process picker.
 func (c *Lab) commandBar() app.UI {
-	spec := c.sess.Spec()
+	names := c.sess.Scenario().Names
 	var items []app.UI
-	for _, cmd := range spec.Commands {
+	for _, cmd := range c.sess.Spec().Commands {
 		if cmd.Target {
 			continue
 		}
-		for i, name := range c.sess.Scenario().Names {
-			node, cmdName := sim.NodeID(i), cmd.Name
+		cmdName := cmd.Name
+		if len(names) > maxCommandButtons {
+			items = append(items, app.Button().Class("cmd").ID("cmd-"+cmd.Name).Title(cmd.Help).
+				Textf("%s from %s", cmd.Name, names[c.commandNode]).
+				OnClick(func(ctx app.Context, e app.Event) {
+					c.act(ctx, func() error { return c.sess.Command(c.commandNode, cmdName, 0, 0) })
+				}, app.EventScope(cmd.Name)))
+			continue
+		}
+		for i, name := range names {
+			node := sim.NodeID(i)
 			items = append(items, app.Button().Class("cmd").ID("cmd-"+cmd.Name+"-"+name).Title(cmd.Help).
 				Textf("%s from %s", cmd.Name, name).
 				OnClick(func(ctx app.Context, e app.Event) {
@@ -209,8 +219,23 @@ func (c *Lab) commandBar() app.UI {
 				}, app.EventScope(cmd.Name, name)))
 		}
 	}
+	if len(names) > maxCommandButtons && len(items) > 0 {
+		options := make([]app.UI, len(names))
+		for i, name := range names {
+			options[i] = option(i, name, sim.NodeID(i) == c.commandNode)
+		}
+		picker := app.Select().ID("command-node").Attr("aria-label", "process").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v >= 0 && v < len(names) {
+				c.commandNode = sim.NodeID(v)
+			}
+		})
+		items = append([]app.UI{picker}, items...)
+	}
 	return app.Span().Class("commands").Body(items...)
 }
+
+// maxCommandButtons is how many processes get a button each per command.
+const maxCommandButtons = 6
 
 func (c *Lab) processMenu() app.UI {
 	id := c.menu.node

@@ -1332,3 +1332,21 @@ func TestPrerenderLeavesFalseFlagsOut(t *testing.T) {
 	selected := regexp.MustCompile(`<option[^>]* selected[ >]`)
 	assert.Len(t, selected.FindAllString(html, -1), 2, "one scenario and one speed are selected")
 }
+
+// With many processes the command bar is one button beside a picker, not a
+// button per process.
+func TestCommandBarWithManyProcesses(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	s, err = s.WithN(32)
+	require.NoError(t, err)
+	s.Until = scenario.Until{Steps: 200}
+	sess, err := lab.Open(s)
+	require.NoError(t, err)
+	c := &Lab{sess: sess, commandNode: 3}
+	load(t, c)
+	html := app.HTMLString(c)
+	assert.Contains(t, html, `id="command-node"`)
+	assert.Contains(t, html, "snapshot from D")
+	assert.NotContains(t, html, "snapshot from AF", "no button per process")
+}
