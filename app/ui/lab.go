@@ -43,6 +43,7 @@ type Lab struct {
 	loading    bool
 	loadText   string
 	drag       drag
+	scrubGen   int
 	// commandNode is the process the command bar acts at, with many processes.
 	commandNode sim.NodeID
 
@@ -322,6 +323,26 @@ func (c *Lab) act(ctx app.Context, do func() error) {
 	c.changed(ctx)
 }
 
+// scrub follows the scrubber: the diagram is repainted at once, while the
+// page around it (panels, caption, link) is brought up to date only once the
+// learner pauses, so that dragging through a long run stays smooth.
+func (c *Lab) scrub(ctx app.Context, k int) {
+	c.playing, c.menu.open, c.notice = false, false, ""
+	c.sess.Seek(k)
+	c.redraw(ctx)
+	ctx.PreventUpdate()
+	c.scrubGen++
+	gen := c.scrubGen
+	ctx.After(scrubSettle, func(ctx app.Context) {
+		if gen == c.scrubGen {
+			c.changed(ctx)
+		}
+	})
+}
+
+// scrubSettle is how long the scrubber rests before the page catches up.
+const scrubSettle = 120 * time.Millisecond
+
 // zoomStep is one step of zooming out; its inverse zooms in.
 const zoomStep = 1.25
 
@@ -384,6 +405,7 @@ func (c *Lab) dragMove(ctx app.Context, e app.Event) {
 	c.sess.Pan(c.scene, c.drag.lastX-x)
 	c.drag.lastX = x
 	c.redraw(ctx)
+	ctx.PreventUpdate() // the page catches up when the drag ends
 }
 
 func (c *Lab) dragEnd(ctx app.Context, e app.Event) {

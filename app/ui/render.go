@@ -173,8 +173,7 @@ func (c *Lab) controls() app.UI {
 		}),
 		app.Input().ID("scrubber").Type("range").Min(0).Max(n).Value(c.sess.Step()).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
-				c.playing = false
-				c.step(ctx, func() bool { c.sess.Seek(v); return true })
+				c.scrub(ctx, v)
 			}
 		}),
 		app.Span().ID("position").Class("position").Textf("step %d / %d · time %d", c.sess.Step(), n, c.sess.Now()),

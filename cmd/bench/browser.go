@@ -196,6 +196,9 @@ func seekAndHeap(ctx context.Context, url string, rep *Report) error {
 		ms = append(ms, v)
 	}
 	sort.Float64s(ms)
+	if os.Getenv("BENCH_VERBOSE") != "" {
+		fmt.Fprintln(os.Stderr, "seeks (ms):", ms)
+	}
 	rep.SeekMS = map[string]float64{"median": ms[len(ms)/2], "worst": ms[len(ms)-1]}
 	return nil
 }

@@ -286,3 +286,17 @@ func TestZoomAndPanTheDiagram(t *testing.T) {
 	assert.Equal(t, whole, p.picture(), "the default view again")
 	p.noConsoleErrors()
 }
+
+// Dragging the scrubber repaints the diagram at once; the caption, panels
+// and link catch up when it rests.
+func TestScrubberSeeks(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank")
+	before := p.frames()
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("scrubber"); for (const v of [10, 20, 30]) { s.value = v; s.dispatchEvent(new Event("input", {bubbles: true})); } })()`))
+	p.settle(before)
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("position").textContent.startsWith("step 30 /") && location.search.includes("k=30")`))
+	require.NoError(t, err, "the page catches up with the scrubber")
+	_, r := bankRun(t, "snapshot-bank")
+	assert.Equal(t, r.Trace().Records[29].Caption, p.text("#caption"))
+	p.noConsoleErrors()
+}
