@@ -21,6 +21,7 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -35,10 +36,7 @@ const (
 
 func builtinRun(t testing.TB, id string) *engine.Run {
 	t.Helper()
-	s, err := scenario.Builtin(id)
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
+	_, r := scenariotest.Run(t, id)
 	return r
 }
 
@@ -920,28 +918,7 @@ func TestGoldenSVG(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run with -update to create the golden file")
-	sameLines(t, string(want), string(got), "the picture changed; if that is intended, run go test ./app/diagram -run TestGoldenSVG -update")
-}
-
-// sameLines compares two texts and reports the first line that differs.
-func sameLines(t *testing.T, want, got, msg string) {
-	t.Helper()
-	if want == got {
-		return
-	}
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			t.Fatalf("%s\nline %d:\nwant %s\ngot  %s", msg, i+1, w, g)
-		}
-	}
+	scenariotest.SameLines(t, string(want), string(got), "the picture changed; if that is intended, run go test ./app/diagram -run TestGoldenSVG -update")
 }
 
 // axisValues is each step's position on an axis, as the design describes

@@ -85,7 +85,7 @@ type layout struct {
 	s0 int
 	// dense says the window holds too many messages to draw in detail.
 	dense bool
-	s  *Scene
+	s     *Scene
 }
 
 // Layout lays out the first k steps of a run. The scale is fitted to the

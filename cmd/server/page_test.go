@@ -14,17 +14,14 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 )
 
 // bankRun is the default lesson's run, computed here the way the CLI does.
 func bankRun(t *testing.T, id string) (*scenario.Scenario, *engine.Run) {
 	t.Helper()
-	s, err := scenario.Builtin(id)
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
-	return s, r
+	return scenariotest.Run(t, id)
 }
 
 func TestPageOpensOnTheBankAndDraws(t *testing.T) {

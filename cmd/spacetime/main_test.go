@@ -21,6 +21,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/trace"
 )
 
@@ -435,38 +436,16 @@ func TestExport(t *testing.T) {
 		require.NoError(t, err)
 		wellFormed(t, data)
 		want := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: 350}).SVG()
-		sameText(t, string(want), string(data), "the export is the diagram's SVG")
+		scenariotest.SameLines(t, string(want), string(data), "the export is the diagram's SVG")
 		assert.True(t, bytes.HasPrefix(data, []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="350"`)))
 		for _, text := range []string{">$126<", ">$127<", ">$20<", ">cut 1", ">now<"} {
 			assert.True(t, strings.Contains(string(data), text), "the SVG shows %q", text)
 		}
 		golden, err := os.ReadFile(filepath.Join("..", "..", "app", "diagram", "testdata", "snapshot-bank.svg"))
 		if err == nil {
-			sameText(t, string(golden), string(data), "the diagram package's golden picture")
+			scenariotest.SameLines(t, string(golden), string(data), "the diagram package's golden picture")
 		}
 	})
-}
-
-// sameText compares two long texts and reports the first line that differs.
-func sameText(t *testing.T, want, got, msg string) {
-	t.Helper()
-	if want == got {
-		return
-	}
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			t.Errorf("%s\nline %d:\nwant %s\ngot  %s", msg, i+1, w, g)
-			return
-		}
-	}
 }
 
 func wellFormed(t *testing.T, data []byte) {
@@ -509,7 +488,7 @@ func TestExportEqualsScreen(t *testing.T) {
 			sess.Seek(tc.k(sess.Len()))
 			sess.Axis = tc.axis
 			screen := sess.Scene(tc.w, tc.h).SVG()
-			sameText(t, string(screen), out, "the export is the picture on screen")
+			scenariotest.SameLines(t, string(screen), out, "the export is the picture on screen")
 			if tc.id == "snapshot-nonfifo" {
 				assert.True(t, strings.Contains(out, diagram.Palette[diagram.HighlightColor]), "the culprits are highlighted")
 			}

@@ -14,15 +14,12 @@ import (
 	"spacetime/core/faults"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 )
 
 func builtinRun(t *testing.T, id string) (*scenario.Scenario, *engine.Run) {
 	t.Helper()
-	s, err := scenario.Builtin(id)
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
-	return s, r
+	return scenariotest.Run(t, id)
 }
 
 // failStep is the first failing step of the named invariant, or -1.

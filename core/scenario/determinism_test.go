@@ -15,6 +15,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -23,10 +24,7 @@ const hashFile = "trace-sha256.json"
 
 func runBuiltin(t testing.TB, id string) *engine.Run {
 	t.Helper()
-	s, err := scenario.Builtin(id)
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
+	_, r := scenariotest.Run(t, id)
 	return r
 }
 

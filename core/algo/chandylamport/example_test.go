@@ -12,6 +12,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 )
 
@@ -20,11 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // builtinRun runs a built-in scenario.
 func builtinRun(t testing.TB, id string) (*scenario.Scenario, *engine.Run) {
 	t.Helper()
-	s, err := scenario.Builtin(id)
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
-	return s, r
+	return scenariotest.Run(t, id)
 }
 
 // metricsAt returns the algorithm's metrics after k steps, by name.
