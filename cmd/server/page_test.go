@@ -297,3 +297,26 @@ func TestScrubberSeeks(t *testing.T) {
 	assert.Equal(t, r.Trace().Records[29].Caption, p.text("#caption"))
 	p.noConsoleErrors()
 }
+
+// The export buttons hand the browser a file: the diagram as SVG (the same
+// picture), the trace as JSON and as a ShiViz log, the scenario.
+func TestExportButtonsOfferFiles(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=45")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.spacetime.download = (name, mime, text) => { window.saved = {name, mime, text}; }`))
+	for _, tc := range []struct{ button, name, mime, contains string }{
+		{"#export-svg", "snapshot-bank-step45.svg", "image/svg+xml", "<svg"},
+		{"#export-json", "snapshot-bank-step45.json", "application/json", `"records"`},
+		{"#export-shiviz", "snapshot-bank-step45.log", "text/plain", "A {"},
+		{"#export-scenario", "snapshot-bank-step45.scenario.json", "application/json", `"algorithm": "chandy-lamport"`},
+	} {
+		p.do(chromedp.Evaluate[chromedp.Void](`window.saved = null`))
+		p.click(tc.button, false)
+		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!window.saved`))
+		require.NoError(t, err, tc.button)
+		saved := eval[map[string]string](p, `window.saved`)
+		assert.Equal(t, tc.name, saved["name"])
+		assert.Equal(t, tc.mime, saved["mime"])
+		assert.Contains(t, saved["text"], tc.contains, tc.button)
+	}
+	p.noConsoleErrors()
+}
