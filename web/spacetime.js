@@ -6,7 +6,7 @@
   "use strict";
   const STRIDE = 10;
   const OP_LINE = 1, OP_CIRCLE = 2, OP_RECT = 3, OP_TEXT = 4, OP_CROSS = 5, OP_DIAMOND = 6;
-  const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8;
+  const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8, OUTLINE = 16;
   let pending = null;
   let scheduled = false;
   let observer = null;
@@ -63,7 +63,9 @@
           g.setLineDash([]);
           g.beginPath();
           for (let k = i; k < j; k += STRIDE) { g.moveTo(b[k + 1] + b[k + 3], b[k + 2]); g.arc(b[k + 1], b[k + 2], b[k + 3], 0, 2 * Math.PI); }
-          if (flags & HOLLOW) {
+          if (flags & OUTLINE) {
+            g.strokeStyle = color; g.lineWidth = width; g.stroke();
+          } else if (flags & HOLLOW) {
             g.fillStyle = pal[pal.length - 1]; g.fill();
             g.strokeStyle = color; g.lineWidth = width; g.stroke();
           } else { g.fillStyle = color; g.fill(); }

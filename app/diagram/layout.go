@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"spacetime/core/clock"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -33,6 +34,10 @@ type Options struct {
 	Start  float64
 	// Highlight lists messages to point at (an invariant's culprits).
 	Highlight []int
+	// Selected is an event (a step) whose causal past and future are
+	// ringed, or -1 (or 0 with HasSelected false) for none.
+	Selected    int
+	HasSelected bool
 }
 
 // DefaultSpan is the time window shown when a run is too long to fit.
@@ -522,6 +527,9 @@ func (l *layout) events() {
 				l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: Ink})
 			}
 		}
+		if ring, ok := l.causalRing(s, px, py); ok {
+			marks = append(marks, ring)
+		}
 		for _, m := range r.Marks {
 			if m.Kind == sim.MarkRecord {
 				marks = append(marks, Shape{Op: OpDiamond, X1: px, Y1: py, X2: 7, Color: CutColor},
@@ -529,6 +537,25 @@ func (l *layout) events() {
 			}
 		}
 	}
+}
+
+// causalRing rings an event in the selected event's causal past (blue) or
+// future (orange), and the selected event itself, using the vector stamps.
+func (l *layout) causalRing(s int, px, py float64) (Shape, bool) {
+	sel := l.opt.Selected
+	if !l.opt.HasSelected || sel < 0 || sel >= l.k {
+		return Shape{}, false
+	}
+	if s == sel {
+		return Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline}, true
+	}
+	switch clock.Compare(l.tr.Records[s].Vector, l.tr.Records[sel].Vector) {
+	case clock.Before:
+		return Shape{Op: OpCircle, X1: px, Y1: py, X2: 6.5, Color: PastColor, Width: 2, Flags: FlagOutline}, true
+	case clock.After:
+		return Shape{Op: OpCircle, X1: px, Y1: py, X2: 6.5, Color: FutureColor, Width: 2, Flags: FlagOutline}, true
+	}
+	return Shape{}, false
 }
 
 func (l *layout) nowLine() {

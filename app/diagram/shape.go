@@ -30,6 +30,8 @@ const (
 	FlagDashed = 1 << 1
 	FlagBold   = 1 << 2
 	FlagHollow = 1 << 3
+	// FlagOutline strokes a circle without filling it (a ring around an event).
+	FlagOutline = 1 << 4
 )
 
 // Align says where a text's anchor is.
@@ -60,6 +62,9 @@ const (
 	NowColor
 	ChannelColor
 	Faint
+	PastColor
+	FutureColor
+	// Paper is the background; it stays last (the painter reads it there).
 	Paper
 )
 
@@ -78,6 +83,8 @@ var Palette = []string{
 	NowColor:       "#52606d",
 	ChannelColor:   "#0f9d8a",
 	Faint:          "#9aa5b1",
+	PastColor:      "#1565c0",
+	FutureColor:    "#ef6c00",
 	Paper:          "#ffffff",
 }
 

@@ -29,7 +29,9 @@ func (s *Scene) SVG() []byte {
 				fmt.Fprintf(&b, `<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>`+"\n", p[0], p[1], p[2], p[3], p[4], p[5], c)
 			}
 		case OpCircle:
-			if sh.Flags&FlagHollow != 0 {
+			if sh.Flags&FlagOutline != 0 {
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="none" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, c, sh.Width)
+			} else if sh.Flags&FlagHollow != 0 {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, Palette[Paper], c, sh.Width)
 			} else {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"/>`+"\n", sh.X1, sh.Y1, sh.X2, c)

@@ -37,6 +37,8 @@ type Session struct {
 	Axis diagram.Axis
 	// View is the diagram's window: zoom, and where it is pinned if it is.
 	View View
+	// Selected is the event whose causal past and future are shown, or -1.
+	Selected int
 }
 
 // Open starts a session on a scenario, showing step 0.
@@ -45,7 +47,7 @@ func Open(s *scenario.Scenario) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{scn: s, run: r, Axis: diagram.AxisTime, builtin: scenario.IsBuiltin(s)}, nil
+	return &Session{scn: s, run: r, Axis: diagram.AxisTime, builtin: scenario.IsBuiltin(s), Selected: -1}, nil
 }
 
 // Scenario is the scenario being studied. Do not modify it.
@@ -215,7 +217,8 @@ func (s *Session) Scene(width, height float64) *diagram.Scene {
 		d.index = diagram.NewIndex(s.run.Trace(), s.Axis)
 	}
 	return d.index.Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.Highlight(),
-		Span: s.View.span(), Pinned: s.View.Pinned, Start: s.View.Start})
+		Span: s.View.span(), Pinned: s.View.Pinned, Start: s.View.Start,
+		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step})
 }
 
 // Describe names a message for the learner: "transfer $14 A→B".

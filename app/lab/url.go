@@ -33,6 +33,7 @@ const URLVersion = "1"
 //	span=40            the zoom: how much of the axis is visible
 //	at=120             the window pinned at this point of the axis (else it
 //	                   follows the present)
+//	sel=12             the event (step) whose causal past and future show
 func (s *Session) Query() url.Values {
 	q := url.Values{}
 	q.Set("v", URLVersion)
@@ -53,6 +54,9 @@ func (s *Session) Query() url.Values {
 	}
 	if s.View.Pinned {
 		q.Set("at", strconv.FormatFloat(s.View.Start, 'g', 8, 64))
+	}
+	if s.Selected >= 0 {
+		q.Set("sel", strconv.Itoa(s.Selected))
 	}
 	return q
 }
@@ -112,6 +116,13 @@ func FromQuery(q url.Values) (*Session, error) {
 			return nil, fmt.Errorf("link parameter \"at\": want a point of the axis, got %q", raw)
 		}
 		sess.View.Pinned, sess.View.Start = true, at
+	}
+	if raw := q.Get("sel"); raw != "" {
+		sel, err := strconv.Atoi(raw)
+		if err != nil || sel < 0 || sel >= sess.Len() {
+			return nil, fmt.Errorf("link parameter \"sel\": want a step from 0 to %d, got %q", sess.Len()-1, raw)
+		}
+		sess.Selected = sel
 	}
 	if raw := q.Get("k"); raw != "" {
 		k, err := strconv.Atoi(raw)

@@ -5,7 +5,6 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 	"net/url"
 	"strconv"
@@ -261,7 +260,11 @@ func (c *Lab) key(ev app.Value) {
 	case " ", "Spacebar":
 		act = c.togglePlay
 	case "Escape":
-		act = func(ctx app.Context) { c.menu.open = false }
+		act = func(ctx app.Context) {
+			c.menu.open, c.notice = false, ""
+			c.sess.Select(-1)
+			c.changed(ctx)
+		}
 	case "+", "=":
 		act = func(ctx app.Context) { c.zoom(ctx, 1/zoomStep) }
 	case "-", "_":
@@ -434,7 +437,9 @@ func (c *Lab) click(ctx app.Context, e app.Event) {
 		}
 		c.notice = c.sess.Describe(hit.Msg) + " has already arrived."
 	case diagram.HitEvent:
-		c.notice = fmt.Sprintf("Step %d: %s", hit.Step+1, c.sess.Run().Trace().Records[hit.Step].Caption)
+		c.sess.Select(hit.Step)
+		c.notice = c.sess.SelectionText()
+		c.changed(ctx)
 	case diagram.HitProcess:
 		c.menu = processMenu{open: true, node: hit.Node, x: x, y: y}
 	default:

@@ -1037,8 +1037,15 @@ func TestClicksOnTheDiagram(t *testing.T) {
 		}
 		require.Equal(t, diagram.HitEvent, hit.Kind, "some event dot is clickable")
 		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
-		want := fmt.Sprintf("Step %d: %s", hit.Step+1, r.c.sess.Run().Trace().Records[hit.Step].Caption)
-		assert.Equal(t, want, r.page().id("notice").text())
+		// the event is selected: the notice says what came before and after
+		assert.Equal(t, hit.Step, r.c.sess.Selected)
+		notice := r.page().id("notice").text()
+		assert.Contains(t, notice, fmt.Sprintf("Step %d (", hit.Step+1))
+		assert.Contains(t, notice, r.c.sess.Run().Trace().Records[hit.Step].Caption)
+		assert.Contains(t, notice, "happened before it")
+		// clicking it again clears the selection
+		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		assert.Equal(t, -1, r.c.sess.Selected)
 	})
 	t.Run("delivered message", func(t *testing.T) {
 		var id = -1

@@ -320,3 +320,33 @@ func TestExportButtonsOfferFiles(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// Clicking an event rings its causal past in blue and its future in orange.
+func TestClickAnEventForItsCausalPastAndFuture(t *testing.T) {
+	_, r := bankRun(t, "snapshot-bank")
+	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", r.Len()))
+	w, h := p.canvasSize()
+	scene := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h})
+	past, future := diagram.Palette[diagram.PastColor], diagram.Palette[diagram.FutureColor]
+	require.Zero(t, p.countColor(past, 0, h)+p.countColor(future, 0, h))
+	var x, y float64
+	found := false
+	for i := 0; i < 3 && !found; i++ {
+		y = scene.ProcessY(sim.NodeID(i))
+		for x = w / 3; x < w; x++ {
+			if hit := scene.Hit(x, y); hit.Kind == diagram.HitEvent {
+				found = true
+				break
+			}
+		}
+	}
+	require.True(t, found)
+	p.clickCanvas(x, y, true)
+	assert.Contains(t, p.text("#notice"), "happened before it")
+	assert.Contains(t, eval[string](p, "location.search"), "sel=")
+	assert.Positive(t, p.countColor(past, 0, h)+p.countColor(future, 0, h), "rings are drawn")
+	p.screenshot("causality")
+	p.key(kb.Escape)
+	assert.NotContains(t, eval[string](p, "location.search"), "sel=")
+	p.noConsoleErrors()
+}
