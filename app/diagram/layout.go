@@ -40,6 +40,10 @@ type Options struct {
 	HasSelected bool
 }
 
+// HeightFor is the height a diagram of n processes is drawn at, on the page
+// and in exports alike.
+func HeightFor(n int) float64 { return min(max(80+90*float64(n), 240), 680) }
+
 // DefaultSpan is the time window shown when a run is too long to fit.
 const DefaultSpan = 160
 
@@ -205,7 +209,7 @@ func (l *layout) faults() {
 	open := map[sim.NodeID]int{}
 	draw := func(node sim.NodeID, from int, until float64) {
 		kind := l.tr.Records[from].Kind
-		x1, x2 := l.X(l.xs[from]), l.X(until)
+		x1, x2 := max(l.X(l.xs[from]), l.X(l.t0)), min(l.X(until), l.X(l.t1))
 		y := l.s.lanes[node]
 		if !l.visible(l.xs[from], until) {
 			return
@@ -302,8 +306,16 @@ func (l *layout) cuts() {
 			groups[m.Group] = append(groups[m.Group], point{l.X(l.xs[s]), l.s.lanes[r.Node]})
 		}
 	}
+	xmin, xmax := l.X(l.t0), l.X(l.t1)
 	for _, g := range order {
 		pts := groups[g]
+		outside := true
+		for _, p := range pts {
+			outside = outside && (p.x < xmin || p.x > xmax)
+		}
+		if outside { // a cut from before (or after) the window
+			continue
+		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].y < pts[j].y })
 		flags := uint8(0)
 		if len(pts) < len(l.tr.Names) {
@@ -339,6 +351,9 @@ func (l *layout) cuts() {
 			if pts[0].x > l.opt.Width*0.55 {
 				align, x = AlignRight, pts[0].x+12
 			}
+		}
+		if align == AlignLeft {
+			x = max(x, xmin)
 		}
 		l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: CutColor, Align: align, Flags: FlagBold, Text: label})
 	}

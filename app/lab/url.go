@@ -105,7 +105,7 @@ func FromQuery(q url.Values) (*Session, error) {
 	}
 	if raw := q.Get("span"); raw != "" {
 		span, err := strconv.ParseFloat(raw, 64)
-		if err != nil || span < MinSpan || span > MaxSpan {
+		if err != nil || math.IsNaN(span) || span < MinSpan || span > MaxSpan {
 			return nil, fmt.Errorf("link parameter \"span\": want a zoom from %d to %d, got %q", MinSpan, MaxSpan, raw)
 		}
 		sess.View.Span = span

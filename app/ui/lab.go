@@ -202,8 +202,7 @@ func (c *Lab) paint() bool {
 }
 
 func (c *Lab) canvasHeight() float64 {
-	n := len(c.sess.Scenario().Names)
-	return min(max(80+90*float64(n), 240), 680)
+	return diagram.HeightFor(len(c.sess.Scenario().Names))
 }
 
 // step moves the view and stops the menu and notices that belonged to the
@@ -227,17 +226,26 @@ func (c *Lab) end(ctx app.Context) {
 // key handles the keyboard: arrows and PageUp/PageDown step (presenter
 // remotes send the latter), Space plays, Home and End jump.
 func (c *Lab) key(ev app.Value) {
-	// keys typed into a field, or moving the scrubber, belong to that field
+	// keys with Ctrl, Cmd or Alt are the browser's (zoom, find, back)
+	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
+		return
+	}
+	// keys typed into a field, or moving the scrubber, belong to that field;
+	// Space on a focused button or checkbox presses it
+	k := ev.Get("key").String()
 	target := ev.Get("target")
 	switch target.Get("tagName").String() {
 	case "TEXTAREA", "SELECT":
 		return
 	case "INPUT":
-		if t := target.Get("type").String(); t != "checkbox" {
+		if t := target.Get("type").String(); t != "checkbox" || k == " " {
+			return
+		}
+	case "BUTTON":
+		if k == " " || k == "Enter" {
 			return
 		}
 	}
-	k := ev.Get("key").String()
 	var act func(app.Context)
 	if ev.Get("shiftKey").Bool() && (k == "ArrowRight" || k == "ArrowLeft") {
 		dir := 1.0
@@ -465,6 +473,9 @@ func (c *Lab) load(ctx app.Context, s *scenario.Scenario) {
 	}
 	sess.Axis = c.sess.Axis
 	c.sess, c.problem, c.notice, c.playing, c.menu.open = sess, "", "", false, false
+	if int(c.commandNode) >= len(s.Names) {
+		c.commandNode = 0
+	}
 	c.changed(ctx)
 }
 
@@ -489,6 +500,7 @@ func (c *Lab) reset(ctx app.Context) {
 
 func (c *Lab) setAxis(ctx app.Context, a diagram.Axis) {
 	c.sess.Axis = a
+	c.sess.Follow() // a pinned window is measured in the other axis's units
 	c.changed(ctx)
 }
 

@@ -52,7 +52,7 @@ func (c *Lab) invariants() app.UI {
 	for i, inv := range rep.Invariants {
 		status, cls := "holds", "good"
 		if !inv.OK {
-			status, cls = fmt.Sprintf("fails at step %d", *inv.FirstFailingStep+1), "bad"
+			status, cls = fmt.Sprintf("fails at step %d", *inv.FirstFailingStep), "bad"
 			if inv.Expected {
 				status += " (this lesson's point)"
 			}

@@ -680,7 +680,7 @@ func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
 			}
 			failed++
 			require.NotNil(t, inv.FirstFailingStep)
-			want := fmt.Sprintf("fails at step %d", *inv.FirstFailingStep+1)
+			want := fmt.Sprintf("fails at step %d", *inv.FirstFailingStep)
 			if inv.Expected {
 				want += " (this lesson's point)"
 			}

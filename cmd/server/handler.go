@@ -106,7 +106,8 @@ type webDir struct {
 }
 
 func newWebDir(root string) webDir {
-	return webDir{root: root, fs: http.FileServer(http.Dir(root))}
+	// only web/ is served: the rest of the directory (sources, .git) is not
+	return webDir{root: root, fs: http.StripPrefix("/web/", http.FileServer(http.Dir(filepath.Join(root, "web"))))}
 }
 
 // Resolve maps a resource location to its URL path.
@@ -123,15 +124,19 @@ func (d webDir) Resolve(loc string) string {
 }
 
 func (d webDir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !strings.HasPrefix(r.URL.Path, "/web/") || strings.Contains(r.URL.Path, "..") {
+		http.NotFound(w, r)
+		return
+	}
 	if r.URL.Path == "/web/app.wasm" {
 		w.Header().Add("Vary", "Accept-Encoding")
 		raw, err := os.Stat(filepath.Join(d.root, "web", "app.wasm"))
 		if err == nil {
 			w.Header().Set("X-Uncompressed-Length", strconv.FormatInt(raw.Size(), 10))
 		}
-		accept := r.Header.Get("Accept-Encoding")
+		accept := acceptedEncodings(r.Header.Get("Accept-Encoding"))
 		for _, enc := range []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
-			if !strings.Contains(accept, enc.name) {
+			if !accept[enc.name] {
 				continue
 			}
 			f, err := os.Open(filepath.Join(d.root, "web", "app.wasm"+enc.ext))
@@ -150,4 +155,23 @@ func (d webDir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	d.fs.ServeHTTP(w, r)
+}
+
+// acceptedEncodings reads an Accept-Encoding header: the codings the client
+// takes, leaving out those it refuses with q=0.
+func acceptedEncodings(header string) map[string]bool {
+	ok := map[string]bool{}
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		q := 1.0
+		if v, found := strings.CutPrefix(strings.TrimSpace(params), "q="); found {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		if name != "" && q > 0 {
+			ok[strings.ToLower(name)] = true
+		}
+	}
+	return ok
 }

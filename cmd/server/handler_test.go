@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,4 +105,32 @@ func TestDeepLinkIsPrerendered(t *testing.T) {
 	assert.Contains(t, page, "step 30 / 59")
 	assert.Contains(t, page, "B receives $1 from C; balance $116")
 	assert.NotContains(t, page, `checked="false"`)
+}
+
+// Only web/ is served: not the sources, not .git.
+func TestOnlyTheWebDirectoryIsServed(t *testing.T) {
+	dir := fakeWeb(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module secret"), 0o644))
+	h, err := newHandler(dir)
+	require.NoError(t, err)
+	for _, path := range []string{"/web/../go.mod", "/web/%2e%2e/go.mod", "/web/..%2fgo.mod"} {
+		req := httptest.NewRequest("GET", "http://x/", nil)
+		req.URL.Path, req.URL.RawPath = "", ""
+		req.RequestURI = path
+		u, err := url.ParseRequestURI(path)
+		require.NoError(t, err)
+		req.URL = u
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		assert.NotContains(t, rec.Body.String(), "module secret", path)
+	}
+	body, _ := io.ReadAll(get(t, h, "/web/spacetime.js", "").Body)
+	assert.Equal(t, "js", string(body))
+}
+
+func TestAcceptEncodingQualities(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	res := get(t, h, "/web/app.wasm", "br;q=0, gzip")
+	assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"), "q=0 refuses brotli")
 }

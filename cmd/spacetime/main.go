@@ -238,7 +238,7 @@ func export(args []string, out io.Writer) error {
 		}
 		h := *height
 		if h <= 0 {
-			h = 80 + 90*float64(s.N)
+			h = diagram.HeightFor(s.N)
 		}
 		scene := diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: *width, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, k)})
 		data = scene.SVG()

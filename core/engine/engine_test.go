@@ -11,6 +11,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/engine"
 	"spacetime/core/faults"
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -469,4 +470,38 @@ func TestEveryoneCrashedEndsTheRun(t *testing.T) {
 	r := start(t, s, 0)
 	assert.Equal(t, "quiescent", r.Stopped())
 	assert.Less(t, r.Len(), 20)
+}
+
+func TestRunsStopAtTheirTimeLimits(t *testing.T) {
+	for _, sched := range []string{"earliest", "random"} {
+		s := parse(t, `{"algorithm": "chandy-lamport", "n": 3, "seed": 3, "scheduler": "`+sched+`",
+			"network": {"delay": [20, 40]}, "workload": {"p": 0.5, "every": [30, 30], "until": 50},
+			"script": [{"at": 10, "fault": "pause", "node": "A", "for": 900}], "until": {"time": 100}}`)
+		r := start(t, s, 0)
+		for _, rec := range r.Trace().Records {
+			assert.LessOrEqual(t, rec.Time, sim.Time(100), "%s: step %d", sched, rec.Step)
+			if rec.Kind == trace.Workload {
+				assert.Less(t, rec.Time, sim.Time(50), "%s: step %d: the workload stops at 50", sched, rec.Step)
+			}
+		}
+		assert.Equal(t, "time", r.Stopped(), sched)
+	}
+}
+
+// A learner's input at the end of a finished lesson is carried out and
+// followed, not swallowed because the goal still holds.
+func TestAnInputAfterTheGoalIsFollowed(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	require.Equal(t, "done", r.Stopped())
+	end := r.Len()
+	require.NoError(t, r.Insert(end, engine.Action{Fault: "pause", Node: 1, For: 5, Msg: -1}))
+	assert.Greater(t, r.Len(), end+1, "the run goes on past the pause")
+	woke := false
+	for _, rec := range r.Trace().Records[end:] {
+		woke = woke || rec.Kind == trace.Wake
+	}
+	assert.True(t, woke, "B wakes from its pause")
 }

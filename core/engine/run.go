@@ -116,6 +116,13 @@ func (r *Run) FailuresAt(k int) []Failure {
 func (r *Run) extend() {
 	w := r.head
 	u := r.cfg.Until
+	done := func() bool {
+		return u.Done && w.inited == len(w.nodes) && r.cfg.Spec.Done != nil && r.cfg.Spec.Done(r.view(w))
+	}
+	// "done" stops the run when the goal is reached, not while it still
+	// holds: after a learner's input at the end of a finished run, the run
+	// goes on until the goal is reached again (or the input's effects die out)
+	armed := !done()
 	for {
 		switch {
 		case u.Steps > 0 && w.step >= u.Steps, w.step >= MaxSteps:
@@ -124,7 +131,7 @@ func (r *Run) extend() {
 		case u.Time > 0 && w.now >= u.Time:
 			r.stopped = "time"
 			return
-		case u.Done && w.inited == len(w.nodes) && r.cfg.Spec.Done != nil && r.cfg.Spec.Done(r.view(w)):
+		case armed && done():
 			r.stopped = "done"
 			return
 		}
@@ -133,7 +140,12 @@ func (r *Run) extend() {
 			r.stopped = "quiescent"
 			return
 		}
+		if u.Time > 0 && nx.at > u.Time {
+			r.stopped = "time"
+			return
+		}
 		r.record(w, nx)
+		armed = armed || !done()
 	}
 }
 

@@ -111,8 +111,9 @@ func (r *Run) pickEarliest(w *world, withQueue bool) (next, bool) {
 				consider(next{kind: trace.Deliver, node: to, msg: id, at: max(m.Due, w.now), source: trace.Scheduler, rank: rankDeliver, seq: uint64(id)})
 			}
 		})
-		if r.workloadActive(w) {
-			consider(next{kind: trace.Workload, node: -1, msg: -1, at: max(w.nextWork, w.now), source: trace.Scheduler, rank: rankWorkload})
+		at := max(w.nextWork, w.now)
+		if r.workloadActive(w) && r.cfg.Workload.activeAt(at) && len(w.upNodes(r.scratchNodes)) > 0 {
+			consider(next{kind: trace.Workload, node: -1, msg: -1, at: at, source: trace.Scheduler, rank: rankWorkload})
 		}
 	}
 	return best, found

@@ -45,7 +45,9 @@ type Messages struct {
 type Invariant struct {
 	Name string `json:"name"`
 	OK   bool   `json:"ok"`
-	// FirstFailingStep is nil while the invariant holds.
+	// FirstFailingStep is the number of the step that broke it, counting
+	// steps from 1 as the page does (so `export --step N` includes it); nil
+	// while the invariant holds.
 	FirstFailingStep *int   `json:"first_failing_step"`
 	Detail           string `json:"detail,omitempty"`
 	// Expected says the scenario declares this violation as its lesson.
@@ -110,7 +112,7 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 	for _, f := range r.FailuresAt(k) {
 		inv := Invariant{Name: f.Name, OK: f.Step < 0, Detail: f.Detail, Expected: sc.Expected(f.Name)}
 		if f.Step >= 0 {
-			step := f.Step
+			step := f.Step + 1
 			inv.FirstFailingStep = &step
 		}
 		rep.Invariants = append(rep.Invariants, inv)

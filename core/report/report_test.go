@@ -169,7 +169,7 @@ func TestUnexpected(t *testing.T) {
 			assert.Equal(t, tc.scn.Expect != nil, inv.Expected, "the scenario declares it")
 			if tc.failed {
 				require.NotNil(t, inv.FirstFailingStep)
-				assert.Equal(t, fail, *inv.FirstFailingStep)
+				assert.Equal(t, fail+1, *inv.FirstFailingStep, "numbered from 1, as the page numbers steps")
 				assert.Contains(t, inv.Detail, "$284")
 			} else {
 				assert.Nil(t, inv.FirstFailingStep)
@@ -197,7 +197,7 @@ func TestUnexpectedLostMoney(t *testing.T) {
 	require.NotEmpty(t, unexpected)
 	assert.Equal(t, conserved, unexpected[0].Name)
 	require.NotNil(t, unexpected[0].FirstFailingStep)
-	assert.Equal(t, k, *unexpected[0].FirstFailingStep)
+	assert.Equal(t, k+1, *unexpected[0].FirstFailingStep, "the drop is step k+1, numbered from 1")
 	assert.Contains(t, unexpected[0].Detail, "lost")
 	for _, inv := range unexpected {
 		assert.Contains(t, rep.Text(), "invariant  FAIL "+inv.Name)
@@ -247,14 +247,14 @@ func TestText(t *testing.T) {
 	require.NotEmpty(t, detail)
 	assert.Contains(t, strings.Split(text, "\n"), "invariant  ok   money is conserved")
 	assert.Contains(t, strings.Split(text, "\n"),
-		fmt.Sprintf("invariant  fail (expected) snapshot total equals the money there is (first at step %d: %s)", fail, detail))
+		fmt.Sprintf("invariant  fail (expected) snapshot total equals the money there is (first at step %d: %s)", fail+1, detail))
 	assert.NotContains(t, text, "FAIL")
 
 	noExpect := s.Clone()
 	noExpect.Expect = nil
 	text = report.Build(noExpect, r, r.Len()).Text()
 	assert.Contains(t, strings.Split(text, "\n"),
-		fmt.Sprintf("invariant  FAIL snapshot total equals the money there is (first at step %d: %s)", fail, detail))
+		fmt.Sprintf("invariant  FAIL snapshot total equals the money there is (first at step %d: %s)", fail+1, detail))
 
 	// A prefix says it has not stopped.
 	text = report.Build(s, r, 5).Text()

@@ -37,7 +37,14 @@ func (t *Trace) Prefix(k int) *Trace {
 func (t *Trace) ShiViz(k int) []byte {
 	k = min(max(k, 0), len(t.Records))
 	var b bytes.Buffer
+	// ShiViz wants each host's own clock entry to rise by one per event:
+	// steps that did not tick it (faults, skipped inputs) are left out
+	own := make([]int32, len(t.Names))
 	for _, r := range t.Records[:k] {
+		if int(r.Node) >= len(r.Vector) || r.Vector[r.Node] != own[r.Node]+1 {
+			continue
+		}
+		own[r.Node] = r.Vector[r.Node]
 		host := t.Names[r.Node]
 		var clock []string
 		for i, c := range r.Vector {
