@@ -71,6 +71,10 @@ type processMenu struct {
 	open bool
 	node sim.NodeID
 	x, y float64
+	// target and arg are the chosen target and number of a command that
+	// takes them.
+	target sim.NodeID
+	arg    int64
 }
 
 // OnInit sets the defaults, on the server and in the browser alike.
@@ -449,7 +453,7 @@ func (c *Lab) click(ctx app.Context, e app.Event) {
 		c.notice = c.sess.SelectionText()
 		c.changed(ctx)
 	case diagram.HitProcess:
-		c.menu = processMenu{open: true, node: hit.Node, x: x, y: y}
+		c.menu = processMenu{open: true, node: hit.Node, x: x, y: y, target: c.menu.target, arg: max(c.menu.arg, 10)}
 	default:
 		c.menu.open = false
 	}

@@ -78,10 +78,8 @@ func (c *Lab) messages() app.UI {
 		rows = append(rows, app.Tr().Body(app.Td().Text(k), app.Td().Text(rep.Messages.ByKind[k])))
 	}
 	var formula []app.UI
-	if got, ok := rep.Metrics["markers"]; ok {
-		n := rep.N
-		formula = append(formula, app.P().Class("note").Textf("Markers: %v sent; the algorithm needs N(N−1) = %d per snapshot (%v for the snapshots started).",
-			got, n*(n-1), rep.Metrics["markers_expected"]))
+	if f := c.sess.Spec().Formula; f != nil {
+		formula = append(formula, app.P().Class("note").Text(f(c.sess.State().View())))
 	}
 	return app.Section().ID("messages").Class("panel").Body(
 		app.H2().Text("Messages"),
@@ -113,6 +111,20 @@ func (c *Lab) processes() app.UI {
 			app.THead().Body(app.Tr().Body(app.Th().Text("process"), app.Th().Text("health"), app.Th().Text("state"), app.Th().Text("Lamport"), app.Th().Text("vector"))),
 			app.TBody().Body(rows...),
 		),
-		app.P().Class("note").Text("Click a process line to crash, recover or GC-pause it, or to start a snapshot there; click a message still in flight to deliver it next."),
+		app.P().Class("note").Text(c.processesHint()),
 	)
+}
+
+// processesHint says what clicking the diagram does, naming the algorithm's
+// commands.
+func (c *Lab) processesHint() string {
+	var names []string
+	for _, cmd := range c.sess.Spec().Commands {
+		names = append(names, cmd.Name)
+	}
+	hint := "Click a process line to crash, recover or GC-pause it"
+	if len(names) > 0 {
+		hint += " or to run " + strings.Join(names, " or ") + " there"
+	}
+	return hint + "; click a message still in flight to deliver it next; click an event for its causal past and future."
 }

@@ -236,6 +236,60 @@ func (c *Lab) commandBar() app.UI {
 // maxCommandButtons is how many processes get a button each per command.
 const maxCommandButtons = 6
 
+// menuCommand is one of the algorithm's commands in the process menu: a
+// button, with a target picker and a number box when the command takes
+// them ("transfer [20] to [B]").
+func (c *Lab) menuCommand(id sim.NodeID, cmd sim.CommandSpec) app.UI {
+	names := c.sess.Scenario().Names
+	cmdName := cmd.Name
+	if !cmd.Target && cmd.Arg == "" {
+		return app.Button().ID("menu-cmd-"+cmd.Name).Title(cmd.Help).Textf("%s from %s", cmd.Name, names[id]).OnClick(func(ctx app.Context, e app.Event) {
+			c.act(ctx, func() error { return c.sess.Command(c.menu.node, cmdName, 0, 0) })
+		}, app.EventScope(cmd.Name))
+	}
+	target := c.menuTarget(id)
+	// the handler reads the menu's choices when clicked: go-app keeps the
+	// first closure of an element, so values captured here would go stale
+	row := []app.UI{app.Button().ID("menu-cmd-"+cmd.Name).Title(cmd.Help).Text(cmd.Name).OnClick(func(ctx app.Context, e app.Event) {
+		node := c.menu.node
+		c.act(ctx, func() error { return c.sess.Command(node, cmdName, c.menuTarget(node), c.menu.arg) })
+	}, app.EventScope(cmd.Name))}
+	if cmd.Arg != "" {
+		row = append(row, app.Input().ID("menu-arg-"+cmd.Name).Type("number").Title(cmd.Arg).Value(c.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64); err == nil {
+				c.menu.arg = v
+			}
+		}, app.EventScope(cmd.Name)))
+	}
+	if cmd.Target {
+		var options []app.UI
+		for i, name := range names {
+			if sim.NodeID(i) != id {
+				options = append(options, option(i, name, sim.NodeID(i) == target))
+			}
+		}
+		row = append(row, app.Text(" to "), app.Select().ID("menu-target-"+cmd.Name).Attr("aria-label", "to").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
+				c.menu.target = sim.NodeID(v)
+			}
+		}, app.EventScope(cmd.Name)))
+	}
+	return app.Div().Class("menu-row").Body(row...)
+}
+
+// menuTarget is the target chosen in the menu for commands of process id:
+// any other process, the next one by default.
+func (c *Lab) menuTarget(id sim.NodeID) sim.NodeID {
+	n := sim.NodeID(len(c.sess.Scenario().Names))
+	if t := c.menu.target; t != id && t >= 0 && t < n {
+		return t
+	}
+	return (id + 1) % n
+}
+
+// processMenu is the menu of the process c.menu.node. Its handlers read the
+// process when clicked: go-app keeps an element's first closure, so a menu
+// reopened on another process must not act on the first one.
 func (c *Lab) processMenu() app.UI {
 	id := c.menu.node
 	name := c.sess.Scenario().Names[id]
@@ -243,18 +297,18 @@ func (c *Lab) processMenu() app.UI {
 	items := []app.UI{app.Div().Class("menu-title").Textf("%s (%s)", name, h.State)}
 	if h.Running() || h.State.String() == "paused" {
 		items = append(items, app.Button().ID("menu-crash").Textf("Crash %s", name).OnClick(func(ctx app.Context, e app.Event) {
-			c.act(ctx, func() error { return c.sess.Crash(id) })
+			c.act(ctx, func() error { return c.sess.Crash(c.menu.node) })
 		}))
 	}
 	if h.State.String() == "crashed" {
 		items = append(items, app.Button().ID("menu-recover").Textf("Recover %s", name).OnClick(func(ctx app.Context, e app.Event) {
-			c.act(ctx, func() error { return c.sess.Recover(id) })
+			c.act(ctx, func() error { return c.sess.Recover(c.menu.node) })
 		}))
 	}
 	if h.Running() {
 		items = append(items, app.Div().Class("menu-row").Body(
 			app.Button().ID("menu-pause").Textf("GC-pause %s for", name).OnClick(func(ctx app.Context, e app.Event) {
-				c.act(ctx, func() error { return c.sess.Pause(id, sim.Time(c.pauseTicks)) })
+				c.act(ctx, func() error { return c.sess.Pause(c.menu.node, sim.Time(c.pauseTicks)) })
 			}),
 			app.Input().ID("menu-pause-ticks").Type("number").Min(1).Max(10000).Value(c.pauseTicks).OnChange(func(ctx app.Context, e app.Event) {
 				if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
@@ -264,13 +318,7 @@ func (c *Lab) processMenu() app.UI {
 			app.Text(" ticks"),
 		))
 		for _, cmd := range c.sess.Spec().Commands {
-			if cmd.Target {
-				continue
-			}
-			cmdName := cmd.Name
-			items = append(items, app.Button().ID("menu-cmd-"+cmd.Name).Textf("%s from %s", cmd.Name, name).OnClick(func(ctx app.Context, e app.Event) {
-				c.act(ctx, func() error { return c.sess.Command(id, cmdName, 0, 0) })
-			}, app.EventScope(cmd.Name)))
+			items = append(items, c.menuCommand(id, cmd))
 		}
 	}
 	items = append(items, app.Button().Class("link").Text("Close").OnClick(func(ctx app.Context, e app.Event) { c.menu.open = false }))

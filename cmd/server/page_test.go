@@ -350,3 +350,42 @@ func TestClickAnEventForItsCausalPastAndFuture(t *testing.T) {
 	assert.NotContains(t, eval[string](p, "location.search"), "sel=")
 	p.noConsoleErrors()
 }
+
+// The process menu offers the algorithm's commands with their arguments:
+// a bank branch can be told to transfer an amount to another.
+func TestProcessMenuTransfers(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=10")
+	w, h := p.canvasSize()
+	_, r := bankRun(t, "snapshot-bank")
+	scene := diagram.Layout(r.Trace(), 10, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	p.clickCanvas(24, scene.ProcessY(0), false)
+	p.do(chromedp.WaitVisible(chromedp.CSS("#menu-cmd-transfer")))
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event("change", {bubbles: true})); };
+		set("menu-arg-transfer", "7"); set("menu-target-transfer", "2");
+	})()`))
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("menu-arg-transfer").value === "7"`))
+	require.NoError(t, err)
+	p.click("#menu-cmd-transfer", true)
+	_, err = chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("caption").textContent.startsWith("A sends $7 to C")`))
+	require.NoError(t, err, p.text("#caption"))
+	assert.Contains(t, eval[string](p, "location.search"), "in=10ktransfer.0.2.7")
+	p.noConsoleErrors()
+}
+
+// Clicking another process while the menu is open moves the menu there, and
+// its buttons act on that process.
+func TestProcessMenuFollowsTheClickedProcess(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=10")
+	w, h := p.canvasSize()
+	_, r := bankRun(t, "snapshot-bank")
+	scene := diagram.Layout(r.Trace(), 10, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	p.clickCanvas(24, scene.ProcessY(0), false)
+	p.do(chromedp.WaitVisible(chromedp.CSS("#menu-crash")))
+	p.clickCanvas(24, scene.ProcessY(2), false)
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("process-menu").textContent.includes("C (up)")`))
+	require.NoError(t, err)
+	p.click("#menu-crash", true)
+	assert.Contains(t, p.text("#caption"), "C crashes")
+	p.noConsoleErrors()
+}

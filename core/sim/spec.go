@@ -94,6 +94,9 @@ type Spec struct {
 	Metrics func(v View) []Metric
 	// Panels are the algorithm's tables for the page.
 	Panels func(v View) []Panel
+	// Formula compares the messages sent with the textbook's count, in a
+	// sentence for the page ("Markers: 6 sent; N(N−1) = 6 per snapshot").
+	Formula func(v View) string
 	// Done reports that the algorithm reached its goal (a snapshot completed,
 	// a leader was elected); scenarios may stop there.
 	Done func(v View) bool

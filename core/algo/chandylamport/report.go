@@ -157,3 +157,13 @@ func verdict(ok bool) string {
 	}
 	return "bad"
 }
+
+// formula compares the markers sent with N(N−1) per snapshot.
+func formula(v sim.View) string {
+	n, markers := v.N(), 0
+	for i := range n {
+		markers += branch(v, sim.NodeID(i)).MarkersSent
+	}
+	return fmt.Sprintf("Markers: %d sent; the algorithm needs N(N−1) = %d per snapshot (%d for the snapshots started).",
+		markers, n*(n-1), rounds(v)*n*(n-1))
+}

@@ -43,6 +43,7 @@ var Spec = &sim.Spec{
 	},
 	Metrics: metrics,
 	Panels:  panels,
+	Formula: formula,
 	Done:    done,
 }
 
