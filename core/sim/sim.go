@@ -22,6 +22,10 @@ type Message struct {
 	Value int64 `json:"value,omitempty"`
 	// Label is a short text drawn beside the arrow, such as "$14".
 	Label string `json:"label,omitempty"`
+	// Data carries what one number cannot: a token's arrays, a vector
+	// timestamp, a write's fencing token and value. The sender must not
+	// change it after sending (the trace keeps the same slice).
+	Data []int64 `json:"data,omitempty"`
 }
 
 // EventKind says why a node is stepped.
