@@ -55,10 +55,12 @@ func newHandler(dir string) (*handler, error) {
 	return &handler{Handler: h, version: version}, nil
 }
 
-// serviceWorker is go-app's worker with one change. A deep link carries the
-// whole view in its query string, and the server prerenders that view: so a
-// page is fetched from the network first, and only offline taken from the
-// cache, matched ignoring the query (the client then shows the right view).
+// serviceWorker is go-app's worker with two changes. A deep link carries
+// the whole view in its query string, and the server prerenders that view:
+// so a page is fetched from the network first, and only offline taken from
+// the cache, matched ignoring the query (the client then shows the right
+// view). And the client (app.wasm) is precached a few seconds after the
+// rest, not while the first visit is downloading it too.
 func serviceWorker() string {
 	const cacheFirst = `async function fetchWithCache(request) {
   const cachedResponse = await caches.match(request);`
@@ -75,10 +77,18 @@ func serviceWorker() string {
     }
   }
   const cachedResponse = await caches.match(request);`
-	if !strings.Contains(app.DefaultAppWorkerJS, cacheFirst) {
-		panic("go-app's service worker changed: review serviceWorker")
+	const precacheAll = "await cache.addAll(resourcesToCache);"
+	const precacheClientLater = `await cache.addAll(resourcesToCache.filter((u) => !u.endsWith(".wasm")));
+  // the client is cached a few seconds later, so that on a first visit this
+  // download does not compete with the page's own
+  setTimeout(() => cache.addAll(resourcesToCache.filter((u) => u.endsWith(".wasm"))).catch(() => {}), 4000);`
+	for _, part := range []string{cacheFirst, precacheAll} {
+		if !strings.Contains(app.DefaultAppWorkerJS, part) {
+			panic("go-app's service worker changed: review serviceWorker")
+		}
 	}
-	return strings.Replace(app.DefaultAppWorkerJS, cacheFirst, pagesFromNetwork, 1)
+	sw := strings.Replace(app.DefaultAppWorkerJS, cacheFirst, pagesFromNetwork, 1)
+	return strings.Replace(sw, precacheAll, precacheClientLater, 1)
 }
 
 // webVersion hashes the client's files.

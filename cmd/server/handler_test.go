@@ -134,3 +134,9 @@ func TestAcceptEncodingQualities(t *testing.T) {
 	res := get(t, h, "/web/app.wasm", "br;q=0, gzip")
 	assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"), "q=0 refuses brotli")
 }
+
+func TestTheClientIsPrecachedLater(t *testing.T) {
+	sw := serviceWorker()
+	assert.NotContains(t, sw, "await cache.addAll(resourcesToCache);")
+	assert.Contains(t, sw, `setTimeout(() => cache.addAll(resourcesToCache.filter((u) => u.endsWith(".wasm")))`)
+}
