@@ -4,19 +4,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
-	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 )
 
 // A window with thousands of messages drops what cannot be read (labels,
 // dashes, heads) so that it paints fast; a lesson-sized one keeps them.
 func TestDenseWindowsDrawPlainly(t *testing.T) {
-	s, err := scenario.Builtin("snapshot-long")
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
+	_, r := scenariotest.Run(t, "snapshot-long")
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
 	count := func(sc *diagram.Scene, keep func(diagram.Shape) bool) int {
 		n := 0

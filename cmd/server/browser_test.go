@@ -17,6 +17,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/core/scenario/scenariotest"
+	"spacetime/core/sim"
 )
 
 // The browser tests drive the real page in headless Chromium (Debian's
@@ -195,6 +199,16 @@ func (p *page) clickCanvas(x, y float64, repaints bool) {
 	if repaints {
 		p.settle(before)
 	}
+}
+
+// clickProcess clicks a process's name on the diagram of a lesson, which
+// opens its menu.
+func (p *page) clickProcess(lesson string, node sim.NodeID) {
+	p.t.Helper()
+	w, h := p.canvasSize()
+	_, r := scenariotest.Run(p.t, lesson)
+	scene := diagram.Layout(r.Trace(), 0, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	p.clickCanvas(24, scene.ProcessY(node), false)
 }
 
 // canvasSize is the diagram's size in CSS pixels.

@@ -355,10 +355,7 @@ func TestClickAnEventForItsCausalPastAndFuture(t *testing.T) {
 // a bank branch can be told to transfer an amount to another.
 func TestProcessMenuTransfers(t *testing.T) {
 	p := open(t, "/?s=snapshot-bank&k=10")
-	w, h := p.canvasSize()
-	_, r := bankRun(t, "snapshot-bank")
-	scene := diagram.Layout(r.Trace(), 10, r.Config().Spec, diagram.Options{Width: w, Height: h})
-	p.clickCanvas(24, scene.ProcessY(0), false)
+	p.clickProcess("snapshot-bank", 0)
 	p.do(chromedp.WaitVisible(chromedp.CSS("#menu-cmd-transfer")))
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
 		const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event("change", {bubbles: true})); };
@@ -377,12 +374,9 @@ func TestProcessMenuTransfers(t *testing.T) {
 // its buttons act on that process.
 func TestProcessMenuFollowsTheClickedProcess(t *testing.T) {
 	p := open(t, "/?s=snapshot-bank&k=10")
-	w, h := p.canvasSize()
-	_, r := bankRun(t, "snapshot-bank")
-	scene := diagram.Layout(r.Trace(), 10, r.Config().Spec, diagram.Options{Width: w, Height: h})
-	p.clickCanvas(24, scene.ProcessY(0), false)
+	p.clickProcess("snapshot-bank", 0)
 	p.do(chromedp.WaitVisible(chromedp.CSS("#menu-crash")))
-	p.clickCanvas(24, scene.ProcessY(2), false)
+	p.clickProcess("snapshot-bank", 2)
 	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("process-menu").textContent.includes("C (up)")`))
 	require.NoError(t, err)
 	p.click("#menu-crash", true)

@@ -8,14 +8,12 @@ import (
 
 	"spacetime/core/check"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 )
 
 func TestBankCutIsConsistent(t *testing.T) {
-	s, err := scenario.Builtin("snapshot-bank")
-	require.NoError(t, err)
-	r, err := s.Run()
-	require.NoError(t, err)
+	_, r := scenariotest.Run(t, "snapshot-bank")
 	v := r.At(r.Len()).View()
 	cut := v.MarkSteps(sim.MarkRecord, 1)
 	for _, step := range cut {
