@@ -9,7 +9,7 @@
   const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8, OUTLINE = 16;
   let pending = null;
   let scheduled = false;
-  let observer = null;
+  let observer = null, onWindow = null;
 
   function paint() {
     scheduled = false;
@@ -118,16 +118,19 @@
       if (!window.spacetimeFrames) { paint(); return; }
       if (!scheduled) { scheduled = true; requestAnimationFrame(paint); }
     },
-    // observe calls onWidth(width) whenever the canvas changes width (window
-    // resized, scrollbar shown); observe(null) stops.
-    observe(canvas, onWidth) {
+    // observe calls onSize(width, viewportHeight) whenever the canvas
+    // changes width (window resized, scrollbar shown) or the window changes
+    // height; observe(null) stops.
+    observe(canvas, onSize) {
       if (observer) observer.disconnect();
-      observer = null;
+      if (onWindow) window.removeEventListener("resize", onWindow);
+      observer = onWindow = null;
       if (!canvas) return;
-      observer = new ResizeObserver(entries => {
-        for (const e of entries) onWidth(e.contentRect.width);
-      });
+      const report = () => onSize(canvas.clientWidth, window.innerHeight);
+      observer = new ResizeObserver(report);
       observer.observe(canvas);
+      onWindow = report;
+      window.addEventListener("resize", onWindow);
     },
     // download saves text as a file.
     download(name, mime, text) {

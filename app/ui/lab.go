@@ -48,12 +48,14 @@ type Lab struct {
 
 	scene   *diagram.Scene
 	painter painter
-	// width is the canvas's width in CSS pixels, as last observed.
-	width   float64
-	ctx     app.Context
-	mounted bool
-	onKey   app.Func
-	onSize  app.Func
+	// width is the canvas's width in CSS pixels, as last observed, and
+	// viewport the window's height.
+	width, viewport float64
+	observing       bool
+	ctx             app.Context
+	mounted         bool
+	onKey           app.Func
+	onSize          app.Func
 }
 
 // drag is a pan of the diagram in progress with the mouse.
@@ -97,25 +99,22 @@ func (c *Lab) OnMount(ctx app.Context) {
 		return nil
 	})
 	c.onSize = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		width := args[0].Float()
+		width, viewport := args[0].Float(), args[1].Float()
 		c.ctx.Dispatch(func(ctx app.Context) {
-			if width != c.width {
-				c.width = width
+			if width != c.width || (c.embed && viewport != c.viewport) {
+				c.width, c.viewport = width, viewport
 				c.redraw(ctx)
 			}
 		})
 		return nil
 	})
 	app.Window().Call("addEventListener", "keydown", c.onKey)
-	if js := app.Window().Get("spacetime"); js.Truthy() {
-		js.Call("observe", app.Window().GetElementByID("diagram"), c.onSize)
-	}
 	c.redraw(ctx)
 }
 
 // OnDismount releases the window listeners.
 func (c *Lab) OnDismount() {
-	c.playing, c.mounted = false, false
+	c.playing, c.mounted, c.observing = false, false, false
 	if c.onKey != nil {
 		app.Window().Call("removeEventListener", "keydown", c.onKey)
 		if js := app.Window().Get("spacetime"); js.Truthy() {
@@ -191,10 +190,19 @@ func (c *Lab) paint() bool {
 		c.scene = c.sess.Scene(900, c.canvasHeight())
 		return false
 	}
+	if !c.observing && c.onSize != nil {
+		// the canvas exists from the first render with a session on: from
+		// then on the painter reports its size (and the window's) to us
+		if js := app.Window().Get("spacetime"); js.Truthy() {
+			js.Call("observe", cv, c.onSize)
+			c.observing = true
+		}
+	}
 	if c.width <= 0 {
 		// reading the width makes the browser lay the page out: do it only
 		// until the canvas observer reports it
 		c.width = cv.Get("clientWidth").Float()
+		c.viewport = app.Window().Get("innerHeight").Float()
 	}
 	width := c.width
 	if width <= 0 {
@@ -205,9 +213,18 @@ func (c *Lab) paint() bool {
 	return true
 }
 
+// canvasHeight is the diagram's height: set by the number of processes, or,
+// embedded in a slide, what the frame leaves after the controls and caption.
 func (c *Lab) canvasHeight() float64 {
+	if c.embed && c.viewport > 0 {
+		return max(c.viewport-embedChrome, 160)
+	}
 	return diagram.HeightFor(len(c.sess.Scenario().Names))
 }
+
+// embedChrome is the height an embedded page keeps for its controls and a
+// caption of up to three lines.
+const embedChrome = 170
 
 // step moves the view and stops the menu and notices that belonged to the
 // old step.

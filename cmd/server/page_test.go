@@ -383,3 +383,26 @@ func TestProcessMenuFollowsTheClickedProcess(t *testing.T) {
 	assert.Contains(t, p.text("#caption"), "C crashes")
 	p.noConsoleErrors()
 }
+
+// Embedded in a slide, the page shows the diagram, controls and caption
+// only, and the diagram takes the height the frame leaves.
+func TestEmbedFitsItsFrame(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=20&embed=1")
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("diagram").clientHeight === Math.max(window.innerHeight - 170, 160)`))
+	require.NoError(t, err, "the canvas fills the frame")
+	assert.Zero(t, eval[int](p, `document.querySelectorAll("header, .panels").length`), "no header, no panels")
+	p.key(kb.ArrowRight)
+	assert.Contains(t, eval[string](p, "location.search"), "embed=1", "the link stays embedded")
+	p.noConsoleErrors()
+}
+
+// When the window changes size the diagram is laid out again for it.
+func TestResizingRelaysTheDiagram(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=30")
+	before := p.frames()
+	p.do(chromedp.EmulateViewport(820, 700))
+	p.settle(before)
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`Math.abs(document.getElementById("diagram").width / (window.devicePixelRatio || 1) - document.getElementById("diagram").clientWidth) < 2 && document.getElementById("diagram").clientWidth < 820`))
+	require.NoError(t, err, "the canvas is painted at its new width")
+	p.noConsoleErrors()
+}
