@@ -98,3 +98,14 @@ func (s *Scene) MessageAt(id int, f float64) (x, y float64, ok bool) {
 
 // Visible counts the events and messages drawn.
 func (s *Scene) Visible() (events, messages int) { return len(s.dots), len(s.arrows) }
+
+// LaneAt finds the process line nearest to y, within half the gap between
+// lines.
+func (s *Scene) LaneAt(y float64) (sim.NodeID, bool) {
+	for i, ly := range s.lanes {
+		if math.Abs(y-ly) <= s.laneGap/2 {
+			return sim.NodeID(i), true
+		}
+	}
+	return 0, false
+}

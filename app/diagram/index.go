@@ -104,3 +104,6 @@ func (ix *Index) firstStepAt(t float64) int {
 func stepsBefore(steps []int, k int) []int {
 	return steps[:sort.SearchInts(steps, k)]
 }
+
+// At is step k's position on the axis.
+func (ix *Index) At(k int) float64 { return ix.xs[k] }

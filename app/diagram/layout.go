@@ -34,6 +34,9 @@ type Options struct {
 	Start  float64
 	// Highlight lists messages to point at (an invariant's culprits).
 	Highlight []int
+	// Cut is the learner's own cut: a point of the axis per process (NaN
+	// where not placed yet), drawn as a line through them.
+	Cut []float64
 	// Selected is an event (a step) whose causal past and future are
 	// ringed, or -1 (or 0 with HasSelected false) for none.
 	Selected    int
@@ -120,6 +123,7 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	l.faults()
 	l.intervals()
 	l.cuts()
+	l.userCut()
 	l.messages()
 	l.events()
 	l.nowLine()
@@ -148,6 +152,11 @@ func (l *layout) axis() {
 func (s *Scene) TimeAt(x float64) float64 {
 	w := s.Width - marginLeft - marginRight
 	return s.T0 + (x-marginLeft)*(s.T1-s.T0)/w
+}
+
+// XOf maps a point of the axis to a pixel column of the scene.
+func (s *Scene) XOf(t float64) float64 {
+	return marginLeft + (t-s.T0)*s.PlotWidth()/(s.T1-s.T0)
 }
 
 // PlotWidth is the width of the plot area in pixels.
@@ -356,6 +365,24 @@ func (l *layout) cuts() {
 			x = max(x, xmin)
 		}
 		l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: CutColor, Align: align, Flags: FlagBold, Text: label})
+	}
+}
+
+// userCut draws the learner's cut: a mark on each process line at its
+// point, joined from line to line.
+func (l *layout) userCut() {
+	var prev *[2]float64
+	for i, t := range l.opt.Cut {
+		if math.IsNaN(t) || i >= len(l.s.lanes) {
+			prev = nil
+			continue
+		}
+		x, y := min(max(l.X(t), l.X(l.t0)), l.X(l.t1)), l.s.lanes[i]
+		l.add(Shape{Op: OpLine, X1: x, Y1: y - 12, X2: x, Y2: y + 12, Color: UserCutColor, Width: 3})
+		if prev != nil {
+			l.add(Shape{Op: OpLine, X1: prev[0], Y1: prev[1] + 12, X2: x, Y2: y - 12, Color: UserCutColor, Width: 2, Flags: FlagDashed})
+		}
+		prev = &[2]float64{x, y}
 	}
 }
 

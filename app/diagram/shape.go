@@ -64,6 +64,7 @@ const (
 	Faint
 	PastColor
 	FutureColor
+	UserCutColor
 	// Paper is the background; it stays last (the painter reads it there).
 	Paper
 )
@@ -85,6 +86,7 @@ var Palette = []string{
 	Faint:          "#9aa5b1",
 	PastColor:      "#1565c0",
 	FutureColor:    "#ef6c00",
+	UserCutColor:   "#00838f",
 	Paper:          "#ffffff",
 }
 

@@ -39,6 +39,8 @@ type Session struct {
 	View View
 	// Selected is the event whose causal past and future are shown, or -1.
 	Selected int
+	// Cut is the learner's own cut, when the cut tool is on.
+	Cut CutTool
 }
 
 // Open starts a session on a scenario, showing step 0.
@@ -211,14 +213,27 @@ func (s *Session) Highlight() []int {
 
 // Scene lays out the diagram at the step on screen.
 func (s *Session) Scene(width, height float64) *diagram.Scene {
+	highlight := s.Highlight()
+	var cut []float64
+	if s.Cut.On {
+		cut = s.Cut.Points
+		if _, bad := s.CutVerdict(); len(bad) > 0 {
+			highlight = append(highlight, bad...)
+		}
+	}
+	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: highlight, Cut: cut,
+		Span: s.View.span(), Pinned: s.View.Pinned, Start: s.View.Start,
+		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step})
+}
+
+// index is the diagram's index of the run, for the current axis.
+func (s *Session) index() *diagram.Index {
 	s.fresh()
 	d := &s.derived
 	if d.index == nil || d.index.Axis() != s.Axis {
 		d.index = diagram.NewIndex(s.run.Trace(), s.Axis)
 	}
-	return d.index.Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.Highlight(),
-		Span: s.View.span(), Pinned: s.View.Pinned, Start: s.View.Start,
-		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step})
+	return d.index
 }
 
 // Describe names a message for the learner: "transfer $14 A→B".

@@ -34,6 +34,7 @@ const URLVersion = "1"
 //	at=120             the window pinned at this point of the axis (else it
 //	                   follows the present)
 //	sel=12             the event (step) whose causal past and future show
+//	cut=12.5,_,30      the cut tool's points, one per process (_: not placed)
 func (s *Session) Query() url.Values {
 	q := url.Values{}
 	q.Set("v", URLVersion)
@@ -57,6 +58,9 @@ func (s *Session) Query() url.Values {
 	}
 	if s.Selected >= 0 {
 		q.Set("sel", strconv.Itoa(s.Selected))
+	}
+	if s.Cut.On {
+		q.Set("cut", encodeCut(s.Cut.Points))
 	}
 	return q
 }
@@ -123,6 +127,13 @@ func FromQuery(q url.Values) (*Session, error) {
 			return nil, fmt.Errorf("link parameter \"sel\": want a step from 0 to %d, got %q", sess.Len()-1, raw)
 		}
 		sess.Selected = sel
+	}
+	if raw := q.Get("cut"); raw != "" {
+		points, err := decodeCut(raw, len(sess.scn.Names))
+		if err != nil {
+			return nil, fmt.Errorf("link parameter \"cut\": %w", err)
+		}
+		sess.Cut = CutTool{On: true, Points: points}
 	}
 	if raw := q.Get("k"); raw != "" {
 		k, err := strconv.Atoi(raw)

@@ -302,6 +302,8 @@ func (c *Lab) key(ev app.Value) {
 		act = func(ctx app.Context) { c.sess.ResetView(); c.changed(ctx) }
 	case "f", "F":
 		act = c.follow
+	case "c", "C":
+		act = c.toggleCut
 	default:
 		return
 	}
@@ -352,6 +354,13 @@ func (c *Lab) act(ctx app.Context, do func() error) {
 	} else {
 		c.notice = ""
 	}
+	c.changed(ctx)
+}
+
+// toggleCut turns the cut tool on or off.
+func (c *Lab) toggleCut(ctx app.Context) {
+	c.sess.ToggleCut()
+	c.menu.open = false
 	c.changed(ctx)
 }
 
@@ -457,6 +466,13 @@ func (c *Lab) click(ctx app.Context, e app.Event) {
 		return
 	}
 	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+	if c.sess.Cut.On { // the cut tool places a point on the nearest line
+		if lane, ok := c.scene.LaneAt(y); ok {
+			c.sess.PlaceCut(lane, c.scene.TimeAt(x))
+			c.changed(ctx)
+		}
+		return
+	}
 	hit := c.scene.Hit(x, y)
 	switch hit.Kind {
 	case diagram.HitMessage:

@@ -40,6 +40,9 @@ func (c *Lab) Render() app.UI {
 		app.If(c.notice != "", func() app.UI {
 			return app.Div().ID("notice").Class("notice").Attr("role", "status").Text(c.notice)
 		}),
+		app.If(c.sess.Cut.On, func() app.UI {
+			return app.Div().ID("cut-verdict").Class("notice cut").Attr("role", "status").Text(c.sess.CutText())
+		}),
 		app.If(!c.embed, c.panels),
 	)
 }
@@ -180,6 +183,8 @@ func (c *Lab) controls() app.UI {
 		app.Span().Class("zoom").Body(
 			app.Button().ID("zoom-out").Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, zoomStep) }),
 			app.Button().ID("zoom-in").Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, 1/zoomStep) }),
+			app.Button().ID("cut-tool").Title("Draw your own cut and see whether it is consistent (C)").Attr("aria-pressed", c.sess.Cut.On).
+				Text("Cut tool").OnClick(func(ctx app.Context, e app.Event) { c.toggleCut(ctx) }),
 			app.If(c.sess.View.Pinned, func() app.UI {
 				return app.Button().ID("follow").Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
 					OnClick(func(ctx app.Context, e app.Event) { c.follow(ctx) })

@@ -406,3 +406,31 @@ func TestResizingRelaysTheDiagram(t *testing.T) {
 	require.NoError(t, err, "the canvas is painted at its new width")
 	p.noConsoleErrors()
 }
+
+// The cut tool: press C, click each process line, and the page says whether
+// the cut is consistent.
+func TestCutTool(t *testing.T) {
+	_, r := bankRun(t, "snapshot-bank")
+	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", r.Len()))
+	w, h := p.canvasSize()
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	scene := ix.Layout(r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h})
+	p.key("c")
+	require.Contains(t, p.text("#cut-verdict"), "0 of 3 placed")
+	// through the snapshot's recording points: consistent
+	for s, rec := range r.Trace().Records {
+		for _, m := range rec.Marks {
+			if m.Kind == sim.MarkRecord {
+				p.clickCanvas(scene.XOf(ix.At(s)), scene.ProcessY(rec.Node)+6, true)
+			}
+		}
+	}
+	assert.Contains(t, p.text("#cut-verdict"), "This cut is consistent")
+	// move A's point back to the start: B and C received money A had not sent yet
+	p.clickCanvas(scene.XOf(0.5), scene.ProcessY(0)+6, true)
+	assert.Contains(t, p.text("#cut-verdict"), "This cut is inconsistent")
+	assert.Positive(t, p.countColor(diagram.Palette[diagram.HighlightColor], 0, h), "the culprits are highlighted")
+	assert.Contains(t, eval[string](p, "location.search"), "cut=")
+	p.screenshot("cut-tool")
+	p.noConsoleErrors()
+}

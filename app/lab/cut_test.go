@@ -1,0 +1,106 @@
+package lab
+
+import (
+	"math"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+func bankAtEnd(t *testing.T) *Session {
+	t.Helper()
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	sess, err := Open(s)
+	require.NoError(t, err)
+	sess.Seek(sess.Len())
+	return sess
+}
+
+// The learner's cut through the snapshot's recording points is consistent;
+// one that takes a receipt but not its send is not, and names the message.
+func TestCutTool(t *testing.T) {
+	sess := bankAtEnd(t)
+	ix := sess.index()
+	tr := sess.Run().Trace()
+	sess.ToggleCut()
+	complete, _ := sess.CutVerdict()
+	assert.False(t, complete)
+	assert.Contains(t, sess.CutText(), "0 of 3 placed")
+
+	// the snapshot's own cut: each branch's recording step
+	for s, r := range tr.Records {
+		for _, m := range r.Marks {
+			if m.Kind == sim.MarkRecord {
+				sess.PlaceCut(r.Node, ix.At(s))
+			}
+		}
+	}
+	complete, bad := sess.CutVerdict()
+	require.True(t, complete)
+	assert.Empty(t, bad)
+	assert.Contains(t, sess.CutText(), "This cut is consistent")
+
+	// a transfer's receipt inside the cut, its send outside
+	var m = -1
+	for _, msg := range tr.Msgs {
+		if msg.Kind == "transfer" && msg.RecvStep > 0 && msg.RecvStep < 30 {
+			m = msg.ID
+			break
+		}
+	}
+	require.GreaterOrEqual(t, m, 0)
+	msg := tr.Msgs[m]
+	for i := range sess.Cut.Points {
+		sess.PlaceCut(sim.NodeID(i), ix.At(msg.RecvStep)+0.01) // everything up to the receipt
+	}
+	sess.PlaceCut(msg.From, ix.At(msg.SendStep)-0.01) // but the sender stops just before the send
+	complete, bad = sess.CutVerdict()
+	require.True(t, complete)
+	assert.Contains(t, bad, m)
+	assert.Contains(t, sess.CutText(), "inconsistent")
+	assert.Contains(t, sess.CutText(), sess.Describe(m))
+
+	// the bad message is highlighted on the diagram
+	scene := sess.Scene(1200, 350)
+	halo := 0
+	for _, sh := range scene.Shapes {
+		if sh.Color == diagram.HighlightColor {
+			halo++
+		}
+	}
+	assert.Positive(t, halo)
+
+	// the cut is part of the link
+	again, err := FromQuery(sess.Query())
+	require.NoError(t, err)
+	assert.True(t, again.Cut.On)
+	for i := range sess.Cut.Points {
+		assert.InDelta(t, sess.Cut.Points[i], again.Cut.Points[i], 1e-6)
+	}
+	_, againBad := again.CutVerdict()
+	assert.Equal(t, bad, againBad)
+
+	sess.ToggleCut()
+	assert.False(t, sess.Cut.On)
+	assert.Empty(t, sess.CutText())
+}
+
+func TestCutLinks(t *testing.T) {
+	sess, err := FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {"3,_,7.5"}})
+	require.NoError(t, err)
+	assert.Equal(t, 3.0, sess.Cut.Points[0])
+	assert.True(t, math.IsNaN(sess.Cut.Points[1]))
+	assert.Equal(t, "3,_,7.5", encodeCut(sess.Cut.Points))
+	for _, bad := range []string{"1,2", "1,x,3", "1,NaN,3"} {
+		_, err := FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {bad}})
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), `link parameter "cut"`)
+	}
+}
