@@ -394,6 +394,11 @@ func (l *layout) style(kind string) (Color, float64, uint8) {
 			role = ks.Role
 		}
 	}
+	return RoleStyle(role)
+}
+
+// RoleStyle is how messages of a role are drawn: colour, width, flags.
+func RoleStyle(role sim.Role) (Color, float64, uint8) {
 	switch role {
 	case sim.RoleMarker:
 		return MarkerColor, 1.6, FlagDashed

@@ -35,6 +35,7 @@ func (c *Lab) Render() app.UI {
 			c.diagram(),
 			app.If(c.menu.open, c.processMenu),
 		),
+		app.If(!c.embed, c.legend),
 		c.controls(),
 		app.Div().ID("caption").Class("caption "+c.sess.CaptionSource()).Attr("aria-live", "polite").Text(c.sess.Caption()),
 		app.If(c.notice != "", func() app.UI {

@@ -578,16 +578,17 @@ func TestPositionCaptionAndScrubberShowTheSessionsStep(t *testing.T) {
 
 func TestPositionMatchesInTheMountedTree(t *testing.T) {
 	// The same, through go-app's own matcher on the mounted tree: the root
-	// div, its controls (third child, after header and stage) and the
-	// position span, eighth of the controls.
+	// div, its controls (fourth child, after header, stage and legend) and
+	// the position span, eighth of the controls.
 	sess := session(t, link("snapshot-bank", 30))
 	c := &Lab{sess: sess}
 	load(t, c)
 	require.NoError(t, app.Match(app.Div().Class("lab"), c, 0))
 	require.NoError(t, app.Match(app.Header().Class("top"), c, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 2))
-	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 2, 7))
-	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 2, 7, 0))
+	require.NoError(t, app.Match(app.Div().ID("legend").Class("legend"), c, 0, 2))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 3))
+	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 3, 7))
+	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 3, 7, 0))
 }
 
 func TestMoneyPanelIsTheSessionsPanel(t *testing.T) {
@@ -1356,4 +1357,14 @@ func TestCommandBarWithManyProcesses(t *testing.T) {
 	assert.Contains(t, html, `id="command-node"`)
 	assert.Contains(t, html, "snapshot from D")
 	assert.NotContains(t, html, "snapshot from AF", "no button per process")
+}
+
+// The legend names the algorithm's message kinds with the diagram's styles.
+func TestLegendNamesTheMessageKinds(t *testing.T) {
+	c := &Lab{sess: session(t, link("snapshot-bank", 10))}
+	load(t, c)
+	html := app.HTMLString(c)
+	for _, want := range []string{">transfer<", ">marker<", "dashed " + diagram.Palette[diagram.MarkerColor], "solid " + diagram.Palette[diagram.MessageColor], "causal past"} {
+		assert.Contains(t, html, want)
+	}
 }
