@@ -7,6 +7,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
 )
 
 // BenchmarkLayout lays out a frame: the bank lesson whole, and the end of the
@@ -50,4 +51,12 @@ func BenchmarkLayout(b *testing.B) {
 			diagram.NewIndex(r.Trace(), diagram.AxisTime)
 		}
 	})
+}
+
+func BenchmarkLayoutLamport(b *testing.B) {
+	_, r := scenariotest.Run(b, "snapshot-long")
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisLamport)
+	for b.Loop() {
+		ix.Layout(99_990, r.Config().Spec, diagram.Options{Width: 1268, Height: 350})
+	}
 }

@@ -91,13 +91,14 @@ func (ix *Index) Trace() *trace.Trace { return ix.tr }
 // Axis is the indexed axis.
 func (ix *Index) Axis() Axis { return ix.axis }
 
-// firstStepAt is the first step at or after axis value t (0 when the axis
-// is not monotone, so that everything is visited).
+// firstStepAt is the first step whose axis value is t or more: no earlier
+// step is visible in a window that starts at t. On the Lamport axis, where
+// values do not grow with the step, the running maximum (which does) finds it.
 func (ix *Index) firstStepAt(t float64) int {
-	if !ix.monotone {
-		return 0
+	if ix.monotone {
+		return sort.SearchFloat64s(ix.xs, t)
 	}
-	return sort.SearchFloat64s(ix.xs, t)
+	return sort.Search(len(ix.xs), func(i int) bool { return ix.upTo[i+1] >= t })
 }
 
 // stepsBefore returns the indexed steps (faults or marked) below k.
