@@ -629,24 +629,23 @@ func TestLamportAxis(t *testing.T) {
 	}))
 }
 
-func xsOf(sc *diagram.Scene) []float64 {
-	var xs []float64
+// dotCoords lists one coordinate (picked by of) of every event dot.
+func dotCoords(sc *diagram.Scene, of func(diagram.Shape) float64) []float64 {
+	var out []float64
 	for _, sh := range sc.Shapes {
 		if sh.Op == diagram.OpCircle {
-			xs = append(xs, sh.X1)
+			out = append(out, of(sh))
 		}
 	}
-	return xs
+	return out
+}
+
+func xsOf(sc *diagram.Scene) []float64 {
+	return dotCoords(sc, func(sh diagram.Shape) float64 { return sh.X1 })
 }
 
 func ysOf(sc *diagram.Scene) []float64 {
-	var ys []float64
-	for _, sh := range sc.Shapes {
-		if sh.Op == diagram.OpCircle {
-			ys = append(ys, sh.Y1)
-		}
-	}
-	return ys
+	return dotCoords(sc, func(sh diagram.Shape) float64 { return sh.Y1 })
 }
 
 // TestLongRunWindow lays out a 100,000-step run: only a window around the
