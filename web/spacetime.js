@@ -1,20 +1,26 @@
-// Spacetime's canvas painter. Go lays out the diagram and hands over one
+// Spacetime's canvas painter. Go lays out each diagram and hands over one
 // Float32Array of shapes per frame (see app/diagram/encode.go: 10 numbers a
 // shape) plus the texts they index; this file only paints, once per
 // animation frame, scaled by devicePixelRatio so it is sharp on a projector.
+// A page may hold several canvases (panes, topology views): each keeps its
+// own latest picture and its own size observer.
 (function () {
   "use strict";
   const STRIDE = 10;
-  const OP_LINE = 1, OP_CIRCLE = 2, OP_RECT = 3, OP_TEXT = 4, OP_CROSS = 5, OP_DIAMOND = 6;
-  const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8, OUTLINE = 16;
-  let pending = null;
+  const OP_LINE = 1, OP_CIRCLE = 2, OP_RECT = 3, OP_TEXT = 4, OP_CROSS = 5, OP_DIAMOND = 6, OP_TRIANGLE = 7;
+  const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8, OUTLINE = 16, SOLID = 32, FAINT = 64;
+  const pending = new Map(); // canvas → its latest picture, not yet painted
   let scheduled = false;
-  let observer = null, onWindow = null;
+  const observers = new Map(); // canvas → {observer, onWindow}
 
-  function paint() {
+  function paintAll() {
     scheduled = false;
-    const p = pending;
-    if (!p) return;
+    const all = Array.from(pending.values());
+    pending.clear();
+    for (const p of all) paint(p);
+  }
+
+  function paint(p) {
     const t0 = performance.now();
     const cv = p.canvas;
     const dpr = window.devicePixelRatio || 1;
@@ -60,7 +66,7 @@
           }
           break;
         case OP_CIRCLE:
-          g.setLineDash([]);
+          g.setLineDash(flags & DASHED ? [3, 2] : []);
           g.beginPath();
           for (let k = i; k < j; k += STRIDE) { g.moveTo(b[k + 1] + b[k + 3], b[k + 2]); g.arc(b[k + 1], b[k + 2], b[k + 3], 0, 2 * Math.PI); }
           if (flags & OUTLINE) {
@@ -71,9 +77,23 @@
           } else { g.fillStyle = color; g.fill(); }
           break;
         case OP_RECT:
-          g.globalAlpha = 0.55; g.fillStyle = color;
+          if (flags & HOLLOW) {
+            g.setLineDash(flags & DASHED ? [4, 3] : []); g.strokeStyle = color; g.lineWidth = width;
+            for (let k = i; k < j; k += STRIDE) g.strokeRect(b[k + 1], b[k + 2], b[k + 3], b[k + 4]);
+            break;
+          }
+          g.globalAlpha = flags & SOLID ? 1 : flags & FAINT ? 0.12 : 0.55; g.fillStyle = color;
           for (let k = i; k < j; k += STRIDE) g.fillRect(b[k + 1], b[k + 2], b[k + 3], b[k + 4]);
           g.globalAlpha = 1;
+          break;
+        case OP_TRIANGLE:
+          g.fillStyle = color;
+          g.beginPath();
+          for (let k = i; k < j; k += STRIDE) {
+            const x = b[k + 1], y = b[k + 2], r = b[k + 3];
+            g.moveTo(x, y - r); g.lineTo(x + r, y + r * 0.8); g.lineTo(x - r, y + r * 0.8); g.closePath();
+          }
+          g.fill();
           break;
         case OP_CROSS:
           g.setLineDash([]); g.strokeStyle = color; g.lineWidth = width;
@@ -103,34 +123,42 @@
       i = j;
     }
     window.spacetimeFrames = (window.spacetimeFrames || 0) + 1;
+    cv.dataset.frames = String((+cv.dataset.frames || 0) + 1);
     window.spacetimeLastPaintEnd = performance.now();
     window.spacetimeLastFrameMs = window.spacetimeLastPaintEnd - t0;
     if (window.spacetimeFrames === 1) performance.mark("spacetime-first-diagram");
   }
 
   window.spacetime = {
-    // draw paints the shapes at the next animation frame; only the latest
-    // call before a frame is painted.
+    // draw paints the shapes on canvas at the next animation frame; only
+    // each canvas's latest call before a frame is painted.
     draw(canvas, buf, texts, palette, height) {
       window.spacetimeLastDrawCall = performance.now();
-      pending = { canvas, buf, texts, palette, height };
-      // the first picture is painted at once: the learner is waiting for it
-      if (!window.spacetimeFrames) { paint(); return; }
-      if (!scheduled) { scheduled = true; requestAnimationFrame(paint); }
+      const p = { canvas, buf, texts, palette, height };
+      // a canvas's first picture is painted at once: the learner is waiting
+      if (!canvas.dataset.frames) { pending.delete(canvas); paint(p); return; }
+      pending.set(canvas, p);
+      if (!scheduled) { scheduled = true; requestAnimationFrame(paintAll); }
     },
-    // observe calls onSize(width, viewportHeight) whenever the canvas
+    // observe calls onSize(width, viewportHeight, canvasId) whenever the canvas
     // changes width (window resized, scrollbar shown) or the window changes
-    // height; observe(null) stops.
+    // height; observe(canvas, null) stops, and observe(null) stops them all.
     observe(canvas, onSize) {
-      if (observer) observer.disconnect();
-      if (onWindow) window.removeEventListener("resize", onWindow);
-      observer = onWindow = null;
-      if (!canvas) return;
-      const report = () => onSize(canvas.clientWidth, window.innerHeight);
-      observer = new ResizeObserver(report);
+      const stop = (cv) => {
+        const o = observers.get(cv);
+        if (!o) return;
+        o.observer.disconnect();
+        window.removeEventListener("resize", o.onWindow);
+        observers.delete(cv);
+      };
+      if (!canvas) { Array.from(observers.keys()).forEach(stop); return; }
+      stop(canvas);
+      if (!onSize) return;
+      const report = () => onSize(canvas.clientWidth, window.innerHeight, canvas.id);
+      const observer = new ResizeObserver(report);
       observer.observe(canvas);
-      onWindow = report;
-      window.addEventListener("resize", onWindow);
+      window.addEventListener("resize", report);
+      observers.set(canvas, { observer, onWindow: report });
     },
     // download saves text as a file.
     download(name, mime, text) {

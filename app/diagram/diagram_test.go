@@ -3,11 +3,9 @@ package diagram_test
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,21 +16,34 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
+	"spacetime/core/algo/chandylamport"
 	"spacetime/core/engine"
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // The size the command line exports a three-process diagram at.
 const (
 	width  = 1200.0
 	height = 350.0
 )
+
+// dropAction and faultAction are the learner's faults.
+func dropAction(id int) engine.Action {
+	a := faults.NoArgs()
+	a.Msg = id
+	return engine.Fault("drop", a)
+}
+
+func faultAction(name string, node sim.NodeID, ticks sim.Time) engine.Action {
+	a := faults.NoArgs()
+	a.Node, a.For = node, ticks
+	return engine.Fault(name, a)
+}
 
 func builtinRun(t testing.TB, id string) *engine.Run {
 	t.Helper()
@@ -239,8 +250,8 @@ func TestSnapshotCut(t *testing.T) {
 	tr := r.Trace()
 	recordAt := map[sim.NodeID]int{}
 	for s, rec := range tr.Records {
-		for _, m := range rec.Marks {
-			if m.Kind == sim.MarkRecord {
+		for _, a := range rec.Annotations() {
+			if a.Role == chandylamport.RoleRecorded {
 				recordAt[rec.Node] = s
 			}
 		}
@@ -318,8 +329,9 @@ func TestChannelStateHalo(t *testing.T) {
 	var channel []int
 	var labels []string
 	for _, rec := range tr.Records {
-		for _, m := range rec.Marks {
-			if m.Kind == sim.MarkChannel {
+		for _, a := range rec.Annotations() {
+			if a.Role == chandylamport.RoleChannel {
+				require.Equal(t, rec.Msg, a.Msg, "the annotation is about the message delivered")
 				channel = append(channel, rec.Msg)
 				labels = append(labels, tr.Names[tr.Msgs[rec.Msg].From]+"->"+tr.Names[tr.Msgs[rec.Msg].To]+" "+tr.Msgs[rec.Msg].Label)
 			}
@@ -707,9 +719,9 @@ func TestFaultsAndLostMessages(t *testing.T) {
 	// Drop the head of A→C after the end, crash B, pause C.
 	k := r.Len()
 	require.True(t, r.Trace().Msgs[21].InFlightAt(k))
-	require.NoError(t, r.Insert(k, engine.Action{Fault: faults.Drop, Msg: 21}))
-	require.NoError(t, r.Insert(k+1, engine.Action{Fault: faults.Crash, Node: 1, Msg: -1}))
-	require.NoError(t, r.Insert(k+2, engine.Action{Fault: faults.Pause, Node: 2, For: 5, Msg: -1}))
+	require.NoError(t, r.Insert(k, dropAction(21)))
+	require.NoError(t, r.Insert(k+1, faultAction("crash", 1, 0)))
+	require.NoError(t, r.Insert(k+2, faultAction("pause", 2, 5)))
 	require.GreaterOrEqual(t, r.Len(), k+3)
 
 	t.Run("lost message", func(t *testing.T) {
@@ -910,14 +922,7 @@ func TestEncodeNonFinite(t *testing.T) {
 func TestGoldenSVG(t *testing.T) {
 	r := builtinRun(t, "snapshot-bank")
 	got := layout(r, r.Len(), diagram.Options{Width: 1200, Height: 350}).SVG()
-	path := filepath.Join("testdata", "snapshot-bank.svg")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create the golden file")
-	scenariotest.SameLines(t, string(want), string(got), "the picture changed; if that is intended, run go test ./app/diagram -run TestGoldenSVG -update")
+	golden.Check(t, filepath.Join("testdata", "snapshot-bank.svg"), string(got))
 }
 
 // axisValues is each step's position on an axis, as the design describes
@@ -971,8 +976,8 @@ func TestWindowDrawsExactlyWhatIsVisible(t *testing.T) {
 	bank := builtinRun(t, "snapshot-bank")
 	// a fork of the worked example with a lost message and a crash, windowed
 	forked := builtinRun(t, "snapshot-bank")
-	require.NoError(t, forked.Insert(30, engine.Action{Fault: faults.Drop, Msg: inFlightAt(t, forked, 30)}))
-	require.NoError(t, forked.Insert(35, engine.Action{Fault: faults.Crash, Node: 2, Msg: -1}))
+	require.NoError(t, forked.Insert(30, dropAction(inFlightAt(t, forked, 30))))
+	require.NoError(t, forked.Insert(35, faultAction("crash", 2, 0)))
 
 	tests := []struct {
 		name string
@@ -1010,7 +1015,7 @@ func TestWindowDrawsExactlyWhatIsVisible(t *testing.T) {
 					want, edges := 0, 0
 					for s := range k {
 						rec := tr.Records[s]
-						if rec.Kind == trace.Crash || rec.Kind == trace.Pause || rec.Kind == trace.Wake || rec.Kind == trace.Drop {
+						if rec.What() == "crash" || rec.What() == "pause" || rec.Kind == trace.Wake || rec.What() == "drop" {
 							continue
 						}
 						in, edge := inside(xs[s], xs[s])

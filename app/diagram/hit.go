@@ -16,8 +16,11 @@ const (
 	HitMessage
 	// HitEvent is an event dot (Step is its step).
 	HitEvent
-	// HitProcess is a process line or its name (Node).
+	// HitProcess is a process line or its name (Node), or a process of
+	// the topology view.
 	HitProcess
+	// HitLink is a link of the topology view, from Node to Peer.
+	HitLink
 )
 
 // Hit is what lies under a point of the diagram.
@@ -26,6 +29,7 @@ type Hit struct {
 	Msg      int
 	Step     int
 	Node     sim.NodeID
+	Peer     sim.NodeID
 	InFlight bool
 }
 
@@ -33,6 +37,9 @@ type Hit struct {
 // learner most often means to click), then an event, any message, a process.
 func (s *Scene) Hit(x, y float64) Hit {
 	const reach = 7.0
+	if s.nodes != nil {
+		return s.hitTopology(x, y)
+	}
 	best, bestD := -1, reach
 	for i, a := range s.arrows {
 		if !a.inFlight {
@@ -108,4 +115,48 @@ func (s *Scene) LaneAt(y float64) (sim.NodeID, bool) {
 		}
 	}
 	return 0, false
+}
+
+// hitTopology finds what lies under (x, y) in a topology view: a message
+// on its way, a process, a link.
+func (s *Scene) hitTopology(x, y float64) Hit {
+	for _, a := range s.arrows {
+		if math.Hypot(x-a.x1, y-a.y1) < 8 {
+			return Hit{Kind: HitMessage, Msg: a.msg, InFlight: true}
+		}
+	}
+	for i, p := range s.nodes {
+		if math.Hypot(x-p[0], y-p[1]) <= nodeRadius+3 {
+			return Hit{Kind: HitProcess, Node: sim.NodeID(i)}
+		}
+	}
+	best, bestD := -1, 7.0
+	for i, e := range s.edges {
+		if d := segmentDistance(x, y, arrow{x1: e.x1, y1: e.y1, x2: e.x2, y2: e.y2}); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		return Hit{Kind: HitLink, Node: s.edges[best].from, Peer: s.edges[best].to}
+	}
+	return Hit{}
+}
+
+// NodeAt is where process id is drawn in a topology view.
+func (s *Scene) NodeAt(id sim.NodeID) (x, y float64, ok bool) {
+	if int(id) >= len(s.nodes) || id < 0 {
+		return 0, 0, false
+	}
+	return s.nodes[id][0], s.nodes[id][1], true
+}
+
+// LinkAt is the middle of the drawn link between a and b (either way), and
+// whether it is drawn.
+func (s *Scene) LinkAt(a, b sim.NodeID) (x, y float64, ok bool) {
+	for _, e := range s.edges {
+		if (e.from == a && e.to == b) || (e.from == b && e.to == a) {
+			return (e.x1 + e.x2) / 2, (e.y1 + e.y2) / 2, true
+		}
+	}
+	return 0, 0, false
 }

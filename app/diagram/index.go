@@ -4,13 +4,17 @@ import (
 	"math"
 	"sort"
 
+	"spacetime/core/faults"
+	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
 
 // Index is what laying out any step of a run needs to know about the whole
 // run, computed once per run (and axis) so that a frame only visits what is
-// visible: every step's x, and lists of the few steps that carry faults or
-// marks.
+// visible: every step's x, the stretches of time during which something
+// holds (a process down or paused, a link cut, an interval an algorithm
+// annotated, a timer armed), and the few steps that carry annotations or
+// faults.
 type Index struct {
 	tr   *trace.Trace
 	axis Axis
@@ -23,9 +27,58 @@ type Index struct {
 	// reach[i] is the latest step any of messages 0..i is drawn to (its
 	// receipt or loss; MaxInt while it is never received).
 	reach []int
-	// faults and marked list the steps with faults and with marks.
-	faults, marked []int
-	end            float64
+	// spans are the stretches, in the order they open.
+	spans []span
+	// noted lists the steps with point annotations, faulted the steps of
+	// faults, wake-ups and skipped inputs.
+	noted, faulted []int
+	// halo gives the first annotation about each message that has one.
+	halo map[int]haloNote
+	// skews and delays list, by process and by message, the skew and
+	// arrival time each change set, in step order.
+	skews  map[sim.NodeID][]change
+	delays map[int][]change
+	end    float64
+}
+
+// spanKind is what a span stands for.
+type spanKind uint8
+
+const (
+	spanDown spanKind = iota + 1
+	spanPaused
+	spanRole
+	spanTimer
+	spanLink
+)
+
+// span is a stretch of a run during which something holds. from is the
+// step that opened it (-1: from the start), to the step that closed it
+// (-1 while it is still open at the end of the trace).
+type span struct {
+	kind       spanKind
+	node, peer sim.NodeID
+	role       string
+	group      int
+	text       string
+	from, to   int
+	due        sim.Time
+	// track is the span's row on its lane, so that intervals open at once
+	// on one process are drawn one above the other.
+	track int
+}
+
+// haloNote is an annotation about a message: its role, and the step that
+// made it.
+type haloNote struct {
+	role string
+	step int
+}
+
+// change is a value set at a step.
+type change struct {
+	step  int
+	value int64
 }
 
 // NewIndex indexes a run's trace for one axis. Build a new one whenever the
@@ -35,7 +88,8 @@ func NewIndex(tr *trace.Trace, axis Axis) *Index {
 		axis = AxisTime
 	}
 	recs := tr.Records
-	ix := &Index{tr: tr, axis: axis, xs: make([]float64, len(recs)), upTo: make([]float64, len(recs)+1)}
+	ix := &Index{tr: tr, axis: axis, xs: make([]float64, len(recs)), upTo: make([]float64, len(recs)+1),
+		halo: map[int]haloNote{}, skews: map[sim.NodeID][]change{}, delays: map[int][]change{}}
 	if axis == AxisLamport {
 		for i, r := range recs {
 			ix.xs[i] = float64(r.Lamport)
@@ -73,16 +127,115 @@ func NewIndex(tr *trace.Trace, axis Axis) *Index {
 		latest = max(latest, end)
 		ix.reach[i] = latest
 	}
-	for s, r := range recs {
-		switch r.Kind {
-		case trace.Crash, trace.Pause, trace.Recover, trace.Wake:
-			ix.faults = append(ix.faults, s)
+	ix.indexSpans()
+	return ix
+}
+
+// spanKey identifies what a span is of, to close it later.
+type spanKey struct {
+	kind       spanKind
+	node, peer sim.NodeID
+	role       string
+	group      int
+}
+
+// indexSpans walks the trace once and pairs what opens with what closes.
+func (ix *Index) indexSpans() {
+	open := map[spanKey]int{} // key → index in ix.spans
+	tracks := map[sim.NodeID][]bool{}
+	take := func(node sim.NodeID) int {
+		t := tracks[node]
+		for i, used := range t {
+			if !used {
+				t[i] = true
+				return i
+			}
 		}
-		if len(r.Marks) > 0 {
-			ix.marked = append(ix.marked, s)
+		tracks[node] = append(t, true)
+		return len(t)
+	}
+	begin := func(k spanKey, sp span) {
+		sp.kind, sp.node, sp.peer, sp.role, sp.group, sp.to = k.kind, k.node, k.peer, k.role, k.group, -1
+		if k.kind == spanRole {
+			sp.track = take(k.node)
+		}
+		open[k] = len(ix.spans)
+		ix.spans = append(ix.spans, sp)
+	}
+	finish := func(k spanKey, step int) {
+		i, ok := open[k]
+		if !ok {
+			return
+		}
+		ix.spans[i].to = step
+		if k.kind == spanRole {
+			tracks[k.node][ix.spans[i].track] = false
+		}
+		delete(open, k)
+	}
+	for _, id := range ix.tr.Down {
+		begin(spanKey{kind: spanDown, node: id, peer: sim.None}, span{from: -1})
+	}
+	for s := range ix.tr.Records {
+		r := &ix.tr.Records[s]
+		switch r.Kind {
+		case trace.Fault, trace.Wake, trace.Skip:
+			ix.faulted = append(ix.faulted, s)
+		case trace.Timer:
+			finish(spanKey{kind: spanTimer, node: r.Node, peer: sim.None, role: r.Tag()}, s)
+		}
+		for _, c := range r.Changes() {
+			switch c.What {
+			case trace.ChangeHealth:
+				finish(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, s)
+				finish(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, s)
+				switch faults.State(c.Value) {
+				case faults.Crashed:
+					begin(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, span{from: s})
+				case faults.Paused:
+					begin(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, span{from: s})
+				}
+			case trace.ChangeLink:
+				k := spanKey{kind: spanLink, node: c.Node, peer: c.Peer}
+				finish(k, s)
+				if c.Value == 0 {
+					begin(k, span{from: s})
+				}
+			case trace.ChangeSkew:
+				ix.skews[c.Node] = append(ix.skews[c.Node], change{step: s, value: c.Value})
+			case trace.ChangeDelay:
+				ix.delays[c.Msg] = append(ix.delays[c.Msg], change{step: s, value: c.Value})
+			}
+		}
+		for _, t := range r.Timers() {
+			k := spanKey{kind: spanTimer, node: r.Node, peer: sim.None, role: t.Tag}
+			finish(k, s)
+			if !t.Cancelled {
+				begin(k, span{from: s, due: t.Due, text: t.Tag})
+			}
+		}
+		noted := false
+		for _, a := range r.Annotations() {
+			switch a.Phase {
+			case sim.Begin:
+				k := spanKey{kind: spanRole, node: r.Node, peer: sim.None, role: a.Role, group: a.Group}
+				finish(k, s)
+				begin(k, span{from: s, text: a.Text})
+				ix.spans[len(ix.spans)-1].peer = a.Peer
+			case sim.End:
+				finish(spanKey{kind: spanRole, node: r.Node, peer: sim.None, role: a.Role, group: a.Group}, s)
+			}
+			if a.Msg >= 0 {
+				if _, ok := ix.halo[a.Msg]; !ok {
+					ix.halo[a.Msg] = haloNote{role: a.Role, step: s}
+				}
+			}
+			noted = noted || a.Phase == sim.Point || a.Peer >= 0
+		}
+		if noted {
+			ix.noted = append(ix.noted, s)
 		}
 	}
-	return ix
 }
 
 // Trace is the indexed trace.
@@ -101,10 +254,31 @@ func (ix *Index) firstStepAt(t float64) int {
 	return sort.Search(len(ix.xs), func(i int) bool { return ix.upTo[i+1] >= t })
 }
 
-// stepsBefore returns the indexed steps (faults or marked) below k.
+// stepsBefore returns the indexed steps (noted or faulted) below k.
 func stepsBefore(steps []int, k int) []int {
 	return steps[:sort.SearchInts(steps, k)]
 }
 
 // At is step k's position on the axis.
 func (ix *Index) At(k int) float64 { return ix.xs[k] }
+
+// Now is the axis value of the present after the first k steps.
+func (ix *Index) Now(k int) float64 { return ix.upTo[min(max(k, 0), len(ix.xs))] + 0.5 }
+
+// End is the axis value just past the run's last step.
+func (ix *Index) End() float64 { return ix.end }
+
+// valueAt is the last value a change list set before step k (0 if none).
+func valueAt(cs []change, k int) (int64, bool) {
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].step >= k })
+	if i == 0 {
+		return 0, false
+	}
+	return cs[i-1].value, true
+}
+
+// Skew is how far process id's clock runs ahead after the first k steps.
+func (ix *Index) Skew(id sim.NodeID, k int) sim.Time {
+	v, _ := valueAt(ix.skews[id], k)
+	return sim.Time(v)
+}

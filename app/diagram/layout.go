@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"spacetime/core/clock"
+	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -81,6 +82,9 @@ type Scene struct {
 	laneGap float64
 	arrows  []arrow
 	dots    []dot
+	// nodes and edges are a topology view's processes and links.
+	nodes [][2]float64
+	edges []edgeHit
 }
 
 // layout holds the coordinate mapping while a scene is built.
@@ -98,6 +102,7 @@ type layout struct {
 	// dense says the window holds too many messages to draw in detail.
 	dense bool
 	s     *Scene
+	roles map[string]sim.RoleSpec
 }
 
 // Layout lays out the first k steps of a run. The scale is fitted to the
@@ -120,8 +125,7 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, opt: opt, xs: ix.xs, s: &Scene{Width: opt.Width, Height: opt.Height}}
 	l.axis()
 	l.lanes()
-	l.faults()
-	l.intervals()
+	l.spans()
 	l.cuts()
 	l.userCut()
 	l.messages()
@@ -182,11 +186,16 @@ func (l *layout) lanes() {
 		l.s.lanes = append(l.s.lanes, y)
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: Grid, Width: 2})
 		l.add(Shape{Op: OpText, X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name})
+		if skew := l.ix.Skew(sim.NodeID(i), l.k); skew != 0 {
+			// a skewed clock: how far it runs ahead (+) or behind (−)
+			l.add(Shape{Op: OpText, X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)})
+		}
 	}
-	// time ticks along the bottom
+	// time ticks along the bottom; at most a few dozen, however large the
+	// axis values (at 1e308, t += step no longer moves t)
 	step := niceStep((l.t1 - l.t0) / 8)
 	yb := l.opt.Height - marginBottom + 16
-	for t := math.Ceil(l.t0/step) * step; t <= l.t1; t += step {
+	for t, i := math.Ceil(l.t0/step)*step, 0; t <= l.t1 && i < maxTicks; t, i = t+step, i+1 {
 		x := l.X(t)
 		l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 6, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: Grid, Width: 0.5})
 		l.add(Shape{Op: OpText, X1: x, Y1: yb, Color: Faint, Align: AlignCenter, Text: fmt.Sprintf("%g", t)})
@@ -197,6 +206,9 @@ func (l *layout) lanes() {
 	}
 	l.add(Shape{Op: OpText, X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"})
 }
+
+// maxTicks bounds the time ticks of the axis.
+const maxTicks = 40
 
 // niceStep rounds a raw tick interval to 1, 2 or 5 times a power of ten.
 func niceStep(raw float64) float64 {
@@ -212,111 +224,235 @@ func niceStep(raw float64) float64 {
 	return 10 * p
 }
 
-// faults draws crashed stretches of a lane dashed red and paused stretches
-// as an orange band.
-func (l *layout) faults() {
-	open := map[sim.NodeID]int{}
-	draw := func(node sim.NodeID, from int, until float64) {
-		kind := l.tr.Records[from].Kind
-		x1, x2 := max(l.X(l.xs[from]), l.X(l.t0)), min(l.X(until), l.X(l.t1))
-		y := l.s.lanes[node]
-		if !l.visible(l.xs[from], until) {
-			return
+// spans draws the stretches that hold for a while: a crashed process's
+// lane dashed red, a paused one's under an orange band, a cut link, a
+// pending timer, and every interval an algorithm annotated, in its role's
+// style.
+func (l *layout) spans() {
+	for i := range l.ix.spans {
+		sp := &l.ix.spans[i]
+		if sp.from >= l.k {
+			continue
 		}
-		if kind == trace.Crash {
-			l.add(Shape{Op: OpLine, X1: x1, Y1: y, X2: x2, Y2: y, Color: CrashColor, Width: 3, Flags: FlagDashed})
-		} else {
-			l.add(Shape{Op: OpRect, X1: x1, Y1: y - 5, X2: x2 - x1, Y2: 10, Color: PauseColor})
+		from := 0.0
+		if sp.from >= 0 {
+			from = l.xs[sp.from]
 		}
-	}
-	for _, s := range stepsBefore(l.ix.faults, l.k) {
-		r := &l.tr.Records[s]
-		switch r.Kind {
-		case trace.Crash, trace.Pause:
-			open[r.Node] = s
-		case trace.Recover, trace.Wake:
-			if from, ok := open[r.Node]; ok {
-				draw(r.Node, from, l.xs[s])
-				delete(open, r.Node)
-			}
+		until, open := l.now, true
+		if sp.to >= 0 && sp.to < l.k {
+			until, open = l.xs[sp.to], false
 		}
-	}
-	nodes := make([]sim.NodeID, 0, len(open))
-	for n := range open {
-		nodes = append(nodes, n)
-	}
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i] < nodes[j] })
-	for _, n := range nodes {
-		draw(n, open[n], l.now)
+		switch sp.kind {
+		case spanDown, spanPaused:
+			l.health(sp, from, until)
+		case spanLink:
+			l.cutLink(sp, from)
+		case spanTimer:
+			l.timer(sp, from, until, open)
+		case spanRole:
+			l.interval(sp, from, until)
+		}
 	}
 }
 
-// intervals draws each process's intervals (critical sections, held
-// leases) as thick bars from MarkEnter to MarkLeave, or to now.
-func (l *layout) intervals() {
-	type open struct {
-		step int
-		text string
+// clampX maps a stretch of the axis to pixel columns inside the window.
+func (l *layout) clampX(from, until float64) (float64, float64) {
+	return max(l.X(from), l.X(l.t0)), min(l.X(until), l.X(l.t1))
+}
+
+func (l *layout) health(sp *span, from, until float64) {
+	if !l.visible(from, until) {
+		return
 	}
-	opened := map[sim.NodeID]open{}
-	bar := func(node sim.NodeID, o open, until float64) {
-		from := l.xs[o.step]
+	x1, x2 := l.clampX(from, until)
+	y := l.s.lanes[sp.node]
+	if sp.kind == spanDown {
+		l.add(Shape{Op: OpLine, X1: x1, Y1: y, X2: x2, Y2: y, Color: CrashColor, Width: 3, Flags: FlagDashed})
+	} else {
+		l.add(Shape{Op: OpRect, X1: x1, Y1: y - 5, X2: x2 - x1, Y2: 10, Color: PauseColor})
+	}
+}
+
+// cutLink marks where a link was cut: a grey dashed stroke between the two
+// lines with a cross on it.
+func (l *layout) cutLink(sp *span, at float64) {
+	if !l.visible(at, at) || sp.node == sp.peer {
+		return
+	}
+	x, y1, y2 := l.X(at), l.s.lanes[sp.node], l.s.lanes[sp.peer]
+	l.add(Shape{Op: OpLine, X1: x, Y1: y1, X2: x, Y2: y2, Color: ControlColor, Width: 1.5, Flags: FlagDashed})
+	l.add(Shape{Op: OpCross, X1: x, Y1: y1 + (y2-y1)*0.5, X2: 5, Color: ControlColor, Width: 2})
+}
+
+// timer draws an armed timer as a thin line under its lane, from its
+// arming to its firing or cancelling; a pending one runs on, dashed, to
+// its due time and says how long it has left.
+func (l *layout) timer(sp *span, from, until float64, open bool) {
+	y := l.s.lanes[sp.node] + 9
+	due := float64(sp.due)
+	if l.opt.Axis == AxisLamport {
+		due = until // the due time is simulated time, not Lamport time
+	}
+	if l.visible(from, until) {
+		x1, x2 := l.clampX(from, until)
+		l.add(Shape{Op: OpLine, X1: x1, Y1: y, X2: x2, Y2: y, Color: ControlColor, Width: 1})
+	}
+	if !open {
+		return
+	}
+	if due > until && l.visible(until, due) {
+		x1, x2 := l.clampX(until, due)
+		l.add(Shape{Op: OpLine, X1: x1, Y1: y, X2: x2, Y2: y, Color: ControlColor, Width: 1, Flags: FlagDashed})
+		if x := l.X(due); x <= l.X(l.t1) {
+			l.add(Shape{Op: OpLine, X1: x, Y1: y - 4, X2: x, Y2: y + 4, Color: ControlColor, Width: 1.5})
+		}
+	}
+	if l.visible(until, until) && l.k > 0 {
+		left := sp.due - l.tr.Records[l.k-1].Time
+		text := fmt.Sprintf("⏲%s", sp.text)
+		if left > 0 {
+			text += fmt.Sprintf(" in %d", left)
+		}
+		l.add(Shape{Op: OpText, X1: l.X(until) + 4, Y1: y + 11, Color: ControlColor, Align: AlignLeft, Text: text})
+	}
+}
+
+// interval draws an annotated interval in its role's style.
+func (l *layout) interval(sp *span, from, until float64) {
+	rs, ok := l.role(sp.role)
+	if !ok || rs.Style == sim.StyleHidden {
+		return
+	}
+	color := ToneColor(rs.Tone)
+	y := l.s.lanes[sp.node]
+	switch rs.Style {
+	case sim.StyleBar, sim.StyleOutline:
 		if !l.visible(from, until) {
 			return
 		}
-		x1, x2 := max(l.X(from), l.X(l.t0)), min(l.X(until), l.X(l.t1))
-		y := l.s.lanes[node]
-		l.add(Shape{Op: OpRect, X1: x1, Y1: y - 6, X2: x2 - x1, Y2: 12, Color: TokenColor})
-		if o.text != "" {
-			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: y + 20, Color: TokenColor, Align: AlignLeft, Flags: FlagBold, Text: o.text})
+		x1, x2 := l.clampX(from, until)
+		top := y - 6 - float64(sp.track)*14
+		sh := Shape{Op: OpRect, X1: x1, Y1: top, X2: max(x2-x1, 1), Y2: 12, Color: color}
+		if rs.Style == sim.StyleOutline {
+			sh.Flags, sh.Width = FlagHollow|FlagDashed, 1.5
 		}
-	}
-	for _, s := range stepsBefore(l.ix.marked, l.k) {
-		r := &l.tr.Records[s]
-		for _, m := range r.Marks {
-			switch m.Kind {
-			case sim.MarkEnter:
-				opened[r.Node] = open{step: s, text: m.Text}
-			case sim.MarkLeave:
-				if o, ok := opened[r.Node]; ok {
-					bar(r.Node, o, l.xs[s])
-					delete(opened, r.Node)
-				}
+		l.add(sh)
+		if sp.text != "" && l.visible(from, from) {
+			ty := y + 20
+			if sp.track > 0 {
+				ty = top - 3
 			}
+			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: ty, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text})
 		}
-	}
-	for i := range l.tr.Names {
-		if o, ok := opened[sim.NodeID(i)]; ok {
-			bar(sim.NodeID(i), o, l.now)
+	case sim.StyleBand:
+		if !l.visible(from, until) {
+			return
+		}
+		x1, x2 := l.clampX(from, until)
+		l.add(Shape{Op: OpRect, X1: x1, Y1: marginTop - 4, X2: max(x2-x1, 1), Y2: l.opt.Height - marginTop - marginBottom + 8, Color: color, Flags: FlagFaint})
+		if sp.text != "" && l.visible(from, from) {
+			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: l.opt.Height - marginBottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text})
+		}
+	case sim.StyleArrow:
+		if sp.peer >= 0 && l.visible(from, from) {
+			l.peerArrow(l.X(from), y, sp.peer, color, sp.text)
+		}
+	case sim.StyleGlyph:
+		if l.visible(from, from) {
+			l.glyph(rs.Glyph, l.X(from), y, color, sp.text)
 		}
 	}
 }
 
-// cuts draws each snapshot's recording points joined into a cut line, solid
-// once every process has recorded.
+// peerArrow is a dashed arrow from a point on a lane to another lane.
+func (l *layout) peerArrow(x, y float64, peer sim.NodeID, color Color, text string) {
+	py := l.s.lanes[peer]
+	dy := 8.0
+	if py < y {
+		dy = -8
+	}
+	l.add(Shape{Op: OpLine, X1: x, Y1: y + dy, X2: x + 14, Y2: py - dy, Color: color, Width: 1.5, Flags: FlagDashed | FlagArrow})
+	if text != "" {
+		l.add(Shape{Op: OpText, X1: x + 12, Y1: y + (py-y)*0.5, Color: color, Align: AlignLeft, Text: text})
+	}
+}
+
+// glyph draws a glyph centred on (x, y), and its text beside it.
+func (l *layout) glyph(g sim.Glyph, x, y float64, color Color, text string) {
+	switch g {
+	case sim.GlyphDiamond:
+		l.add(Shape{Op: OpDiamond, X1: x, Y1: y, X2: 7, Color: color})
+	case sim.GlyphSquare:
+		l.add(Shape{Op: OpRect, X1: x - 5, Y1: y - 5, X2: 10, Y2: 10, Color: color, Flags: FlagSolid})
+	case sim.GlyphTriangle:
+		l.add(Shape{Op: OpTriangle, X1: x, Y1: y, X2: 7, Color: color})
+	case sim.GlyphCross:
+		l.add(Shape{Op: OpCross, X1: x, Y1: y, X2: 7, Color: color, Width: 3})
+	case sim.GlyphRing:
+		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 6, Color: color, Width: 2, Flags: FlagOutline})
+	case sim.GlyphBar:
+		l.add(Shape{Op: OpRect, X1: x - 2, Y1: y - 8, X2: 4, Y2: 16, Color: color})
+	default:
+		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
+	}
+	if text != "" {
+		l.add(Shape{Op: OpText, X1: x + 9, Y1: y - 9, Color: color, Align: AlignLeft, Flags: FlagBold, Text: text})
+	}
+}
+
+// role finds an annotation role of the algorithm on screen.
+func (l *layout) role(name string) (sim.RoleSpec, bool) {
+	if l.spec == nil {
+		return sim.RoleSpec{}, false
+	}
+	if l.roles == nil {
+		l.roles = make(map[string]sim.RoleSpec, len(l.spec.Roles))
+		for _, r := range l.spec.Roles {
+			l.roles[r.Name] = r
+		}
+	}
+	r, ok := l.roles[name]
+	return r, ok
+}
+
+// cuts draws the recording points of every cut role's group joined into a
+// cut line, solid once every process has recorded, labelled with what its
+// halo roles recorded.
 func (l *layout) cuts() {
 	type point struct{ x, y float64 }
-	groups := map[int][]point{}
-	channels := map[int][]string{}
-	var order []int
-	for _, s := range stepsBefore(l.ix.marked, l.k) {
+	type cutKey struct {
+		role  string
+		group int
+	}
+	groups := map[cutKey][]point{}
+	notes := map[cutKey][]string{}
+	var order []cutKey
+	for _, s := range stepsBefore(l.ix.noted, l.k) {
 		r := &l.tr.Records[s]
-		for _, m := range r.Marks {
-			if m.Kind == sim.MarkChannel && r.Msg >= 0 {
-				msg := &l.tr.Msgs[r.Msg]
-				channels[m.Group] = append(channels[m.Group], fmt.Sprintf("%s→%s %s", l.tr.Names[msg.From], l.tr.Names[msg.To], m.Text))
-			}
-			if m.Kind != sim.MarkRecord {
+		for _, a := range r.Annotations() {
+			rs, ok := l.role(a.Role)
+			if !ok {
 				continue
 			}
-			if _, ok := groups[m.Group]; !ok {
-				order = append(order, m.Group)
+			if rs.Style == sim.StyleHalo && rs.Of != "" && a.Msg >= 0 && a.Msg < len(l.tr.Msgs) {
+				msg := &l.tr.Msgs[a.Msg]
+				k := cutKey{rs.Of, a.Group}
+				notes[k] = append(notes[k], fmt.Sprintf("%s→%s %s", l.tr.Names[msg.From], l.tr.Names[msg.To], a.Text))
 			}
-			groups[m.Group] = append(groups[m.Group], point{l.X(l.xs[s]), l.s.lanes[r.Node]})
+			if rs.Style != sim.StyleCut || r.Node < 0 {
+				continue
+			}
+			k := cutKey{a.Role, a.Group}
+			if _, ok := groups[k]; !ok {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], point{l.X(l.xs[s]), l.s.lanes[r.Node]})
 		}
 	}
 	xmin, xmax := l.X(l.t0), l.X(l.t1)
 	for _, g := range order {
+		rs, _ := l.role(g.role)
+		color := ToneColor(rs.Tone)
 		pts := groups[g]
 		outside := true
 		for _, p := range pts {
@@ -343,15 +479,15 @@ func (l *layout) cuts() {
 			if i == len(pts)-1 {
 				y1 = p.y + half*0.8
 			}
-			l.add(Shape{Op: OpLine, X1: p.x, Y1: y0, X2: p.x, Y2: y1, Color: CutColor, Width: 2, Flags: flags})
+			l.add(Shape{Op: OpLine, X1: p.x, Y1: y0, X2: p.x, Y2: y1, Color: color, Width: 2, Flags: flags})
 			if i > 0 {
 				q := pts[i-1]
-				l.add(Shape{Op: OpLine, X1: q.x, Y1: q.y + half, X2: p.x, Y2: p.y - half, Color: CutColor, Width: 2, Flags: flags})
+				l.add(Shape{Op: OpLine, X1: q.x, Y1: q.y + half, X2: p.x, Y2: p.y - half, Color: color, Width: 2, Flags: flags})
 			}
 		}
-		label := fmt.Sprintf("cut %d", g)
-		if ch := channels[g]; len(ch) > 0 {
-			label += " · recorded in channels: " + strings.Join(ch, ", ")
+		label := fmt.Sprintf("cut %d", g.group)
+		if ns := notes[g]; len(ns) > 0 {
+			label += " · " + l.noteWords(g.role) + ": " + strings.Join(ns, ", ")
 		}
 		align, x := AlignCenter, pts[0].x
 		if len(label) > 8 {
@@ -364,8 +500,19 @@ func (l *layout) cuts() {
 		if align == AlignLeft {
 			x = max(x, xmin)
 		}
-		l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: CutColor, Align: align, Flags: FlagBold, Text: label})
+		l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: color, Align: align, Flags: FlagBold, Text: label})
 	}
+}
+
+// noteWords is how a cut's label introduces what its halo roles recorded:
+// their legend.
+func (l *layout) noteWords(cut string) string {
+	for _, r := range l.spec.Roles {
+		if r.Of == cut && r.Style == sim.StyleHalo {
+			return r.Legend
+		}
+	}
+	return "recorded"
 }
 
 // userCut draws the learner's cut: a mark on each process line at its
@@ -388,13 +535,22 @@ func (l *layout) userCut() {
 
 // style is how a message kind is drawn.
 func (l *layout) style(kind string) (Color, float64, uint8) {
-	role := sim.RoleMessage
 	if l.spec != nil {
 		if ks, ok := l.spec.Kind(kind); ok {
-			role = ks.Role
+			return KindStyle(ks)
 		}
 	}
-	return RoleStyle(role)
+	return RoleStyle(sim.RoleMessage)
+}
+
+// KindStyle is how messages of a kind are drawn: its role's style, in its
+// own tone if it has one.
+func KindStyle(ks sim.KindSpec) (Color, float64, uint8) {
+	color, width, flags := RoleStyle(ks.Role)
+	if ks.Tone != "" {
+		color = ToneColor(ks.Tone)
+	}
+	return color, width, flags
 }
 
 // RoleStyle is how messages of a role are drawn: colour, width, flags.
@@ -414,15 +570,6 @@ func (l *layout) messages() {
 	highlight := map[int]bool{}
 	for _, id := range l.opt.Highlight {
 		highlight[id] = true
-	}
-	channel := map[int]bool{}
-	for _, s := range stepsBefore(l.ix.marked, l.k) {
-		r := &l.tr.Records[s]
-		for _, m := range r.Marks {
-			if m.Kind == sim.MarkChannel && r.Msg >= 0 {
-				channel[r.Msg] = true
-			}
-		}
 	}
 	// the messages sent inside the window, and before it those still on
 	// their way when it starts
@@ -461,7 +608,7 @@ func (l *layout) messages() {
 		default:
 			end = l.now
 			ch := [2]sim.NodeID{m.From, m.To}
-			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*l.progress(m, queued[ch])
+			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*l.progress(m, l.due(m), queued[ch])
 			queued[ch]++
 			a.inFlight = true
 		}
@@ -473,11 +620,16 @@ func (l *layout) messages() {
 		if highlight[m.ID] {
 			halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7})
 		}
-		if channel[m.ID] {
-			halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ChannelColor, Width: width + 4})
+		if h, ok := l.ix.halo[m.ID]; ok && h.step < l.k {
+			if rs, ok := l.role(h.role); ok && rs.Style == sim.StyleHalo {
+				halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ToneColor(rs.Tone), Width: width + 4})
+			}
 		}
 		if !lost {
 			flags |= FlagArrow
+		}
+		if m.Duplicate() {
+			flags |= FlagDashed // the network's copy
 		}
 		lines = append(lines, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: color, Width: width, Flags: flags})
 		if lost {
@@ -529,15 +681,24 @@ func clip(a arrow, xmin, xmax float64) arrow {
 	return a
 }
 
+// due is when message m may arrive as of the step on screen: when the
+// network said at its sending, unless a delay pushed it back since.
+func (l *layout) due(m *trace.Msg) sim.Time {
+	if d, ok := valueAt(l.ix.delays[m.ID], l.k); ok {
+		return sim.Time(d)
+	}
+	return m.Due
+}
+
 // progress is how far along its way an in-flight message is drawn; queued
 // is how many older messages of its channel are also in flight.
-func (l *layout) progress(m *trace.Msg, queued int) float64 {
-	if m.Due <= m.SendTime {
+func (l *layout) progress(m *trace.Msg, due sim.Time, queued int) float64 {
+	if due <= m.SendTime {
 		// no delay to show (Random scheduler): the head of the channel
 		// furthest along, the others fanned out behind it
 		return max(0.72-0.13*float64(queued), 0.2)
 	}
-	f := (l.now - float64(m.SendTime)) / float64(m.Due-m.SendTime)
+	f := (l.now - float64(m.SendTime)) / float64(due-m.SendTime)
 	return min(max(f, 0.15), 0.85)
 }
 
@@ -554,18 +715,34 @@ func (l *layout) events() {
 			}
 			continue
 		}
-		px, py := l.X(x), l.s.lanes[r.Node]
-		l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
-		switch r.Kind {
-		case trace.Crash:
-			l.add(Shape{Op: OpCross, X1: px, Y1: py, X2: 7, Color: CrashColor, Width: 3})
+		if r.Node < 0 {
+			l.networkMark(r, l.X(x))
 			continue
-		case trace.Pause, trace.Wake:
+		}
+		px, py := l.X(x), l.s.lanes[r.Node]
+		switch r.Kind {
+		case trace.Fault:
+			if f, ok := faults.Lookup(r.Tag()); ok {
+				if f.Takes("msg") { // drawn on the message, not on a lane
+					l.messageFault(f, r, px)
+					continue
+				}
+				l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
+				marks = append(marks, l.faultGlyph(f, r, px, py)...)
+			}
+			continue
+		case trace.Wake:
+			l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
 			l.add(Shape{Op: OpRect, X1: px - 2, Y1: py - 8, X2: 4, Y2: 16, Color: PauseColor})
 			continue
-		case trace.Drop:
+		case trace.Skip:
+			l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
+			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: Faint, Width: 1, Flags: FlagOutline | FlagDashed})
 			continue
-		case trace.Init, trace.Recover:
+		}
+		l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
+		switch r.Kind {
+		case trace.Init:
 			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: Ink, Width: 1.5, Flags: FlagHollow})
 		default:
 			if l.dense { // a square pixel block fills far faster than a disc
@@ -577,20 +754,91 @@ func (l *layout) events() {
 		if ring, ok := l.causalRing(s, px, py); ok {
 			marks = append(marks, ring)
 		}
-		for _, m := range r.Marks {
-			if m.Kind == sim.MarkRecord {
-				marks = append(marks, Shape{Op: OpDiamond, X1: px, Y1: py, X2: 7, Color: CutColor},
-					Shape{Op: OpText, X1: px + 9, Y1: py - 9, Color: CutColor, Align: AlignLeft, Flags: FlagBold, Text: m.Text})
+		for _, a := range r.Annotations() {
+			if a.Phase != sim.Point {
+				continue
+			}
+			rs, ok := l.role(a.Role)
+			if !ok {
+				continue
+			}
+			color := ToneColor(rs.Tone)
+			switch rs.Style {
+			case sim.StyleGlyph, sim.StyleCut:
+				marks = append(marks, l.shapesOf(func() { l.glyph(rs.Glyph, px, py, color, a.Text) })...)
+			case sim.StyleArrow:
+				if a.Peer >= 0 {
+					marks = append(marks, l.shapesOf(func() { l.peerArrow(px, py, a.Peer, color, a.Text) })...)
+				}
 			}
 		}
 	}
+}
+
+// shapesOf collects the shapes draw adds, instead of adding them.
+func (l *layout) shapesOf(draw func()) []Shape {
+	n := len(l.s.Shapes)
+	draw()
+	out := append([]Shape(nil), l.s.Shapes[n:]...)
+	l.s.Shapes = l.s.Shapes[:n]
+	return out
+}
+
+// faultGlyph is a fault's mark on its process's lane, from the registry.
+func (l *layout) faultGlyph(f *faults.Fault, r *trace.Record, px, py float64) []Shape {
+	text := ""
+	if a, _, ok := r.Args(); ok {
+		switch {
+		case f.Takes("by"):
+			text = fmt.Sprintf("%+d", a.By)
+		case f.Takes("target") && a.Target >= 0:
+			text = f.Name + " " + l.tr.Names[a.Target]
+		}
+	}
+	return l.shapesOf(func() { l.glyph(f.Glyph, px, py, ToneColor(f.Tone), text) })
+}
+
+// messageFault marks a fault of one message on its arrow: a delay where it
+// was delayed, a duplicate where it was copied (a loss is the arrow's cross).
+func (l *layout) messageFault(f *faults.Fault, r *trace.Record, px float64) {
+	if f.Name == "drop" || r.Msg < 0 {
+		return
+	}
+	for _, a := range l.s.arrows {
+		if a.msg != r.Msg || a.x2 == a.x1 {
+			continue
+		}
+		t := min(max((px-a.x1)/(a.x2-a.x1), 0), 1)
+		l.glyph(f.Glyph, px, a.y1+(a.y2-a.y1)*t, ToneColor(f.Tone), "")
+		return
+	}
+}
+
+// networkMark marks a fault of the whole network (a partition, every link
+// healed, FIFO switched) at the top of the diagram.
+func (l *layout) networkMark(r *trace.Record, px float64) {
+	text := r.What()
+	color := ControlColor
+	if f, ok := faults.Lookup(r.Tag()); ok {
+		color = ToneColor(f.Tone)
+		if a, _, ok := r.Args(); ok && f.Name == "fifo" {
+			text = "FIFO off"
+			if a.On {
+				text = "FIFO on"
+			}
+		}
+	}
+	y := float64(marginTop - 4)
+	l.add(Shape{Op: OpTriangle, X1: px, Y1: y, X2: 5, Color: color})
+	l.add(Shape{Op: OpLine, X1: px, Y1: y, X2: px, Y2: l.opt.Height - marginBottom + 4, Color: color, Width: 1, Flags: FlagDashed})
+	l.add(Shape{Op: OpText, X1: px + 7, Y1: y + 4, Color: color, Align: AlignLeft, Text: text})
 }
 
 // causalRing rings an event in the selected event's causal past (blue) or
 // future (orange), and the selected event itself, using the vector stamps.
 func (l *layout) causalRing(s int, px, py float64) (Shape, bool) {
 	sel := l.opt.Selected
-	if !l.opt.HasSelected || sel < 0 || sel >= l.k {
+	if !l.opt.HasSelected || sel < 0 || sel >= l.k || l.tr.Records[sel].Node < 0 {
 		return Shape{}, false
 	}
 	if s == sel {

@@ -5,6 +5,8 @@
 // command line writes them as SVG, so both show the same picture.
 package diagram
 
+import "spacetime/core/sim"
+
 // Op is a drawing primitive.
 type Op uint8
 
@@ -22,6 +24,9 @@ const (
 	OpCross
 	// OpDiamond is a filled diamond centred at (X1,Y1) of half-size X2.
 	OpDiamond
+	// OpTriangle is a filled triangle pointing up, centred at (X1,Y1) of
+	// half-size X2.
+	OpTriangle
 )
 
 // Flags modify a shape.
@@ -29,9 +34,15 @@ const (
 	FlagArrow  = 1 << 0
 	FlagDashed = 1 << 1
 	FlagBold   = 1 << 2
+	// FlagHollow draws a circle filled with paper and stroked, and a
+	// rectangle stroked only.
 	FlagHollow = 1 << 3
 	// FlagOutline strokes a circle without filling it (a ring around an event).
 	FlagOutline = 1 << 4
+	// FlagSolid fills a rectangle fully (rectangles are translucent bands
+	// otherwise), and FlagFaint fills it very lightly (a band across lanes).
+	FlagSolid = 1 << 5
+	FlagFaint = 1 << 6
 )
 
 // Align says where a text's anchor is.
@@ -65,6 +76,7 @@ const (
 	PastColor
 	FutureColor
 	UserCutColor
+	GreenColor
 	// Paper is the background; it stays last (the painter reads it there).
 	Paper
 )
@@ -87,7 +99,33 @@ var Palette = []string{
 	PastColor:      "#1565c0",
 	FutureColor:    "#ef6c00",
 	UserCutColor:   "#00838f",
+	GreenColor:     "#2e7d32",
 	Paper:          "#ffffff",
+}
+
+// ToneColor is the palette colour an algorithm's tone names.
+func ToneColor(t sim.Tone) Color {
+	switch t {
+	case sim.Blue:
+		return MessageColor
+	case sim.Red:
+		return CrashColor
+	case sim.Gold:
+		return TokenColor
+	case sim.Grey:
+		return ControlColor
+	case sim.Purple:
+		return CutColor
+	case sim.Orange:
+		return PauseColor
+	case sim.Teal:
+		return ChannelColor
+	case sim.Green:
+		return GreenColor
+	case sim.Cyan:
+		return UserCutColor
+	}
+	return Ink
 }
 
 // Shape is one primitive to draw.

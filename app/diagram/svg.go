@@ -30,14 +30,22 @@ func (s *Scene) SVG() []byte {
 			}
 		case OpCircle:
 			if sh.Flags&FlagOutline != 0 {
-				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="none" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, c, sh.Width)
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="none" stroke="%s" stroke-width="%g"%s/>`+"\n", sh.X1, sh.Y1, sh.X2, c, sh.Width, dashOf(sh, "3 2"))
 			} else if sh.Flags&FlagHollow != 0 {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, Palette[Paper], c, sh.Width)
 			} else {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"/>`+"\n", sh.X1, sh.Y1, sh.X2, c)
 			}
 		case OpRect:
-			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.55"/>`+"\n", sh.X1, sh.Y1, sh.X2, sh.Y2, c)
+			if sh.Flags&FlagHollow != 0 {
+				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="%s" stroke-width="%g"%s/>`+"\n", sh.X1, sh.Y1, sh.X2, sh.Y2, c, sh.Width, dashOf(sh, "4 3"))
+				break
+			}
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, sh.Y2, c, rectOpacity(sh.Flags))
+		case OpTriangle:
+			r := sh.X2
+			fmt.Fprintf(&b, `<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>`+"\n",
+				sh.X1, sh.Y1-r, sh.X1+r, sh.Y1+r*0.8, sh.X1-r, sh.Y1+r*0.8, c)
 		case OpCross:
 			r := sh.X2
 			fmt.Fprintf(&b, `<path d="M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f" stroke="%s" stroke-width="%g"/>`+"\n",
@@ -57,6 +65,27 @@ func (s *Scene) SVG() []byte {
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
+}
+
+// rectOpacity is how strongly a rectangle is filled: bands are translucent,
+// solid marks opaque, bands across lanes faint. The canvas painter uses the
+// same values.
+func rectOpacity(flags uint8) float64 {
+	switch {
+	case flags&FlagSolid != 0:
+		return 1
+	case flags&FlagFaint != 0:
+		return 0.12
+	}
+	return 0.55
+}
+
+// dashOf is the stroke-dasharray attribute of a dashed shape.
+func dashOf(sh Shape, pattern string) string {
+	if sh.Flags&FlagDashed == 0 {
+		return ""
+	}
+	return ` stroke-dasharray="` + pattern + `"`
 }
 
 // arrowHead is the triangle at the end of a line: x1,y1, x2,y2, x3,y3.

@@ -8,6 +8,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/scenario"
+	"spacetime/core/trace"
 )
 
 // Selecting A's snapshot in the bank lesson: the events that led to it are
@@ -21,7 +22,7 @@ func TestSelectingAnEventShowsItsCausalPastAndFuture(t *testing.T) {
 	sess.Seek(sess.Len())
 	snapshot := -1
 	for i, r := range sess.Run().Trace().Records {
-		if r.Command == "snapshot" {
+		if r.Kind == trace.Command && r.Tag() == "snapshot" {
 			snapshot = i
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
+	"spacetime/core/algo/chandylamport"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
@@ -36,8 +37,8 @@ func TestCutTool(t *testing.T) {
 
 	// the snapshot's own cut: each branch's recording step
 	for s, r := range tr.Records {
-		for _, m := range r.Marks {
-			if m.Kind == sim.MarkRecord {
+		for _, m := range r.Annotations() {
+			if m.Role == chandylamport.RoleRecorded {
 				sess.PlaceCut(r.Node, ix.At(s))
 			}
 		}

@@ -37,6 +37,32 @@ const customJSON = `{
   "until": {"time": 200}
 }`
 
+// crashAction, recoverAction, pauseAction and dropAction are the
+// learner's faults.
+func crashAction(id sim.NodeID) engine.Action {
+	a := faults.NoArgs()
+	a.Node = id
+	return engine.Fault("crash", a)
+}
+
+func recoverAction(id sim.NodeID) engine.Action {
+	a := faults.NoArgs()
+	a.Node = id
+	return engine.Fault("recover", a)
+}
+
+func pauseAction(id sim.NodeID, ticks sim.Time) engine.Action {
+	a := faults.NoArgs()
+	a.Node, a.For = id, ticks
+	return engine.Fault("pause", a)
+}
+
+func dropAction(msg int) engine.Action {
+	a := faults.NoArgs()
+	a.Msg = msg
+	return engine.Fault("drop", a)
+}
+
 func open(t *testing.T, id string) *lab.Session {
 	t.Helper()
 	s, err := scenario.Builtin(id)
@@ -169,11 +195,11 @@ func TestActRefused(t *testing.T) {
 		{"deliver a message never sent", nil,
 			func(s *lab.Session) error { return s.Deliver(999) }, "no message #999"},
 		{"drop a delivered message", nil,
-			func(s *lab.Session) error { return s.Act(engine.Action{Fault: faults.Drop, Msg: 1}) }, "not in flight"},
+			func(s *lab.Session) error { return s.Act(dropAction(1)) }, "not in flight"},
 		{"recover a process that is up", nil,
 			func(s *lab.Session) error { return s.Recover(0) }, "A has not crashed"},
 		{"crash a process that does not exist", nil,
-			func(s *lab.Session) error { return s.Crash(7) }, "no process 7"},
+			func(s *lab.Session) error { return s.Crash(7) }, "no process 8"},
 		{"pause for no time", nil,
 			func(s *lab.Session) error { return s.Pause(1, 0) }, "at least one tick"},
 		{"unknown command", nil,
@@ -248,7 +274,7 @@ func TestCrashLink(t *testing.T) {
 	require.NoError(t, sess.Crash(1))
 	assert.Equal(t, 11, sess.Step(), "the action is shown")
 	q := sess.Query()
-	assert.Equal(t, "10c1", q.Get("in"))
+	assert.Equal(t, "10c2", q.Get("in"), "process B is process 2")
 	assert.Regexp(t, `^10c\d+$`, q.Get("in"))
 	assert.Contains(t, q.Get("in"), "c")
 	assert.Equal(t, "11", q.Get("k"))
@@ -256,7 +282,7 @@ func TestCrashLink(t *testing.T) {
 	assert.Equal(t, lab.URLVersion, q.Get("v"))
 	assert.Empty(t, q.Get("sc"), "a built-in is named, not packed")
 	assert.Empty(t, q.Get("axis"), "the default axis is left out")
-	assert.Contains(t, q.Encode(), "in=10c1")
+	assert.Contains(t, q.Encode(), "in=10c2")
 
 	procs := sess.Processes()
 	require.Len(t, procs, 3)
@@ -336,7 +362,7 @@ func learnerSteps(names []string) []step {
 		}},
 		{"drop", func(t *testing.T, s *lab.Session) {
 			s.Forward()
-			require.NoError(t, s.Act(engine.Action{Fault: faults.Drop, Msg: inFlight(t, s, false)}))
+			require.NoError(t, s.Act(dropAction(inFlight(t, s, false))))
 		}},
 		{"lamport axis", func(t *testing.T, s *lab.Session) { s.Axis = diagram.AxisLamport }},
 		{"to the end", func(t *testing.T, s *lab.Session) { s.Seek(s.Len()) }},
@@ -490,7 +516,7 @@ func TestFromQueryErrors(t *testing.T) {
 		param string
 		want  string
 	}{
-		{"future version", url.Values{"v": {"2"}}, "v", `format "2"`},
+		{"future version", url.Values{"v": {"3"}}, "v", `format "3"`},
 		{"garbage version", url.Values{"v": {"x"}}, "v", `format "x"`},
 		{"unknown built-in", url.Values{"s": {"no-such-lesson"}}, "s", "no-such-lesson"},
 		{"sc not base64", url.Values{"sc": {"!!!not base64!!!"}}, "sc", "base64"},
@@ -501,11 +527,12 @@ func TestFromQueryErrors(t *testing.T) {
 		{"in without a step", url.Values{"in": {"d5"}}, "in", `"d5" is not an input`},
 		{"in without a letter", url.Values{"in": {"12"}}, "in", `"12" is not an input`},
 		{"in unknown action", url.Values{"in": {"12q5"}}, "in", `unknown action`},
-		{"in missing number", url.Values{"in": {"12d"}}, "in", `not a number`},
-		{"in not a number", url.Values{"in": {"12dx"}}, "in", `"x" is not a number`},
-		{"in too few numbers", url.Values{"in": {"12p1"}}, "in", `takes 2 numbers`},
-		{"in too many numbers", url.Values{"in": {"12d5.6"}}, "in", `takes 1 numbers`},
-		{"in command without numbers", url.Values{"in": {"12ksnapshot"}}, "in", `takes 3 numbers`},
+		{"in missing number", url.Values{"in": {"12d"}}, "in", `deliver takes a message number, got ""`},
+		{"in not a number", url.Values{"in": {"12dx"}}, "in", `deliver takes a message number, got "x"`},
+		{"in fault argument not a number", url.Values{"in": {"12p1.x"}}, "in", `"x" is not a number`},
+		{"in too few numbers", url.Values{"in": {"12p1"}}, "in", `pause takes 2 number(s), got 1`},
+		{"in too many numbers", url.Values{"in": {"12c1.6"}}, "in", `crash takes 1 number(s), got 2`},
+		{"in command without numbers", url.Values{"in": {"12ksnapshot"}}, "in", `a command takes its name and 3 numbers`},
 		{"in trailing comma", url.Values{"in": {"5c0,"}}, "in", `"" is not an input`},
 		{"in empty part", url.Values{"in": {"5c0,,9r0"}}, "in", `"" is not an input`},
 		{"in spaces", url.Values{"in": {" 5c0"}}, "in", "is not an input"},
@@ -513,10 +540,12 @@ func TestFromQueryErrors(t *testing.T) {
 		{"in message not sent yet", url.Values{"in": {"0d5"}}, "in", "no message #5"},
 		{"in message delivered already", url.Values{"in": {"20d0"}}, "in", "not in flight"},
 		{"in recover an up process", url.Values{"in": {"5r0"}}, "in", "A has not crashed"},
-		{"in no such process", url.Values{"in": {"5c9"}}, "in", "no process 9"},
+		{"in no such process", url.Values{"in": {"5c9"}}, "in", "no process 10 (the processes are 1 to 3)"},
+		{"in no process 0 in today's links", url.Values{"v": {"2"}, "in": {"5c0"}}, "in", "no process 0"},
 		{"in crash twice", url.Values{"in": {"5c0,7c0"}}, "in", "already crashed"},
 		{"in past the run", url.Values{"in": {"100000c0"}}, "in", "outside the run"},
-		{"in huge step", url.Values{"in": {"99999999999999999999c0"}}, "in", "too large"},
+		{"in huge step", url.Values{"in": {"99999999999999999999c0"}}, "in", "past any run"},
+		{"in too many", url.Values{"in": {strings.Repeat("1d0,", lab.MaxInputs) + "1d0"}}, "in", "at most 5000 inputs"},
 		{"in steps out of order", url.Values{"in": {"10c1,5c0"}}, "in", "steps must increase"},
 		{"in two inputs at one step", url.Values{"in": {"5c0,5c1"}}, "in", "steps must increase"},
 		{"k negative", url.Values{"k": {"-1"}}, "k", `"-1"`},
@@ -527,6 +556,13 @@ func TestFromQueryErrors(t *testing.T) {
 		{"k past the end after inputs", url.Values{"in": {"10c1"}, "k": {"100000"}}, "k", "past the end"},
 		{"axis", url.Values{"axis": {"sideways"}}, "axis", `"sideways"`},
 		{"axis case", url.Values{"axis": {"Lamport"}}, "axis", `"Lamport"`},
+		{"at huge", url.Values{"at": {"1e308"}}, "at", "from -1e+09 to 1e+09"},
+		{"at negative huge", url.Values{"at": {"-1e18"}}, "at", "from -1e+09"},
+		{"at infinite", url.Values{"at": {"Inf"}}, "at", `"Inf"`},
+		{"span NaN", url.Values{"span": {"NaN"}}, "span", "want a zoom"},
+		{"sel past the step", url.Values{"k": {"10"}, "sel": {"20"}}, "sel", "a step from 0 to 9"},
+		{"fifo", url.Values{"fifo": {"maybe"}}, "fifo", "want 0 or 1"},
+		{"sc too large", url.Values{"sc": {pack(bytes.Repeat([]byte(" "), lab.MaxPacked+10))}}, "sc", "too large"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -553,7 +589,12 @@ func stepOf(s *lab.Session) any {
 func TestEncodeDecodeInputs(t *testing.T) {
 	spec := mustBuiltin(t, "snapshot-bank").Spec()
 	cmd := func(step int, name string, node, target sim.NodeID, arg int64) engine.Input {
-		return engine.Input{Step: step, Action: engine.Action{Command: name, Node: node, Target: target, Arg: arg, Msg: -1}}
+		return engine.Input{Step: step, Action: engine.Command(name, node, target, arg)}
+	}
+	fault := func(step int, name string, set func(*faults.Args)) engine.Input {
+		a := faults.NoArgs()
+		set(&a)
+		return engine.Input{Step: step, Action: engine.Fault(name, a)}
 	}
 	tests := []struct {
 		name   string
@@ -562,28 +603,36 @@ func TestEncodeDecodeInputs(t *testing.T) {
 	}{
 		{"deliver", []engine.Input{{Step: 12, Action: engine.Deliver(5)}}, "12d5"},
 		{"deliver message 0 at step 0", []engine.Input{{Step: 0, Action: engine.Deliver(0)}}, "0d0"},
-		{"drop", []engine.Input{{Step: 12, Action: engine.Action{Fault: faults.Drop, Msg: 5}}}, "12x5"},
-		{"crash", []engine.Input{{Step: 30, Action: engine.Action{Fault: faults.Crash, Node: 1, Msg: -1}}}, "30c1"},
-		{"recover", []engine.Input{{Step: 31, Action: engine.Action{Fault: faults.Recover, Node: 1, Msg: -1}}}, "31r1"},
-		{"pause", []engine.Input{{Step: 40, Action: engine.Action{Fault: faults.Pause, Node: 2, For: 15, Msg: -1}}}, "40p2.15"},
-		{"snapshot", []engine.Input{cmd(50, "snapshot", 1, 0, 0)}, "50ksnapshot.1.0.0"},
-		{"transfer", []engine.Input{cmd(50, "transfer", 0, 2, 15)}, "50ktransfer.0.2.15"},
-		{"negative argument", []engine.Input{cmd(7, "transfer", 2, 1, -3)}, "7ktransfer.2.1.-3"},
-		{"large numbers", []engine.Input{{Step: 999999, Action: engine.Action{Fault: faults.Pause, Node: 63, For: 1 << 40, Msg: -1}}}, "999999p63.1099511627776"},
+		{"drop", []engine.Input{{Step: 12, Action: dropAction(5)}}, "12x5"},
+		{"crash", []engine.Input{{Step: 30, Action: crashAction(1)}}, "30c2"},
+		{"recover", []engine.Input{fault(31, "recover", func(a *faults.Args) { a.Node = 1 })}, "31r2"},
+		{"pause", []engine.Input{{Step: 40, Action: pauseAction(2, 15)}}, "40p3.15"},
+		{"delay", []engine.Input{fault(41, "delay", func(a *faults.Args) { a.Msg, a.For = 7, 20 })}, "41y7.20"},
+		{"duplicate", []engine.Input{fault(42, "duplicate", func(a *faults.Args) { a.Msg = 7 })}, "42u7"},
+		{"cut both ways", []engine.Input{fault(43, "cut", func(a *faults.Args) { a.Node, a.Target = 0, 2 })}, "43l1.3"},
+		{"cut one way", []engine.Input{fault(43, "cut", func(a *faults.Args) { a.Node, a.Target, a.OneWay = 0, 2, true })}, "43l1.3.1"},
+		{"heal everything", []engine.Input{fault(44, "heal", func(a *faults.Args) {})}, "44h"},
+		{"partition", []engine.Input{fault(45, "partition", func(a *faults.Args) { a.Groups = [][]sim.NodeID{{0}, {1, 2}} })}, "45g1_2~3"},
+		{"skew", []engine.Input{fault(46, "skew", func(a *faults.Args) { a.Node, a.By = 1, -7 })}, "46s2.-7"},
+		{"fifo off", []engine.Input{fault(47, "fifo", func(a *faults.Args) {})}, "47f0"},
+		{"snapshot", []engine.Input{cmd(50, "snapshot", 1, sim.None, 0)}, "50ksnapshot.2.0.0"},
+		{"transfer", []engine.Input{cmd(50, "transfer", 0, 2, 15)}, "50ktransfer.1.3.15"},
+		{"negative argument", []engine.Input{cmd(7, "transfer", 2, 1, -3)}, "7ktransfer.3.2.-3"},
+		{"large numbers", []engine.Input{{Step: 999999, Action: pauseAction(63, 1<<19)}}, "999999p64.524288"},
 		{"several", []engine.Input{
 			{Step: 3, Action: engine.Deliver(2)},
-			{Step: 4, Action: engine.Action{Fault: faults.Crash, Node: 0, Msg: -1}},
-			cmd(9, "snapshot", 2, 0, 0),
-			{Step: 11, Action: engine.Action{Fault: faults.Recover, Node: 0, Msg: -1}},
-			{Step: 12, Action: engine.Action{Fault: faults.Drop, Msg: 17}},
-		}, "3d2,4c0,9ksnapshot.2.0.0,11r0,12x17"},
+			{Step: 4, Action: crashAction(0)},
+			cmd(9, "snapshot", 2, sim.None, 0),
+			fault(11, "recover", func(a *faults.Args) { a.Node = 0 }),
+			{Step: 12, Action: dropAction(17)},
+		}, "3d2,4c1,9ksnapshot.3.0.0,11r1,12x17"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			text := lab.EncodeInputs(tc.inputs)
 			assert.Equal(t, tc.text, text)
 			assert.Equal(t, text, strings.ReplaceAll(url.QueryEscape(text), "%2C", ","), "safe in a link, apart from commas")
-			got, err := lab.DecodeInputs(text, spec)
+			got, err := lab.DecodeInputs(text, spec, 2)
 			require.NoError(t, err)
 			assert.Equal(t, tc.inputs, got)
 		})
@@ -591,13 +640,34 @@ func TestEncodeDecodeInputs(t *testing.T) {
 	assert.Equal(t, "", lab.EncodeInputs(nil))
 }
 
+// A first-version link counted processes from 0: it reads the same inputs.
+func TestFirstVersionInputs(t *testing.T) {
+	spec := mustBuiltin(t, "snapshot-bank").Spec()
+	got, err := lab.DecodeInputs("3d2,4c0,9ksnapshot.2.0.0,11r0,12x17,40p2.15,50ktransfer.0.2.15", spec, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []engine.Input{
+		{Step: 3, Action: engine.Deliver(2)},
+		{Step: 4, Action: crashAction(0)},
+		{Step: 9, Action: engine.Command("snapshot", 2, 0, 0)},
+		{Step: 11, Action: recoverAction(0)},
+		{Step: 12, Action: dropAction(17)},
+		{Step: 40, Action: pauseAction(2, 15)},
+		{Step: 50, Action: engine.Command("transfer", 0, 2, 15)},
+	}, got)
+}
+
 func TestDecodeInputsErrors(t *testing.T) {
 	spec := mustBuiltin(t, "snapshot-bank").Spec()
-	for _, text := range []string{"", "d5", "12", "12q5", "12d", "12d5.6", "12p1", "12p1.2.3", "12ksnapshot.1.0", "12kfly.0.0.0",
-		"12c1,", "-3c1", "12c1.5", "12c+", "12cx", "3c1,2c0", "3c1,3r1"} {
-		_, err := lab.DecodeInputs(text, spec)
+	for _, text := range []string{"", "d5", "12", "12q5", "12d", "12d5.6", "12p1", "12p1.2.3", "12ksnapshot.1.0", "12kfly.1.0.0",
+		"12c1,", "-3c1", "12c1.5", "12c+", "12cx", "3c1,2c1", "3c1,3r1", "12c0", "12ksnapshot.0.0.0", "12l1.1.7", "99999999999d1"} {
+		_, err := lab.DecodeInputs(text, spec, 2)
 		assert.Error(t, err, "%q", text)
 	}
+	_, err := lab.DecodeInputs("12q5", spec, 2)
+	assert.Contains(t, err.Error(), "unknown action \"q\" (known: d (deliver), k (command), c (crash), r (recover), p (pause)")
+	long := strings.Repeat("x", 5000)
+	_, err = lab.DecodeInputs("1"+long, spec, 2)
+	assert.Less(t, len(err.Error()), 300, "a long bad input is not echoed back whole")
 }
 
 // TestPanelsAtTheEnd reads the worked example's money panel as the page

@@ -21,8 +21,9 @@ type Session struct {
 	scn  *scenario.Scenario
 	run  *engine.Run
 	step int
-	// builtin says scn is an unchanged built-in, which a link names by id.
-	builtin bool
+	// link says how a link names the scenario: by its built-in id, by its
+	// id with the other channel discipline, or whole.
+	link linkBase
 
 	// derived caches what is computed from the trace, valid while the run's
 	// version is unchanged.
@@ -49,7 +50,30 @@ func Open(s *scenario.Scenario) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{scn: s, run: r, Axis: diagram.AxisTime, builtin: scenario.IsBuiltin(s), Selected: -1}, nil
+	return &Session{scn: s, run: r, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1}, nil
+}
+
+// linkBase is how a link names a session's scenario.
+type linkBase uint8
+
+const (
+	// linkPacked packs the whole scenario into the link.
+	linkPacked linkBase = iota
+	// linkBuiltin names an unchanged built-in lesson by its id.
+	linkBuiltin
+	// linkFlipped names a built-in lesson whose channels were switched to
+	// the other discipline (the page's FIFO toggle): its id and fifo=.
+	linkFlipped
+)
+
+func baseOf(s *scenario.Scenario) linkBase {
+	switch {
+	case scenario.IsBuiltin(s):
+		return linkBuiltin
+	case s.ID != "" && scenario.IsBuiltin(s.WithFIFO(!s.FIFO())):
+		return linkFlipped
+	}
+	return linkPacked
 }
 
 // Scenario is the scenario being studied. Do not modify it.
@@ -91,40 +115,6 @@ func (s *Session) Back() bool {
 // State is the simulated world at the step on screen.
 func (s *Session) State() engine.State { return s.run.At(s.step) }
 
-// Act makes the learner's action the next step after the one on screen,
-// forking a new future, and shows it. A refused action changes nothing and
-// the error says why in plain words.
-func (s *Session) Act(a engine.Action) error {
-	if err := s.run.Insert(s.step, a); err != nil {
-		return err
-	}
-	s.step++
-	return nil
-}
-
-// Deliver delivers message id next.
-func (s *Session) Deliver(id int) error { return s.Act(engine.Deliver(id)) }
-
-// Crash crashes a process.
-func (s *Session) Crash(id sim.NodeID) error {
-	return s.Act(engine.Action{Fault: faults.Crash, Node: id, Msg: -1})
-}
-
-// Recover recovers a crashed process.
-func (s *Session) Recover(id sim.NodeID) error {
-	return s.Act(engine.Action{Fault: faults.Recover, Node: id, Msg: -1})
-}
-
-// Pause GC-pauses a process for the given number of ticks.
-func (s *Session) Pause(id sim.NodeID, ticks sim.Time) error {
-	return s.Act(engine.Action{Fault: faults.Pause, Node: id, For: ticks, Msg: -1})
-}
-
-// Command runs one of the algorithm's commands at a process.
-func (s *Session) Command(id sim.NodeID, name string, target sim.NodeID, arg int64) error {
-	return s.Act(engine.Action{Command: name, Node: id, Target: target, Arg: arg, Msg: -1})
-}
-
 // Caption explains the step just taken (or introduces the scenario at step 0).
 func (s *Session) Caption() string {
 	if s.step == 0 {
@@ -133,7 +123,7 @@ func (s *Session) Caption() string {
 		}
 		return s.Spec().Summary
 	}
-	r := s.run.Trace().Records[s.step-1]
+	r := &s.run.Trace().Records[s.step-1]
 	return r.Caption
 }
 
@@ -196,7 +186,17 @@ func (s *Session) Processes() []Process {
 		if h.State == faults.Paused {
 			health = fmt.Sprintf("paused until %d", h.Until)
 		}
-		out[i] = Process{Name: s.scn.Names[i], Health: health, Fields: st.Fields(id), Lamport: int64(st.Lamport(id)), Vector: fmt.Sprint(st.Vector(id))}
+		if !st.Started(id) && h.State == faults.Crashed {
+			health = "down from the start"
+		}
+		fields := st.Fields(id)
+		if skew := st.Skew(id); skew != 0 {
+			fields = append(fields, sim.Field{Name: "clock", Value: fmt.Sprintf("%+d ticks (reads %d)", skew, st.Now()+skew)})
+		}
+		for _, t := range st.Timers(id) {
+			fields = append(fields, sim.Field{Name: "timer " + t.Tag, Value: fmt.Sprintf("due at %d", t.Due)})
+		}
+		out[i] = Process{Name: s.scn.Names[i], Health: health, Fields: fields, Lamport: int64(st.Lamport(id)), Vector: fmt.Sprint(st.Vector(id))}
 	}
 	return out
 }
@@ -211,20 +211,63 @@ func (s *Session) Highlight() []int {
 	return ids
 }
 
-// Scene lays out the diagram at the step on screen.
+// Scene lays out the diagram at the step on screen, in the session's own
+// window.
 func (s *Session) Scene(width, height float64) *diagram.Scene {
-	highlight := s.Highlight()
+	return s.SceneIn(width, height, s.View)
+}
+
+// SceneIn lays out the diagram at the step on screen in the given window
+// (a compare page's shared one).
+func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	var cut []float64
 	if s.Cut.On {
 		cut = s.Cut.Points
+	}
+	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.highlightAll(), Cut: cut,
+		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
+		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step})
+}
+
+// highlightAll is what the diagram points at: the messages failing
+// invariants name, and those that make the learner's cut inconsistent.
+func (s *Session) highlightAll() []int {
+	highlight := s.Highlight()
+	if s.Cut.On {
 		if _, bad := s.CutVerdict(); len(bad) > 0 {
 			highlight = append(highlight, bad...)
 		}
 	}
-	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: highlight, Cut: cut,
-		Span: s.View.span(), Pinned: s.View.Pinned, Start: s.View.Start,
-		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step})
+	return highlight
 }
+
+// Topology is the algorithm's process graph at the step on screen, or nil
+// if it has none.
+func (s *Session) Topology() *sim.Topology {
+	if s.Spec().Topology == nil {
+		return nil
+	}
+	return s.Spec().Topology(s.State().View())
+}
+
+// TopologyScene lays out the topology view at the step on screen, or
+// returns nil for an algorithm without a topology.
+func (s *Session) TopologyScene(width, height float64) *diagram.Scene {
+	topo := s.Topology()
+	if topo == nil {
+		return nil
+	}
+	return s.index().Topology(s.step, s.Spec(), topo, diagram.TopologyOptions{Width: width, Height: height, Highlight: s.highlightAll()})
+}
+
+// Legend lists what the diagram on screen draws.
+func (s *Session) Legend() []diagram.LegendEntry {
+	return s.index().Legend(s.Spec(), s.step, diagram.LegendOptions{
+		Selected: s.Selected >= 0 && s.Selected < s.step, Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0})
+}
+
+// Index is the diagram's index of the run, for the current axis.
+func (s *Session) Index() *diagram.Index { return s.index() }
 
 // index is the diagram's index of the run, for the current axis.
 func (s *Session) index() *diagram.Index {

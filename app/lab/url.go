@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -18,15 +19,30 @@ import (
 	"spacetime/core/sim"
 )
 
-// URLVersion is the version of the link format this code writes and reads.
-const URLVersion = "1"
+// URLVersion is the version of the link format this code writes. It reads
+// version 1 too (and a link without v=, as that version's were): links
+// made before processes were counted from 1 open exactly as they did.
+const URLVersion = "2"
+
+// Link limits: what a link can ask for is bounded.
+const (
+	// MaxViews is how many views one link may hold.
+	MaxViews = 6
+	// MaxInputs is how many learner inputs one view's link may hold.
+	MaxInputs = 5000
+	// MaxPacked is the size of a packed scenario, inflated.
+	MaxPacked = 1 << 20
+	// MaxAt bounds where a pinned window may start.
+	MaxAt = 1e9
+)
 
 // Query encodes the whole view: scenario, learner inputs, step and axis.
 // Opening a link with it reproduces the exact view.
 //
-//	v=1                link format version
+//	v=2                link format version
 //	s=snapshot-bank    a built-in scenario, or
 //	sc=…               any other scenario: its JSON, deflated, base64url
+//	fifo=0             the built-in with its channels switched (FIFO toggle)
 //	in=12d5,30c1       learner inputs (see EncodeInputs)
 //	k=57               the step on screen
 //	axis=lamport       the diagram's axis, when not simulated time
@@ -35,117 +51,182 @@ const URLVersion = "1"
 //	                   follows the present)
 //	sel=12             the event (step) whose causal past and future show
 //	cut=12.5,_,30      the cut tool's points, one per process (_: not placed)
+//
+// A page of several views writes the second view's parameters with the
+// suffix .2 (s.2=, k.2=, …), the third's with .3, and so on.
 func (s *Session) Query() url.Values {
 	q := url.Values{}
 	q.Set("v", URLVersion)
-	if s.builtin {
-		q.Set("s", s.scn.ID)
-	} else {
-		q.Set("sc", packScenario(s.scn))
-	}
-	if in := EncodeInputs(s.run.Inputs()); in != "" {
-		q.Set("in", in)
-	}
-	q.Set("k", strconv.Itoa(s.step))
-	if s.Axis != diagram.AxisTime && s.Axis != "" {
-		q.Set("axis", string(s.Axis))
-	}
-	if s.View.Span > 0 {
-		q.Set("span", strconv.FormatFloat(s.View.Span, 'g', 6, 64))
-	}
-	if s.View.Pinned {
-		q.Set("at", strconv.FormatFloat(s.View.Start, 'g', 8, 64))
-	}
-	if s.Selected >= 0 {
-		q.Set("sel", strconv.Itoa(s.Selected))
-	}
-	if s.Cut.On {
-		q.Set("cut", encodeCut(s.Cut.Points))
-	}
+	s.encode(q, "")
 	return q
 }
 
-// FromQuery opens the view a link encodes. An error names the link
+// encode writes the session's parameters with the given key suffix.
+func (s *Session) encode(q url.Values, suffix string) {
+	set := func(k, v string) { q.Set(k+suffix, v) }
+	switch s.link {
+	case linkBuiltin:
+		set("s", s.scn.ID)
+	case linkFlipped:
+		set("s", s.scn.ID)
+		set("fifo", map[bool]string{true: "1", false: "0"}[s.scn.FIFO()])
+	default:
+		set("sc", packScenario(s.scn))
+	}
+	if in := EncodeInputs(s.run.Inputs()); in != "" {
+		set("in", in)
+	}
+	set("k", strconv.Itoa(s.step))
+	if s.Axis != diagram.AxisTime && s.Axis != "" {
+		set("axis", string(s.Axis))
+	}
+	s.View.encode(q, suffix)
+	if s.Selected >= 0 {
+		set("sel", strconv.Itoa(s.Selected))
+	}
+	if s.Cut.On {
+		set("cut", encodeCut(s.Cut.Points))
+	}
+}
+
+// encode writes a window's zoom and pin.
+func (v View) encode(q url.Values, suffix string) {
+	if v.Span > 0 {
+		q.Set("span"+suffix, strconv.FormatFloat(v.Span, 'g', 6, 64))
+	}
+	if v.Pinned {
+		q.Set("at"+suffix, strconv.FormatFloat(v.Start, 'g', 8, 64))
+	}
+}
+
+// FromQuery opens the (first) view a link encodes. An error names the link
 // parameter that is wrong and why.
 func FromQuery(q url.Values) (*Session, error) {
-	if v := q.Get("v"); v != "" && v != URLVersion {
-		return nil, fmt.Errorf("link parameter \"v\": this link uses format %q; this Spacetime reads format %s", v, URLVersion)
+	version, err := linkVersion(q)
+	if err != nil {
+		return nil, err
 	}
+	return readView(q, "", version)
+}
+
+// linkVersion reads and checks the link's format version.
+func linkVersion(q url.Values) (int, error) {
+	switch v := q.Get("v"); v {
+	case URLVersion:
+		return 2, nil
+	case "", "1":
+		// the first version's links all said v=1; a link without it was
+		// written by hand for that version
+		return 1, nil
+	default:
+		return 0, fmt.Errorf("link parameter \"v\": this link uses format %q; this Spacetime reads formats 1 and %s", clip(v), URLVersion)
+	}
+}
+
+// readView opens the view whose parameters carry suffix.
+func readView(q url.Values, suffix string, version int) (*Session, error) {
+	get := func(k string) string { return q.Get(k + suffix) }
+	param := func(k string) string { return fmt.Sprintf("link parameter %q", k+suffix) }
 	var scn *scenario.Scenario
 	var err error
 	switch {
-	case q.Get("sc") != "":
-		scn, err = unpackScenario(q.Get("sc"))
+	case get("sc") != "":
+		scn, err = unpackScenario(get("sc"), version)
 		if err != nil {
-			return nil, fmt.Errorf("link parameter \"sc\": %w", err)
+			return nil, fmt.Errorf("%s: %w", param("sc"), err)
 		}
-	case q.Get("s") != "":
-		scn, err = scenario.Builtin(q.Get("s"))
+	case get("s") != "":
+		scn, err = scenario.Builtin(get("s"))
 		if err != nil {
-			return nil, fmt.Errorf("link parameter \"s\": %w", err)
+			return nil, fmt.Errorf("%s: %w", param("s"), err)
 		}
 	default:
 		scn, _ = scenario.Builtin(scenario.Default)
+	}
+	switch f := get("fifo"); f {
+	case "":
+	case "0", "1":
+		scn = scn.WithFIFO(f == "1")
+	default:
+		return nil, fmt.Errorf("%s: want 0 or 1 (FIFO channels off or on), got %q", param("fifo"), clip(f))
 	}
 	sess, err := Open(scn)
 	if err != nil {
 		return nil, err
 	}
-	if raw := q.Get("in"); raw != "" {
-		inputs, err := DecodeInputs(raw, sess.Spec())
+	if raw := get("in"); raw != "" {
+		inputs, err := DecodeInputs(raw, sess.Spec(), version)
 		if err != nil {
-			return nil, fmt.Errorf("link parameter \"in\": %w", err)
+			return nil, fmt.Errorf("%s: %w", param("in"), err)
 		}
 		if err := sess.run.Replay(inputs); err != nil {
-			return nil, fmt.Errorf("link parameter \"in\": %w", err)
+			return nil, fmt.Errorf("%s: %w", param("in"), err)
 		}
 	}
-	switch a := q.Get("axis"); a {
+	switch a := get("axis"); a {
 	case "", string(diagram.AxisTime):
 	case string(diagram.AxisLamport):
 		sess.Axis = diagram.AxisLamport
 	default:
-		return nil, fmt.Errorf("link parameter \"axis\": want time or lamport, got %q", a)
+		return nil, fmt.Errorf("%s: want time or lamport, got %q", param("axis"), clip(a))
 	}
-	if raw := q.Get("span"); raw != "" {
-		span, err := strconv.ParseFloat(raw, 64)
-		if err != nil || math.IsNaN(span) || span < MinSpan || span > MaxSpan {
-			return nil, fmt.Errorf("link parameter \"span\": want a zoom from %d to %d, got %q", MinSpan, MaxSpan, raw)
-		}
-		sess.View.Span = span
+	if sess.View, err = readWindow(q, suffix); err != nil {
+		return nil, err
 	}
-	if raw := q.Get("at"); raw != "" {
-		at, err := strconv.ParseFloat(raw, 64)
-		if err != nil || math.IsNaN(at) || math.IsInf(at, 0) {
-			return nil, fmt.Errorf("link parameter \"at\": want a point of the axis, got %q", raw)
-		}
-		sess.View.Pinned, sess.View.Start = true, at
-	}
-	if raw := q.Get("sel"); raw != "" {
-		sel, err := strconv.Atoi(raw)
-		if err != nil || sel < 0 || sel >= sess.Len() {
-			return nil, fmt.Errorf("link parameter \"sel\": want a step from 0 to %d, got %q", sess.Len()-1, raw)
-		}
-		sess.Selected = sel
-	}
-	if raw := q.Get("cut"); raw != "" {
-		points, err := decodeCut(raw, len(sess.scn.Names))
-		if err != nil {
-			return nil, fmt.Errorf("link parameter \"cut\": %w", err)
-		}
-		sess.Cut = CutTool{On: true, Points: points}
-	}
-	if raw := q.Get("k"); raw != "" {
+	if raw := get("k"); raw != "" {
 		k, err := strconv.Atoi(raw)
 		if err != nil || k < 0 {
-			return nil, fmt.Errorf("link parameter \"k\": want a step number, got %q", raw)
+			return nil, fmt.Errorf("%s: want a step number, got %q", param("k"), clip(raw))
 		}
 		if k > sess.Len() {
-			return nil, fmt.Errorf("link parameter \"k\": step %d is past the end of the run (%d steps)", k, sess.Len())
+			return nil, fmt.Errorf("%s: step %d is past the end of the run (%d steps)", param("k"), k, sess.Len())
 		}
 		sess.step = k
 	}
+	if raw := get("sel"); raw != "" {
+		sel, err := strconv.Atoi(raw)
+		if err != nil || sel < 0 || sel >= sess.step {
+			return nil, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param("sel"), sess.step-1, clip(raw))
+		}
+		sess.Selected = sel
+	}
+	if raw := get("cut"); raw != "" {
+		points, err := decodeCut(raw, len(sess.scn.Names))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", param("cut"), err)
+		}
+		sess.Cut = CutTool{On: true, Points: points}
+	}
 	return sess, nil
+}
+
+// readWindow reads a window's zoom and pin.
+func readWindow(q url.Values, suffix string) (View, error) {
+	var v View
+	if raw := q.Get("span" + suffix); raw != "" {
+		span, err := strconv.ParseFloat(raw, 64)
+		if err != nil || math.IsNaN(span) || span < MinSpan || span > MaxSpan {
+			return v, fmt.Errorf("link parameter %q: want a zoom from %d to %d, got %q", "span"+suffix, MinSpan, MaxSpan, clip(raw))
+		}
+		v.Span = span
+	}
+	if raw := q.Get("at" + suffix); raw != "" {
+		at, err := strconv.ParseFloat(raw, 64)
+		if err != nil || math.IsNaN(at) || math.Abs(at) > MaxAt {
+			return v, fmt.Errorf("link parameter %q: want a point of the axis from %g to %g, got %q", "at"+suffix, -MaxAt, MaxAt, clip(raw))
+		}
+		v.Pinned, v.Start = true, at
+	}
+	return v, nil
+}
+
+// clip shortens what a link said for an error message, so that a long bad
+// parameter is not echoed back whole.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
 }
 
 func packScenario(s *scenario.Scenario) string {
@@ -156,48 +237,87 @@ func packScenario(s *scenario.Scenario) string {
 	return base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
-func unpackScenario(text string) (*scenario.Scenario, error) {
+func unpackScenario(text string, version int) (*scenario.Scenario, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(text)
 	if err != nil {
-		return nil, fmt.Errorf("not a packed scenario (bad base64: %v)", err)
+		return nil, fmt.Errorf("not a packed scenario (it is not base64url text)")
 	}
-	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), 1<<20))
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), MaxPacked+1))
 	if err != nil {
-		return nil, fmt.Errorf("not a packed scenario (%v)", err)
+		return nil, fmt.Errorf("not a packed scenario (it does not inflate: %v)", err)
+	}
+	if len(data) > MaxPacked {
+		return nil, fmt.Errorf("the packed scenario is too large: more than %d bytes once inflated", MaxPacked)
+	}
+	if version == 1 {
+		data = firstVersionScenario(data)
 	}
 	return scenario.Parse(data)
 }
 
+// firstVersionScenario brings a scenario packed by a version 1 link up to
+// today's format: the page's FIFO toggle no longer needs "counterpart",
+// and a script's "node" and "target" numbers counted processes from 0.
+func firstVersionScenario(data []byte) []byte {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(data, &doc) != nil {
+		return data // Parse will say what is wrong
+	}
+	delete(doc, "counterpart")
+	if raw, ok := doc["script"]; ok {
+		var entries []map[string]json.RawMessage
+		if json.Unmarshal(raw, &entries) == nil {
+			for _, e := range entries {
+				for _, k := range []string{"node", "target"} {
+					var n int
+					if v, ok := e[k]; ok && json.Unmarshal(v, &n) == nil {
+						e[k] = json.RawMessage(strconv.Itoa(n + 1))
+					}
+				}
+			}
+			doc["script"], _ = json.Marshal(entries)
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return data
+	}
+	return out
+}
+
 // EncodeInputs writes learner inputs compactly, comma-separated: the step,
-// a letter, then numbers separated by dots.
+// a letter, then numbers separated by dots. Processes are numbered from 1.
 //
 //	12d5      deliver message 5 as step 12
-//	12x5      drop message 5
-//	30c1      crash process 1
-//	31r1      recover process 1
-//	40p2.15   pause process 2 for 15 ticks
 //	50ksnapshot.1.0.0       run the command "snapshot" at process 1
-//	50ktransfer.0.2.15      "transfer" at process 0 to process 2, argument 15
+//	50ktransfer.1.3.15      "transfer" at process 1 to process 3, argument 15
+//
+// and every fault by its registry letter and arguments (faults.EncodeArgs):
+//
+//	30c2      crash process 2
+//	40p2.15   pause process 2 for 15 ticks
+//	12x5      lose message 5
+//	44l1.3    cut the link between processes 1 and 3
 func EncodeInputs(inputs []engine.Input) string {
 	parts := make([]string, 0, len(inputs))
 	for _, in := range inputs {
 		a := in.Action
 		var p string
-		switch a.Fault {
-		case faults.Drop:
-			p = fmt.Sprintf("x%d", a.Msg)
-		case faults.Crash:
-			p = fmt.Sprintf("c%d", a.Node)
-		case faults.Recover:
-			p = fmt.Sprintf("r%d", a.Node)
-		case faults.Pause:
-			p = fmt.Sprintf("p%d.%d", a.Node, a.For)
-		default:
-			if a.Command == "" {
-				p = fmt.Sprintf("d%d", a.Msg)
-			} else {
-				p = fmt.Sprintf("k%s.%d.%d.%d", a.Command, a.Node, a.Target, a.Arg)
+		switch {
+		case a.Fault != "":
+			f, ok := faults.Lookup(a.Fault)
+			if !ok {
+				continue
 			}
+			p = f.EncodeArgs(a.Args)
+		case a.Command != "":
+			target := 0
+			if a.Target >= 0 {
+				target = a.Target.Number()
+			}
+			p = fmt.Sprintf("k%s.%d.%d.%d", a.Command, a.Node.Number(), target, a.Arg)
+		default:
+			p = fmt.Sprintf("d%d", a.Msg)
 		}
 		parts = append(parts, strconv.Itoa(in.Step)+p)
 	}
@@ -205,66 +325,88 @@ func EncodeInputs(inputs []engine.Input) string {
 }
 
 // DecodeInputs reads what EncodeInputs wrote; commands are checked against
-// the algorithm's spec.
-func DecodeInputs(text string, spec *sim.Spec) ([]engine.Input, error) {
+// the algorithm's spec. version 1 links counted processes from 0.
+func DecodeInputs(text string, spec *sim.Spec, version int) ([]engine.Input, error) {
+	first := 1
+	if version == 1 {
+		first = 0
+	}
+	parts := strings.Split(text, ",")
+	if len(parts) > MaxInputs {
+		return nil, fmt.Errorf("at most %d inputs, got %d", MaxInputs, len(parts))
+	}
 	var out []engine.Input
-	for _, part := range strings.Split(text, ",") {
+	for _, part := range parts {
 		i := strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' })
 		if i <= 0 {
-			return nil, fmt.Errorf("%q is not an input (want a step then a letter, such as 12d5)", part)
+			return nil, fmt.Errorf("%q is not an input (want a step then a letter, such as 12d5)", clip(part))
 		}
 		step, err := strconv.Atoi(part[:i])
-		if err != nil {
-			return nil, fmt.Errorf("%q is not an input: step %s is too large", part, part[:i])
+		if err != nil || step > engine.MaxSteps {
+			return nil, fmt.Errorf("%q is not an input: step %s is past any run (at most %d steps)", clip(part), clip(part[:i]), engine.MaxSteps)
 		}
 		// Each input forks the run at its step and forgets the inputs from
 		// that step on, so inputs out of order would be silently lost.
 		if len(out) > 0 && step <= out[len(out)-1].Step {
-			return nil, fmt.Errorf("%q is not an input here: steps must increase (the input before is at step %d)", part, out[len(out)-1].Step)
+			return nil, fmt.Errorf("%q is not an input here: steps must increase (the input before is at step %d)", clip(part), out[len(out)-1].Step)
 		}
-		letter, rest := part[i], part[i+1:]
-		fields := strings.Split(rest, ".")
-		nums := make([]int64, 0, len(fields))
-		start := 0
-		if letter == 'k' {
-			start = 1
-		}
-		for _, f := range fields[start:] {
-			x, err := strconv.ParseInt(f, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%q is not an input: %q is not a number", part, f)
-			}
-			nums = append(nums, x)
-		}
-		want := map[byte]int{'d': 1, 'x': 1, 'c': 1, 'r': 1, 'p': 2, 'k': 3}[letter]
-		if want == 0 {
-			return nil, fmt.Errorf("%q is not an input: unknown action %q (want d, x, c, r, p or k)", part, letter)
-		}
-		if len(nums) != want {
-			return nil, fmt.Errorf("%q is not an input: action %q takes %d numbers", part, letter, want)
-		}
-		a := engine.Action{Msg: -1}
-		switch letter {
-		case 'd':
-			a.Msg = int(nums[0])
-		case 'x':
-			a.Fault, a.Msg = faults.Drop, int(nums[0])
-		case 'c':
-			a.Fault, a.Node = faults.Crash, sim.NodeID(nums[0])
-		case 'r':
-			a.Fault, a.Node = faults.Recover, sim.NodeID(nums[0])
-		case 'p':
-			a.Fault, a.Node, a.For = faults.Pause, sim.NodeID(nums[0]), sim.Time(nums[1])
-		case 'k':
-			a.Command = fields[0]
-			if _, ok := spec.Command(a.Command); !ok {
-				return nil, fmt.Errorf("%q is not an input: %s has no command %q", part, spec.ID, a.Command)
-			}
-			a.Node, a.Target, a.Arg = sim.NodeID(nums[0]), sim.NodeID(nums[1]), nums[2]
+		a, err := decodeAction(part[i], part[i+1:], spec, first)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an input: %v", clip(part), err)
 		}
 		out = append(out, engine.Input{Step: step, Action: a})
 	}
 	return out, nil
+}
+
+// decodeAction reads one input's letter and arguments.
+func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.Action, error) {
+	switch letter {
+	case 'd':
+		id, err := strconv.Atoi(rest)
+		if err != nil || id < 0 {
+			return engine.Action{}, fmt.Errorf("deliver takes a message number, got %q", clip(rest))
+		}
+		return engine.Deliver(id), nil
+	case 'k':
+		fields := strings.Split(rest, ".")
+		if len(fields) != 4 {
+			return engine.Action{}, fmt.Errorf("a command takes its name and 3 numbers (process, target, argument)")
+		}
+		name := fields[0]
+		if _, ok := spec.Command(name); !ok {
+			return engine.Action{}, fmt.Errorf("%s has no command %q", spec.ID, clip(name))
+		}
+		var nums [3]int64
+		for j, f := range fields[1:] {
+			x, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				return engine.Action{}, fmt.Errorf("%q is not a number", clip(f))
+			}
+			nums[j] = x
+		}
+		if nums[0] < int64(first) || nums[0] > scenario.MaxN {
+			return engine.Action{}, fmt.Errorf("there is no process %d", nums[0])
+		}
+		target := sim.NodeID(nums[1] - int64(first))
+		if first == 1 && nums[1] == 0 {
+			target = sim.None // no target
+		}
+		return engine.Command(name, sim.NodeID(nums[0]-int64(first)), target, nums[2]), nil
+	}
+	f, ok := faults.ByLetter(letter)
+	if !ok {
+		letters := []string{"d (deliver)", "k (command)"}
+		for _, f := range faults.Registry {
+			letters = append(letters, fmt.Sprintf("%c (%s)", f.Letter, f.Name))
+		}
+		return engine.Action{}, fmt.Errorf("unknown action %q (known: %s)", string(letter), strings.Join(letters, ", "))
+	}
+	args, err := f.DecodeArgs(rest, first)
+	if err != nil {
+		return engine.Action{}, err
+	}
+	return engine.Fault(f.Name, args), nil
 }
 
 // EncodeQuery encodes a link's query as url.Values.Encode does, but keeps the

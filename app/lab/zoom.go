@@ -30,32 +30,44 @@ func (v View) span() float64 {
 	return v.Span
 }
 
-// ZoomAt zooms by factor (below 1 zooms in) keeping the point under pixel
-// column x of the scene where it is; the window is then pinned.
-func (s *Session) ZoomAt(scene *diagram.Scene, x, factor float64) {
+// ZoomedAt is the window zoomed by factor (below 1 zooms in) keeping the
+// point under pixel column x of the scene where it is; it is pinned.
+func ZoomedAt(scene *diagram.Scene, x, factor float64) View {
 	t := scene.TimeAt(x)
 	old := scene.T1 - scene.T0
 	span := clampSpan(old * factor)
-	s.View = View{Span: span, Pinned: true, Start: t - (t-scene.T0)*span/old}
+	return View{Span: span, Pinned: true, Start: t - (t-scene.T0)*span/old}
 }
 
-// Zoom zooms by factor around the present, and keeps following it.
-func (s *Session) Zoom(scene *diagram.Scene, factor float64) {
-	if s.View.Pinned {
-		s.ZoomAt(scene, scene.Width/2, factor)
-		return
+// Zoomed is v zoomed by factor around the present (it keeps following it),
+// or around the middle when pinned.
+func Zoomed(v View, scene *diagram.Scene, factor float64) View {
+	if v.Pinned {
+		return ZoomedAt(scene, scene.Width/2, factor)
 	}
-	s.View.Span = clampSpan((scene.T1 - scene.T0) * factor)
+	v.Span = clampSpan((scene.T1 - scene.T0) * factor)
+	return v
 }
 
-// Pan moves the window by dx pixels of the scene (positive moves the view
-// to later times, as dragging the picture leftwards does); the window is
-// then pinned.
-func (s *Session) Pan(scene *diagram.Scene, dx float64) {
+// Panned is the window moved by dx pixels of the scene (positive moves the
+// view to later times, as dragging the picture leftwards does); it is
+// pinned.
+func Panned(scene *diagram.Scene, dx float64) View {
 	span := scene.T1 - scene.T0
 	start := scene.T0 + dx*span/scene.PlotWidth()
-	s.View = View{Span: span, Pinned: true, Start: math.Max(start, -span/2)}
+	return View{Span: span, Pinned: true, Start: math.Min(math.Max(start, -span/2), MaxAt)}
 }
+
+// ZoomAt zooms the session's window at pixel column x.
+func (s *Session) ZoomAt(scene *diagram.Scene, x, factor float64) {
+	s.View = ZoomedAt(scene, x, factor)
+}
+
+// Zoom zooms the session's window around the present.
+func (s *Session) Zoom(scene *diagram.Scene, factor float64) { s.View = Zoomed(s.View, scene, factor) }
+
+// Pan moves the session's window by dx pixels.
+func (s *Session) Pan(scene *diagram.Scene, dx float64) { s.View = Panned(scene, dx) }
 
 // Follow unpins the window so that it follows the present again, keeping
 // the zoom.

@@ -8,37 +8,30 @@ import (
 	"spacetime/app/diagram"
 )
 
-// legend says what the diagram's marks mean: the algorithm's message kinds,
-// drawn as the diagram draws them, then the marks every diagram has.
-func (c *Lab) legend() app.UI {
+// legend says what pane i's diagram draws: the entries the diagram lists
+// for the algorithm on screen, each drawn as the diagram draws it.
+func (c *Lab) legend(i int) app.UI {
 	var items []app.UI
-	line := func(color diagram.Color, width float64, dashed bool, label string) {
-		style := "solid"
-		if dashed {
-			style = "dashed"
+	for _, e := range c.sess(i).Legend() {
+		color := diagram.Palette[e.Color]
+		var swatch app.UI
+		switch e.Swatch {
+		case diagram.SwatchLine:
+			style := "solid"
+			if e.Dashed {
+				style = "dashed"
+			}
+			swatch = app.Span().Class("swatch line").Style("border-top", fmt.Sprintf("%.0fpx %s %s", max(e.Width, 2), style, color))
+		case diagram.SwatchGlyph:
+			swatch = app.Span().Class("swatch").Style("color", color).Text(e.Symbol)
+		case diagram.SwatchBar:
+			swatch = app.Span().Class("swatch bar").Style("background", color)
+		case diagram.SwatchOutline:
+			swatch = app.Span().Class("swatch bar outline").Style("border", "1.5px dashed "+color)
+		case diagram.SwatchBand:
+			swatch = app.Span().Class("swatch bar band").Style("background", color)
 		}
-		items = append(items, app.Span().Class("key").Body(
-			app.Span().Class("swatch line").Style("border-top", fmt.Sprintf("%.0fpx %s %s", max(width, 2), style, diagram.Palette[color])),
-			app.Text(label),
-		))
+		items = append(items, app.Span().Class("key").Body(swatch, app.Text(e.Label)))
 	}
-	glyph := func(text string, color diagram.Color, label string) {
-		items = append(items, app.Span().Class("key").Body(
-			app.Span().Class("swatch").Style("color", diagram.Palette[color]).Text(text),
-			app.Text(label),
-		))
-	}
-	for _, k := range c.sess.Spec().Kinds {
-		color, width, flags := diagram.RoleStyle(k.Role)
-		line(color, width, flags&diagram.FlagDashed != 0, k.Name)
-	}
-	glyph("◆", diagram.CutColor, "state recorded")
-	line(diagram.CutColor, 2, false, "snapshot cut")
-	line(diagram.ChannelColor, 4, false, "recorded in a channel")
-	line(diagram.NowColor, 1, true, "now (messages still in flight end here)")
-	glyph("✕", diagram.CrashColor, "crash")
-	glyph("▬", diagram.PauseColor, "GC pause")
-	glyph("◯", diagram.PastColor, "causal past")
-	glyph("◯", diagram.FutureColor, "causal future")
-	return app.Div().ID("legend").Class("legend").Body(items...)
+	return app.Div().ID(c.panes[i].id("legend")).Class("legend").Body(items...)
 }

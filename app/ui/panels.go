@@ -10,15 +10,38 @@ import (
 	"spacetime/core/sim"
 )
 
-// panels are the tables under the diagram: the algorithm's own panels,
-// invariants, message counts and every process's state.
-func (c *Lab) panels() app.UI {
+// panels are the tables under pane i's diagram: the algorithm's own
+// panels, invariants, message counts and every process's state. In a
+// compare view they fold away under a summary.
+func (c *Lab) panels(i int) app.UI {
+	p := c.panes[i]
 	var items []app.UI
-	for _, p := range c.sess.Panels() {
-		items = append(items, panelTable(p))
+	for _, panel := range c.sess(i).Panels() {
+		items = append(items, panelTable(panel))
 	}
-	items = append(items, c.invariants(), c.messages(), c.processes())
-	return app.Div().Class("panels").Body(items...)
+	items = append(items, c.invariants(i), c.messages(i), c.processes(i))
+	body := app.Div().ID(p.id("panels")).Class("panels").Body(items...)
+	if !c.several() {
+		return body
+	}
+	return app.Details().Class("pane-panels").Body(app.Summary().Text(c.summary(i)), body)
+}
+
+// summary is a compare view pane's one line about its run: its
+// invariants and messages.
+func (c *Lab) summary(i int) string {
+	rep := c.sess(i).Report()
+	failing := 0
+	for _, inv := range rep.Invariants {
+		if !inv.OK {
+			failing++
+		}
+	}
+	verdict := "every invariant holds"
+	if failing > 0 {
+		verdict = fmt.Sprintf("%d invariant(s) fail", failing)
+	}
+	return fmt.Sprintf("Panels · %s · %d messages", verdict, rep.Messages.Total)
 }
 
 // panelTable renders any algorithm's panel the same way.
@@ -46,10 +69,10 @@ func panelTable(p sim.Panel) app.UI {
 	)
 }
 
-func (c *Lab) invariants() app.UI {
-	rep := c.sess.Report()
+func (c *Lab) invariants(i int) app.UI {
+	rep := c.sess(i).Report()
 	rows := make([]app.UI, len(rep.Invariants))
-	for i, inv := range rep.Invariants {
+	for j, inv := range rep.Invariants {
 		status, cls := "holds", "good"
 		if !inv.OK {
 			status, cls = fmt.Sprintf("fails at step %d", *inv.FirstFailingStep), "bad"
@@ -57,17 +80,18 @@ func (c *Lab) invariants() app.UI {
 				status += " (this lesson's point)"
 			}
 		}
-		rows[i] = app.Li().Class(cls).Body(
+		rows[j] = app.Li().Class(cls).Body(
 			app.Strong().Text(inv.Name+": "),
 			app.Span().Class("status").Text(status),
 			app.If(inv.Detail != "", func() app.UI { return app.Div().Class("detail").Text(inv.Detail) }),
 		)
 	}
-	return app.Section().ID("invariants").Class("panel").Body(app.H2().Text("Invariants"), app.Ul().Body(rows...))
+	return app.Section().ID(c.panes[i].id("invariants")).Class("panel").Body(app.H2().Text("Invariants"), app.Ul().Body(rows...))
 }
 
-func (c *Lab) messages() app.UI {
-	rep := c.sess.Report()
+func (c *Lab) messages(i int) app.UI {
+	s := c.sess(i)
+	rep := s.Report()
 	kinds := make([]string, 0, len(rep.Messages.ByKind))
 	for k := range rep.Messages.ByKind {
 		kinds = append(kinds, k)
@@ -78,26 +102,26 @@ func (c *Lab) messages() app.UI {
 		rows = append(rows, app.Tr().Body(app.Td().Text(k), app.Td().Text(rep.Messages.ByKind[k])))
 	}
 	var formula []app.UI
-	if f := c.sess.Spec().Formula; f != nil {
-		formula = append(formula, app.P().Class("note").Text(f(c.sess.State().View())))
+	if f := s.Spec().Formula; f != nil {
+		formula = append(formula, app.P().Class("note").Text(f(s.State().View())))
 	}
-	return app.Section().ID("messages").Class("panel").Body(
+	return app.Section().ID(c.panes[i].id("messages")).Class("panel").Body(
 		app.H2().Text("Messages"),
 		app.Table().Body(app.TBody().Body(rows...)),
-		app.Range(formula).Slice(func(i int) app.UI { return formula[i] }),
+		app.Range(formula).Slice(func(j int) app.UI { return formula[j] }),
 		app.If(rep.Messages.Note != "", func() app.UI { return app.P().Class("note").Text(rep.Messages.Note) }),
 	)
 }
 
-func (c *Lab) processes() app.UI {
-	procs := c.sess.Processes()
+func (c *Lab) processes(i int) app.UI {
+	procs := c.sess(i).Processes()
 	rows := make([]app.UI, len(procs))
-	for i, p := range procs {
+	for j, p := range procs {
 		fields := make([]string, len(p.Fields))
-		for j, f := range p.Fields {
-			fields[j] = f.Name + " " + f.Value
+		for k, f := range p.Fields {
+			fields[k] = f.Name + " " + f.Value
 		}
-		rows[i] = app.Tr().Class(p.Health).Body(
+		rows[j] = app.Tr().Class(p.Health).Body(
 			app.Td().Body(app.Strong().Text(p.Name)),
 			app.Td().Text(p.Health),
 			app.Td().Text(strings.Join(fields, "; ")),
@@ -105,26 +129,30 @@ func (c *Lab) processes() app.UI {
 			app.Td().Text(p.Vector),
 		)
 	}
-	return app.Section().ID("processes").Class("panel").Body(
+	return app.Section().ID(c.panes[i].id("processes")).Class("panel").Body(
 		app.H2().Text("Processes"),
 		app.Table().Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text("process"), app.Th().Text("health"), app.Th().Text("state"), app.Th().Text("Lamport"), app.Th().Text("vector"))),
 			app.TBody().Body(rows...),
 		),
-		app.P().Class("note").Text(c.processesHint()),
+		app.P().Class("note").Text(c.processesHint(i)),
 	)
 }
 
 // processesHint says what clicking the diagram does, naming the algorithm's
 // commands.
-func (c *Lab) processesHint() string {
+func (c *Lab) processesHint(i int) string {
 	var names []string
-	for _, cmd := range c.sess.Spec().Commands {
+	for _, cmd := range c.sess(i).Spec().Commands {
 		names = append(names, cmd.Name)
 	}
-	hint := "Click a process line to crash, recover or GC-pause it"
+	hint := "Click a process line to crash, recover, GC-pause it, skew its clock or cut one of its links"
 	if len(names) > 0 {
-		hint += " or to run " + strings.Join(names, " or ") + " there"
+		hint += ", or to run " + strings.Join(names, " or ") + " there"
 	}
-	return hint + "; click a message still in flight to deliver it next; click an event for its causal past and future."
+	hint += "; click a message still in flight to deliver it next, and right-click it to lose, delay or duplicate it; click an event for its causal past and future."
+	if c.showTopology(i) {
+		hint += " In the process graph, click a link to cut or heal it."
+	}
+	return hint
 }

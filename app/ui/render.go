@@ -8,21 +8,23 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/scenario"
-	"spacetime/core/sim"
 )
 
-// Render draws the page around the canvas; the canvas itself is always the
+// Render draws the page around the canvases; each canvas is always the
 // same element, painted from Go after each render.
 func (c *Lab) Render() app.UI {
 	c.OnInit() // go-app's native engine renders before it initialises
-	if c.sess == nil {
+	if c.page == nil {
 		return app.Div().Class("lab").Body(app.P().Text("Loading…"))
 	}
 	cls := "lab"
 	if c.embed {
 		cls += " embed"
 	}
-	return app.Div().Class(cls).Body(
+	if c.several() {
+		cls += " compare"
+	}
+	body := []app.UI{
 		app.If(!c.embed, c.header),
 		app.If(c.problem != "", func() app.UI {
 			return app.Div().Class("problem").Attr("role", "alert").Body(
@@ -31,35 +33,90 @@ func (c *Lab) Render() app.UI {
 			)
 		}),
 		app.If(c.loading && !c.embed, c.loader),
-		app.Div().Class("stage").Body(
-			c.diagram(),
-			app.If(c.menu.open, c.processMenu),
-		),
-		app.If(!c.embed, c.legend),
-		c.controls(),
-		app.Div().ID("caption").Class("caption "+c.sess.CaptionSource()).Attr("aria-live", "polite").Text(c.sess.Caption()),
-		app.If(c.notice != "", func() app.UI {
-			return app.Div().ID("notice").Class("notice").Attr("role", "status").Text(c.notice)
-		}),
-		app.If(c.sess.Cut.On, func() app.UI {
-			return app.Div().ID("cut-verdict").Class("notice cut").Attr("role", "status").Text(c.sess.CutText())
-		}),
-		app.If(!c.embed, c.panels),
-	)
+		app.If(c.together(), func() app.UI { return c.controls(0, true) }),
+	}
+	for i := range c.panes {
+		body = append(body, c.renderPane(i))
+	}
+	return app.Div().Class(cls).Body(body...)
 }
 
-// diagram is the canvas the client paints. The server's prerendered page has
-// the same picture as inline SVG instead, so that the diagram is on screen
-// before the client has loaded; the client's canvas then takes its place.
-func (c *Lab) diagram() app.UI {
-	if app.IsServer {
-		svg := c.sess.Scene(prerenderWidth, c.canvasHeight()).SVG()
-		return app.Raw(`<div class="prerender">` + string(svg) +
-			`<script>performance.mark("spacetime-first-diagram-static")</script></div>`)
+// renderPane draws one run: its pictures, legend, controls, caption and
+// panels.
+func (c *Lab) renderPane(i int) app.UI {
+	p := c.panes[i]
+	s := c.sess(i)
+	cls := "pane"
+	if c.several() && i == c.focus {
+		cls += " active"
 	}
-	return app.Canvas().ID("diagram").Class("diagram").Attr("aria-label", "space-time diagram").
-		OnClick(c.click).OnWheel(c.wheel).
-		OnMouseDown(c.dragStart).OnMouseMove(c.dragMove).OnMouseUp(c.dragEnd).OnMouseLeave(c.dragEnd)
+	views := []app.UI{app.Div().Class("stage").Body(
+		c.diagram(i),
+		app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
+	)}
+	if c.showTopology(i) {
+		views = append(views, app.Div().Class("topology").Body(
+			c.topology(i),
+			app.If(p.menu.kind != menuNone && p.menu.topology, func() app.UI { return c.renderMenu(i) }),
+		))
+	}
+	return app.Section().ID(p.id("pane")).Class(cls).Attr("aria-label", "run "+strconv.Itoa(i+1)).
+		On("focusin", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
+		On("mousedown", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
+		Body(
+			app.If(c.several() && !c.embed, func() app.UI { return c.paneBar(i) }),
+			app.Div().Class("views").Body(views...),
+			app.If(!c.embed, func() app.UI { return c.legend(i) }),
+			app.If(!c.together(), func() app.UI { return c.controls(i, false) }),
+			app.If(c.together(), func() app.UI {
+				return app.Div().Class("controls").Body(append([]app.UI{c.position(i)}, c.paneTools(i)...)...)
+			}),
+			app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(s.Caption()),
+			app.If(p.notice != "", func() app.UI {
+				return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
+			}),
+			app.If(s.Cut.On, func() app.UI {
+				return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
+			}),
+			app.If(!c.embed, func() app.UI { return c.panels(i) }),
+		)
+}
+
+// diagram is pane i's canvas. The server's prerendered page has the same
+// picture as inline SVG instead, so that the diagram is on screen before
+// the client has loaded; the client's canvas then takes its place.
+func (c *Lab) diagram(i int) app.UI {
+	p := c.panes[i]
+	if app.IsServer {
+		svg := c.page.Scene(i, prerenderWidth, c.canvasHeight(i)).SVG()
+		mark := ""
+		if i == 0 {
+			mark = `<script>performance.mark("spacetime-first-diagram-static")</script>`
+		}
+		return app.Raw(`<div class="prerender">` + string(svg) + mark + `</div>`)
+	}
+	return app.Canvas().ID(p.id("diagram")).Class("diagram").Attr("aria-label", "space-time diagram").
+		OnClick(func(ctx app.Context, e app.Event) { c.click(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnContextMenu(func(ctx app.Context, e app.Event) { c.contextMenu(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnWheel(func(ctx app.Context, e app.Event) { c.wheel(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnMouseDown(func(ctx app.Context, e app.Event) { c.dragStart(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnMouseMove(func(ctx app.Context, e app.Event) { c.dragMove(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnMouseUp(func(ctx app.Context, e app.Event) { c.dragEnd(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnMouseLeave(func(ctx app.Context, e app.Event) { c.dragEnd(ctx, i, e) }, app.EventScope(p.n, i))
+}
+
+// topology is pane i's topology view, prerendered on the server as the
+// diagram is.
+func (c *Lab) topology(i int) app.UI {
+	p := c.panes[i]
+	if app.IsServer {
+		if sc := c.sess(i).TopologyScene(topologyWidth, diagram.TopologyHeight(len(c.sess(i).Scenario().Names))); sc != nil {
+			return app.Raw(`<div class="prerender">` + string(sc.SVG()) + `</div>`)
+		}
+		return app.Div()
+	}
+	return app.Canvas().ID(p.id("topology")).Class("topology-view").Attr("aria-label", "process graph").
+		OnClick(func(ctx app.Context, e app.Event) { c.clickTopology(ctx, i, e) }, app.EventScope(p.n, i))
 }
 
 // prerenderWidth is the width the server lays the diagram out at; the page
@@ -88,43 +145,35 @@ func option(value any, text string, selected bool) app.HTMLOption {
 }
 
 func (c *Lab) header() app.UI {
-	s := c.sess.Scenario()
+	items := []app.UI{app.H1().Text("Spacetime")}
+	if !c.several() {
+		items = append(items, c.scenarioPicker(0))
+		items = append(items, c.runToggles(0)...)
+	} else {
+		items = append(items, app.Label().Class("toggle").Body(
+			checkbox("together", c.page.Together).OnChange(func(ctx app.Context, e app.Event) {
+				c.setTogether(ctx, ctx.JSSrc().Get("checked").Bool())
+			}),
+			app.Text(" Step the runs together (in time order)"),
+		))
+	}
 	list := scenario.BuiltinList()
-	options := make([]app.UI, 0, len(list)+1)
-	builtin := false
+	adds := []app.UI{option("", "Compare with…", true)}
 	for _, b := range list {
-		options = append(options, option(b.ID, b.Title, b.ID == s.ID))
-		builtin = builtin || b.ID == s.ID
+		adds = append(adds, option(b.ID, b.Title, false))
 	}
-	if !builtin {
-		options = append(options, option("", "(your scenario) "+s.Title, true))
-	}
-	return app.Header().Class("top").Body(
-		app.H1().Text("Spacetime"),
-		app.Select().ID("scenario").Attr("aria-label", "scenario").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+	items = append(items,
+		app.Span().Class("spacer"),
+		app.Select().ID("add-view").Attr("aria-label", "compare with another lesson").Body(adds...).OnChange(func(ctx app.Context, e app.Event) {
 			if id := ctx.JSSrc().Get("value").String(); id != "" {
-				c.switchScenario(ctx, id)
+				ctx.JSSrc().Set("value", "")
+				c.addView(ctx, id)
 			}
 		}),
-		app.Label().Class("toggle").Body(
-			checkbox("fifo", s.FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx) }),
-			app.Text(" FIFO channels"),
-		),
-		app.Label().Class("toggle").Body(
-			checkbox("lamport", c.sess.Axis == diagram.AxisLamport).OnChange(func(ctx app.Context, e app.Event) {
-				if ctx.JSSrc().Get("checked").Bool() {
-					c.setAxis(ctx, diagram.AxisLamport)
-				} else {
-					c.setAxis(ctx, diagram.AxisTime)
-				}
-			}),
-			app.Text(" Lamport time axis"),
-		),
-		app.Span().Class("spacer"),
 		app.Button().ID("load").Text("Load scenario…").OnClick(func(ctx app.Context, e app.Event) {
 			c.loading = !c.loading
 			if c.loading && c.loadText == "" {
-				c.loadText = string(s.JSON())
+				c.loadText = string(c.sess(c.focus).Scenario().JSON())
 			}
 		}),
 		app.Span().Class("exports").Body(
@@ -135,10 +184,67 @@ func (c *Lab) header() app.UI {
 			c.exportButton("scenario", "scenario"),
 		),
 	)
+	return app.Header().Class("top").Body(items...)
+}
+
+// scenarioPicker chooses pane i's lesson.
+func (c *Lab) scenarioPicker(i int) app.UI {
+	p := c.panes[i]
+	s := c.sess(i).Scenario()
+	list := scenario.BuiltinList()
+	options := make([]app.UI, 0, len(list)+1)
+	builtin := false
+	for _, b := range list {
+		options = append(options, option(b.ID, b.Title, b.ID == s.ID))
+		builtin = builtin || b.ID == s.ID
+	}
+	if !builtin {
+		options = append(options, option("", "(your scenario) "+s.Title, true))
+	}
+	return app.Select().ID(p.id("scenario")).Attr("aria-label", "scenario").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+		if id := ctx.JSSrc().Get("value").String(); id != "" {
+			c.switchScenario(ctx, i, id)
+		}
+	}, app.EventScope(p.n, i))
+}
+
+// runToggles are pane i's FIFO and Lamport-axis checkboxes.
+func (c *Lab) runToggles(i int) []app.UI {
+	p := c.panes[i]
+	s := c.sess(i)
+	return []app.UI{
+		app.Label().Class("toggle").Title("Run this scenario again with the other channel discipline, keeping your inputs").Body(
+			checkbox(p.id("fifo"), s.Scenario().FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx, i) }, app.EventScope(p.n, i)),
+			app.Text(" FIFO channels"),
+		),
+		app.Label().Class("toggle").Body(
+			checkbox(p.id("lamport"), s.Axis == diagram.AxisLamport).OnChange(func(ctx app.Context, e app.Event) {
+				axis := diagram.AxisTime
+				if ctx.JSSrc().Get("checked").Bool() {
+					axis = diagram.AxisLamport
+				}
+				c.setAxis(ctx, i, string(axis))
+			}, app.EventScope(p.n, i)),
+			app.Text(" Lamport time axis"),
+		),
+	}
+}
+
+// paneBar is a compare view pane's own header: its lesson, its toggles and
+// a button to take it off the page.
+func (c *Lab) paneBar(i int) app.UI {
+	p := c.panes[i]
+	items := []app.UI{app.Strong().Textf("Run %d", i+1), c.scenarioPicker(i)}
+	items = append(items, c.runToggles(i)...)
+	items = append(items, app.Span().Class("spacer"),
+		app.Button().ID(p.id("remove")).Class("link").Title("Take this run off the page").Text("Remove").OnClick(func(ctx app.Context, e app.Event) {
+			c.removeView(ctx, i)
+		}, app.EventScope(p.n, i)))
+	return app.Div().Class("pane-bar").Body(items...)
 }
 
 func (c *Lab) exportButton(format, label string) app.UI {
-	return app.Button().Class("link").ID("export-"+format).Text(label).OnClick(func(ctx app.Context, e app.Event) { c.export(format) }, app.EventScope(format))
+	return app.Button().Class("link").ID("export-"+format).Text(label).OnClick(func(ctx app.Context, e app.Event) { c.export(c.focus, format) }, app.EventScope(format))
 }
 
 func (c *Lab) loader() app.UI {
@@ -154,179 +260,101 @@ func (c *Lab) loader() app.UI {
 	)
 }
 
-func (c *Lab) controls() app.UI {
-	n := c.sess.Len()
+// controls are the step, play and scrub controls of pane i, or, shared,
+// of every pane stepping together (drawn once, above them).
+func (c *Lab) controls(i int, shared bool) app.UI {
+	p := c.panes[i]
+	id := p.id
+	if shared {
+		id = func(name string) string { return name }
+	}
 	play := "▶ Play"
-	if c.playing {
+	if c.playing(i) {
 		play = "❚❚ Pause"
 	}
 	speeds := make([]app.UI, len(Speeds))
-	for i, s := range Speeds {
-		speeds[i] = option(s, fmt.Sprintf("%d steps/s", s), s == c.speed)
+	for j, s := range Speeds {
+		speeds[j] = option(s, fmt.Sprintf("%d steps/s", s), s == c.speed)
 	}
-	return app.Div().Class("controls").Body(
-		app.Button().ID("home").Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.home(ctx) }),
-		app.Button().ID("back").Title("Step back (←, PageUp)").Text("◀ Back").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.back(ctx) }),
-		app.Button().ID("play").Title("Play or pause (Space)").Text(play).OnClick(func(ctx app.Context, e app.Event) { c.togglePlay(ctx) }),
-		app.Button().ID("forward").Title("Step forward (→, PageDown)").Text("Step ▶").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.forward(ctx) }),
-		app.Button().ID("end").Title("Last step (End)").Text("▶|").OnClick(func(ctx app.Context, e app.Event) { c.playing = false; c.end(ctx) }),
-		app.Select().ID("speed").Attr("aria-label", "speed").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
+	scope := app.EventScope(p.n, i, shared)
+	items := []app.UI{
+		app.Button().ID(id("home")).Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.home(ctx, i) }, scope),
+		app.Button().ID(id("back")).Title("Step back (←, PageUp)").Text("◀ Back").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.back(ctx, i) }, scope),
+		app.Button().ID(id("play")).Title("Play or pause (Space)").Text(play).OnClick(func(ctx app.Context, e app.Event) { c.togglePlay(ctx, i) }, scope),
+		app.Button().ID(id("forward")).Title("Step forward (→, PageDown)").Text("Step ▶").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.forward(ctx, i) }, scope),
+		app.Button().ID(id("end")).Title("Last step (End)").Text("▶|").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.end(ctx, i) }, scope),
+		app.Select().ID(id("speed")).Attr("aria-label", "speed").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
 				c.speed = v
 			}
-		}),
-		app.Input().ID("scrubber").Type("range").Min(0).Max(n).Value(c.sess.Step()).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
+		}, scope),
+		app.Input().ID(id("scrubber")).Type("range").Min(0).Max(c.page.Len(i)).Value(c.page.Position(i)).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
-				c.scrub(ctx, v)
+				c.scrub(ctx, i, v)
 			}
-		}),
-		app.Span().ID("position").Class("position").Textf("step %d / %d · time %d", c.sess.Step(), n, c.sess.Now()),
-		app.Span().Class("zoom").Body(
-			app.Button().ID("zoom-out").Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, zoomStep) }),
-			app.Button().ID("zoom-in").Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, 1/zoomStep) }),
-			app.Button().ID("cut-tool").Title("Draw your own cut and see whether it is consistent (C)").Attr("aria-pressed", c.sess.Cut.On).
-				Text("Cut tool").OnClick(func(ctx app.Context, e app.Event) { c.toggleCut(ctx) }),
-			app.If(c.sess.View.Pinned, func() app.UI {
-				return app.Button().ID("follow").Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
-					OnClick(func(ctx app.Context, e app.Event) { c.follow(ctx) })
-			}),
-		),
-		app.Button().ID("reset").Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.reset(ctx) }),
-		c.commandBar(),
-	)
+		}, scope),
+	}
+	if shared {
+		items = append(items, app.Span().ID("position").Class("position").Textf("event %d / %d, in time order", c.page.Position(0), c.page.Len(0)),
+			c.zoomButtons(i, true))
+		return app.Div().Class("controls shared").Body(items...)
+	}
+	items = append(items, c.position(i))
+	items = append(items, c.paneTools(i)...)
+	return app.Div().Class("controls").Body(items...)
 }
 
-// commandBar offers the algorithm's commands that need no target, at any
-// process: a button per process ("snapshot from A") for a handful of
-// processes, else one button beside a process picker.
-func (c *Lab) commandBar() app.UI {
-	names := c.sess.Scenario().Names
-	var items []app.UI
-	for _, cmd := range c.sess.Spec().Commands {
-		if cmd.Target {
-			continue
-		}
-		cmdName := cmd.Name
-		if len(names) > maxCommandButtons {
-			items = append(items, app.Button().Class("cmd").ID("cmd-"+cmd.Name).Title(cmd.Help).
-				Textf("%s from %s", cmd.Name, names[c.commandNode]).
-				OnClick(func(ctx app.Context, e app.Event) {
-					c.act(ctx, func() error { return c.sess.Command(c.commandNode, cmdName, 0, 0) })
-				}, app.EventScope(cmd.Name)))
-			continue
-		}
-		for i, name := range names {
-			node := sim.NodeID(i)
-			items = append(items, app.Button().Class("cmd").ID("cmd-"+cmd.Name+"-"+name).Title(cmd.Help).
-				Textf("%s from %s", cmd.Name, name).
-				OnClick(func(ctx app.Context, e app.Event) {
-					c.act(ctx, func() error { return c.sess.Command(node, cmdName, 0, 0) })
-				}, app.EventScope(cmd.Name, name)))
-		}
+// position says where pane i stands.
+func (c *Lab) position(i int) app.UI {
+	p := c.panes[i]
+	s := c.sess(i)
+	id := "position"
+	if c.together() {
+		id = "pane-position"
 	}
-	if len(names) > maxCommandButtons && len(items) > 0 {
-		options := make([]app.UI, len(names))
-		for i, name := range names {
-			options[i] = option(i, name, sim.NodeID(i) == c.commandNode)
-		}
-		picker := app.Select().ID("command-node").Attr("aria-label", "process").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
-			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v >= 0 && v < len(names) {
-				c.commandNode = sim.NodeID(v)
-			}
-		})
-		items = append([]app.UI{picker}, items...)
-	}
-	return app.Span().Class("commands").Body(items...)
+	return app.Span().ID(p.id(id)).Class("position").Textf("step %d / %d · time %d", s.Step(), s.Len(), s.Now())
 }
 
-// maxCommandButtons is how many processes get a button each per command.
-const maxCommandButtons = 6
-
-// menuCommand is one of the algorithm's commands in the process menu: a
-// button, with a target picker and a number box when the command takes
-// them ("transfer [20] to [B]").
-func (c *Lab) menuCommand(id sim.NodeID, cmd sim.CommandSpec) app.UI {
-	names := c.sess.Scenario().Names
-	cmdName := cmd.Name
-	if !cmd.Target && cmd.Arg == "" {
-		return app.Button().ID("menu-cmd-"+cmd.Name).Title(cmd.Help).Textf("%s from %s", cmd.Name, names[id]).OnClick(func(ctx app.Context, e app.Event) {
-			c.act(ctx, func() error { return c.sess.Command(c.menu.node, cmdName, 0, 0) })
-		}, app.EventScope(cmd.Name))
+// paneTools are pane i's own tools beside its controls: zoom, the cut
+// tool, the network's menu, reset and the command bar.
+func (c *Lab) paneTools(i int) []app.UI {
+	p := c.panes[i]
+	items := []app.UI{}
+	if !c.together() {
+		items = append(items, c.zoomButtons(i, false))
 	}
-	target := c.menuTarget(id)
-	// the handler reads the menu's choices when clicked: go-app keeps the
-	// first closure of an element, so values captured here would go stale
-	row := []app.UI{app.Button().ID("menu-cmd-"+cmd.Name).Title(cmd.Help).Text(cmd.Name).OnClick(func(ctx app.Context, e app.Event) {
-		node := c.menu.node
-		c.act(ctx, func() error { return c.sess.Command(node, cmdName, c.menuTarget(node), c.menu.arg) })
-	}, app.EventScope(cmd.Name))}
-	if cmd.Arg != "" {
-		row = append(row, app.Input().ID("menu-arg-"+cmd.Name).Type("number").Title(cmd.Arg).Value(c.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
-			if v, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64); err == nil {
-				c.menu.arg = v
-			}
-		}, app.EventScope(cmd.Name)))
-	}
-	if cmd.Target {
-		var options []app.UI
-		for i, name := range names {
-			if sim.NodeID(i) != id {
-				options = append(options, option(i, name, sim.NodeID(i) == target))
-			}
-		}
-		row = append(row, app.Text(" to "), app.Select().ID("menu-target-"+cmd.Name).Attr("aria-label", "to").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
-			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
-				c.menu.target = sim.NodeID(v)
-			}
-		}, app.EventScope(cmd.Name)))
-	}
-	return app.Div().Class("menu-row").Body(row...)
-}
-
-// menuTarget is the target chosen in the menu for commands of process id:
-// any other process, the next one by default.
-func (c *Lab) menuTarget(id sim.NodeID) sim.NodeID {
-	n := sim.NodeID(len(c.sess.Scenario().Names))
-	if t := c.menu.target; t != id && t >= 0 && t < n {
-		return t
-	}
-	return (id + 1) % n
-}
-
-// processMenu is the menu of the process c.menu.node. Its handlers read the
-// process when clicked: go-app keeps an element's first closure, so a menu
-// reopened on another process must not act on the first one.
-func (c *Lab) processMenu() app.UI {
-	id := c.menu.node
-	name := c.sess.Scenario().Names[id]
-	h := c.sess.State().Health(id)
-	items := []app.UI{app.Div().Class("menu-title").Textf("%s (%s)", name, h.State)}
-	if h.Running() || h.State.String() == "paused" {
-		items = append(items, app.Button().ID("menu-crash").Textf("Crash %s", name).OnClick(func(ctx app.Context, e app.Event) {
-			c.act(ctx, func() error { return c.sess.Crash(c.menu.node) })
-		}))
-	}
-	if h.State.String() == "crashed" {
-		items = append(items, app.Button().ID("menu-recover").Textf("Recover %s", name).OnClick(func(ctx app.Context, e app.Event) {
-			c.act(ctx, func() error { return c.sess.Recover(c.menu.node) })
-		}))
-	}
-	if h.Running() {
-		items = append(items, app.Div().Class("menu-row").Body(
-			app.Button().ID("menu-pause").Textf("GC-pause %s for", name).OnClick(func(ctx app.Context, e app.Event) {
-				c.act(ctx, func() error { return c.sess.Pause(c.menu.node, sim.Time(c.pauseTicks)) })
-			}),
-			app.Input().ID("menu-pause-ticks").Type("number").Min(1).Max(10000).Value(c.pauseTicks).OnChange(func(ctx app.Context, e app.Event) {
-				if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
-					c.pauseTicks = v
+	items = append(items,
+		app.Button().ID(p.id("cut-tool")).Title("Draw your own cut and see whether it is consistent (C)").Attr("aria-pressed", c.sess(i).Cut.On).
+			Text("Cut tool").OnClick(func(ctx app.Context, e app.Event) { c.toggleCut(ctx, i) }, app.EventScope(p.n, i)),
+		app.Button().ID(p.id("network")).Title("Heal links, partition the network, switch FIFO order from this step").Text("Network…").
+			OnClick(func(ctx app.Context, e app.Event) {
+				pn := c.panes[i]
+				if pn.menu.kind == menuNetwork {
+					pn.menu.kind = menuNone
+					return
 				}
-			}),
-			app.Text(" ticks"),
-		))
-		for _, cmd := range c.sess.Spec().Commands {
-			items = append(items, c.menuCommand(id, cmd))
-		}
+				pn.openMenu(menuNetwork, 40, 10, false, func(*menu) {})
+			}, app.EventScope(p.n, i)),
+		app.Button().ID(p.id("reset")).Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.reset(ctx, i) }, app.EventScope(p.n, i)),
+		c.commandBar(i),
+	)
+	return items
+}
+
+// zoomButtons zoom pane i's window (the shared one when together).
+func (c *Lab) zoomButtons(i int, shared bool) app.UI {
+	p := c.panes[i]
+	id := p.id
+	if shared {
+		id = func(name string) string { return name }
 	}
-	items = append(items, app.Button().Class("link").Text("Close").OnClick(func(ctx app.Context, e app.Event) { c.menu.open = false }))
-	return app.Div().ID("process-menu").Class("menu").Style("left", fmt.Sprintf("%.0fpx", c.menu.x+8)).Style("top", fmt.Sprintf("%.0fpx", c.menu.y+8)).Body(items...)
+	scope := app.EventScope(p.n, i, shared)
+	return app.Span().Class("zoom").Body(
+		app.Button().ID(id("zoom-out")).Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, i, zoomStep) }, scope),
+		app.Button().ID(id("zoom-in")).Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, i, 1/zoomStep) }, scope),
+		app.If(c.page.ViewOf(i).Pinned, func() app.UI {
+			return app.Button().ID(id("follow")).Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
+				OnClick(func(ctx app.Context, e app.Event) { c.follow(ctx, i) }, scope)
+		}),
+	)
 }

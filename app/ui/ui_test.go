@@ -352,10 +352,14 @@ type rig struct {
 }
 
 // mount opens a link in a live Lab.
-func mount(t testing.TB, q url.Values) *rig {
+func mount(t testing.TB, q url.Values) *rig { return mountAt(t, q, false) }
+
+// mountAt opens a link in a live Lab, as / or as /compare.
+func mountAt(t testing.TB, q url.Values, compare bool) *rig {
 	t.Helper()
 	native(t)
 	h := &host{}
+	h.compare = compare
 	h.open(q)
 	require.Empty(t, h.problem)
 	e := app.NewTestEngine()
@@ -381,8 +385,27 @@ func (r *rig) url() url.Values { return r.h.live.Page().URL().Query() }
 // layout lays the diagram out as paint does in the browser, on a 900px
 // canvas (natively there is no canvas to measure).
 func (r *rig) layout() *diagram.Scene {
-	r.c.scene = r.c.sess.Scene(900, r.c.canvasHeight())
-	return r.c.scene
+	r.c.layoutPane(0)
+	return r.c.panes[0].scene
+}
+
+// pane0 is an action of the first pane.
+func (r *rig) pane0(action func(ctx app.Context, i int)) func(ctx app.Context) {
+	return func(ctx app.Context) { action(ctx, 0) }
+}
+
+// labOf is a Lab showing one session.
+func labOf(s *lab.Session) *Lab {
+	c := &Lab{}
+	c.setPage(lab.OpenPage(s))
+	return c
+}
+
+// labWith is a Lab showing one session, with some state set.
+func labWith(s *lab.Session, set func(*Lab)) *Lab {
+	c := labOf(s)
+	set(c)
+	return c
 }
 
 // jsValue is a hand-made JavaScript value for the Lab's handlers to read:
@@ -490,7 +513,7 @@ func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
 	require.Equal(t, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo"}, ids)
 	for _, current := range []string{"snapshot-bank", "snapshot-nonfifo"} {
 		t.Run(current, func(t *testing.T) {
-			p := load(t, &Lab{sess: session(t, link(current, 0))})
+			p := load(t, labOf(session(t, link(current, 0))))
 			picker := p.id("scenario")
 			require.Equal(t, "select", picker.tag)
 			assert.Equal(t, "scenario", picker.attrs["aria-label"])
@@ -515,7 +538,7 @@ func TestPickerOffersAPastedScenarioAsYours(t *testing.T) {
 	s.ID, s.Title = "my-bank", "My own bank"
 	sess, err := lab.Open(s)
 	require.NoError(t, err)
-	p := load(t, &Lab{sess: sess})
+	p := load(t, labOf(sess))
 	opts := p.id("scenario").tags("option")
 	require.Len(t, opts, len(scenario.BuiltinIDs())+1)
 	last := opts[len(opts)-1]
@@ -539,7 +562,7 @@ func TestCheckboxesReflectTheScenarioAndAxis(t *testing.T) {
 	} {
 		sess := session(t, tc.q)
 		require.Equal(t, tc.fifo, sess.Scenario().FIFO())
-		p := load(t, &Lab{sess: sess})
+		p := load(t, labOf(sess))
 		fifo, lamport := p.id("fifo"), p.id("lamport")
 		assert.Equal(t, "checkbox", fifo.attrs["type"])
 		assert.Equal(t, tc.fifo, fifo.on("checked"), "FIFO box for %v", tc.q)
@@ -552,7 +575,7 @@ func TestPositionCaptionAndScrubberShowTheSessionsStep(t *testing.T) {
 	full := session(t, link("snapshot-bank", 0)).Len()
 	for _, k := range []int{0, 1, 30, 45, full} {
 		sess := session(t, link("snapshot-bank", k))
-		c := &Lab{sess: sess}
+		c := labOf(sess)
 		p := load(t, c)
 		want := fmt.Sprintf("step %d / %d · time %d", sess.Step(), sess.Len(), sess.Now())
 		assert.Equal(t, want, p.position(), "step %d", k)
@@ -581,14 +604,15 @@ func TestPositionMatchesInTheMountedTree(t *testing.T) {
 	// div, its controls (fourth child, after header, stage and legend) and
 	// the position span, eighth of the controls.
 	sess := session(t, link("snapshot-bank", 30))
-	c := &Lab{sess: sess}
+	c := labOf(sess)
 	load(t, c)
 	require.NoError(t, app.Match(app.Div().Class("lab"), c, 0))
 	require.NoError(t, app.Match(app.Header().Class("top"), c, 0, 0))
-	require.NoError(t, app.Match(app.Div().ID("legend").Class("legend"), c, 0, 2))
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 3))
-	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 3, 7))
-	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 3, 7, 0))
+	require.NoError(t, app.Match(app.Div().Class("views"), c, 0, 1, 0))
+	require.NoError(t, app.Match(app.Div().ID("legend").Class("legend"), c, 0, 1, 1))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1, 2))
+	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 1, 2, 7))
+	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 1, 2, 7, 0))
 }
 
 func TestMoneyPanelIsTheSessionsPanel(t *testing.T) {
@@ -596,7 +620,7 @@ func TestMoneyPanelIsTheSessionsPanel(t *testing.T) {
 		full := session(t, link(id, 0)).Len()
 		for _, k := range []int{0, 45, full} {
 			sess := session(t, link(id, k))
-			p := load(t, &Lab{sess: sess})
+			p := load(t, labOf(sess))
 			panels := sess.Panels()
 			require.NotEmpty(t, panels)
 			sections := p.all(func(n *node) bool { _, ok := n.attrs["data-panel"]; return ok })
@@ -653,7 +677,7 @@ func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
 	t.Run("bank", func(t *testing.T) {
 		sess := session(t, link("snapshot-bank", 0))
 		sess.Seek(sess.Len())
-		p := load(t, &Lab{sess: sess})
+		p := load(t, labOf(sess))
 		items := p.id("invariants").tags("li")
 		require.Len(t, items, len(sess.Report().Invariants))
 		require.NotEmpty(t, items)
@@ -666,7 +690,7 @@ func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
 	t.Run("nonfifo", func(t *testing.T) {
 		sess := session(t, link("snapshot-nonfifo", 0))
 		sess.Seek(sess.Len())
-		p := load(t, &Lab{sess: sess})
+		p := load(t, labOf(sess))
 		invs := sess.Report().Invariants
 		items := p.id("invariants").tags("li")
 		require.Len(t, items, len(invs))
@@ -696,7 +720,7 @@ func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
 
 		// before the snapshot completes, everything still holds
 		sess.Seek(1)
-		early := load(t, &Lab{sess: sess})
+		early := load(t, labOf(sess))
 		for _, s := range early.id("invariants").classed("status") {
 			assert.Equal(t, "holds", s.text())
 		}
@@ -706,7 +730,7 @@ func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
 func TestMessagesAndProcessesPanels(t *testing.T) {
 	sess := session(t, link("snapshot-bank", 45))
 	require.NoError(t, sess.Crash(1))
-	p := load(t, &Lab{sess: sess})
+	p := load(t, labOf(sess))
 	rep := sess.Report()
 	msgs := rows(p.id("messages"))
 	for kind, n := range rep.Messages.ByKind {
@@ -760,7 +784,7 @@ func TestABadLinkSaysWhichParameterAndKeepsAView(t *testing.T) {
 			require.Len(t, alert, 1, param)
 			assert.Contains(t, alert[0].words(), fmt.Sprintf("link parameter %q", param))
 			// the view it had stays
-			assert.Equal(t, "snapshot-nonfifo", c.sess.Scenario().ID)
+			assert.Equal(t, "snapshot-nonfifo", c.sess(0).Scenario().ID)
 			assert.True(t, strings.HasPrefix(p.position(), "step 12 / "), p.position())
 		}
 		// a good link clears the problem
@@ -776,14 +800,23 @@ func TestABadLinkSaysWhichParameterAndKeepsAView(t *testing.T) {
 
 func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
 	t.Run("up", func(t *testing.T) {
-		c := &Lab{sess: session(t, link("snapshot-bank", 20)), pauseTicks: 15}
-		c.menu = processMenu{open: true, node: 1, x: 24, y: 100}
+		c := labOf(session(t, link("snapshot-bank", 20)))
+		c.panes[0].menu = menu{kind: menuProcess, node: 1, x: 24, y: 100, msg: -1}
 		p := load(t, c)
 		menu := p.id("process-menu")
 		assert.Equal(t, "B (up)", menu.classed("menu-title")[0].text())
 		assert.Equal(t, "Crash B", p.id("menu-crash").text())
-		assert.Equal(t, "GC-pause B for", p.id("menu-pause").text())
-		assert.Equal(t, "15", p.id("menu-pause-ticks").attrs["value"])
+		assert.Equal(t, "GC-pause B", p.id("menu-pause").text())
+		assert.Equal(t, "GC-pause B for ticks", p.id("menu-pause").parent.words(), "the duration's input sits between its words")
+		assert.Equal(t, "15", p.id("menu-pause-for").attrs["value"])
+		assert.Equal(t, "5", p.id("menu-skew-by").attrs["value"])
+		assert.Equal(t, "Cut the link from B", p.id("menu-cut").text())
+		var targets []string
+		for _, o := range p.id("menu-cut-target").tags("option") {
+			targets = append(targets, o.text())
+		}
+		assert.Equal(t, []string{"A", "C"}, targets, "B's links go to A and C")
+		assert.Nil(t, p.byID("menu-heal"), "no link of B is cut")
 		assert.Equal(t, "snapshot from B", p.id("menu-cmd-snapshot").text())
 		assert.Nil(t, p.byID("menu-recover"))
 		assert.Contains(t, menu.attrs["style"], "left:32px")
@@ -794,7 +827,7 @@ func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
 	t.Run("crashed", func(t *testing.T) {
 		sess := session(t, link("snapshot-bank", 20))
 		require.NoError(t, sess.Crash(1))
-		c := &Lab{sess: sess, menu: processMenu{open: true, node: 1}}
+		c := labWith(sess, func(c *Lab) { c.panes[0].menu = menu{kind: menuProcess, node: 1, msg: -1} })
 		p := load(t, c)
 		assert.Equal(t, "B (crashed)", p.id("process-menu").classed("menu-title")[0].text())
 		assert.Equal(t, "Recover B", p.id("menu-recover").text())
@@ -805,7 +838,7 @@ func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
 	t.Run("paused", func(t *testing.T) {
 		sess := session(t, link("snapshot-bank", 20))
 		require.NoError(t, sess.Pause(2, 15))
-		c := &Lab{sess: sess, menu: processMenu{open: true, node: 2}}
+		c := labWith(sess, func(c *Lab) { c.panes[0].menu = menu{kind: menuProcess, node: 2, msg: -1} })
 		p := load(t, c)
 		assert.Equal(t, "C (paused)", p.id("process-menu").classed("menu-title")[0].text())
 		assert.Equal(t, "Crash C", p.id("menu-crash").text(), "a paused process can still crash")
@@ -813,7 +846,7 @@ func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
 		assert.Nil(t, p.byID("menu-recover"))
 	})
 	t.Run("closed", func(t *testing.T) {
-		p := load(t, &Lab{sess: session(t, link("snapshot-bank", 20)), menu: processMenu{node: 1}})
+		p := load(t, labWith(session(t, link("snapshot-bank", 20)), func(c *Lab) { c.panes[0].menu = menu{node: 1, msg: -1} }))
 		assert.Nil(t, p.byID("process-menu"))
 	})
 }
@@ -835,13 +868,17 @@ func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
 	assert.Len(t, p.classed("prerender")[0].tags("svg"), 1)
 	assert.True(t, strings.HasPrefix(p.position(), "step 30 / "))
 
-	// exactly: the root, then stage, controls and caption, nothing after
+	// exactly: the root, one pane, in it the diagram (no topology view in
+	// a slide), controls and caption, nothing after
 	require.NoError(t, app.Match(app.Div().Class("lab embed"), c, 0))
-	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1))
-	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess.CaptionSource()).Attr("aria-live", "polite"), c, 0, 2))
-	require.NoError(t, app.Match(app.Text(c.sess.Caption()), c, 0, 2, 0))
-	assert.Error(t, app.Match(app.Div(), c, 0, 3), "nothing follows the caption")
+	require.NoError(t, app.Match(app.Div().Class("views"), c, 0, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0, 0, 0))
+	assert.Error(t, app.Match(app.Div().Class("topology"), c, 0, 0, 0, 1), "no topology view")
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 0, 1))
+	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite"), c, 0, 0, 2))
+	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 2, 0))
+	assert.Error(t, app.Match(app.Div(), c, 0, 0, 3), "nothing follows the caption")
+	assert.Error(t, app.Match(app.Div(), c, 0, 1), "one pane")
 
 	// the same link without embed has the header and panels
 	c2 := &Lab{}
@@ -855,7 +892,7 @@ func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
 
 func TestEmbedStaysEmbeddedAsTheViewChanges(t *testing.T) {
 	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"5"}, "embed": {"1"}})
-	r.do(r.c.forward)
+	r.do(r.pane0(r.c.forward))
 	assert.Equal(t, "1", r.url().Get("embed"), "the link keeps embed")
 	assert.Equal(t, "6", r.url().Get("k"))
 	assert.Empty(t, r.page().tags("header"))
@@ -863,7 +900,7 @@ func TestEmbedStaysEmbeddedAsTheViewChanges(t *testing.T) {
 
 func TestCommandBarOffersTheSnapshotAtEveryProcess(t *testing.T) {
 	sess := session(t, link("snapshot-bank", 0))
-	p := load(t, &Lab{sess: sess})
+	p := load(t, labOf(sess))
 	bars := p.classed("commands")
 	require.Len(t, bars, 1)
 	assert.True(t, bars[0].parent.hasClass("controls"), "the command bar is among the controls")
@@ -882,7 +919,7 @@ func TestCommandBarOffersTheSnapshotAtEveryProcess(t *testing.T) {
 }
 
 func TestLoaderShowsTheText(t *testing.T) {
-	c := &Lab{sess: session(t, link("snapshot-bank", 0)), loading: true, loadText: `{"id": "x"}`}
+	c := labWith(session(t, link("snapshot-bank", 0)), func(c *Lab) { c.loading, c.loadText = true, `{"id": "x"}` })
 	p := load(t, c)
 	area := p.id("scenario-text")
 	assert.Equal(t, "textarea", area.tag)
@@ -893,7 +930,7 @@ func TestLoaderShowsTheText(t *testing.T) {
 }
 
 func TestSpeedsAndPlayLabel(t *testing.T) {
-	c := &Lab{sess: session(t, link("snapshot-bank", 0)), speed: 16, playing: true}
+	c := labWith(session(t, link("snapshot-bank", 0)), func(c *Lab) { c.speed, c.panes[0].playing = 16, true })
 	p := load(t, c)
 	var offered, picked []string
 	for _, o := range p.id("speed").tags("option") {
@@ -915,7 +952,7 @@ func TestHostHasTheMountedComponentsContext(t *testing.T) {
 	// the Lab renders through the host, and a dispatch on the host's
 	// context re-renders it
 	assert.True(t, strings.HasPrefix(r.page().position(), "step 0 / "))
-	r.c.sess.Seek(7) // behind the component's back: nothing renders it…
+	r.c.sess(0).Seek(7) // behind the component's back: nothing renders it…
 	r.e.ConsumeAll()
 	assert.True(t, strings.HasPrefix(r.page().position(), "step 0 / "), "no update was asked for")
 	r.do(func(app.Context) {}) // …until something dispatches on it
@@ -924,7 +961,7 @@ func TestHostHasTheMountedComponentsContext(t *testing.T) {
 
 func TestStepsChangeThePositionCaptionAndURL(t *testing.T) {
 	r := mount(t, link("snapshot-bank", 30))
-	sess := r.c.sess
+	sess := r.c.sess(0)
 	n := sess.Len()
 	check := func(k int) {
 		t.Helper()
@@ -935,33 +972,33 @@ func TestStepsChangeThePositionCaptionAndURL(t *testing.T) {
 		assert.Equal(t, strconv.Itoa(k), r.url().Get("k"), "the URL follows the view")
 		assert.Equal(t, sess.Query(), r.url())
 	}
-	r.do(r.c.forward)
+	r.do(r.pane0(r.c.forward))
 	check(31)
-	r.do(r.c.forward)
+	r.do(r.pane0(r.c.forward))
 	check(32)
-	r.do(r.c.back)
+	r.do(r.pane0(r.c.back))
 	check(31)
-	r.do(r.c.home)
+	r.do(r.pane0(r.c.home))
 	check(0)
 	assert.Equal(t, sess.Scenario().Description, r.page().id("caption").text())
-	r.do(r.c.back) // nothing before the start
+	r.do(r.pane0(r.c.back)) // nothing before the start
 	check(0)
-	r.do(r.c.end)
+	r.do(r.pane0(r.c.end))
 	check(n)
-	r.do(r.c.forward) // nothing after the end
+	r.do(r.pane0(r.c.forward)) // nothing after the end
 	check(n)
 }
 
 func TestAStepClosesTheMenuAndClearsTheNotice(t *testing.T) {
 	r := mount(t, link("snapshot-bank", 30))
 	r.do(func(app.Context) {
-		r.c.menu = processMenu{open: true, node: 0}
-		r.c.notice = "old news"
+		r.c.panes[0].menu = menu{kind: menuProcess, node: 0, msg: -1}
+		r.c.panes[0].notice = "old news"
 	})
 	p := r.page()
 	require.NotNil(t, p.byID("process-menu"))
 	require.Equal(t, "old news", p.id("notice").text())
-	r.do(r.c.forward)
+	r.do(r.pane0(r.c.forward))
 	p = r.page()
 	assert.Nil(t, p.byID("process-menu"))
 	assert.Nil(t, p.byID("notice"))
@@ -972,7 +1009,7 @@ func TestARefusedDeliveryExplainsAndChangesNothing(t *testing.T) {
 	k, behind, head := queuedBehind(t, probe)
 	r := mount(t, link("snapshot-bank", k))
 	before := r.page().position()
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Deliver(behind) }) })
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Deliver(behind) }) })
 	p := r.page()
 	notice := p.id("notice")
 	assert.Equal(t, "status", notice.attrs["role"])
@@ -981,12 +1018,12 @@ func TestARefusedDeliveryExplainsAndChangesNothing(t *testing.T) {
 	assert.Empty(t, r.url().Get("in"))
 
 	// the head can go, and the notice goes with the refusal
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Deliver(head) }) })
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Deliver(head) }) })
 	p = r.page()
 	assert.Nil(t, p.byID("notice"))
 	assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k+1)), p.position())
 	assert.Contains(t, p.id("caption").text(), "receives")
-	assert.Equal(t, "learner", r.c.sess.CaptionSource())
+	assert.Equal(t, "learner", r.c.sess(0).CaptionSource())
 	assert.True(t, p.id("caption").hasClass("learner"))
 	assert.Equal(t, fmt.Sprintf("%dd%d", k, head), r.url().Get("in"), "the input is in the link")
 }
@@ -997,14 +1034,14 @@ func TestClicksOnTheDiagram(t *testing.T) {
 	r := mount(t, link("snapshot-bank", k))
 
 	// natively nothing lays the diagram out, so a click finds nothing
-	require.Nil(t, r.c.scene)
-	r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(100, 100)) })
+	require.Nil(t, r.c.panes[0].scene)
+	r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(100, 100)) })
 	assert.Nil(t, r.page().byID("notice"))
 
 	scene := r.layout()
 	t.Run("message behind another", func(t *testing.T) {
 		x, y := onArrow(t, scene, behind, true)
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
 		p := r.page()
 		assert.Contains(t, p.id("notice").text(), "is FIFO: only its head")
 		assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k)))
@@ -1012,7 +1049,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 	t.Run("process line", func(t *testing.T) {
 		y := scene.ProcessY(1)
 		require.Equal(t, diagram.HitProcess, scene.Hit(24, y).Kind)
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(24, y)) })
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(24, y)) })
 		p := r.page()
 		menu := p.id("process-menu")
 		assert.Equal(t, "B (up)", menu.classed("menu-title")[0].text())
@@ -1021,7 +1058,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 	t.Run("nothing", func(t *testing.T) {
 		x, y := 890.0, scene.Height-1
 		require.Equal(t, diagram.HitNothing, scene.Hit(x, y).Kind)
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
 		assert.Nil(t, r.page().byID("process-menu"), "a click elsewhere closes the menu")
 	})
 	t.Run("event", func(t *testing.T) {
@@ -1037,21 +1074,21 @@ func TestClicksOnTheDiagram(t *testing.T) {
 			}
 		}
 		require.Equal(t, diagram.HitEvent, hit.Kind, "some event dot is clickable")
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
 		// the event is selected: the notice says what came before and after
-		assert.Equal(t, hit.Step, r.c.sess.Selected)
+		assert.Equal(t, hit.Step, r.c.sess(0).Selected)
 		notice := r.page().id("notice").text()
 		assert.Contains(t, notice, fmt.Sprintf("Step %d (", hit.Step+1))
-		assert.Contains(t, notice, r.c.sess.Run().Trace().Records[hit.Step].Caption)
+		assert.Contains(t, notice, r.c.sess(0).Run().Trace().Records[hit.Step].Caption)
 		assert.Contains(t, notice, "happened before it")
 		// clicking it again clears the selection
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
-		assert.Equal(t, -1, r.c.sess.Selected)
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		assert.Equal(t, -1, r.c.sess(0).Selected)
 	})
 	t.Run("delivered message", func(t *testing.T) {
 		var id = -1
 		var x, y float64
-		for _, m := range r.c.sess.Run().Trace().Msgs {
+		for _, m := range r.c.sess(0).Run().Trace().Msgs {
 			if m.RecvStep < 0 || m.RecvStep >= k {
 				continue
 			}
@@ -1066,12 +1103,19 @@ func TestClicksOnTheDiagram(t *testing.T) {
 			}
 		}
 		require.GreaterOrEqual(t, id, 0, "some delivered message is clickable")
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
-		assert.Equal(t, r.c.sess.Describe(id)+" has already arrived.", r.page().id("notice").text())
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		p := r.page()
+		menu := p.id("message-menu")
+		assert.Equal(t, r.c.sess(0).Describe(id)+" (delivered)", menu.classed("menu-title")[0].text())
+		assert.Nil(t, p.byID("menu-deliver"), "a delivered message cannot be delivered again")
+		assert.Nil(t, p.byID("menu-drop"))
+		msg := r.c.sess(0).Run().Trace().Msgs[id]
+		names := r.c.sess(0).Scenario().Names
+		assert.Equal(t, fmt.Sprintf("Cut the link %s↔%s", names[msg.From], names[msg.To]), p.id("menu-link-cut").text(), "its channel can be cut from here")
 	})
 	t.Run("head of the channel", func(t *testing.T) {
 		x, y := onArrow(t, scene, head, true)
-		r.do(func(ctx app.Context) { r.c.click(ctx, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
 		p := r.page()
 		assert.Nil(t, p.byID("notice"))
 		assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k+1)), p.position())
@@ -1081,34 +1125,36 @@ func TestClicksOnTheDiagram(t *testing.T) {
 func TestMenuActionsCrashAndRecover(t *testing.T) {
 	// The menu's buttons are closures; run what they run through act.
 	r := mount(t, link("snapshot-bank", 20))
-	r.do(func(app.Context) { r.c.menu = processMenu{open: true, node: 1} })
+	r.do(func(app.Context) { r.c.panes[0].menu = menu{kind: menuProcess, node: 1, msg: -1} })
 	require.NotNil(t, r.page().byID("menu-crash"))
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Crash(1) }) })
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(1) }) })
 	p := r.page()
 	assert.Nil(t, p.byID("process-menu"), "an action closes the menu")
 	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
 	assert.Contains(t, p.id("caption").text(), "B crashes")
 	assert.Equal(t, "crashed", findRow(t, rows(p.id("processes")), "B")[1])
-	assert.Equal(t, "20c1", r.url().Get("in"))
+	assert.Equal(t, "20c2", r.url().Get("in"))
 
 	// crashing it again is refused, and says so
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Crash(1) }) })
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(1) }) })
 	p = r.page()
 	assert.NotEmpty(t, p.id("notice").text())
 	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
 
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Recover(1) }) })
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Recover(1) }) })
 	p = r.page()
 	assert.Nil(t, p.byID("notice"))
 	assert.Equal(t, "up", findRow(t, rows(p.id("processes")), "B")[1])
-	assert.Equal(t, "20c1,21r1", r.url().Get("in"))
+	assert.Equal(t, "20c2,21r2", r.url().Get("in"))
 
 	// a snapshot from C (the command bar's button)
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Command(2, "snapshot", 0, 0) }) })
-	assert.Equal(t, "20c1,21r1,22ksnapshot.2.0.0", r.url().Get("in"))
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error { return r.c.sess(0).Command(2, "snapshot", sim.None, 0) })
+	})
+	assert.Equal(t, "20c2,21r2,22ksnapshot.3.0.0", r.url().Get("in"))
 
 	// reset forgets the inputs
-	r.do(r.c.reset)
+	r.do(r.pane0(r.c.reset))
 	p = r.page()
 	assert.True(t, strings.HasPrefix(p.position(), "step 0 / "), p.position())
 	assert.Empty(t, r.url().Get("in"))
@@ -1117,9 +1163,9 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 
 func TestTheURLReproducesTheView(t *testing.T) {
 	r := mount(t, link("snapshot-nonfifo", 25))
-	r.do(func(ctx app.Context) { r.c.act(ctx, func() error { return r.c.sess.Crash(2) }) })
-	r.do(r.c.forward)
-	r.do(func(ctx app.Context) { r.c.setAxis(ctx, diagram.AxisLamport) })
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(2) }) })
+	r.do(r.pane0(r.c.forward))
+	r.do(func(ctx app.Context) { r.c.setAxis(ctx, 0, string(diagram.AxisLamport)) })
 	q := r.url()
 	assert.Equal(t, "lamport", q.Get("axis"))
 
@@ -1136,7 +1182,7 @@ func TestOnNavOpensThePagesURL(t *testing.T) {
 	r.h.live.Page().ReplaceURL(u)
 	r.do(r.h.OnNav)
 	p := r.page()
-	assert.Equal(t, "snapshot-nonfifo", r.c.sess.Scenario().ID)
+	assert.Equal(t, "snapshot-nonfifo", r.c.sess(0).Scenario().ID)
 	assert.True(t, strings.HasPrefix(p.position(), "step 10 / "), p.position())
 	assert.False(t, p.id("fifo").on("checked"))
 	assert.True(t, p.id("lamport").on("checked"))
@@ -1150,52 +1196,66 @@ func TestOnNavOpensThePagesURL(t *testing.T) {
 	assert.True(t, strings.HasPrefix(p.position(), "step 10 / "), p.position())
 }
 
-func TestFIFOToggleSwitchesToTheCounterpart(t *testing.T) {
+// The FIFO toggle runs the same lesson on the other network, keeping the
+// learner's inputs and the step on screen.
+func TestFIFOToggleKeepsTheInputs(t *testing.T) {
 	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"30"}, "axis": {"lamport"}})
-	r.do(r.c.toggleFIFO)
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(1) }) })
+	require.Equal(t, "30c2", r.url().Get("in"))
+	r.do(r.pane0(r.c.toggleFIFO))
 	p := r.page()
-	assert.Equal(t, "snapshot-nonfifo", r.c.sess.Scenario().ID)
+	assert.Equal(t, "snapshot-bank", r.c.sess(0).Scenario().ID, "the same lesson")
+	assert.False(t, r.c.sess(0).Scenario().FIFO())
 	assert.False(t, p.id("fifo").on("checked"))
-	for _, o := range p.id("scenario").tags("option") {
-		assert.Equal(t, o.attrs["value"] == "snapshot-nonfifo", o.on("selected"), o.attrs["value"])
-	}
-	assert.True(t, strings.HasPrefix(p.position(), "step 0 / "), "a new scenario starts at its beginning")
+	assert.True(t, strings.HasPrefix(p.position(), "step 31 / "), "the step stays: %s", p.position())
 	assert.True(t, p.id("lamport").on("checked"), "the axis stays")
-	assert.Equal(t, "snapshot-nonfifo", r.url().Get("s"))
+	assert.Equal(t, "snapshot-bank", r.url().Get("s"))
+	assert.Equal(t, "0", r.url().Get("fifo"), "the link says the channels were switched")
+	assert.Equal(t, "30c2", r.url().Get("in"), "the crash is kept")
+	assert.Equal(t, "crashed", findRow(t, rows(p.id("processes")), "B")[1])
+	assert.Nil(t, p.byID("notice"))
 
-	r.do(r.c.toggleFIFO)
-	assert.Equal(t, "snapshot-bank", r.c.sess.Scenario().ID)
-	assert.True(t, r.page().id("fifo").on("checked"))
+	// on the way back, an input that FIFO refuses ends the replay and says so
+	probe := session(t, url.Values{"s": {"snapshot-bank"}, "fifo": {"0"}})
+	k, behind, _ := queuedBehind(t, probe)
+	r = mount(t, url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "fifo": {"0"}, "k": {strconv.Itoa(k)}})
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Deliver(behind) }) })
+	require.Empty(t, r.c.panes[0].notice, "without FIFO any message may go first")
+	r.do(r.pane0(r.c.toggleFIFO))
+	assert.True(t, r.c.sess(0).Scenario().FIFO())
+	assert.Contains(t, r.page().id("notice").text(), "0 of your 1 inputs replay on this network")
+	assert.Contains(t, r.page().id("notice").text(), "only its head")
+	assert.Empty(t, r.url().Get("fifo"), "back to the built-in as it is")
 }
 
 func TestFIFOToggleFlipsAScenarioWithoutCounterpart(t *testing.T) {
 	s, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
-	s.ID, s.Title, s.Counterpart = "mine", "Mine", ""
+	s.ID, s.Title = "mine", "Mine"
 	sess, err := lab.Open(s)
 	require.NoError(t, err)
 	r := mount(t, url.Values{"sc": {sess.Query().Get("sc")}})
-	require.Equal(t, "mine", r.c.sess.Scenario().ID)
+	require.Equal(t, "mine", r.c.sess(0).Scenario().ID)
 	require.True(t, r.page().id("fifo").on("checked"))
-	r.do(r.c.toggleFIFO)
+	r.do(r.pane0(r.c.toggleFIFO))
 	p := r.page()
-	assert.Equal(t, "mine", r.c.sess.Scenario().ID)
-	assert.False(t, r.c.sess.Scenario().FIFO())
+	assert.Equal(t, "mine", r.c.sess(0).Scenario().ID)
+	assert.False(t, r.c.sess(0).Scenario().FIFO())
 	assert.False(t, p.id("fifo").on("checked"))
 	assert.NotEmpty(t, r.url().Get("sc"), "the flipped scenario travels in the link")
 }
 
 func TestSwitchingAndPastingScenarios(t *testing.T) {
 	r := mount(t, link("snapshot-bank", 12))
-	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, "nope") })
+	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, 0, "nope") })
 	p := r.page()
 	assert.Contains(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" })[0].words(), `no built-in scenario "nope"`)
 	assert.True(t, strings.HasPrefix(p.position(), "step 12 / "))
 
-	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, "snapshot-nonfifo") })
+	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, 0, "snapshot-nonfifo") })
 	p = r.page()
 	assert.Empty(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" }), "opening a scenario clears the problem")
-	assert.Equal(t, "snapshot-nonfifo", r.c.sess.Scenario().ID)
+	assert.Equal(t, "snapshot-nonfifo", r.c.sess(0).Scenario().ID)
 
 	// pasting: bad JSON is refused with the loader still open
 	r.do(func(app.Context) { r.c.loading, r.c.loadText = true, `{"id": "x", "algorithm": "nope"` })
@@ -1225,7 +1285,6 @@ func TestMountingSetsDefaultsAndKeysAct(t *testing.T) {
 	r.do(r.h.OnMount)
 	require.True(t, r.c.mounted)
 	assert.Equal(t, 4, r.c.speed)
-	assert.Equal(t, 15, r.c.pauseTicks)
 	p := r.page()
 	for _, o := range p.id("speed").tags("option") {
 		assert.Equal(t, o.attrs["value"] == "4", o.on("selected"), o.attrs["value"])
@@ -1253,7 +1312,7 @@ func TestMountingSetsDefaultsAndKeysAct(t *testing.T) {
 	press("ArrowRight", "INPUT", "checkbox") // a focused checkbox does not keep the arrows
 	at(31)
 	press("End", "BODY", "")
-	at(r.c.sess.Len())
+	at(r.c.sess(0).Len())
 	press("Home", "BODY", "")
 	at(0)
 	assert.Equal(t, "0", r.url().Get("k"))
@@ -1268,13 +1327,13 @@ func TestMountingSetsDefaultsAndKeysAct(t *testing.T) {
 	at(0)
 
 	// Escape closes the menu; a step key stops playing
-	r.do(func(app.Context) { r.c.menu = processMenu{open: true, node: 1} })
+	r.do(func(app.Context) { r.c.panes[0].menu = menu{kind: menuProcess, node: 1, msg: -1} })
 	require.NotNil(t, r.page().byID("process-menu"))
 	press("Escape", "BODY", "")
 	assert.Nil(t, r.page().byID("process-menu"))
-	r.c.playing = true
+	r.c.panes[0].playing = true
 	press("ArrowRight", "BODY", "")
-	assert.False(t, r.c.playing)
+	assert.False(t, r.c.panes[0].playing)
 	at(1)
 
 	r.c.OnDismount()
@@ -1284,11 +1343,11 @@ func TestMountingSetsDefaultsAndKeysAct(t *testing.T) {
 func TestPlayAdvancesAndPauseStops(t *testing.T) {
 	r := mount(t, link("snapshot-bank", 10))
 	r.c.speed = 60 // OnMount's default never ran; a tick is 1/60 s
-	step := func() int { return r.c.sess.Step() }
+	step := func() int { return r.c.sess(0).Step() }
 
-	r.h.live.Dispatch(r.c.togglePlay)
+	r.h.live.Dispatch(r.pane0(r.c.togglePlay))
 	r.e.ConsumeNext() // play: the first tick is scheduled
-	assert.True(t, r.c.playing)
+	assert.True(t, r.c.panes[0].playing)
 	assert.Equal(t, "❚❚ Pause", r.page().id("play").text())
 	assert.Equal(t, 10, step())
 	r.e.ConsumeNext() // a tick
@@ -1298,9 +1357,9 @@ func TestPlayAdvancesAndPauseStops(t *testing.T) {
 	assert.Equal(t, 12, step())
 	assert.Equal(t, "12", r.url().Get("k"))
 
-	r.h.live.Dispatch(r.c.togglePlay) // pause
+	r.h.live.Dispatch(r.pane0(r.c.togglePlay)) // pause
 	r.e.ConsumeAll()
-	assert.False(t, r.c.playing)
+	assert.False(t, r.c.panes[0].playing)
 	stopped := step()
 	assert.GreaterOrEqual(t, stopped, 12)
 	assert.LessOrEqual(t, stopped, 13, "a tick already due may land")
@@ -1310,19 +1369,19 @@ func TestPlayAdvancesAndPauseStops(t *testing.T) {
 	assert.Equal(t, "▶ Play", r.page().id("play").text())
 
 	// at the end, play starts over; it stops by itself at the end
-	r.do(r.c.end)
+	r.do(r.pane0(r.c.end))
 	r.c.speed = 1_000_000 // a microsecond a tick: play the whole run
-	r.h.live.Dispatch(r.c.togglePlay)
+	r.h.live.Dispatch(r.pane0(r.c.togglePlay))
 	r.e.ConsumeNext()
 	assert.Equal(t, 0, step(), "play at the end starts over")
-	for i := 0; r.c.playing && i < r.c.sess.Len()+5; i++ {
+	for i := 0; r.c.panes[0].playing && i < r.c.sess(0).Len()+5; i++ {
 		r.e.ConsumeNext() // a tick
 	}
-	if !assert.False(t, r.c.playing, "playing stops at the end") {
-		r.c.playing = false // let the engine drain
+	if !assert.False(t, r.c.panes[0].playing, "playing stops at the end") {
+		r.c.panes[0].playing = false // let the engine drain
 	}
 	r.e.ConsumeAll()
-	assert.Equal(t, r.c.sess.Len(), step())
+	assert.Equal(t, r.c.sess(0).Len(), step())
 	assert.Equal(t, "▶ Play", r.page().id("play").text())
 }
 
@@ -1338,7 +1397,7 @@ func TestPrerenderLeavesFalseFlagsOut(t *testing.T) {
 	assert.Contains(t, html, `<svg`, "the diagram is prerendered")
 	// go-app writes attributes in map order: find the flag in any place
 	selected := regexp.MustCompile(`<option[^>]* selected[ >]`)
-	assert.Len(t, selected.FindAllString(html, -1), 2, "one scenario and one speed are selected")
+	assert.Len(t, selected.FindAllString(html, -1), 3, "one scenario, one speed and the compare picker's prompt are selected")
 }
 
 // With many processes the command bar is one button beside a picker, not a
@@ -1351,7 +1410,7 @@ func TestCommandBarWithManyProcesses(t *testing.T) {
 	s.Until = scenario.Until{Steps: 200}
 	sess, err := lab.Open(s)
 	require.NoError(t, err)
-	c := &Lab{sess: sess, commandNode: 3}
+	c := labWith(sess, func(c *Lab) { c.panes[0].commandNode = 3 })
 	load(t, c)
 	html := app.HTMLString(c)
 	assert.Contains(t, html, `id="command-node"`)
@@ -1359,12 +1418,29 @@ func TestCommandBarWithManyProcesses(t *testing.T) {
 	assert.NotContains(t, html, "snapshot from AF", "no button per process")
 }
 
-// The legend names the algorithm's message kinds with the diagram's styles.
-func TestLegendNamesTheMessageKinds(t *testing.T) {
-	c := &Lab{sess: session(t, link("snapshot-bank", 10))}
-	load(t, c)
-	html := app.HTMLString(c)
-	for _, want := range []string{">transfer<", ">marker<", "dashed " + diagram.Palette[diagram.MarkerColor], "solid " + diagram.Palette[diagram.MessageColor], "causal past"} {
-		assert.Contains(t, html, want)
+// The legend names what the diagram of the algorithm on screen draws, with
+// the diagram's styles, and what the view shows beyond it.
+func TestLegendNamesWhatTheDiagramDraws(t *testing.T) {
+	legend := func(s *lab.Session) (string, string) {
+		c := labOf(s)
+		p := load(t, c)
+		l := p.id("legend")
+		return l.words(), app.HTMLString(c)
 	}
+	words, html := legend(session(t, link("snapshot-bank", 10)))
+	for _, want := range []string{"transfer", "marker", "state recorded; a snapshot's recording points make its cut", "recorded in channels", "now (messages still in flight end here)"} {
+		assert.Contains(t, words, want)
+	}
+	for _, style := range []string{"dashed " + diagram.Palette[diagram.MarkerColor], "solid " + diagram.Palette[diagram.MessageColor]} {
+		assert.Contains(t, html, style)
+	}
+	assert.NotContains(t, words, "causal past", "nothing is selected")
+	assert.NotContains(t, words, "GC pause", "nothing paused yet")
+	// a selection and a pause add theirs
+	s := session(t, link("snapshot-bank", 10))
+	require.NoError(t, s.Pause(1, 5))
+	s.Select(3)
+	words, _ = legend(s)
+	assert.Contains(t, words, "causal past")
+	assert.Contains(t, words, "GC pause (a band while the process is paused)")
 }

@@ -241,7 +241,7 @@ func TestRunOverrides(t *testing.T) {
 	// --n on a scenario that does not fix per-process parameters.
 	file := writeScenario(t, "bank.json", []byte(`{"algorithm": "chandy-lamport", "n": 3, "seed": 5,
 		"scheduler": "random", "workload": {"p": 0.5},
-		"script": [{"at": 20, "node": 0, "command": "snapshot"}], "until": {"time": 300, "done": true}}`))
+		"script": [{"at": 20, "node": 1, "command": "snapshot"}], "until": {"time": 300, "done": true}}`))
 	rep, err = runJSON(t, file, "--n", "4", "--json")
 	require.NoError(t, err)
 	assert.Equal(t, 4, rep.N)

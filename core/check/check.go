@@ -26,24 +26,25 @@ func Inconsistent(v sim.View, cut []int) []int {
 	return bad
 }
 
-// RecordedCuts is the invariant that every cut a snapshot records is
-// consistent: each process's recording point (its sim.MarkRecord mark) cuts
-// its history, the recording step itself outside. It is checked when the last
-// process of a snapshot records, since no later message can change it.
-func RecordedCuts() sim.Invariant {
+// RecordedCuts is the invariant that every cut an algorithm records is
+// consistent: each process's recording point (its annotation of the given
+// role, one group per cut) cuts its history, the recording step itself
+// outside. It is checked when the last process of a cut records, since no
+// later message can change it.
+func RecordedCuts(role string) sim.Invariant {
 	return sim.Invariant{
 		Name:  "recorded cut is consistent",
 		Help:  "no message is received inside a recorded cut but sent outside it",
-		Check: checkRecordedCuts,
+		Check: func(v sim.View) sim.Verdict { return checkRecordedCuts(v, role) },
 	}
 }
 
-func checkRecordedCuts(v sim.View) sim.Verdict {
-	for _, m := range v.LastMarks() {
-		if m.Kind != sim.MarkRecord {
+func checkRecordedCuts(v sim.View, role string) sim.Verdict {
+	for _, m := range v.LastAnnotations() {
+		if m.Role != role {
 			continue
 		}
-		cut := v.MarkSteps(sim.MarkRecord, m.Group)
+		cut := v.AnnotationSteps(role, m.Group)
 		complete := true
 		for _, s := range cut {
 			complete = complete && s >= 0

@@ -6,16 +6,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/chandylamport"
 	"spacetime/core/check"
 	"spacetime/core/scenario"
 	"spacetime/core/scenario/scenariotest"
-	"spacetime/core/sim"
 )
 
 func TestBankCutIsConsistent(t *testing.T) {
 	_, r := scenariotest.Run(t, "snapshot-bank")
 	v := r.At(r.Len()).View()
-	cut := v.MarkSteps(sim.MarkRecord, 1)
+	cut := v.AnnotationSteps(chandylamport.RoleRecorded, 1)
 	for _, step := range cut {
 		require.GreaterOrEqual(t, step, 0, "every branch recorded")
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"spacetime/core/clock"
-
 	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
@@ -21,25 +20,42 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	if nx.source == trace.Script {
 		w.script++
 	}
+	if nx.queued {
+		w.queue.pop() // pick chose the queue's top entry
+	}
 	rec := trace.Record{Step: w.step, Time: w.now, Node: nx.node, Kind: nx.kind, Msg: -1,
-		FirstSent: w.nextMsg, Source: nx.source, Command: nx.act.Command}
+		FirstSent: w.nextMsg, Source: nx.source}
 	kind := nx.kind
-	if nx.source == trace.Script && nx.act.Fault != "" {
+	if nx.source == trace.Script && kind == trace.Fault {
 		// The script was written before the run: a fault that cannot happen
 		// when its time comes (pause a crashed process, drop a message that
 		// has arrived) is skipped, as a learner's would be refused.
 		if err := r.validate(w, nx.act); err != nil {
 			kind, rec.Kind = trace.Skip, trace.Skip
+			if rec.Node >= sim.NodeID(len(w.nodes)) {
+				rec.Node = sim.None
+			}
 			r.stampFault(w, &rec, "the script's %s is not applied: %v", nx.act.Fault, err)
 		}
 	}
 	switch kind {
 	case trace.Init:
 		w.inited++
+		w.started[nx.node] = true
 		r.stepNode(w, &rec, sim.Event{Kind: sim.Init}, record)
 	case trace.Timer:
-		w.timers = removeTimer(w.timers, nx.node, nx.tag)
+		if i, ok := w.timerOf(nx.node, nx.tag); ok {
+			w.timers[nx.node] = append(w.timers[nx.node][:i:i], w.timers[nx.node][i+1:]...)
+		}
 		r.stepNode(w, &rec, sim.Event{Kind: sim.Timer, Tag: nx.tag}, record)
+		if record {
+			extra(&rec).Tag = nx.tag
+			if rec.Caption == "" {
+				rec.Caption = fmt.Sprintf("%s's timer %q fires", r.cfg.Names[nx.node], nx.tag)
+			} else {
+				rec.Caption = fmt.Sprintf("%s's timer %q fires: %s", r.cfg.Names[nx.node], nx.tag, rec.Caption)
+			}
+		}
 	case trace.Workload:
 		if nx.node < 0 { // the Earliest scheduler picks the process now
 			up := w.upNodes(r.scratchNodes)
@@ -55,66 +71,106 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		}
 		r.stepNode(w, &rec, sim.Event{Kind: sim.Workload}, record)
 	case trace.Command:
+		a := nx.act
+		if record {
+			args := a.Args
+			x := extra(&rec)
+			x.Tag, x.Args, x.Arg = a.Command, &args, a.Arg
+		}
 		if !w.running(nx.node) {
-			r.stampFault(w, &rec, "%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, nx.act.Command)
+			r.stampFault(w, &rec, "%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, a.Command)
 			break
 		}
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Command, Tag: nx.act.Command, Target: nx.act.Target, Arg: nx.act.Arg}, record)
+		if c, _ := r.cfg.Spec.Command(a.Command); !c.TakenBy(r.view(w), nx.node) {
+			r.stampFault(w, &rec, "%s does not take the command %q: %s", r.cfg.Names[nx.node], a.Command, who(c))
+			break
+		}
+		r.stepNode(w, &rec, sim.Event{Kind: sim.Command, Tag: a.Command, Target: a.Target, Arg: a.Arg}, record)
 	case trace.Deliver:
 		m := &r.trace.Msgs[nx.msg]
-		w.net.Remove(m.From, m.To, m.ID)
-		r.landed(w, &m.Message)
+		r.takeOff(w, m)
 		rec.Msg, rec.Node = m.ID, m.To
 		if record {
 			m.RecvStep, m.RecvTime = w.step, w.now
 		}
 		w.lamport[m.To] = w.lamport[m.To].Receive(m.Lamport)
 		w.vector[m.To].Merge(m.Vector)
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: m.Message}, record)
-	case trace.Crash:
-		w.health[nx.node] = faults.Health{State: faults.Crashed}
-		w.timers = removeTimersOf(w.timers, nx.node)
-		r.stampFault(w, &rec, "%s crashes: it takes no events and its timers are cancelled; messages to it wait in their channels", r.cfg.Names[nx.node])
-	case trace.Recover:
-		w.health[nx.node] = faults.Health{}
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Recover}, record)
-		if rec.Caption == "" {
-			rec.Caption = r.cfg.Names[nx.node] + " recovers"
+		msg := m.Message
+		if len(msg.Data) > 0 {
+			// the receiver gets its own copy: changing it must not change history
+			msg.Data = append([]int64(nil), msg.Data...)
 		}
-	case trace.Pause:
-		w.health[nx.node] = faults.Health{State: faults.Paused, Until: w.now + nx.act.For}
-		r.stampFault(w, &rec, "%s stops for a GC pause of %d ticks: events for it queue up", r.cfg.Names[nx.node], nx.act.For)
+		r.stepNode(w, &rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: msg, MsgID: m.ID}, record)
+	case trace.Fault:
+		r.applyFault(w, &rec, nx.act, record)
 	case trace.Wake:
-		w.health[nx.node] = faults.Health{}
+		fw := &faultWorld{r: r, w: w, rec: &rec, record: record}
+		fw.SetHealth(nx.node, faults.Health{})
 		r.stampFault(w, &rec, "%s wakes from its GC pause, unaware that any time has passed", r.cfg.Names[nx.node])
-	case trace.Drop:
-		m := &r.trace.Msgs[nx.msg]
-		w.net.Remove(m.From, m.To, m.ID)
-		r.landed(w, &m.Message)
-		rec.Msg, rec.Node = m.ID, m.To
-		if record {
-			m.DropStep = w.step
-		}
-		r.stampFault(w, &rec, "the network loses %s", r.describe(m))
 	}
 	rec.NumSent = w.nextMsg - rec.FirstSent
 	w.step++
 	if record {
 		if rec.Caption == "" {
-			rec.Caption = fmt.Sprintf("%s: %s", r.cfg.Names[rec.Node], rec.Kind)
+			name := "the network"
+			if rec.Node >= 0 {
+				name = r.cfg.Names[rec.Node]
+			}
+			rec.Caption = fmt.Sprintf("%s: %s", name, rec.What())
 		}
 		r.trace.Append(rec)
 	}
 }
 
-// stampFault gives a fault record the process's current clocks (a fault is
-// not an event of the algorithm, so the clocks do not tick) and a caption.
+// applyFault applies a fault from the registry through the world's fault
+// interface, which records what it changes.
+func (r *Run) applyFault(w *world, rec *trace.Record, a Action, record bool) {
+	f, _ := faults.Lookup(a.Fault)
+	if f.Takes("msg") && a.Msg >= 0 && a.Msg < len(r.trace.Msgs) {
+		// a message's fault is drawn on the message, at its receiver's end
+		rec.Msg, rec.Node = a.Msg, r.trace.Msgs[a.Msg].To
+	} else if !f.Takes("node") || a.Node == sim.None {
+		rec.Node = sim.None // the whole network
+	}
+	if record {
+		args := a.Args
+		x := extra(rec)
+		x.Tag, x.Args = f.Name, &args
+	}
+	fw := &faultWorld{r: r, w: w, rec: rec, record: record}
+	caption := f.Apply(fw, a.Args)
+	if !fw.stepped {
+		r.stampFault(w, rec, "%s", caption)
+	} else if record {
+		rec.Caption = caption
+	}
+}
+
+// extra returns the record's extra part, making it if needed.
+func extra(rec *trace.Record) *trace.Extra {
+	if rec.Extra == nil {
+		rec.Extra = &trace.Extra{}
+	}
+	return rec.Extra
+}
+
+func who(c sim.CommandSpec) string {
+	if c.Who != "" {
+		return "only " + c.Who + " take it"
+	}
+	return "it is not one of the processes that take it"
+}
+
+// stampFault gives a record that is no event of the algorithm the
+// process's current clocks (they do not tick) and a caption.
 func (r *Run) stampFault(w *world, rec *trace.Record, format string, args ...any) {
 	if r.replaying {
 		return
 	}
-	rec.Lamport = w.lamport[rec.Node]
-	rec.Vector = r.stamps.copy(w.vector[rec.Node])
+	if rec.Node >= 0 {
+		rec.Lamport = w.lamport[rec.Node]
+		rec.Vector = r.stamps.copy(w.vector[rec.Node])
+	}
 	rec.Caption = fmt.Sprintf(format, args...)
 }
 
@@ -126,31 +182,72 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 	}
 	w.vector[id].Tick(int(id))
 	env := &r.env
-	env.Reset(id, w.now, r.cfg.Names, w.nodeRandOf(r.cfg.Generator, id), r.replaying)
+	env.Reset(sim.Context{Self: id, Now: w.now, Local: w.localTime(id), Names: r.cfg.Names,
+		Rand: w.nodeRandOf(r.cfg.Generator, id), Lamport: w.lamport[id], Vector: w.vector[id], Quiet: r.replaying})
 	w.nodes[id].Step(env, ev)
 	if record {
 		rec.Lamport = w.lamport[id]
 		rec.Vector = r.stamps.copy(w.vector[id])
 		rec.Caption = env.Caption
-		if len(env.Marks) > 0 {
-			rec.Marks = append([]sim.Mark(nil), env.Marks...)
+		if len(env.Annotations) > 0 {
+			x := extra(rec)
+			x.Annotations = append(x.Annotations, env.Annotations...)
 		}
 	}
+	cut := 0
 	for _, s := range env.Sends {
-		r.send(w, id, s, record, rec.Vector)
+		if s.To < 0 || int(s.To) >= len(w.nodes) {
+			panic(fmt.Sprintf("%s: process %s sent a %s message to process #%d, which does not exist", r.cfg.Spec.ID, r.cfg.Names[id], s.Msg.Kind, s.To))
+		}
+		if !r.send(w, id, s, record, rec.Vector) {
+			cut++
+		}
+	}
+	if record && cut > 0 {
+		rec.Caption += fmt.Sprintf(" (%d message(s) went out on a cut link and are lost)", cut)
 	}
 	for _, t := range env.Timers {
-		w.timers = removeTimer(w.timers, id, t.Tag)
-		if !t.Cancel {
-			w.seq++
-			w.timers = append(w.timers, timer{node: id, tag: t.Tag, due: w.now + max(t.After, 0), seq: w.seq})
-		}
+		r.setTimer(w, id, t, rec, record)
 	}
 }
 
+// setTimer arms, re-arms or cancels one of a node's timers.
+func (r *Run) setTimer(w *world, id sim.NodeID, t sim.TimerRequest, rec *trace.Record, record bool) {
+	i, armed := w.timerOf(id, t.Tag)
+	if armed {
+		w.timers[id] = append(w.timers[id][:i:i], w.timers[id][i+1:]...)
+	}
+	if t.Cancel {
+		if armed && record {
+			x := extra(rec)
+			x.Timers = append(x.Timers, trace.TimerNote{Tag: t.Tag, Cancelled: true})
+		}
+		return
+	}
+	w.seq++
+	due := w.now + max(t.After, 0)
+	w.timers[id] = append(w.timers[id], timer{tag: t.Tag, due: due, seq: w.seq})
+	w.queue.push(entry{at: due, due: due, seq: w.seq, what: queueTimer, node: int32(id)})
+	if record {
+		x := extra(rec)
+		x.Timers = append(x.Timers, trace.TimerNote{Tag: t.Tag, Due: due})
+	}
+}
+
+// timerOfSeq finds a node's armed timer by its arming sequence.
+func (w *world) timerOfSeq(id sim.NodeID, seq uint64) (int, bool) {
+	for i, t := range w.timers[id] {
+		if t.seq == seq {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 // send puts one message on the network: it draws its delay and whether it is
-// lost from the network's own stream.
-func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []int32) {
+// lost from the network's own stream. It reports false when the link is cut
+// (the message is lost).
+func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []int32) bool {
 	id := w.nextMsg
 	w.nextMsg++
 	due := w.now
@@ -162,50 +259,49 @@ func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []i
 		}
 	}
 	lost := r.cfg.Net.Loss > 0 && w.netRand.Float64() < r.cfg.Net.Loss
+	up := w.linkUp(from, s.To)
 	if record {
 		s.Msg.Label = r.intern(s.Msg.Label)
+		s.Msg.Data = r.data.copy(s.Msg.Data)
 		m := trace.Msg{ID: id, From: from, To: s.To, Message: s.Msg, SendStep: w.step, SendTime: w.now,
-			Due: due, RecvStep: -1, DropStep: -1, Lamport: w.lamport[from], Vector: stamp}
-		if lost {
+			Due: due, RecvStep: -1, DropStep: -1, Lamport: w.lamport[from], Vector: stamp, Original: id}
+		if lost || !up {
 			m.DropStep = w.step
 		}
 		r.trace.AppendMsg(m)
 	}
-	if !lost {
-		w.net.Add(from, s.To, id)
-		if k, ok := r.kinds[s.Msg.Kind]; ok {
-			w.flight[k].Count++
-			w.flight[k].Sum += s.Msg.Value
-		}
+	if !lost && up {
+		r.putOn(w, from, s.To, id, s.Msg)
+	}
+	return up
+}
+
+// putOn puts message id in flight on from→to.
+func (r *Run) putOn(w *world, from, to sim.NodeID, id int, m sim.Message) {
+	w.net.Add(from, to, id)
+	if k, ok := r.kinds[m.Kind]; ok {
+		w.flight[k].Count++
+		w.flight[k].Sum += m.Value
+	}
+	if !w.fifo || len(w.net.Channel(from, to)) == 1 {
+		r.queueDelivery(w, id)
 	}
 }
 
-// landed takes a message that left the network (delivered or lost) off the
-// totals in flight.
-func (r *Run) landed(w *world, m *sim.Message) {
+// takeOff takes a message off the network (delivered or lost).
+func (r *Run) takeOff(w *world, m *trace.Msg) {
+	wasHead := w.net.Position(m.From, m.To, m.ID) == 0
+	w.net.Remove(m.From, m.To, m.ID)
 	if k, ok := r.kinds[m.Kind]; ok {
 		w.flight[k].Count--
 		w.flight[k].Sum -= m.Value
 	}
-}
-
-func removeTimer(ts []timer, node sim.NodeID, tag string) []timer {
-	for i, t := range ts {
-		if t.node == node && t.tag == tag {
-			return append(ts[:i:i], ts[i+1:]...)
-		}
+	if w.delayed != nil {
+		delete(w.delayed, m.ID)
 	}
-	return ts
-}
-
-func removeTimersOf(ts []timer, node sim.NodeID) []timer {
-	out := ts[:0:0]
-	for _, t := range ts {
-		if t.node != node {
-			out = append(out, t)
-		}
+	if ch := w.net.Channel(m.From, m.To); wasHead && w.fifo && len(ch) > 0 {
+		r.queueDelivery(w, ch[0])
 	}
-	return out
 }
 
 // describe names a message for captions: "transfer $14 A→B (#12)".
@@ -228,6 +324,24 @@ func (s *stamps) copy(v clock.Vector) clock.Vector {
 	c := clock.Vector(s.block[:len(v):len(v)])
 	copy(c, v)
 	s.block = s.block[len(v):]
+	return c
+}
+
+// dataArena copies messages' Data from large blocks, as stamps does for
+// vector clocks: the trace keeps the copy, so a sender that changes its
+// array afterwards does not change what was sent.
+type dataArena struct{ block []int64 }
+
+func (a *dataArena) copy(d []int64) []int64 {
+	if len(d) == 0 {
+		return nil
+	}
+	if len(a.block) < len(d) {
+		a.block = make([]int64, max(4096, 4*len(d)))
+	}
+	c := a.block[:len(d):len(d)]
+	copy(c, d)
+	a.block = a.block[len(d):]
 	return c
 }
 

@@ -1,9 +1,9 @@
-// Package engine runs a scenario: it keeps the event queue ordered by
-// (time, sequence), asks a scheduler which enabled event happens next,
-// applies learner inputs and faults, stamps Lamport and vector clocks on every
-// record, checks invariants after every step, and seeks to any step by
-// replaying from the nearest checkpoint. A learner input at an earlier step
-// forks a new future.
+// Package engine runs a scenario: it keeps an event queue ordered by time
+// and a stable rank, asks a scheduler which enabled event happens next,
+// applies learner inputs and faults (through the fault registry), stamps
+// Lamport and vector clocks on every record, records timers, checks
+// invariants after every step, and seeks to any step by replaying from the
+// nearest checkpoint. A learner input at an earlier step forks a new future.
 package engine
 
 import (
@@ -18,8 +18,8 @@ type Scheduler string
 // The schedulers.
 const (
 	// Earliest runs a discrete-event simulation: the pending event with the
-	// smallest (time, sequence) happens next; messages take the network's
-	// random delay.
+	// smallest (time, rank, due time, sequence) happens next; messages take
+	// the network's random delay.
 	Earliest Scheduler = "earliest"
 	// Random advances one tick per step and picks at random what happens:
 	// with the workload's probability a process does application work,
@@ -69,23 +69,33 @@ type Until struct {
 // MaxSteps bounds every run, whatever its Until says.
 const MaxSteps = 1_000_000
 
-// Action is something a script or the learner makes happen.
+// Action is something a script or the learner makes happen: a fault from
+// the registry (Fault names it), a command of the algorithm, or, when both
+// are empty, the delivery of message Msg.
 type Action struct {
-	// Fault is set for a fault; otherwise the action is a command, or a
-	// delivery when Command is empty and Msg >= 0.
-	Fault   faults.Kind `json:"fault,omitempty"`
-	Command string      `json:"command,omitempty"`
-	Node    sim.NodeID  `json:"node"`
-	Target  sim.NodeID  `json:"target,omitempty"`
-	Arg     int64       `json:"arg,omitempty"`
-	// Msg is the message to deliver or drop; -1 when none.
-	Msg int `json:"msg"`
-	// For is how long a pause lasts.
-	For sim.Time `json:"for,omitempty"`
+	Fault   string `json:"fault,omitempty"`
+	Command string `json:"command,omitempty"`
+	faults.Args
+	// Arg is a command's number.
+	Arg int64 `json:"arg,omitempty"`
 }
 
 // Deliver is the action of delivering message id next.
-func Deliver(id int) Action { return Action{Msg: id} }
+func Deliver(id int) Action {
+	a := Action{Args: faults.NoArgs()}
+	a.Msg = id
+	return a
+}
+
+// Command is the action of running a command at a process.
+func Command(name string, node, target sim.NodeID, arg int64) Action {
+	a := Action{Command: name, Args: faults.NoArgs(), Arg: arg}
+	a.Node, a.Target = node, target
+	return a
+}
+
+// Fault is the action of a fault with its arguments.
+func Fault(name string, args faults.Args) Action { return Action{Fault: name, Args: args} }
 
 // Timed is a script entry: an action at a simulated time.
 type Timed struct {
@@ -104,7 +114,10 @@ type Config struct {
 	Spec  *sim.Spec
 	Names []string
 	// Nodes are the initial nodes, from Spec.New.
-	Nodes     []sim.Node
+	Nodes []sim.Node
+	// Down lists the processes that are down from the start: they take no
+	// Init step until they recover.
+	Down      []sim.NodeID
 	Seed      uint64
 	Net       network.Config
 	Scheduler Scheduler

@@ -138,8 +138,8 @@ func TestSchedulersKeepFIFOOrder(t *testing.T) {
 }
 
 func TestRefusedActionsLeaveTheRunUnchanged(t *testing.T) {
-	crashA := engine.Action{Fault: faults.Crash, Node: 0, Msg: -1}
-	crashB := engine.Action{Fault: faults.Crash, Node: 1, Msg: -1}
+	crashA := crash(0)
+	crashB := crash(1)
 	tests := []struct {
 		name  string
 		setup []engine.Action // inserted one after another at the end of the run
@@ -157,19 +157,19 @@ func TestRefusedActionsLeaveTheRunUnchanged(t *testing.T) {
 			want: []string{"B is crashed", "waits in its channel"}},
 		{name: "crash a crashed process", setup: []engine.Action{crashA}, act: crashA,
 			want: []string{"A has already crashed"}},
-		{name: "recover an up process", act: engine.Action{Fault: faults.Recover, Node: 1, Msg: -1},
+		{name: "recover an up process", act: recoverAt(1),
 			want: []string{"B has not crashed"}},
-		{name: "pause a crashed process", setup: []engine.Action{crashA}, act: engine.Action{Fault: faults.Pause, Node: 0, For: 5, Msg: -1},
+		{name: "pause a crashed process", setup: []engine.Action{crashA}, act: pause(0, 5),
 			want: []string{"A is crashed and cannot pause"}},
-		{name: "pause for no time", act: engine.Action{Fault: faults.Pause, Node: 0, Msg: -1},
+		{name: "pause for no time", act: pause(0, 0),
 			want: []string{"at least one tick"}},
-		{name: "unknown fault", act: engine.Action{Fault: "melt", Node: 0, Msg: -1}, want: []string{`unknown fault "melt"`}},
-		{name: "no such process", act: engine.Action{Fault: faults.Crash, Node: 7, Msg: -1}, want: []string{"no process 7"}},
-		{name: "unknown command", act: engine.Action{Command: "explode", Node: 0, Msg: -1},
+		{name: "unknown fault", act: engine.Fault("melt", faults.NoArgs()), want: []string{`unknown fault "melt"`}},
+		{name: "no such process", act: crash(7), want: []string{"no process 8", "1 to 3"}},
+		{name: "unknown command", act: engine.Command("explode", 0, sim.None, 0),
 			want: []string{`no command "explode"`}},
-		{name: "command at a crashed process", setup: []engine.Action{crashA}, act: engine.Action{Command: "snapshot", Node: 0, Msg: -1},
+		{name: "command at a crashed process", setup: []engine.Action{crashA}, act: engine.Command("snapshot", 0, sim.None, 0),
 			want: []string{"A is crashed and cannot snapshot"}},
-		{name: "transfer to itself", act: engine.Action{Command: "transfer", Node: 0, Target: 0, Arg: 5, Msg: -1},
+		{name: "transfer to itself", act: engine.Command("transfer", 0, 0, 5),
 			want: []string{"transfer needs another process"}},
 	}
 	for _, tt := range tests {
@@ -210,13 +210,13 @@ func TestInsertForksANewFuture(t *testing.T) {
 	orig := traceJSON(t, r)
 	origPrefix := map[int]string{60: prefixJSON(t, r, 60), 120: prefixJSON(t, r, 120)}
 
-	crash := engine.Action{Fault: faults.Crash, Node: 0, Msg: -1}
+	crash := crash(0)
 	require.NoError(t, r.Insert(120, crash))
 	checkTrace(t, r)
 	assert.Equal(t, 300, r.Len())
 	assert.Equal(t, origPrefix[120], prefixJSON(t, r, 120), "steps before the input are kept")
 	rec := r.Trace().Records[120]
-	assert.Equal(t, trace.Crash, rec.Kind)
+	assert.Equal(t, "crash", rec.What())
 	assert.Equal(t, trace.Learner, rec.Source)
 	assert.Equal(t, sim.NodeID(0), rec.Node)
 	assert.Equal(t, faults.Crashed, r.At(121).Health(0).State)
@@ -231,7 +231,7 @@ func TestInsertForksANewFuture(t *testing.T) {
 	assert.Len(t, r.Inputs(), 1)
 
 	// A later input, then the same earlier one again: the later is forgotten.
-	transfer := engine.Action{Command: "transfer", Node: 2, Target: 0, Arg: 5, Msg: -1}
+	transfer := engine.Command("transfer", 2, 0, 5)
 	require.Equal(t, faults.Up, r.At(200).Health(2).State)
 	require.Equal(t, faults.Up, r.At(60).Health(2).State)
 	require.NoError(t, r.Insert(200, transfer))
@@ -337,12 +337,12 @@ func TestSeekEqualsFreshRun(t *testing.T) {
 // whatever the checkpoint spacing, and that seeking in the fork agrees.
 func TestSeekAfterFork(t *testing.T) {
 	s := parse(t, bank)
-	pause := engine.Action{Fault: faults.Pause, Node: 2, For: 9, Msg: -1}
+	pause := pause(2, 9)
 	for _, k := range []int{6, 7, 8, 13, 14, 15, 99, 140, 255, 256, 257, 299, 300} {
 		ref := start(t, s, 1)
 		a := pause
 		if ref.At(k).Health(2).State != faults.Up {
-			a = engine.Action{Command: "snapshot", Node: 0, Msg: -1}
+			a = engine.Command("snapshot", 0, sim.None, 0)
 		}
 		require.NoError(t, ref.Insert(k, a), "step %d", k)
 		for _, every := range []int{7, 256} {
@@ -406,7 +406,7 @@ func TestScriptFaultsThatCannotHappen(t *testing.T) {
 		case rec.Time == 11 && rec.Kind == trace.Skip:
 			sawSecondRecover = true
 			assert.Contains(t, rec.Caption, "not applied")
-		case rec.Time == 12 && rec.Kind == trace.Pause:
+		case rec.Time == 12 && rec.What() == "pause":
 			sawPauseA = true
 			assert.NotContains(t, rec.Caption, "not applied")
 		}
@@ -497,7 +497,7 @@ func TestAnInputAfterTheGoalIsFollowed(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "done", r.Stopped())
 	end := r.Len()
-	require.NoError(t, r.Insert(end, engine.Action{Fault: "pause", Node: 1, For: 5, Msg: -1}))
+	require.NoError(t, r.Insert(end, pause(1, 5)))
 	assert.Greater(t, r.Len(), end+1, "the run goes on past the pause")
 	woke := false
 	for _, rec := range r.Trace().Records[end:] {

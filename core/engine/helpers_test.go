@@ -8,9 +8,29 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
+
+// crash, recoverAt and pause are the fault actions of process id.
+func crash(id sim.NodeID) engine.Action {
+	a := faults.NoArgs()
+	a.Node = id
+	return engine.Fault("crash", a)
+}
+
+func recoverAt(id sim.NodeID) engine.Action {
+	a := faults.NoArgs()
+	a.Node = id
+	return engine.Fault("recover", a)
+}
+
+func pause(id sim.NodeID, ticks sim.Time) engine.Action {
+	a := faults.NoArgs()
+	a.Node, a.For = id, ticks
+	return engine.Fault("pause", a)
+}
 
 // parse reads a scenario that must be valid.
 func parse(t testing.TB, doc string) *scenario.Scenario {

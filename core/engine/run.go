@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -38,6 +37,7 @@ type Run struct {
 	// replaying is set while a step is replayed for seeking, not recorded.
 	replaying bool
 	stamps    stamps
+	data      dataArena
 	// kinds numbers the spec's message kinds, for the totals in flight.
 	kinds    map[string]int
 	labels   map[string]string
@@ -52,6 +52,11 @@ func New(cfg Config) (*Run, error) {
 	if cfg.Spec == nil || len(cfg.Nodes) == 0 || len(cfg.Nodes) != len(cfg.Names) {
 		return nil, errors.New("engine: a run needs a spec and one name per node")
 	}
+	for _, id := range cfg.Down {
+		if id < 0 || int(id) >= len(cfg.Nodes) {
+			return nil, fmt.Errorf("engine: there is no process %d to start down", id.Number())
+		}
+	}
 	if cfg.CheckpointEvery <= 0 {
 		// a checkpoint copies every process and channel: space them out as
 		// the world grows, so that memory stays flat and a seek replays a
@@ -59,7 +64,8 @@ func New(cfg Config) (*Run, error) {
 		cfg.CheckpointEvery = 128 * max(1, len(cfg.Nodes)/4)
 	}
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
-	r := &Run{cfg: cfg, trace: &trace.Trace{Names: cfg.Names}, kinds: map[string]int{}, labels: map[string]string{}}
+	tr := &trace.Trace{Names: cfg.Names, Down: append([]sim.NodeID(nil), cfg.Down...)}
+	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}}
 	if u := cfg.Until; u.Steps > 0 && u.Time == 0 && !u.Done && !u.Quiescent {
 		// a run of known length: one allocation instead of growing (capped,
 		// since a larger run may still be cut short by a learner's input)
@@ -113,8 +119,12 @@ func (r *Run) FailuresAt(k int) []Failure {
 }
 
 // extend advances the head until the run's Until condition.
-func (r *Run) extend() {
-	w := r.head
+func (r *Run) extend() { r.advance(r.head, -1) }
+
+// advance records steps at w (the head) until the run's Until condition, or
+// until step limit when limit >= 0. It reports whether the limit was
+// reached; otherwise r.stopped says why the run ended first.
+func (r *Run) advance(w *world, limit int) bool {
 	u := r.cfg.Until
 	done := func() bool {
 		return u.Done && w.inited == len(w.nodes) && r.cfg.Spec.Done != nil && r.cfg.Spec.Done(r.view(w))
@@ -124,25 +134,28 @@ func (r *Run) extend() {
 	// goes on until the goal is reached again (or the input's effects die out)
 	armed := !done()
 	for {
+		if limit >= 0 && w.step >= limit {
+			return true
+		}
 		switch {
 		case u.Steps > 0 && w.step >= u.Steps, w.step >= MaxSteps:
 			r.stopped = "steps"
-			return
+			return false
 		case u.Time > 0 && w.now >= u.Time:
 			r.stopped = "time"
-			return
+			return false
 		case armed && done():
 			r.stopped = "done"
-			return
+			return false
 		}
 		nx, ok := r.pick(w)
 		if !ok {
 			r.stopped = "quiescent"
-			return
+			return false
 		}
 		if u.Time > 0 && nx.at > u.Time {
 			r.stopped = "time"
-			return
+			return false
 		}
 		r.record(w, nx)
 		armed = armed || !done()
@@ -171,13 +184,13 @@ func (r *Run) record(w *world, nx next) {
 // allocates nothing; other worlds get their own.
 func (r *Run) view(w *world) sim.View {
 	if r.headView == nil {
-		r.headView = &view{names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec}
+		r.headView = &view{names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec, kinds: r.kinds}
 	}
 	if w == r.head {
 		r.headView.w = w
 		return r.headView
 	}
-	return &view{w: w, names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec}
+	return &view{w: w, names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec, kinds: r.kinds}
 }
 
 // state returns the world after k steps, replaying from the nearest
@@ -207,7 +220,7 @@ func (r *Run) state(k int) *world {
 // inputNext turns a learner's action into the step that carries it out.
 func (r *Run) inputNext(w *world, a Action) next {
 	nx := next{kind: actionKind(a), node: a.Node, msg: a.Msg, act: a, at: w.now, source: trace.Learner}
-	if nx.kind == trace.Deliver || nx.kind == trace.Drop {
+	if nx.kind == trace.Deliver {
 		nx.node = r.trace.Msgs[a.Msg].To
 	}
 	return nx
@@ -235,15 +248,42 @@ func (r *Run) Insert(k int, a Action) error {
 	return nil
 }
 
-// Replay re-applies a list of learner inputs, in step order, as a shared link
-// or a saved session gives them. It stops at the first that cannot happen.
+// Replay re-applies a list of learner inputs, in increasing step order, as
+// a shared link or a saved session gives them, in one pass over the run:
+// the work is one run's, however many inputs there are. It stops at the
+// first input that cannot happen, keeping those before it, and says why.
 func (r *Run) Replay(inputs []Input) error {
-	for _, in := range inputs {
-		if err := r.Insert(in.Step, in.Action); err != nil {
-			return fmt.Errorf("input at step %d: %w", in.Step, err)
+	if len(inputs) == 0 {
+		return nil
+	}
+	for i := 1; i < len(inputs); i++ {
+		if inputs[i].Step <= inputs[i-1].Step {
+			return fmt.Errorf("input at step %d: inputs must come in increasing step order", inputs[i].Step)
 		}
 	}
-	return nil
+	first := inputs[0].Step
+	if first < 0 || first > r.Len() {
+		return fmt.Errorf("input at step %d: step %d is outside the run (0..%d)", first, first, r.Len())
+	}
+	w := r.state(first).clone()
+	r.truncate(first)
+	r.version++
+	r.head = w
+	var err error
+	for _, in := range inputs {
+		if !r.advance(w, in.Step) {
+			err = fmt.Errorf("input at step %d: the run ends at step %d (%s)", in.Step, w.step, r.stopped)
+			break
+		}
+		if verr := r.validate(w, in.Action); verr != nil {
+			err = fmt.Errorf("input at step %d: %w", in.Step, verr)
+			break
+		}
+		r.inputs = append(r.inputs, in)
+		r.record(w, r.inputNext(w, in.Action))
+	}
+	r.extend()
+	return err
 }
 
 // truncate forgets every step from k on.
@@ -257,66 +297,4 @@ func (r *Run) truncate(k int) {
 		}
 	}
 	r.cache = nil
-}
-
-// validate says why an action cannot happen in w, or nil if it can.
-func (r *Run) validate(w *world, a Action) error {
-	n := len(w.nodes)
-	name := func(id sim.NodeID) string { return r.cfg.Names[id] }
-	if a.Fault == faults.Drop || (a.Fault == "" && a.Command == "") {
-		if a.Msg < 0 || a.Msg >= w.nextMsg {
-			return fmt.Errorf("there is no message #%d", a.Msg)
-		}
-		m := &r.trace.Msgs[a.Msg]
-		pos := w.net.Position(m.From, m.To, m.ID)
-		if pos < 0 {
-			return fmt.Errorf("%s is not in flight", r.describe(m))
-		}
-		if a.Fault == faults.Drop {
-			return nil
-		}
-		if !w.running(m.To) {
-			return fmt.Errorf("%s is %s: %s waits in its channel", name(m.To), w.health[m.To].State, r.describe(m))
-		}
-		if r.cfg.Net.FIFO && pos > 0 {
-			head := &r.trace.Msgs[w.net.Channel(m.From, m.To)[0]]
-			return fmt.Errorf("the channel %s→%s is FIFO: only its head, %s, can be delivered next", name(m.From), name(m.To), r.describe(head))
-		}
-		return nil
-	}
-	if a.Node < 0 || int(a.Node) >= n {
-		return fmt.Errorf("there is no process %d", a.Node)
-	}
-	h := w.health[a.Node]
-	switch a.Fault {
-	case faults.Crash:
-		if h.State == faults.Crashed {
-			return fmt.Errorf("%s has already crashed", name(a.Node))
-		}
-	case faults.Recover:
-		if h.State != faults.Crashed {
-			return fmt.Errorf("%s has not crashed", name(a.Node))
-		}
-	case faults.Pause:
-		if h.State != faults.Up {
-			return fmt.Errorf("%s is %s and cannot pause", name(a.Node), h.State)
-		}
-		if a.For <= 0 {
-			return fmt.Errorf("a pause must last at least one tick")
-		}
-	case "":
-		c, ok := r.cfg.Spec.Command(a.Command)
-		if !ok {
-			return fmt.Errorf("%s has no command %q", r.cfg.Spec.ID, a.Command)
-		}
-		if !w.running(a.Node) {
-			return fmt.Errorf("%s is %s and cannot %s", name(a.Node), h.State, a.Command)
-		}
-		if c.Target && (a.Target < 0 || int(a.Target) >= n || a.Target == a.Node) {
-			return fmt.Errorf("%s needs another process as its target", a.Command)
-		}
-	default:
-		return fmt.Errorf("unknown fault %q", a.Fault)
-	}
-	return nil
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"maps"
+
 	"spacetime/core/clock"
 	"spacetime/core/faults"
 	"spacetime/core/network"
@@ -11,14 +13,14 @@ import (
 
 // timer is an armed timer of one node.
 type timer struct {
-	node sim.NodeID
-	tag  string
-	due  sim.Time
-	seq  uint64
+	tag string
+	due sim.Time
+	seq uint64
 }
 
 // world is the whole simulated state after some number of steps. Copying it
-// (clone) gives a checkpoint to rewind to.
+// (clone) gives a checkpoint to rewind to: everything a step or a fault
+// changes lives here, never in the shared trace.
 type world struct {
 	step int
 	now  sim.Time
@@ -27,19 +29,32 @@ type world struct {
 	tickUsed bool
 	seq      uint64
 	nextMsg  int
-	inited   int
-	script   int
+	// inited counts the processes the start-up has passed (those down from
+	// the start are passed without an Init step).
+	inited int
+	script int
 	// nextWork is when the Earliest scheduler's next workload event is due.
 	nextWork sim.Time
 
-	nodes   []sim.Node
+	nodes []sim.Node
+	// started says a process has taken its Init step.
+	started []bool
 	health  []faults.Health
 	net     *network.Net
-	timers  []timer
+	// timers holds each process's armed timers.
+	timers  [][]timer
+	queue   queue
 	lamport []clock.Lamport
 	vector  []clock.Vector
 	// flight totals the messages in flight by kind (the spec's order).
 	flight []sim.Total
+	fifo   bool
+	// cut marks cut links, index from*n+to; nil while none is cut.
+	cut []bool
+	// skew is each process's clock offset; nil while none is skewed.
+	skew []sim.Time
+	// delayed holds the arrival times a delay fault pushed back, by message.
+	delayed map[int]sim.Time
 
 	sched, netRand, work pcgStream
 	nodeRand             []pcgStream
@@ -51,12 +66,15 @@ func newWorld(cfg *Config) *world {
 	n := len(cfg.Nodes)
 	w := &world{
 		nodes:    make([]sim.Node, n),
+		started:  make([]bool, n),
 		health:   make([]faults.Health, n),
 		net:      network.New(n),
+		timers:   make([][]timer, n),
 		lamport:  make([]clock.Lamport, n),
 		vector:   make([]clock.Vector, n),
 		nodeRand: make([]pcgStream, n),
 		flight:   make([]sim.Total, len(cfg.Spec.Kinds)),
+		fifo:     cfg.Net.FIFO,
 		sched:    newStream(cfg.Seed, streamScheduler),
 		netRand:  newStream(cfg.Seed, streamNetwork),
 		work:     newStream(cfg.Seed, streamWorkload),
@@ -66,6 +84,9 @@ func newWorld(cfg *Config) *world {
 		w.nodes[i] = nd.Clone()
 		w.vector[i] = clock.NewVector(n)
 		w.nodeRand[i] = newStream(cfg.Seed, streamNode+uint64(i))
+	}
+	for _, id := range cfg.Down {
+		w.health[id] = faults.Health{State: faults.Crashed}
 	}
 	if cfg.Generator == Python {
 		w.py = pyrand.New(int64(cfg.Seed))
@@ -82,9 +103,16 @@ func (w *world) clone() *world {
 	for i, nd := range w.nodes {
 		c.nodes[i] = nd.Clone()
 	}
+	c.started = append([]bool(nil), w.started...)
 	c.health = append([]faults.Health(nil), w.health...)
 	c.net = w.net.Clone()
-	c.timers = append([]timer(nil), w.timers...)
+	c.timers = make([][]timer, len(w.timers))
+	for i, ts := range w.timers {
+		if len(ts) > 0 {
+			c.timers[i] = append([]timer(nil), ts...)
+		}
+	}
+	c.queue = append(queue(nil), w.queue...)
 	c.lamport = append([]clock.Lamport(nil), w.lamport...)
 	c.vector = make([]clock.Vector, len(w.vector))
 	for i, v := range w.vector {
@@ -92,6 +120,15 @@ func (w *world) clone() *world {
 	}
 	c.nodeRand = append([]pcgStream(nil), w.nodeRand...)
 	c.flight = append([]sim.Total(nil), w.flight...)
+	if w.cut != nil {
+		c.cut = append([]bool(nil), w.cut...)
+	}
+	if w.skew != nil {
+		c.skew = append([]sim.Time(nil), w.skew...)
+	}
+	if w.delayed != nil {
+		c.delayed = maps.Clone(w.delayed)
+	}
 	if w.py != nil {
 		c.py = w.py.Clone()
 	}
@@ -133,58 +170,84 @@ func (w *world) upNodes(buf []sim.NodeID) []sim.NodeID {
 	return buf
 }
 
+// linkUp reports whether from→to carries messages.
+func (w *world) linkUp(from, to sim.NodeID) bool {
+	return w.cut == nil || !w.cut[int(from)*len(w.nodes)+int(to)]
+}
+
+// localTime is a process's own clock.
+func (w *world) localTime(id sim.NodeID) sim.Time {
+	if w.skew == nil {
+		return w.now
+	}
+	return w.now + w.skew[id]
+}
+
+// timerOf finds a node's armed timer by tag.
+func (w *world) timerOf(id sim.NodeID, tag string) (int, bool) {
+	for i, t := range w.timers[id] {
+		if t.tag == tag {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 // view is the world at one step as the algorithms' checkers see it.
 type view struct {
 	w     *world
 	names []string
 	tr    *trace.Trace
 	spec  *sim.Spec
+	kinds map[string]int
 }
 
-func (v *view) N() int                      { return len(v.w.nodes) }
-func (v *view) Name(id sim.NodeID) string   { return v.names[id] }
-func (v *view) Node(id sim.NodeID) sim.Node { return v.w.nodes[id] }
-func (v *view) Health(id sim.NodeID) string { return v.w.health[id].State.String() }
-func (v *view) Now() sim.Time               { return v.w.now }
-func (v *view) Steps() int                  { return v.w.step }
-func (v *view) InFlight(from, to sim.NodeID) []int {
-	return v.w.net.Channel(from, to)
-}
-func (v *view) NumSent() int { return v.w.nextMsg }
-
+func (v *view) N() int                              { return len(v.w.nodes) }
+func (v *view) Name(id sim.NodeID) string           { return v.names[id] }
+func (v *view) Node(id sim.NodeID) sim.Node         { return v.w.nodes[id] }
+func (v *view) Health(id sim.NodeID) string         { return v.w.health[id].State.String() }
+func (v *view) Now() sim.Time                       { return v.w.now }
+func (v *view) LocalTime(id sim.NodeID) sim.Time    { return v.w.localTime(id) }
+func (v *view) Lamport(id sim.NodeID) clock.Lamport { return v.w.lamport[id] }
+func (v *view) Vector(id sim.NodeID) clock.Vector   { return v.w.vector[id] }
+func (v *view) Steps() int                          { return v.w.step }
+func (v *view) FIFO() bool                          { return v.w.fifo }
+func (v *view) LinkUp(from, to sim.NodeID) bool     { return v.w.linkUp(from, to) }
+func (v *view) InFlight(from, to sim.NodeID) []int  { return v.w.net.Channel(from, to) }
+func (v *view) NumSent() int                        { return v.w.nextMsg }
 func (v *view) InFlightTotal(kind string) sim.Total {
-	for i, k := range v.spec.Kinds {
-		if k.Name == kind {
-			return v.w.flight[i]
-		}
+	if k, ok := v.kinds[kind]; ok {
+		return v.w.flight[k]
 	}
 	return sim.Total{}
 }
 
-func (v *view) LastMarks() []sim.Mark {
+func (v *view) LastAnnotations() []sim.Annotation {
 	if v.w.step == 0 || v.w.step > len(v.tr.Records) {
 		return nil
 	}
-	return v.tr.Records[v.w.step-1].Marks
+	return v.tr.Records[v.w.step-1].Annotations()
 }
 
-func (v *view) MarkSteps(kind string, group int) []int {
+func (v *view) AnnotationSteps(role string, group int) []int {
 	steps := make([]int, len(v.w.nodes))
 	for i := range steps {
 		steps[i] = -1
 	}
-	for s, r := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
-		for _, m := range r.Marks {
-			if m.Kind == kind && m.Group == group && steps[r.Node] < 0 {
+	for s := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
+		r := &v.tr.Records[s]
+		for _, a := range r.Annotations() {
+			if a.Role == role && a.Group == group && r.Node >= 0 && steps[r.Node] < 0 {
 				steps[r.Node] = s
 			}
 		}
 	}
 	return steps
 }
+
 func (v *view) Envelope(id int) sim.Envelope {
 	m := &v.tr.Msgs[id]
-	e := sim.Envelope{ID: m.ID, From: m.From, To: m.To, Message: m.Message, SendStep: m.SendStep, RecvStep: -1, DropStep: -1}
+	e := sim.Envelope{ID: m.ID, From: m.From, To: m.To, Message: m.Message, SendStep: m.SendStep, RecvStep: -1, DropStep: -1, Original: m.Original}
 	if m.ReceivedAt(v.w.step) {
 		e.RecvStep = m.RecvStep
 	}

@@ -1,44 +1,19 @@
-// Package faults describes what can go wrong with a process or a message:
-// crash and recover, a stop-the-world GC pause, a message lost by the
-// network. The engine applies them; this package names them and holds each
-// process's health.
+// Package faults is the registry of what can go wrong: crash and recover, a
+// stop-the-world GC pause, a message lost, delayed or duplicated by the
+// network, a link cut and healed, a partition, a skewed clock, FIFO order
+// switched off. Each fault is one Fault value: its name, its arguments (the
+// scenario fields and their validation), its link letter, where the page
+// offers it and with what words, when it can happen, how it changes the
+// world (through the World the engine gives it) and its glyph and legend.
+// Adding a fault is adding one entry to Registry.
 package faults
 
 import (
 	"fmt"
+	"strings"
 
 	"spacetime/core/sim"
 )
-
-// Kind is a fault a script or the learner can inject.
-type Kind string
-
-// The faults.
-const (
-	// Crash stops a process: it takes no events, its timers are cancelled and
-	// messages to it wait in their channels until it recovers.
-	Crash Kind = "crash"
-	// Recover restarts a crashed process; the algorithm decides what it forgot.
-	Recover Kind = "recover"
-	// Pause freezes a process for a while, as a long GC pause does: events for
-	// it queue up, and it wakes believing no time has passed.
-	Pause Kind = "pause"
-	// Drop makes the network lose one message in flight.
-	Drop Kind = "drop"
-)
-
-// Kinds lists every fault, for validation messages.
-var Kinds = []Kind{Crash, Recover, Pause, Drop}
-
-// Parse checks a fault name.
-func Parse(s string) (Kind, error) {
-	for _, k := range Kinds {
-		if string(k) == s {
-			return k, nil
-		}
-	}
-	return "", fmt.Errorf("unknown fault %q (want one of crash, recover, pause, drop)", s)
-}
 
 // State is a process's health.
 type State uint8
@@ -50,9 +25,14 @@ const (
 	Paused
 )
 
+var stateNames = [...]string{"up", "crashed", "paused"}
+
 // String names the state.
 func (s State) String() string {
-	return [...]string{"up", "crashed", "paused"}[s]
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "unknown"
 }
 
 // Health is a process's state and, when paused, when it wakes.
@@ -63,3 +43,315 @@ type Health struct {
 
 // Running reports whether the process takes events now.
 func (h Health) Running() bool { return h.State == Up }
+
+// Args are a fault's arguments, as a script entry, a link or the page gives
+// them. Node, Target and Msg are sim.None when not given.
+type Args struct {
+	Node   sim.NodeID     `json:"node"`
+	Target sim.NodeID     `json:"target"`
+	Msg    int            `json:"msg"`
+	For    sim.Time       `json:"for,omitempty"`
+	By     sim.Time       `json:"by,omitempty"`
+	OneWay bool           `json:"oneway,omitempty"`
+	On     bool           `json:"on,omitempty"`
+	Groups [][]sim.NodeID `json:"groups,omitempty"`
+}
+
+// NoArgs are arguments with no process, target or message.
+func NoArgs() Args { return Args{Node: sim.None, Target: sim.None, Msg: sim.None} }
+
+// ParamKind is the kind of one argument.
+type ParamKind uint8
+
+// The kinds of argument.
+const (
+	// ParamNode is the process the fault happens to ("node").
+	ParamNode ParamKind = iota + 1
+	// ParamTarget is another process ("target": the far end of a link).
+	ParamTarget
+	// ParamMsg is a message in flight, by id ("msg").
+	ParamMsg
+	// ParamTicks is a duration of at least one tick ("for").
+	ParamTicks
+	// ParamOffset is a number of ticks, negative or positive ("by").
+	ParamOffset
+	// ParamFlag is true or false ("oneway", "on").
+	ParamFlag
+	// ParamGroups is a list of groups of processes ("groups").
+	ParamGroups
+)
+
+// Param is one argument of a fault.
+type Param struct {
+	// Field is its name in a scenario's script entry.
+	Field string
+	Kind  ParamKind
+	// Optional params may be left out (heal without a node heals every link).
+	Optional bool
+	// Before and After are the words around its input in the page's menu:
+	// "for [15] ticks".
+	Before, After string
+}
+
+// Menu is where the page offers a fault.
+type Menu uint8
+
+// The menus.
+const (
+	// MenuProcess is the menu of a clicked process; the fault's node is
+	// that process.
+	MenuProcess Menu = iota + 1
+	// MenuMessage is the menu of a clicked message; its msg is that message.
+	MenuMessage
+	// MenuLink is the menu of a clicked channel; its node and target are
+	// the channel's ends.
+	MenuLink
+	// MenuNetwork is the network's own menu (no process or message).
+	MenuNetwork
+)
+
+// World is the simulated world as a fault sees it. The engine implements
+// it; every change goes through it, so that it lives in the cloned world
+// (seeking and forking stay exact) and is recorded in the trace.
+type World interface {
+	N() int
+	Name(id sim.NodeID) string
+	Now() sim.Time
+	Health(id sim.NodeID) Health
+	SetHealth(id sim.NodeID, h Health)
+	// DropTimers cancels every timer of a process and says how many it had.
+	DropTimers(id sim.NodeID) int
+	// Restart steps a crashed process with its Recover event (its Init, if
+	// it was down from the start) and returns the caption the node gave.
+	Restart(id sim.NodeID) string
+	// InFlight reports whether message id is in flight, and its ends.
+	InFlight(id int) (from, to sim.NodeID, ok bool)
+	// Describe names a message for captions: "transfer $14 A→B (#12)".
+	Describe(id int) string
+	// Lose takes a message off the network.
+	Lose(id int)
+	// Delay makes a message in flight arrive by ticks later, and returns
+	// its new earliest arrival.
+	Delay(id int, by sim.Time) sim.Time
+	// Duplicate puts a copy of a message in flight on its channel and
+	// returns the copy's id.
+	Duplicate(id int) int
+	// LinkUp reports whether from→to carries messages.
+	LinkUp(from, to sim.NodeID) bool
+	// SetLink cuts or heals from→to; cutting it loses what is in flight on
+	// it, and it returns how many messages that lost.
+	SetLink(from, to sim.NodeID, up bool) int
+	Skew(id sim.NodeID) sim.Time
+	SetSkew(id sim.NodeID, by sim.Time)
+	FIFO() bool
+	SetFIFO(on bool)
+}
+
+// Fault is one kind of fault, with everything the product knows of it.
+type Fault struct {
+	Name string
+	// Letter is its action letter in a link's input log (see Encode).
+	Letter byte
+	// Help says what it does, in the menu's tooltip and the README.
+	Help   string
+	Params []Param
+	// Menus are where the page offers it, and Label is its button's words,
+	// with {node} standing for the menu's process and {on} for the value of
+	// a true-or-false argument the menu sets (it offers each value that can
+	// happen); MenuLabels replace Label in the menus where it differs.
+	Menus      []Menu
+	Label      string
+	MenuLabels map[Menu]string
+	// Valid checks the arguments on their own (a scenario's, a link's),
+	// beyond each param's own checks; nil when there is nothing more.
+	Valid func(a Args, n int) error
+	// Check says why the fault cannot happen in w now, or nil.
+	Check func(w World, a Args) error
+	// Apply makes it happen and returns the step's caption.
+	Apply func(w World, a Args) string
+	// Glyph and Tone mark the fault's step on the diagram; Legend explains it.
+	Glyph  sim.Glyph
+	Tone   sim.Tone
+	Legend string
+}
+
+// LabelIn is the fault's button words in menu m.
+func (f *Fault) LabelIn(m Menu) string {
+	if l, ok := f.MenuLabels[m]; ok {
+		return l
+	}
+	return f.Label
+}
+
+// Takes reports whether the fault has an argument of the given field.
+func (f *Fault) Takes(field string) bool {
+	for _, p := range f.Params {
+		if p.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Offered reports whether the page offers the fault in menu m.
+func (f *Fault) Offered(m Menu) bool {
+	for _, x := range f.Menus {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Lookup finds a fault by name.
+func Lookup(name string) (*Fault, bool) {
+	for _, f := range Registry {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// ByLetter finds a fault by its link letter.
+func ByLetter(b byte) (*Fault, bool) {
+	for _, f := range Registry {
+		if f.Letter == b {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists every fault's name, in registry order.
+func Names() []string {
+	out := make([]string, len(Registry))
+	for i, f := range Registry {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// Parse finds a fault by name, or says which faults there are.
+func Parse(name string) (*Fault, error) {
+	if f, ok := Lookup(name); ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("unknown fault %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// ArgError is a fault argument that is wrong on its own: which field,
+// and what is wrong with it. An empty Field is about the arguments together.
+type ArgError struct {
+	Field   string
+	Problem string
+}
+
+func (e *ArgError) Error() string {
+	if e.Field == "" {
+		return e.Problem
+	}
+	return e.Field + ": " + e.Problem
+}
+
+// Validate checks a fault's arguments for n processes on their own: every
+// required argument given, each in range, and the fault's own rule. given
+// says whether the document or link gave an argument.
+func (f *Fault) Validate(a Args, n int, given func(field string) bool) *ArgError {
+	for _, p := range f.Params {
+		if !given(p.Field) {
+			if !p.Optional {
+				return &ArgError{Field: p.Field, Problem: fmt.Sprintf("%s needs %s", f.Name, paramWords(p))}
+			}
+			continue
+		}
+		if err := p.check(a, n); err != nil {
+			return &ArgError{Field: p.Field, Problem: err.Error()}
+		}
+	}
+	if f.Valid != nil {
+		if err := f.Valid(a, n); err != nil {
+			return &ArgError{Problem: err.Error()}
+		}
+	}
+	return nil
+}
+
+func paramWords(p Param) string {
+	switch p.Kind {
+	case ParamNode:
+		return "the process it happens to (\"node\")"
+	case ParamTarget:
+		return "the process at the link's other end (\"target\")"
+	case ParamMsg:
+		return "the id of a message in flight (\"msg\")"
+	case ParamTicks:
+		return fmt.Sprintf("how many ticks (%q, at least 1)", p.Field)
+	case ParamOffset:
+		return fmt.Sprintf("a number of ticks (%q)", p.Field)
+	case ParamFlag:
+		return fmt.Sprintf("%q: true or false", p.Field)
+	case ParamGroups:
+		return "the groups of processes (\"groups\": [[1, 2], [3, 4, 5]])"
+	}
+	return fmt.Sprintf("%q", p.Field)
+}
+
+// check validates one given argument.
+func (p Param) check(a Args, n int) error {
+	inRange := func(id sim.NodeID) error {
+		if id < 0 || int(id) >= n {
+			return fmt.Errorf("there is no process %d (the processes are 1 to %d)", id.Number(), n)
+		}
+		return nil
+	}
+	switch p.Kind {
+	case ParamNode:
+		return inRange(a.Node)
+	case ParamTarget:
+		if err := inRange(a.Target); err != nil {
+			return err
+		}
+		if a.Target == a.Node {
+			return fmt.Errorf("the target must be another process than %d", a.Node.Number())
+		}
+	case ParamMsg:
+		if a.Msg < 0 {
+			return fmt.Errorf("a message id is 0 or more, got %d", a.Msg)
+		}
+	case ParamTicks:
+		if a.For < 1 {
+			return fmt.Errorf("it lasts at least one tick, got %d", a.For)
+		}
+		if a.For > MaxTicks {
+			return fmt.Errorf("at most %d ticks, got %d", MaxTicks, a.For)
+		}
+	case ParamOffset:
+		if a.By < -MaxTicks || a.By > MaxTicks {
+			return fmt.Errorf("from %d to %d ticks, got %d", -MaxTicks, MaxTicks, a.By)
+		}
+	case ParamGroups:
+		if len(a.Groups) < 2 {
+			return fmt.Errorf("a partition needs at least two groups, got %d", len(a.Groups))
+		}
+		seen := map[sim.NodeID]bool{}
+		for _, g := range a.Groups {
+			if len(g) == 0 {
+				return fmt.Errorf("a group is empty")
+			}
+			for _, id := range g {
+				if err := inRange(id); err != nil {
+					return err
+				}
+				if seen[id] {
+					return fmt.Errorf("process %d is in two groups", id.Number())
+				}
+				seen[id] = true
+			}
+		}
+	}
+	return nil
+}
+
+// MaxTicks bounds a fault's durations and offsets.
+const MaxTicks = 1_000_000

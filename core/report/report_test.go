@@ -15,6 +15,7 @@ import (
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/scenario/scenariotest"
+	"spacetime/core/trace"
 )
 
 func builtinRun(t *testing.T, id string) (*scenario.Scenario, *engine.Run) {
@@ -104,7 +105,7 @@ func TestBuildMidSnapshot(t *testing.T) {
 	s, r := builtinRun(t, "snapshot-bank")
 	k := -1
 	for i, rec := range r.Trace().Records {
-		if rec.Command == "snapshot" {
+		if rec.Kind == trace.Command && rec.Tag() == "snapshot" {
 			k = i + 1
 		}
 	}
@@ -191,7 +192,9 @@ func TestUnexpectedLostMoney(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, victim, 0)
-	require.NoError(t, r.Insert(k, engine.Action{Fault: faults.Drop, Msg: victim}))
+	drop := faults.NoArgs()
+	drop.Msg = victim
+	require.NoError(t, r.Insert(k, engine.Fault("drop", drop)))
 	rep := report.Build(s, r, r.Len())
 	unexpected := rep.Unexpected()
 	require.NotEmpty(t, unexpected)

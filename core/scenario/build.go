@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"spacetime/core/engine"
-	"spacetime/core/faults"
 	"spacetime/core/network"
 	"spacetime/core/sim"
 )
@@ -17,7 +16,7 @@ func (s *Scenario) Config() (engine.Config, error) {
 	}
 	nodes, err := spec.New(s.Names, s.Params)
 	if err != nil {
-		return engine.Config{}, fmt.Errorf("scenario: field %w", err)
+		return engine.Config{}, paramsError(err)
 	}
 	cfg := engine.Config{
 		Spec:      spec,
@@ -32,6 +31,13 @@ func (s *Scenario) Config() (engine.Config, error) {
 	if d := s.Network.Delay; len(d) == 2 {
 		cfg.Net.DelayMin, cfg.Net.DelayMax = d[0], d[1]
 	}
+	for _, raw := range s.Down {
+		id, err := s.nodeRef(raw)
+		if err != nil {
+			return engine.Config{}, fmt.Errorf("scenario: field \"down\": %v", err)
+		}
+		cfg.Down = append(cfg.Down, id)
+	}
 	if w := s.Workload; w != nil {
 		wl := &engine.Workload{P: w.P, Until: w.Until, Every: [2]sim.Time{1, 1}}
 		if len(w.Every) == 2 {
@@ -39,16 +45,22 @@ func (s *Scenario) Config() (engine.Config, error) {
 		}
 		cfg.Workload = wl
 	}
-	for _, e := range s.Script {
-		a := engine.Action{Fault: faults.Kind(e.Fault), Command: e.Command, Arg: e.Arg, For: e.For, Msg: -1}
-		if e.Msg != nil {
-			a.Msg = *e.Msg
-		}
-		if len(e.Node) > 0 {
-			a.Node, _ = s.nodeRef(e.Node)
-		}
-		if len(e.Target) > 0 {
-			a.Target, _ = s.nodeRef(e.Target)
+	for i := range s.Script {
+		e := &s.Script[i]
+		var a engine.Action
+		if e.Fault != "" {
+			args, err := s.entryArgs(e, func(f string) string { return fmt.Sprintf("script[%d].%s", i, f) })
+			if err != nil {
+				return engine.Config{}, err
+			}
+			a = engine.Fault(e.Fault, args)
+		} else {
+			node, _ := s.nodeRef(e.Node)
+			target := sim.NodeID(sim.None)
+			if len(e.Target) > 0 {
+				target, _ = s.nodeRef(e.Target)
+			}
+			a = engine.Command(e.Command, node, target, e.Arg)
 		}
 		cfg.Script = append(cfg.Script, engine.Timed{At: e.At, Action: a})
 	}
@@ -68,6 +80,13 @@ func (s *Scenario) Run() (*engine.Run, error) {
 func (s *Scenario) WithSeed(seed uint64) *Scenario {
 	c := s.Clone()
 	c.Seed = seed
+	return c
+}
+
+// WithFIFO returns a copy whose channels are FIFO or not.
+func (s *Scenario) WithFIFO(on bool) *Scenario {
+	c := s.Clone()
+	c.Network.FIFO = &on
 	return c
 }
 

@@ -11,31 +11,40 @@ import (
 //go:embed builtin/*.json
 var builtinFiles embed.FS
 
-// builtins are the lessons that ship with Spacetime, parsed once.
-var builtins = loadBuiltins()
+// builtins are the lessons that ship with Spacetime, parsed once; broken
+// lists those that did not parse, by file, so that a test names them (the
+// product goes on without them rather than failing to start).
+var builtins, broken = loadBuiltins()
 
-func loadBuiltins() map[string]*Scenario {
+func loadBuiltins() (map[string]*Scenario, map[string]error) {
+	out, bad := map[string]*Scenario{}, map[string]error{}
 	entries, err := builtinFiles.ReadDir("builtin")
 	if err != nil {
-		panic(err)
+		bad["builtin"] = err
+		return out, bad
 	}
-	out := map[string]*Scenario{}
 	for _, e := range entries {
 		data, err := builtinFiles.ReadFile("builtin/" + e.Name())
 		if err != nil {
-			panic(err)
+			bad[e.Name()] = err
+			continue
 		}
 		s, err := Parse(data)
 		if err != nil {
-			panic(fmt.Sprintf("built-in scenario %s: %v", e.Name(), err))
+			bad[e.Name()] = err
+			continue
 		}
 		if want := strings.TrimSuffix(e.Name(), ".json"); s.ID != want {
-			panic(fmt.Sprintf("built-in scenario %s has id %q", e.Name(), s.ID))
+			bad[e.Name()] = fmt.Errorf("its id is %q, not %q as its file name says", s.ID, want)
+			continue
 		}
 		out[s.ID] = s
 	}
-	return out
+	return out, bad
 }
+
+// Broken lists the built-in lesson files that do not parse, with why.
+func Broken() map[string]error { return broken }
 
 // Info names a built-in scenario, for pickers.
 type Info struct {
@@ -62,6 +71,9 @@ func IsBuiltin(s *Scenario) bool {
 func Builtin(id string) (*Scenario, error) {
 	s, ok := builtins[id]
 	if !ok {
+		if err, bad := broken[id+".json"]; bad {
+			return nil, fmt.Errorf("the built-in scenario %q is broken: %v", id, err)
+		}
 		return nil, fmt.Errorf("no built-in scenario %q (known: %s)", id, strings.Join(BuiltinIDs(), ", "))
 	}
 	return s.Clone(), nil

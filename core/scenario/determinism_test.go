@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,9 +15,8 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const hashFile = "trace-sha256.json"
 
@@ -63,7 +61,7 @@ func TestTraceHashes(t *testing.T) {
 		got[id] = traceHash(t, runBuiltin(t, id))
 	}
 	path := filepath.Join("testdata", hashFile)
-	if *update {
+	if golden.Updating() {
 		data, err := json.MarshalIndent(got, "", "  ")
 		require.NoError(t, err)
 		require.NoError(t, os.MkdirAll("testdata", 0o755))

@@ -5,13 +5,11 @@
 package scenario
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"reflect"
 	"strings"
+	"unicode"
 
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
@@ -21,6 +19,9 @@ import (
 
 // MaxN bounds the number of processes of any scenario.
 const MaxN = 64
+
+// MaxScript bounds a scenario's script entries.
+const MaxScript = 10_000
 
 // Scenario is one scenario file.
 type Scenario struct {
@@ -34,14 +35,12 @@ type Scenario struct {
 	Scheduler   string          `json:"scheduler,omitempty"`
 	RNG         string          `json:"rng,omitempty"`
 	Network     Network         `json:"network"`
+	Down        []ProcessRef    `json:"down,omitempty"`
 	Params      json.RawMessage `json:"params,omitempty"`
 	Workload    *Workload       `json:"workload,omitempty"`
 	Script      []Entry         `json:"script,omitempty"`
 	Until       Until           `json:"until"`
 	Expect      *Expect         `json:"expect,omitempty"`
-	// Counterpart is the built-in scenario that shows the same lesson with
-	// the other channel discipline; the page's FIFO toggle switches to it.
-	Counterpart string `json:"counterpart,omitempty"`
 }
 
 // FIFO reports whether the scenario's channels are FIFO (the default).
@@ -61,17 +60,54 @@ type Workload struct {
 	Until sim.Time   `json:"until,omitempty"`
 }
 
-// Entry is one timed input of the script.
+// ProcessRef names a process in a scenario: by its name ("A") or by its
+// number, counted from 1 (2 is the second process).
+type ProcessRef = json.RawMessage
+
+// Entry is one timed input of the script: a command of the algorithm at a
+// process, or a fault with the fields the fault registry gives it.
 type Entry struct {
-	At      sim.Time        `json:"at"`
-	Node    json.RawMessage `json:"node,omitempty"`
-	Command string          `json:"command,omitempty"`
-	Target  json.RawMessage `json:"target,omitempty"`
-	Arg     int64           `json:"arg,omitempty"`
-	Fault   string          `json:"fault,omitempty"`
-	For     sim.Time        `json:"for,omitempty"`
-	Msg     *int            `json:"msg,omitempty"`
+	At      sim.Time       `json:"at"`
+	Node    ProcessRef     `json:"node,omitempty"`
+	Command string         `json:"command,omitempty"`
+	Target  ProcessRef     `json:"target,omitempty"`
+	Arg     int64          `json:"arg,omitempty"`
+	Fault   string         `json:"fault,omitempty"`
+	For     *sim.Time      `json:"for,omitempty"`
+	By      *sim.Time      `json:"by,omitempty"`
+	Msg     *int           `json:"msg,omitempty"`
+	OneWay  *bool          `json:"oneway,omitempty"`
+	On      *bool          `json:"on,omitempty"`
+	Groups  [][]ProcessRef `json:"groups,omitempty"`
 }
+
+// given reports whether the entry sets a fault argument.
+func (e *Entry) given(field string) bool {
+	switch field {
+	case "node":
+		return len(e.Node) > 0
+	case "target":
+		return len(e.Target) > 0
+	case "for":
+		return e.For != nil
+	case "by":
+		return e.By != nil
+	case "msg":
+		return e.Msg != nil
+	case "oneway":
+		return e.OneWay != nil
+	case "on":
+		return e.On != nil
+	case "groups":
+		return e.Groups != nil
+	case "arg":
+		return e.Arg != 0
+	}
+	return false
+}
+
+// faultFields are the script fields that only faults take.
+var faultFields = []string{"for", "by", "msg", "oneway", "on", "groups"}
 
 // Until is when the run stops: the first condition met.
 type Until struct {
@@ -89,14 +125,13 @@ type Expect struct {
 
 // Parse reads and validates a scenario file.
 func Parse(data []byte) (*Scenario, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var s Scenario
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("scenario: %s", jsonError(err, data))
-	}
-	if dec.More() {
-		return nil, errors.New("scenario: unexpected data after the scenario object")
+	if err := sim.DecodeStrict(data, &s, ""); err != nil {
+		var fe *sim.FieldError
+		if errors.As(err, &fe) && fe.Path == "" && strings.HasPrefix(fe.Problem, "want an object") {
+			return nil, fmt.Errorf("scenario: a scenario is a JSON object of fields (algorithm, n, seed, …); %s", fe.Problem)
+		}
+		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -104,123 +139,39 @@ func Parse(data []byte) (*Scenario, error) {
 	return &s, nil
 }
 
-// jsonError rewords encoding/json's errors to name the field plainly.
-func jsonError(err error, data []byte) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q: want %s, got %s", te.Field, te.Type, te.Value)
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, err)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "not valid JSON: the document ends early"
-	}
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		if path := unknownField(data, reflect.TypeFor[Scenario](), ""); path != "" {
-			return fmt.Sprintf("unknown field %q", path)
-		}
-		return "unknown field " + rest
-	}
-	return strings.TrimPrefix(msg, "json: ")
-}
-
-// unknownField finds the first key in raw, read as type t, that no field of
-// t takes, and returns its path ("network.fifoo", "script[0].bogus"); it
-// returns "" if there is none. encoding/json names only the key itself.
-func unknownField(raw []byte, t reflect.Type, path string) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch {
-	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return ""
-		}
-		for i, item := range items {
-			if p := unknownField(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
-	case t.Kind() == reflect.Struct:
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-			return ""
-		}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return ""
-			}
-			key, _ := tok.(string)
-			var value json.RawMessage
-			if dec.Decode(&value) != nil {
-				return ""
-			}
-			field, ok := jsonField(t, key)
-			p := key
-			if path != "" {
-				p = path + "." + key
-			}
-			if !ok {
-				return p
-			}
-			if q := unknownField(value, field.Type, p); q != "" {
-				return q
-			}
-		}
-	}
-	return ""
-}
-
-// jsonField finds the struct field that encoding/json decodes key into
-// (names match without regard to case, as encoding/json does).
-func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if strings.EqualFold(name, key) {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
+func fieldErr(path, format string, args ...any) error {
+	return fmt.Errorf("scenario: %w", sim.FieldErrorf(path, format, args...))
 }
 
 // Validate checks every field and fills in the defaults.
 func (s *Scenario) Validate() error {
 	spec, ok := all.Lookup(s.Algorithm)
 	if !ok {
-		return fmt.Errorf("scenario: field \"algorithm\": unknown algorithm %q (known: %s)", s.Algorithm, strings.Join(all.IDs(), ", "))
+		if s.Algorithm == "" {
+			return fieldErr("algorithm", "say which algorithm runs (known: %s)", strings.Join(all.IDs(), ", "))
+		}
+		return fieldErr("algorithm", "unknown algorithm %q (known: %s)", s.Algorithm, strings.Join(all.IDs(), ", "))
 	}
 	if len(s.Names) > 0 {
 		if s.N != 0 && s.N != len(s.Names) {
-			return fmt.Errorf("scenario: field \"n\" is %d but \"names\" lists %d processes", s.N, len(s.Names))
+			return fieldErr("n", "%d, but \"names\" lists %d processes", s.N, len(s.Names))
 		}
 		s.N = len(s.Names)
 	}
 	lo, hi := max(spec.MinN, 1), min(spec.MaxN, MaxN)
 	if s.N < lo || s.N > hi {
-		return fmt.Errorf("scenario: field \"n\": %s needs %d to %d processes, got %d", s.Algorithm, lo, hi, s.N)
+		return fieldErr("n", "%s runs on %d to %d processes, got %d", s.Algorithm, lo, hi, s.N)
 	}
 	if len(s.Names) == 0 {
-		s.Names = DefaultNames(s.N)
+		s.Names = spec.Names(s.N)
 	}
 	seen := map[string]bool{}
 	for i, name := range s.Names {
 		if err := checkName(name); err != nil {
-			return fmt.Errorf("scenario: field \"names[%d]\": %v", i, err)
+			return fieldErr(fmt.Sprintf("names[%d]", i), "%v", err)
 		}
 		if seen[name] {
-			return fmt.Errorf("scenario: field \"names[%d]\": %q is used twice", i, name)
+			return fieldErr(fmt.Sprintf("names[%d]", i), "%q is used twice", name)
 		}
 		seen[name] = true
 	}
@@ -228,27 +179,41 @@ func (s *Scenario) Validate() error {
 		s.Scheduler = string(engine.Earliest)
 	}
 	if !oneOf(s.Scheduler, engine.Schedulers) {
-		return fmt.Errorf("scenario: field \"scheduler\": unknown scheduler %q (want earliest, random or manual)", s.Scheduler)
+		return fieldErr("scheduler", "unknown scheduler %q (want earliest, random or manual)", s.Scheduler)
 	}
 	if s.RNG == "" {
 		s.RNG = string(engine.PCG)
 	}
 	if s.RNG != string(engine.PCG) && s.RNG != string(engine.Python) {
-		return fmt.Errorf("scenario: field \"rng\": unknown generator %q (want pcg or python)", s.RNG)
+		return fieldErr("rng", "unknown generator %q (want pcg or python)", s.RNG)
 	}
 	if err := s.Network.validate(); err != nil {
 		return err
 	}
+	downSeen := map[sim.NodeID]bool{}
+	for i, raw := range s.Down {
+		id, err := s.nodeRef(raw)
+		if err != nil {
+			return fieldErr(fmt.Sprintf("down[%d]", i), "%v", err)
+		}
+		if downSeen[id] {
+			return fieldErr(fmt.Sprintf("down[%d]", i), "process %s is listed twice", s.Names[id])
+		}
+		downSeen[id] = true
+	}
 	if w := s.Workload; w != nil {
 		if w.P < 0 || w.P > 1 {
-			return fmt.Errorf("scenario: field \"workload.p\": a probability is between 0 and 1, got %v", w.P)
+			return fieldErr("workload.p", "a probability is between 0 and 1, got %v", w.P)
 		}
 		if err := timeRange("workload.every", w.Every); err != nil {
 			return err
 		}
 		if w.Until < 0 {
-			return fmt.Errorf("scenario: field \"workload.until\": must not be negative, got %d", w.Until)
+			return fieldErr("workload.until", "a time is 0 or more, got %d", w.Until)
 		}
+	}
+	if len(s.Script) > MaxScript {
+		return fieldErr("script", "at most %d entries, got %d", MaxScript, len(s.Script))
 	}
 	for i := range s.Script {
 		if err := s.checkEntry(i, spec); err != nil {
@@ -256,26 +221,38 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	u := s.Until
-	if u.Steps < 0 || u.Time < 0 {
-		return errors.New("scenario: field \"until\": steps and time must not be negative")
+	if u.Steps < 0 {
+		return fieldErr("until.steps", "a number of steps is 0 or more, got %d", u.Steps)
+	}
+	if u.Time < 0 {
+		return fieldErr("until.time", "a time is 0 or more, got %d", u.Time)
 	}
 	if u.Steps > engine.MaxSteps {
-		return fmt.Errorf("scenario: field \"until.steps\": at most %d, got %d", engine.MaxSteps, u.Steps)
+		return fieldErr("until.steps", "at most %d, got %d", engine.MaxSteps, u.Steps)
 	}
 	if u.Steps == 0 && u.Time == 0 && !u.Quiescent && !u.Done {
-		return errors.New("scenario: field \"until\": say when the run stops (steps, time, quiescent or done)")
+		return fieldErr("until", "say when the run stops (steps, time, quiescent or done)")
 	}
 	if s.Expect != nil {
 		for i, v := range s.Expect.Violations {
 			if !hasInvariant(spec, v) {
-				return fmt.Errorf("scenario: field \"expect.violations[%d]\": %s has no invariant %q", i, s.Algorithm, v)
+				return fieldErr(fmt.Sprintf("expect.violations[%d]", i), "%s has no invariant %q (its invariants: %s)", s.Algorithm, v, strings.Join(invariantNames(spec), "; "))
 			}
 		}
 	}
 	if _, err := spec.New(s.Names, s.Params); err != nil {
-		return fmt.Errorf("scenario: field %w", err)
+		return paramsError(err)
 	}
 	return nil
+}
+
+// paramsError words an algorithm's refusal of its params.
+func paramsError(err error) error {
+	var fe *sim.FieldError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("scenario: %w", err)
+	}
+	return fmt.Errorf("scenario: %w", sim.FieldErrorf("params", "%v", err))
 }
 
 func (nw *Network) validate() error {
@@ -283,7 +260,7 @@ func (nw *Network) validate() error {
 		return err
 	}
 	if nw.Loss < 0 || nw.Loss > 1 {
-		return fmt.Errorf("scenario: field \"network.loss\": a probability is between 0 and 1, got %v", nw.Loss)
+		return fieldErr("network.loss", "a probability is between 0 and 1, got %v", nw.Loss)
 	}
 	return nil
 }
@@ -292,8 +269,8 @@ func timeRange(field string, r []sim.Time) error {
 	if r == nil {
 		return nil
 	}
-	if len(r) != 2 || r[0] < 0 || r[1] < r[0] {
-		return fmt.Errorf("scenario: field %q: want [min, max] with 0 <= min <= max, got %v", field, r)
+	if len(r) != 2 || r[0] < 0 || r[1] < r[0] || r[1] > faults.MaxTicks {
+		return fieldErr(field, "want [min, max] ticks with 0 <= min <= max <= %d, got %v", faults.MaxTicks, r)
 	}
 	return nil
 }
@@ -302,50 +279,122 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	e := &s.Script[i]
 	field := func(f string) string { return fmt.Sprintf("script[%d].%s", i, f) }
 	if e.At < 0 {
-		return fmt.Errorf("scenario: field %q: a time must not be negative, got %d", field("at"), e.At)
+		return fieldErr(field("at"), "a time is 0 or more, got %d", e.At)
 	}
 	if (e.Command == "") == (e.Fault == "") {
-		return fmt.Errorf("scenario: field %q: give either a command or a fault", fmt.Sprintf("script[%d]", i))
+		return fieldErr(fmt.Sprintf("script[%d]", i), "give either a \"command\" of %s or a \"fault\" (%s)", s.Algorithm, strings.Join(faults.Names(), ", "))
 	}
 	if e.Fault != "" {
-		k, err := faults.Parse(e.Fault)
+		f, err := faults.Parse(e.Fault)
 		if err != nil {
-			return fmt.Errorf("scenario: field %q: %v", field("fault"), err)
+			return fieldErr(field("fault"), "%v", err)
 		}
-		if k == faults.Drop {
-			if e.Msg == nil || *e.Msg < 0 {
-				return fmt.Errorf("scenario: field %q: a drop names the message id to lose", field("msg"))
+		for _, name := range append([]string{"node", "target", "arg"}, faultFields...) {
+			if e.given(name) && !f.Takes(name) {
+				return fieldErr(field(name), "the fault %s takes no %q (it takes %s)", f.Name, name, paramList(f))
 			}
-			return nil
 		}
-		if k == faults.Pause && e.For <= 0 {
-			return fmt.Errorf("scenario: field %q: a pause lasts at least one tick", field("for"))
+		a, err := s.entryArgs(e, field)
+		if err != nil {
+			return err
 		}
-	} else {
-		c, ok := spec.Command(e.Command)
-		if !ok {
-			return fmt.Errorf("scenario: field %q: %s has no command %q", field("command"), s.Algorithm, e.Command)
-		}
-		if c.Target {
-			t, err := s.nodeRef(e.Target)
-			if err != nil {
-				return fmt.Errorf("scenario: field %q: %v", field("target"), err)
+		if ae := f.Validate(a, s.N, e.given); ae != nil {
+			if ae.Field == "" {
+				return fieldErr(fmt.Sprintf("script[%d]", i), "%s", ae.Problem)
 			}
-			if n, _ := s.nodeRef(e.Node); t == n {
-				return fmt.Errorf("scenario: field %q: the target must be another process", field("target"))
-			}
+			return fieldErr(field(ae.Field), "%s", ae.Problem)
+		}
+		return nil
+	}
+	for _, name := range faultFields {
+		if e.given(name) {
+			return fieldErr(field(name), "only faults take %q; a command takes node, target and arg", name)
 		}
 	}
-	if _, err := s.nodeRef(e.Node); err != nil {
-		return fmt.Errorf("scenario: field %q: %v", field("node"), err)
+	c, ok := spec.Command(e.Command)
+	if !ok {
+		return fieldErr(field("command"), "%s has no command %q (its commands: %s)", s.Algorithm, e.Command, strings.Join(commandNames(spec), ", "))
+	}
+	n, err := s.nodeRef(e.Node)
+	if err != nil {
+		return fieldErr(field("node"), "%v", err)
+	}
+	switch {
+	case c.Target:
+		t, err := s.nodeRef(e.Target)
+		if err != nil {
+			return fieldErr(field("target"), "%v", err)
+		}
+		if t == n {
+			return fieldErr(field("target"), "the target must be another process than %s", s.Names[n])
+		}
+	case len(e.Target) > 0:
+		return fieldErr(field("target"), "the command %s takes no target", c.Name)
+	}
+	if c.Arg == "" && e.Arg != 0 {
+		return fieldErr(field("arg"), "the command %s takes no number", c.Name)
 	}
 	return nil
 }
 
-// nodeRef resolves a process given by name ("A") or index (0).
+// entryArgs reads a fault entry's arguments.
+func (s *Scenario) entryArgs(e *Entry, field func(string) string) (faults.Args, error) {
+	a := faults.NoArgs()
+	var err error
+	if len(e.Node) > 0 {
+		if a.Node, err = s.nodeRef(e.Node); err != nil {
+			return a, fieldErr(field("node"), "%v", err)
+		}
+	}
+	if len(e.Target) > 0 {
+		if a.Target, err = s.nodeRef(e.Target); err != nil {
+			return a, fieldErr(field("target"), "%v", err)
+		}
+	}
+	if e.Msg != nil {
+		a.Msg = *e.Msg
+	}
+	if e.For != nil {
+		a.For = *e.For
+	}
+	if e.By != nil {
+		a.By = *e.By
+	}
+	if e.OneWay != nil {
+		a.OneWay = *e.OneWay
+	}
+	if e.On != nil {
+		a.On = *e.On
+	}
+	for gi, g := range e.Groups {
+		ids := make([]sim.NodeID, 0, len(g))
+		for pi, raw := range g {
+			id, err := s.nodeRef(raw)
+			if err != nil {
+				return a, fieldErr(fmt.Sprintf("%s[%d][%d]", field("groups"), gi, pi), "%v", err)
+			}
+			ids = append(ids, id)
+		}
+		a.Groups = append(a.Groups, ids)
+	}
+	return a, nil
+}
+
+func paramList(f *faults.Fault) string {
+	names := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		names[i] = p.Field
+	}
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, ", ")
+}
+
+// nodeRef resolves a process given by name ("A") or by number, from 1.
 func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 	if len(raw) == 0 {
-		return 0, errors.New("name the process")
+		return 0, errors.New("name the process (by name, or by number from 1)")
 	}
 	var name string
 	if json.Unmarshal(raw, &name) == nil {
@@ -356,38 +405,40 @@ func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 		}
 		return 0, fmt.Errorf("no process is named %q (names: %s)", name, strings.Join(s.Names, ", "))
 	}
-	var idx int
-	if err := json.Unmarshal(raw, &idx); err != nil || idx < 0 || idx >= s.N {
-		return 0, fmt.Errorf("want a process name or an index from 0 to %d, got %s", s.N-1, raw)
+	var num int
+	if err := json.Unmarshal(raw, &num); err != nil || num < 1 || num > s.N {
+		return 0, fmt.Errorf("want a process name or a number from 1 to %d, got %s", s.N, raw)
 	}
-	return sim.NodeID(idx), nil
+	return sim.NodeID(num - 1), nil
 }
 
+// checkName refuses names that cannot be told apart or that would break a
+// link, a log or a caption: empty or long ones, spaces, punctuation that
+// links and logs use, and invisible or control characters (a zero-width
+// space makes "A\u200b" look like "A").
 func checkName(name string) error {
-	if name == "" || len(name) > 16 {
+	if name == "" || len([]rune(name)) > 16 {
 		return fmt.Errorf("a name has 1 to 16 characters, got %q", name)
 	}
 	for _, r := range name {
-		if r <= ' ' || strings.ContainsRune(",;:/\\\"'<>&=#?", r) {
-			return fmt.Errorf("%q: a name has no spaces or punctuation such as , ; : / \" < > & = # ?", name)
+		switch {
+		case r == unicode.ReplacementChar:
+			return fmt.Errorf("%q is not valid text", name)
+		case r == ' ':
+			return fmt.Errorf("%q: a name has no spaces", name)
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r), unicode.IsSpace(r):
+			return fmt.Errorf("%q has an invisible or control character (U+%04X): names must be visible", name, r)
+		case !unicode.IsGraphic(r):
+			return fmt.Errorf("%q has a character that cannot be shown (U+%04X)", name, r)
+		case strings.ContainsRune(",;:/\\\"'<>&=#?{}[]", r):
+			return fmt.Errorf("%q: a name has no spaces or punctuation such as , ; : / \" < > & = # ? { } [ ]", name)
 		}
 	}
 	return nil
 }
 
-// DefaultNames names n processes A, B, …, Z, AA, AB, … as spreadsheet
-// columns are, so that a script naming A still works with more processes.
-func DefaultNames(n int) []string {
-	names := make([]string, n)
-	for i := range names {
-		name := ""
-		for k := i + 1; k > 0; k = (k - 1) / 26 {
-			name = string(rune('A'+(k-1)%26)) + name
-		}
-		names[i] = name
-	}
-	return names
-}
+// DefaultNames names n processes A, B, …, Z, AA, AB, … (see sim.LetterNames).
+func DefaultNames(n int) []string { return sim.LetterNames(n) }
 
 func oneOf[T ~string](s string, list []T) bool {
 	for _, x := range list {
@@ -405,6 +456,22 @@ func hasInvariant(spec *sim.Spec, name string) bool {
 		}
 	}
 	return false
+}
+
+func invariantNames(spec *sim.Spec) []string {
+	out := make([]string, len(spec.Invariants))
+	for i, inv := range spec.Invariants {
+		out[i] = inv.Name
+	}
+	return out
+}
+
+func commandNames(spec *sim.Spec) []string {
+	out := make([]string, len(spec.Commands))
+	for i, c := range spec.Commands {
+		out[i] = c.Name
+	}
+	return out
 }
 
 // Spec is the scenario's algorithm.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
 )
 
@@ -26,7 +27,7 @@ func doc(fields map[string]string) string {
 		base[k] = v
 	}
 	var parts []string
-	for _, k := range []string{"id", "algorithm", "n", "names", "seed", "scheduler", "rng", "network", "params", "workload", "script", "until", "expect", "colour"} {
+	for _, k := range []string{"id", "algorithm", "n", "names", "seed", "scheduler", "rng", "network", "down", "params", "workload", "script", "until", "expect", "colour"} {
 		if v := base[k]; v != "" {
 			parts = append(parts, fmt.Sprintf("%q: %s", k, v))
 		}
@@ -57,37 +58,38 @@ func TestValidationNamesTheField(t *testing.T) {
 		doc  string
 		want []string
 	}{
-		{"unknown top-level field", doc(map[string]string{"colour": `"red"`}), []string{`unknown field "colour"`}},
-		{"unknown nested field", doc(map[string]string{"network": `{"fifoo": true}`}), []string{`unknown field "network.fifoo"`}},
+		{"unknown top-level field", doc(map[string]string{"colour": `"red"`}), []string{`field "colour": unknown field (known here: `}},
+		{"unknown nested field", doc(map[string]string{"network": `{"fifoo": true}`}), []string{`field "network.fifoo": unknown field (known here: delay, fifo, loss)`}},
 		{"unknown field in the script", doc(script(`{"at": 1, "node": "A", "command": "snapshot", "bogus": 2}`)),
-			[]string{`unknown field "script[0].bogus"`}},
-		{"unknown field in until", doc(map[string]string{"until": `{"step": 5}`}), []string{`unknown field "until.step"`}},
+			[]string{`field "script[0].bogus": unknown field`}},
+		{"unknown field in until", doc(map[string]string{"until": `{"step": 5}`}), []string{`field "until.step": unknown field`}},
 		{"unknown algorithm", doc(map[string]string{"algorithm": `"paxos"`}), []string{`field "algorithm"`, `unknown algorithm "paxos"`, "chandy-lamport"}},
 		{"n too small", doc(map[string]string{"names": "", "n": "1"}), []string{`field "n"`, "2 to 64", "got 1"}},
 		{"n too large", doc(map[string]string{"names": "", "n": "65"}), []string{`field "n"`, "got 65"}},
 		{"n missing", doc(map[string]string{"names": ""}), []string{`field "n"`, "got 0"}},
-		{"n mismatching names", doc(map[string]string{"n": "4"}), []string{`field "n" is 4 but "names" lists 3`}},
-		{"n of the wrong type", doc(map[string]string{"n": `"three"`}), []string{`field "n"`, "want int"}},
+		{"n mismatching names", doc(map[string]string{"n": "4"}), []string{`field "n": 4, but "names" lists 3`}},
+		{"n of the wrong type", doc(map[string]string{"n": `"three"`}), []string{`field "n": want a whole number, got text "three"`}},
 		{"duplicate name", doc(map[string]string{"names": `["A", "B", "A"]`}), []string{`field "names[2]"`, `"A" is used twice`}},
 		{"name with a space", doc(map[string]string{"names": `["A", "branch B", "C"]`}), []string{`field "names[1]"`, "no spaces"}},
 		{"empty name", doc(map[string]string{"names": `["", "B", "C"]`}), []string{`field "names[0]"`}},
 		{"long name", doc(map[string]string{"names": `["A", "B", "abcdefghijklmnopq"]`}), []string{`field "names[2]"`, "1 to 16 characters"}},
 		{"unknown scheduler", doc(map[string]string{"scheduler": `"fastest"`}), []string{`field "scheduler"`}},
 		{"unknown generator", doc(map[string]string{"rng": `"mt"`}), []string{`field "rng"`}},
-		{"negative script time", doc(script(`{"at": -1, "node": "A", "command": "snapshot"}`)), []string{`field "script[0].at"`, "negative"}},
+		{"negative script time", doc(script(`{"at": -1, "node": "A", "command": "snapshot"}`)), []string{`field "script[0].at": a time is 0 or more, got -1`}},
 		{"unknown fault", doc(script(`{"at": 1, "node": "A", "command": "snapshot"}`, `{"at": 2, "node": "B", "fault": "explode"}`)),
 			[]string{`field "script[1].fault"`, `unknown fault "explode"`}},
 		{"pause without for", doc(script(`{"at": 1, "node": "A", "fault": "pause"}`)), []string{`field "script[0].for"`}},
 		{"drop without a message", doc(script(`{"at": 1, "fault": "drop"}`)), []string{`field "script[0].msg"`}},
 		{"crash of nobody", doc(script(`{"at": 1, "fault": "crash"}`)), []string{`field "script[0].node"`}},
 		{"unknown process", doc(script(`{"at": 1, "node": "Z", "fault": "crash"}`)), []string{`field "script[0].node"`, `no process is named "Z"`}},
-		{"process index out of range", doc(script(`{"at": 1, "node": 3, "fault": "crash"}`)), []string{`field "script[0].node"`, "0 to 2"}},
+		{"process number out of range", doc(script(`{"at": 1, "node": 4, "fault": "crash"}`)), []string{`field "script[0].node"`, "a number from 1 to 3, got 4"}},
+		{"process number zero", doc(script(`{"at": 1, "node": 0, "fault": "crash"}`)), []string{`field "script[0].node"`, "a number from 1 to 3, got 0"}},
 		{"unknown command", doc(script(`{"at": 1, "node": "A", "command": "explode"}`)), []string{`field "script[0].command"`, `no command "explode"`}},
 		{"command and fault", doc(script(`{"at": 1, "node": "A", "command": "snapshot", "fault": "crash"}`)), []string{`field "script[0]"`}},
 		{"neither command nor fault", doc(script(`{"at": 1, "node": "A"}`)), []string{`field "script[0]"`}},
 		{"target equal to node", doc(script(`{"at": 1, "node": "A", "command": "transfer", "target": "A", "arg": 5}`)),
 			[]string{`field "script[0].target"`, "another process"}},
-		{"target equal to node by index", doc(script(`{"at": 1, "node": 1, "command": "transfer", "target": "B", "arg": 5}`)),
+		{"target equal to node by number", doc(script(`{"at": 1, "node": 2, "command": "transfer", "target": "B", "arg": 5}`)),
 			[]string{`field "script[0].target"`}},
 		{"transfer without target", doc(script(`{"at": 1, "node": "A", "command": "transfer", "arg": 5}`)), []string{`field "script[0].target"`}},
 		{"workload.p above 1", doc(map[string]string{"workload": `{"p": 1.5}`}), []string{`field "workload.p"`}},
@@ -102,17 +104,40 @@ func TestValidationNamesTheField(t *testing.T) {
 		{"network.loss above 1", doc(map[string]string{"network": `{"loss": 2}`}), []string{`field "network.loss"`}},
 		{"missing until", doc(map[string]string{"until": ""}), []string{`field "until"`}},
 		{"empty until", doc(map[string]string{"until": "{}"}), []string{`field "until"`}},
-		{"negative until", doc(map[string]string{"until": `{"steps": -4}`}), []string{`field "until"`}},
+		{"negative until", doc(map[string]string{"until": `{"steps": -4}`}), []string{`field "until.steps"`, "0 or more, got -4"}},
 		{"until beyond the cap", doc(map[string]string{"until": `{"steps": 1000001}`}), []string{`field "until.steps"`}},
-		{"params.balances length", doc(map[string]string{"params": `{"balances": [100, 100]}`}), []string{"params.balances", "want 3 values"}},
-		{"negative balance", doc(map[string]string{"params": `{"balances": [100, -5, 100]}`}), []string{"params.balances[1]", "negative"}},
+		{"params.balances length", doc(map[string]string{"params": `{"balances": [100, 100]}`}), []string{`field "params.balances": want 3 balances, one per branch, got 2`}},
+		{"negative balance", doc(map[string]string{"params": `{"balances": [100, -5, 100]}`}), []string{`field "params.balances[1]": a balance is from $0`, "got -5"}},
 		{"params.max_transfer zero", doc(map[string]string{"params": `{"max_transfer": 0}`}), []string{"params.max_transfer"}},
-		{"unknown params field", doc(map[string]string{"params": `{"balances": [1, 2, 3], "interest": 5}`}), []string{"params", `"interest"`}},
+		{"unknown params field", doc(map[string]string{"params": `{"balances": [1, 2, 3], "interest": 5}`}), []string{`field "params.interest": unknown field (known here: balances, max_transfer)`}},
 		{"unknown expected violation", doc(map[string]string{"expect": `{"violations": ["money grows"]}`}), []string{`field "expect.violations[0]"`}},
 		{"malformed JSON", `{"algorithm": "chandy-lamport", "n": 3,`, []string{"not valid JSON"}},
-		{"JSON syntax error", `{"algorithm": "chandy-lamport", "n": 3,, "seed": 1}`, []string{"not valid JSON at byte"}},
-		{"not an object", `[1, 2, 3]`, []string{"want scenario.Scenario"}},
-		{"trailing data", doc(nil) + ` {"x": 1}`, []string{"unexpected data after the scenario"}},
+		{"JSON syntax error", `{"algorithm": "chandy-lamport", "n": 3,, "seed": 1}`, []string{"not valid JSON at line 1, column 40"}},
+		{"not an object", `[1, 2, 3]`, []string{"a scenario is a JSON object", "got a list"}},
+		{"trailing data", doc(nil) + ` {"x": 1}`, []string{"more after the end of the scenario"}},
+		{"empty", ``, []string{"the document is empty"}},
+		{"only spaces", "  \n ", []string{"the document is empty"}},
+		{"invisible name", doc(map[string]string{"names": `["A", "A\u200b", "C"]`}), []string{`field "names[1]"`, "invisible", "U+200B"}},
+		{"line separator in a name", doc(map[string]string{"names": `["A", "B\u2028", "C"]`}), []string{`field "names[1]"`, "U+2028"}},
+		{"right-to-left override", doc(map[string]string{"names": `["\u202eA", "B", "C"]`}), []string{`field "names[0]"`, "U+202E"}},
+		{"byte order mark", doc(map[string]string{"names": `["\ufeffA", "B", "C"]`}), []string{`field "names[0]"`, "U+FEFF"}},
+		{"DEL", doc(map[string]string{"names": `["A\u007f", "B", "C"]`}), []string{`field "names[0]"`, "U+007F"}},
+		{"down twice", doc(map[string]string{"down": `["B", 2]`}), []string{`field "down[1]"`, "listed twice"}},
+		{"down unknown", doc(map[string]string{"down": `["Q"]`}), []string{`field "down[0]"`, `no process is named "Q"`}},
+		{"fault field on a command", doc(script(`{"at": 1, "node": "A", "command": "snapshot", "for": 3}`)), []string{`field "script[0].for"`, "only faults take"}},
+		{"command field on a fault", doc(script(`{"at": 1, "node": "A", "fault": "crash", "arg": 3}`)), []string{`field "script[0].arg"`, "the fault crash takes no \"arg\" (it takes node)"}},
+		{"target on a crash", doc(script(`{"at": 1, "node": "A", "fault": "crash", "target": "B"}`)), []string{`field "script[0].target"`, "takes no"}},
+		{"cut without a target", doc(script(`{"at": 1, "node": "A", "fault": "cut"}`)), []string{`field "script[0].target"`, "cut needs the process at the link's other end"}},
+		{"cut to itself", doc(script(`{"at": 1, "node": "A", "fault": "cut", "target": 1}`)), []string{`field "script[0].target"`, "another process than 1"}},
+		{"heal half a link", doc(script(`{"at": 1, "node": "A", "fault": "heal"}`)), []string{`field "script[0]"`, "both ends of a link"}},
+		{"partition with a process twice", doc(script(`{"at": 1, "fault": "partition", "groups": [["A", "B"], ["B", "C"]]}`)), []string{`field "script[0].groups"`, "process 2 is in two groups"}},
+		{"partition of an unknown process", doc(script(`{"at": 1, "fault": "partition", "groups": [["A"], [7]]}`)), []string{`field "script[0].groups[1][0]"`, "1 to 3, got 7"}},
+		{"fifo without on", doc(script(`{"at": 1, "fault": "fifo"}`)), []string{`field "script[0].on"`, "fifo needs"}},
+		{"delay of nothing", doc(script(`{"at": 1, "fault": "delay", "msg": 2}`)), []string{`field "script[0].for"`}},
+		{"skew of the wrong type", doc(script(`{"at": 1, "fault": "skew", "node": "A", "by": "fast"}`)), []string{`field "script[0].by": want a whole number, got text "fast"`}},
+		{"a number too large", doc(map[string]string{"seed": `1e30`}), []string{`field "seed": want a whole number`}},
+		{"negative seed", doc(map[string]string{"seed": `-3`}), []string{`field "seed": want a whole number of 0 or more, got -3`}},
+		{"command with a target it does not take", doc(script(`{"at": 1, "node": "A", "command": "snapshot", "target": "B"}`)), []string{`field "script[0].target"`, "takes no target"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,7 +208,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		"network":  `{"fifo": false, "delay": [2, 9], "loss": 0.125}`,
 		"params":   `{"balances": [10, 20, 30], "max_transfer": 7}`,
 		"workload": `{"p": 0.25, "every": [1, 5], "until": 80}`,
-		"script":   `[{"at": 3, "node": "B", "command": "transfer", "target": 2, "arg": 4}, {"at": 5, "fault": "drop", "msg": 0}, {"at": 6, "node": "C", "fault": "pause", "for": 4}]`,
+		"script":   `[{"at": 3, "node": "B", "command": "transfer", "target": 3, "arg": 4}, {"at": 5, "fault": "drop", "msg": 0}, {"at": 6, "node": "C", "fault": "pause", "for": 4}]`,
 		"until":    `{"steps": 90, "time": 70, "quiescent": true, "done": true}`,
 		"expect":   `{"violations": ["money is conserved"]}`,
 	}))
@@ -250,8 +275,10 @@ func TestConfig(t *testing.T) {
 	assert.EqualValues(t, [2]int64{1, 5}, [2]int64{int64(cfg.Workload.Every[0]), int64(cfg.Workload.Every[1])})
 	assert.EqualValues(t, 80, cfg.Workload.Until)
 	require.Len(t, cfg.Script, 2)
-	assert.Equal(t, engine.Action{Command: "transfer", Node: 2, Target: 0, Arg: 4, Msg: -1}, cfg.Script[0].Action)
-	assert.Equal(t, engine.Action{Fault: "drop", Msg: 2}, cfg.Script[1].Action)
+	assert.Equal(t, engine.Command("transfer", 2, 0, 4), cfg.Script[0].Action)
+	drop := faults.NoArgs()
+	drop.Msg = 2
+	assert.Equal(t, engine.Fault("drop", drop), cfg.Script[1].Action)
 	assert.Len(t, cfg.Nodes, 3)
 	assert.Equal(t, engine.Until{Steps: 10}, cfg.Until)
 }

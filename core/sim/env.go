@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"unsafe"
+
+	"spacetime/core/clock"
 )
 
 // Send is a message a node asked to send during one step.
@@ -18,82 +20,81 @@ type TimerRequest struct {
 	Cancel bool
 }
 
-// Mark annotates a step for the diagram and the panels. The diagram knows
-// these kinds:
-//   - MarkRecord: a process records its local state for a snapshot or cut;
-//     the marks of one Group, one per process, make a cut line.
-//   - MarkChannel: the message delivered in this step is part of a recorded
-//     channel state of snapshot Group.
-//   - MarkEnter and MarkLeave: the process enters and leaves an interval,
-//     such as a critical section or a lease it believes it holds; the
-//     diagram draws a thick bar between them, labelled with Text.
-type Mark struct {
-	Kind  string `json:"kind"`
-	Group int    `json:"group,omitempty"`
-	Text  string `json:"text,omitempty"`
+// Context is what the engine tells a node about the world before a step.
+type Context struct {
+	Self NodeID
+	// Now is simulated time; Local is the node's own clock, which a skew
+	// fault sets ahead of or behind it.
+	Now, Local Time
+	Names      []string
+	Rand       Rand
+	// Lamport and Vector are the stamps of this step's event, as the engine
+	// keeps them for every process (the vector must not be modified).
+	Lamport clock.Lamport
+	Vector  clock.Vector
+	// Quiet says the step is only replayed (to seek), so that its caption
+	// is not needed.
+	Quiet bool
 }
-
-// The mark kinds the diagram draws.
-const (
-	MarkRecord  = "record"
-	MarkChannel = "channel-state"
-	MarkEnter   = "enter"
-	MarkLeave   = "leave"
-)
 
 // Env is the world as one node sees it during one Step, and the collector of
 // that step's effects. The engine fills the read-only part before Step and
 // applies the effects after it.
 type Env struct {
-	self  NodeID
-	n     int
-	now   Time
-	names []string
-	rand  Rand
-	// quiet skips the caption: the step is only being replayed.
-	quiet bool
-	text  textArena
+	ctx  Context
+	text textArena
 
-	// Sends, Timers, Marks and Caption are the effects of the step, read by
-	// the engine once Step returns.
-	Sends   []Send
-	Timers  []TimerRequest
-	Marks   []Mark
-	Caption string
+	// Sends, Timers, Annotations and Caption are the effects of the step,
+	// read by the engine once Step returns.
+	Sends       []Send
+	Timers      []TimerRequest
+	Annotations []Annotation
+	Caption     string
 }
 
-// Reset prepares env for a step of node self at time now. The engine calls
-// it; quiet says the step is replayed to seek, so its caption is not needed.
-func (e *Env) Reset(self NodeID, now Time, names []string, r Rand, quiet bool) {
-	e.self, e.n, e.now, e.names, e.rand, e.quiet = self, len(names), now, names, r, quiet
+// Reset prepares env for a step. The engine calls it.
+func (e *Env) Reset(c Context) {
+	e.ctx = c
 	e.Sends = e.Sends[:0]
 	e.Timers = e.Timers[:0]
-	e.Marks = e.Marks[:0]
+	e.Annotations = e.Annotations[:0]
 	e.Caption = ""
 }
 
 // Self is the stepping node.
-func (e *Env) Self() NodeID { return e.self }
+func (e *Env) Self() NodeID { return e.ctx.Self }
 
 // N is the number of processes.
-func (e *Env) N() int { return e.n }
+func (e *Env) N() int { return len(e.ctx.Names) }
 
-// Now is the current simulated time.
-func (e *Env) Now() Time { return e.now }
+// Now is the current simulated time, which no process can read in a real
+// system: use it for what the simulator itself does (lesson captions), and
+// LocalTime for what the process believes.
+func (e *Env) Now() Time { return e.ctx.Now }
+
+// LocalTime is the process's own clock: simulated time plus its skew.
+func (e *Env) LocalTime() Time { return e.ctx.Local }
+
+// Lamport is the Lamport timestamp the engine gives this step's event.
+func (e *Env) Lamport() clock.Lamport { return e.ctx.Lamport }
+
+// Vector is the vector timestamp the engine gives this step's event. Do not
+// modify it.
+func (e *Env) Vector() clock.Vector { return e.ctx.Vector }
 
 // Name is a process's display name.
-func (e *Env) Name(id NodeID) string { return e.names[id] }
+func (e *Env) Name(id NodeID) string { return e.ctx.Names[id] }
 
 // Rand is the node's random stream.
-func (e *Env) Rand() Rand { return e.rand }
+func (e *Env) Rand() Rand { return e.ctx.Rand }
 
 // Send queues a message to another process.
 func (e *Env) Send(to NodeID, m Message) { e.Sends = append(e.Sends, Send{To: to, Msg: m}) }
 
 // SendToOthers sends m to every other process, in id order.
 func (e *Env) SendToOthers(m Message) {
-	for q := 0; q < e.n; q++ {
-		if NodeID(q) != e.self {
+	for q := range e.N() {
+		if NodeID(q) != e.ctx.Self {
 			e.Send(NodeID(q), m)
 		}
 	}
@@ -109,17 +110,19 @@ func (e *Env) CancelTimer(tag string) {
 	e.Timers = append(e.Timers, TimerRequest{Tag: tag, Cancel: true})
 }
 
-// Mark annotates this step; group ties together the marks of one snapshot.
-func (e *Env) Mark(kind string, group int, text string) {
-	e.Marks = append(e.Marks, Mark{Kind: kind, Group: group, Text: text})
-}
+// Annotate adds annotations to this step (see At, Opens and Closes).
+func (e *Env) Annotate(as ...Annotation) { e.Annotations = append(e.Annotations, as...) }
 
 // Explain sets the step's caption: which rule fired and why, in plain words.
 func (e *Env) Explain(format string, args ...any) {
-	if !e.quiet {
+	if !e.ctx.Quiet {
 		e.Caption = e.text.appendf(format, args...)
 	}
 }
+
+// Quiet reports that the step is only replayed: a node may skip work that
+// only feeds its caption.
+func (e *Env) Quiet() bool { return e.ctx.Quiet }
 
 // textArena keeps the captions of many steps in large blocks: a long run
 // then holds a few hundred objects for its captions instead of one per step,

@@ -2,19 +2,31 @@
 //
 // A process is a Node: a plain value with no goroutines, clock, randomness or
 // I/O. The engine hands it one Event at a time; the node reacts through the
-// Env it is given (sends, timers, marks, a caption) and the engine applies
-// those effects after Step returns. A Spec registers an algorithm: how to build
-// its nodes, the commands a learner may inject, its message kinds, its
-// invariants, metrics and panels.
+// Env it is given (sends, timers, annotations, a caption) and the engine
+// applies those effects after Step returns. A Spec registers an algorithm:
+// how to build its nodes, the commands a learner may inject and who takes
+// them, its message kinds, its annotation roles and how they are drawn, its
+// invariants, metrics, panels and an optional topology.
 package sim
 
-// NodeID identifies a process: 0 .. n-1.
+import "strconv"
+
+// NodeID identifies a process inside the simulator: 0 .. n-1. People see and
+// write processes numbered from 1 (Number), or by name.
 type NodeID int
+
+// None stands for "no process" or "no message" where a field may be empty.
+const None = -1
+
+// Number is the process's number as people read and write it: 1 .. n.
+func (id NodeID) Number() int { return int(id) + 1 }
 
 // Time is simulated time in ticks.
 type Time int64
 
-// Message is what one process sends another. Messages are immutable once sent.
+// Message is what one process sends another. The engine copies Data when a
+// message is sent and again when it is delivered, so a node may keep and
+// change the array it sent or received without rewriting history.
 type Message struct {
 	// Kind is one of the Spec's message kinds ("transfer", "marker", ...).
 	Kind string `json:"kind"`
@@ -23,8 +35,7 @@ type Message struct {
 	// Label is a short text drawn beside the arrow, such as "$14".
 	Label string `json:"label,omitempty"`
 	// Data carries what one number cannot: a token's arrays, a vector
-	// timestamp, a write's fencing token and value. The sender must not
-	// change it after sending (the trace keeps the same slice).
+	// timestamp, a write's fencing token and value.
 	Data []int64 `json:"data,omitempty"`
 }
 
@@ -33,7 +44,8 @@ type EventKind uint8
 
 // The events a node reacts to.
 const (
-	// Init is the first event of every node, at time 0.
+	// Init is the first event of every node, at time 0 (or when a process
+	// that was down from the start first comes up).
 	Init EventKind = iota
 	// Deliver hands the node a message from another node.
 	Deliver
@@ -63,8 +75,10 @@ type Event struct {
 	Kind EventKind
 	// From is the sender of a delivered message.
 	From NodeID
-	// Msg is the delivered message.
-	Msg Message
+	// Msg is the delivered message, and MsgID its id in the trace (for
+	// annotations about it).
+	Msg   Message
+	MsgID int
 	// Tag names the timer that fired, or the command to run.
 	Tag string
 	// Target and Arg are a command's arguments, when it has them.
@@ -95,4 +109,28 @@ type Rand interface {
 	IntN(n int) int
 	// Float64 returns a uniform number in [0, 1).
 	Float64() float64
+}
+
+// LetterNames names n processes A, B, …, Z, AA, AB, … as spreadsheet
+// columns are, so that a script naming A still works with more processes.
+func LetterNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		name := ""
+		for k := i + 1; k > 0; k = (k - 1) / 26 {
+			name = string(rune('A'+(k-1)%26)) + name
+		}
+		names[i] = name
+	}
+	return names
+}
+
+// NumberNames names n processes 1, 2, …, n, for algorithms whose processes
+// have ids (mutual exclusion, elections).
+func NumberNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = strconv.Itoa(i + 1)
+	}
+	return names
 }

@@ -1,6 +1,10 @@
 package sim
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"spacetime/core/clock"
+)
 
 // Role is how the diagram draws a message kind.
 type Role string
@@ -21,6 +25,9 @@ const (
 type KindSpec struct {
 	Name string `json:"name"`
 	Role Role   `json:"role"`
+	// Tone colours the kind's arrows instead of its role's colour, so that
+	// kinds of one role (REQUEST, REPLY) can be told apart.
+	Tone Tone `json:"tone,omitempty"`
 	// Application marks traffic that belongs to the application the algorithm
 	// runs beside (bank transfers), not to the algorithm itself; reports count
 	// it apart from the algorithm's own messages.
@@ -35,7 +42,15 @@ type CommandSpec struct {
 	Target bool `json:"target,omitempty"`
 	// Arg names the command's numeric argument ("amount"), if it takes one.
 	Arg string `json:"arg,omitempty"`
+	// Takes says whether process id takes the command, when only some do
+	// (the clients of a lock service, not the service); nil means all.
+	Takes func(v View, id NodeID) bool `json:"-"`
+	// Who names the processes that take it, for refusals ("the clients").
+	Who string `json:"who,omitempty"`
 }
+
+// TakenBy reports whether process id takes the command in the world v.
+func (c *CommandSpec) TakenBy(v View, id NodeID) bool { return c.Takes == nil || c.Takes(v, id) }
 
 // Verdict is the outcome of checking an invariant at one step.
 type Verdict struct {
@@ -76,6 +91,96 @@ type Panel struct {
 	Rows    []Row
 }
 
+// TopologyKind is the shape of an algorithm's process graph.
+type TopologyKind string
+
+// The topologies a second view can draw beside the lanes.
+const (
+	// Ring is a logical ring: Order lists the processes around it, each
+	// sending to the next.
+	Ring TopologyKind = "ring"
+	// Tree is a rooted tree: Edges go from parent to child.
+	Tree TopologyKind = "tree"
+	// Graph is any graph: Edges are its links (directed if Directed).
+	Graph TopologyKind = "graph"
+)
+
+// Topology is the graph the processes form, drawn as a second view.
+type Topology struct {
+	Kind     TopologyKind
+	Order    []NodeID
+	Edges    [][2]NodeID
+	Directed bool
+}
+
+// Complete is the topology of processes that all talk to each other.
+func Complete(n int) *Topology {
+	t := &Topology{Kind: Graph}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			t.Edges = append(t.Edges, [2]NodeID{NodeID(i), NodeID(j)})
+		}
+	}
+	return t
+}
+
+// RingOf is the ring of processes in the given order.
+func RingOf(order []NodeID) *Topology {
+	t := &Topology{Kind: Ring, Order: order, Directed: true}
+	for i, p := range order {
+		t.Edges = append(t.Edges, [2]NodeID{p, order[(i+1)%len(order)]})
+	}
+	return t
+}
+
+// Layers arranges a tree, or a directed graph that flows one way (a
+// dataflow graph), in layers: sources first, then what they feed. It
+// reports false for rings and for graphs with cycles or no direction.
+func (t *Topology) Layers(n int) ([][]NodeID, bool) {
+	if t.Kind == Ring || (t.Kind == Graph && !t.Directed) {
+		return nil, false
+	}
+	in := make([]int, n)
+	out := make([][]NodeID, n)
+	for _, e := range t.Edges {
+		if e[0] < 0 || e[1] < 0 || int(e[0]) >= n || int(e[1]) >= n || e[0] == e[1] {
+			continue
+		}
+		in[e[1]]++
+		out[e[0]] = append(out[e[0]], e[1])
+	}
+	depth := make([]int, n)
+	var queue []NodeID
+	for i := range n {
+		if in[i] == 0 {
+			queue = append(queue, NodeID(i))
+		}
+	}
+	placed := 0
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		placed++
+		for _, c := range out[id] {
+			depth[c] = max(depth[c], depth[id]+1)
+			if in[c]--; in[c] == 0 {
+				queue = append(queue, c)
+			}
+		}
+	}
+	if placed < n {
+		return nil, false // a cycle
+	}
+	var layers [][]NodeID
+	for i := range n {
+		for len(layers) <= depth[i] {
+			layers = append(layers, nil)
+		}
+		layers[depth[i]] = append(layers[depth[i]], NodeID(i))
+	}
+	return layers, true
+}
+
 // Spec registers an algorithm.
 type Spec struct {
 	// ID is the algorithm's id in scenario files and on the command line.
@@ -84,10 +189,17 @@ type Spec struct {
 	Summary string
 	// MinN and MaxN bound the number of processes.
 	MinN, MaxN int
-	Kinds      []KindSpec
-	Commands   []CommandSpec
-	// New builds the nodes from the scenario's params, rejecting bad values
-	// with an error that names the field.
+	// DefaultNames names n processes when a scenario gives no names; nil
+	// means LetterNames (A, B, C); algorithms whose processes have ids use
+	// NumberNames.
+	DefaultNames func(n int) []string
+	Kinds        []KindSpec
+	Commands     []CommandSpec
+	// Roles say how the algorithm's annotations are drawn; every role an
+	// algorithm annotates with must be here.
+	Roles []RoleSpec
+	// New builds the nodes from the scenario's params (decode them with
+	// DecodeParams), rejecting bad values with an error that names the field.
 	New        func(names []string, params json.RawMessage) ([]Node, error)
 	Invariants []Invariant
 	// Metrics are the algorithm's figures for reports.
@@ -100,6 +212,17 @@ type Spec struct {
 	// Done reports that the algorithm reached its goal (a snapshot completed,
 	// a leader was elected); scenarios may stop there.
 	Done func(v View) bool
+	// Topology is the graph the processes form, for the page's second
+	// view; nil for none.
+	Topology func(v View) *Topology
+}
+
+// Names returns the default names of n processes.
+func (s *Spec) Names(n int) []string {
+	if s.DefaultNames != nil {
+		return s.DefaultNames(n)
+	}
+	return LetterNames(n)
 }
 
 // Kind returns the spec of a message kind, and whether it is known.
@@ -122,6 +245,16 @@ func (s *Spec) Command(name string) (CommandSpec, bool) {
 	return CommandSpec{}, false
 }
 
+// Role returns the spec of an annotation role, and whether it is known.
+func (s *Spec) Role(name string) (RoleSpec, bool) {
+	for _, r := range s.Roles {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return RoleSpec{}, false
+}
+
 // Envelope is a sent message as the checkers see it at some step.
 type Envelope struct {
 	ID       int
@@ -132,6 +265,9 @@ type Envelope struct {
 	RecvStep int
 	// DropStep is the step at which it was lost, or -1.
 	DropStep int
+	// Original is the message a network duplicate copies (its own id
+	// otherwise).
+	Original int
 }
 
 // Total is a count of messages and the sum of their values.
@@ -148,8 +284,18 @@ type View interface {
 	// Health is "up", "crashed" or "paused".
 	Health(id NodeID) string
 	Now() Time
+	// LocalTime is a process's own clock (skew included).
+	LocalTime(id NodeID) Time
+	// Lamport and Vector are a process's clocks (do not modify the vector).
+	Lamport(id NodeID) clock.Lamport
+	Vector(id NodeID) clock.Vector
 	// Steps is the number of steps taken so far.
 	Steps() int
+	// FIFO reports whether channels deliver in send order now.
+	FIFO() bool
+	// LinkUp reports whether the link from→to carries messages (a cut or a
+	// partition loses them).
+	LinkUp(from, to NodeID) bool
 	// InFlight lists the ids of messages in flight on from→to, oldest first.
 	InFlight(from, to NodeID) []int
 	// NumSent is the number of messages sent so far; ids are 0 .. NumSent-1.
@@ -159,10 +305,11 @@ type View interface {
 	InFlightTotal(kind string) Total
 	// Envelope returns message id as it stands now.
 	Envelope(id int) Envelope
-	// LastMarks are the marks of the step just taken.
-	LastMarks() []Mark
-	// MarkSteps gives, for each process, the first step at which it made a
-	// mark of this kind and group, or -1. It reads the whole trace: call it
-	// when something has just happened (a LastMarks entry), not every step.
-	MarkSteps(kind string, group int) []int
+	// LastAnnotations are the annotations of the step just taken.
+	LastAnnotations() []Annotation
+	// AnnotationSteps gives, for each process, the first step at which it
+	// made an annotation of this role and group, or -1. It reads the whole
+	// trace: call it when something has just happened (a LastAnnotations
+	// entry), not every step.
+	AnnotationSteps(role string, group int) []int
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"spacetime/core/sim"
 )
 
 // JSON returns the first k steps of the trace as indented JSON.
@@ -17,7 +19,7 @@ func (t *Trace) JSON(k int) ([]byte, error) {
 // receipts and losses that happen later shown as still in flight.
 func (t *Trace) Prefix(k int) *Trace {
 	k = min(max(k, 0), len(t.Records))
-	p := &Trace{Names: append([]string(nil), t.Names...)}
+	p := &Trace{Names: append([]string(nil), t.Names...), Down: append([]sim.NodeID(nil), t.Down...)}
 	p.Records = append([]Record(nil), t.Records[:k]...)
 	p.Msgs = append([]Msg(nil), t.MsgsBefore(k)...)
 	for i := range p.Msgs {
@@ -52,11 +54,22 @@ func (t *Trace) ShiViz(k int) []byte {
 				clock = append(clock, fmt.Sprintf("%q:%d", t.Names[i], c))
 			}
 		}
-		caption := strings.ReplaceAll(r.Caption, "\n", " ")
-		fmt.Fprintf(&b, "%s {%s}\n%s: %s\n", host, strings.Join(clock, ", "), r.Kind, caption)
+		fmt.Fprintf(&b, "%s {%s}\n%s: %s\n", host, strings.Join(clock, ", "), r.What(), oneLine(r.Caption))
 	}
 	return b.Bytes()
 }
 
 // ShiVizRegexp is the log parsing expression to give ShiViz for ShiViz logs.
 const ShiVizRegexp = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
+
+// oneLine keeps a caption on one line of a ShiViz log: line and paragraph
+// separators become spaces.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\n', '\r', '\u2028', '\u2029', '\v', '\f', '\u0085':
+			return ' '
+		}
+		return r
+	}, s)
+}

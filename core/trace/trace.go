@@ -1,13 +1,16 @@
 // Package trace is the record of a run: one Record per step and one Msg per
-// message sent, with Lamport and vector stamps, and encoders for it (JSON,
-// ShiViz log). The trace is append-only while a run advances and is cut back
-// when the learner rewinds and forks a new future.
+// message sent, with Lamport and vector stamps, the annotations, timers and
+// fault changes of each step, and encoders for it (JSON, ShiViz log). The
+// trace is append-only while a run advances and is cut back when the
+// learner rewinds and forks a new future.
 package trace
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"spacetime/core/clock"
+	"spacetime/core/faults"
 	"spacetime/core/sim"
 )
 
@@ -15,27 +18,26 @@ import (
 // long run holds many records) and its name in JSON.
 type Kind uint8
 
-// The kinds of step. The first six mirror sim.EventKind; the rest are faults.
+// The kinds of step.
 const (
 	Init Kind = iota + 1
 	Deliver
 	Timer
 	Command
-	Recover
 	Workload
-	Crash
-	Pause
+	// Fault is a fault from the registry (Tag names it).
+	Fault
+	// Wake ends a GC pause.
 	Wake
-	Drop
 	// Skip is a scripted input that could not happen when its time came.
 	Skip
 )
 
-var kindNames = [...]string{"", "init", "deliver", "timer", "command", "recover", "workload", "crash", "pause", "wake", "drop", "skip"}
+var kindNames = [...]string{"", "init", "deliver", "timer", "command", "workload", "fault", "wake", "skip"}
 
-// String is the kind's name: "deliver", "crash".
+// String is the kind's name: "deliver", "fault".
 func (k Kind) String() string {
-	if int(k) < len(kindNames) { // the zero Kind is
+	if int(k) < len(kindNames) { // the zero Kind is ""
 		return kindNames[k]
 	}
 	return "unknown"
@@ -116,10 +118,156 @@ type Record struct {
 	NumSent   int           `json:"num_sent,omitempty"`
 	Lamport   clock.Lamport `json:"lamport"`
 	Vector    clock.Vector  `json:"vector"`
-	Marks     []sim.Mark    `json:"marks,omitempty"`
 	Caption   string        `json:"caption"`
 	Source    Source        `json:"source"`
-	Command   string        `json:"command,omitempty"`
+	// Extra holds what only some steps have; nil for most (deliveries).
+	Extra *Extra `json:"-"`
+}
+
+// Extra is the part of a record that most steps do not need.
+type Extra struct {
+	// Tag names the command run, the fault applied or the timer fired.
+	Tag string `json:"tag,omitempty"`
+	// Args are the command's or fault's arguments, and Arg a command's number.
+	Args *faults.Args `json:"args,omitempty"`
+	Arg  int64        `json:"arg,omitempty"`
+	// Annotations are what the algorithm said about the step.
+	Annotations []sim.Annotation `json:"annotations,omitempty"`
+	// Timers are the timers armed or cancelled in the step.
+	Timers []TimerNote `json:"timers,omitempty"`
+	// Changes are what a fault (or the end of a pause) changed.
+	Changes []Change `json:"changes,omitempty"`
+}
+
+// MarshalJSON writes the record with its extra fields alongside the others.
+func (r Record) MarshalJSON() ([]byte, error) {
+	type plain Record
+	return json.Marshal(struct {
+		plain
+		*Extra
+	}{plain(r), r.Extra})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (r *Record) UnmarshalJSON(data []byte) error {
+	type plain Record
+	var v struct {
+		plain
+		*Extra
+	}
+	v.Extra = &Extra{}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*r = Record(v.plain)
+	if x := v.Extra; x.Tag != "" || x.Args != nil || x.Arg != 0 || x.Annotations != nil || x.Timers != nil || x.Changes != nil {
+		r.Extra = x
+	}
+	return nil
+}
+
+// What names what happened in plain words: the fault's name for a fault
+// ("crash"), else the kind ("deliver").
+func (r *Record) What() string {
+	if r.Kind == Fault {
+		return r.Tag()
+	}
+	return r.Kind.String()
+}
+
+// Tag names the command run, the fault applied or the timer fired.
+func (r *Record) Tag() string {
+	if r.Extra == nil {
+		return ""
+	}
+	return r.Extra.Tag
+}
+
+// Annotations are what the algorithm said about the step.
+func (r *Record) Annotations() []sim.Annotation {
+	if r.Extra == nil {
+		return nil
+	}
+	return r.Extra.Annotations
+}
+
+// Timers are the timers armed or cancelled in the step.
+func (r *Record) Timers() []TimerNote {
+	if r.Extra == nil {
+		return nil
+	}
+	return r.Extra.Timers
+}
+
+// Changes are what the step's fault changed in the world.
+func (r *Record) Changes() []Change {
+	if r.Extra == nil {
+		return nil
+	}
+	return r.Extra.Changes
+}
+
+// Args are the step's command or fault arguments, if it had any.
+func (r *Record) Args() (faults.Args, int64, bool) {
+	if r.Extra == nil || r.Extra.Args == nil {
+		return faults.NoArgs(), 0, false
+	}
+	return *r.Extra.Args, r.Extra.Arg, true
+}
+
+// TimerNote is a timer armed (with its due time) or cancelled in a step.
+// A timer's firing is a step of its own (Kind Timer, Tag its tag).
+type TimerNote struct {
+	Tag       string   `json:"tag"`
+	Due       sim.Time `json:"due,omitempty"`
+	Cancelled bool     `json:"cancelled,omitempty"`
+}
+
+// ChangeKind is what a change changed.
+type ChangeKind uint8
+
+// The things a fault changes.
+const (
+	// ChangeHealth: Node's health became Value (a faults.State).
+	ChangeHealth ChangeKind = iota + 1
+	// ChangeLink: the link Node→Peer was cut (Value 0) or healed (1).
+	ChangeLink
+	// ChangeSkew: Node's clock now runs Value ticks ahead (behind if <0).
+	ChangeSkew
+	// ChangeFIFO: channels keep send order (Value 1) or not (0).
+	ChangeFIFO
+	// ChangeDelay: message Msg cannot arrive before time Value.
+	ChangeDelay
+)
+
+var changeNames = [...]string{"", "health", "link", "skew", "fifo", "delay"}
+
+// MarshalText writes the change kind's name.
+func (c ChangeKind) MarshalText() ([]byte, error) {
+	if int(c) < len(changeNames) {
+		return []byte(changeNames[c]), nil
+	}
+	return []byte("unknown"), nil
+}
+
+// UnmarshalText reads a change kind's name.
+func (c *ChangeKind) UnmarshalText(b []byte) error {
+	for i, n := range changeNames {
+		if n == string(b) && i > 0 {
+			*c = ChangeKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown change %q", b)
+}
+
+// Change is one thing a fault changed in the world.
+type Change struct {
+	What  ChangeKind `json:"what"`
+	Node  sim.NodeID `json:"node"`
+	Peer  sim.NodeID `json:"peer,omitempty"`
+	Msg   int        `json:"msg,omitempty"`
+	Value int64      `json:"value"`
 }
 
 // Msg is one message: who sent it when, and where it is now.
@@ -130,7 +278,8 @@ type Msg struct {
 	sim.Message
 	SendStep int      `json:"send_step"`
 	SendTime sim.Time `json:"send_time"`
-	// Due is the earliest time the network delivers it.
+	// Due is the earliest time the network would deliver it, as drawn when
+	// it was sent (a later delay is a Change of the world, not of this).
 	Due sim.Time `json:"due"`
 	// RecvStep is the step that delivered it, -1 while in flight or if lost.
 	RecvStep int      `json:"recv_step"`
@@ -139,7 +288,13 @@ type Msg struct {
 	DropStep int           `json:"drop_step"`
 	Lamport  clock.Lamport `json:"lamport"`
 	Vector   clock.Vector  `json:"vector"`
+	// Original is the message a network duplicate copies; a message sent by
+	// a process is its own original.
+	Original int `json:"original"`
 }
+
+// Duplicate reports whether the network made this message as a copy.
+func (m *Msg) Duplicate() bool { return m.Original != m.ID }
 
 // InFlightAt reports whether the message had been sent but neither received
 // nor lost after the first k steps.
@@ -155,16 +310,18 @@ func (m *Msg) DroppedAt(k int) bool { return m.DropStep >= 0 && m.DropStep < k }
 
 // Trace is the whole record of a run.
 type Trace struct {
-	Names   []string `json:"names"`
-	Records []Record `json:"records"`
-	Msgs    []Msg    `json:"messages"`
+	Names []string `json:"names"`
+	// Down lists the processes that were down from the start.
+	Down    []sim.NodeID `json:"down,omitempty"`
+	Records []Record     `json:"records"`
+	Msgs    []Msg        `json:"messages"`
 }
 
 // Len is the number of steps recorded.
 func (t *Trace) Len() int { return len(t.Records) }
 
-// MsgsBefore returns the messages sent in the first k steps (ids ascend with
-// the step that sent them).
+// MsgsBefore returns the messages made in the first k steps (ids ascend with
+// the step that made them).
 func (t *Trace) MsgsBefore(k int) []Msg {
 	if k >= len(t.Records) {
 		return t.Msgs

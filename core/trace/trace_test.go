@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/clock"
+	"spacetime/core/faults"
 	"spacetime/core/sim"
 )
 
@@ -18,10 +19,13 @@ func sample() *Trace {
 	return &Trace{
 		Names: []string{"A", "B"},
 		Records: []Record{
-			{Step: 0, Node: 0, Kind: Command, Msg: -1, FirstSent: 0, NumSent: 1, Lamport: 1, Vector: clock.Vector{1, 0}, Caption: "A sends"},
+			{Step: 0, Node: 0, Kind: Command, Msg: -1, FirstSent: 0, NumSent: 1, Lamport: 1, Vector: clock.Vector{1, 0}, Caption: "A sends",
+				Extra: &Extra{Tag: "send", Args: &faults.Args{Node: 0, Target: 1, Msg: -1}, Arg: 3,
+					Annotations: []sim.Annotation{sim.Opens("critical-section", 1, "in")}, Timers: []TimerNote{{Tag: "retry", Due: 9}}}},
 			{Step: 1, Node: 0, Kind: Workload, Msg: -1, FirstSent: 1, NumSent: 2, Lamport: 2, Vector: clock.Vector{2, 0}, Caption: "A sends twice"},
 			{Step: 2, Node: 1, Kind: Deliver, Msg: 0, FirstSent: 3, Lamport: 2, Vector: clock.Vector{1, 1}, Caption: "B gets\nit"},
-			{Step: 3, Node: 1, Kind: Drop, Msg: 1, FirstSent: 3, Lamport: 2, Vector: clock.Vector{1, 1}, Caption: "lost"},
+			{Step: 3, Node: 1, Kind: Fault, Msg: 1, FirstSent: 3, Lamport: 2, Vector: clock.Vector{1, 1}, Caption: "lost",
+				Extra: &Extra{Tag: "drop", Args: &faults.Args{Node: -1, Target: -1, Msg: 1}}},
 		},
 		Msgs: []Msg{
 			{ID: 0, From: 0, To: 1, SendStep: 0, RecvStep: 2, RecvTime: 5, DropStep: -1},
@@ -128,4 +132,36 @@ deliver: B gets it
 `
 	assert.Equal(t, want, got)
 	assert.Equal(t, 3, strings.Count(got, "\n")/2)
+}
+
+func TestRecordJSONKeepsTheExtraFieldsFlat(t *testing.T) {
+	tr := sample()
+	data, err := json.Marshal(tr.Records[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"tag":"send"`)
+	assert.Contains(t, string(data), `"annotations":[{"role":"critical-section","phase":"begin","group":1,"peer":-1,"msg":-1,"text":"in"}]`)
+	assert.NotContains(t, string(data), `"Extra"`)
+	data, err = json.Marshal(tr.Records[2])
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "tag", "a plain delivery has no extra fields")
+	var back Record
+	require.NoError(t, json.Unmarshal(data, &back))
+	assert.Nil(t, back.Extra)
+	assert.Equal(t, "drop", tr.Records[3].What(), "a fault is named by its registry name")
+	assert.Equal(t, "deliver", tr.Records[2].What())
+	assert.Empty(t, tr.Records[2].Tag())
+	assert.Nil(t, tr.Records[2].Annotations())
+	_, _, ok := tr.Records[2].Args()
+	assert.False(t, ok)
+	a, arg, ok := tr.Records[0].Args()
+	assert.True(t, ok)
+	assert.Equal(t, sim.NodeID(1), a.Target)
+	assert.Equal(t, int64(3), arg)
+}
+
+func TestShiVizKeepsEachEventOnOneLine(t *testing.T) {
+	tr := sample()
+	tr.Records[0].Caption = "A\u2028sends\u2029now\r"
+	got := string(tr.ShiViz(1))
+	assert.Equal(t, "A {\"A\":1}\ncommand: A sends now \n", got)
 }

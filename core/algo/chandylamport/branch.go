@@ -20,10 +20,19 @@ const (
 	KindMarker   = "marker"
 )
 
-// markPartDone marks the step at which a branch finishes its part of a
-// snapshot; the last such mark completes the snapshot, which is when its
-// totals are checked (they never change after).
-const markPartDone = "snapshot-part-done"
+// Annotation roles.
+const (
+	// RoleRecorded marks a branch recording its state for snapshot Group:
+	// the recording points of one snapshot make its cut.
+	RoleRecorded = "recorded"
+	// RoleChannel marks a delivered transfer that joins a recorded channel
+	// state of snapshot Group.
+	RoleChannel = "channel-state"
+	// rolePartDone marks the step at which a branch finishes its part of a
+	// snapshot; the last one completes the snapshot, which is when its
+	// totals are checked (they never change after).
+	rolePartDone = "snapshot-part-done"
+)
 
 // Commands a learner or script may give a branch.
 const (
@@ -123,7 +132,7 @@ func (b *Branch) Step(env *sim.Env, ev sim.Event) {
 	case sim.Deliver:
 		switch ev.Msg.Kind {
 		case KindTransfer:
-			b.receiveTransfer(env, ev.From, ev.Msg.Value)
+			b.receiveTransfer(env, ev.From, ev.MsgID, ev.Msg.Value)
 		case KindMarker:
 			b.receiveMarker(env, ev.From, int(ev.Msg.Value))
 		}
@@ -141,7 +150,7 @@ func (b *Branch) transfer(env *sim.Env, to sim.NodeID, amount int64) {
 	env.Explain("%s sends $%d to %s; %s now holds $%d", me, amount, them, me, b.Balance)
 }
 
-func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, amount int64) {
+func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, msg int, amount int64) {
 	me := env.Name(env.Self())
 	b.Balance += amount
 	var recording []string
@@ -149,7 +158,7 @@ func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, amount int64) {
 		r := &b.Rounds[k]
 		if r.Recorded && !r.Closed[from] {
 			r.Channel[from] = append(r.Channel[from], amount)
-			env.Mark(sim.MarkChannel, k+1, fmt.Sprintf("$%d", amount))
+			env.Annotate(sim.At(RoleChannel, k+1, fmt.Sprintf("$%d", amount)).About(msg))
 			recording = append(recording, fmt.Sprintf("snapshot %d", k+1))
 		}
 	}
@@ -168,7 +177,7 @@ func (b *Branch) record(env *sim.Env, k int) string {
 	r.Recorded, r.Balance = true, b.Balance
 	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(k), Label: fmt.Sprintf("M%d", k)})
 	b.MarkersSent += env.N() - 1
-	env.Mark(sim.MarkRecord, k, fmt.Sprintf("$%d", b.Balance))
+	env.Annotate(sim.At(RoleRecorded, k, fmt.Sprintf("$%d", b.Balance)))
 	var to []string
 	for q := range env.N() {
 		if sim.NodeID(q) != env.Self() {
@@ -201,7 +210,7 @@ func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 			me, k, them, me, r.Balance, them, me, to)
 		if r.complete(env.Self()) {
 			text += "; that was its only incoming channel, so its part is done"
-			env.Mark(markPartDone, k, "")
+			env.Annotate(sim.At(rolePartDone, k, ""))
 		}
 		env.Explain("%s", text)
 		return
@@ -211,7 +220,7 @@ func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 		me, k, them, me, amounts(r.Channel[from]))
 	if r.complete(env.Self()) {
 		text += fmt.Sprintf(". %s has now recorded its state and every incoming channel: its part of snapshot %d is complete", me, k)
-		env.Mark(markPartDone, k, "")
+		env.Annotate(sim.At(rolePartDone, k, ""))
 	}
 	env.Explain("%s", text)
 }

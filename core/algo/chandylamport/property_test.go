@@ -68,7 +68,7 @@ func randomBank(t testing.TB, seed uint64, sched string, fifo bool) *scenario.Sc
 		s.Script = append(s.Script, scenario.Entry{At: at + sim.Time(1+rng.IntN(200)), Node: node(pick()), Command: chandylamport.CmdSnapshot})
 	}
 	for range rng.IntN(4) {
-		s.Script = append(s.Script, scenario.Entry{At: sim.Time(rng.IntN(busy)), Node: node(pick()), Fault: "pause", For: sim.Time(1 + rng.IntN(30))})
+		s.Script = append(s.Script, scenario.Entry{At: sim.Time(rng.IntN(busy)), Node: node(pick()), Fault: "pause", For: ticks(sim.Time(1 + rng.IntN(30)))})
 	}
 	for range rng.IntN(3) {
 		who, crash := pick(), sim.Time(rng.IntN(busy))
@@ -86,6 +86,9 @@ func randomBank(t testing.TB, seed uint64, sched string, fifo bool) *scenario.Sc
 	require.NoError(t, err, "seed %d: the generated scenario does not parse:\n%s", seed, s.JSON())
 	return parsed
 }
+
+// ticks is a script entry's duration.
+func ticks(t sim.Time) *sim.Time { return &t }
 
 // replay is what a failure prints: the seed, the scenario and how to rerun it.
 func replay(s *scenario.Scenario) string {
@@ -146,14 +149,14 @@ func checkBankRun(t *testing.T, s *scenario.Scenario, r *engine.Run) bankStats {
 	ids := map[int]bool{}
 	for _, rec := range tr.Records {
 		switch {
-		case rec.Command == chandylamport.CmdSnapshot && len(rec.Marks) > 0:
-			require.Equal(t, sim.MarkRecord, rec.Marks[0].Kind, msg)
-			require.Contains(t, rec.Caption, fmt.Sprintf("starts snapshot %d", rec.Marks[0].Group), msg)
-			ids[rec.Marks[0].Group] = true
+		case rec.Kind == trace.Command && rec.Tag() == chandylamport.CmdSnapshot && len(rec.Annotations()) > 0:
+			require.Equal(t, chandylamport.RoleRecorded, rec.Annotations()[0].Role, msg)
+			require.Contains(t, rec.Caption, fmt.Sprintf("starts snapshot %d", rec.Annotations()[0].Group), msg)
+			ids[rec.Annotations()[0].Group] = true
 		case strings.Contains(rec.Caption, "never overdraws"):
 			require.Zero(t, rec.NumSent, "step %d: a refused transfer sent money\n%s", rec.Step, msg)
 			st.overdraws++
-		case (rec.Kind == trace.Crash || rec.Kind == trace.Pause) && !strings.Contains(rec.Caption, "not applied"):
+		case (rec.What() == "crash" || rec.What() == "pause") && !strings.Contains(rec.Caption, "not applied"):
 			st.faults++
 		}
 	}
@@ -321,7 +324,7 @@ func TestBuiltinLongRun(t *testing.T) {
 	}
 	starts := map[string]sim.Time{}
 	for _, rec := range r.Trace().Records {
-		if rec.Command == chandylamport.CmdSnapshot {
+		if rec.Kind == trace.Command && rec.Tag() == chandylamport.CmdSnapshot {
 			starts[r.Trace().Names[rec.Node]] = rec.Time
 		}
 	}
@@ -372,7 +375,7 @@ func TestCommandRefusals(t *testing.T) {
 		require.True(t, ok, "no script step at %d", tt.at)
 		assert.Contains(t, rec.Caption, tt.caption)
 		assert.Equal(t, tt.sent, rec.NumSent, "at %d", tt.at)
-		assert.Equal(t, tt.marks, len(rec.Marks) > 0, "at %d", tt.at)
+		assert.Equal(t, tt.marks, len(rec.Annotations()) > 0, "at %d", tt.at)
 		after := r.At(rec.Step + 1).View()
 		for i := range after.N() {
 			assert.GreaterOrEqual(t, after.Node(sim.NodeID(i)).(*chandylamport.Branch).Balance, int64(0))
@@ -410,11 +413,12 @@ func TestParamsAreChecked(t *testing.T) {
 		params string
 		err    string
 	}{
-		{`{"balances": [1, 2]}`, "params.balances: want 3 values"},
-		{`{"balances": [1, -2, 3]}`, "params.balances[1]"},
-		{`{"max_transfer": 0}`, "params.max_transfer"},
-		{`{"max_transfer": 5, "bogus": 1}`, `unknown field "bogus"`},
-		{`{"balances": "lots"}`, "params"},
+		{`{"balances": [1, 2]}`, `field "params.balances": want 3 balances, one per branch, got 2`},
+		{`{"balances": [1, -2, 3]}`, `field "params.balances[1]": a balance is from $0 to $1000000000000, got -2`},
+		{`{"balances": [1, 9223372036854775807, 3]}`, `field "params.balances[1]": a balance is from $0`},
+		{`{"max_transfer": 0}`, `field "params.max_transfer": want an amount from 1`},
+		{`{"max_transfer": 5, "bogus": 1}`, `field "params.bogus": unknown field (known here: balances, max_transfer)`},
+		{`{"balances": "lots"}`, `field "params.balances": want a list, got text "lots"`},
 	}
 	names := []string{"A", "B", "C"}
 	for _, tt := range tests {

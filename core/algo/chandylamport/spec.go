@@ -1,7 +1,6 @@
 package chandylamport
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -20,6 +19,10 @@ type Params struct {
 	MaxTransfer int64 `json:"max_transfer"`
 }
 
+// MaxMoney bounds a balance and a transfer, so that no sum of them can
+// overflow: 64 branches of MaxMoney stay far below 2^63.
+const MaxMoney = 1_000_000_000_000
+
 // Spec registers the algorithm.
 var Spec = &sim.Spec{
 	ID:      ID,
@@ -35,26 +38,28 @@ var Spec = &sim.Spec{
 		{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
 		{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount"},
 	},
+	Roles: []sim.RoleSpec{
+		{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded; a snapshot's recording points make its cut"},
+		{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRecorded},
+		{Name: rolePartDone, Style: sim.StyleHidden},
+	},
 	New: newBranches,
 	Invariants: []sim.Invariant{
 		{Name: "money is conserved", Help: "live balances plus money in flight equal the opening total", Check: checkLive},
 		{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
-		check.RecordedCuts(),
+		check.RecordedCuts(RoleRecorded),
 	},
-	Metrics: metrics,
-	Panels:  panels,
-	Formula: formula,
-	Done:    done,
+	Metrics:  metrics,
+	Panels:   panels,
+	Formula:  formula,
+	Done:     done,
+	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
 }
 
 func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p := Params{MaxTransfer: 20}
-	if len(bytes.TrimSpace(raw)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
 	}
 	n := len(names)
 	if p.Balances == nil {
@@ -64,15 +69,15 @@ func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		}
 	}
 	if len(p.Balances) != n {
-		return nil, fmt.Errorf("params.balances: want %d values, one per branch, got %d", n, len(p.Balances))
+		return nil, sim.FieldErrorf("params.balances", "want %d balances, one per branch, got %d", n, len(p.Balances))
 	}
-	if p.MaxTransfer < 1 {
-		return nil, fmt.Errorf("params.max_transfer: must be at least 1, got %d", p.MaxTransfer)
+	if p.MaxTransfer < 1 || p.MaxTransfer > MaxMoney {
+		return nil, sim.FieldErrorf("params.max_transfer", "want an amount from 1 to %d, got %d", MaxMoney, p.MaxTransfer)
 	}
 	nodes := make([]sim.Node, n)
 	for i, bal := range p.Balances {
-		if bal < 0 {
-			return nil, fmt.Errorf("params.balances[%d]: a balance cannot be negative, got %d", i, bal)
+		if bal < 0 || bal > MaxMoney {
+			return nil, sim.FieldErrorf(fmt.Sprintf("params.balances[%d]", i), "a balance is from $0 to $%d, got %d", MaxMoney, bal)
 		}
 		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer}
 	}
@@ -178,9 +183,9 @@ func checkLive(v sim.View) sim.Verdict {
 // checkSnapshots checks a snapshot's totals at the step that completes it.
 func checkSnapshots(v sim.View) sim.Verdict {
 	want := opening(v)
-	for _, m := range v.LastMarks() {
+	for _, m := range v.LastAnnotations() {
 		k := m.Group
-		if m.Kind != markPartDone || !complete(v, k) {
+		if m.Role != rolePartDone || !complete(v, k) {
 			continue
 		}
 		bal, ch := recordedTotal(v, k)

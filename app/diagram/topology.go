@@ -1,0 +1,231 @@
+package diagram
+
+import (
+	"math"
+	"sort"
+
+	"spacetime/core/sim"
+)
+
+// TopologyOptions shape the topology view.
+type TopologyOptions struct {
+	Width, Height float64
+	// Highlight lists messages to point at.
+	Highlight []int
+}
+
+// TopologyHeight is the height the topology view is drawn at.
+func TopologyHeight(n int) float64 { return min(max(120+22*float64(n), 240), 420) }
+
+// edgeHit is a drawn link, kept for hit-testing.
+type edgeHit struct {
+	from, to       sim.NodeID
+	x1, y1, x2, y2 float64
+}
+
+// Topology lays out the process graph of the first k steps of the indexed
+// run: the processes placed as the topology says (a ring in its order, a
+// tree in layers, a graph around a circle or, if it flows one way, in
+// layers), its links (cut ones dashed and crossed), each process's health,
+// and the messages in flight moving along their links, as far along as the
+// space-time diagram draws them.
+func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt TopologyOptions) *Scene {
+	tr := ix.tr
+	k = min(max(k, 0), tr.Len())
+	n := len(tr.Names)
+	s := &Scene{Width: opt.Width, Height: opt.Height, T0: 0, T1: 1}
+	l := &layout{ix: ix, tr: tr, k: k, spec: spec, xs: ix.xs, s: s, now: ix.Now(k), opt: Options{Width: opt.Width, Height: opt.Height}}
+	pos := placeNodes(topo, n, opt.Width, opt.Height)
+	s.nodes = pos
+	down, paused := ix.healthAt(k)
+	cut := ix.cutAt(k)
+	// links
+	drawn := map[[2]sim.NodeID]bool{}
+	for _, e := range topo.Edges {
+		a, b := e[0], e[1]
+		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b || drawn[[2]sim.NodeID{a, b}] {
+			continue
+		}
+		drawn[[2]sim.NodeID{a, b}] = true
+		p, q := pos[a], pos[b]
+		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius+2)
+		isCut := cut[[2]sim.NodeID{a, b}] || (!topo.Directed && cut[[2]sim.NodeID{b, a}])
+		sh := Shape{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: Grid, Width: 2}
+		if topo.Directed {
+			sh.Flags |= FlagArrow
+			sh.Color = Faint
+			sh.Width = 1.5
+		}
+		if isCut {
+			sh.Color, sh.Flags = CrashColor, sh.Flags|FlagDashed
+		}
+		l.add(sh)
+		if isCut {
+			l.add(Shape{Op: OpCross, X1: (x1 + x2) / 2, Y1: (y1 + y2) / 2, X2: 6, Color: CrashColor, Width: 2})
+		}
+		s.edges = append(s.edges, edgeHit{from: a, to: b, x1: x1, y1: y1, x2: x2, y2: y2})
+	}
+	// processes
+	for i := range n {
+		p := pos[i]
+		stroke := Ink
+		switch {
+		case down[i]:
+			stroke = CrashColor
+		case paused[i]:
+			stroke = PauseColor
+		}
+		l.add(Shape{Op: OpCircle, X1: p[0], Y1: p[1], X2: nodeRadius, Color: stroke, Width: 2, Flags: FlagHollow})
+		l.add(Shape{Op: OpText, X1: p[0], Y1: p[1] + 4, Color: Ink, Align: AlignCenter, Flags: FlagBold, Text: tr.Names[i]})
+		if down[i] {
+			l.add(Shape{Op: OpCross, X1: p[0] + nodeRadius*0.7, Y1: p[1] - nodeRadius*0.7, X2: 6, Color: CrashColor, Width: 3})
+		}
+		if paused[i] {
+			l.add(Shape{Op: OpRect, X1: p[0] + nodeRadius*0.6, Y1: p[1] - nodeRadius - 4, X2: 4, Y2: 14, Color: PauseColor})
+		}
+	}
+	// messages in flight, on their way
+	highlight := map[int]bool{}
+	for _, id := range opt.Highlight {
+		highlight[id] = true
+	}
+	last := len(tr.MsgsBefore(k))
+	first := sort.Search(len(ix.reach), func(i int) bool { return ix.reach[i] >= k })
+	queued := map[[2]sim.NodeID]int{}
+	var dots, labels []Shape
+	for i := first; i < last; i++ {
+		m := &tr.Msgs[i]
+		if !m.InFlightAt(k) {
+			continue
+		}
+		ch := [2]sim.NodeID{m.From, m.To}
+		f := l.progress(m, l.due(m), queued[ch])
+		queued[ch]++
+		p, q := pos[m.From], pos[m.To]
+		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius)
+		// a message rides slightly to the right of its link, so that the
+		// two directions of one link do not overlap
+		nx, ny := normal(x1, y1, x2, y2)
+		x, y := x1+(x2-x1)*f+nx*5, y1+(y2-y1)*f+ny*5
+		color, _, _ := l.style(m.Kind)
+		role := sim.RoleMessage
+		if spec != nil {
+			if ks, ok := spec.Kind(m.Kind); ok {
+				role = ks.Role
+			}
+		}
+		if highlight[m.ID] {
+			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 9, Color: HighlightColor})
+		}
+		if role == sim.RoleToken {
+			dots = append(dots, Shape{Op: OpRect, X1: x - 6, Y1: y - 6, X2: 12, Y2: 12, Color: color, Flags: FlagSolid})
+		} else {
+			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
+		}
+		if m.Label != "" {
+			labels = append(labels, Shape{Op: OpText, X1: x + 8, Y1: y - 6, Color: color, Align: AlignLeft, Text: m.Label})
+		}
+		s.arrows = append(s.arrows, arrow{msg: m.ID, x1: x, y1: y, x2: x, y2: y, inFlight: true})
+	}
+	if len(dots) > denseMessages {
+		labels = nil
+	}
+	s.Shapes = append(append(s.Shapes, dots...), labels...)
+	return s
+}
+
+// nodeRadius is the radius of a process in the topology view.
+const nodeRadius = 18.0
+
+// healthAt says which processes are down and which paused after k steps.
+func (ix *Index) healthAt(k int) (down, paused []bool) {
+	n := len(ix.tr.Names)
+	down, paused = make([]bool, n), make([]bool, n)
+	for i := range ix.spans {
+		sp := &ix.spans[i]
+		if sp.from >= k || (sp.to >= 0 && sp.to < k) {
+			continue
+		}
+		switch sp.kind {
+		case spanDown:
+			down[sp.node] = true
+		case spanPaused:
+			paused[sp.node] = true
+		}
+	}
+	return down, paused
+}
+
+// cutAt lists the links cut after k steps.
+func (ix *Index) cutAt(k int) map[[2]sim.NodeID]bool {
+	cut := map[[2]sim.NodeID]bool{}
+	for i := range ix.spans {
+		sp := &ix.spans[i]
+		if sp.kind == spanLink && sp.from < k && (sp.to < 0 || sp.to >= k) {
+			cut[[2]sim.NodeID{sp.node, sp.peer}] = true
+		}
+	}
+	return cut
+}
+
+// placeNodes gives each process its place in the view.
+func placeNodes(topo *sim.Topology, n int, w, h float64) [][2]float64 {
+	if layers, ok := topo.Layers(n); ok {
+		return placeLayers(layers, n, w, h)
+	}
+	order := make([]sim.NodeID, 0, n)
+	seen := make([]bool, n)
+	if topo.Kind == sim.Ring {
+		for _, id := range topo.Order {
+			if id >= 0 && int(id) < n && !seen[id] {
+				order, seen[id] = append(order, id), true
+			}
+		}
+	}
+	for i := range n {
+		if !seen[i] {
+			order = append(order, sim.NodeID(i))
+		}
+	}
+	pos := make([][2]float64, n)
+	cx, cy := w/2, h/2
+	r := max(min(w, h)/2-nodeRadius-14, 20)
+	for i, id := range order {
+		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(len(order))
+		pos[id] = [2]float64{cx + r*math.Cos(a), cy + r*math.Sin(a)}
+	}
+	return pos
+}
+
+// placeLayers lays layers out left to right, each spread top to bottom.
+func placeLayers(layers [][]sim.NodeID, n int, w, h float64) [][2]float64 {
+	pos := make([][2]float64, n)
+	for li, layer := range layers {
+		x := w * (float64(li) + 0.5) / float64(len(layers))
+		for j, id := range layer {
+			pos[id] = [2]float64{x, h * (float64(j) + 0.5) / float64(len(layer))}
+		}
+	}
+	return pos
+}
+
+// shorten trims a segment by r at both ends (so links stop at the circles).
+func shorten(x1, y1, x2, y2, r float64) (float64, float64, float64, float64) {
+	dx, dy := x2-x1, y2-y1
+	d := math.Hypot(dx, dy)
+	if d <= 2*r {
+		return x1, y1, x2, y2
+	}
+	ux, uy := dx/d, dy/d
+	return x1 + ux*r, y1 + uy*r, x2 - ux*r, y2 - uy*r
+}
+
+// normal is the unit vector to the right of a segment's direction.
+func normal(x1, y1, x2, y2 float64) (float64, float64) {
+	dx, dy := x2-x1, y2-y1
+	d := math.Hypot(dx, dy)
+	if d == 0 {
+		return 0, 0
+	}
+	return -dy / d, dx / d
+}

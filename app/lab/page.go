@@ -1,0 +1,306 @@
+package lab
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+
+	"spacetime/app/diagram"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Page is what the page shows: one view, or several one above the other
+// (a compare view) on a shared time axis, stepped together or apart.
+type Page struct {
+	Views []*Session
+	// Together steps the views as one run: each step forward shows the
+	// next event in time among them (every view whose next event is then),
+	// and they share one zoom and window.
+	Together bool
+	// Window is the shared zoom and window when stepping together.
+	Window View
+}
+
+// Compare is the compare view /compare opens on by default: the bank on
+// FIFO channels above the same bank without them.
+var Compare = []string{"snapshot-bank", "snapshot-nonfifo"}
+
+// OpenPage makes a page of the given sessions.
+func OpenPage(views ...*Session) *Page {
+	return &Page{Views: views, Together: len(views) > 1}
+}
+
+// Query encodes every view of the page (see Session.Query): the first
+// view's parameters unsuffixed, the i-th's with the suffix .i, and
+// steps=apart when several views are stepped one by one.
+func (p *Page) Query() url.Values {
+	q := url.Values{}
+	q.Set("v", URLVersion)
+	for i, s := range p.Views {
+		s.encode(q, suffix(i))
+	}
+	if len(p.Views) > 1 {
+		if p.Together {
+			p.Window.encode(q, ".shared")
+		} else {
+			q.Set("steps", "apart")
+		}
+	}
+	return q
+}
+
+func suffix(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return "." + strconv.Itoa(i+1)
+}
+
+// PageFromQuery opens every view a link encodes. compare says the link is
+// /compare's, which opens the default comparison when it names no views.
+func PageFromQuery(q url.Values, compare bool) (*Page, error) {
+	version, err := linkVersion(q)
+	if err != nil {
+		return nil, err
+	}
+	if compare && q.Get("s") == "" && q.Get("sc") == "" {
+		views := make([]*Session, len(Compare))
+		for i, id := range Compare {
+			s, err := scenario.Builtin(id)
+			if err != nil {
+				return nil, err
+			}
+			if views[i], err = Open(s); err != nil {
+				return nil, err
+			}
+		}
+		return OpenPage(views...), nil
+	}
+	first, err := readView(q, "", version)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Views: []*Session{first}}
+	for i := 1; ; i++ {
+		sfx := suffix(i)
+		if q.Get("s"+sfx) == "" && q.Get("sc"+sfx) == "" {
+			break
+		}
+		if i >= MaxViews {
+			return nil, fmt.Errorf("link parameter %q: a page holds at most %d views", "s"+sfx, MaxViews)
+		}
+		s, err := readView(q, sfx, version)
+		if err != nil {
+			return nil, err
+		}
+		p.Views = append(p.Views, s)
+	}
+	switch steps := q.Get("steps"); steps {
+	case "", "together":
+		p.Together = len(p.Views) > 1
+	case "apart":
+	default:
+		return nil, fmt.Errorf("link parameter \"steps\": want together or apart, got %q", clip(steps))
+	}
+	if p.Window, err = readWindow(q, ".shared"); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Forward shows the next event: of every view stepped together, the
+// earliest in time (every view whose next event is at that time), or of
+// view i alone. It reports whether anything moved.
+func (p *Page) Forward(i int) bool {
+	if !p.Together {
+		return p.Views[i].Forward()
+	}
+	next, found := sim.Time(0), false
+	for _, s := range p.Views {
+		if s.step < s.Len() {
+			t := s.run.Trace().Records[s.step].Time
+			if !found || t < next {
+				next, found = t, true
+			}
+		}
+	}
+	if !found {
+		return false
+	}
+	for _, s := range p.Views {
+		if s.step < s.Len() && s.run.Trace().Records[s.step].Time == next {
+			s.step++
+		}
+	}
+	return true
+}
+
+// Back undoes Forward: the latest event shown goes (of every view whose
+// last event on screen is then).
+func (p *Page) Back(i int) bool {
+	if !p.Together {
+		return p.Views[i].Back()
+	}
+	last, found := sim.Time(0), false
+	for _, s := range p.Views {
+		if s.step > 0 {
+			t := s.run.Trace().Records[s.step-1].Time
+			if !found || t > last {
+				last, found = t, true
+			}
+		}
+	}
+	if !found {
+		return false
+	}
+	for _, s := range p.Views {
+		if s.step > 0 && s.run.Trace().Records[s.step-1].Time == last {
+			s.step--
+		}
+	}
+	return true
+}
+
+// Len is how many steps the scrubber covers: view i's, or all the views'
+// when they step together.
+func (p *Page) Len(i int) int {
+	if !p.Together {
+		return p.Views[i].Len()
+	}
+	n := 0
+	for _, s := range p.Views {
+		n += s.Len()
+	}
+	return n
+}
+
+// Position is where the scrubber stands: view i's step, or the steps shown
+// of every view together.
+func (p *Page) Position(i int) int {
+	if !p.Together {
+		return p.Views[i].Step()
+	}
+	n := 0
+	for _, s := range p.Views {
+		n += s.step
+	}
+	return n
+}
+
+// Seek shows the first k steps of view i, or, stepping together, the
+// first k events of all the views merged in time order (views in page
+// order where their events are at the same time).
+func (p *Page) Seek(i, k int) {
+	if !p.Together {
+		p.Views[i].Seek(k)
+		return
+	}
+	k = min(max(k, 0), p.Len(0))
+	shown := func(s *Session, t sim.Time) int { // steps of s at or before t
+		recs := s.run.Trace().Records
+		return sort.Search(len(recs), func(j int) bool { return recs[j].Time > t })
+	}
+	// the smallest time by which at least k events have happened
+	var lo, hi sim.Time = 0, 0
+	for _, s := range p.Views {
+		if n := s.Len(); n > 0 {
+			hi = max(hi, s.run.Trace().Records[n-1].Time)
+		}
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		total := 0
+		for _, s := range p.Views {
+			total += shown(s, mid)
+		}
+		if total >= k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	// everything before that time, then its events view by view
+	left := k
+	for _, s := range p.Views {
+		s.step = shown(s, lo-1)
+		left -= s.step
+	}
+	for _, s := range p.Views {
+		take := min(shown(s, lo)-s.step, max(left, 0))
+		s.step += take
+		left -= take
+	}
+}
+
+// SharedWindow is the window every view is drawn in when they step
+// together: one zoom, following the latest present among them unless
+// pinned, and the whole of the longest run when it fits.
+func (p *Page) SharedWindow() View {
+	v := p.Window
+	if v.Pinned {
+		return v
+	}
+	span := v.span()
+	end, now := 0.0, 0.0
+	for _, s := range p.Views {
+		ix := s.index()
+		end, now = max(end, ix.End()), max(now, ix.Now(s.step))
+	}
+	if end <= span {
+		return View{Span: end, Pinned: true, Start: 0}
+	}
+	t1 := max(now+span*0.05, span)
+	return View{Span: span, Pinned: true, Start: t1 - span}
+}
+
+// Window is the window view i is drawn in.
+func (p *Page) WindowOf(i int) View {
+	if p.Together {
+		return p.SharedWindow()
+	}
+	return p.Views[i].View
+}
+
+// Scene lays out view i in its window.
+func (p *Page) Scene(i int, width, height float64) *diagram.Scene {
+	return p.Views[i].SceneIn(width, height, p.WindowOf(i))
+}
+
+// SetView sets view i's zoom and window, or the shared one.
+func (p *Page) SetView(i int, v View) {
+	if p.Together {
+		p.Window = v
+		return
+	}
+	p.Views[i].View = v
+}
+
+// View is view i's zoom and window as the learner set it.
+func (p *Page) ViewOf(i int) View {
+	if p.Together {
+		return p.Window
+	}
+	return p.Views[i].View
+}
+
+// Add puts another view at the bottom of the page.
+func (p *Page) Add(s *Session) error {
+	if len(p.Views) >= MaxViews {
+		return fmt.Errorf("a page holds at most %d views", MaxViews)
+	}
+	p.Views = append(p.Views, s)
+	return nil
+}
+
+// Remove takes view i off the page (the last view stays).
+func (p *Page) Remove(i int) {
+	if len(p.Views) <= 1 || i < 0 || i >= len(p.Views) {
+		return
+	}
+	p.Views = append(p.Views[:i], p.Views[i+1:]...)
+	if len(p.Views) == 1 {
+		p.Together = false
+	}
+}

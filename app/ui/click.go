@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+)
+
+// click handles a click on pane i's space-time diagram: a message in
+// flight is delivered next, a delivered one opens its channel's menu, an
+// event shows its causal past and future, a process line opens its menu;
+// with the cut tool on, it places the cut's point on the nearest line.
+func (c *Lab) click(ctx app.Context, i int, e app.Event) {
+	c.setFocus(i)
+	p := c.panes[i]
+	if p.scene == nil {
+		return
+	}
+	if p.drag.moved { // the end of a drag, not a click
+		p.drag.moved = false
+		return
+	}
+	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+	s := c.sess(i)
+	if s.Cut.On {
+		if lane, ok := p.scene.LaneAt(y); ok {
+			s.PlaceCut(lane, p.scene.TimeAt(x))
+			c.changed(ctx)
+		}
+		return
+	}
+	hit := p.scene.Hit(x, y)
+	switch hit.Kind {
+	case diagram.HitMessage:
+		if hit.InFlight {
+			c.act(ctx, i, func() error { return s.Deliver(hit.Msg) })
+			return
+		}
+		p.openMenu(menuMessage, x, y, false, func(m *menu) { m.msg = hit.Msg })
+	case diagram.HitEvent:
+		s.Select(hit.Step)
+		p.notice = s.SelectionText()
+		c.changed(ctx)
+	case diagram.HitProcess:
+		p.openMenu(menuProcess, x, y, false, func(m *menu) { m.node = hit.Node })
+	default:
+		p.menu.kind = menuNone
+	}
+}
+
+// contextMenu opens, on a right click, the menu of what lies under the
+// pointer: a message's (lose, delay or duplicate it), or a process's.
+func (c *Lab) contextMenu(ctx app.Context, i int, e app.Event) {
+	c.setFocus(i)
+	p := c.panes[i]
+	if p.scene == nil {
+		return
+	}
+	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+	hit := p.scene.Hit(x, y)
+	switch hit.Kind {
+	case diagram.HitMessage:
+		e.PreventDefault()
+		p.openMenu(menuMessage, x, y, false, func(m *menu) { m.msg = hit.Msg })
+	case diagram.HitProcess:
+		e.PreventDefault()
+		p.openMenu(menuProcess, x, y, false, func(m *menu) { m.node = hit.Node })
+	}
+}
+
+// clickTopology handles a click on pane i's topology view: a process opens
+// its menu, a link its menu (cut or heal it), a message on its way its menu.
+func (c *Lab) clickTopology(ctx app.Context, i int, e app.Event) {
+	c.setFocus(i)
+	p := c.panes[i]
+	if p.topo == nil {
+		return
+	}
+	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+	hit := p.topo.Hit(x, y)
+	switch hit.Kind {
+	case diagram.HitProcess:
+		p.openMenu(menuProcess, x, y, true, func(m *menu) { m.node = hit.Node })
+	case diagram.HitLink:
+		p.openMenu(menuLink, x, y, true, func(m *menu) { m.node, m.peer = hit.Node, hit.Peer })
+	case diagram.HitMessage:
+		p.openMenu(menuMessage, x, y, true, func(m *menu) { m.msg = hit.Msg })
+	default:
+		p.menu.kind = menuNone
+	}
+}

@@ -1,0 +1,83 @@
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// key handles the keyboard, for the pane that has focus (for every pane,
+// when they step together): arrows and PageUp/PageDown step (presenter
+// remotes send the latter), Space plays, Home and End jump, + − 0 F zoom
+// and follow, Shift+arrows pan, C the cut tool, Escape closes what is open.
+func (c *Lab) key(ev app.Value) {
+	// keys with Ctrl, Cmd or Alt are the browser's (zoom, find, back)
+	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
+		return
+	}
+	// keys typed into a field, or moving the scrubber, belong to that field;
+	// Space on a focused button or checkbox presses it
+	k := ev.Get("key").String()
+	target := ev.Get("target")
+	switch target.Get("tagName").String() {
+	case "TEXTAREA", "SELECT":
+		return
+	case "INPUT":
+		if t := target.Get("type").String(); t != "checkbox" || k == " " {
+			return
+		}
+	case "BUTTON":
+		if k == " " || k == "Enter" {
+			return
+		}
+	}
+	if c.page == nil || len(c.panes) == 0 {
+		return
+	}
+	i := min(max(c.focus, 0), len(c.panes)-1)
+	var act func(app.Context)
+	if ev.Get("shiftKey").Bool() && (k == "ArrowRight" || k == "ArrowLeft") {
+		dir := 1.0
+		if k == "ArrowLeft" {
+			dir = -1
+		}
+		k = "pan"
+		act = func(ctx app.Context) { c.pan(ctx, i, dir*panStep) }
+	}
+	stepping := false
+	switch k {
+	case "pan":
+	case "ArrowRight", "PageDown":
+		act, stepping = func(ctx app.Context) { c.forward(ctx, i) }, true
+	case "ArrowLeft", "PageUp":
+		act, stepping = func(ctx app.Context) { c.back(ctx, i) }, true
+	case "Home":
+		act, stepping = func(ctx app.Context) { c.home(ctx, i) }, true
+	case "End":
+		act, stepping = func(ctx app.Context) { c.end(ctx, i) }, true
+	case " ", "Spacebar":
+		act = func(ctx app.Context) { c.togglePlay(ctx, i) }
+	case "Escape":
+		act = func(ctx app.Context) {
+			p := c.panes[i]
+			p.menu.kind, p.notice = menuNone, ""
+			c.sess(i).Select(-1)
+			c.changed(ctx)
+		}
+	case "+", "=":
+		act = func(ctx app.Context) { c.zoom(ctx, i, 1/zoomStep) }
+	case "-", "_":
+		act = func(ctx app.Context) { c.zoom(ctx, i, zoomStep) }
+	case "0":
+		act = func(ctx app.Context) { c.resetView(ctx, i) }
+	case "f", "F":
+		act = func(ctx app.Context) { c.follow(ctx, i) }
+	case "c", "C":
+		act = func(ctx app.Context) { c.toggleCut(ctx, i) }
+	default:
+		return
+	}
+	ev.Call("preventDefault")
+	c.ctx.Dispatch(func(ctx app.Context) {
+		if stepping {
+			c.stopPlaying(i)
+		}
+		act(ctx)
+	})
+}

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/scenario"
+)
+
+func (c *Lab) switchScenario(ctx app.Context, i int, id string) {
+	s, err := scenario.Builtin(id)
+	if err != nil {
+		c.problem = err.Error()
+		return
+	}
+	c.load(ctx, i, s)
+}
+
+// load opens a scenario in pane i in place of the one it shows.
+func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) {
+	sess, err := lab.Open(s)
+	if err != nil {
+		c.problem = "This scenario could not be opened: " + err.Error()
+		return
+	}
+	old := c.sess(i)
+	sess.Axis = old.Axis
+	c.page.Views[i] = sess
+	p := c.panes[i]
+	p.reset()
+	c.problem = ""
+	if int(p.commandNode) >= len(s.Names) {
+		p.commandNode = 0
+	}
+	c.changed(ctx)
+}
+
+// toggleFIFO runs pane i's scenario again with the other channel
+// discipline, keeping the learner's inputs and the step on screen.
+func (c *Lab) toggleFIFO(ctx app.Context, i int) {
+	s := c.sess(i)
+	c.stopPlaying(i)
+	if err := s.SetFIFO(!s.Scenario().FIFO()); err != nil {
+		c.panes[i].notice = err.Error()
+	} else {
+		c.panes[i].notice = ""
+	}
+	c.panes[i].menu.kind = menuNone
+	c.changed(ctx)
+}
+
+// reset forgets pane i's inputs and starts its scenario over.
+func (c *Lab) reset(ctx app.Context, i int) { c.load(ctx, i, c.sess(i).Scenario()) }
+
+func (c *Lab) loadPasted(ctx app.Context) {
+	s, err := scenario.Parse([]byte(c.loadText))
+	if err != nil {
+		c.problem = "This scenario was not loaded: " + err.Error()
+		return
+	}
+	c.loading = false
+	c.load(ctx, c.focus, s)
+}
+
+// addView puts a built-in lesson in a new pane at the bottom of the page,
+// stepping together with the others.
+func (c *Lab) addView(ctx app.Context, id string) {
+	s, err := scenario.Builtin(id)
+	if err != nil {
+		c.problem = err.Error()
+		return
+	}
+	sess, err := lab.Open(s)
+	if err != nil {
+		c.problem = err.Error()
+		return
+	}
+	if err := c.page.Add(sess); err != nil {
+		c.problem = err.Error()
+		return
+	}
+	if len(c.page.Views) == 2 {
+		c.page.Together = true
+		for _, v := range c.page.Views {
+			v.Seek(0) // stepping together starts from the beginning
+		}
+	}
+	c.setPage(c.page)
+	c.focus = len(c.panes) - 1
+	c.changed(ctx)
+}
+
+// removeView takes pane i off the page.
+func (c *Lab) removeView(ctx app.Context, i int) {
+	if !c.several() {
+		return
+	}
+	c.panes[i].stopObserving()
+	c.page.Remove(i)
+	c.panes = append(c.panes[:i], c.panes[i+1:]...)
+	c.focus = min(c.focus, len(c.panes)-1)
+	c.changed(ctx)
+}
+
+// setTogether steps the panes together or apart.
+func (c *Lab) setTogether(ctx app.Context, on bool) {
+	for _, p := range c.panes {
+		p.playing = false
+	}
+	if on && !c.page.Together {
+		// the shared window starts as the first pane's
+		c.page.Window = c.sess(0).View
+	}
+	c.page.Together = on
+	c.changed(ctx)
+}
+
+// export offers pane i's diagram, trace or scenario as a file.
+func (c *Lab) export(i int, format string) {
+	s := c.sess(i)
+	r := s.Run()
+	name := s.Scenario().ID
+	if name == "" {
+		name = "scenario"
+	}
+	name += "-step" + strconv.Itoa(s.Step())
+	switch format {
+	case "svg":
+		width := 1200.0
+		if p := c.panes[i]; p.scene != nil {
+			width = p.scene.Width
+		}
+		download(name+".svg", "image/svg+xml", c.page.Scene(i, width, c.canvasHeight(i)).SVG())
+	case "json":
+		data, _ := r.Trace().JSON(s.Step())
+		download(name+".json", "application/json", data)
+	case "shiviz":
+		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
+	case "scenario":
+		download(name+".scenario.json", "application/json", s.Scenario().JSON())
+	}
+}
+
+// axisOf reads an axis name.
+func axisOf(name string) diagram.Axis {
+	if name == string(diagram.AxisLamport) {
+		return diagram.AxisLamport
+	}
+	return diagram.AxisTime
+}

@@ -1,0 +1,477 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/core/engine"
+	"spacetime/core/faults"
+	"spacetime/core/sim"
+)
+
+// menuKind is which menu is open.
+type menuKind uint8
+
+// The menus: a process's, a message's, a link's and the network's.
+const (
+	menuNone menuKind = iota
+	menuProcess
+	menuMessage
+	menuLink
+	menuNetwork
+)
+
+// menu is the little menu opened by clicking a process, a message, a link,
+// or the network button.
+type menu struct {
+	kind menuKind
+	// node is the process (or the link's near end), peer the link's far
+	// end, msg the message.
+	node, peer sim.NodeID
+	msg        int
+	x, y       float64
+	// topology says the menu was opened on the topology view.
+	topology bool
+	// target and arg are the chosen target and number of a command that
+	// takes them.
+	target sim.NodeID
+	arg    int64
+}
+
+// openMenu opens a menu at (x, y), keeping the command choices made before.
+func (p *pane) openMenu(kind menuKind, x, y float64, topology bool, set func(*menu)) {
+	m := menu{kind: kind, x: x, y: y, topology: topology, target: p.menu.target, arg: max(p.menu.arg, 10), msg: -1}
+	set(&m)
+	p.menu = m
+}
+
+// faultMenu is the registry's menu a menu kind offers faults of.
+func faultMenu(k menuKind) faults.Menu {
+	return map[menuKind]faults.Menu{menuProcess: faults.MenuProcess, menuMessage: faults.MenuMessage,
+		menuLink: faults.MenuLink, menuNetwork: faults.MenuNetwork}[k]
+}
+
+// renderMenu draws pane i's open menu: its title, the faults of the
+// registry it offers (each with inputs for its arguments) and, for a
+// process, the algorithm's commands that process takes.
+func (c *Lab) renderMenu(i int) app.UI {
+	p := c.panes[i]
+	m := p.menu
+	s := c.sess(i)
+	st := s.State()
+	var title string
+	var items []app.UI
+	switch m.kind {
+	case menuProcess:
+		h := st.Health(m.node)
+		title = fmt.Sprintf("%s (%s)", s.Scenario().Names[m.node], h.State)
+	case menuMessage:
+		title = s.Describe(m.msg)
+		if st.Check(engine.Deliver(m.msg)) == nil {
+			items = append(items, app.Button().ID(p.id("menu-deliver")).Text("Deliver it next").OnClick(func(ctx app.Context, e app.Event) {
+				msg := c.panes[i].menu.msg
+				c.act(ctx, i, func() error { return c.sess(i).Deliver(msg) })
+			}, app.EventScope(p.n, i)))
+		}
+		switch {
+		case s.Run().Trace().Msgs[m.msg].ReceivedAt(s.Step()):
+			title += " (delivered)"
+		case s.Run().Trace().Msgs[m.msg].DroppedAt(s.Step()):
+			title += " (lost)"
+		default:
+			title += " (in flight)"
+		}
+	case menuLink:
+		names := s.Scenario().Names
+		title = fmt.Sprintf("Link %s–%s: %s→%s %s, %s→%s %s", names[m.node], names[m.peer],
+			names[m.node], names[m.peer], upCut(st.LinkUp(m.node, m.peer)), names[m.peer], names[m.node], upCut(st.LinkUp(m.peer, m.node)))
+	case menuNetwork:
+		title = "The network"
+	}
+	for _, f := range faults.Registry {
+		if !f.Offered(faultMenu(m.kind)) {
+			continue
+		}
+		for _, on := range c.flagChoices(i, f) {
+			if c.offered(i, f, on) {
+				items = append(items, c.faultRow(i, f, on))
+			}
+		}
+	}
+	if m.kind == menuMessage {
+		// the message's channel: cut or heal it from here
+		msg := s.Run().Trace().Msgs[m.msg]
+		for _, name := range []string{"cut", "heal"} {
+			f, _ := faults.Lookup(name)
+			if c.linkOffered(i, f, msg.From, msg.To) {
+				items = append(items, c.linkRow(i, f, msg.From, msg.To))
+			}
+		}
+	}
+	if m.kind == menuProcess && st.Health(m.node).Running() {
+		for _, cmd := range s.Spec().Commands {
+			if s.Takes(m.node, cmd) {
+				items = append(items, c.menuCommand(i, m.node, cmd))
+			}
+		}
+	}
+	if len(items) == 0 {
+		items = append(items, app.P().Class("note").Text("Nothing can be done here at this step."))
+	}
+	items = append([]app.UI{app.Div().Class("menu-title").Text(title)}, items...)
+	items = append(items, app.Button().Class("link").Text("Close").OnClick(func(ctx app.Context, e app.Event) { c.panes[i].menu.kind = menuNone }, app.EventScope(p.n, i)))
+	id := map[menuKind]string{menuProcess: "process-menu", menuMessage: "message-menu", menuLink: "link-menu", menuNetwork: "network-menu"}[m.kind]
+	return app.Div().ID(p.id(id)).Class("menu").Style("left", fmt.Sprintf("%.0fpx", m.x+8)).Style("top", fmt.Sprintf("%.0fpx", m.y+8)).Body(items...)
+}
+
+func upCut(up bool) string {
+	if up {
+		return "up"
+	}
+	return "cut"
+}
+
+// subject fills in the arguments a menu fixes: its process, its message,
+// its link's ends.
+func (c *Lab) subject(i int) faults.Args {
+	m := c.panes[i].menu
+	a := faults.NoArgs()
+	switch m.kind {
+	case menuProcess:
+		a.Node = m.node
+	case menuMessage:
+		a.Msg = m.msg
+	case menuLink:
+		a.Node, a.Target = m.node, m.peer
+	}
+	return a
+}
+
+// fixed says whether a menu's subject gives a param.
+func fixed(k menuKind, p faults.Param) bool {
+	switch k {
+	case menuProcess:
+		return p.Kind == faults.ParamNode
+	case menuMessage:
+		return p.Kind == faults.ParamMsg
+	case menuLink:
+		return p.Kind == faults.ParamNode || p.Kind == faults.ParamTarget
+	}
+	return false
+}
+
+// flagChoices are the values a menu offers a fault with for its required
+// true-or-false argument ("on"): one button each; a fault without one gets
+// one button.
+func (c *Lab) flagChoices(i int, f *faults.Fault) []bool {
+	for _, p := range f.Params {
+		if p.Kind == faults.ParamFlag && !p.Optional {
+			return []bool{true, false}
+		}
+	}
+	return []bool{false}
+}
+
+// offered says whether the fault can happen now from pane i's open menu,
+// for some choice of the arguments the learner picks.
+func (c *Lab) offered(i int, f *faults.Fault, on bool) bool {
+	m := c.panes[i].menu
+	if m.kind == menuNetwork && f.Takes("node") && !hasOptional(f, "node") {
+		return false
+	}
+	if m.kind == menuProcess && f.Takes("target") {
+		return len(c.targets(i, f)) > 0
+	}
+	_, err := c.faultArgs(i, f, on)
+	return err == nil
+}
+
+func hasOptional(f *faults.Fault, field string) bool {
+	for _, p := range f.Params {
+		if p.Field == field {
+			return p.Optional
+		}
+	}
+	return false
+}
+
+// targets lists the processes a fault of pane i's process menu may name as
+// its target: those for which it can happen now.
+func (c *Lab) targets(i int, f *faults.Fault) []sim.NodeID {
+	s := c.sess(i)
+	st := s.State()
+	base := c.subject(i)
+	var out []sim.NodeID
+	for t := range len(s.Scenario().Names) {
+		a := base
+		a.Target = sim.NodeID(t)
+		a.OneWay = c.formFlag(i, f.Name+".oneway")
+		if st.Check(engine.Fault(f.Name, a)) == nil {
+			out = append(out, sim.NodeID(t))
+		}
+	}
+	return out
+}
+
+// faultArgs reads a fault's arguments from pane i's open menu and the
+// inputs the learner filled in, and checks that it can happen now.
+func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
+	p := c.panes[i]
+	m := p.menu
+	a := c.subject(i)
+	for _, prm := range f.Params {
+		if fixed(m.kind, prm) {
+			continue
+		}
+		key := f.Name + "." + prm.Field
+		switch prm.Kind {
+		case faults.ParamTarget:
+			if m.kind == menuNetwork {
+				continue
+			}
+			ts := c.targets(i, f)
+			if len(ts) == 0 {
+				return a, fmt.Errorf("no process to %s with", f.Name)
+			}
+			a.Target = ts[0]
+			if v, err := strconv.Atoi(p.form[key]); err == nil {
+				for _, t := range ts {
+					if int(t) == v {
+						a.Target = t
+					}
+				}
+			}
+		case faults.ParamTicks:
+			a.For = sim.Time(c.formNumber(i, key, 15))
+		case faults.ParamOffset:
+			a.By = sim.Time(c.formNumber(i, key, 5))
+		case faults.ParamFlag:
+			if !prm.Optional {
+				a.On = on // the menu's button says which
+			} else {
+				a.OneWay = c.formFlag(i, key)
+			}
+		case faults.ParamGroups:
+			groups, err := parseGroups(p.form[key], c.sess(i).Scenario().Names)
+			if err != nil {
+				return a, err
+			}
+			a.Groups = groups
+		}
+	}
+	return a, c.sess(i).State().Check(engine.Fault(f.Name, a))
+}
+
+func (c *Lab) formNumber(i int, key string, def int64) int64 {
+	if v, err := strconv.ParseInt(strings.TrimSpace(c.panes[i].form[key]), 10, 64); err == nil {
+		return v
+	}
+	return def
+}
+
+func (c *Lab) formFlag(i int, key string) bool { return c.panes[i].form[key] == "1" }
+
+// parseGroups reads a partition as the learner types it: groups of
+// process names or numbers, separated by "|" ("A B | C D E").
+func parseGroups(text string, names []string) ([][]sim.NodeID, error) {
+	if strings.TrimSpace(text) == "" {
+		half := len(names) / 2
+		var a, b []sim.NodeID
+		for i := range names {
+			if i < half {
+				a = append(a, sim.NodeID(i))
+			} else {
+				b = append(b, sim.NodeID(i))
+			}
+		}
+		return [][]sim.NodeID{a, b}, nil
+	}
+	var groups [][]sim.NodeID
+	for _, g := range strings.Split(text, "|") {
+		var ids []sim.NodeID
+		for _, w := range strings.FieldsFunc(g, func(r rune) bool { return r == ' ' || r == ',' }) {
+			id := -1
+			for j, n := range names {
+				if n == w {
+					id = j
+				}
+			}
+			if id < 0 {
+				if x, err := strconv.Atoi(w); err == nil && x >= 1 && x <= len(names) {
+					id = x - 1
+				}
+			}
+			if id < 0 {
+				return nil, fmt.Errorf("no process is called %q", w)
+			}
+			ids = append(ids, sim.NodeID(id))
+		}
+		groups = append(groups, ids)
+	}
+	return groups, nil
+}
+
+// faultRow is one fault of a menu: its button, and inputs for the
+// arguments the learner picks ("GC-pause B for [15] ticks").
+func (c *Lab) faultRow(i int, f *faults.Fault, on bool) app.UI {
+	p := c.panes[i]
+	m := p.menu
+	s := c.sess(i)
+	names := s.Scenario().Names
+	label := f.LabelIn(faultMenu(m.kind))
+	if m.node >= 0 && int(m.node) < len(names) {
+		label = strings.ReplaceAll(label, "{node}", names[m.node])
+	}
+	label = strings.ReplaceAll(label, "{msg}", "it")
+	label = strings.ReplaceAll(label, "{on}", map[bool]string{true: "on", false: "off"}[on])
+	name := f.Name
+	row := []app.UI{app.Button().ID(p.id("menu-"+f.Name)).Title(f.Help).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+		fl, _ := faults.Lookup(name)
+		a, err := c.faultArgs(i, fl, on)
+		if err != nil {
+			c.panes[i].notice = err.Error()
+			c.panes[i].menu.kind = menuNone
+			return
+		}
+		c.act(ctx, i, func() error { return c.sess(i).Fault(name, a) })
+	}, app.EventScope(p.n, i, f.Name, on))}
+	for _, prm := range f.Params {
+		if fixed(m.kind, prm) || (m.kind == menuNetwork && prm.Optional) || (prm.Kind == faults.ParamFlag && !prm.Optional) {
+			continue
+		}
+		row = append(row, c.paramInput(i, f, prm)...)
+	}
+	return app.Div().Class("menu-row").Body(row...)
+}
+
+// paramInput is the input for one argument of a fault, with its words.
+func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
+	p := c.panes[i]
+	key := f.Name + "." + prm.Field
+	id := p.id("menu-" + f.Name + "-" + prm.Field)
+	store := func(ctx app.Context, e app.Event) {
+		src := ctx.JSSrc()
+		if src.Get("type").String() == "checkbox" {
+			c.panes[i].form[key] = map[bool]string{true: "1", false: "0"}[src.Get("checked").Bool()]
+			return
+		}
+		c.panes[i].form[key] = src.Get("value").String()
+	}
+	var out []app.UI
+	if prm.Before != "" {
+		out = append(out, app.Text(" "+prm.Before+" "))
+	}
+	switch prm.Kind {
+	case faults.ParamTarget:
+		names := c.sess(i).Scenario().Names
+		ts := c.targets(i, f)
+		chosen := sim.NodeID(-1)
+		if a, err := c.faultArgs(i, f, false); err == nil {
+			chosen = a.Target
+		}
+		options := make([]app.UI, len(ts))
+		for j, t := range ts {
+			options[j] = option(int(t), names[t], t == chosen)
+		}
+		out = append(out, app.Select().ID(id).Attr("aria-label", prm.Field).Body(options...).OnChange(store, app.EventScope(p.n, i, key)))
+	case faults.ParamTicks, faults.ParamOffset:
+		def := int64(15)
+		if prm.Kind == faults.ParamOffset {
+			def = 5
+		}
+		in := app.Input().ID(id).Type("number").Value(c.formNumber(i, key, def)).OnChange(store, app.EventScope(p.n, i, key))
+		if prm.Kind == faults.ParamTicks {
+			in = in.Min(1).Max(faults.MaxTicks)
+		}
+		out = append(out, in)
+	case faults.ParamFlag:
+		out = append(out, app.Label().Body(checkbox(id, c.formFlag(i, key)).OnChange(store, app.EventScope(p.n, i, key)), app.Text(" "+prm.After)))
+		return out
+	case faults.ParamGroups:
+		out = append(out, app.Input().ID(id).Type("text").Placeholder("A B | C D").Value(p.form[key]).OnChange(store, app.EventScope(p.n, i, key)))
+	}
+	if prm.After != "" {
+		out = append(out, app.Text(" "+prm.After))
+	}
+	return out
+}
+
+// linkOffered says whether a link fault can happen now on from↔to.
+func (c *Lab) linkOffered(i int, f *faults.Fault, from, to sim.NodeID) bool {
+	a := faults.NoArgs()
+	a.Node, a.Target = from, to
+	return c.sess(i).State().Check(engine.Fault(f.Name, a)) == nil
+}
+
+// linkRow offers a link fault for the channel of a message.
+func (c *Lab) linkRow(i int, f *faults.Fault, from, to sim.NodeID) app.UI {
+	p := c.panes[i]
+	names := c.sess(i).Scenario().Names
+	name := f.Name
+	label := fmt.Sprintf("%s the link %s↔%s", strings.ToUpper(name[:1])+name[1:], names[from], names[to])
+	return app.Div().Class("menu-row").Body(app.Button().ID(p.id("menu-link-"+f.Name)).Title(f.Help).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+		a := faults.NoArgs()
+		a.Node, a.Target = from, to
+		c.act(ctx, i, func() error { return c.sess(i).Fault(name, a) })
+	}, app.EventScope(p.n, i, f.Name, int(from), int(to))))
+}
+
+// menuCommand is one of the algorithm's commands in the process menu: a
+// button, with a target picker and a number box when the command takes
+// them ("transfer [20] to [B]").
+func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
+	p := c.panes[i]
+	names := c.sess(i).Scenario().Names
+	cmdName := cmd.Name
+	if !cmd.Target && cmd.Arg == "" {
+		return app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(cmd.Help).Textf("%s from %s", cmd.Name, names[id]).OnClick(func(ctx app.Context, e app.Event) {
+			node := c.panes[i].menu.node
+			c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
+		}, app.EventScope(p.n, i, cmd.Name))
+	}
+	target := c.menuTarget(i, id)
+	// the handler reads the menu's choices when clicked: go-app keeps the
+	// first closure of an element, so values captured here would go stale
+	row := []app.UI{app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(cmd.Help).Text(cmd.Name).OnClick(func(ctx app.Context, e app.Event) {
+		node := c.panes[i].menu.node
+		target := sim.NodeID(sim.None)
+		if cmd, _ := c.sess(i).Spec().Command(cmdName); cmd.Target {
+			target = c.menuTarget(i, node)
+		}
+		c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, target, c.panes[i].menu.arg) })
+	}, app.EventScope(p.n, i, cmd.Name))}
+	if cmd.Arg != "" {
+		row = append(row, app.Input().ID(p.id("menu-arg-"+cmd.Name)).Type("number").Title(cmd.Arg).Value(p.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64); err == nil {
+				c.panes[i].menu.arg = v
+			}
+		}, app.EventScope(p.n, i, cmd.Name)))
+	}
+	if cmd.Target {
+		var options []app.UI
+		for j, name := range names {
+			if sim.NodeID(j) != id {
+				options = append(options, option(j, name, sim.NodeID(j) == target))
+			}
+		}
+		row = append(row, app.Text(" to "), app.Select().ID(p.id("menu-target-"+cmd.Name)).Attr("aria-label", "to").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
+				c.panes[i].menu.target = sim.NodeID(v)
+			}
+		}, app.EventScope(p.n, i, cmd.Name)))
+	}
+	return app.Div().Class("menu-row").Body(row...)
+}
+
+// menuTarget is the target chosen in pane i's menu for commands of process
+// id: any other process, the next one by default.
+func (c *Lab) menuTarget(i int, id sim.NodeID) sim.NodeID {
+	n := sim.NodeID(len(c.sess(i).Scenario().Names))
+	if t := c.panes[i].menu.target; t != id && t >= 0 && t < n {
+		return t
+	}
+	return (id + 1) % n
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/sim"
+)
+
+// pane is the page's state for one run: what the learner is doing to it
+// (a menu, a drag, playing) and what was laid out for its canvases. The run
+// itself is the page's view of the same index.
+type pane struct {
+	// n numbers the pane for its element ids: the first pane's are plain
+	// ("diagram", "forward"), the others' suffixed ("diagram-2").
+	n int
+
+	playing bool
+	playGen int
+	menu    menu
+	// notice is feedback on the last action, such as a refused delivery.
+	notice   string
+	drag     drag
+	scrubGen int
+	// commandNode is the process the command bar acts at, with many processes.
+	commandNode sim.NodeID
+	// form holds what the learner typed into the menus' inputs, by input
+	// ("pause.for"), so that a menu opened again keeps it.
+	form map[string]string
+
+	scene, topo          *diagram.Scene
+	painter, topoPainter painter
+	// width is the lanes canvas's width in CSS pixels as last observed,
+	// viewport the window's height, topoWidth the topology canvas's width.
+	width, viewport, topoWidth float64
+	observing, topoObserving   bool
+}
+
+func newPane(n int) *pane { return &pane{n: n, form: map[string]string{}} }
+
+// reset forgets what belonged to the run the pane showed before.
+func (p *pane) reset() {
+	p.playing, p.menu, p.notice = false, menu{}, ""
+}
+
+// id is an element id of this pane: name for the first pane, name-N for
+// the N-th.
+func (p *pane) id(name string) string {
+	if p.n == 1 {
+		return name
+	}
+	return name + "-" + strconv.Itoa(p.n)
+}
+
+func (p *pane) stopObserving() {
+	if !p.observing && !p.topoObserving {
+		return
+	}
+	if js := app.Window().Get("spacetime"); js.Truthy() {
+		for _, name := range []string{"diagram", "topology"} {
+			if cv := app.Window().GetElementByID(p.id(name)); cv.Truthy() {
+				js.Call("observe", cv, nil)
+			}
+		}
+	}
+	p.observing, p.topoObserving = false, false
+}
+
+// sess is pane i's session.
+func (c *Lab) sess(i int) *lab.Session { return c.page.Views[i] }
+
+// canvasHeight is pane i's diagram height: set by the number of processes,
+// or, embedded in a slide, what the frame leaves after the controls and
+// caption (shared by the panes).
+func (c *Lab) canvasHeight(i int) float64 {
+	n := len(c.sess(i).Scenario().Names)
+	if c.embed && c.viewport() > 0 {
+		return max((c.viewport()-embedChrome)/float64(len(c.panes)), 160)
+	}
+	h := diagram.HeightFor(n)
+	if c.several() {
+		h = min(h, 420) // room for the others
+	}
+	return h
+}
+
+// embedChrome is the height an embedded page keeps for its controls and a
+// caption of up to three lines.
+const embedChrome = 170
+
+// layoutPane lays out pane i's pictures at the width its canvases last had
+// (a default before they were measured), so that clicks resolve.
+func (c *Lab) layoutPane(i int) {
+	p := c.panes[i]
+	width := p.width
+	if width <= 0 {
+		width = 900
+	}
+	p.scene = c.page.Scene(i, width, c.canvasHeight(i))
+	p.topo = nil
+	if c.showTopology(i) {
+		tw := p.topoWidth
+		if tw <= 0 {
+			tw = topologyWidth
+		}
+		p.topo = c.sess(i).TopologyScene(tw, diagram.TopologyHeight(len(c.sess(i).Scenario().Names)))
+	}
+}
+
+// topologyWidth is the topology view's width before it is measured.
+const topologyWidth = 320
+
+// showTopology says whether pane i draws its algorithm's topology beside
+// the lanes: when the algorithm has one, and not in a slide.
+func (c *Lab) showTopology(i int) bool {
+	return !c.embed && c.sess(i).Spec().Topology != nil
+}
+
+// paintPane lays out and paints pane i; it reports whether its canvas was
+// there to paint on.
+func (c *Lab) paintPane(i int, p *pane) bool {
+	cv := app.Window().GetElementByID(p.id("diagram"))
+	if !cv.Truthy() {
+		c.layoutPane(i) // no canvas yet: lay out at a default width
+		return false
+	}
+	js := app.Window().Get("spacetime")
+	if !p.observing && c.onSize != nil && js.Truthy() {
+		// the canvas exists from the first render with a session on: from
+		// then on the painter reports its size (and the window's) to us
+		js.Call("observe", cv, c.onSize)
+		p.observing = true
+	}
+	if p.width <= 0 {
+		// reading the width makes the browser lay the page out: do it only
+		// until the canvas observer reports it
+		p.width = cv.Get("clientWidth").Float()
+		p.viewport = app.Window().Get("innerHeight").Float()
+	}
+	tv := app.Window().GetElementByID(p.id("topology"))
+	if tv.Truthy() && p.topoWidth <= 0 {
+		p.topoWidth = tv.Get("clientWidth").Float()
+	}
+	if tv.Truthy() && !p.topoObserving && c.onSize != nil && js.Truthy() {
+		js.Call("observe", tv, c.onSize)
+		p.topoObserving = true
+	}
+	c.layoutPane(i)
+	p.painter.paint(cv, p.scene)
+	if p.topo != nil && tv.Truthy() {
+		p.topoPainter.paint(tv, p.topo)
+	}
+	return true
+}

@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"math"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/lab"
+)
+
+// zoomStep is one step of zooming out; its inverse zooms in.
+const zoomStep = 1.25
+
+// panStep is the share of the window one pan key moves it by.
+const panStep = 0.2
+
+// drag is a pan of a diagram in progress with the mouse.
+type drag struct {
+	down  bool
+	lastX float64
+	// moved says the mouse travelled far enough that the press is a drag,
+	// not a click.
+	moved bool
+	from  float64
+}
+
+// zoom zooms pane i by factor around the present (or the middle, when
+// pinned); panes stepping together zoom as one.
+func (c *Lab) zoom(ctx app.Context, i int, factor float64) {
+	p := c.panes[i]
+	if p.scene == nil {
+		return
+	}
+	c.page.SetView(i, lab.Zoomed(c.page.ViewOf(i), p.scene, factor))
+	c.changed(ctx)
+}
+
+// pan moves pane i's window by a share of its width.
+func (c *Lab) pan(ctx app.Context, i int, share float64) {
+	p := c.panes[i]
+	if p.scene == nil {
+		return
+	}
+	c.page.SetView(i, lab.Panned(p.scene, share*p.scene.PlotWidth()))
+	c.changed(ctx)
+}
+
+// follow makes pane i's window follow the present again, keeping the zoom.
+func (c *Lab) follow(ctx app.Context, i int) {
+	v := c.page.ViewOf(i)
+	v.Pinned, v.Start = false, 0
+	c.page.SetView(i, v)
+	c.changed(ctx)
+}
+
+// resetView goes back to the default zoom, following the present.
+func (c *Lab) resetView(ctx app.Context, i int) {
+	c.page.SetView(i, lab.View{})
+	c.changed(ctx)
+}
+
+// wheel zooms at the mouse; with Shift, or a sideways scroll, it pans.
+func (c *Lab) wheel(ctx app.Context, i int, e app.Event) {
+	p := c.panes[i]
+	if p.scene == nil {
+		return
+	}
+	e.PreventDefault()
+	dx, dy := e.Get("deltaX").Float(), e.Get("deltaY").Float()
+	if e.Get("shiftKey").Bool() || math.Abs(dx) > math.Abs(dy) {
+		c.page.SetView(i, lab.Panned(p.scene, dx+dy))
+	} else {
+		c.page.SetView(i, lab.ZoomedAt(p.scene, e.Get("offsetX").Float(), math.Exp(dy*0.0015)))
+	}
+	c.changed(ctx)
+}
+
+func (c *Lab) dragStart(ctx app.Context, i int, e app.Event) {
+	c.setFocus(i)
+	x := e.Get("offsetX").Float()
+	c.panes[i].drag = drag{down: true, lastX: x, from: x}
+}
+
+// dragMove pans with the mouse: the picture follows the pointer.
+func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
+	p := c.panes[i]
+	if !p.drag.down || p.scene == nil {
+		return
+	}
+	x := e.Get("offsetX").Float()
+	if !p.drag.moved && math.Abs(x-p.drag.from) < 5 {
+		return
+	}
+	p.drag.moved = true
+	c.page.SetView(i, lab.Panned(p.scene, p.drag.lastX-x))
+	p.drag.lastX = x
+	c.redraw(ctx)
+	ctx.PreventUpdate() // the page catches up when the drag ends
+}
+
+func (c *Lab) dragEnd(ctx app.Context, i int, e app.Event) {
+	p := c.panes[i]
+	if p.drag.down && p.drag.moved {
+		c.changed(ctx) // the link records where the view ended up
+	}
+	p.drag.down = false
+}
+
+// setAxis switches pane i's axis between simulated and Lamport time.
+func (c *Lab) setAxis(ctx app.Context, i int, axis string) {
+	s := c.sess(i)
+	s.Axis = axisOf(axis)
+	v := c.page.ViewOf(i)
+	v.Pinned, v.Start = false, 0 // a pinned window is measured in the other axis's units
+	c.page.SetView(i, v)
+	c.changed(ctx)
+}

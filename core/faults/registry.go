@@ -1,0 +1,297 @@
+package faults
+
+import (
+	"fmt"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// Registry is every fault, in the order menus and legends list them.
+var Registry = []*Fault{
+	{
+		Name: "crash", Letter: 'c',
+		Help:   "stop the process: it takes no events, its timers are cancelled, and messages to it wait in their channels",
+		Params: []Param{{Field: "node", Kind: ParamNode}},
+		Menus:  []Menu{MenuProcess}, Label: "Crash {node}",
+		Check: func(w World, a Args) error {
+			if w.Health(a.Node).State == Crashed {
+				return fmt.Errorf("%s has already crashed", w.Name(a.Node))
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			w.SetHealth(a.Node, Health{State: Crashed})
+			dropped := w.DropTimers(a.Node)
+			text := fmt.Sprintf("%s crashes: it takes no events and its timers are cancelled; messages to it wait in their channels", w.Name(a.Node))
+			if dropped > 0 {
+				text += fmt.Sprintf(" (%d timer(s) dropped)", dropped)
+			}
+			return text
+		},
+		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "crash (the line is dashed while the process is down)",
+	},
+	{
+		Name: "recover", Letter: 'r',
+		Help:   "restart a crashed process; the algorithm decides what it forgot",
+		Params: []Param{{Field: "node", Kind: ParamNode}},
+		Menus:  []Menu{MenuProcess}, Label: "Recover {node}",
+		Check: func(w World, a Args) error {
+			if w.Health(a.Node).State != Crashed {
+				return fmt.Errorf("%s has not crashed", w.Name(a.Node))
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			w.SetHealth(a.Node, Health{})
+			if text := w.Restart(a.Node); text != "" {
+				return text
+			}
+			return w.Name(a.Node) + " recovers"
+		},
+		Glyph: sim.GlyphRing, Tone: sim.Ink, Legend: "recovery",
+	},
+	{
+		Name: "pause", Letter: 'p',
+		Help:   "freeze the process as a long GC pause does: events for it queue up, and it wakes believing no time has passed",
+		Params: []Param{{Field: "node", Kind: ParamNode}, {Field: "for", Kind: ParamTicks, Before: "for", After: "ticks"}},
+		Menus:  []Menu{MenuProcess}, Label: "GC-pause {node}",
+		Check: func(w World, a Args) error {
+			if h := w.Health(a.Node); h.State != Up {
+				return fmt.Errorf("%s is %s and cannot pause", w.Name(a.Node), h.State)
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			w.SetHealth(a.Node, Health{State: Paused, Until: w.Now() + a.For})
+			return fmt.Sprintf("%s stops for a GC pause of %d ticks: events for it queue up", w.Name(a.Node), a.For)
+		},
+		Glyph: sim.GlyphBar, Tone: sim.Orange, Legend: "GC pause (a band while the process is paused)",
+	},
+	{
+		Name: "drop", Letter: 'x',
+		Help:   "the network loses the message",
+		Params: []Param{{Field: "msg", Kind: ParamMsg}},
+		Menus:  []Menu{MenuMessage}, Label: "Lose {msg}",
+		Check: inFlight,
+		Apply: func(w World, a Args) string {
+			text := "the network loses " + w.Describe(a.Msg)
+			w.Lose(a.Msg)
+			return text
+		},
+		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "message lost",
+	},
+	{
+		Name: "delay", Letter: 'y',
+		Help:   "the network holds the message back: it cannot arrive for a while",
+		Params: []Param{{Field: "msg", Kind: ParamMsg}, {Field: "for", Kind: ParamTicks, Before: "by", After: "ticks"}},
+		Menus:  []Menu{MenuMessage}, Label: "Delay {msg}",
+		Check: inFlight,
+		Apply: func(w World, a Args) string {
+			due := w.Delay(a.Msg, a.For)
+			return fmt.Sprintf("the network delays %s by %d ticks: it cannot arrive before time %d", w.Describe(a.Msg), a.For, due)
+		},
+		Glyph: sim.GlyphRing, Tone: sim.Orange, Legend: "message delayed by the network",
+	},
+	{
+		Name: "duplicate", Letter: 'u',
+		Help:   "the network delivers the message twice: a copy joins its channel",
+		Params: []Param{{Field: "msg", Kind: ParamMsg}},
+		Menus:  []Menu{MenuMessage}, Label: "Duplicate {msg}",
+		Check: inFlight,
+		Apply: func(w World, a Args) string {
+			text := w.Describe(a.Msg)
+			c := w.Duplicate(a.Msg)
+			return fmt.Sprintf("the network duplicates %s: a second copy (#%d) is on its way behind it", text, c)
+		},
+		Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "message duplicated by the network (dotted: the copy)",
+	},
+	{
+		Name: "cut", Letter: 'l',
+		Help: "cut the link between two processes: what is in flight on it and what is sent on it is lost until it heals",
+		Params: []Param{{Field: "node", Kind: ParamNode}, {Field: "target", Kind: ParamTarget, Before: "to"},
+			{Field: "oneway", Kind: ParamFlag, Optional: true, After: "one way only"}},
+		Menus: []Menu{MenuProcess, MenuLink}, Label: "Cut the link from {node}",
+		MenuLabels: map[Menu]string{MenuLink: "Cut this link"},
+		Check: func(w World, a Args) error {
+			if !w.LinkUp(a.Node, a.Target) && (a.OneWay || !w.LinkUp(a.Target, a.Node)) {
+				return fmt.Errorf("the link %s is already cut", linkName(w, a.Node, a.Target, a.OneWay))
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			lost := w.SetLink(a.Node, a.Target, false)
+			if !a.OneWay {
+				lost += w.SetLink(a.Target, a.Node, false)
+			}
+			return fmt.Sprintf("the link %s is cut: messages sent on it are lost until it heals%s", linkName(w, a.Node, a.Target, a.OneWay), lostWords(lost))
+		},
+		Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "link cut (its messages are lost until it heals)",
+	},
+	{
+		Name: "heal", Letter: 'h',
+		Help: "heal a cut link, or with no process every cut link",
+		Params: []Param{{Field: "node", Kind: ParamNode, Optional: true}, {Field: "target", Kind: ParamTarget, Optional: true, Before: "to"},
+			{Field: "oneway", Kind: ParamFlag, Optional: true, After: "one way only"}},
+		Menus: []Menu{MenuProcess, MenuLink, MenuNetwork}, Label: "Heal the link from {node}",
+		MenuLabels: map[Menu]string{MenuNetwork: "Heal every cut link", MenuLink: "Heal this link"},
+		Valid: func(a Args, n int) error {
+			if (a.Node == sim.None) != (a.Target == sim.None) {
+				return fmt.Errorf("heal names both ends of a link (node and target), or neither to heal every link")
+			}
+			return nil
+		},
+		Check: func(w World, a Args) error {
+			if a.Node == sim.None {
+				if countCut(w) == 0 {
+					return fmt.Errorf("no link is cut")
+				}
+				return nil
+			}
+			if w.LinkUp(a.Node, a.Target) && (a.OneWay || w.LinkUp(a.Target, a.Node)) {
+				return fmt.Errorf("the link %s is not cut", linkName(w, a.Node, a.Target, a.OneWay))
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			if a.Node == sim.None {
+				k := countCut(w)
+				for i := range w.N() {
+					for j := range w.N() {
+						if i != j {
+							w.SetLink(sim.NodeID(i), sim.NodeID(j), true)
+						}
+					}
+				}
+				return fmt.Sprintf("the network heals: %d cut link(s) carry messages again", k)
+			}
+			w.SetLink(a.Node, a.Target, true)
+			if !a.OneWay {
+				w.SetLink(a.Target, a.Node, true)
+			}
+			return fmt.Sprintf("the link %s heals: messages sent on it arrive again", linkName(w, a.Node, a.Target, a.OneWay))
+		},
+		Glyph: sim.GlyphRing, Tone: sim.Grey, Legend: "link healed",
+	},
+	{
+		Name: "partition", Letter: 'g',
+		Help:   "split the network into groups: every link between two groups is cut",
+		Params: []Param{{Field: "groups", Kind: ParamGroups, Before: "groups"}},
+		Menus:  []Menu{MenuNetwork}, Label: "Partition the network into",
+		Check: func(w World, a Args) error {
+			for _, g := range a.Groups {
+				for _, id := range g {
+					if int(id) >= w.N() {
+						return fmt.Errorf("there is no process %d", id.Number())
+					}
+				}
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			lost := 0
+			for gi, g := range a.Groups {
+				for hi, h := range a.Groups {
+					if gi == hi {
+						continue
+					}
+					for _, p := range g {
+						for _, q := range h {
+							if w.LinkUp(p, q) {
+								lost += w.SetLink(p, q, false)
+							}
+						}
+					}
+				}
+			}
+			parts := make([]string, len(a.Groups))
+			for i, g := range a.Groups {
+				names := make([]string, len(g))
+				for j, id := range g {
+					names[j] = w.Name(id)
+				}
+				parts[i] = "{" + strings.Join(names, ", ") + "}"
+			}
+			return fmt.Sprintf("the network partitions into %s: every link between the groups is cut%s", strings.Join(parts, " and "), lostWords(lost))
+		},
+		Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "partition",
+	},
+	{
+		Name: "skew", Letter: 's',
+		Help:   "set the process's clock ahead of real time, or behind it when negative",
+		Params: []Param{{Field: "node", Kind: ParamNode}, {Field: "by", Kind: ParamOffset, Before: "by", After: "ticks (negative: behind)"}},
+		Menus:  []Menu{MenuProcess}, Label: "Skew {node}'s clock",
+		Check: func(w World, a Args) error { return nil },
+		Apply: func(w World, a Args) string {
+			w.SetSkew(a.Node, a.By)
+			switch {
+			case a.By > 0:
+				return fmt.Sprintf("%s's clock runs %d ticks ahead: it reads %d at time %d", w.Name(a.Node), a.By, w.Now()+a.By, w.Now())
+			case a.By < 0:
+				return fmt.Sprintf("%s's clock runs %d ticks behind: it reads %d at time %d", w.Name(a.Node), -a.By, w.Now()+a.By, w.Now())
+			}
+			return fmt.Sprintf("%s's clock is set right: it reads the time, %d", w.Name(a.Node), w.Now())
+		},
+		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock skew",
+	},
+	{
+		Name: "fifo", Letter: 'f',
+		Help:   "switch first-in-first-out delivery on or off from now on",
+		Params: []Param{{Field: "on", Kind: ParamFlag, After: "FIFO channels"}},
+		Menus:  []Menu{MenuNetwork}, Label: "Switch FIFO {on} from now",
+		Check: func(w World, a Args) error {
+			if w.FIFO() == a.On {
+				return fmt.Errorf("FIFO is already %s", onOff(a.On))
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			w.SetFIFO(a.On)
+			if a.On {
+				return "channels deliver in send order again (FIFO on): only the oldest message of a channel may arrive next"
+			}
+			return "channels stop keeping send order (FIFO off): any message in flight may arrive next"
+		},
+		Glyph: sim.GlyphSquare, Tone: sim.Grey, Legend: "FIFO switched on or off",
+	},
+}
+
+func inFlight(w World, a Args) error {
+	if _, _, ok := w.InFlight(a.Msg); !ok {
+		return fmt.Errorf("message #%d is not in flight", a.Msg)
+	}
+	return nil
+}
+
+func linkName(w World, a, b sim.NodeID, oneWay bool) string {
+	if oneWay {
+		return w.Name(a) + "→" + w.Name(b)
+	}
+	return w.Name(a) + "↔" + w.Name(b)
+}
+
+func lostWords(lost int) string {
+	if lost == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d message(s) in flight on it are lost", lost)
+}
+
+func countCut(w World) int {
+	k := 0
+	for i := range w.N() {
+		for j := range w.N() {
+			if i != j && !w.LinkUp(sim.NodeID(i), sim.NodeID(j)) {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}

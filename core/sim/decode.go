@@ -1,0 +1,341 @@
+package sim
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// FieldError is bad input at one field of a document: its path
+// ("params.balances[1]", "script[3].at"), and in plain words what was
+// expected and what was found.
+type FieldError struct {
+	Path string
+	// Problem says what is wrong: "want a whole number, got text "x"".
+	Problem string
+}
+
+func (e *FieldError) Error() string {
+	if e.Path == "" {
+		return e.Problem
+	}
+	return fmt.Sprintf("field %q: %s", e.Path, e.Problem)
+}
+
+// FieldErrorf is a FieldError at path with a formatted problem.
+func FieldErrorf(path, format string, args ...any) *FieldError {
+	return &FieldError{Path: path, Problem: fmt.Sprintf(format, args...)}
+}
+
+// DecodeParams decodes an algorithm's params into p, which holds the
+// defaults: fields the scenario leaves out keep them. Unknown fields and
+// values of the wrong type are refused with the field's path under
+// "params" and what was expected, in plain words.
+func DecodeParams[T any](raw json.RawMessage, p *T) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return nil
+	}
+	return DecodeStrict(trimmed, p, "params")
+}
+
+// DecodeStrict decodes the JSON document data into v (a pointer), refusing
+// unknown fields and wrong types with a *FieldError whose path starts at
+// root ("" for a whole document).
+func DecodeStrict(data []byte, v any, root string) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return &FieldError{Path: root, Problem: "the document is empty"}
+	}
+	if !json.Valid(trimmed) {
+		return syntaxError(data, root)
+	}
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return errors.New("DecodeStrict needs a pointer")
+	}
+	if fe := checkValue(trimmed, t.Elem(), root); fe != nil {
+		return fe
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		// the walk above accepts what encoding/json takes; a value that a
+		// field's own decoder refuses lands here
+		return &FieldError{Path: root, Problem: strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	return nil
+}
+
+// syntaxError says where a document stops being JSON, by line and column.
+func syntaxError(data []byte, root string) error {
+	var probe any
+	err := json.Unmarshal(data, &probe)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := 1, 1
+		for _, b := range data[:max(min(int(se.Offset)-1, len(data)), 0)] {
+			if b == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		msg := strings.TrimPrefix(se.Error(), "json: ")
+		if strings.Contains(msg, "after top-level value") {
+			return &FieldError{Path: root, Problem: fmt.Sprintf("there is more after the end of the %s, at line %d, column %d", documentWord(root), line, col)}
+		}
+		if strings.Contains(msg, "unexpected end of JSON input") {
+			return &FieldError{Path: root, Problem: "not valid JSON: the document ends early (a bracket or quote is not closed)"}
+		}
+		return &FieldError{Path: root, Problem: fmt.Sprintf("not valid JSON at line %d, column %d: %s", line, col, msg)}
+	}
+	return &FieldError{Path: root, Problem: "not valid JSON: the document ends early (a bracket or quote is not closed)"}
+}
+
+// documentWord names what a document is, for syntax errors.
+func documentWord(root string) string {
+	if root == "" {
+		return "scenario"
+	}
+	return root
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// checkValue walks one JSON value against the Go type it decodes into and
+// returns the first problem: a key no field takes, or a value of the wrong
+// kind. raw is valid JSON.
+func checkValue(raw []byte, t reflect.Type, path string) *FieldError {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == 'n' { // null leaves a field as it is
+		return nil
+	}
+	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || t.Implements(unmarshalerType) {
+		return nil
+	}
+	if pt := reflect.PointerTo(t); (pt.Implements(textUnmarshalerType) || t.Implements(textUnmarshalerType)) && t.Kind() != reflect.Struct {
+		if raw[0] != '"' {
+			return &FieldError{Path: path, Problem: fmt.Sprintf("want text, got %s", found(raw))}
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return checkValue(raw, t.Elem(), path)
+	case reflect.Interface:
+		return nil
+	case reflect.Bool:
+		if raw[0] != 't' && raw[0] != 'f' {
+			return wrong(path, "true or false", raw)
+		}
+	case reflect.String:
+		if raw[0] != '"' {
+			return wrong(path, "text", raw)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if !isNumber(raw) {
+			return wrong(path, "a whole number", raw)
+		}
+		if _, err := strconv.ParseInt(string(raw), 10, t.Bits()); err != nil {
+			if errors.Is(err, strconv.ErrRange) {
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number from %d to %d, got %s", minInt(t.Bits()), maxInt(t.Bits()), raw)}
+			}
+			return wrong(path, "a whole number", raw)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if !isNumber(raw) {
+			return wrong(path, "a whole number", raw)
+		}
+		if _, err := strconv.ParseUint(string(raw), 10, t.Bits()); err != nil {
+			if raw[0] == '-' {
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number of 0 or more, got %s", raw)}
+			}
+			if errors.Is(err, strconv.ErrRange) {
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number up to %d, got %s", uint64(1)<<t.Bits()-1, raw)}
+			}
+			return wrong(path, "a whole number", raw)
+		}
+	case reflect.Float32, reflect.Float64:
+		if !isNumber(raw) {
+			return wrong(path, "a number", raw)
+		}
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return nil // []byte is base64 text; encoding/json checks it
+		}
+		if raw[0] != '[' {
+			return wrong(path, "a list", raw)
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return wrong(path, "a list", raw)
+		}
+		if t.Kind() == reflect.Array && len(items) > t.Len() {
+			return &FieldError{Path: path, Problem: fmt.Sprintf("want a list of at most %d items, got %d", t.Len(), len(items))}
+		}
+		for i, item := range items {
+			if fe := checkValue(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); fe != nil {
+				return fe
+			}
+		}
+	case reflect.Map:
+		if raw[0] != '{' {
+			return wrong(path, "an object", raw)
+		}
+		keys, values, err := members(raw)
+		if err != nil {
+			return wrong(path, "an object", raw)
+		}
+		for i, k := range keys {
+			if fe := checkValue(values[i], t.Elem(), join(path, k)); fe != nil {
+				return fe
+			}
+		}
+	case reflect.Struct:
+		if raw[0] != '{' {
+			return wrong(path, "an object", raw)
+		}
+		keys, values, err := members(raw)
+		if err != nil {
+			return wrong(path, "an object", raw)
+		}
+		fields := jsonFields(t)
+		for i, k := range keys {
+			f, ok := lookupField(fields, k)
+			if !ok {
+				names := make([]string, 0, len(fields))
+				for _, f := range fields {
+					names = append(names, f.name)
+				}
+				sort.Strings(names)
+				return &FieldError{Path: join(path, k), Problem: fmt.Sprintf("unknown field (known here: %s)", strings.Join(names, ", "))}
+			}
+			if fe := checkValue(values[i], f.typ, join(path, k)); fe != nil {
+				return fe
+			}
+		}
+	}
+	return nil
+}
+
+func wrong(path, want string, raw []byte) *FieldError {
+	return &FieldError{Path: path, Problem: fmt.Sprintf("want %s, got %s", want, found(raw))}
+}
+
+// found names a JSON value in plain words.
+func found(raw []byte) string {
+	switch raw[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		if r := []rune(s); len(r) > 40 {
+			s = string(r[:40]) + "…"
+		}
+		return fmt.Sprintf("text %q", s)
+	case '[':
+		return "a list"
+	case '{':
+		return "an object"
+	case 't', 'f':
+		return string(raw)
+	}
+	return "the number " + string(raw)
+}
+
+func isNumber(raw []byte) bool { return raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') }
+
+func minInt(bits int) int64 { return -1 << (bits - 1) }
+func maxInt(bits int) int64 { return 1<<(bits-1) - 1 }
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// members lists an object's keys and values in document order.
+func members(raw []byte) ([]string, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, err
+	}
+	var keys []string
+	var values []json.RawMessage
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		keys, values = append(keys, key), append(values, v)
+	}
+	return keys, values, nil
+}
+
+type jsonField struct {
+	name string
+	typ  reflect.Type
+}
+
+// jsonFields lists the JSON names of a struct's fields, as encoding/json
+// sees them (embedded structs' fields included).
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				out = append(out, jsonFields(ft)...)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out = append(out, jsonField{name: name, typ: f.Type})
+	}
+	return out
+}
+
+// lookupField finds the field a key decodes into: the exact name, else one
+// that matches without regard to case, as encoding/json does.
+func lookupField(fields []jsonField, key string) (jsonField, bool) {
+	for _, f := range fields {
+		if f.name == key {
+			return f, true
+		}
+	}
+	for _, f := range fields {
+		if strings.EqualFold(f.name, key) {
+			return f, true
+		}
+	}
+	return jsonField{}, false
+}
