@@ -3,7 +3,7 @@
 GO       ?= go
 ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-SOURCES  := $(shell find app core wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json) go.mod go.sum
+SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json) go.mod go.sum
 
 .PHONY: all build run test test-native test-wasm bench clean
 
@@ -35,10 +35,10 @@ test-native:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-# The core again under js/wasm (Node.js): the same scenarios must give the
-# same traces as natively.
+# The core and the conformance suite again under js/wasm (Node.js): the
+# same scenarios must give the same traces as natively.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)" ./core/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)" ./core/... ./internal/conformance
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz

@@ -21,8 +21,8 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/trace"
+	"spacetime/internal/golden"
 )
 
 // call runs the command line in-process and returns its output.
@@ -436,14 +436,14 @@ func TestExport(t *testing.T) {
 		require.NoError(t, err)
 		wellFormed(t, data)
 		want := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: 350}).SVG()
-		scenariotest.SameLines(t, string(want), string(data), "the export is the diagram's SVG")
+		golden.SameLines(t, string(want), string(data), "the export is the diagram's SVG")
 		assert.True(t, bytes.HasPrefix(data, []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="350"`)))
 		for _, text := range []string{">$126<", ">$127<", ">$20<", ">cut 1", ">now<"} {
 			assert.True(t, strings.Contains(string(data), text), "the SVG shows %q", text)
 		}
-		golden, err := os.ReadFile(filepath.Join("..", "..", "app", "diagram", "testdata", "snapshot-bank.svg"))
+		picture, err := os.ReadFile(filepath.Join("..", "..", "app", "diagram", "testdata", "snapshot-bank.svg"))
 		if err == nil {
-			scenariotest.SameLines(t, string(golden), string(data), "the diagram package's golden picture")
+			golden.SameLines(t, string(picture), string(data), "the diagram package's golden picture")
 		}
 	})
 }
@@ -488,7 +488,7 @@ func TestExportEqualsScreen(t *testing.T) {
 			sess.Seek(tc.k(sess.Len()))
 			sess.Axis = tc.axis
 			screen := sess.Scene(tc.w, tc.h).SVG()
-			scenariotest.SameLines(t, string(screen), out, "the export is the picture on screen")
+			golden.SameLines(t, string(screen), out, "the export is the picture on screen")
 			if tc.id == "snapshot-nonfifo" {
 				assert.True(t, strings.Contains(out, diagram.Palette[diagram.HighlightColor]), "the culprits are highlighted")
 			}

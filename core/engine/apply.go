@@ -261,8 +261,7 @@ func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []i
 	lost := r.cfg.Net.Loss > 0 && w.netRand.Float64() < r.cfg.Net.Loss
 	up := w.linkUp(from, s.To)
 	if record {
-		s.Msg.Label = r.intern(s.Msg.Label)
-		s.Msg.Data = r.data.copy(s.Msg.Data)
+		s.Msg.Label = r.intern(s.Msg.Label) // Data was copied by Env.Send
 		m := trace.Msg{ID: id, From: from, To: s.To, Message: s.Msg, SendStep: w.step, SendTime: w.now,
 			Due: due, RecvStep: -1, DropStep: -1, Lamport: w.lamport[from], Vector: stamp, Original: id}
 		if lost || !up {
@@ -324,24 +323,6 @@ func (s *stamps) copy(v clock.Vector) clock.Vector {
 	c := clock.Vector(s.block[:len(v):len(v)])
 	copy(c, v)
 	s.block = s.block[len(v):]
-	return c
-}
-
-// dataArena copies messages' Data from large blocks, as stamps does for
-// vector clocks: the trace keeps the copy, so a sender that changes its
-// array afterwards does not change what was sent.
-type dataArena struct{ block []int64 }
-
-func (a *dataArena) copy(d []int64) []int64 {
-	if len(d) == 0 {
-		return nil
-	}
-	if len(a.block) < len(d) {
-		a.block = make([]int64, max(4096, 4*len(d)))
-	}
-	c := a.block[:len(d):len(d)]
-	copy(c, d)
-	a.block = a.block[len(d):]
 	return c
 }
 

@@ -37,7 +37,6 @@ type Run struct {
 	// replaying is set while a step is replayed for seeking, not recorded.
 	replaying bool
 	stamps    stamps
-	data      dataArena
 	// kinds numbers the spec's message kinds, for the totals in flight.
 	kinds    map[string]int
 	labels   map[string]string

@@ -43,6 +43,7 @@ type Context struct {
 type Env struct {
 	ctx  Context
 	text textArena
+	data dataArena
 
 	// Sends, Timers, Annotations and Caption are the effects of the step,
 	// read by the engine once Step returns.
@@ -88,8 +89,14 @@ func (e *Env) Name(id NodeID) string { return e.ctx.Names[id] }
 // Rand is the node's random stream.
 func (e *Env) Rand() Rand { return e.ctx.Rand }
 
-// Send queues a message to another process.
-func (e *Env) Send(to NodeID, m Message) { e.Sends = append(e.Sends, Send{To: to, Msg: m}) }
+// Send queues a message to another process. Its Data is copied now: the
+// node may go on changing its array, and the message keeps what was sent.
+func (e *Env) Send(to NodeID, m Message) {
+	if len(m.Data) > 0 && !e.ctx.Quiet {
+		m.Data = e.data.copy(m.Data)
+	}
+	e.Sends = append(e.Sends, Send{To: to, Msg: m})
+}
 
 // SendToOthers sends m to every other process, in id order.
 func (e *Env) SendToOthers(m Message) {
@@ -123,6 +130,20 @@ func (e *Env) Explain(format string, args ...any) {
 // Quiet reports that the step is only replayed: a node may skip work that
 // only feeds its caption.
 func (e *Env) Quiet() bool { return e.ctx.Quiet }
+
+// dataArena copies messages' Data into large blocks, as textArena does for
+// captions: a long run keeps a few blocks instead of an array per message.
+// A block is only ever appended to, so the copies handed out never change.
+type dataArena struct{ block []int64 }
+
+func (a *dataArena) copy(d []int64) []int64 {
+	if cap(a.block)-len(a.block) < len(d) {
+		a.block = make([]int64, 0, max(4096, 4*len(d)))
+	}
+	start := len(a.block)
+	a.block = append(a.block, d...)
+	return a.block[start:len(a.block):len(a.block)]
+}
 
 // textArena keeps the captions of many steps in large blocks: a long run
 // then holds a few hundred objects for its captions instead of one per step,

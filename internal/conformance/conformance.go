@@ -1,0 +1,592 @@
+// Package conformance is the suite every registered algorithm must pass,
+// and the tools it is made of, for other tests to reuse: the same run twice
+// gives the same trace; seeking to any step gives what a fresh replay to it
+// gives; Clone is deep; hundreds of runs with random faults and commands
+// never panic and keep the trace well formed; and (run natively and under
+// js/wasm) each lesson's trace hashes the same. Its tests run it over
+// algo/all, so a new algorithm gets it by being registered.
+package conformance
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+
+	"spacetime/core/engine"
+	"spacetime/core/faults"
+	"spacetime/core/network"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+	"spacetime/core/trace"
+)
+
+// Subject is what the suite checks: an algorithm, the runs to check
+// exactly (its lessons), and a maker of random runs.
+type Subject struct {
+	Spec    *sim.Spec
+	Lessons []Lesson
+	// Random makes the run of a random scenario for seed: random size,
+	// scheduler, network, workload, faults and commands.
+	Random func(seed uint64) (engine.Config, string, error)
+}
+
+// Lesson is one run to check exactly.
+type Lesson struct {
+	Name   string
+	Config func() (engine.Config, error)
+}
+
+// Registered is the subject of a registered algorithm: its built-in
+// lessons, and random variations of the first.
+func Registered(spec *sim.Spec) (Subject, error) {
+	sub := Subject{Spec: spec}
+	var base *scenario.Scenario
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		if err != nil || s.Algorithm != spec.ID {
+			continue
+		}
+		if base == nil {
+			base = s
+		}
+		sub.Lessons = append(sub.Lessons, Lesson{Name: id, Config: func() (engine.Config, error) {
+			s, err := scenario.Builtin(id)
+			if err != nil {
+				return engine.Config{}, err
+			}
+			return s.Config()
+		}})
+	}
+	if base == nil {
+		return sub, fmt.Errorf("%s has no built-in lesson: add one to core/scenario/builtin (the suite, and the page, need it)", spec.ID)
+	}
+	sub.Random = func(seed uint64) (engine.Config, string, error) {
+		rng := rand.New(rand.NewPCG(seed, 0xc0ffee))
+		s := base.Clone()
+		if n := spec.MinN + rng.IntN(min(spec.MaxN, 8)-spec.MinN+1); n != s.N {
+			if resized, err := s.WithN(n); err == nil {
+				s = resized
+			}
+		}
+		cfg, err := s.Config()
+		if err != nil {
+			return cfg, "", err
+		}
+		return Randomize(cfg, seed), fmt.Sprintf("%s with seed %d", base.ID, seed), nil
+	}
+	return sub, nil
+}
+
+// Randomize varies a run's configuration from seed: scheduler, network,
+// workload, stop condition and a script of random faults (every fault of
+// the registry) and commands (every command of the algorithm).
+func Randomize(cfg engine.Config, seed uint64) engine.Config {
+	rng := rand.New(rand.NewPCG(seed, 0xfa17))
+	n := len(cfg.Nodes)
+	cfg.Seed = seed
+	cfg.Scheduler = engine.Schedulers[rng.IntN(len(engine.Schedulers))]
+	cfg.Generator = engine.PCG
+	lo := sim.Time(rng.IntN(3))
+	cfg.Net = network.Config{FIFO: rng.IntN(3) > 0, DelayMin: lo, DelayMax: lo + sim.Time(rng.IntN(8)), Loss: []float64{0, 0, 0.02, 0.1}[rng.IntN(4)]}
+	cfg.Workload = &engine.Workload{P: 0.2 + 0.5*rng.Float64(), Every: [2]sim.Time{1, sim.Time(1 + rng.IntN(5))}, Until: sim.Time(100 + rng.IntN(300))}
+	cfg.Until = engine.Until{Steps: 200 + rng.IntN(400), Time: 2000}
+	cfg.Down = nil
+	if rng.IntN(5) == 0 {
+		cfg.Down = []sim.NodeID{sim.NodeID(rng.IntN(n))}
+	}
+	cfg.Script = nil
+	horizon := 300
+	node := func() sim.NodeID { return sim.NodeID(rng.IntN(n)) }
+	other := func(id sim.NodeID) sim.NodeID { return (id + 1 + sim.NodeID(rng.IntN(n-1))) % sim.NodeID(n) }
+	for range rng.IntN(12) {
+		f := faults.Registry[rng.IntN(len(faults.Registry))]
+		a := faults.NoArgs()
+		for _, p := range f.Params {
+			if p.Optional && rng.IntN(2) == 0 {
+				continue
+			}
+			switch p.Kind {
+			case faults.ParamNode:
+				a.Node = node()
+			case faults.ParamTarget:
+				if a.Node < 0 {
+					a.Node = node()
+				}
+				a.Target = other(a.Node)
+			case faults.ParamMsg:
+				a.Msg = rng.IntN(80)
+			case faults.ParamTicks:
+				a.For = sim.Time(1 + rng.IntN(40))
+			case faults.ParamOffset:
+				a.By = sim.Time(rng.IntN(41) - 20)
+			case faults.ParamFlag:
+				if p.Field == "on" {
+					a.On = rng.IntN(2) == 0
+				} else {
+					a.OneWay = rng.IntN(2) == 0
+				}
+			case faults.ParamGroups:
+				var g1, g2 []sim.NodeID
+				for i := range n {
+					if i%2 == 0 {
+						g1 = append(g1, sim.NodeID(i))
+					} else {
+						g2 = append(g2, sim.NodeID(i))
+					}
+				}
+				a.Groups = [][]sim.NodeID{g1, g2}
+			}
+		}
+		if f.Validate(a, n, f.Given(a)) != nil {
+			continue // the registry refuses it before the run (a heal of one end)
+		}
+		cfg.Script = append(cfg.Script, engine.Timed{At: sim.Time(rng.IntN(horizon)), Action: engine.Fault(f.Name, a)})
+	}
+	for range rng.IntN(8) {
+		if len(cfg.Spec.Commands) == 0 {
+			break
+		}
+		c := cfg.Spec.Commands[rng.IntN(len(cfg.Spec.Commands))]
+		at := node()
+		target := sim.NodeID(sim.None)
+		if c.Target {
+			target = other(at)
+		}
+		arg := int64(0)
+		if c.Arg != "" {
+			arg = int64(1 + rng.IntN(50))
+		}
+		cfg.Script = append(cfg.Script, engine.Timed{At: sim.Time(rng.IntN(horizon)), Action: engine.Command(c.Name, at, target, arg)})
+	}
+	return cfg
+}
+
+// Fingerprint prints everything observable about a state: time, health,
+// node internals, clocks, timers, the network and the algorithm's metrics.
+func Fingerprint(r *engine.Run, st engine.State) string {
+	var b strings.Builder
+	v := st.View()
+	n := v.N()
+	fmt.Fprintf(&b, "step %d now %d view-steps %d sent %d fifo %v\n", st.Step(), st.Now(), v.Steps(), v.NumSent(), st.FIFO())
+	for i := range n {
+		id := sim.NodeID(i)
+		fmt.Fprintf(&b, "%s %v/%s started %v %v lamport %d vector %v skew %d timers %v local %d\n",
+			v.Name(id), st.Health(id), v.Health(id), st.Started(id), st.Fields(id), st.Lamport(id), st.Vector(id), st.Skew(id), st.Timers(id), v.LocalTime(id))
+		for j := range n {
+			if i == j {
+				continue
+			}
+			if !st.LinkUp(id, sim.NodeID(j)) {
+				fmt.Fprintf(&b, "cut %d->%d\n", i, j)
+			}
+			if ids := v.InFlight(id, sim.NodeID(j)); len(ids) > 0 {
+				fmt.Fprintf(&b, "chan %d->%d %v\n", i, j, ids)
+				for _, m := range ids {
+					fmt.Fprintf(&b, "  due #%d %d\n", m, st.Due(m))
+				}
+			}
+		}
+	}
+	fmt.Fprintf(&b, "deliverable %v\n", st.Deliverable())
+	for id := range v.NumSent() {
+		fmt.Fprintf(&b, "msg %+v\n", v.Envelope(id))
+	}
+	if r.Config().Spec.Metrics != nil {
+		for _, m := range r.Config().Spec.Metrics(v) {
+			fmt.Fprintf(&b, "metric %s %v\n", m.Name, m.Value)
+		}
+	}
+	return b.String()
+}
+
+// TraceJSON is a run's whole trace as JSON.
+func TraceJSON(t testing.TB, r *engine.Run) string {
+	t.Helper()
+	data, err := r.Trace().JSON(r.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// Hash is the SHA-256 of a run's trace as JSON.
+func Hash(t testing.TB, r *engine.Run) string {
+	sum := sha256.Sum256([]byte(TraceJSON(t, r)))
+	return hex.EncodeToString(sum[:])
+}
+
+// start runs a configuration.
+func start(t testing.TB, cfg engine.Config) *engine.Run {
+	t.Helper()
+	r, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// CheckDeterminism runs a lesson twice: the traces and failures are equal.
+func CheckDeterminism(t *testing.T, l Lesson) {
+	t.Helper()
+	cfg1, err := l.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg2, _ := l.Config()
+	a, b := start(t, cfg1), start(t, cfg2)
+	if TraceJSON(t, a) != TraceJSON(t, b) {
+		t.Fatalf("%s: the same scenario gave two different traces", l.Name)
+	}
+	if fmt.Sprint(a.Failures()) != fmt.Sprint(b.Failures()) {
+		t.Fatalf("%s: the same scenario failed differently", l.Name)
+	}
+}
+
+// CheckSeek seeks a run to random steps, forwards and back, and compares
+// each state with a run that replays from the start (no checkpoints) and
+// with a fresh run stopped at that step.
+func CheckSeek(t *testing.T, l Lesson, seed uint64, seeks int) {
+	t.Helper()
+	cfg, err := l.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.CheckpointEvery = 16
+	r := start(t, cfg)
+	plain, _ := l.Config()
+	plain.CheckpointEvery = 1 << 30
+	ref := start(t, plain)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for range seeks {
+		k := rng.IntN(r.Len() + 1)
+		got, want := Fingerprint(r, r.At(k)), Fingerprint(ref, ref.At(k))
+		if got != want {
+			t.Fatalf("%s: At(%d) differs from a replay from the start:\n%s", l.Name, k, firstDiff(want, got))
+		}
+		if k > 0 && rng.IntN(4) == 0 {
+			fresh, _ := l.Config()
+			fresh.Until = engine.Until{Steps: k}
+			f := start(t, fresh)
+			if f.Len() == k {
+				if fp := Fingerprint(f, f.At(k)); fp != got {
+					t.Fatalf("%s: At(%d) differs from a fresh run of %d steps:\n%s", l.Name, k, k, firstDiff(fp, got))
+				}
+			}
+		}
+	}
+}
+
+// CheckClones clones every process at some steps, steps the clones with
+// every kind of event, and checks that the originals did not change.
+func CheckClones(t *testing.T, l Lesson, seed uint64) {
+	t.Helper()
+	cfg, err := l.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg)
+	rng := rand.New(rand.NewPCG(seed, 9))
+	names := r.Config().Names
+	var env sim.Env
+	for range 6 {
+		k := rng.IntN(r.Len() + 1)
+		st := r.At(k)
+		v := st.View()
+		var events []sim.Event
+		for id := range v.NumSent() {
+			e := v.Envelope(id)
+			msg := e.Message
+			msg.Data = append([]int64(nil), msg.Data...) // as the engine hands it over: a copy
+			events = append(events, sim.Event{Kind: sim.Deliver, From: e.From, Msg: msg, MsgID: e.ID})
+			if len(events) > 4 {
+				break
+			}
+		}
+		events = append(events, sim.Event{Kind: sim.Workload}, sim.Event{Kind: sim.Recover}, sim.Event{Kind: sim.Timer, Tag: "pass"}, sim.Event{Kind: sim.Timer, Tag: "beat"})
+		for _, c := range r.Config().Spec.Commands {
+			events = append(events, sim.Event{Kind: sim.Command, Tag: c.Name, Target: 0, Arg: 5})
+		}
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			before := fmt.Sprint(v.Node(id).Inspect())
+			clone := v.Node(id).Clone()
+			if fmt.Sprint(clone.Inspect()) != before {
+				t.Fatalf("%s: a clone of %s at step %d does not look like it", l.Name, names[id], k)
+			}
+			for _, ev := range events {
+				if ev.Kind == sim.Deliver && ev.From == id {
+					continue
+				}
+				if ev.Kind == sim.Command && ev.Target == id {
+					ev.Target = (id + 1) % sim.NodeID(v.N())
+				}
+				env.Reset(sim.Context{Self: id, Now: st.Now(), Local: st.Now(), Names: names, Rand: rand.New(rand.NewPCG(1, 2)), Vector: make([]int32, v.N())})
+				func() {
+					defer func() { _ = recover() }() // an event it would never get may upset it; the original is what matters
+					clone.Step(&env, ev)
+				}()
+			}
+			if after := fmt.Sprint(v.Node(id).Inspect()); after != before {
+				t.Fatalf("%s: stepping a clone of %s at step %d changed the original:\nbefore %s\nafter  %s", l.Name, names[id], k, before, after)
+			}
+		}
+	}
+}
+
+// RandomRuns runs random scenarios of the subject and checks that none
+// panics and each trace is well formed; it returns how many runs and steps
+// it made.
+func RandomRuns(t *testing.T, sub Subject, runs int) (int, int) {
+	t.Helper()
+	steps := 0
+	for seed := uint64(1); seed <= uint64(runs); seed++ {
+		cfg, what, err := sub.Random(seed)
+		if err != nil {
+			t.Fatalf("%s: seed %d: %v", sub.Spec.ID, seed, err)
+		}
+		var r *engine.Run
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					buf := make([]byte, 8<<10)
+					buf = buf[:runtime.Stack(buf, false)]
+					t.Fatalf("%s: %s panicked: %v\n%s", sub.Spec.ID, what, p, buf)
+				}
+			}()
+			r = start(t, cfg)
+			if r.Len() > 0 {
+				r.At(int(seed) % r.Len()) // and seeking back into it
+			}
+		}()
+		if err := WellFormed(r); err != nil {
+			t.Fatalf("%s: %s: %v", sub.Spec.ID, what, err)
+		}
+		steps += r.Len()
+	}
+	return runs, steps
+}
+
+// WellFormed checks what every run's trace must satisfy whatever the
+// algorithm: steps numbered in order, time never going back, messages
+// received after they were sent and by their addressee, every annotation
+// of a declared role, every message of a declared kind, every step of a
+// process captioned.
+func WellFormed(r *engine.Run) error {
+	tr := r.Trace()
+	spec := r.Config().Spec
+	var last sim.Time
+	for i := range tr.Records {
+		rec := &tr.Records[i]
+		if rec.Step != i {
+			return fmt.Errorf("record %d says it is step %d", i, rec.Step)
+		}
+		if rec.Time < last {
+			return fmt.Errorf("step %d goes back in time (%d after %d)", i, rec.Time, last)
+		}
+		last = rec.Time
+		if rec.Caption == "" {
+			return fmt.Errorf("step %d (%s) has no caption", i+1, rec.What())
+		}
+		for _, a := range rec.Annotations() {
+			if _, ok := spec.Role(a.Role); !ok {
+				return fmt.Errorf("step %d annotates with the role %q, which %s's Spec.Roles does not declare", i+1, a.Role, spec.ID)
+			}
+		}
+		if rec.Kind == trace.Deliver && (rec.Msg < 0 || tr.Msgs[rec.Msg].To != rec.Node || tr.Msgs[rec.Msg].RecvStep != i) {
+			return fmt.Errorf("step %d delivers message %d wrongly", i+1, rec.Msg)
+		}
+	}
+	for _, m := range tr.Msgs {
+		if _, ok := spec.Kind(m.Kind); !ok {
+			return fmt.Errorf("message %d is of the kind %q, which %s's Spec.Kinds does not declare", m.ID, m.Kind, spec.ID)
+		}
+		if m.RecvStep >= 0 && m.RecvStep <= m.SendStep {
+			return fmt.Errorf("message %d is received (step %d) no later than it is sent (step %d)", m.ID, m.RecvStep, m.SendStep)
+		}
+		if m.RecvStep >= 0 && m.DropStep >= 0 {
+			return fmt.Errorf("message %d is both received and lost", m.ID)
+		}
+	}
+	return nil
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\nwant %s\ngot  %s", i+1, w, g)
+		}
+	}
+	return "(equal)"
+}
+
+// CheckSpec checks what a Spec must say for the engine, the page and the
+// link format to work with it.
+func CheckSpec(spec *sim.Spec) error {
+	if spec.ID == "" || spec.Title == "" || spec.Summary == "" {
+		return fmt.Errorf("a Spec needs an ID, a Title and a Summary")
+	}
+	if !validName(spec.ID) {
+		return fmt.Errorf("the id %q is not lower-case words joined by hyphens", spec.ID)
+	}
+	if spec.MinN < 1 || spec.MaxN < spec.MinN {
+		return fmt.Errorf("MinN %d and MaxN %d do not make a range of sizes", spec.MinN, spec.MaxN)
+	}
+	if spec.New == nil {
+		return fmt.Errorf("a Spec needs New")
+	}
+	if spec.DefaultNames != nil {
+		for _, n := range []int{spec.MinN, min(spec.MaxN, 8)} {
+			if got := len(spec.DefaultNames(n)); got != n {
+				return fmt.Errorf("DefaultNames(%d) names %d processes", n, got)
+			}
+		}
+	}
+	kinds := map[string]bool{}
+	for _, k := range spec.Kinds {
+		if k.Name == "" || kinds[k.Name] {
+			return fmt.Errorf("the message kind %q is empty or declared twice", k.Name)
+		}
+		kinds[k.Name] = true
+		switch k.Role {
+		case sim.RoleMessage, sim.RoleMarker, sim.RoleToken, sim.RoleControl:
+		default:
+			return fmt.Errorf("the message kind %s has no known role (%q)", k.Name, k.Role)
+		}
+		if k.Tone != "" && !knownTone(k.Tone) {
+			return fmt.Errorf("the message kind %s has the unknown tone %q", k.Name, k.Tone)
+		}
+	}
+	commands := map[string]bool{}
+	for _, c := range spec.Commands {
+		if !validName(c.Name) || commands[c.Name] {
+			return fmt.Errorf("the command %q is declared twice or is not lower-case words joined by hyphens (links write it)", c.Name)
+		}
+		commands[c.Name] = true
+		if c.Help == "" {
+			return fmt.Errorf("the command %s has no Help for the page", c.Name)
+		}
+		if c.Takes != nil && c.Who == "" {
+			return fmt.Errorf("the command %s is taken by some processes only, but Who does not say which", c.Name)
+		}
+	}
+	roles := map[string]sim.RoleSpec{}
+	for _, r := range spec.Roles {
+		if r.Name == "" || roles[r.Name].Name != "" {
+			return fmt.Errorf("the annotation role %q is empty or declared twice", r.Name)
+		}
+		roles[r.Name] = r
+	}
+	for _, r := range spec.Roles {
+		if r.Style == sim.StyleHidden {
+			continue
+		}
+		if r.Style > sim.StyleCut {
+			return fmt.Errorf("the role %s has an unknown style", r.Name)
+		}
+		if !knownTone(r.Tone) {
+			return fmt.Errorf("the role %s has the unknown tone %q", r.Name, r.Tone)
+		}
+		if r.Legend == "" {
+			return fmt.Errorf("the role %s is drawn but has no Legend", r.Name)
+		}
+		if r.Of != "" && roles[r.Of].Style != sim.StyleCut {
+			return fmt.Errorf("the role %s belongs Of %q, which is not a cut role", r.Name, r.Of)
+		}
+	}
+	invariants := map[string]bool{}
+	for _, inv := range spec.Invariants {
+		if inv.Name == "" || invariants[inv.Name] || inv.Check == nil {
+			return fmt.Errorf("the invariant %q is empty, declared twice or has no Check", inv.Name)
+		}
+		invariants[inv.Name] = true
+	}
+	return nil
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func knownTone(t sim.Tone) bool {
+	for _, x := range sim.Tones {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// RelayConfig is a run of the fixture algorithm on n processes.
+func RelayConfig(n int, seed uint64) engine.Config {
+	names := sim.NumberNames(n)
+	nodes, _ := Relay.New(names, nil)
+	return engine.Config{Spec: Relay, Names: names, Nodes: nodes, Seed: seed, Scheduler: engine.Earliest, Generator: engine.PCG,
+		Net: network.Config{FIFO: true, DelayMin: 1, DelayMax: 3}, Until: engine.Until{Time: 200}}
+}
+
+// RelaySubject is the fixture algorithm as the suite checks it: a plain
+// ring, one with every kind of fault scripted, one that pauses the token's
+// first holder past both its timers, and random variations.
+func RelaySubject() Subject {
+	plain := func() (engine.Config, error) { return RelayConfig(4, 3), nil }
+	faulty := func() (engine.Config, error) {
+		cfg := RelayConfig(5, 8)
+		cfg.Down = []sim.NodeID{4}
+		cfg.Workload = &engine.Workload{Every: [2]sim.Time{2, 6}, Until: 150}
+		at := func(t sim.Time, a engine.Action) engine.Timed { return engine.Timed{At: t, Action: a} }
+		args := func(set func(*faults.Args)) faults.Args { a := faults.NoArgs(); set(&a); return a }
+		cfg.Script = []engine.Timed{
+			at(5, engine.Command("poke", 0, sim.None, 0)),
+			at(6, engine.Command("ping", 1, 3, 0)),
+			at(9, engine.Fault("skew", args(func(a *faults.Args) { a.Node, a.By = 2, 9 }))),
+			at(12, engine.Fault("pause", args(func(a *faults.Args) { a.Node, a.For = 1, 20 }))),
+			at(15, engine.Fault("cut", args(func(a *faults.Args) { a.Node, a.Target = 2, 3 }))),
+			at(22, engine.Fault("duplicate", args(func(a *faults.Args) { a.Msg = 6 }))),
+			at(23, engine.Fault("delay", args(func(a *faults.Args) { a.Msg = 7; a.For = 30 }))),
+			at(24, engine.Fault("drop", args(func(a *faults.Args) { a.Msg = 8 }))),
+			at(30, engine.Fault("fifo", args(func(a *faults.Args) { a.On = false }))),
+			at(40, engine.Fault("partition", args(func(a *faults.Args) { a.Groups = [][]sim.NodeID{{0, 1}, {2, 3, 4}} }))),
+			at(50, engine.Fault("crash", args(func(a *faults.Args) { a.Node = 0 }))),
+			at(60, engine.Fault("heal", faults.NoArgs())),
+			at(70, engine.Fault("recover", args(func(a *faults.Args) { a.Node = 0 }))),
+			at(75, engine.Fault("recover", args(func(a *faults.Args) { a.Node = 4 }))),
+			at(80, engine.Fault("fifo", args(func(a *faults.Args) { a.On = true }))),
+		}
+		return cfg, nil
+	}
+	paused := func() (engine.Config, error) {
+		cfg := RelayConfig(3, 1)
+		a := faults.NoArgs()
+		a.Node, a.For = 0, 55
+		cfg.Script = []engine.Timed{{At: 2, Action: engine.Fault("pause", a)}}
+		return cfg, nil
+	}
+	return Subject{
+		Spec:    Relay,
+		Lessons: []Lesson{{Name: "relay-ring", Config: plain}, {Name: "relay-faults", Config: faulty}, {Name: "relay-paused", Config: paused}},
+		Random: func(seed uint64) (engine.Config, string, error) {
+			n := 2 + int(seed%7)
+			return Randomize(RelayConfig(n, seed), seed), fmt.Sprintf("relay on %d processes, seed %d", n, seed), nil
+		},
+	}
+}

@@ -1,0 +1,93 @@
+package conformance
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/all"
+	"spacetime/internal/golden"
+)
+
+// subjects are every registered algorithm and the suite's own fixture.
+func subjects(t *testing.T) []Subject {
+	t.Helper()
+	var out []Subject
+	for _, spec := range all.Specs() {
+		sub, err := Registered(spec)
+		require.NoError(t, err)
+		out = append(out, sub)
+	}
+	return append(out, RelaySubject())
+}
+
+// wasm makes the suite lighter under js/wasm, where it runs several times
+// slower; the hashes are what it is there for.
+var wasm = runtime.GOOS == "js"
+
+// TestEveryAlgorithmConforms runs the conformance suite over every
+// registered algorithm (and the fixture): a new algorithm is checked by
+// being registered, and does not pass make test until it conforms.
+func TestEveryAlgorithmConforms(t *testing.T) {
+	for _, sub := range subjects(t) {
+		t.Run(sub.Spec.ID, func(t *testing.T) {
+			require.NoError(t, CheckSpec(sub.Spec))
+			for i, l := range sub.Lessons {
+				t.Run(l.Name, func(t *testing.T) {
+					CheckDeterminism(t, l)
+					cfg, err := l.Config()
+					require.NoError(t, err)
+					seeks := 30
+					if cfg.Until.Steps > 10_000 || wasm {
+						seeks = 4
+					}
+					CheckSeek(t, l, uint64(i+1), seeks)
+					CheckClones(t, l, uint64(i+1))
+				})
+			}
+			runs := 300
+			if wasm {
+				runs = 30
+			}
+			n, steps := RandomRuns(t, sub, runs)
+			t.Logf("%s: %d random runs with faults, %d steps, no panic", sub.Spec.ID, n, steps)
+		})
+	}
+}
+
+// TestLessonHashes compares the SHA-256 of every lesson's trace with the
+// golden hashes; under GOOS=js GOARCH=wasm (make test-wasm) the same test
+// shows that the browser computes exactly the traces the command line does.
+// Regenerate them with: go test ./internal/conformance -run TestLessonHashes -update
+func TestLessonHashes(t *testing.T) {
+	got := map[string]string{}
+	for _, sub := range subjects(t) {
+		for _, l := range sub.Lessons {
+			cfg, err := l.Config()
+			require.NoError(t, err)
+			got[l.Name] = Hash(t, start(t, cfg))
+		}
+	}
+	data, err := json.MarshalIndent(got, "", "  ")
+	require.NoError(t, err)
+	golden.Check(t, filepath.Join("testdata", "hashes.json"), string(data)+"\n")
+}
+
+// TestSpecChecksCatchMistakes: the static checks refuse what would break
+// the page or the link format.
+func TestSpecChecksCatchMistakes(t *testing.T) {
+	spec := *Relay
+	spec.Commands = append(spec.Commands[:0:0], spec.Commands...)
+	spec.Commands[0].Name = "po.ke"
+	require.ErrorContains(t, CheckSpec(&spec), "links write it")
+	spec = *Relay
+	spec.Roles = append(spec.Roles[:0:0], spec.Roles...)
+	spec.Roles[0].Legend = ""
+	require.ErrorContains(t, CheckSpec(&spec), "no Legend")
+	spec = *Relay
+	spec.MinN, spec.MaxN = 5, 3
+	require.ErrorContains(t, CheckSpec(&spec), "range of sizes")
+}
