@@ -608,7 +608,11 @@ func (l *layout) messages() {
 		default:
 			end = l.now
 			ch := [2]sim.NodeID{m.From, m.To}
-			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*l.progress(m, l.due(m), queued[ch])
+			f := l.progress(m, l.due(m), queued[ch])
+			if m.Duplicate() {
+				f = max(f-0.12, 0.1) // just behind its original, not hidden under it
+			}
+			a.x2, a.y2 = l.X(end), y1+(yTo-y1)*f
 			queued[ch]++
 			a.inFlight = true
 		}
@@ -787,13 +791,8 @@ func (l *layout) shapesOf(draw func()) []Shape {
 // faultGlyph is a fault's mark on its process's lane, from the registry.
 func (l *layout) faultGlyph(f *faults.Fault, r *trace.Record, px, py float64) []Shape {
 	text := ""
-	if a, _, ok := r.Args(); ok {
-		switch {
-		case f.Takes("by"):
-			text = fmt.Sprintf("%+d", a.By)
-		case f.Takes("target") && a.Target >= 0:
-			text = f.Name + " " + l.tr.Names[a.Target]
-		}
+	if a, _, ok := r.Args(); ok && f.Takes("by") {
+		text = fmt.Sprintf("%+d", a.By) // a link's faults are drawn between its lanes
 	}
 	return l.shapesOf(func() { l.glyph(f.Glyph, px, py, ToneColor(f.Tone), text) })
 }

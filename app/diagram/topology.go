@@ -101,6 +101,9 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		ch := [2]sim.NodeID{m.From, m.To}
 		f := l.progress(m, l.due(m), queued[ch])
 		queued[ch]++
+		if m.Duplicate() {
+			f = max(f-0.12, 0.1) // just behind its original
+		}
 		p, q := pos[m.From], pos[m.To]
 		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius)
 		// a message rides slightly to the right of its link, so that the

@@ -101,8 +101,21 @@ func (c *Lab) removeView(ctx app.Context, i int) {
 	c.panes[i].stopObserving()
 	c.page.Remove(i)
 	c.panes = append(c.panes[:i], c.panes[i+1:]...)
+	c.renumber()
 	c.focus = min(c.focus, len(c.panes)-1)
 	c.changed(ctx)
+}
+
+// renumber gives the panes the element ids of their places on the page
+// (the first pane's ids are plain), to be observed and measured afresh.
+func (c *Lab) renumber() {
+	for i, p := range c.panes {
+		if p.n != i+1 {
+			p.stopObserving()
+			p.n, p.width, p.topoWidth = i+1, 0, 0
+		}
+	}
+	c.nextPane = len(c.panes)
 }
 
 // setTogether steps the panes together or apart.

@@ -185,7 +185,17 @@ func (c *Lab) offered(i int, f *faults.Fault, on bool) bool {
 	if m.kind == menuProcess && f.Takes("target") {
 		return len(c.targets(i, f)) > 0
 	}
+	if _, err := c.faultArgs(i, f, on); err == nil {
+		return true
+	}
+	// offered if it can happen with its optional flags as they are by
+	// default (a link cut one way can still be cut both ways); the
+	// learner's choice is checked when the button is pressed
+	p := c.panes[i]
+	saved := p.form
+	p.form = map[string]string{}
 	_, err := c.faultArgs(i, f, on)
+	p.form = saved
 	return err == nil
 }
 
@@ -475,3 +485,6 @@ func (c *Lab) menuTarget(i int, id sim.NodeID) sim.NodeID {
 	}
 	return (id + 1) % n
 }
+
+// lookupFault finds a fault of the registry by name.
+func lookupFault(name string) (*faults.Fault, bool) { return faults.Lookup(name) }

@@ -73,24 +73,30 @@ func throughput(rep *Report, wasm bool) error {
 		cmd = exec.Command("go", "run", "./cmd/throughput")
 	}
 	cmd.Stderr = os.Stderr
-	data, err := cmd.Output()
-	if err != nil {
-		return err
-	}
+	data, runErr := cmd.Output() // an algorithm that fails still lets the others report
 	rep.CoreEventsPerS[platform] = map[string]float64{}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	var errs []string
 	for dec.More() {
 		var r struct {
 			Algorithm string  `json:"algorithm"`
 			N         int     `json:"n"`
 			PerSecond float64 `json:"events_per_s"`
+			Error     string  `json:"error"`
 		}
 		if err := dec.Decode(&r); err != nil {
 			return err
 		}
+		if r.Error != "" {
+			errs = append(errs, fmt.Sprintf("%s: %s", r.Algorithm, r.Error))
+			continue
+		}
 		rep.CoreEventsPerS[platform][fmt.Sprintf("%s/n=%d", r.Algorithm, r.N)] = r.PerSecond
 	}
-	return nil
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return runErr
 }
 
 func sortedKeys[V any](m map[string]V) []string {

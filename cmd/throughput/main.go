@@ -1,7 +1,10 @@
 // Command throughput measures how many events per second the simulator
-// runs, for every registered algorithm, with 3 and with 32 processes. It is
-// built natively and for js/wasm (run under Node.js by `make bench`), so the
-// two figures come from the same code. It prints one JSON object per line.
+// runs, for every registered algorithm, at a small and a large size its
+// Spec allows (3 and 32 processes where it can). It is built natively and
+// for js/wasm (run under Node.js by `make bench`), so the two figures come
+// from the same code. It prints one JSON object per line; an algorithm
+// that cannot be measured gets a line with its error, and the others are
+// still measured.
 //
 //	throughput [-steps 100000] [-repeat 3]
 package main
@@ -27,6 +30,17 @@ type Result struct {
 	Seconds   float64 `json:"seconds"`
 	PerSecond float64 `json:"events_per_s"`
 	Platform  string  `json:"platform"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// sizes are the process counts an algorithm is measured at: 3 and 32, or
+// the nearest its Spec allows.
+func sizes(minN, maxN int) []int {
+	small, large := min(max(3, minN), maxN), min(max(32, minN), maxN)
+	if small == large {
+		return []int{small}
+	}
+	return []int{small, large}
 }
 
 func main() {
@@ -34,36 +48,55 @@ func main() {
 	repeat := flag.Int("repeat", 3, "runs per measurement; the fastest counts")
 	flag.Parse()
 	enc := json.NewEncoder(os.Stdout)
+	failed := false
+	platform := runtime.GOOS + "/" + runtime.GOARCH
 	for _, spec := range all.Specs() {
 		base, err := lesson(spec.ID)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "throughput:", err)
-			os.Exit(1)
+			enc.Encode(Result{Algorithm: spec.ID, Platform: platform, Error: err.Error()})
+			failed = true
+			continue
 		}
-		for _, n := range []int{3, 32} {
-			s, err := base.WithN(n)
+		for _, n := range sizes(spec.MinN, spec.MaxN) {
+			best, err := measure(base, n, *steps, *repeat)
+			best.Algorithm, best.Scenario, best.N, best.Platform = spec.ID, base.ID, n, platform
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "throughput: %s with n=%d: %v\n", base.ID, n, err)
-				os.Exit(1)
+				best.Error, failed = err.Error(), true
 			}
-			s.Until = scenario.Until{Steps: *steps}
-			best := Result{Algorithm: spec.ID, Scenario: base.ID, N: n, Platform: runtime.GOOS + "/" + runtime.GOARCH}
-			for range *repeat {
-				start := time.Now()
-				r, err := s.Run()
-				if err != nil {
-					fmt.Fprintln(os.Stderr, "throughput:", err)
-					os.Exit(1)
-				}
-				sec := time.Since(start).Seconds()
-				if best.Seconds == 0 || sec < best.Seconds {
-					best.Steps, best.Seconds = r.Len(), sec
-				}
-			}
-			best.PerSecond = float64(best.Steps) / best.Seconds
 			enc.Encode(best)
 		}
 	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+// measure runs a lesson resized to n processes for steps steps, repeat
+// times, and keeps the fastest.
+func measure(base *scenario.Scenario, n, steps, repeat int) (Result, error) {
+	var best Result
+	s := base
+	if n != base.N {
+		var err error
+		if s, err = base.WithN(n); err != nil {
+			return best, fmt.Errorf("%s with n=%d: %v", base.ID, n, err)
+		}
+	}
+	s = s.Clone()
+	s.Until = scenario.Until{Steps: steps}
+	for range repeat {
+		start := time.Now()
+		r, err := s.Run()
+		if err != nil {
+			return best, err
+		}
+		sec := time.Since(start).Seconds()
+		if best.Seconds == 0 || sec < best.Seconds {
+			best.Steps, best.Seconds = r.Len(), sec
+		}
+	}
+	best.PerSecond = float64(best.Steps) / best.Seconds
+	return best, nil
 }
 
 // lesson is the first built-in scenario of an algorithm, by id.

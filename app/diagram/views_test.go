@@ -1,0 +1,218 @@
+package diagram_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/core/engine"
+	"spacetime/core/faults"
+	"spacetime/core/sim"
+	"spacetime/core/trace"
+	"spacetime/internal/conformance"
+)
+
+// relayRun is the conformance fixture's ring with the given script.
+func relayRun(t *testing.T, n int, script ...engine.Timed) *engine.Run {
+	t.Helper()
+	cfg := conformance.RelayConfig(n, 2)
+	cfg.Script = script
+	r, err := engine.New(cfg)
+	require.NoError(t, err)
+	return r
+}
+
+func fault(at sim.Time, name string, set func(*faults.Args)) engine.Timed {
+	a := faults.NoArgs()
+	set(&a)
+	return engine.Timed{At: at, Action: engine.Fault(name, a)}
+}
+
+// stepAt is the first step at or after time t.
+func stepAt(r *engine.Run, t sim.Time) int {
+	for i, rec := range r.Trace().Records {
+		if rec.Time >= t {
+			return i
+		}
+	}
+	return r.Len()
+}
+
+// The topology view places a ring's processes around a circle in the
+// ring's order, draws its links, and moves the messages in flight along
+// them; a click finds a process, a link or a message.
+func TestTopologyViewOfARing(t *testing.T) {
+	r := relayRun(t, 4)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	topo := conformance.Relay.Topology(r.At(0).View())
+	k := stepAt(r, 4) // the token is on its way from 1 to 2
+	st := r.At(k)
+	require.Len(t, st.View().InFlight(0, 1), 1)
+	sc := ix.Topology(k, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240})
+	var pos [4][2]float64
+	for i := range 4 {
+		x, y, ok := sc.NodeAt(sim.NodeID(i))
+		require.True(t, ok)
+		pos[i] = [2]float64{x, y}
+		assert.Equal(t, diagram.HitProcess, sc.Hit(x, y).Kind)
+		assert.Equal(t, sim.NodeID(i), sc.Hit(x, y).Node)
+	}
+	assert.Less(t, pos[0][1], pos[2][1], "process 1 at the top, 3 at the bottom")
+	assert.Greater(t, pos[1][0], pos[3][0], "clockwise: 2 on the right, 4 on the left")
+	links := 0
+	for _, sh := range sc.Shapes {
+		if sh.Op == diagram.OpLine && sh.Flags&diagram.FlagArrow != 0 {
+			links++
+		}
+	}
+	assert.Equal(t, 4, links, "a directed link from each to the next")
+	x, y, ok := sc.LinkAt(1, 2)
+	require.True(t, ok)
+	hit := sc.Hit(x, y)
+	assert.Equal(t, diagram.HitLink, hit.Kind)
+	assert.Equal(t, sim.NodeID(1), hit.Node)
+	assert.Equal(t, sim.NodeID(2), hit.Peer)
+	// the token is a gold square between 1 and 2
+	var token *diagram.Shape
+	for i, sh := range sc.Shapes {
+		if sh.Op == diagram.OpRect && sh.Color == diagram.TokenColor && sh.Flags&diagram.FlagSolid != 0 {
+			token = &sc.Shapes[i]
+		}
+	}
+	require.NotNil(t, token, "the token travels visibly")
+	tx, ty := token.X1+token.X2/2, token.Y1+token.Y2/2
+	assert.True(t, between(tx, pos[0][0], pos[1][0]) && between(ty, pos[0][1], pos[1][1]), "on its way from 1 to 2")
+	mh := sc.Hit(tx, ty)
+	assert.Equal(t, diagram.HitMessage, mh.Kind, "a click on it finds it")
+	assert.Equal(t, st.View().InFlight(0, 1)[0], mh.Msg)
+}
+
+func between(v, a, b float64) bool { return v >= math.Min(a, b)-8 && v <= math.Max(a, b)+8 }
+
+// A cut link and a crashed process are drawn as such in the topology view.
+func TestTopologyViewShowsFaults(t *testing.T) {
+	r := relayRun(t, 4,
+		fault(5, "cut", func(a *faults.Args) { a.Node, a.Target, a.OneWay = 2, 3, true }),
+		fault(6, "crash", func(a *faults.Args) { a.Node = 1 }))
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	topo := conformance.Relay.Topology(r.At(0).View())
+	red := func(k int) (lines, crosses, rings int) {
+		for _, sh := range ix.Topology(k, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240}).Shapes {
+			if sh.Color != diagram.CrashColor {
+				continue
+			}
+			switch sh.Op {
+			case diagram.OpLine:
+				lines++
+			case diagram.OpCross:
+				crosses++
+			case diagram.OpCircle:
+				rings++
+			}
+		}
+		return
+	}
+	l, c, g := red(stepAt(r, 5))
+	assert.Zero(t, l+c+g, "nothing red before the faults")
+	l, c, g = red(r.Len())
+	assert.Equal(t, 1, l, "the cut link, dashed red")
+	assert.Equal(t, 2, c, "a cross on the cut link and on the crashed process")
+	assert.Equal(t, 1, g, "the crashed process is ringed red")
+}
+
+// A pending timer runs under its lane to its due time and says how long
+// it has left; one that fired ends where it fired.
+func TestTimersAreDrawn(t *testing.T) {
+	r := relayRun(t, 3)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	k := stepAt(r, 4)
+	sc := ix.Layout(k, conformance.Relay, diagram.Options{Width: 900, Height: 300})
+	var countdowns []string
+	for _, sh := range sc.Shapes {
+		if sh.Op == diagram.OpText && strings.HasPrefix(sh.Text, "⏲") {
+			countdowns = append(countdowns, sh.Text)
+		}
+	}
+	now := r.Trace().Records[k-1].Time
+	assert.Contains(t, countdowns, "⏲long in "+itoa(40-now), "process 1's long timer is due at 40")
+	assert.Contains(t, countdowns, "⏲short in "+itoa(10-now))
+	assert.NotContains(t, countdowns, "⏲pass in 0", "the pass timer fired at 3")
+	lines := 0
+	for _, sh := range sc.Shapes {
+		if sh.Op == diagram.OpLine && sh.Color == diagram.ControlColor && sh.Y1 == sh.Y2 && sh.Y1 == sc.ProcessY(0)+9 {
+			lines++
+		}
+	}
+	assert.GreaterOrEqual(t, lines, 4, "timers under process 1's lane")
+	legend := ix.Legend(conformance.Relay, k, diagram.LegendOptions{})
+	found := false
+	for _, e := range legend {
+		found = found || strings.HasPrefix(e.Label, "timer armed")
+	}
+	assert.True(t, found, "the legend explains timers once one is armed")
+}
+
+func itoa(x sim.Time) string {
+	if x < 0 {
+		return "-" + itoa(-x)
+	}
+	s := ""
+	for ; x > 0; x /= 10 {
+		s = string(rune('0'+x%10)) + s
+	}
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+// A skewed clock is shown by its lane's name; a network-wide fault at the
+// top of the diagram; a network's copy of a message is dashed; a delay
+// holds a message back on its way.
+func TestFaultMarks(t *testing.T) {
+	r := relayRun(t, 3,
+		fault(2, "skew", func(a *faults.Args) { a.Node, a.By = 1, 7 }),
+		fault(4, "fifo", func(a *faults.Args) { a.On = false }))
+	// duplicate the token while it is on its way
+	k := stepAt(r, 5)
+	for ; k < r.Len() && r.At(k).View().InFlightTotal("token").Count == 0; k++ {
+	}
+	require.Less(t, k, r.Len(), "the token is sent")
+	var token int
+	v := r.At(k).View()
+	for i := range v.N() {
+		for _, id := range v.InFlight(sim.NodeID(i), sim.NodeID((i+1)%v.N())) {
+			if v.Envelope(id).Kind == "token" {
+				token = id
+			}
+		}
+	}
+	a := faults.NoArgs()
+	a.Msg = token
+	require.NoError(t, r.Insert(k, engine.Fault("duplicate", a)))
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	sc := ix.Layout(k+1, conformance.Relay, diagram.Options{Width: 900, Height: 300})
+	texts := map[string]bool{}
+	for _, sh := range sc.Shapes {
+		if sh.Op == diagram.OpText {
+			texts[sh.Text] = true
+		}
+	}
+	assert.True(t, texts["⏱+7"], "process 2's clock runs 7 ahead")
+	assert.True(t, texts["+7"], "the skew's mark says by how much")
+	assert.True(t, texts["FIFO off"], "the network's fault is marked at the top")
+	var dup *trace.Msg
+	for i, m := range r.Trace().Msgs {
+		if m.Duplicate() {
+			dup = &r.Trace().Msgs[i]
+		}
+	}
+	require.NotNil(t, dup)
+	assert.Equal(t, token, dup.Original)
+	assert.NotZero(t, lineFor(t, sc, messageLines(sc), dup.ID).Flags&diagram.FlagDashed, "the copy is dashed")
+	assert.Zero(t, lineFor(t, sc, messageLines(sc), token).Flags&diagram.FlagDashed, "the original is not")
+}

@@ -1,0 +1,199 @@
+package lab_test
+
+import (
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/lab"
+	"spacetime/core/sim"
+)
+
+func comparePage(t *testing.T) *lab.Page {
+	t.Helper()
+	p, err := lab.PageFromQuery(url.Values{}, true)
+	require.NoError(t, err)
+	require.Len(t, p.Views, 2)
+	return p
+}
+
+// lastTime is the time of the last step a view shows (-1 before any).
+func lastTime(s *lab.Session) sim.Time {
+	if s.Step() == 0 {
+		return -1
+	}
+	return s.Run().Trace().Records[s.Step()-1].Time
+}
+
+// nextTime is the time of the next step a view would show.
+func nextTime(s *lab.Session) (sim.Time, bool) {
+	if s.Step() >= s.Len() {
+		return 0, false
+	}
+	return s.Run().Trace().Records[s.Step()].Time, true
+}
+
+// Stepping together shows the events of both runs in time order: after
+// every step, no run's next event is earlier than another's last one.
+func TestSteppingTogetherFollowsTime(t *testing.T) {
+	p := comparePage(t)
+	assert.True(t, p.Together)
+	assert.Equal(t, []string{"snapshot-bank", "snapshot-nonfifo"}, []string{p.Views[0].Scenario().ID, p.Views[1].Scenario().ID})
+	total := p.Views[0].Len() + p.Views[1].Len()
+	assert.Equal(t, total, p.Len(0))
+	moves := 0
+	for p.Forward(0) {
+		moves++
+		for _, a := range p.Views {
+			for _, b := range p.Views {
+				if next, ok := nextTime(b); ok {
+					assert.GreaterOrEqual(t, next, lastTime(a), "a later event was shown before an earlier one")
+				}
+			}
+		}
+		require.Less(t, moves, total+1)
+	}
+	assert.Equal(t, total, p.Position(0), "every event is shown at the end")
+	assert.LessOrEqual(t, moves, total, "events at the same time move together")
+	for p.Back(0) {
+	}
+	assert.Equal(t, 0, p.Position(0))
+	// apart, only the view asked moves
+	p.Together = false
+	p.Forward(1)
+	assert.Equal(t, 0, p.Views[0].Step())
+	assert.Equal(t, 1, p.Views[1].Step())
+	assert.Equal(t, p.Views[1].Len(), p.Len(1))
+}
+
+// Seeking stepping together shows the first k events in time order: k
+// events in all, and none unshown earlier than one shown.
+func TestSeekingTogetherMergesInTime(t *testing.T) {
+	p := comparePage(t)
+	for k := 0; k <= p.Len(0); k++ {
+		p.Seek(0, k)
+		require.Equal(t, k, p.Position(0), "seek to %d", k)
+		for _, a := range p.Views {
+			for _, b := range p.Views {
+				if next, ok := nextTime(b); ok {
+					require.GreaterOrEqual(t, next, lastTime(a), "k=%d: an earlier event is left out", k)
+				}
+			}
+		}
+	}
+	p.Seek(0, -5)
+	assert.Equal(t, 0, p.Position(0))
+	p.Seek(0, 1<<30)
+	assert.Equal(t, p.Len(0), p.Position(0))
+}
+
+// Views stepped together share one window: the latest present, and the
+// whole of the longer run when it fits.
+func TestTheSharedWindow(t *testing.T) {
+	p := comparePage(t)
+	p.Seek(0, p.Len(0))
+	w := p.SharedWindow()
+	assert.True(t, w.Pinned)
+	assert.Equal(t, 0.0, w.Start, "both lessons fit in the default zoom")
+	a := p.Scene(0, 900, 300)
+	b := p.Scene(1, 900, 300)
+	assert.Equal(t, a.T0, b.T0, "one axis for both")
+	assert.Equal(t, a.T1, b.T1)
+	p.SetView(0, lab.View{Span: 20})
+	w = p.SharedWindow()
+	assert.Equal(t, 20.0, w.Span)
+	assert.Equal(t, p.Scene(0, 900, 300).T0, p.Scene(1, 900, 300).T0)
+	assert.Equal(t, lab.View{Span: 20}, p.ViewOf(1), "the zoom is the page's, not the view's")
+}
+
+// A link holds several views; it reads back to the same page.
+func TestALinkHoldsSeveralViews(t *testing.T) {
+	p := comparePage(t)
+	require.NoError(t, p.Views[0].Crash(2))
+	for range 9 {
+		p.Forward(0)
+	}
+	p.Views[1].ToggleCut()
+	q := p.Query()
+	assert.Equal(t, "2", q.Get("v"))
+	assert.Equal(t, "snapshot-bank", q.Get("s"))
+	assert.Equal(t, "snapshot-nonfifo", q.Get("s.2"))
+	assert.Equal(t, "0c3", q.Get("in"), "the crash of C, in the first view")
+	assert.NotEmpty(t, q.Get("cut.2"))
+	assert.Empty(t, q.Get("steps"), "together is the default")
+	back, err := lab.PageFromQuery(q, false)
+	require.NoError(t, err)
+	require.Len(t, back.Views, 2)
+	assert.True(t, back.Together)
+	for i := range p.Views {
+		assert.Equal(t, p.Views[i].Step(), back.Views[i].Step(), "view %d", i+1)
+		assert.Equal(t, traceJSON(t, p.Views[i]), traceJSON(t, back.Views[i]))
+	}
+	assert.Equal(t, q, back.Query())
+
+	p.Together = false
+	assert.Equal(t, "apart", p.Query().Get("steps"))
+	apart, err := lab.PageFromQuery(p.Query(), false)
+	require.NoError(t, err)
+	assert.False(t, apart.Together)
+}
+
+func TestPageLinkErrors(t *testing.T) {
+	tests := []struct {
+		q    url.Values
+		want string
+	}{
+		{url.Values{"s.2": {"nope"}, "v": {"2"}}, `link parameter "s.2"`},
+		{url.Values{"s.2": {"snapshot-bank"}, "k.2": {"-1"}, "v": {"2"}}, `link parameter "k.2": want a step number`},
+		{url.Values{"s.2": {"snapshot-bank"}, "steps": {"sideways"}, "v": {"2"}}, `link parameter "steps"`},
+		{url.Values{"s.2": {"snapshot-bank"}, "span.shared": {"1"}, "v": {"2"}}, `link parameter "span.shared"`},
+	}
+	for _, tc := range tests {
+		_, err := lab.PageFromQuery(tc.q, false)
+		require.Error(t, err, "%v", tc.q)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+	q := url.Values{"v": {"2"}}
+	for i := 2; i <= lab.MaxViews+1; i++ {
+		q.Set("s."+strconv.Itoa(i), "snapshot-bank")
+	}
+	_, err := lab.PageFromQuery(q, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "at most 6 views")
+	// a page can be grown and shrunk
+	p := comparePage(t)
+	p.Remove(0)
+	assert.Len(t, p.Views, 1)
+	assert.False(t, p.Together, "one view steps alone")
+	p.Remove(0)
+	assert.Len(t, p.Views, 1, "the last view stays")
+}
+
+// The FIFO switch runs the same scenario on the other network, keeping the
+// learner's inputs and the step on screen; the link names the built-in.
+func TestSetFIFOKeepsTheInputs(t *testing.T) {
+	sess := open(t, "snapshot-bank")
+	sess.Seek(20)
+	require.NoError(t, sess.Crash(1))
+	sess.Seek(30)
+	sess.Select(25)
+	require.NoError(t, sess.SetFIFO(false))
+	assert.False(t, sess.Scenario().FIFO())
+	assert.Equal(t, 30, sess.Step())
+	assert.Equal(t, 25, sess.Selected)
+	require.Len(t, sess.Run().Inputs(), 1)
+	assert.Equal(t, crashAction(1), sess.Run().Inputs()[0].Action)
+	q := sess.Query()
+	assert.Equal(t, "snapshot-bank", q.Get("s"))
+	assert.Equal(t, "0", q.Get("fifo"))
+	assert.Empty(t, q.Get("sc"), "a built-in with its channels switched is named, not packed")
+	back, err := lab.FromQuery(q)
+	require.NoError(t, err)
+	assert.Equal(t, traceJSON(t, sess), traceJSON(t, back))
+	require.NoError(t, sess.SetFIFO(true))
+	assert.Empty(t, sess.Query().Get("fifo"))
+	assert.NoError(t, sess.SetFIFO(true), "already FIFO: nothing to do")
+}

@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/sim"
+)
+
+// A compare view renders a pane per run, each with its own ids, pictures
+// and lesson picker, under one set of controls when they step together.
+func TestCompareViewRendersAPanePerRun(t *testing.T) {
+	r := mountAt(t, url.Values{}, true)
+	p := r.page()
+	require.NotNil(t, p.byID("pane"))
+	require.NotNil(t, p.byID("pane-2"))
+	assert.Nil(t, p.byID("pane-3"))
+	assert.True(t, p.id("together").on("checked"))
+	assert.Equal(t, "snapshot-bank", selected(p.id("scenario")))
+	assert.Equal(t, "snapshot-nonfifo", selected(p.id("scenario-2")))
+	assert.True(t, p.id("fifo").on("checked"))
+	assert.False(t, p.id("fifo-2").on("checked"))
+	assert.NotNil(t, p.byID("forward"), "one set of step controls")
+	assert.Nil(t, p.byID("forward-2"))
+	assert.Equal(t, "event 0 / "+strconv.Itoa(r.c.page.Len(0))+", in time order", p.id("position").text())
+	assert.NotNil(t, p.byID("caption-2"))
+	assert.Len(t, p.tags("details"), 2, "each run's panels fold under a summary")
+	r.do(func(ctx app.Context) { r.c.end(ctx, 0) })
+	p = r.page()
+	assert.Contains(t, p.tags("details")[0].words(), "every invariant holds")
+	assert.Contains(t, p.tags("details")[1].words(), "1 invariant(s) fail", "the non-FIFO run breaks its snapshot")
+
+	// apart: each pane gets its own controls
+	r.do(func(ctx app.Context) { r.c.setTogether(ctx, false) })
+	p = r.page()
+	assert.NotNil(t, p.byID("forward-2"))
+	assert.Equal(t, "apart", r.url().Get("steps"))
+	r.do(func(ctx app.Context) { r.c.home(ctx, 1) })
+	r.do(func(ctx app.Context) { r.c.forward(ctx, 1) })
+	assert.Equal(t, "1", r.url().Get("k.2"))
+	assert.Equal(t, strconv.Itoa(r.c.sess(0).Len()), r.url().Get("k"), "the other run stays at its end")
+
+	// removing a run leaves a page of one
+	r.do(func(ctx app.Context) { r.c.removeView(ctx, 0) })
+	p = r.page()
+	assert.Nil(t, p.byID("pane-2"), "the remaining run takes the first pane's ids")
+	assert.NotNil(t, p.byID("forward"))
+	assert.Equal(t, "snapshot-nonfifo", r.url().Get("s"))
+	assert.Empty(t, r.url().Get("s.2"))
+}
+
+func selected(sel *node) string {
+	for _, o := range sel.tags("option") {
+		if o.on("selected") {
+			return o.attrs["value"]
+		}
+	}
+	return ""
+}
+
+// Keys act on the pane that has focus.
+func TestKeysGoToTheFocusedPane(t *testing.T) {
+	r := mountAt(t, url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "s.2": {"snapshot-nonfifo"}, "steps": {"apart"}}, false)
+	r.do(r.h.OnMount)
+	press := func(key string) {
+		var calls []string
+		r.c.key(keyDown(key, "BODY", "", &calls))
+		r.e.ConsumeAll()
+	}
+	r.c.setFocus(1)
+	press("ArrowRight")
+	press("ArrowRight")
+	assert.Equal(t, "2", r.url().Get("k.2"))
+	assert.Equal(t, "0", r.url().Get("k"))
+	r.c.setFocus(0)
+	press("End")
+	assert.Equal(t, strconv.Itoa(r.c.sess(0).Len()), r.url().Get("k"))
+	assert.Equal(t, "2", r.url().Get("k.2"))
+	assert.True(t, r.page().id("pane").hasClass("active"))
+	// together, a key moves both
+	r.do(func(ctx app.Context) { r.c.setTogether(ctx, true) })
+	r.do(func(ctx app.Context) { r.c.home(ctx, 0) })
+	press("ArrowRight")
+	assert.Equal(t, "1", r.url().Get("k"))
+	assert.Equal(t, "1", r.url().Get("k.2"), "both runs' first events are at time 0")
+	r.c.OnDismount()
+}
+
+// The message menu offers what the fault registry offers for a message in
+// flight: deliver it, lose it, delay it, duplicate it, and its channel's
+// link.
+func TestMessageMenuOffersTheRegistrysFaults(t *testing.T) {
+	probe := session(t, link("snapshot-bank", 0))
+	k, behind, head := queuedBehind(t, probe)
+	r := mount(t, link("snapshot-bank", k))
+	r.do(func(app.Context) {
+		r.c.panes[0].openMenu(menuMessage, 100, 50, false, func(m *menu) { m.msg = behind })
+	})
+	p := r.page()
+	mm := p.id("message-menu")
+	assert.Contains(t, mm.classed("menu-title")[0].text(), "(in flight)")
+	assert.Nil(t, p.byID("menu-deliver"), "FIFO: it is not the head")
+	assert.Equal(t, "Lose it", p.id("menu-drop").text())
+	assert.Equal(t, "Delay it", p.id("menu-delay").text())
+	assert.Equal(t, "15", p.id("menu-delay-for").attrs["value"])
+	assert.Equal(t, "Duplicate it", p.id("menu-duplicate").text())
+	assert.True(t, strings.HasPrefix(p.id("menu-link-cut").text(), "Cut the link "))
+	assert.Nil(t, p.byID("menu-link-heal"), "the link is not cut")
+
+	r.do(func(app.Context) { r.c.panes[0].openMenu(menuMessage, 100, 50, false, func(m *menu) { m.msg = head }) })
+	require.NotNil(t, r.page().byID("menu-deliver"), "the head can go next")
+	// what the buttons do: a delay of 15 ticks of the head
+	f, _ := lookupFault("delay")
+	a, err := r.c.faultArgs(0, f, false)
+	require.NoError(t, err)
+	assert.Equal(t, head, a.Msg)
+	assert.Equal(t, sim.Time(15), a.For)
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("delay", a) }) })
+	assert.Equal(t, strconv.Itoa(k)+"y"+strconv.Itoa(head)+".15", r.url().Get("in"))
+	assert.Contains(t, r.page().id("caption").text(), "the network delays")
+}
+
+// The network's menu offers what can happen to the whole network now.
+func TestNetworkMenu(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 20))
+	r.do(func(app.Context) { r.c.panes[0].openMenu(menuNetwork, 40, 10, false, func(*menu) {}) })
+	p := r.page()
+	assert.Equal(t, "The network", p.id("network-menu").classed("menu-title")[0].text())
+	assert.Nil(t, p.byID("menu-heal"), "nothing is cut")
+	assert.Equal(t, "Partition the network into", p.id("menu-partition").text())
+	assert.Equal(t, "Switch FIFO off from now", p.id("menu-fifo").text())
+	assert.Nil(t, p.byID("menu-crash"), "a process's faults are in its own menu")
+
+	// after a partition, the network can heal
+	f, _ := lookupFault("partition")
+	r.c.panes[0].form["partition.groups"] = "A | B C"
+	a, err := r.c.faultArgs(0, f, false)
+	require.NoError(t, err)
+	assert.Equal(t, [][]sim.NodeID{{0}, {1, 2}}, a.Groups)
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("partition", a) }) })
+	assert.Equal(t, "20g1_2~3", r.url().Get("in"))
+	r.do(func(app.Context) { r.c.panes[0].openMenu(menuNetwork, 40, 10, false, func(*menu) {}) })
+	assert.Equal(t, "Heal every cut link", r.page().id("menu-heal").text())
+
+	// a partition the learner mistypes is refused with what is wrong
+	r.c.panes[0].form["partition.groups"] = "A | Q"
+	_, err = r.c.faultArgs(0, f, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `no process is called "Q"`)
+}
+
+// A link's menu (a link of the process graph) cuts or heals it, one way or
+// both.
+func TestLinkMenu(t *testing.T) {
+	r := mount(t, link("snapshot-bank", 20))
+	r.do(func(app.Context) {
+		r.c.panes[0].openMenu(menuLink, 60, 60, true, func(m *menu) { m.node, m.peer = 0, 2 })
+	})
+	p := r.page()
+	lm := p.id("link-menu")
+	assert.Equal(t, "Link A–C: A→C up, C→A up", lm.classed("menu-title")[0].text())
+	assert.Equal(t, "topology", lm.parent.attrs["class"], "on the process graph, where it was opened")
+	assert.Equal(t, "Cut this link", p.id("menu-cut").text())
+	assert.Equal(t, "one way only", p.id("menu-cut-oneway").parent.words())
+	assert.Nil(t, p.byID("menu-heal"))
+	r.c.panes[0].form["cut.oneway"] = "1"
+	f, _ := lookupFault("cut")
+	a, err := r.c.faultArgs(0, f, false)
+	require.NoError(t, err)
+	assert.True(t, a.OneWay)
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("cut", a) }) })
+	r.do(func(app.Context) {
+		r.c.panes[0].openMenu(menuLink, 60, 60, true, func(m *menu) { m.node, m.peer = 0, 2 })
+	})
+	p = r.page()
+	assert.Equal(t, "Link A–C: A→C cut, C→A up", p.id("link-menu").classed("menu-title")[0].text())
+	assert.Equal(t, "Heal this link", p.id("menu-heal").text())
+	assert.Equal(t, "Cut this link", p.id("menu-cut").text(), "the other way can still be cut")
+}
