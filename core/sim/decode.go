@@ -53,24 +53,31 @@ func DecodeStrict(data []byte, v any, root string) error {
 	if len(trimmed) == 0 {
 		return &FieldError{Path: root, Problem: "the document is empty"}
 	}
-	if !json.Valid(trimmed) {
-		return syntaxError(data, root)
-	}
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {
 		return errors.New("DecodeStrict needs a pointer")
 	}
+	// the common case, a good document, costs one strict decode (which
+	// scans the document once); only a refused one is scanned again and
+	// walked to say where and why
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.InputOffset() == int64(len(trimmed)) {
+		return nil
+	}
+	if !json.Valid(trimmed) {
+		return syntaxError(data, root)
+	}
 	if fe := checkValue(trimmed, t.Elem(), root); fe != nil {
 		return fe
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		// the walk above accepts what encoding/json takes; a value that a
-		// field's own decoder refuses lands here
-		return &FieldError{Path: root, Problem: strings.TrimPrefix(err.Error(), "json: ")}
+	if err == nil {
+		return &FieldError{Path: root, Problem: "the document goes on after its end"}
 	}
-	return nil
+	// the walk accepts what encoding/json takes; a value that a field's own
+	// decoder refuses lands here
+	return &FieldError{Path: root, Problem: strings.TrimPrefix(err.Error(), "json: ")}
 }
 
 // syntaxError says where a document stops being JSON, by line and column.

@@ -133,6 +133,7 @@ func TestDecodeParams(t *testing.T) {
 		{name: "map values", raw: `{"names": {"a": "b"}}`, err: `field "params.names.a": want a whole number, got text "b"`},
 		{name: "not JSON", raw: `{"balances": [1, 2}`, err: `not valid JSON at line 1, column 19`},
 		{name: "ends early", raw: `{"balances": [1, 2]`, err: `the document ends early`},
+		{name: "goes on after its end", raw: `{"balances": [1]} {"fencing": true}`, err: `there is more after the end of the params, at line 1, column 19`},
 		{name: "a list, not an object", raw: `[1, 2]`, err: `field "params": want an object, got a list`},
 	}
 	for _, tt := range tests {
