@@ -14,6 +14,33 @@ type painter struct {
 	buf     []float32
 	texts   []string
 	palette app.Value
+	// last is what was last handed over, and to which canvas at what
+	// height: a picture that has not changed is not sent again (a step
+	// that moves no message leaves the process graph as it was).
+	last       []float32
+	lastTexts  []string
+	lastCanvas app.Value
+	lastHeight float64
+}
+
+// unchanged reports whether the encoded picture is the one last painted on
+// the same canvas.
+func (p *painter) unchanged(cv app.Value, height float64) bool {
+	if p.lastCanvas == nil || !p.lastCanvas.Equal(cv) || p.lastHeight != height ||
+		len(p.last) != len(p.buf) || len(p.lastTexts) != len(p.texts) {
+		return false
+	}
+	for i, x := range p.buf {
+		if p.last[i] != x {
+			return false
+		}
+	}
+	for i, t := range p.texts {
+		if p.lastTexts[i] != t {
+			return false
+		}
+	}
+	return true
 }
 
 // paint draws scene on the canvas element cv at the next animation frame.
@@ -30,6 +57,11 @@ func (p *painter) paint(cv app.Value, scene *diagram.Scene) {
 		p.palette = app.ValueOf(colors)
 	}
 	p.buf, p.texts = scene.Encode(p.buf, p.texts)
+	if p.unchanged(cv, scene.Height) {
+		return
+	}
+	p.last, p.lastTexts = append(p.last[:0], p.buf...), append(p.lastTexts[:0], p.texts...)
+	p.lastCanvas, p.lastHeight = cv, scene.Height
 	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.buf))), len(p.buf)*4)
 	u8 := app.Window().Get("Uint8Array").New(len(raw))
 	app.CopyBytesToJS(u8, raw)

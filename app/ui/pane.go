@@ -94,12 +94,21 @@ const embedChrome = 170
 // layoutPane lays out pane i's pictures at the width its canvases last had
 // (a default before they were measured), so that clicks resolve.
 func (c *Lab) layoutPane(i int) {
+	c.layoutLanes(i)
+	c.layoutTopology(i)
+}
+
+func (c *Lab) layoutLanes(i int) {
 	p := c.panes[i]
 	width := p.width
 	if width <= 0 {
 		width = 900
 	}
 	p.scene = c.page.Scene(i, width, c.canvasHeight(i))
+}
+
+func (c *Lab) layoutTopology(i int) {
+	p := c.panes[i]
 	p.topo = nil
 	if c.showTopology(i) {
 		tw := p.topoWidth
@@ -148,8 +157,10 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 		js.Call("observe", tv, c.onSize)
 		p.topoObserving = true
 	}
-	c.layoutPane(i)
+	// the lanes first: they are what the learner waits for
+	c.layoutLanes(i)
 	p.painter.paint(cv, p.scene)
+	c.layoutTopology(i)
 	if p.topo != nil && tv.Truthy() {
 		p.topoPainter.paint(tv, p.topo)
 	}

@@ -150,6 +150,15 @@ func (p *page) waitFrames(n int) {
 	require.NoError(p.t, err, "the diagram was never drawn")
 }
 
+// waitFor waits until the JavaScript condition cond holds: for an input
+// that need not change the picture (the painter sends an unchanged one
+// again to no canvas), the page's answer is in the document instead.
+func (p *page) waitFor(cond, why string) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](cond))
+	require.NoError(p.t, err, why)
+}
+
 func (p *page) frames() int { return eval[int](p, "window.spacetimeFrames || 0") }
 
 // settle waits for the page to repaint after an input.

@@ -201,7 +201,8 @@ func clickable(t *testing.T, scene *diagram.Scene, id int) (float64, float64) {
 func TestFIFOToggleKeepsTheInputs(t *testing.T) {
 	p := open(t, "/?v=2&s=snapshot-bank&in=20c2&k=30")
 	require.Contains(t, p.text("#processes"), "crashed")
-	p.click("#fifo", true)
+	p.click("#fifo", false) // the first 30 steps may look the same on both networks
+	p.waitFor(`location.search.includes("fifo=0")`, "the lesson runs again without FIFO")
 	search := eval[string](p, "location.search")
 	assert.Contains(t, search, "fifo=0")
 	assert.Contains(t, search, "in=20c2", "the crash of B is kept")
@@ -209,7 +210,8 @@ func TestFIFOToggleKeepsTheInputs(t *testing.T) {
 	assert.True(t, strings.HasPrefix(p.position(), "step 30 / "), p.position())
 	assert.Contains(t, p.text("#processes"), "crashed")
 	assert.False(t, eval[bool](p, `document.getElementById("fifo").checked`))
-	p.click("#fifo", true)
+	p.click("#fifo", false)
+	p.waitFor(`!location.search.includes("fifo=")`, "the lesson runs again with FIFO")
 	search = eval[string](p, "location.search")
 	assert.NotContains(t, search, "fifo=")
 	assert.Contains(t, search, "in=20c2")
@@ -430,7 +432,8 @@ func TestCutTool(t *testing.T) {
 	w, h := p.canvasSize()
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
 	scene := ix.Layout(r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h})
-	p.key("c")
+	p.do(chromedp.KeyEvent("c"))
+	p.waitFor(`!!document.getElementById("cut-verdict")`, "the cut tool opens")
 	require.Contains(t, p.text("#cut-verdict"), "0 of 3 placed")
 	// through the snapshot's recording points: consistent
 	for s, rec := range r.Trace().Records {
