@@ -130,12 +130,15 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		}
 		s.arrows = append(s.arrows, arrow{msg: m.ID, x1: x, y1: y, x2: x, y2: y, inFlight: true})
 	}
-	if len(dots) > denseMessages {
-		labels = nil
+	if len(s.arrows) > topologyLabels {
+		labels = nil // the lanes beside carry the labels; a crowded graph shows dots
 	}
 	s.Shapes = append(append(s.Shapes, dots...), labels...)
 	return s
 }
+
+// topologyLabels is how many messages in flight the topology view labels.
+const topologyLabels = 4
 
 // nodeRadius is the radius of a process in the topology view.
 const nodeRadius = 18.0
