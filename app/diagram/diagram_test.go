@@ -34,8 +34,7 @@ const (
 
 // dropAction and faultAction are the learner's faults.
 func dropAction(id int) engine.Action {
-	a := faults.NoArgs()
-	a.Msg = id
+	a := faults.OfMessage(id)
 	return engine.Fault("drop", a)
 }
 

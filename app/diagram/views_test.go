@@ -2,6 +2,7 @@ package diagram_test
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,8 +139,8 @@ func TestTimersAreDrawn(t *testing.T) {
 		}
 	}
 	now := r.Trace().Records[k-1].Time
-	assert.Contains(t, countdowns, "⏲long in "+itoa(40-now), "process 1's long timer is due at 40")
-	assert.Contains(t, countdowns, "⏲short in "+itoa(10-now))
+	assert.Contains(t, countdowns, "⏲long in "+strconv.Itoa(int(40-now)), "process 1's long timer is due at 40")
+	assert.Contains(t, countdowns, "⏲short in "+strconv.Itoa(int(10-now)))
 	assert.NotContains(t, countdowns, "⏲pass in 0", "the pass timer fired at 3")
 	lines := 0
 	for _, sh := range sc.Shapes {
@@ -154,20 +155,6 @@ func TestTimersAreDrawn(t *testing.T) {
 		found = found || strings.HasPrefix(e.Label, "timer armed")
 	}
 	assert.True(t, found, "the legend explains timers once one is armed")
-}
-
-func itoa(x sim.Time) string {
-	if x < 0 {
-		return "-" + itoa(-x)
-	}
-	s := ""
-	for ; x > 0; x /= 10 {
-		s = string(rune('0'+x%10)) + s
-	}
-	if s == "" {
-		return "0"
-	}
-	return s
 }
 
 // A skewed clock is shown by its lane's name; a network-wide fault at the
@@ -191,8 +178,7 @@ func TestFaultMarks(t *testing.T) {
 			}
 		}
 	}
-	a := faults.NoArgs()
-	a.Msg = token
+	a := faults.OfMessage(token)
 	require.NoError(t, r.Insert(k, engine.Fault("duplicate", a)))
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
 	sc := ix.Layout(k+1, conformance.Relay, diagram.Options{Width: 900, Height: 300})

@@ -28,36 +28,30 @@ func (s *Session) Fault(name string, args faults.Args) error {
 }
 
 // Crash crashes a process.
-func (s *Session) Crash(id sim.NodeID) error { return s.Fault("crash", nodeArgs(id)) }
+func (s *Session) Crash(id sim.NodeID) error { return s.Fault("crash", faults.AtProcess(id)) }
 
 // Recover recovers a crashed process.
-func (s *Session) Recover(id sim.NodeID) error { return s.Fault("recover", nodeArgs(id)) }
+func (s *Session) Recover(id sim.NodeID) error { return s.Fault("recover", faults.AtProcess(id)) }
 
 // Pause GC-pauses a process for the given number of ticks.
 func (s *Session) Pause(id sim.NodeID, ticks sim.Time) error {
-	a := nodeArgs(id)
+	a := faults.AtProcess(id)
 	a.For = ticks
 	return s.Fault("pause", a)
 }
 
 // CutLink cuts the link between two processes (both ways unless oneWay).
 func (s *Session) CutLink(from, to sim.NodeID, oneWay bool) error {
-	a := nodeArgs(from)
+	a := faults.AtProcess(from)
 	a.Target, a.OneWay = to, oneWay
 	return s.Fault("cut", a)
 }
 
 // HealLink heals the link between two processes (both ways).
 func (s *Session) HealLink(from, to sim.NodeID) error {
-	a := nodeArgs(from)
+	a := faults.AtProcess(from)
 	a.Target = to
 	return s.Fault("heal", a)
-}
-
-func nodeArgs(id sim.NodeID) faults.Args {
-	a := faults.NoArgs()
-	a.Node = id
-	return a
 }
 
 // Command runs one of the algorithm's commands at a process.

@@ -39,28 +39,14 @@ const customJSON = `{
 
 // crashAction, recoverAction, pauseAction and dropAction are the
 // learner's faults.
-func crashAction(id sim.NodeID) engine.Action {
-	a := faults.NoArgs()
-	a.Node = id
-	return engine.Fault("crash", a)
-}
-
-func recoverAction(id sim.NodeID) engine.Action {
-	a := faults.NoArgs()
-	a.Node = id
-	return engine.Fault("recover", a)
-}
+func crashAction(id sim.NodeID) engine.Action   { return engine.Fault("crash", faults.AtProcess(id)) }
+func recoverAction(id sim.NodeID) engine.Action { return engine.Fault("recover", faults.AtProcess(id)) }
+func dropAction(msg int) engine.Action          { return engine.Fault("drop", faults.OfMessage(msg)) }
 
 func pauseAction(id sim.NodeID, ticks sim.Time) engine.Action {
-	a := faults.NoArgs()
-	a.Node, a.For = id, ticks
+	a := faults.AtProcess(id)
+	a.For = ticks
 	return engine.Fault("pause", a)
-}
-
-func dropAction(msg int) engine.Action {
-	a := faults.NoArgs()
-	a.Msg = msg
-	return engine.Fault("drop", a)
 }
 
 func open(t *testing.T, id string) *lab.Session {

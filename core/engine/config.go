@@ -82,9 +82,7 @@ type Action struct {
 
 // Deliver is the action of delivering message id next.
 func Deliver(id int) Action {
-	a := Action{Args: faults.NoArgs()}
-	a.Msg = id
-	return a
+	return Action{Args: faults.OfMessage(id)}
 }
 
 // Command is the action of running a command at a process.

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -227,22 +228,11 @@ func TestEnvGivesStampsAndTheLocalClock(t *testing.T) {
 	assert.Contains(t, r.Trace().Records[0].Caption, "local clock 0, Lamport 1")
 	for _, rec := range r.Trace().Records {
 		if rec.Node == 1 && rec.Kind == trace.Timer && rec.Tag() == "beat" {
-			assert.Contains(t, rec.Caption, "local clock "+itoa(int(rec.Time)+100))
+			assert.Contains(t, rec.Caption, "local clock "+strconv.Itoa(int(rec.Time)+100))
 			return
 		}
 	}
 	t.Fatal("process 2 never beat")
-}
-
-func itoa(x int) string {
-	s := ""
-	for ; x > 0; x /= 10 {
-		s = string(rune('0'+x%10)) + s
-	}
-	if s == "" {
-		return "0"
-	}
-	return s
 }
 
 // TestCommandsTakenBySomeProcesses: the fixture's poke is taken by odd
@@ -260,8 +250,7 @@ func TestCommandsTakenBySomeProcesses(t *testing.T) {
 func TestDownFromTheStart(t *testing.T) {
 	cfg := conformance.RelayConfig(3, 1)
 	cfg.Down = []sim.NodeID{2}
-	a := faults.NoArgs()
-	a.Node = 2
+	a := faults.AtProcess(2)
 	cfg.Script = []engine.Timed{{At: 30, Action: engine.Fault("recover", a)}}
 	r, err := engine.New(cfg)
 	require.NoError(t, err)

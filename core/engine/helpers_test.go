@@ -14,21 +14,12 @@ import (
 )
 
 // crash, recoverAt and pause are the fault actions of process id.
-func crash(id sim.NodeID) engine.Action {
-	a := faults.NoArgs()
-	a.Node = id
-	return engine.Fault("crash", a)
-}
-
-func recoverAt(id sim.NodeID) engine.Action {
-	a := faults.NoArgs()
-	a.Node = id
-	return engine.Fault("recover", a)
-}
+func crash(id sim.NodeID) engine.Action     { return engine.Fault("crash", faults.AtProcess(id)) }
+func recoverAt(id sim.NodeID) engine.Action { return engine.Fault("recover", faults.AtProcess(id)) }
 
 func pause(id sim.NodeID, ticks sim.Time) engine.Action {
-	a := faults.NoArgs()
-	a.Node, a.For = id, ticks
+	a := faults.AtProcess(id)
+	a.For = ticks
 	return engine.Fault("pause", a)
 }
 

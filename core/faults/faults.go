@@ -60,6 +60,20 @@ type Args struct {
 // NoArgs are arguments with no process, target or message.
 func NoArgs() Args { return Args{Node: sim.None, Target: sim.None, Msg: sim.None} }
 
+// AtProcess are the arguments of a fault at process id (crash, recover…).
+func AtProcess(id sim.NodeID) Args {
+	a := NoArgs()
+	a.Node = id
+	return a
+}
+
+// OfMessage are the arguments of a fault of message id (drop, delay…).
+func OfMessage(id int) Args {
+	a := NoArgs()
+	a.Msg = id
+	return a
+}
+
 // ParamKind is the kind of one argument.
 type ParamKind uint8
 

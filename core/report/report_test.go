@@ -192,8 +192,7 @@ func TestUnexpectedLostMoney(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, victim, 0)
-	drop := faults.NoArgs()
-	drop.Msg = victim
+	drop := faults.OfMessage(victim)
 	require.NoError(t, r.Insert(k, engine.Fault("drop", drop)))
 	rep := report.Build(s, r, r.Len())
 	unexpected := rep.Unexpected()

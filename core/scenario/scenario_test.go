@@ -276,8 +276,7 @@ func TestConfig(t *testing.T) {
 	assert.EqualValues(t, 80, cfg.Workload.Until)
 	require.Len(t, cfg.Script, 2)
 	assert.Equal(t, engine.Command("transfer", 2, 0, 4), cfg.Script[0].Action)
-	drop := faults.NoArgs()
-	drop.Msg = 2
+	drop := faults.OfMessage(2)
 	assert.Equal(t, engine.Fault("drop", drop), cfg.Script[1].Action)
 	assert.Len(t, cfg.Nodes, 3)
 	assert.Equal(t, engine.Until{Steps: 10}, cfg.Until)

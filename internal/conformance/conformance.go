@@ -22,6 +22,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/golden"
 )
 
 // Subject is what the suite checks: an algorithm, the runs to check
@@ -265,7 +266,7 @@ func CheckSeek(t *testing.T, l Lesson, seed uint64, seeks int) {
 		k := rng.IntN(r.Len() + 1)
 		got, want := Fingerprint(r, r.At(k)), Fingerprint(ref, ref.At(k))
 		if got != want {
-			t.Fatalf("%s: At(%d) differs from a replay from the start:\n%s", l.Name, k, firstDiff(want, got))
+			t.Fatalf("%s: At(%d) differs from a replay from the start:\n%s", l.Name, k, golden.FirstDiff(want, got))
 		}
 		if k > 0 && rng.IntN(4) == 0 {
 			fresh, _ := l.Config()
@@ -273,7 +274,7 @@ func CheckSeek(t *testing.T, l Lesson, seed uint64, seeks int) {
 			f := start(t, fresh)
 			if f.Len() == k {
 				if fp := Fingerprint(f, f.At(k)); fp != got {
-					t.Fatalf("%s: At(%d) differs from a fresh run of %d steps:\n%s", l.Name, k, k, firstDiff(fp, got))
+					t.Fatalf("%s: At(%d) differs from a fresh run of %d steps:\n%s", l.Name, k, k, golden.FirstDiff(fp, got))
 				}
 			}
 		}
@@ -412,23 +413,6 @@ func WellFormed(r *engine.Run) error {
 		}
 	}
 	return nil
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\nwant %s\ngot  %s", i+1, w, g)
-		}
-	}
-	return "(equal)"
 }
 
 // CheckSpec checks what a Spec must say for the engine, the page and the

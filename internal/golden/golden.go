@@ -10,6 +10,7 @@ package golden
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,9 +47,14 @@ func Check(t testing.TB, path string, got string) {
 // showing both: a golden file's diff, readably.
 func SameLines(t testing.TB, want, got, msg string) {
 	t.Helper()
-	if want == got {
-		return
+	if want != got {
+		t.Fatalf("%s\n%s", msg, FirstDiff(want, got))
 	}
+}
+
+// FirstDiff shows the first line where got differs from want, numbered
+// from 1, or "" when they are the same.
+func FirstDiff(want, got string) string {
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	for i := range max(len(wl), len(gl)) {
 		var w, g string
@@ -59,7 +65,8 @@ func SameLines(t testing.TB, want, got, msg string) {
 			g = gl[i]
 		}
 		if w != g {
-			t.Fatalf("%s\nline %d:\nwant %s\ngot  %s", msg, i+1, w, g)
+			return fmt.Sprintf("line %d:\nwant %s\ngot  %s", i+1, w, g)
 		}
 	}
+	return ""
 }
