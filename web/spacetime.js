@@ -1,7 +1,8 @@
 // Spacetime's canvas painter. Go lays out each diagram and hands over one
 // Float32Array of shapes per frame (see app/diagram/encode.go: 10 numbers a
-// shape) plus the texts they index; this file only paints, once per
-// animation frame, scaled by devicePixelRatio so it is sharp on a projector.
+// shape) plus the texts they index; this file only paints, at most once per
+// canvas and animation frame, scaled by devicePixelRatio so it is sharp on
+// a projector.
 // A page may hold several canvases (panes, topology views): each keeps its
 // own latest picture and its own size observer.
 (function () {
@@ -11,7 +12,9 @@
   const ARROW = 1, DASHED = 2, BOLD = 4, HOLLOW = 8, OUTLINE = 16, SOLID = 32, FAINT = 64;
   const pending = new Map(); // canvas → its latest picture, not yet painted
   let scheduled = false;
-  let paintedNow = false; // a picture was painted at once in this frame
+  const paintedNow = new Set(); // canvases painted at once since the last animation frame
+  let clearing = false; // a frame is asked for to empty paintedNow
+  let taskFrame = null; // the pictures painted at once in this task: one frame
   const observers = new Map(); // canvas → {observer, onWindow}
 
   function paintAll() {
@@ -30,6 +33,30 @@
     window.spacetimeLastPaintEnd = performance.now();
     window.spacetimeLastFrameMs = window.spacetimeLastPaintEnd - t0;
     if (window.spacetimeFrames === 1) performance.mark("spacetime-first-diagram");
+  }
+
+  // paintNow paints a picture at once. Pictures painted at once in one task
+  // (the lanes and the process graph of one step) count as one frame.
+  function paintNow(p) {
+    paintedNow.add(p.canvas);
+    if (!clearing) {
+      clearing = true;
+      requestAnimationFrame(() => { paintedNow.clear(); clearing = false; });
+    }
+    const t0 = performance.now();
+    const first = taskFrame === null;
+    if (first) {
+      taskFrame = { ms: 0 };
+      window.spacetimeLastDrawCall = t0;
+      queueMicrotask(() => { taskFrame = null; });
+    }
+    paint(p);
+    const end = performance.now();
+    taskFrame.ms += end - t0;
+    if (first) window.spacetimeFrames = (window.spacetimeFrames || 0) + 1;
+    window.spacetimeLastPaintEnd = end;
+    window.spacetimeLastFrameMs = taskFrame.ms;
+    if (first && window.spacetimeFrames === 1) performance.mark("spacetime-first-diagram");
   }
 
   function paint(p) {
@@ -140,19 +167,16 @@
     // draw paints the shapes on canvas at the next animation frame; only
     // each canvas's latest call before a frame is painted.
     draw(canvas, buf, texts, palette, height) {
-      window.spacetimeLastDrawCall = performance.now();
       const p = { canvas, buf, texts, palette, height };
-      // A canvas's first picture, and the first picture asked for in a
-      // frame (a step, a click), are painted at once: the learner is
-      // waiting. More in the same frame (scrubbing, dragging, a second
-      // canvas) wait for the next one, and only the latest is painted.
-      if (!canvas.dataset.frames || (!paintedNow && !scheduled)) {
-        pending.delete(canvas);
-        frame([p]);
-        paintedNow = true;
-        requestAnimationFrame(() => { paintedNow = false; });
+      // A canvas's first picture, and its first one since the last frame
+      // (a step, a click), are painted at once: the learner is waiting.
+      // More for the same canvas before the next frame (scrubbing,
+      // dragging) wait for it, and only the latest is painted.
+      if (!canvas.dataset.frames || (!paintedNow.has(canvas) && !pending.has(canvas))) {
+        paintNow(p);
         return;
       }
+      window.spacetimeLastDrawCall = performance.now();
       pending.set(canvas, p);
       if (!scheduled) { scheduled = true; requestAnimationFrame(paintAll); }
     },
