@@ -26,6 +26,9 @@ func Inconsistent(v sim.View, cut []int) []int {
 	return bad
 }
 
+// RecordedCutName names the RecordedCuts invariant.
+const RecordedCutName = "recorded cut is consistent"
+
 // RecordedCuts is the invariant that every cut an algorithm records is
 // consistent: each process's recording point (its annotation of the given
 // role, one group per cut) cuts its history, the recording step itself
@@ -33,7 +36,7 @@ func Inconsistent(v sim.View, cut []int) []int {
 // later message can change it.
 func RecordedCuts(role string) sim.Invariant {
 	return sim.Invariant{
-		Name:  "recorded cut is consistent",
+		Name:  RecordedCutName,
 		Help:  "no message is received inside a recorded cut but sent outside it",
 		Check: func(v sim.View) sim.Verdict { return checkRecordedCuts(v, role) },
 	}

@@ -207,7 +207,7 @@ func (r *Run) validate(w *world, a Action) error {
 		if c.Target && (a.Target < 0 || int(a.Target) >= n || a.Target == a.Node) {
 			return fmt.Errorf("%s needs another process as its target", a.Command)
 		}
-		return nil
+		return c.CheckArg(a.Arg)
 	}
 	if a.Msg < 0 || a.Msg >= w.nextMsg {
 		return fmt.Errorf("there is no message #%d", a.Msg)

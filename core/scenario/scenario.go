@@ -331,8 +331,8 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	case len(e.Target) > 0:
 		return fieldErr(field("target"), "the command %s takes no target", c.Name)
 	}
-	if c.Arg == "" && e.Arg != 0 {
-		return fieldErr(field("arg"), "the command %s takes no number", c.Name)
+	if err := c.CheckArg(e.Arg); err != nil {
+		return fieldErr(field("arg"), "%v", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"spacetime/core/clock"
 )
@@ -42,11 +43,27 @@ type CommandSpec struct {
 	Target bool `json:"target,omitempty"`
 	// Arg names the command's numeric argument ("amount"), if it takes one.
 	Arg string `json:"arg,omitempty"`
+	// ArgMin and ArgMax bound the argument, both included (a transfer is
+	// from $1 up); a script or link outside them is refused, naming Arg.
+	ArgMin int64 `json:"arg_min,omitempty"`
+	ArgMax int64 `json:"arg_max,omitempty"`
 	// Takes says whether process id takes the command, when only some do
 	// (the clients of a lock service, not the service); nil means all.
 	Takes func(v View, id NodeID) bool `json:"-"`
 	// Who names the processes that take it, for refusals ("the clients").
 	Who string `json:"who,omitempty"`
+}
+
+// CheckArg refuses an argument outside the command's bounds, in words that
+// name it ("the amount is from 1 to 1000, got -5").
+func (c *CommandSpec) CheckArg(x int64) error {
+	switch {
+	case c.Arg == "" && x != 0:
+		return fmt.Errorf("the command %s takes no number, got %d", c.Name, x)
+	case c.Arg != "" && (x < c.ArgMin || x > c.ArgMax):
+		return fmt.Errorf("the %s is from %d to %d, got %d", c.Arg, c.ArgMin, c.ArgMax, x)
+	}
+	return nil
 }
 
 // TakenBy reports whether process id takes the command in the world v.
@@ -215,6 +232,37 @@ type Spec struct {
 	// Topology is the graph the processes form, for the page's second
 	// view; nil for none.
 	Topology func(v View) *Topology
+	// KnownLimits are the ways the algorithm is known to break under
+	// faults (non-FIFO channels break a snapshot's cut; a crashed
+	// coordinator blocks everyone): a seeded campaign counts such a
+	// violation as expected, and any other as a bug.
+	KnownLimits []KnownLimit
+}
+
+// KnownLimit says an invariant may fail in a run that has one of the
+// listed faults (by registry name; a scenario whose network starts without
+// FIFO counts as having "fifo").
+type KnownLimit struct {
+	Invariant string
+	Faults    []string
+	// Why says it in a sentence, for the campaign's summary.
+	Why string
+}
+
+// Excuses reports whether the limits expect invariant inv to fail in a run
+// with the given faults, and why.
+func (s *Spec) Excuses(inv string, faults map[string]bool) (string, bool) {
+	for _, l := range s.KnownLimits {
+		if l.Invariant != inv {
+			continue
+		}
+		for _, f := range l.Faults {
+			if faults[f] {
+				return l.Why, true
+			}
+		}
+	}
+	return "", false
 }
 
 // Names returns the default names of n processes.

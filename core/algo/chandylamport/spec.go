@@ -36,7 +36,7 @@ var Spec = &sim.Spec{
 	},
 	Commands: []sim.CommandSpec{
 		{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
-		{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount"},
+		{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount", ArgMin: 1, ArgMax: MaxMoney},
 	},
 	Roles: []sim.RoleSpec{
 		{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded; a snapshot's recording points make its cut"},
@@ -54,7 +54,15 @@ var Spec = &sim.Spec{
 	Formula:  formula,
 	Done:     done,
 	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	KnownLimits: []sim.KnownLimit{
+		{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
+		{Invariant: "snapshot total equals the money there is", Faults: append([]string{"fifo"}, lossy...), Why: "without FIFO a marker overtakes a transfer; a lost or duplicated transfer changes the money there is"},
+		{Invariant: check.RecordedCutName, Faults: []string{"fifo"}, Why: "without FIFO a transfer sent after the sender's recording can arrive before the marker"},
+	},
 }
+
+// lossy are the faults that lose or copy messages.
+var lossy = []string{"drop", "duplicate", "cut", "partition"}
 
 func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p := Params{MaxTransfer: 20}
