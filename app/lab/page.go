@@ -1,12 +1,14 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
 	"strconv"
 
 	"spacetime/app/diagram"
+	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
@@ -61,6 +63,25 @@ func suffix(i int) string {
 // PageFromQuery opens every view a link encodes. compare says the link is
 // /compare's, which opens the default comparison when it names no views.
 func PageFromQuery(q url.Values, compare bool) (*Page, error) {
+	return PageFromQueryWithin(q, compare, nil)
+}
+
+// ErrTooMuchWork says a link asks for more work than the budget it was
+// opened within allows.
+var ErrTooMuchWork = errors.New("this link asks for more work than a prerender may take")
+
+// PageFromQueryWithin is PageFromQuery within a budget of work shared by
+// all its views and inputs (see engine.Budget; nil means none). When the
+// budget runs out it returns ErrTooMuchWork.
+func PageFromQueryWithin(q url.Values, compare bool, budget *engine.Budget) (*Page, error) {
+	p, err := pageFromQuery(q, compare, budget)
+	if budget.Exhausted() {
+		return nil, ErrTooMuchWork
+	}
+	return p, err
+}
+
+func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, error) {
 	version, err := linkVersion(q)
 	if err != nil {
 		return nil, err
@@ -72,13 +93,13 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 			if err != nil {
 				return nil, err
 			}
-			if views[i], err = Open(s); err != nil {
+			if views[i], err = OpenWithin(s, budget); err != nil {
 				return nil, err
 			}
 		}
 		return OpenPage(views...), nil
 	}
-	first, err := readView(q, "", version)
+	first, err := readView(q, "", version, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +112,7 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 		if i >= MaxViews {
 			return nil, fmt.Errorf("link parameter %q: a page holds at most %d views", "s"+sfx, MaxViews)
 		}
-		s, err := readView(q, sfx, version)
+		s, err := readView(q, sfx, version, budget)
 		if err != nil {
 			return nil, err
 		}

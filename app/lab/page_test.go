@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/lab"
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
 
@@ -196,4 +198,43 @@ func TestSetFIFOKeepsTheInputs(t *testing.T) {
 	require.NoError(t, sess.SetFIFO(true))
 	assert.Empty(t, sess.Query().Get("fifo"))
 	assert.NoError(t, sess.SetFIFO(true), "already FIFO: nothing to do")
+}
+
+// A page opened within a budget is the same page as without one while the
+// budget holds; a link that asks for more (a million steps of 64
+// processes, or several long views) says so, and a bad link still says
+// what is wrong with it.
+func TestPageWithinABudget(t *testing.T) {
+	within := func(q url.Values, work int64) (*lab.Page, error) {
+		return lab.PageFromQueryWithin(q, false, &engine.Budget{Work: work})
+	}
+	p, err := within(url.Values{"s": {"snapshot-long"}, "k": {"500"}}, 400_000)
+	require.NoError(t, err)
+	free, err := lab.PageFromQuery(url.Values{"s": {"snapshot-long"}, "k": {"500"}}, false)
+	require.NoError(t, err)
+	assert.Equal(t, free.Query(), p.Query())
+	assert.Equal(t, free.Views[0].Len(), p.Views[0].Len())
+
+	huge, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 64, "workload": {"p": 0.5}, "until": {"steps": 1000000}}`))
+	require.NoError(t, err)
+	cut, err := lab.OpenWithin(huge, &engine.Budget{Work: 10})
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		q    url.Values
+	}{
+		{"a million steps of 64 processes", cut.Query()},
+		{"two long views", url.Values{"v": {"2"}, "s": {"snapshot-long"}, "s.2": {"snapshot-long"}}},
+		{"a long view forked early by an input", url.Values{"s": {"snapshot-long"}, "in": {"5c1"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := within(tc.q, 400_000)
+			assert.ErrorIs(t, err, lab.ErrTooMuchWork)
+			assert.Nil(t, p)
+		})
+	}
+	_, err = within(url.Values{"s": {"nope"}}, 400_000)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `link parameter "s"`)
 }

@@ -45,8 +45,12 @@ type Session struct {
 }
 
 // Open starts a session on a scenario, showing step 0.
-func Open(s *scenario.Scenario) (*Session, error) {
-	r, err := s.Run()
+func Open(s *scenario.Scenario) (*Session, error) { return OpenWithin(s, nil) }
+
+// OpenWithin starts a session whose run stays within a budget of work
+// (see engine.Budget); nil means no budget.
+func OpenWithin(s *scenario.Scenario, b *engine.Budget) (*Session, error) {
+	r, err := s.RunWithin(b)
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ func FromQuery(q url.Values) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readView(q, "", version)
+	return readView(q, "", version, nil)
 }
 
 // linkVersion reads and checks the link's format version.
@@ -124,7 +124,7 @@ func linkVersion(q url.Values) (int, error) {
 }
 
 // readView opens the view whose parameters carry suffix.
-func readView(q url.Values, suffix string, version int) (*Session, error) {
+func readView(q url.Values, suffix string, version int, budget *engine.Budget) (*Session, error) {
 	get := func(k string) string { return q.Get(k + suffix) }
 	param := func(k string) string { return fmt.Sprintf("link parameter %q", k+suffix) }
 	var scn *scenario.Scenario
@@ -150,7 +150,7 @@ func readView(q url.Values, suffix string, version int) (*Session, error) {
 	default:
 		return nil, fmt.Errorf("%s: want 0 or 1 (FIFO channels off or on), got %q", param("fifo"), clip(f))
 	}
-	sess, err := Open(scn)
+	sess, err := OpenWithin(scn, budget)
 	if err != nil {
 		return nil, err
 	}

@@ -107,7 +107,17 @@ func (c *Lab) OnNav(ctx app.Context) {
 // the default lesson) and says what is wrong with it.
 func (c *Lab) open(q url.Values) {
 	c.embed = q.Get("embed") == "1"
-	page, err := lab.PageFromQuery(q, c.compare)
+	var page *lab.Page
+	var err error
+	if prep, ok := takePrepared(q); app.IsServer && ok {
+		// the server opened the link within its budget; past it, the
+		// page goes without its pictures and the client opens the link
+		if page, err = prep.Page, prep.Err; page == nil && err == nil {
+			return
+		}
+	} else {
+		page, err = lab.PageFromQuery(q, c.compare)
+	}
 	if err != nil {
 		c.problem = "This link could not be opened: " + err.Error()
 		if c.page == nil {

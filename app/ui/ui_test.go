@@ -23,6 +23,7 @@ package ui
 // they call), window listeners and the canvas observer, downloads.
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"net/url"
@@ -1443,4 +1444,48 @@ func TestLegendNamesWhatTheDiagramDraws(t *testing.T) {
 	words, _ = legend(s)
 	assert.Contains(t, words, "causal past")
 	assert.Contains(t, words, "GC pause (a band while the process is paused)")
+}
+
+// The server hands the page it opened within its budget to the prerender
+// under a token: the component shows that page, or none when the link was
+// too much work (the client opens it), and never opens the link again.
+func TestPreparedPages(t *testing.T) {
+	want := lab.OpenPage(session(t, link("snapshot-nonfifo", 3)))
+	tests := []struct {
+		name     string
+		prepared Prepared
+		check    func(t *testing.T, c *Lab)
+	}{
+		{"a page", Prepared{Page: want}, func(t *testing.T, c *Lab) {
+			assert.Same(t, want, c.page)
+			assert.Empty(t, c.problem)
+		}},
+		{"too much work", Prepared{}, func(t *testing.T, c *Lab) {
+			assert.Nil(t, c.page, "drawn by the client")
+			p := load(t, c)
+			assert.Equal(t, "Loading…", p.words())
+		}},
+		{"a bad link", Prepared{Err: errors.New(`link parameter "k": want a step number, got "x"`)}, func(t *testing.T, c *Lab) {
+			assert.Contains(t, c.problem, `link parameter "k"`)
+			require.NotNil(t, c.page, "the default lesson instead")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			token, forget := Prepare(tc.prepared)
+			defer forget()
+			// the link itself would open another lesson: it is not read again
+			c := &Lab{}
+			c.open(url.Values{"s": {"snapshot-long"}, PreparedParam: {token}})
+			tc.check(t, c)
+		})
+	}
+	t.Run("forgotten", func(t *testing.T) {
+		token, forget := Prepare(Prepared{})
+		forget()
+		c := &Lab{}
+		c.open(url.Values{"s": {"snapshot-bank"}, PreparedParam: {token}})
+		require.NotNil(t, c.page, "an unknown token opens the link as usual")
+		assert.Equal(t, "snapshot-bank", c.sess(0).Scenario().ID)
+	})
 }

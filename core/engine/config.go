@@ -127,4 +127,53 @@ type Config struct {
 	// CheckpointEvery is the spacing of rewind checkpoints (default 128
 	// steps, times n/4 beyond 4 processes).
 	CheckpointEvery int
+	// Budget, when set, bounds the work this run may take on a caller's
+	// behalf (a server prerendering a link); nil bounds it by MaxSteps alone.
+	Budget *Budget
+}
+
+// Budget bounds the work of the runs that share it, for a caller that
+// computes runs on someone else's behalf: a server prerendering a link
+// must not spend seconds and gigabytes because a link asks for a million
+// steps of 64 processes. A recorded step costs one unit per process, since
+// its clocks, checks and checkpoints grow with the world. A run that
+// passes the budget, or whose Cancelled says so, stops early with
+// Stopped() == StoppedBudget.
+type Budget struct {
+	// Work is the most process-steps the runs may take together.
+	Work int64
+	// Cancelled is asked every few thousand steps whether to give up (the
+	// client has gone away); nil means never.
+	Cancelled func() bool
+	used      int64
+	polls     int
+	spent     bool
+}
+
+// StoppedBudget is Stopped() of a run cut short by its Budget.
+const StoppedBudget = "budget"
+
+// Exhausted reports whether a run sharing the budget was cut short by it.
+func (b *Budget) Exhausted() bool { return b != nil && b.spent }
+
+// Used is the work spent so far, in process-steps.
+func (b *Budget) Used() int64 { return b.used }
+
+// allows charges one step of n processes and reports whether the run may
+// take it; a nil budget allows every step.
+func (b *Budget) allows(n int) bool {
+	if b == nil {
+		return true
+	}
+	if b.spent {
+		return false
+	}
+	b.used += int64(n)
+	if b.polls++; b.polls%4096 == 0 && b.Cancelled != nil && b.Cancelled() {
+		b.spent = true
+	}
+	if b.used > b.Work {
+		b.spent = true
+	}
+	return !b.spent
 }

@@ -98,7 +98,8 @@ func (r *Run) Len() int { return len(r.trace.Records) }
 // Inputs are the learner's inputs, by step.
 func (r *Run) Inputs() []Input { return r.inputs }
 
-// Stopped says why the run ended: "steps", "time", "done", "quiescent".
+// Stopped says why the run ended: "steps", "time", "done", "quiescent", or
+// StoppedBudget.
 func (r *Run) Stopped() string { return r.stopped }
 
 // Failures lists each invariant with its first failing step, if any.
@@ -154,6 +155,10 @@ func (r *Run) advance(w *world, limit int) bool {
 		}
 		if u.Time > 0 && nx.at > u.Time {
 			r.stopped = "time"
+			return false
+		}
+		if !r.cfg.Budget.allows(len(w.nodes)) {
+			r.stopped = StoppedBudget
 			return false
 		}
 		r.record(w, nx)

@@ -68,11 +68,16 @@ func (s *Scenario) Config() (engine.Config, error) {
 }
 
 // Run starts the scenario's run.
-func (s *Scenario) Run() (*engine.Run, error) {
+func (s *Scenario) Run() (*engine.Run, error) { return s.RunWithin(nil) }
+
+// RunWithin runs the scenario within a budget of work shared with other
+// runs (nil: no budget beyond engine.MaxSteps); see engine.Budget.
+func (s *Scenario) RunWithin(b *engine.Budget) (*engine.Run, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
+	cfg.Budget = b
 	return engine.New(cfg)
 }
 
