@@ -145,6 +145,14 @@ func fieldErr(path, format string, args ...any) error {
 
 // Validate checks every field and fills in the defaults.
 func (s *Scenario) Validate() error {
+	for _, t := range []struct {
+		field, text string
+		most        int
+	}{{"id", s.ID, 64}, {"title", s.Title, 200}, {"description", s.Description, 4000}} {
+		if err := checkText(t.text, t.most, t.field == "description"); err != nil {
+			return fieldErr(t.field, "%v", err)
+		}
+	}
 	spec, ok := all.Lookup(s.Algorithm)
 	if !ok {
 		if s.Algorithm == "" {
@@ -435,6 +443,34 @@ func checkName(name string) error {
 		}
 	}
 	return nil
+}
+
+// checkText refuses a scenario's id, title or description when it is long
+// or holds characters that hide or reorder what is shown (a right-to-left
+// override makes a title read backwards); only a description may break
+// lines.
+func checkText(text string, most int, lines bool) error {
+	if n := len([]rune(text)); n > most {
+		return fmt.Errorf("at most %d characters, got %d", most, n)
+	}
+	for _, r := range text {
+		switch {
+		case r == '\n' && lines:
+		case r == unicode.ReplacementChar:
+			return fmt.Errorf("%q is not valid text", clipText(text))
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+			return fmt.Errorf("%q has an invisible or control character (U+%04X)", clipText(text), r)
+		}
+	}
+	return nil
+}
+
+// clipText shortens a text quoted in an error.
+func clipText(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
 }
 
 // DefaultNames names n processes A, B, …, Z, AA, AB, … (see sim.LetterNames).
