@@ -522,6 +522,7 @@ func TestFromQueryErrors(t *testing.T) {
 		{"in trailing comma", url.Values{"in": {"5c0,"}}, "in", `"" is not an input`},
 		{"in empty part", url.Values{"in": {"5c0,,9r0"}}, "in", `"" is not an input`},
 		{"in spaces", url.Values{"in": {" 5c0"}}, "in", "is not an input"},
+		{"in transfer of nothing", url.Values{"in": {"5ktransfer.1.2.0"}}, "in", "the amount is from 1 to"},
 		{"in unknown command", url.Values{"in": {"3kbogus.0.0.0"}}, "in", `no command "bogus"`},
 		{"in message not sent yet", url.Values{"in": {"0d5"}}, "in", "no message #5"},
 		{"in message delivered already", url.Values{"in": {"20d0"}}, "in", "not in flight"},

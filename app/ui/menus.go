@@ -454,7 +454,7 @@ func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
 		c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, target, c.panes[i].menu.arg) })
 	}, app.EventScope(p.n, i, cmd.Name))}
 	if cmd.Arg != "" {
-		row = append(row, app.Input().ID(p.id("menu-arg-"+cmd.Name)).Type("number").Title(cmd.Arg).Value(p.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
+		row = append(row, app.Input().ID(p.id("menu-arg-"+cmd.Name)).Type("number").Title(cmd.Arg).Attr("min", cmd.ArgMin).Attr("max", cmd.ArgMax).Value(p.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64); err == nil {
 				c.panes[i].menu.arg = v
 			}
