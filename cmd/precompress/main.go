@@ -1,15 +1,15 @@
 // Command precompress writes FILE.br and FILE.gz beside each FILE given, so
 // that the server can send app.wasm compressed without compressing it on
-// every request.
+// every request (internal/precompress does the work; the server checks the
+// copies against the file when it starts).
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 
-	"github.com/andybalholm/brotli"
+	"spacetime/internal/precompress"
 )
 
 func main() {
@@ -17,37 +17,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: precompress FILE...")
 		os.Exit(2)
 	}
-	for _, name := range os.Args[1:] {
-		if err := compress(name); err != nil {
-			fmt.Fprintln(os.Stderr, "precompress:", err)
-			os.Exit(1)
-		}
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "precompress:", err)
+		os.Exit(1)
 	}
 }
 
-func compress(name string) error {
-	raw, err := os.ReadFile(name)
-	if err != nil {
-		return err
+// run compresses each file and prints its sizes.
+func run(names []string, out io.Writer) error {
+	for _, name := range names {
+		sizes, err := precompress.Write(name)
+		if err != nil {
+			return err
+		}
+		st, err := os.Stat(name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s: %d bytes raw, %d gzip, %d brotli\n", name, st.Size(), sizes["gzip"], sizes["br"])
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(raw)
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	var br bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
-	bw.Write(raw)
-	if err := bw.Close(); err != nil {
-		return err
-	}
-	if err := os.WriteFile(name+".gz", gz.Bytes(), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(name+".br", br.Bytes(), 0o644); err != nil {
-		return err
-	}
-	fmt.Printf("%s: %d bytes raw, %d gzip, %d brotli\n", name, len(raw), gz.Len(), br.Len())
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +77,8 @@ func site(t *testing.T) {
 			startErr = err
 			return
 		}
-		go http.Serve(ln, h)
+		// served as main serves it: with its limits and security policy
+		go newServer("", h).Serve(ln)
 		siteURL = "http://" + ln.Addr().String()
 		opts := append(chromedp.DefaultExecAllocatorOptions[:],
 			chromedp.ExecPath(path),

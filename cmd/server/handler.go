@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
+	"io/fs"
+	"log"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,23 +17,43 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"spacetime/app/ui"
+	"spacetime/internal/precompress"
 )
 
 // handler is the whole site.
 type handler struct {
 	*app.Handler
 	version string
+	// prerender bounds the work of the pages sent with their pictures.
+	prerender *prerenderer
 }
 
-// versioned lists the files whose contents make up the version: a change to
-// any of them renews the browsers' caches.
-var versioned = []string{"app.wasm", "spacetime.js", "spacetime.css"}
+// ServeHTTP serves the page's routes through the prerender's bounds, and
+// everything else (the client, scripts, icons) as go-app does.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/", "/compare":
+		h.prerender.serve(w, r, h.Handler)
+	default:
+		h.Handler.ServeHTTP(w, r)
+	}
+}
 
+// versioned lists the files besides the client (app.wasm) whose contents
+// make up the version: a change to any of them renews the browsers' caches.
+var versioned = []string{"spacetime.js", "spacetime.css"}
+
+// newHandler makes the site for the directory dir that holds web/. It reads
+// the client and checks its compressed copies once, here.
 func newHandler(dir string) (*handler, error) {
 	if err := checkWeb(dir); err != nil {
 		return nil, err
 	}
-	version, err := webVersion(dir)
+	web, err := newWebDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	version, err := webVersion(dir, web.wasm.Raw)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +66,7 @@ func newHandler(dir string) (*handler, error) {
 		Icon:        app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
 		Styles:      []string{"/web/spacetime.css"},
 		Scripts:     []string{"/web/spacetime.js"},
-		Resources:   newWebDir(dir),
+		Resources:   web,
 		// start fetching the client while the page's scripts load, not after
 		RawHeaders:              []string{`<link rel="preload" href="/web/app.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 		Version:                 version,
@@ -52,7 +76,7 @@ func newHandler(dir string) (*handler, error) {
 		WasmContentLengthHeader: "X-Uncompressed-Length",
 		ServiceWorkerTemplate:   serviceWorker(),
 	}
-	return &handler{Handler: h, version: version}, nil
+	return &handler{Handler: h, version: version, prerender: newPrerenderer(prerenderSlots, prerenderWork, prerenderWait)}, nil
 }
 
 // serviceWorker is go-app's worker with two changes. A deep link carries
@@ -91,9 +115,11 @@ func serviceWorker() string {
 	return strings.Replace(sw, precacheAll, precacheClientLater, 1)
 }
 
-// webVersion hashes the client's files.
-func webVersion(dir string) (string, error) {
+// webVersion hashes the client's files: app.wasm as it is served (read once
+// at start), then the others.
+func webVersion(dir string, wasm []byte) (string, error) {
 	sum := sha256.New()
+	sum.Write(wasm)
 	for _, name := range versioned {
 		f, err := os.Open(filepath.Join(dir, "web", name))
 		if err != nil {
@@ -108,16 +134,42 @@ func webVersion(dir string) (string, error) {
 	return hex.EncodeToString(sum.Sum(nil))[:16], nil
 }
 
-// webDir serves web/ and resolves go-app's resource paths; it sends
-// app.wasm precompressed (brotli or gzip) when the browser accepts it.
+// webDir serves web/ and resolves go-app's resource paths. It sends the
+// client, app.wasm, from memory as it was read and checked at start,
+// precompressed (brotli or gzip) when the browser accepts it: what is sent
+// always matches the version computed from it.
 type webDir struct {
-	root string
 	fs   http.Handler
+	wasm *precompress.File
 }
 
-func newWebDir(root string) webDir {
+// newWebDir serves root/web.
+func newWebDir(root string) (webDir, error) {
+	wasm, err := loadClient(filepath.Join(root, "web", "app.wasm"))
+	if err != nil {
+		return webDir{}, err
+	}
 	// only web/ is served: the rest of the directory (sources, .git) is not
-	return webDir{root: root, fs: http.StripPrefix("/web/", http.FileServer(http.Dir(filepath.Join(root, "web"))))}
+	files := http.FileServer(filesOnly{http.Dir(filepath.Join(root, "web"))})
+	return webDir{fs: http.StripPrefix("/web/", files), wasm: wasm}, nil
+}
+
+// loadClient reads app.wasm and its compressed copies, rebuilding any copy
+// that does not inflate to app.wasm (a plain cp can leave an old copy
+// looking newer, or a fresh one looking older).
+func loadClient(name string) (*precompress.File, error) {
+	wasm, rebuilt, err := precompress.Load(name)
+	if err != nil {
+		return nil, fmt.Errorf("reading the client: %w", err)
+	}
+	for _, r := range rebuilt {
+		if r.WriteErr != nil {
+			log.Printf("rebuilt %s, which was %s, in memory only: writing it failed: %v", r.Path, r.Reason, r.WriteErr)
+		} else {
+			log.Printf("rebuilt %s, which was %s", r.Path, r.Reason)
+		}
+	}
+	return wasm, nil
 }
 
 // Resolve maps a resource location to its URL path.
@@ -139,32 +191,47 @@ func (d webDir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Path == "/web/app.wasm" {
-		w.Header().Add("Vary", "Accept-Encoding")
-		raw, err := os.Stat(filepath.Join(d.root, "web", "app.wasm"))
-		if err == nil {
-			w.Header().Set("X-Uncompressed-Length", strconv.FormatInt(raw.Size(), 10))
-		}
-		accept := acceptedEncodings(r.Header.Get("Accept-Encoding"))
-		for _, enc := range []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
-			if !accept[enc.name] {
-				continue
-			}
-			f, err := os.Open(filepath.Join(d.root, "web", "app.wasm"+enc.ext))
-			if err != nil {
-				continue
-			}
-			defer f.Close()
-			st, err := f.Stat()
-			if err != nil || raw == nil || st.ModTime().Before(raw.ModTime()) {
-				continue // a compressed copy older than app.wasm is stale
-			}
-			w.Header().Set("Content-Type", "application/wasm")
-			w.Header().Set("Content-Encoding", enc.name)
-			http.ServeContent(w, r, "app.wasm", st.ModTime(), f)
-			return
-		}
+		d.serveClient(w, r)
+		return
 	}
 	d.fs.ServeHTTP(w, r)
+}
+
+// serveClient sends app.wasm in the best encoding the browser accepts.
+// Ranges and conditional requests work on whichever body is sent.
+func (d webDir) serveClient(w http.ResponseWriter, r *http.Request) {
+	w.Header().Add("Vary", "Accept-Encoding")
+	w.Header().Set("Content-Type", "application/wasm")
+	// the loader's progress bar needs the raw size, which a compressed
+	// response's Content-Length is not
+	w.Header().Set("X-Uncompressed-Length", strconv.Itoa(len(d.wasm.Raw)))
+	body := d.wasm.Raw
+	accept := acceptedEncodings(r.Header.Get("Accept-Encoding"))
+	for _, enc := range precompress.Encodings {
+		if accept[enc.Name] {
+			w.Header().Set("Content-Encoding", enc.Name)
+			body = d.wasm.Copies[enc.Name]
+			break
+		}
+	}
+	http.ServeContent(w, r, "app.wasm", d.wasm.ModTime, bytes.NewReader(body))
+}
+
+// filesOnly is a file system without directories, so that web/ and the
+// directories in it are never listed: opening one is "not found".
+type filesOnly struct{ http.FileSystem }
+
+func (f filesOnly) Open(name string) (http.File, error) {
+	file, err := f.FileSystem.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := file.Stat()
+	if err != nil || st.IsDir() {
+		file.Close()
+		return nil, fs.ErrNotExist
+	}
+	return file, nil
 }
 
 // acceptedEncodings reads an Accept-Encoding header: the codings the client

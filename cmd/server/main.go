@@ -5,14 +5,18 @@
 //	server [-addr 127.0.0.1:8080] [-dir .]
 //
 // -dir is the directory that contains web/; it defaults to the working
-// directory, so `make run` serves the tree it built.
+// directory, so `make run` serves the tree it built. -addr with port 0
+// picks a free port; the log says which. SIGINT or SIGTERM stops the
+// server once the requests in flight have finished.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -22,16 +26,30 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := flag.String("dir", ".", "directory that contains web/")
 	flag.Parse()
-	h, err := newHandler(*dir)
+	ctx, stop := shutdownSignals(context.Background())
+	defer stop()
+	if err := run(ctx, *addr, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the site in dir on addr until ctx ends.
+func run(ctx context.Context, addr, dir string) error {
+	h, err := newHandler(dir)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "server:", err)
-		os.Exit(1)
+		return err
 	}
-	log.Printf("Spacetime is serving http://%s/ (version %s)", *addr, h.version)
-	if err := http.ListenAndServe(*addr, h); err != nil {
-		fmt.Fprintln(os.Stderr, "server:", err)
-		os.Exit(1)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
 	}
+	log.Printf("Spacetime is serving http://%s/ (version %s)", ln.Addr(), h.version)
+	err = serveUntil(ctx, newServer(addr, h), ln, shutdownGrace)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
 }
 
 // checkWeb makes sure the client was built, with a message that says how.

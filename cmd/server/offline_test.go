@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +22,7 @@ func TestDeepLinkOpensOffline(t *testing.T) {
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := &http.Server{Handler: h}
+	srv := newServer("", h)
 	go srv.Serve(ln)
 	defer srv.Close()
 	url := "http://" + ln.Addr().String()

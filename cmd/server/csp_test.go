@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// violationWatch collects what a tab reports of the Content Security
+// Policy: the console's messages about it and the page's
+// securitypolicyviolation events.
+type violationWatch struct {
+	mu       sync.Mutex
+	messages []string
+}
+
+// watchViolations opens a tab that records the policy's refusals from its
+// first document on.
+func watchViolations(t *testing.T) (context.Context, *violationWatch) {
+	t.Helper()
+	site(t)
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	require.NoError(t, chromedp.Do(ctx))
+	return ctx, watch(t, ctx)
+}
+
+// watch records the refusals of the policy in the target of ctx, from its
+// next document on.
+func watch(t *testing.T, ctx context.Context) *violationWatch {
+	t.Helper()
+	w := &violationWatch{}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if strings.Contains(m.Text, "Content Security Policy") || strings.Contains(m.Text, "Content-Security-Policy") {
+				w.mu.Lock()
+				w.messages = append(w.messages, m.String())
+				w.mu.Unlock()
+			}
+		}
+	}()
+	// the script the browser runs first in every document, before the page's
+	_, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.cspViolations = [];
+		document.addEventListener("securitypolicyviolation", (e) => {
+			window.cspViolations.push(e.violatedDirective + " refused " + (e.blockedURI || "inline") + (e.sample ? " (" + e.sample + ")" : ""));
+		}, true);`})
+	require.NoError(t, err)
+	return w
+}
+
+// violations are the refusals seen so far, from the console and the page.
+func (w *violationWatch) violations(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	events, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.cspViolations || []`))
+	require.NoError(t, err)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append(append([]string{}, w.messages...), events...)
+}
+
+// With the security policy the page starts its client and works, and the
+// browser refuses nothing it does: loading the lesson and the compare view,
+// stepping, the service worker, a download from a blob: URL.
+func TestPageRunsUnderTheSecurityPolicy(t *testing.T) {
+	downloads := t.TempDir()
+	for _, tc := range []struct {
+		name      string
+		path      string
+		act       func(t *testing.T, p *page)
+		violation bool // the case checks that a refusal is seen
+	}{
+		{"the lesson, stepped", "/", func(t *testing.T, p *page) {
+			p.click("#forward", true)
+			p.waitFor(`document.getElementById("position").textContent.startsWith("step 1 /")`, "a step")
+		}, false},
+		{"a deep link, stepped", "/?s=snapshot-bank&k=30", func(t *testing.T, p *page) {
+			p.click("#forward", true)
+			p.waitFor(`document.getElementById("position").textContent.startsWith("step 31 /")`, "a step")
+		}, false},
+		{"the compare view, stepped", "/compare", func(t *testing.T, p *page) {
+			require.True(t, strings.HasPrefix(p.text("#position"), "event 0 /"), p.text("#position"))
+			p.click("#forward", true)
+			p.waitFor(`/^event [1-9][0-9]* \//.test(document.getElementById("position").textContent)`, "a step of the two runs")
+		}, false},
+		{"the service worker", "/", func(t *testing.T, p *page) {
+			_, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.ready.then(() => true)`, chromedp.EvalAwaitPromise))
+			require.NoError(t, err, "the service worker starts")
+		}, false},
+		{"an export downloaded from a blob: URL", "/?s=snapshot-bank&k=45", func(t *testing.T, p *page) {
+			_, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+				Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads,
+			})
+			require.NoError(t, err)
+			defer chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
+			p.click("#export-json", false)
+			require.Eventually(t, func() bool {
+				data, err := os.ReadFile(filepath.Join(downloads, "snapshot-bank-step45.json"))
+				return err == nil && strings.Contains(string(data), `"records"`)
+			}, 30*time.Second, 100*time.Millisecond, "the export is saved")
+		}, false},
+		{"an inline script the policy does not list is refused", "/", func(t *testing.T, p *page) {
+			p.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.createElement("script"); s.textContent = "window.injected = true"; document.body.appendChild(s); })()`))
+			p.waitFor(`window.cspViolations.length > 0`, "the refusal is reported")
+			assert.False(t, eval[bool](p, `!!window.injected`), "the script did not run")
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, w := watchViolations(t)
+			p := &page{t: t, ctx: ctx, errors: &[]string{}}
+			p.do(chromedp.Navigate(siteURL + tc.path))
+			p.waitFrames(1) // the client runs: it painted the canvas
+			tc.act(t, p)
+			// the static diagram's inline script ran (allowed by its hash)
+			assert.True(t, eval[bool](p, `performance.getEntriesByName("spacetime-first-diagram-static").length > 0`))
+			if tc.violation {
+				assert.NotEmpty(t, w.violations(t, ctx))
+				return
+			}
+			time.Sleep(200 * time.Millisecond) // console messages arrive after the action
+			assert.Empty(t, w.violations(t, ctx), "Content Security Policy violations")
+		})
+	}
+}
+
+// Any page may frame the site, as a lecturer's slides do: on another
+// origin, or opened from disk.
+func TestPageCanBeFramedFromAnywhere(t *testing.T) {
+	slide := func() string {
+		return fmt.Sprintf(`<!doctype html><title>slides</title><iframe id="lab" width="900" height="600" src="%s/?s=snapshot-bank&k=20&embed=1"></iframe>`, siteURL)
+	}
+	for _, tc := range []struct {
+		name   string
+		slides func(t *testing.T) string // the slides' URL
+	}{
+		{"slides on another origin", func(t *testing.T) string {
+			srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { io.WriteString(rw, slide()) }))
+			t.Cleanup(srv.Close)
+			require.NotEqual(t, siteURL, srv.URL)
+			return srv.URL
+		}},
+		{"slides opened from disk", func(t *testing.T) string {
+			name := filepath.Join(t.TempDir(), "slides.html")
+			require.NoError(t, os.WriteFile(name, []byte(slide()), 0o644))
+			return "file://" + name
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, w := watchViolations(t)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(tc.slides(t))))
+			frame := framedSite(t, ctx)
+			// the framed client runs: its canvas is painted
+			var err error
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				// a poll started while the frame reloads fails: poll again
+				if _, err = chromedp.Run(frame.ctx, chromedp.Poll[bool](`!!window.cspViolations && (window.spacetimeFrames || 0) >= 1`, frame.in...)); err == nil {
+					break
+				}
+			}
+			require.NoError(t, err, "the framed page runs")
+			if frame.watch != nil {
+				assert.Empty(t, frame.watch.violations(t, frame.ctx), "the framed page refuses nothing")
+			} else {
+				inFrame, err := chromedp.Run(frame.ctx, chromedp.Poll[[]string](`window.cspViolations`, frame.in...))
+				require.NoError(t, err)
+				assert.Empty(t, inFrame, "the framed page refuses nothing")
+			}
+			assert.Empty(t, w.violations(t, ctx), "frame-ancestors lets the slides frame the site")
+		})
+	}
+}
+
+// frame is where to evaluate in a framed page, and its own watch when it
+// is a target of its own.
+type frame struct {
+	ctx   context.Context
+	in    []chromedp.PollOption
+	watch *violationWatch
+}
+
+// framedSite finds the iframe that shows the site: a frame of the tab, or,
+// when the slides are on another site (file: is), the browser's own target
+// for it.
+func framedSite(t *testing.T, ctx context.Context) frame {
+	t.Helper()
+	var found frame
+	require.Eventually(t, func() bool {
+		targets, err := chromedp.Targets(ctx)
+		if err != nil {
+			return false
+		}
+		for _, ti := range targets {
+			if ti.Type == "iframe" && strings.HasPrefix(ti.URL, siteURL) {
+				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(ti.TargetID))
+				t.Cleanup(cancel)
+				// the tab's watch does not reach into this frame: watch it
+				// and load it again
+				found = frame{ctx: fctx, watch: watch(t, fctx)}
+				require.NoError(t, chromedp.Do(fctx, chromedp.Evaluate[chromedp.Void](`location.reload()`)))
+				return true
+			}
+		}
+		tree, err := chromedp.Call(ctx, cdppage.GetFrameTree, struct{}{})
+		if err != nil || tree.FrameTree == nil {
+			return false
+		}
+		for _, f := range tree.FrameTree.ChildFrames {
+			if strings.HasPrefix(f.Frame.URL, siteURL) {
+				nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#lab")))
+				if err != nil || len(nodes) != 1 {
+					return false
+				}
+				found = frame{ctx: ctx, in: []chromedp.PollOption{chromedp.WithPollingInFrame(nodes[0])}}
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second, 100*time.Millisecond, "a frame shows the site")
+	return found
+}
