@@ -1,13 +1,29 @@
-// Command spacetime runs Spacetime's scenarios headless: it lists the built-in
-// lessons, runs a scenario and reports what happened, and exports a run's
-// diagram as SVG or its trace as JSON or a ShiViz log.
+// Command spacetime runs Spacetime's scenarios headless: it lists the
+// built-in lessons, runs a scenario and reports what happened, exports a
+// run's diagram as SVG or its trace as JSON or a ShiViz log, and checks
+// the algorithms with seeded campaigns of random scenarios and faults.
 //
 //	spacetime list [--json]
-//	spacetime run (FILE.json | --scenario ID) [--seed S] [--n N] [--json]
-//	spacetime export (FILE.json | --scenario ID) --format svg|json|shiviz [--step K] [-o OUT]
+//	spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--json]
+//	spacetime export (FILE.json | - | --scenario ID) --format svg|json|shiviz [--step K]
+//	                 [--axis time|lamport] [--width W] [--height H] [-o OUT]
+//	spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
+//	                [--faults LIST] [--out DIR] [--run-seed R] [--json]
 //
-// Exit status: 0 when the run completed, 1 when an invariant failed that the
-// scenario does not declare as expected, 2 on bad input.
+// A scenario file of "-" is read from standard input; files are at most
+// 1 MiB, the largest scenario a link can carry.
+//
+// check runs N random scenarios per algorithm (every registered one, or
+// one, or variations of one lesson), each drawn from a seed derived from
+// --seed, the algorithm and the run's number, with every invariant checked
+// after every step. A violation the scenario declares, or that a known
+// limit of the algorithm excuses for the faults the run had, is expected;
+// any other, and any panic, is a bug: check writes the failing scenario to
+// --out (default out/check) and prints the command that replays it.
+//
+// Exit status: 0 when the run completed (check: found no bug), 1 when an
+// invariant failed that the scenario does not declare as expected (check:
+// an unexpected violation or a panic), 2 on bad input.
 package main
 
 import (
@@ -16,11 +32,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"spacetime/app/diagram"
+	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
 	"spacetime/core/report"
@@ -29,9 +49,25 @@ import (
 
 const usage = `usage:
   spacetime list [--json]
-  spacetime run (FILE.json | --scenario ID) [--seed S] [--n N] [--json]
-  spacetime export (FILE.json | --scenario ID) --format svg|json|shiviz [--step K] [--axis time|lamport] [--width W] [--height H] [-o OUT]
+  spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--json]
+  spacetime export (FILE.json | - | --scenario ID) --format svg|json|shiviz [--step K]
+                   [--axis time|lamport] [--width W] [--height H] [-o OUT]
+  spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
+                  [--faults LIST] [--out DIR] [--run-seed R] [--json]
+
+A FILE of - is read from standard input. check runs N seeded random
+scenarios with random faults per algorithm (default: every algorithm, 1000
+runs, a random seed, every fault: crash,recover,pause,drop,delay,duplicate,
+cut,heal,partition,skew,fifo) and writes each failing one to --out
+(default out/check) with the command that replays it.
+Exit status: 0 ok, 1 an unexpected invariant violation (check: or a
+panic), 2 bad input.
 `
+
+// MaxScenarioBytes bounds a scenario file: the largest scenario a link
+// can carry, so that whatever the command line opens the page opens too,
+// and so that /dev/zero or an endless pipe is refused instead of read.
+const MaxScenarioBytes = lab.MaxPacked
 
 // errUsage marks bad input: exit status 2.
 type errUsage struct{ error }
@@ -39,66 +75,173 @@ type errUsage struct{ error }
 // errViolation marks an unexpected invariant failure: exit status 1.
 var errViolation = errors.New("an invariant failed")
 
-func main() {
-	err := run(os.Args[1:], os.Stdout)
-	var ue errUsage
-	switch {
-	case err == nil:
-	case errors.Is(err, errViolation):
-		os.Exit(1)
-	case errors.As(err, &ue):
-		fmt.Fprintln(os.Stderr, "spacetime:", err)
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "spacetime:", err)
-		os.Exit(2)
-	}
+// cli is one invocation's standard streams.
+type cli struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// terminal says stderr is a terminal, which then shows progress.
+	terminal bool
 }
 
+func main() {
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
+	os.Exit(exitStatus(c.run(os.Args[1:]), os.Stderr))
+}
+
+// exitStatus prints an error for people and says what to exit with.
+func exitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errViolation):
+		return 1
+	}
+	fmt.Fprintln(stderr, "spacetime:", err)
+	return 2
+}
+
+// isTerminal reports whether f is a terminal rather than a file or pipe.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// run is the command line with standard input empty and no progress: what
+// the tests call.
 func run(args []string, out io.Writer) error {
+	return (&cli{stdin: strings.NewReader(""), stdout: out, stderr: io.Discard}).run(args)
+}
+
+func (c *cli) run(args []string) error {
 	if len(args) == 0 {
 		return errUsage{errors.New("no command given\n" + usage)}
 	}
 	switch args[0] {
 	case "list":
-		return list(args[1:], out)
+		return c.list(args[1:])
 	case "run":
-		return runCmd(args[1:], out)
+		return c.runCmd(args[1:])
 	case "export":
-		return export(args[1:], out)
-	case "help", "-h", "--help":
-		fmt.Fprint(out, usage)
+		return c.export(args[1:])
+	case "check":
+		return c.check(args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(c.stdout, usage)
 		return nil
 	}
-	return errUsage{fmt.Errorf("unknown command %q\n%s", args[0], usage)}
+	return errUsage{fmt.Errorf("unknown command %q (the commands are list, run, export, check and help)\n%s", args[0], usage)}
 }
 
-// parse parses flags that may come before or after the one positional file.
+// errHelp is what parse returns for -h: the caller prints the usage.
+var errHelp = errors.New("help")
+
+// parse parses flags that may come before or after the one positional
+// file, and rewords the flag package's errors.
 func parse(fs *flag.FlagSet, args []string) (file string, err error) {
 	fs.SetOutput(io.Discard)
 	for {
 		if err := fs.Parse(args); err != nil {
-			return "", errUsage{err}
+			if errors.Is(err, flag.ErrHelp) {
+				return "", errHelp
+			}
+			return "", errUsage{flagError(fs, err)}
 		}
 		if fs.NArg() == 0 {
 			return file, nil
 		}
 		if file != "" {
-			return "", errUsage{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+			return "", errUsage{fmt.Errorf("unexpected argument %q: give one scenario file", fs.Arg(0))}
 		}
 		file, args = fs.Arg(0), fs.Args()[1:]
 	}
 }
 
-func list(args []string, out io.Writer) error {
+// flagError rewords the flag package's errors, which name flags with one
+// dash and speak of "flag provided but not defined", in this command's
+// words: the flag as the usage writes it, and what it wants.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	var name, value string
+	switch {
+	case scan(msg, "flag provided but not defined: -", &name):
+		return fmt.Errorf("unknown flag --%s (%s takes %s)", strings.TrimLeft(name, "-"), fs.Name(), flagNames(fs))
+	case scan(msg, "flag needs an argument: -", &name):
+		return fmt.Errorf("--%s needs a value", name)
+	case scanValue(msg, "invalid boolean value ", " for -", &value, &name):
+		return fmt.Errorf("--%s: want true or false (or the flag alone), got %s", name, value)
+	case scanValue(msg, "invalid value ", " for flag -", &value, &name):
+		return fmt.Errorf("--%s: the value %s is not valid", name, value)
+	case scan(msg, "bad flag syntax: ", &name):
+		return fmt.Errorf("%q is not a flag: write --name or --name=value", name)
+	}
+	return err
+}
+
+// scan matches "prefix<rest>" and stores rest.
+func scan(msg, prefix string, rest *string) bool {
+	if !strings.HasPrefix(msg, prefix) {
+		return false
+	}
+	*rest = strings.TrimPrefix(msg, prefix)
+	return true
+}
+
+// scanValue matches `<prefix>"value"<middle>name: …`, the flag package's
+// invalid-value errors.
+func scanValue(msg, prefix, middle string, value, name *string) bool {
+	if !strings.HasPrefix(msg, prefix) {
+		return false
+	}
+	rest := strings.TrimPrefix(msg, prefix)
+	i := strings.LastIndex(rest, middle)
+	if i < 0 {
+		return false
+	}
+	*value = rest[:i]
+	*name, _, _ = strings.Cut(rest[i+len(middle):], ":")
+	return true
+}
+
+// flagNames lists a command's flags as the usage writes them.
+func flagNames(fs *flag.FlagSet) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.Contains(usage, "[-"+f.Name+" ") {
+			names = append(names, "-"+f.Name) // -o, as the usage writes it
+		} else {
+			names = append(names, "--"+f.Name)
+		}
+	})
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// given lists the flags set on the command line: a flag's zero value
+// and its absence are different things (--seed 0 is a seed).
+func given(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+func (c *cli) help() error {
+	fmt.Fprint(c.stdout, usage)
+	return nil
+}
+
+func (c *cli) list(args []string) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	extra, err := parse(fs, args)
+	if errors.Is(err, errHelp) {
+		return c.help()
+	}
 	if err != nil {
 		return err
 	}
 	if extra != "" {
-		return errUsage{fmt.Errorf("unexpected argument %q\n%s", extra, usage)}
+		return errUsage{fmt.Errorf("unexpected argument %q: list takes no file\n%s", extra, usage)}
 	}
 	type entry struct {
 		ID          string `json:"id"`
@@ -113,71 +256,143 @@ func list(args []string, out io.Writer) error {
 		entries = append(entries, entry{s.ID, s.Algorithm, s.N, s.Title, s.Description})
 	}
 	if *asJSON {
-		return writeJSON(out, map[string]any{"scenarios": entries, "algorithms": all.IDs()})
+		return writeJSON(c.stdout, map[string]any{"scenarios": entries, "algorithms": all.IDs()})
 	}
 	for _, e := range entries {
-		fmt.Fprintf(out, "%-20s %-16s n=%-3d %s\n", e.ID, e.Algorithm, e.N, e.Title)
+		fmt.Fprintf(c.stdout, "%-20s %-16s n=%-3d %s\n", e.ID, e.Algorithm, e.N, e.Title)
 	}
 	return nil
 }
 
-// load reads the scenario named by a file or --scenario, with overrides.
-func load(file, id string, seed int64, n int) (*scenario.Scenario, error) {
-	var s *scenario.Scenario
-	var err error
-	switch {
-	case file != "" && id != "":
-		return nil, errUsage{errors.New("give a scenario file or --scenario, not both")}
-	case file != "":
-		data, rerr := os.ReadFile(file)
-		if rerr != nil {
-			return nil, errUsage{rerr}
-		}
-		s, err = scenario.Parse(data)
-		if err == nil && s.ID == "" {
-			s.ID = strings.TrimSuffix(filepath.Base(file), ".json")
-		}
-	case id != "":
-		s, err = scenario.Builtin(id)
-	default:
-		return nil, errUsage{errors.New("give a scenario file or --scenario ID (see spacetime list)")}
-	}
-	if err != nil {
-		return nil, errUsage{err}
-	}
-	if seed >= 0 {
-		s = s.WithSeed(uint64(seed))
-	}
-	if n > 0 {
-		if s, err = s.WithN(n); err != nil {
-			return nil, errUsage{err}
-		}
-	}
-	return s, nil
-}
-
 // scenarioFlags are the flags that choose and vary the scenario to run.
 type scenarioFlags struct {
-	id   *string
-	seed *int64
-	n    *int
+	id, seed, n *string
 }
 
 func addScenarioFlags(fs *flag.FlagSet) scenarioFlags {
 	return scenarioFlags{
 		id:   fs.String("scenario", "", "built-in scenario id"),
-		seed: fs.Int64("seed", -1, "override the seed"),
-		n:    fs.Int("n", 0, "override the number of processes"),
+		seed: fs.String("seed", "", "override the seed"),
+		n:    fs.String("n", "", "override the number of processes"),
 	}
 }
 
+// load reads the scenario named by a file ("-": standard input) or
+// --scenario, with the overrides that were given.
+func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.Scenario, error) {
+	set := given(fs)
+	var seed uint64
+	var n int64
+	var err error
+	if set["seed"] {
+		if seed, err = seedFlag("seed", *sf.seed); err != nil {
+			return nil, err
+		}
+	}
+	if set["n"] {
+		if n, err = intFlag("n", *sf.n, 1, scenario.MaxN, fmt.Sprintf("a number of processes from 1 to %d", scenario.MaxN)); err != nil {
+			return nil, err
+		}
+	}
+	var s *scenario.Scenario
+	switch id := *sf.id; {
+	case file != "" && id != "":
+		return nil, errUsage{errors.New("give a scenario file or --scenario, not both")}
+	case file != "":
+		data, err := c.readScenario(file)
+		if err != nil {
+			return nil, err
+		}
+		if s, err = scenario.Parse(data); err != nil {
+			return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+		}
+		if s.ID == "" {
+			s.ID = strings.TrimSuffix(filepath.Base(file), ".json")
+			if file == "-" {
+				s.ID = "stdin"
+			}
+		}
+	case id != "":
+		if s, err = scenario.Builtin(id); err != nil {
+			return nil, errUsage{err}
+		}
+	default:
+		return nil, errUsage{errors.New("give a scenario file, - for standard input, or --scenario ID (see spacetime list)")}
+	}
+	if set["seed"] {
+		s = s.WithSeed(seed)
+	}
+	if set["n"] {
+		if s, err = s.WithN(int(n)); err != nil {
+			return nil, errUsage{fmt.Errorf("--n %d: %w", n, err)}
+		}
+	}
+	return s, nil
+}
+
+// displayName names a scenario file in messages.
+func displayName(file string) string {
+	if file == "-" {
+		return "standard input"
+	}
+	return file
+}
+
+// readScenario reads a scenario file, or standard input for "-", at most
+// MaxScenarioBytes of it.
+func (c *cli) readScenario(file string) ([]byte, error) {
+	var r io.Reader = c.stdin
+	if file != "-" {
+		f, err := openScenario(file)
+		if err != nil {
+			return nil, errUsage{fileError("cannot open", file, err)}
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return nil, errUsage{fmt.Errorf("%s is a directory, not a scenario file", file)}
+		}
+		r = f
+	}
+	// one byte more than the limit tells a file of exactly the limit from
+	// a larger one without reading the rest
+	data, err := io.ReadAll(io.LimitReader(r, MaxScenarioBytes+1))
+	if err != nil {
+		return nil, errUsage{fileError("cannot read", displayName(file), err)}
+	}
+	if len(data) > MaxScenarioBytes {
+		return nil, errUsage{fmt.Errorf("%s is too large for a scenario: the limit is %d bytes (%s)", displayName(file), MaxScenarioBytes, mebibytes(MaxScenarioBytes))}
+	}
+	return data, nil
+}
+
+// mebibytes writes a size in MiB: "1 MiB", "0.5 MiB".
+func mebibytes(n int) string { return strconv.FormatFloat(float64(n)/(1<<20), 'f', -1, 64) + " MiB" }
+
+// fileError says what went wrong with a file without Go's "open …:"
+// prefixes: "cannot open x.json: there is no such file".
+func fileError(what, file string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && what == "cannot write":
+		return fmt.Errorf("%s %s: its directory does not exist", what, file)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: there is no such file", what, file)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s %s: permission denied", what, file)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s %s: %v", what, file, err)
+}
+
 // start parses the arguments and runs the scenario they name.
-func start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenario.Scenario, *engine.Run, error) {
+func (c *cli) start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenario.Scenario, *engine.Run, error) {
 	file, err := parse(fs, args)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := load(file, *sf.id, *sf.seed, *sf.n)
+	s, err := c.load(fs, sf, file)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -188,21 +403,24 @@ func start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenario.Scenari
 	return s, r, nil
 }
 
-func runCmd(args []string, out io.Writer) error {
+func (c *cli) runCmd(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	sf := addScenarioFlags(fs)
 	asJSON := fs.Bool("json", false, "print the JSON report")
-	s, r, err := start(fs, sf, args)
+	s, r, err := c.start(fs, sf, args)
+	if errors.Is(err, errHelp) {
+		return c.help()
+	}
 	if err != nil {
 		return err
 	}
 	rep := report.Build(s, r, r.Len())
 	if *asJSON {
-		if err := writeJSON(out, rep); err != nil {
+		if err := writeJSON(c.stdout, rep); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprint(out, rep.Text())
+		fmt.Fprint(c.stdout, rep.Text())
 	}
 	if len(rep.Unexpected()) > 0 {
 		return errViolation
@@ -210,54 +428,98 @@ func runCmd(args []string, out io.Writer) error {
 	return nil
 }
 
-func export(args []string, out io.Writer) error {
+// Bounds of an exported picture, in pixels: smaller is unreadable, larger
+// than any screen or slide.
+const (
+	minPixels = 100
+	maxPixels = 20000
+)
+
+func (c *cli) export(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	sf := addScenarioFlags(fs)
 	format := fs.String("format", "", "svg, json or shiviz")
-	step := fs.Int("step", -1, "export the first K steps (default: the whole run)")
+	step := fs.String("step", "", "export the first K steps (default: the whole run)")
 	axis := fs.String("axis", "time", "svg: time or lamport")
-	width := fs.Float64("width", 1200, "svg width in pixels")
-	height := fs.Float64("height", 0, "svg height in pixels (default: fits the processes)")
+	width := fs.String("width", "1200", "svg width in pixels")
+	height := fs.String("height", "", "svg height in pixels (default: fits the processes)")
 	output := fs.String("o", "", "write to this file instead of standard output")
-	s, r, err := start(fs, sf, args)
+	// check what needs no run before running
+	file, err := parse(fs, args)
+	if errors.Is(err, errHelp) {
+		return c.help()
+	}
 	if err != nil {
 		return err
 	}
-	k := r.Len()
-	if *step >= 0 {
-		if *step > r.Len() {
-			return errUsage{fmt.Errorf("--step %d: the run has %d steps", *step, r.Len())}
+	set := given(fs)
+	switch *format {
+	case "svg", "json", "shiviz":
+	case "":
+		return errUsage{errors.New("--format: say svg, json or shiviz")}
+	default:
+		return errUsage{fmt.Errorf("--format: want svg, json or shiviz, got %q", *format)}
+	}
+	if *axis != string(diagram.AxisTime) && *axis != string(diagram.AxisLamport) {
+		return errUsage{fmt.Errorf("--axis: want time or lamport, got %q", *axis)}
+	}
+	w, err := pixelsFlag("width", *width)
+	if err != nil {
+		return err
+	}
+	h := 0.0
+	if set["height"] {
+		if h, err = pixelsFlag("height", *height); err != nil {
+			return err
 		}
-		k = *step
+	}
+	k := int64(-1)
+	if set["step"] {
+		if k, err = intFlag("step", *step, 0, engine.MaxSteps, "a number of steps of 0 or more"); err != nil {
+			return err
+		}
+	}
+	s, err := c.load(fs, sf, file)
+	if err != nil {
+		return err
+	}
+	r, err := s.Run()
+	if err != nil {
+		return errUsage{err}
+	}
+	if k < 0 {
+		k = int64(r.Len())
+	}
+	if k > int64(r.Len()) {
+		return errUsage{fmt.Errorf("--step: want at most %d, the run's number of steps, got %d", r.Len(), k)}
 	}
 	var data []byte
 	switch *format {
 	case "svg":
-		if *axis != string(diagram.AxisTime) && *axis != string(diagram.AxisLamport) {
-			return errUsage{fmt.Errorf("--axis: want time or lamport, got %q", *axis)}
-		}
-		h := *height
-		if h <= 0 {
+		if h == 0 {
 			h = diagram.HeightFor(s.N)
 		}
-		scene := diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: *width, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, k)})
+		scene := diagram.Layout(r.Trace(), int(k), r.Config().Spec, diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k))})
 		data = scene.SVG()
 	case "json":
-		data, err = r.Trace().JSON(k)
+		data, err = r.Trace().JSON(int(k))
 		if err != nil {
-			return err
+			return fmt.Errorf("cannot write the trace as JSON: %v", err)
 		}
 		data = append(data, '\n')
 	case "shiviz":
-		data = r.Trace().ShiViz(k)
-	default:
-		return errUsage{fmt.Errorf("--format: want svg, json or shiviz, got %q", *format)}
+		data = r.Trace().ShiViz(int(k))
 	}
 	if *output != "" {
-		return os.WriteFile(*output, data, 0o644)
+		if err := os.WriteFile(*output, data, 0o644); err != nil {
+			return fileError("cannot write", *output, err)
+		}
+		return nil
 	}
-	_, err = out.Write(data)
-	return err
+	if _, err := c.stdout.Write(data); err != nil {
+		return outputError(err)
+	}
+	return nil
 }
 
 // highlight lists the messages that failed invariants point at by step k.
@@ -273,5 +535,17 @@ func writeJSON(out io.Writer, v any) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return outputError(err)
+	}
+	return nil
+}
+
+// outputError words a failure to write standard output (a closed pipe).
+func outputError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot write the output: %v", err)
 }

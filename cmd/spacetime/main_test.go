@@ -12,7 +12,9 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,19 +35,16 @@ func call(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// exitCode is the status main would exit with for err.
-func exitCode(err error) int {
-	var ue errUsage
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, errViolation):
-		return 1
-	case errors.As(err, &ue):
-		return 2
-	}
-	return 2
+// callIn runs the command line with stdin as its standard input.
+func callIn(t *testing.T, stdin io.Reader, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := (&cli{stdin: stdin, stdout: &out, stderr: io.Discard}).run(args)
+	return out.String(), err
 }
+
+// exitCode is the status main would exit with for err.
+func exitCode(err error) int { return exitStatus(err, io.Discard) }
 
 func isUsage(err error) bool {
 	var ue errUsage
@@ -341,12 +340,12 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "colour"},
 		{"bad seed", []string{"run", "--scenario", "snapshot-bank", "--seed", "x"}, "seed"},
 		{"bad n", []string{"run", "--scenario", "snapshot-bank", "--n", "1"}, `"n"`},
-		{"too many processes", []string{"run", bank, "--n", "65"}, `"n"`},
+		{"too many processes", []string{"run", bank, "--n", "65"}, `--n: want a number of processes from 1 to 64, got "65"`},
 		{"list unknown flag", []string{"list", "--yaml"}, "yaml"},
 		{"list stray argument", []string{"list", "--json", "extra"}, `unexpected argument "extra"`},
 		{"export without format", []string{"export", "--scenario", "snapshot-bank"}, "--format"},
 		{"export bad format", []string{"export", "--scenario", "snapshot-bank", "--format", "png"}, `"png"`},
-		{"export step past the end", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "--step", "60"}, "--step 60"},
+		{"export step past the end", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "--step", "60"}, "--step: want at most 59, the run's number of steps, got 60"},
 		{"export bad axis", []string{"export", "--scenario", "snapshot-bank", "--format", "svg", "--axis", "up"}, `"up"`},
 		{"export unknown scenario", []string{"export", "--scenario", "nope", "--format", "json"}, `"nope"`},
 		{"export missing file", []string{"export", missing, "--format", "json"}, "missing.json"},
@@ -531,24 +530,37 @@ func TestBinaryExitStatus(t *testing.T) {
 	require.NoError(t, err, "%s", msg)
 
 	unexpected := nonfifoUnexpected(t)
+	bank, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	checkOut := t.TempDir()
 	tests := []struct {
 		name   string
 		args   []string
 		status int
 		stdout string
 		stderr string
+		stdin  string
 	}{
-		{"list", []string{"list"}, 0, "snapshot-bank", ""},
-		{"run", []string{"run", "--scenario", "snapshot-bank", "--json"}, 0, `"snapshot_total": 300`, ""},
-		{"expected violation", []string{"run", "--scenario", "snapshot-nonfifo"}, 0, "fail (expected)", ""},
-		{"unexpected violation", []string{"run", unexpected}, 1, "FAIL", ""},
-		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
-		{"unknown scenario", []string{"run", "--scenario", "nope"}, 2, "", `"nope"`},
-		{"no arguments", nil, 2, "", "usage"},
+		{"standard input", []string{"run", "-"}, 0, "scenario   snapshot-bank", "", string(bank.JSON())},
+		{"too large", []string{"run", "/dev/zero"}, 2, "", "too large for a scenario: the limit is 1048576 bytes", ""},
+		{"check", []string{"check", "--runs", "20", "--seed", "1", "--out", checkOut}, 0, "chandy-lamport", "", ""},
+		{"check bad runs", []string{"check", "--runs", "0"}, 2, "", "--runs", ""},
+		{"bad width", []string{"export", "--scenario", "snapshot-bank", "--format", "svg", "--width", "NaN"}, 2, "", `--width: want a number of pixels from 100 to 20000, got "NaN"`, ""},
+		{"list", []string{"list"}, 0, "snapshot-bank", "", ""},
+		{"run", []string{"run", "--scenario", "snapshot-bank", "--json"}, 0, `"snapshot_total": 300`, "", ""},
+		{"expected violation", []string{"run", "--scenario", "snapshot-nonfifo"}, 0, "fail (expected)", "", ""},
+		{"unexpected violation", []string{"run", unexpected}, 1, "FAIL", "", ""},
+		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command", ""},
+		{"unknown scenario", []string{"run", "--scenario", "nope"}, 2, "", `"nope"`, ""},
+		{"no arguments", nil, 2, "", "usage", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.args) > 0 && tc.args[len(tc.args)-1] == "/dev/zero" && runtime.GOOS != "linux" {
+				t.Skip("needs /dev/zero")
+			}
 			cmd := exec.Command(bin, tc.args...)
+			cmd.Stdin = strings.NewReader(tc.stdin)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -566,5 +578,328 @@ func TestBinaryExitStatus(t *testing.T) {
 				assert.True(t, strings.HasPrefix(stderr.String(), "spacetime: "), "%q", stderr.String())
 			}
 		})
+	}
+}
+
+// within fails the test if f takes longer than a few seconds: reading
+// /dev/zero or a pipe must stop at the size limit, not hang.
+func within(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("still reading after 20 seconds: the size limit does not hold")
+	}
+}
+
+// endless is a reader that never ends, counting what was read of it.
+type endless struct{ read int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	e.read += len(p)
+	return len(p), nil
+}
+
+// padded is the bank lesson followed by spaces, size bytes in all.
+func padded(t *testing.T, size int) []byte {
+	t.Helper()
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	data := s.JSON()
+	require.Less(t, len(data), size)
+	return append(data, bytes.Repeat([]byte(" "), size-len(data))...)
+}
+
+func TestScenarioSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	large := filepath.Join(dir, "large.json")
+	require.NoError(t, os.WriteFile(large, padded(t, 2*MaxScenarioBytes), 0o644))
+	atLimit := filepath.Join(dir, "limit.json")
+	require.NoError(t, os.WriteFile(atLimit, padded(t, MaxScenarioBytes), 0o644))
+	overLimit := filepath.Join(dir, "over.json")
+	require.NoError(t, os.WriteFile(overLimit, padded(t, MaxScenarioBytes+1), 0o644))
+	tests := []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		want  string // "" when it opens
+	}{
+		{"/dev/zero", []string{"run", "/dev/zero"}, nil, "/dev/zero is too large for a scenario: the limit is 1048576 bytes (1 MiB)"},
+		{"export /dev/zero", []string{"export", "/dev/zero", "--format", "json"}, nil, "too large"},
+		{"a 2 MiB file", []string{"run", large}, nil, "too large for a scenario: the limit is 1048576 bytes"},
+		{"one byte over", []string{"run", overLimit}, nil, "too large"},
+		{"exactly the limit", []string{"run", atLimit}, nil, ""},
+		{"standard input too large", []string{"run", "-"}, bytes.NewReader(padded(t, MaxScenarioBytes+1)), "standard input is too large for a scenario: the limit is 1048576 bytes"},
+		{"endless standard input", []string{"run", "-", "--json"}, &endless{}, "standard input is too large"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasPrefix(tc.args[1], "/dev/") && runtime.GOOS != "linux" {
+				t.Skip("needs /dev/zero")
+			}
+			var out string
+			var err error
+			within(t, func() {
+				stdin := tc.stdin
+				if stdin == nil {
+					stdin = strings.NewReader("")
+				}
+				out, err = callIn(t, stdin, tc.args...)
+			})
+			if tc.want == "" {
+				require.NoError(t, err)
+				assert.Contains(t, out, "snapshot-bank")
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Empty(t, out)
+			if e, ok := tc.stdin.(*endless); ok {
+				assert.LessOrEqual(t, e.read, MaxScenarioBytes+64<<10, "it stops reading at the limit")
+			}
+		})
+	}
+}
+
+// TestScenarioFromFIFO reads named pipes: one fed without end is cut at
+// the limit, one nobody writes to reads as empty at once, one fed a
+// scenario runs it.
+func TestScenarioFromFIFO(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("named pipes as Linux has them")
+	}
+	bank, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		feed func(w *os.File) // nil: nobody writes
+		want string           // "" when it runs
+	}{
+		{"endless writer", func(w *os.File) {
+			chunk := bytes.Repeat([]byte(" "), 64<<10)
+			for {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}, "too large for a scenario"},
+		{"no writer", nil, "the document is empty"},
+		{"a scenario", func(w *os.File) {
+			_, _ = w.Write(bank.JSON())
+			// the reader opens meanwhile; closing the last writer ends
+			// its file
+			time.Sleep(time.Second)
+			_ = w.Close()
+		}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "pipe")
+			require.NoError(t, syscall.Mkfifo(path, 0o600))
+			if tc.feed != nil {
+				// read-write so that the open does not wait for a reader
+				w, err := os.OpenFile(path, os.O_RDWR, 0)
+				require.NoError(t, err)
+				t.Cleanup(func() { _ = w.Close() })
+				go tc.feed(w)
+			}
+			var out string
+			var err error
+			within(t, func() { out, err = call(t, "run", path) })
+			if tc.want == "" {
+				require.NoError(t, err)
+				assert.Contains(t, out, "snapshot-bank")
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestScenarioFromStandardInput(t *testing.T) {
+	bank, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	want, err := call(t, "run", "--scenario", "snapshot-bank", "--json")
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		args []string
+		in   string
+		want string
+		err  string
+	}{
+		{"run", []string{"run", "-", "--json"}, string(bank.JSON()), want, ""},
+		{"flags first", []string{"run", "--json", "-"}, string(bank.JSON()), want, ""},
+		{"export", []string{"export", "-", "--format", "shiviz", "--step", "4"}, string(bank.JSON()), "", ""},
+		{"empty", []string{"run", "-"}, "", "", "standard input: scenario: the document is empty"},
+		{"not JSON", []string{"run", "-"}, "algorithm: x", "", "standard input: scenario: not valid JSON"},
+		{"no id", []string{"run", "-", "--json"}, `{"algorithm": "chandy-lamport", "n": 2, "seed": 1, "until": {"steps": 5}}`, `"scenario": "stdin"`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := callIn(t, strings.NewReader(tc.in), tc.args...)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Equal(t, 2, exitCode(err))
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			if tc.args[0] == "export" {
+				assert.Equal(t, 8, strings.Count(out, "\n"), "two lines per step")
+				return
+			}
+			assert.Contains(t, out, tc.want)
+		})
+	}
+}
+
+// TestBadFlagValues checks that a value out of range is refused, naming
+// the flag, what it wants and what it got, where it used to be ignored
+// (negative --seed, --n, --step) or to make an SVG of NaN coordinates.
+func TestBadFlagValues(t *testing.T) {
+	export := []string{"export", "--scenario", "snapshot-bank", "--format", "svg"}
+	pixels := "want a number of pixels from 100 to 20000, got "
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"width NaN", append(export, "--width", "NaN"), `--width: ` + pixels + `"NaN"`},
+		{"width Inf", append(export, "--width", "Inf"), `--width: ` + pixels + `"Inf"`},
+		{"width -Inf", append(export, "--width=-Inf"), `--width: ` + pixels + `"-Inf"`},
+		{"width 0", append(export, "--width", "0"), `--width: ` + pixels + `"0"`},
+		{"width negative", append(export, "--width", "-300"), `--width: ` + pixels + `"-300"`},
+		{"width 1e308", append(export, "--width", "1e308"), `--width: ` + pixels + `"1e308"`},
+		{"width too small", append(export, "--width", "99"), `--width: ` + pixels + `"99"`},
+		{"width too large", append(export, "--width", "20001"), `--width: ` + pixels + `"20001"`},
+		{"width not a number", append(export, "--width", "wide"), `--width: ` + pixels + `"wide"`},
+		{"height NaN", append(export, "--height", "NaN"), `--height: ` + pixels + `"NaN"`},
+		{"height 0", append(export, "--height", "0"), `--height: ` + pixels + `"0"`},
+		{"height negative", append(export, "--height", "-1"), `--height: ` + pixels + `"-1"`},
+		{"height 1e308", append(export, "--height", "1e308"), `--height: ` + pixels + `"1e308"`},
+		{"negative step", append(export, "--step", "-1"), `--step: want a number of steps of 0 or more, got "-1"`},
+		{"step not a number", append(export, "--step", "half"), `--step: want a number of steps of 0 or more, got "half"`},
+		{"negative seed", []string{"run", "--scenario", "snapshot-bank", "--seed", "-1"}, `--seed: want a seed, a whole number from 0 to 18446744073709551615, got "-1"`},
+		{"seed too large", []string{"run", "--scenario", "snapshot-bank", "--seed", "18446744073709551616"}, `--seed: want a seed`},
+		{"export negative seed", append(export, "--seed", "-7"), `--seed: want a seed, a whole number from 0 to 18446744073709551615, got "-7"`},
+		{"negative n", []string{"run", "--scenario", "snapshot-bank", "--n", "-2"}, `--n: want a number of processes from 1 to 64, got "-2"`},
+		{"n 0", []string{"run", "--scenario", "snapshot-bank", "--n", "0"}, `--n: want a number of processes from 1 to 64, got "0"`},
+		{"n below the algorithm's", []string{"run", "--scenario", "snapshot-bank", "--n", "1"}, `--n 1: scenario: field "n": chandy-lamport runs on 2 to 64 processes, got 1`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := call(t, tc.args...)
+			require.Error(t, err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Empty(t, out)
+		})
+	}
+}
+
+func TestGoodFlagValues(t *testing.T) {
+	export := []string{"export", "--scenario", "snapshot-bank", "--format", "svg"}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"smallest width", append(export, "--width", "100"), `width="100"`},
+		{"largest width", append(export, "--width", "20000", "--height", "20000"), `width="20000" height="20000"`},
+		{"fractional height", append(export, "--height", "400.5"), `height="400.5"`},
+		{"step 0", append(export, "--step", "0"), `<svg`},
+		{"seed 0", []string{"run", "--scenario", "snapshot-bank", "--seed", "0", "--json"}, `"seed": 0,`},
+		{"largest seed", []string{"run", "--scenario", "snapshot-bank", "--seed", "18446744073709551615", "--json"}, `"seed": 18446744073709551615,`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := call(t, tc.args...)
+			require.NoError(t, err)
+			assert.Contains(t, out, tc.want)
+			assert.NotContains(t, out, "NaN")
+			assert.NotContains(t, out, "Inf")
+		})
+	}
+}
+
+// TestErrorsInPlainWords checks every kind of error the command line
+// gives: it names what is wrong in the user's words, without Go's types,
+// the flag package's phrasing or the os package's "open …:" prefixes.
+func TestErrorsInPlainWords(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	unreadable := writeScenario(t, "secret.json", []byte(`{}`))
+	require.NoError(t, os.Chmod(unreadable, 0))
+	canRead := false
+	if f, err := os.Open(unreadable); err == nil {
+		canRead = true // root reads anything
+		_ = f.Close()
+	}
+	bad := writeScenario(t, "seed.json", []byte(`{"algorithm": "chandy-lamport", "n": 3, "seed": -1, "until": {"steps": 5}}`))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "unknown flag --colour (run takes --json, --n, --scenario, --seed)"},
+		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --format, --height, --n, --scenario, --seed, --step, --width, -o)"},
+		{"flag without value", []string{"run", "--scenario", "snapshot-bank", "--seed"}, "--seed needs a value"},
+		{"bad boolean", []string{"list", "--json=yes please"}, `--json: want true or false (or the flag alone), got "yes please"`},
+		{"bad flag syntax", []string{"run", "---scenario", "x"}, `"---scenario" is not a flag`},
+		{"missing file", []string{"run", missing}, "cannot open " + missing + ": there is no such file"},
+		{"directory", []string{"run", dir}, dir + " is a directory, not a scenario file"},
+		{"bad value in the file", []string{"run", bad}, bad + `: scenario: field "seed": want a whole number of 0 or more, got -1`},
+		{"write to a missing directory", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "-o", filepath.Join(dir, "no", "x.json")}, "cannot write " + filepath.Join(dir, "no", "x.json") + ": its directory does not exist"},
+		{"write to a directory", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "-o", dir}, "cannot write " + dir + ": is a directory"},
+		{"format missing", []string{"export", "--scenario", "snapshot-bank"}, "--format: say svg, json or shiviz"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" (the commands are list, run, export, check and help)`},
+		{"stray argument", []string{"list", "extra"}, `unexpected argument "extra": list takes no file`},
+		{"two files", []string{"run", missing, missing}, `unexpected argument "` + missing + `": give one scenario file`},
+		{"check: unknown fault", []string{"check", "--faults", "crash,melt"}, `--faults: unknown fault "melt" (known: crash, recover, pause, drop, delay, duplicate, cut, heal, partition, skew, fifo)`},
+	}
+	if !canRead {
+		tests = append(tests, struct {
+			name string
+			args []string
+			want string
+		}{"unreadable file", []string{"run", unreadable}, "cannot open " + unreadable + ": permission denied"})
+	}
+	goWords := []*regexp.Regexp{
+		regexp.MustCompile(`(^|\s)json: `), regexp.MustCompile(`Go struct|of type|\*errors|&\{|strconv`),
+		regexp.MustCompile(`flag provided|parse error|invalid value|(^|\s)-[a-z]+:`), regexp.MustCompile(`^(open|read|write) `),
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := call(t, tc.args...)
+			require.Error(t, err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+			for _, w := range goWords {
+				assert.NotRegexp(t, w, err.Error())
+			}
+		})
+	}
+}
+
+func TestCommandHelp(t *testing.T) {
+	for _, args := range [][]string{{"run", "-h"}, {"export", "--help"}, {"list", "-help"}, {"check", "-h"}, {"help"}} {
+		out, err := call(t, args...)
+		require.NoError(t, err, "%v", args)
+		assert.Equal(t, usage, out, "%v", args)
+	}
+	for _, cmd := range []string{"spacetime run (FILE.json | - | --scenario ID)", "spacetime check [--algorithm ID | --scenario ID]", "--faults LIST", "--out DIR"} {
+		assert.Contains(t, usage, cmd)
 	}
 }

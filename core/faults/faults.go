@@ -10,6 +10,7 @@ package faults
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"spacetime/core/sim"
@@ -187,6 +188,12 @@ type Fault struct {
 	Glyph  sim.Glyph
 	Tone   sim.Tone
 	Legend string
+	// Draw draws random arguments for a seeded campaign (spacetime check)
+	// in the world s, at the time the fault is to happen, or reports false
+	// when the fault cannot happen there (recover when nothing has
+	// crashed). It knows what makes sense for this fault (a message in
+	// flight, a link that is up), so a campaign needs no list of faults.
+	Draw func(s Scene, d *Dice) (Args, bool)
 }
 
 // LabelIn is the fault's button words in menu m.
@@ -251,7 +258,7 @@ func Parse(name string) (*Fault, error) {
 	if f, ok := Lookup(name); ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("unknown fault %q (known: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown fault %q (known: %s)", short(name), strings.Join(Names(), ", "))
 }
 
 // ArgError is a fault argument that is wrong on its own: which field,
@@ -369,3 +376,159 @@ func (p Param) check(a Args, n int) error {
 
 // MaxTicks bounds a fault's durations and offsets.
 const MaxTicks = 1_000_000
+
+// Scene is the world as a seeded campaign sees it when it draws a fault's
+// arguments: read-only, as it stands just before the fault happens.
+type Scene interface {
+	N() int
+	Health(id sim.NodeID) Health
+	LinkUp(from, to sim.NodeID) bool
+	FIFO() bool
+	// Messages lists the ids of the messages in flight, in id order.
+	Messages() []int
+}
+
+// Dice draws a campaign's random arguments from its seeded generator. Its
+// draws lean towards what finds bugs: mostly small values, now and then
+// the bounds (a pause of MaxTicks, a clock skewed by -MaxTicks).
+type Dice struct{ r *rand.Rand }
+
+// NewDice draws from r.
+func NewDice(r *rand.Rand) *Dice { return &Dice{r: r} }
+
+// IntN is a uniform number in [0, n); n must be positive.
+func (d *Dice) IntN(n int) int { return d.r.IntN(n) }
+
+// OneIn reports true once in k draws on average.
+func (d *Dice) OneIn(k int) bool { return d.r.IntN(k) == 0 }
+
+// Pick is one of ids, which must not be empty.
+func (d *Dice) Pick(ids []sim.NodeID) sim.NodeID { return ids[d.r.IntN(len(ids))] }
+
+// PickMsg is one of the message ids, which must not be empty.
+func (d *Dice) PickMsg(ids []int) int { return ids[d.r.IntN(len(ids))] }
+
+// Between is a number from lo to hi, both included, leaning towards lo:
+// half the draws fall in the first fifty values, one in eight is a bound,
+// the rest are spread evenly on a logarithmic scale.
+func (d *Dice) Between(lo, hi int64) int64 {
+	if hi <= lo {
+		return lo
+	}
+	span := uint64(hi - lo)
+	switch k := d.r.IntN(8); {
+	case k == 0:
+		if d.r.IntN(2) == 0 {
+			return lo
+		}
+		return hi
+	case k <= 4:
+		return lo + int64(d.r.Uint64N(min(span, 49)+1))
+	default:
+		// a magnitude of 1 to 63 bits, then a value below it
+		top := min(span, uint64(1)<<(1+d.r.IntN(63))-1)
+		return lo + int64(d.r.Uint64N(top+1))
+	}
+}
+
+// Ticks is a duration of at least one tick, mostly a few dozen.
+func (d *Dice) Ticks() sim.Time {
+	if d.OneIn(50) {
+		return MaxTicks
+	}
+	return sim.Time(d.Between(1, 400))
+}
+
+// Offset is a clock offset, ahead or behind, mostly small.
+func (d *Dice) Offset() sim.Time {
+	by := sim.Time(d.Between(0, 400))
+	if d.OneIn(50) {
+		by = MaxTicks
+	}
+	if d.OneIn(2) {
+		by = -by
+	}
+	return by
+}
+
+// Groups splits n processes (n >= 2) into two to four non-empty groups;
+// now and then some processes are in none (they keep every link).
+func (d *Dice) Groups(n int) [][]sim.NodeID {
+	k := 2 + d.r.IntN(min(n, 4)-1)
+	order := d.r.Perm(n)
+	keep := n
+	if n > k && d.OneIn(4) {
+		keep = k + d.r.IntN(n-k+1)
+	}
+	groups := make([][]sim.NodeID, k)
+	for i, p := range order[:keep] {
+		g := i
+		if i >= k {
+			g = d.r.IntN(k)
+		}
+		groups[g] = append(groups[g], sim.NodeID(p))
+	}
+	for _, g := range groups {
+		for i := 1; i < len(g); i++ { // in process order, as a person writes them
+			for j := i; j > 0 && g[j] < g[j-1]; j-- {
+				g[j], g[j-1] = g[j-1], g[j]
+			}
+		}
+	}
+	return groups
+}
+
+// nodesWhere lists the processes of s for which keep holds.
+func nodesWhere(s Scene, keep func(id sim.NodeID) bool) []sim.NodeID {
+	var out []sim.NodeID
+	for i := range s.N() {
+		if keep(sim.NodeID(i)) {
+			out = append(out, sim.NodeID(i))
+		}
+	}
+	return out
+}
+
+// linksWhere lists the links from→to of s for which keep holds.
+func linksWhere(s Scene, keep func(from, to sim.NodeID) bool) [][2]sim.NodeID {
+	var out [][2]sim.NodeID
+	for i := range s.N() {
+		for j := range s.N() {
+			if i != j && keep(sim.NodeID(i), sim.NodeID(j)) {
+				out = append(out, [2]sim.NodeID{sim.NodeID(i), sim.NodeID(j)})
+			}
+		}
+	}
+	return out
+}
+
+// drawAtProcess draws the arguments of a fault at one of the processes
+// for which keep holds.
+func drawAtProcess(s Scene, d *Dice, keep func(h Health) bool) (Args, bool) {
+	ids := nodesWhere(s, func(id sim.NodeID) bool { return keep(s.Health(id)) })
+	if len(ids) == 0 {
+		return Args{}, false
+	}
+	return AtProcess(d.Pick(ids)), true
+}
+
+// drawOfMessage draws the arguments of a fault of a message in flight.
+func drawOfMessage(s Scene, d *Dice) (Args, bool) {
+	ids := s.Messages()
+	if len(ids) == 0 {
+		return Args{}, false
+	}
+	return OfMessage(d.PickMsg(ids)), true
+}
+
+// drawLink draws a link for which keep holds, one way or both.
+func drawLink(s Scene, d *Dice, keep func(from, to sim.NodeID) bool) (Args, bool) {
+	links := linksWhere(s, keep)
+	if len(links) == 0 {
+		return Args{}, false
+	}
+	l := links[d.IntN(len(links))]
+	a := NoArgs()
+	a.Node, a.Target, a.OneWay = l[0], l[1], d.OneIn(3)
+	return a, true
+}

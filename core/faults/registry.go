@@ -30,6 +30,9 @@ var Registry = []*Fault{
 			return text
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "crash (the line is dashed while the process is down)",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			return drawAtProcess(s, d, func(h Health) bool { return h.State != Crashed })
+		},
 	},
 	{
 		Name: "recover", Letter: 'r',
@@ -50,6 +53,9 @@ var Registry = []*Fault{
 			return w.Name(a.Node) + " recovers"
 		},
 		Glyph: sim.GlyphRing, Tone: sim.Ink, Legend: "recovery",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			return drawAtProcess(s, d, func(h Health) bool { return h.State == Crashed })
+		},
 	},
 	{
 		Name: "pause", Letter: 'p',
@@ -67,6 +73,11 @@ var Registry = []*Fault{
 			return fmt.Sprintf("%s stops for a GC pause of %d ticks: events for it queue up", w.Name(a.Node), a.For)
 		},
 		Glyph: sim.GlyphBar, Tone: sim.Orange, Legend: "GC pause (a band while the process is paused)",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			a, ok := drawAtProcess(s, d, func(h Health) bool { return h.State == Up })
+			a.For = d.Ticks()
+			return a, ok
+		},
 	},
 	{
 		Name: "drop", Letter: 'x',
@@ -80,6 +91,7 @@ var Registry = []*Fault{
 			return text
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "message lost",
+		Draw: drawOfMessage,
 	},
 	{
 		Name: "delay", Letter: 'y',
@@ -92,6 +104,11 @@ var Registry = []*Fault{
 			return fmt.Sprintf("the network delays %s by %d ticks: it cannot arrive before time %d", w.Describe(a.Msg), a.For, due)
 		},
 		Glyph: sim.GlyphRing, Tone: sim.Orange, Legend: "message delayed by the network",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			a, ok := drawOfMessage(s, d)
+			a.For = d.Ticks()
+			return a, ok
+		},
 	},
 	{
 		Name: "duplicate", Letter: 'u',
@@ -105,6 +122,7 @@ var Registry = []*Fault{
 			return fmt.Sprintf("the network duplicates %s: a second copy (#%d) is on its way behind it", text, c)
 		},
 		Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "message duplicated by the network (dotted: the copy)",
+		Draw: drawOfMessage,
 	},
 	{
 		Name: "cut", Letter: 'l',
@@ -127,6 +145,7 @@ var Registry = []*Fault{
 			return fmt.Sprintf("the link %s is cut: messages sent on it are lost until it heals%s", linkName(w, a.Node, a.Target, a.OneWay), lostWords(lost))
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "link cut (its messages are lost until it heals)",
+		Draw: func(s Scene, d *Dice) (Args, bool) { return drawLink(s, d, s.LinkUp) },
 	},
 	{
 		Name: "heal", Letter: 'h',
@@ -172,6 +191,13 @@ var Registry = []*Fault{
 			return fmt.Sprintf("the link %s heals: messages sent on it arrive again", linkName(w, a.Node, a.Target, a.OneWay))
 		},
 		Glyph: sim.GlyphRing, Tone: sim.Grey, Legend: "link healed",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			cut := func(from, to sim.NodeID) bool { return !s.LinkUp(from, to) }
+			if len(linksWhere(s, cut)) > 0 && d.OneIn(3) {
+				return NoArgs(), true // every link
+			}
+			return drawLink(s, d, cut)
+		},
 	},
 	{
 		Name: "partition", Letter: 'g',
@@ -215,6 +241,14 @@ var Registry = []*Fault{
 			return fmt.Sprintf("the network partitions into %s: every link between the groups is cut%s", strings.Join(parts, " and "), lostWords(lost))
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "partition",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			if s.N() < 2 {
+				return Args{}, false
+			}
+			a := NoArgs()
+			a.Groups = d.Groups(s.N())
+			return a, true
+		},
 	},
 	{
 		Name: "skew", Letter: 's',
@@ -233,6 +267,11 @@ var Registry = []*Fault{
 			return fmt.Sprintf("%s's clock is set right: it reads the time, %d", w.Name(a.Node), w.Now())
 		},
 		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock skew",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			a := AtProcess(sim.NodeID(d.IntN(s.N())))
+			a.By = d.Offset()
+			return a, true
+		},
 	},
 	{
 		Name: "fifo", Letter: 'f',
@@ -253,6 +292,11 @@ var Registry = []*Fault{
 			return "channels stop keeping send order (FIFO off): any message in flight may arrive next"
 		},
 		Glyph: sim.GlyphSquare, Tone: sim.Grey, Legend: "FIFO switched on or off",
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			a := NoArgs()
+			a.On = !s.FIFO()
+			return a, true
+		},
 	},
 }
 

@@ -1,0 +1,480 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"spacetime/app/lab"
+	"spacetime/core/algo/all"
+	"spacetime/core/campaign"
+	"spacetime/core/faults"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Defaults and bounds of spacetime check.
+const (
+	defaultRuns = 1000
+	maxRuns     = 100_000_000
+	// pageAddress is where `make run` serves the page, for the links.
+	pageAddress = "http://127.0.0.1:8080/"
+)
+
+// subject is what a campaign checks: an algorithm, or one lesson varied.
+type subject struct {
+	name   string
+	spec   *sim.Spec
+	lesson *scenario.Scenario
+}
+
+// checkJob is one run of a campaign.
+type checkJob struct {
+	subject int
+	run     int
+	seed    uint64
+}
+
+// checkFailure is one run that found a bug, as the JSON output gives it.
+type checkFailure struct {
+	Subject string `json:"subject"`
+	Run     int    `json:"run"`
+	Seed    uint64 `json:"seed"`
+	// Violations are the unexpected ones only.
+	Violations []campaign.Violation `json:"violations,omitempty"`
+	Panic      string               `json:"panic,omitempty"`
+	Error      string               `json:"error,omitempty"`
+	Faults     []string             `json:"faults"`
+	File       string               `json:"file,omitempty"`
+	Replay     string               `json:"replay,omitempty"`
+	// Rerun draws the same scenario again from its seed alone.
+	Rerun string `json:"rerun,omitempty"`
+	Link  string `json:"link,omitempty"`
+}
+
+// checkReport is the whole campaign, as --json prints it.
+type checkReport struct {
+	Seed     uint64           `json:"seed"`
+	Runs     int              `json:"runs"`
+	Faults   []string         `json:"faults"`
+	OK       bool             `json:"ok"`
+	Subjects []campaign.Tally `json:"subjects"`
+	Failures []checkFailure   `json:"failures"`
+}
+
+// checkOptions are check's flags, read and checked.
+type checkOptions struct {
+	subjects []subject
+	runs     int
+	seed     uint64
+	// runSeed, when set, runs that one run of each subject alone.
+	runSeed *uint64
+	faults  []string
+	out     string
+	asJSON  bool
+}
+
+func (c *cli) check(args []string) error {
+	opt, err := parseCheck(args)
+	if errors.Is(err, errHelp) {
+		return c.help()
+	}
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	rep := checkReport{Seed: opt.seed, Runs: opt.runs, Faults: opt.faults, Failures: []checkFailure{}}
+	if opt.faults == nil {
+		rep.Faults = faults.Names()
+	}
+	if !opt.asJSON {
+		fmt.Fprintln(c.stdout, headline(opt))
+	}
+	tallies := make([]campaign.Tally, len(opt.subjects))
+	for i, s := range opt.subjects {
+		tallies[i].Subject = s.name
+	}
+	progress := c.progress(opt.jobs())
+	var failed error
+	collect(opt, func(j checkJob, res campaign.Result) {
+		tallies[j.subject].Add(&res)
+		progress.step(res.Failed())
+		if !res.Failed() || failed != nil {
+			return
+		}
+		f, err := c.failure(opt, opt.subjects[j.subject], j, res)
+		if err != nil {
+			failed = err
+			return
+		}
+		rep.Failures = append(rep.Failures, f)
+		if !opt.asJSON {
+			progress.clear()
+			printFailure(c.stdout, f)
+		}
+	})
+	if c.terminal {
+		progress.clear()
+		fmt.Fprintf(c.stderr, "spacetime check: %d runs in %.1fs\n", opt.jobs(), time.Since(started).Seconds())
+	}
+	if failed != nil {
+		return failed
+	}
+	rep.Subjects, rep.OK = tallies, true
+	for i := range tallies {
+		rep.OK = rep.OK && !tallies[i].Failed()
+	}
+	if opt.asJSON {
+		if err := writeJSON(c.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		printSummary(c.stdout, tallies)
+	}
+	if !rep.OK {
+		return errViolation
+	}
+	return nil
+}
+
+// parseCheck reads check's flags.
+func parseCheck(args []string) (checkOptions, error) {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	algorithm := fs.String("algorithm", "", "check this algorithm only")
+	lesson := fs.String("scenario", "", "check variations of this built-in lesson")
+	runs := fs.String("runs", fmt.Sprint(defaultRuns), "runs per algorithm")
+	seed := fs.String("seed", "", "the campaign's seed (default: a random one, printed)")
+	runSeed := fs.String("run-seed", "", "run only the run of this seed (as a failure prints it)")
+	faultList := fs.String("faults", "all", "the faults to inject, comma separated")
+	out := fs.String("out", filepath.Join("out", "check"), "where to write failing scenarios")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	extra, err := parse(fs, args)
+	if err != nil {
+		return checkOptions{}, err
+	}
+	if extra != "" {
+		return checkOptions{}, errUsage{fmt.Errorf("unexpected argument %q: check takes no file (use --algorithm or --scenario)", extra)}
+	}
+	set := given(fs)
+	opt := checkOptions{out: *out, asJSON: *asJSON}
+	n, err := intFlag("runs", *runs, 1, maxRuns, fmt.Sprintf("a number of runs from 1 to %d", maxRuns))
+	if err != nil {
+		return opt, err
+	}
+	opt.runs = int(n)
+	if set["seed"] {
+		if opt.seed, err = seedFlag("seed", *seed); err != nil {
+			return opt, err
+		}
+	} else {
+		opt.seed = rand.Uint64() // a fresh campaign each time, printed so it can be run again
+	}
+	if set["run-seed"] {
+		rs, err := seedFlag("run-seed", *runSeed)
+		if err != nil {
+			return opt, err
+		}
+		opt.runSeed, opt.runs = &rs, 1
+	}
+	if opt.faults, err = campaign.ParseFaults(*faultList); err != nil {
+		return opt, errUsage{fmt.Errorf("--faults: %v", err)}
+	}
+	if set["out"] && *out == "" {
+		return opt, errUsage{errors.New("--out: want a directory, got nothing")}
+	}
+	switch {
+	case *algorithm != "" && *lesson != "":
+		return opt, errUsage{errors.New("give --algorithm or --scenario, not both")}
+	case *lesson != "":
+		l, err := scenario.Builtin(*lesson)
+		if err != nil {
+			return opt, errUsage{fmt.Errorf("--scenario: %v", err)}
+		}
+		opt.subjects = []subject{{name: l.ID, spec: l.Spec(), lesson: l}}
+	case *algorithm != "":
+		spec, ok := all.Lookup(*algorithm)
+		if !ok {
+			return opt, errUsage{fmt.Errorf("--algorithm: unknown algorithm %q (known: %s)", *algorithm, strings.Join(all.IDs(), ", "))}
+		}
+		opt.subjects = []subject{{name: spec.ID, spec: spec}}
+	default:
+		for _, spec := range all.Specs() {
+			opt.subjects = append(opt.subjects, subject{name: spec.ID, spec: spec})
+		}
+	}
+	return opt, nil
+}
+
+// jobs is the number of runs in the campaign.
+func (opt checkOptions) jobs() int { return len(opt.subjects) * opt.runs }
+
+// job is the campaign's i-th run: subject by subject, run by run. Jobs
+// are made as they are needed, since a campaign may have millions.
+func (opt checkOptions) job(i int) checkJob {
+	j := checkJob{subject: i / opt.runs, run: i % opt.runs}
+	j.seed = campaign.RunSeed(opt.seed, opt.subjects[j.subject].name, j.run)
+	if opt.runSeed != nil {
+		j.seed = *opt.runSeed
+	}
+	return j
+}
+
+// collect runs the campaign's jobs on every core and hands each result to
+// done in job order, whatever order they finish in, so that the output of
+// a campaign depends on its seed alone.
+func collect(opt checkOptions, done func(checkJob, campaign.Result)) {
+	type finished struct {
+		j   checkJob
+		i   int
+		res campaign.Result
+	}
+	total := opt.jobs()
+	workers := max(1, min(runtime.GOMAXPROCS(0), total))
+	next := make(chan int)
+	results := make(chan finished, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := opt.job(i)
+				s := opt.subjects[j.subject]
+				results <- finished{j, i, campaign.Run(s.spec, j.seed, campaign.Options{Faults: opt.faults, Lesson: s.lesson})}
+			}
+		}()
+	}
+	go func() {
+		for i := range total {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		close(results)
+	}()
+	// the few results that finished ahead of an earlier one wait here
+	pending := map[int]finished{}
+	emit := 0
+	for f := range results {
+		pending[f.i] = f
+		for {
+			f, ok := pending[emit]
+			if !ok {
+				break
+			}
+			delete(pending, emit)
+			done(f.j, f.res)
+			emit++
+		}
+	}
+}
+
+// progressLine keeps one line of a terminal's stderr up to date during a
+// campaign (a few times a second at most); off a terminal it says nothing.
+type progressLine struct {
+	out         io.Writer
+	on          bool
+	done, total int
+	bugs        int
+	last        time.Time
+}
+
+func (c *cli) progress(total int) *progressLine {
+	return &progressLine{out: c.stderr, on: c.terminal, total: total}
+}
+
+// step counts a finished run, and whether it found a bug.
+func (p *progressLine) step(bug bool) {
+	p.done++
+	if bug {
+		p.bugs++
+	}
+	if now := time.Now(); p.on && (now.Sub(p.last) > 200*time.Millisecond || p.done == p.total) {
+		p.last = now
+		fmt.Fprintf(p.out, "\r\033[Kspacetime check: %d/%d runs, %d with a bug", p.done, p.total, p.bugs)
+	}
+}
+
+// clear wipes the line, before standard output prints on the terminal.
+func (p *progressLine) clear() {
+	if p.on {
+		fmt.Fprint(p.out, "\r\033[K")
+	}
+}
+
+// failure writes a failing run's scenario and says how to replay it.
+func (c *cli) failure(opt checkOptions, s subject, j checkJob, res campaign.Result) (checkFailure, error) {
+	f := checkFailure{Subject: s.name, Run: j.run, Seed: j.seed, Violations: res.Unexpected(), Panic: res.Panic, Error: res.Error, Faults: res.Used}
+	if f.Faults == nil {
+		f.Faults = []string{}
+	}
+	if res.Scenario == nil {
+		return f, nil
+	}
+	sc := res.Scenario.Clone()
+	f.Rerun = fmt.Sprintf("spacetime check --%s %s --run-seed %d%s", subjectFlag(s), s.name, j.seed, faultsFlag(opt))
+	origin := fmt.Sprintf("Run %d of `spacetime check --%s %s --seed %d%s` (run seed %d)", j.run, subjectFlag(s), s.name, opt.seed, faultsFlag(opt), j.seed)
+	if opt.runSeed != nil {
+		origin = "`" + f.Rerun + "`"
+	}
+	sc.Description = fmt.Sprintf("%s found %s. %s", origin, what(f), res.Scenario.Description)
+	if err := os.MkdirAll(opt.out, 0o755); err != nil {
+		return f, fileError("cannot make the directory", opt.out, err)
+	}
+	f.File = filepath.Join(opt.out, fmt.Sprintf("%s-%d.json", s.name, j.seed))
+	if err := os.WriteFile(f.File, sc.JSON(), 0o644); err != nil {
+		return f, fileError("cannot write", f.File, err)
+	}
+	f.Replay = "spacetime run " + f.File
+	if res.Panic == "" {
+		f.Link = pageLink(sc, f.Violations)
+	}
+	return f, nil
+}
+
+// faultsFlag is the --faults flag that gives the campaign's faults, or ""
+// for every fault.
+func faultsFlag(opt checkOptions) string {
+	switch {
+	case opt.faults == nil:
+		return ""
+	case len(opt.faults) == 0:
+		return " --faults none"
+	}
+	return " --faults " + strings.Join(opt.faults, ",")
+}
+
+func subjectFlag(s subject) string {
+	if s.lesson != nil {
+		return "scenario"
+	}
+	return "algorithm"
+}
+
+// what says in a few words what a failure found.
+func what(f checkFailure) string {
+	switch {
+	case f.Panic != "":
+		return "a panic: " + f.Panic
+	case f.Error != "":
+		return "a scenario that does not run: " + f.Error
+	}
+	parts := make([]string, len(f.Violations))
+	for i, v := range f.Violations {
+		parts[i] = fmt.Sprintf("that %q failed at step %d", v.Invariant, v.Step)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pageLink is the page's link to the failing scenario at its first
+// unexpected violation, or "" when the page cannot open it.
+func pageLink(s *scenario.Scenario, vs []campaign.Violation) (link string) {
+	defer func() {
+		if recover() != nil {
+			link = ""
+		}
+	}()
+	sess, err := lab.Open(s)
+	if err != nil {
+		return ""
+	}
+	if len(vs) > 0 {
+		sess.Seek(vs[0].Step)
+	}
+	return pageAddress + "?" + lab.EncodeQuery(sess.Query())
+}
+
+func headline(opt checkOptions) string {
+	names := make([]string, len(opt.subjects))
+	for i, s := range opt.subjects {
+		names[i] = s.name
+	}
+	which := "every fault"
+	if opt.faults != nil {
+		which = "faults: " + strings.Join(opt.faults, ",")
+		if len(opt.faults) == 0 {
+			which = "no faults"
+		}
+	}
+	if opt.runSeed != nil {
+		return fmt.Sprintf("spacetime check: the run of seed %d of %s, %s", *opt.runSeed, strings.Join(names, ", "), which)
+	}
+	return fmt.Sprintf("spacetime check --seed %d: %d runs of %s, %s", opt.seed, opt.runs, strings.Join(names, ", "), which)
+}
+
+func printFailure(out io.Writer, f checkFailure) {
+	head := fmt.Sprintf("%s run %d (seed %d)", f.Subject, f.Run, f.Seed)
+	switch {
+	case f.Panic != "":
+		fmt.Fprintf(out, "PANIC %s: %s\n", head, f.Panic)
+	case f.Error != "":
+		fmt.Fprintf(out, "ERROR %s: the drawn scenario does not run: %s\n", head, f.Error)
+	}
+	for _, v := range f.Violations {
+		fmt.Fprintf(out, "FAIL  %s: %q failed at step %d, with faults: %s\n", head, v.Invariant, v.Step, faultWords(v.Faults))
+		fmt.Fprintf(out, "      %s\n", v.Detail)
+	}
+	if f.Replay != "" {
+		fmt.Fprintf(out, "      replay: %s\n", f.Replay)
+	}
+	if f.Rerun != "" {
+		fmt.Fprintf(out, "      redraw: %s\n", f.Rerun)
+	}
+	if f.Link != "" {
+		fmt.Fprintf(out, "      page:   %s\n", f.Link)
+	}
+}
+
+func faultWords(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// printSummary prints the table of the campaign, then what excused the
+// expected violations.
+func printSummary(out io.Writer, tallies []campaign.Tally) {
+	fmt.Fprintln(out)
+	rows := [][]string{{"algorithm", "runs", "steps", "faults", "skipped", "expected", "unexpected", "panics"}}
+	for _, t := range tallies {
+		rows = append(rows, []string{t.Subject, fmt.Sprint(t.Runs), fmt.Sprint(t.Steps), fmt.Sprint(t.Faults), fmt.Sprint(t.Skipped),
+			fmt.Sprint(t.Expected), fmt.Sprint(t.Unexpected), fmt.Sprint(t.Panics)})
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], len(cell))
+		}
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("%-*s", widths[0], r[0])
+		for i, cell := range r[1:] {
+			line += fmt.Sprintf("  %*s", widths[i+1], cell)
+		}
+		fmt.Fprintln(out, line)
+	}
+	fmt.Fprintln(out, "(faults: injected; skipped: scripted faults that could not happen when their time came; expected and unexpected: violations)")
+	for _, t := range tallies {
+		if len(t.Excused) == 0 {
+			continue
+		}
+		fmt.Fprintf(out, "\nexpected violations of %s:\n", t.Subject)
+		for _, e := range t.Excused {
+			fmt.Fprintf(out, "  %6d  %s: %s\n", e.Count, e.Invariant, e.Why)
+		}
+	}
+	for _, t := range tallies {
+		if t.Broken > 0 {
+			fmt.Fprintf(out, "\n%s: %d drawn scenario(s) did not run (a bug in core/campaign)\n", t.Subject, t.Broken)
+		}
+	}
+}
