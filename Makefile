@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json) go.mod go.sum
 
-.PHONY: all build run test test-native test-wasm bench clean
+.PHONY: all build run test test-native test-wasm test-fuzz bench load clean
 
 all: build
 
@@ -16,7 +16,7 @@ build: web/app.wasm.br bin/server bin/spacetime
 web/app.wasm: $(SOURCES)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
 
-web/app.wasm.br: web/app.wasm cmd/precompress/main.go
+web/app.wasm.br: web/app.wasm cmd/precompress/main.go internal/precompress/precompress.go
 	$(GO) run ./cmd/precompress web/app.wasm
 
 bin/server: $(SOURCES) $(wildcard cmd/server/*.go)
@@ -28,7 +28,7 @@ bin/spacetime: $(SOURCES) $(wildcard cmd/spacetime/*.go)
 run: build
 	./bin/server -addr $(ADDR)
 
-test: build test-native test-wasm
+test: build test-native test-wasm test-fuzz
 
 # Every Go test, browser tests included (cmd/server drives headless Chromium).
 test-native:
@@ -40,6 +40,24 @@ test-native:
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)" ./core/... ./internal/conformance
 
+# Every decoder of user input fuzzed for a short while, one target per run
+# (go fuzzes one target at a time): scenario files, algorithm params, fault
+# arguments, links, their input logs, cuts and packed scenarios, and the
+# windows that zooming and panning write into links. The seed corpora
+# (testdata/fuzz/) already run as unit tests under test-native; a failing
+# input is written there. FUZZTIME=3m fuzzes longer.
+FUZZTIME  ?= 7s
+FUZZFLAGS := -run='^$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=100x
+test-fuzz:
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzParse$$' ./core/scenario
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzDecodeStrict$$' ./core/sim
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzDecodeArgs$$' ./core/faults
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzPageFromQuery$$' ./app/lab
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzDecodeInputs$$' ./app/lab
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzCut$$' ./app/lab
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzPackedScenario$$' ./app/lab
+	$(GO) test $(FUZZFLAGS) -fuzz='^FuzzZoomPan$$' ./app/lab
+
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz
 
@@ -48,3 +66,8 @@ clean:
 BENCHCOUNT ?= 1
 bench: build
 	$(GO) run ./cmd/bench -count $(BENCHCOUNT)
+
+# Load on 127.0.0.1: the page, the client and a deep link, calm and under
+# hostile links and slow clients (see cmd/loadtest); it prints figures.
+load: build
+	$(GO) run ./cmd/loadtest -dir .

@@ -48,6 +48,9 @@ func (s *Session) SelectionText() string {
 		return ""
 	}
 	r := s.run.Trace().Records[s.Selected]
+	if r.Node < 0 {
+		return "" // a step of the whole network is no process's event
+	}
 	past, future, concurrent := s.Causality()
 	return fmt.Sprintf("Step %d (%s, vector %v): %s — %d events happened before it (blue rings), %d after it (orange), %d are concurrent with it.",
 		s.Selected+1, s.scn.Names[r.Node], r.Vector, r.Caption, past, future, concurrent)

@@ -65,6 +65,9 @@ func (s *Session) cutSteps() []int {
 		steps[i] = -1
 	}
 	for k, r := range s.run.Trace().Records[:s.step] {
+		if r.Node < 0 {
+			continue // a step of the whole network (FIFO switched, a partition) is on no process line
+		}
 		if steps[r.Node] < 0 && ix.At(k) >= s.Cut.Points[r.Node] {
 			steps[r.Node] = k
 		}
@@ -125,7 +128,7 @@ func decodeCut(text string, n int) ([]float64, error) {
 		}
 		v, err := strconv.ParseFloat(p, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%q is not a point of the axis", p)
+			return nil, fmt.Errorf("%q is not a point of the axis", clip(p))
 		}
 		points[i] = v
 	}

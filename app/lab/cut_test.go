@@ -3,6 +3,7 @@ package lab
 import (
 	"math"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,4 +105,22 @@ func TestCutLinks(t *testing.T) {
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), `link parameter "cut"`)
 	}
+}
+
+// A cut placed on a run with a step of the whole network (FIFO switched, a
+// partition, every link healed: a step at no process) used to panic with
+// index -1 when judged; a long bad point is quoted clipped (both found by
+// FuzzPageFromQuery and FuzzCut).
+func TestCutOverANetworkStep(t *testing.T) {
+	sess, err := FromQuery(url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "in": {"10f0"}, "k": {"20"}, "cut": {"1,2,3"}})
+	require.NoError(t, err)
+	require.Less(t, sess.Run().Trace().Records[10].Node, sim.NodeID(0), "the input is a step of no process")
+	complete, _ := sess.CutVerdict()
+	assert.True(t, complete)
+	assert.NotEmpty(t, sess.CutText())
+	assert.NotEmpty(t, sess.Scene(960, 350).Shapes)
+
+	_, err = FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {"1," + strings.Repeat("9", 5000) + "x,3"}})
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 200)
 }

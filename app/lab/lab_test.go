@@ -547,6 +547,7 @@ func TestFromQueryErrors(t *testing.T) {
 		{"at negative huge", url.Values{"at": {"-1e18"}}, "at", "from -1e+09"},
 		{"at infinite", url.Values{"at": {"Inf"}}, "at", `"Inf"`},
 		{"span NaN", url.Values{"span": {"NaN"}}, "span", "want a zoom"},
+		{"sel of a network step", url.Values{"v": {"2"}, "in": {"10f0"}, "k": {"20"}, "sel": {"10"}}, "sel", "step 10 is a change of the whole network"},
 		{"sel past the step", url.Values{"k": {"10"}, "sel": {"20"}}, "sel", "a step from 0 to 9"},
 		{"fifo", url.Values{"fifo": {"maybe"}}, "fifo", "want 0 or 1"},
 		{"sc too large", url.Values{"sc": {pack(bytes.Repeat([]byte(" "), lab.MaxPacked+10))}}, "sc", "too large"},
@@ -736,4 +737,34 @@ func TestSceneShowsTheFailure(t *testing.T) {
 	sess.Axis = diagram.AxisLamport
 	want := diagram.Layout(sess.Run().Trace(), sess.Step(), sess.Spec(), diagram.Options{Width: 640, Height: 300, Axis: diagram.AxisLamport, Highlight: ids})
 	assert.Equal(t, want.Shapes, sess.Scene(640, 300).Shapes)
+}
+
+// A command's target is a process or none: a negative or too large target
+// used to be read as a process number that does not exist, which the link
+// then wrote back as "no target" (found by FuzzDecodeInputs).
+func TestDecodeInputsRefusesATargetThatIsNoProcess(t *testing.T) {
+	spec := mustBuiltin(t, "snapshot-bank").Spec()
+	for _, tc := range []struct {
+		text    string
+		version int
+	}{
+		{"20ktransfer.1.-5.3", 2}, {"20ktransfer.1.-1.3", 2}, {"20ktransfer.1.65.3", 2},
+		{"20ktransfer.0.-2.3", 1}, {"20ktransfer.0.64.3", 1}, {"20ktransfer.64.1.3", 1},
+	} {
+		_, err := lab.DecodeInputs(tc.text, spec, tc.version)
+		require.Error(t, err, tc.text)
+		assert.Contains(t, err.Error(), "there is no process", tc.text)
+	}
+	for _, tc := range []struct {
+		text    string
+		version int
+		target  sim.NodeID
+	}{
+		{"20ktransfer.1.64.3", 2, 63}, {"20ksnapshot.1.0.0", 2, sim.None},
+		{"20ktransfer.0.63.3", 1, 63}, {"20ksnapshot.0.-1.0", 1, sim.None}, {"20ksnapshot.0.0.0", 1, 0},
+	} {
+		in, err := lab.DecodeInputs(tc.text, spec, tc.version)
+		require.NoError(t, err, tc.text)
+		assert.Equal(t, tc.target, in[0].Target, tc.text)
+	}
 }

@@ -188,6 +188,9 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		if err != nil || sel < 0 || sel >= sess.step {
 			return nil, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param("sel"), sess.step-1, clip(raw))
 		}
+		if sess.run.Trace().Records[sel].Node < 0 {
+			return nil, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param("sel"), sel)
+		}
 		sess.Selected = sel
 	}
 	if raw := get("cut"); raw != "" {
@@ -385,8 +388,14 @@ func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.A
 			}
 			nums[j] = x
 		}
-		if nums[0] < int64(first) || nums[0] > scenario.MaxN {
+		last := int64(scenario.MaxN - 1 + first) // the number of the 64th process
+		if nums[0] < int64(first) || nums[0] > last {
 			return engine.Action{}, fmt.Errorf("there is no process %d", nums[0])
+		}
+		// no target is 0 today, and was -1 in version 1 (whose 0 was the
+		// first process)
+		if nums[1] < int64(first)-1 || nums[1] > last {
+			return engine.Action{}, fmt.Errorf("there is no process %d to target", nums[1])
 		}
 		target := sim.NodeID(nums[1] - int64(first))
 		if first == 1 && nums[1] == 0 {

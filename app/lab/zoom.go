@@ -36,7 +36,13 @@ func ZoomedAt(scene *diagram.Scene, x, factor float64) View {
 	t := scene.TimeAt(x)
 	old := scene.T1 - scene.T0
 	span := clampSpan(old * factor)
-	return View{Span: span, Pinned: true, Start: t - (t-scene.T0)*span/old}
+	return pinned(span, t-(t-scene.T0)*span/old)
+}
+
+// pinned is the window of that span pinned at start, both within what a
+// link can say, so that the page never writes a link it cannot open.
+func pinned(span, start float64) View {
+	return View{Span: clampSpan(span), Pinned: true, Start: math.Min(math.Max(start, -MaxAt), MaxAt)}
 }
 
 // Zoomed is v zoomed by factor around the present (it keeps following it),
@@ -55,7 +61,7 @@ func Zoomed(v View, scene *diagram.Scene, factor float64) View {
 func Panned(scene *diagram.Scene, dx float64) View {
 	span := scene.T1 - scene.T0
 	start := scene.T0 + dx*span/scene.PlotWidth()
-	return View{Span: span, Pinned: true, Start: math.Min(math.Max(start, -span/2), MaxAt)}
+	return pinned(span, math.Max(start, -span/2))
 }
 
 // ZoomAt zooms the session's window at pixel column x.

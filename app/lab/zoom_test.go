@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"net/url"
 	"testing"
 
@@ -77,5 +78,42 @@ func TestViewRoundTripsThroughTheLink(t *testing.T) {
 		_, err := FromQuery(bad)
 		require.Error(t, err, bad.Encode())
 		assert.Regexp(t, `link parameter "(span|at)"`, err.Error())
+	}
+}
+
+// The link of a window the learner makes always opens: dragging a run
+// shorter than MinSpan, or zooming at a point past MaxAt, used to write a
+// span or a point that readWindow refuses (found by FuzzZoomPan).
+func TestZoomedAndPannedWindowsMakeLinksThatOpen(t *testing.T) {
+	short, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 3, "until": {"steps": 3}}`))
+	require.NoError(t, err)
+	sess, err := Open(short)
+	require.NoError(t, err)
+	sess.Seek(3)
+	scene := sess.Scene(960, 350)
+	require.Less(t, scene.T1-scene.T0, float64(MinSpan), "the whole short run is in the window")
+	sess.Pan(scene, 10)
+	assert.Equal(t, float64(MinSpan), sess.View.Span, "a pinned window is at least MinSpan wide")
+	again, err := FromQuery(sess.Query())
+	require.NoError(t, err)
+	assert.Equal(t, sess.View.Span, again.View.Span)
+	assert.InDelta(t, sess.View.Start, again.View.Start, 1e-6)
+
+	for _, tc := range []struct {
+		link      string
+		x, factor float64
+	}{
+		{"v=2&s=snapshot-bank&k=59&at=1e9&span=100000", 940, 0.25},
+		{"v=2&s=snapshot-bank&k=59&at=-1e9&span=1000", 870, 2},
+	} {
+		q, err := url.ParseQuery(tc.link)
+		require.NoError(t, err)
+		sess, err := FromQuery(q)
+		require.NoError(t, err)
+		sess.ZoomAt(sess.Scene(960, 350), tc.x, tc.factor)
+		assert.Equal(t, MaxAt, math.Abs(sess.View.Start), "the zoom stops the window at MaxAt")
+		again, err := FromQuery(sess.Query())
+		require.NoError(t, err, tc.link)
+		assert.InDelta(t, sess.View.Start, again.View.Start, 1e-6)
 	}
 }

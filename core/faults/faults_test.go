@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -149,4 +150,13 @@ func TestDecodeArgsErrors(t *testing.T) {
 		require.Error(t, err, tt.text)
 		assert.Contains(t, err.Error(), tt.want)
 	}
+}
+
+// An unknown fault's name is quoted clipped, not echoed back whole (found
+// by FuzzParse through a scenario's script).
+func TestParseClipsAnUnknownName(t *testing.T) {
+	_, err := Parse(strings.Repeat("x", 5000))
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 200)
+	assert.Contains(t, err.Error(), `unknown fault "xxxxxxxxxxxxxxxxxxxxxxxx…" (known: crash,`)
 }

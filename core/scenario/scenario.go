@@ -158,7 +158,7 @@ func (s *Scenario) Validate() error {
 		if s.Algorithm == "" {
 			return fieldErr("algorithm", "say which algorithm runs (known: %s)", strings.Join(all.IDs(), ", "))
 		}
-		return fieldErr("algorithm", "unknown algorithm %q (known: %s)", s.Algorithm, strings.Join(all.IDs(), ", "))
+		return fieldErr("algorithm", "unknown algorithm %q (known: %s)", clipText(s.Algorithm), strings.Join(all.IDs(), ", "))
 	}
 	if len(s.Names) > 0 {
 		if s.N != 0 && s.N != len(s.Names) {
@@ -187,13 +187,13 @@ func (s *Scenario) Validate() error {
 		s.Scheduler = string(engine.Earliest)
 	}
 	if !oneOf(s.Scheduler, engine.Schedulers) {
-		return fieldErr("scheduler", "unknown scheduler %q (want earliest, random or manual)", s.Scheduler)
+		return fieldErr("scheduler", "unknown scheduler %q (want earliest, random or manual)", clipText(s.Scheduler))
 	}
 	if s.RNG == "" {
 		s.RNG = string(engine.PCG)
 	}
 	if s.RNG != string(engine.PCG) && s.RNG != string(engine.Python) {
-		return fieldErr("rng", "unknown generator %q (want pcg or python)", s.RNG)
+		return fieldErr("rng", "unknown generator %q (want pcg or python)", clipText(s.RNG))
 	}
 	if err := s.Network.validate(); err != nil {
 		return err
@@ -244,7 +244,7 @@ func (s *Scenario) Validate() error {
 	if s.Expect != nil {
 		for i, v := range s.Expect.Violations {
 			if !hasInvariant(spec, v) {
-				return fieldErr(fmt.Sprintf("expect.violations[%d]", i), "%s has no invariant %q (its invariants: %s)", s.Algorithm, v, strings.Join(invariantNames(spec), "; "))
+				return fieldErr(fmt.Sprintf("expect.violations[%d]", i), "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(v), strings.Join(invariantNames(spec), "; "))
 			}
 		}
 	}
@@ -321,7 +321,7 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	}
 	c, ok := spec.Command(e.Command)
 	if !ok {
-		return fieldErr(field("command"), "%s has no command %q (its commands: %s)", s.Algorithm, e.Command, strings.Join(commandNames(spec), ", "))
+		return fieldErr(field("command"), "%s has no command %q (its commands: %s)", s.Algorithm, clipText(e.Command), strings.Join(commandNames(spec), ", "))
 	}
 	n, err := s.nodeRef(e.Node)
 	if err != nil {
@@ -411,11 +411,11 @@ func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 				return sim.NodeID(i), nil
 			}
 		}
-		return 0, fmt.Errorf("no process is named %q (names: %s)", name, strings.Join(s.Names, ", "))
+		return 0, fmt.Errorf("no process is named %q (names: %s)", clipText(name), strings.Join(s.Names, ", "))
 	}
 	var num int
 	if err := json.Unmarshal(raw, &num); err != nil || num < 1 || num > s.N {
-		return 0, fmt.Errorf("want a process name or a number from 1 to %d, got %s", s.N, raw)
+		return 0, fmt.Errorf("want a process name or a number from 1 to %d, got %s", s.N, clipText(strings.ToValidUTF8(string(raw), "\uFFFD")))
 	}
 	return sim.NodeID(num - 1), nil
 }
@@ -426,7 +426,7 @@ func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 // space makes "A\u200b" look like "A").
 func checkName(name string) error {
 	if name == "" || len([]rune(name)) > 16 {
-		return fmt.Errorf("a name has 1 to 16 characters, got %q", name)
+		return fmt.Errorf("a name has 1 to 16 characters, got %q", clipText(name))
 	}
 	for _, r := range name {
 		switch {

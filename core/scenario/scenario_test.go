@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -305,4 +306,70 @@ func TestParamsStayRaw(t *testing.T) {
 	var p map[string]any
 	require.NoError(t, json.Unmarshal(s.Params, &p))
 	assert.Equal(t, []any{1.0, 2.0, 3.0}, p["balances"])
+}
+
+// A refusal quotes what it refuses clipped, however long: a packed
+// scenario of a link inflates to up to 1 MB, and its refusal used to echo
+// a long algorithm, key, number or process reference back whole (found by
+// FuzzParse).
+func TestRefusalsQuoteLongValuesClipped(t *testing.T) {
+	long := strings.Repeat("9", 3000)
+	for _, fields := range []map[string]string{
+		{"algorithm": `"` + long + `"`},
+		{"scheduler": `"` + long + `"`},
+		{"rng": `"` + long + `"`},
+		{"network": `{"` + long + `": 1}`},
+		{"seed": long},
+		{"down": `[` + long + `]`},
+		{"down": `["` + long + `"]`},
+		{"names": `["` + long + `", "B"]`},
+		{"params": `{"` + long + `": 1}`},
+		{"expect": `{"violations": ["` + long + `"]}`},
+		script(`{"at": 1, "node": {"x": "` + long + `"}, "command": "snapshot"}`),
+		script(`{"at": 1, "node": 1, "command": "` + long + `"}`),
+		script(`{"at": 1, "fault": "` + long + `", "node": 1}`),
+	} {
+		_, err := scenario.Parse([]byte(doc(fields)))
+		require.Error(t, err)
+		assert.Less(t, len(err.Error()), 400, "%.200s", err)
+		assert.Contains(t, err.Error(), "…", "it says it clipped: %.200s", err)
+	}
+}
+
+// A lesson run with another seed (spacetime run --seed S) breaks nothing
+// but what it declares: snapshot-nonfifo's inconsistent cut, which only
+// some seeds show, is its point, not a failure.
+func TestLessonsWithAnySeed(t *testing.T) {
+	for _, id := range scenario.BuiltinIDs() {
+		if id == "snapshot-long" {
+			continue // 100,000 steps a run; the conformance suite covers it
+		}
+		t.Run(id, func(t *testing.T) {
+			lesson, err := scenario.Builtin(id)
+			require.NoError(t, err)
+			broke := map[string]int{}
+			for seed := uint64(1); seed <= 300; seed++ {
+				s := lesson.WithSeed(seed)
+				r, err := s.Run()
+				require.NoError(t, err)
+				for _, f := range r.Failures() {
+					if f.Step < 0 {
+						continue
+					}
+					require.True(t, s.Expected(f.Name), "seed %d breaks %q, which %s does not declare: %s", seed, f.Name, id, f.Detail)
+					broke[f.Name]++
+				}
+			}
+			t.Logf("%s over 300 seeds: %v", id, broke)
+		})
+	}
+}
+
+// A process given as something else than a name or number is quoted as
+// valid text, even when the file's bytes are not (found by FuzzParse).
+func TestRefusedProcessIsQuotedAsValidText(t *testing.T) {
+	_, err := scenario.Parse([]byte(doc(map[string]string{"down": "[{\"\xa4\": 1}]"})))
+	require.Error(t, err)
+	assert.True(t, utf8.ValidString(err.Error()), "%q", err)
+	assert.Contains(t, err.Error(), `field "down[0]": want a process name or a number from 1 to 3, got {"`+"\uFFFD"+`": 1}`)
 }

@@ -155,7 +155,7 @@ func checkValue(raw []byte, t reflect.Type, path string) *FieldError {
 		}
 		if _, err := strconv.ParseInt(string(raw), 10, t.Bits()); err != nil {
 			if errors.Is(err, strconv.ErrRange) {
-				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number from %d to %d, got %s", minInt(t.Bits()), maxInt(t.Bits()), raw)}
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number from %d to %d, got %s", minInt(t.Bits()), maxInt(t.Bits()), clipped(raw))}
 			}
 			return wrong(path, "a whole number", raw)
 		}
@@ -165,16 +165,19 @@ func checkValue(raw []byte, t reflect.Type, path string) *FieldError {
 		}
 		if _, err := strconv.ParseUint(string(raw), 10, t.Bits()); err != nil {
 			if raw[0] == '-' {
-				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number of 0 or more, got %s", raw)}
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number of 0 or more, got %s", clipped(raw))}
 			}
 			if errors.Is(err, strconv.ErrRange) {
-				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number up to %d, got %s", uint64(1)<<t.Bits()-1, raw)}
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want a whole number up to %d, got %s", uint64(1)<<t.Bits()-1, clipped(raw))}
 			}
 			return wrong(path, "a whole number", raw)
 		}
 	case reflect.Float32, reflect.Float64:
 		if !isNumber(raw) {
 			return wrong(path, "a number", raw)
+		}
+		if _, err := strconv.ParseFloat(string(raw), t.Bits()); errors.Is(err, strconv.ErrRange) {
+			return &FieldError{Path: path, Problem: fmt.Sprintf("want a number, got %s, which is too large", found(raw))}
 		}
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
@@ -256,7 +259,16 @@ func found(raw []byte) string {
 	case 't', 'f':
 		return string(raw)
 	}
-	return "the number " + string(raw)
+	return "the number " + clipped(raw)
+}
+
+// clipped shortens a number or key quoted in an error, so that a long one
+// is not echoed back whole.
+func clipped[T string | []byte](s T) string {
+	if r := []rune(string(s)); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return string(s)
 }
 
 func isNumber(raw []byte) bool { return raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') }
@@ -265,6 +277,7 @@ func minInt(bits int) int64 { return -1 << (bits - 1) }
 func maxInt(bits int) int64 { return 1<<(bits-1) - 1 }
 
 func join(path, key string) string {
+	key = clipped(key) // a long unknown key is not echoed back whole
 	if path == "" {
 		return key
 	}

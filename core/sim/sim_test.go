@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -154,4 +155,33 @@ func TestDecodeParams(t *testing.T) {
 	require.NoError(t, DecodeParams(json.RawMessage(`{"balances": [5]}`), &p))
 	assert.Equal(t, int64(20), p.MaxTransfer, "a field left out keeps its default")
 	assert.Equal(t, []int64{5}, p.Balances)
+}
+
+// A refusal is in plain words however the document is wrong: a number too
+// large for a float used to come back as encoding/json's "cannot unmarshal
+// number 1e400 into Go struct field …"; a long number or key is quoted
+// clipped, not echoed back whole (both found by FuzzDecodeStrict).
+func TestDecodeStrictRefusesInPlainWords(t *testing.T) {
+	type doc struct {
+		Ratio  float32        `json:"ratio"`
+		Weight float64        `json:"weight"`
+		Count  int            `json:"count"`
+		Port   uint16         `json:"port"`
+		ByName map[string]int `json:"by_name"`
+	}
+	long := "1" + strings.Repeat("9", 3000)
+	for _, tc := range []struct{ doc, want string }{
+		{`{"weight": 1e400}`, `field "weight": want a number, got the number 1e400, which is too large`},
+		{`{"ratio": -1e39}`, `field "ratio": want a number, got the number -1e39, which is too large`},
+		{`{"count": ` + long + `}`, `field "count": want a whole number from -9223372036854775808 to 9223372036854775807, got ` + long[:40] + `…`},
+		{`{"port": -` + long + `}`, `field "port": want a whole number of 0 or more, got -` + long[:39] + `…`},
+		{`{"weight": "` + long + `"}`, `field "weight": want a number, got text "` + long[:40] + `…"`},
+		{`{"` + long + `": 1}`, `field "` + long[:40] + `…": unknown field (known here: by_name, count, port, ratio, weight)`},
+		{`{"by_name": {"` + long + `": "x"}}`, `field "by_name.` + long[:40] + `…": want a whole number, got text "x"`},
+	} {
+		var v doc
+		err := DecodeStrict([]byte(tc.doc), &v, "")
+		require.Error(t, err)
+		assert.Equal(t, tc.want, err.Error())
+	}
 }

@@ -43,7 +43,8 @@ func (t *Trace) ShiViz(k int) []byte {
 	// steps that did not tick it (faults, skipped inputs) are left out
 	own := make([]int32, len(t.Names))
 	for _, r := range t.Records[:k] {
-		if int(r.Node) >= len(r.Vector) || r.Vector[r.Node] != own[r.Node]+1 {
+		if r.Node < 0 || int(r.Node) >= len(r.Vector) || r.Vector[r.Node] != own[r.Node]+1 {
+			// a step of the whole network (FIFO switched) is no host's event
 			continue
 		}
 		own[r.Node] = r.Vector[r.Node]

@@ -134,6 +134,15 @@ deliver: B gets it
 	assert.Equal(t, 3, strings.Count(got, "\n")/2)
 }
 
+// A step of the whole network (FIFO switched, a partition) is no host's
+// event: the log leaves it out instead of reading host -1.
+func TestShiVizLeavesOutNetworkSteps(t *testing.T) {
+	tr := sample()
+	network := Record{Step: 4, Node: -1, Kind: Fault, Msg: -1, Caption: "FIFO off", Extra: &Extra{Tag: "fifo"}}
+	tr.Records = append(tr.Records[:3:3], network)
+	assert.Equal(t, string(sample().ShiViz(3)), string(tr.ShiViz(4)))
+}
+
 func TestRecordJSONKeepsTheExtraFieldsFlat(t *testing.T) {
 	tr := sample()
 	data, err := json.Marshal(tr.Records[0])

@@ -1,0 +1,211 @@
+package sim_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"spacetime/core/algo/all"
+	"spacetime/core/sim"
+)
+
+// fuzzDoc has a field of every kind DecodeStrict walks: whole numbers of
+// each size, unsigned ones, floats, text, flags, pointers, arrays, lists,
+// maps, nested and embedded structs, raw JSON, an interface, base64 bytes
+// and a text unmarshaler.
+type fuzzDoc struct {
+	Name   string           `json:"name"`
+	Small  int8             `json:"small"`
+	Count  int              `json:"count,omitempty"`
+	Big    uint64           `json:"big"`
+	Port   uint16           `json:"port"`
+	Ratio  float32          `json:"ratio"`
+	Weight float64          `json:"weight"`
+	On     *bool            `json:"on"`
+	At     sim.Time         `json:"at"`
+	Pair   [2]int           `json:"pair"`
+	List   []int64          `json:"list"`
+	Nested []fuzzInner      `json:"nested"`
+	ByName map[string]uint8 `json:"by_name"`
+	Raw    json.RawMessage  `json:"raw,omitempty"`
+	Any    any              `json:"any"`
+	Bytes  []byte           `json:"bytes"`
+	Colour fuzzColour       `json:"colour"`
+	Skip   int              `json:"-"`
+	fuzzEmbedded
+}
+
+type fuzzInner struct {
+	ID    sim.NodeID `json:"id"`
+	Label *string    `json:"label"`
+	Deep  *fuzzInner `json:"deep,omitempty"`
+}
+
+type fuzzEmbedded struct {
+	Extra int32 `json:"extra"`
+}
+
+// fuzzColour is text read by its own UnmarshalText.
+type fuzzColour string
+
+func (c fuzzColour) MarshalText() ([]byte, error) { return []byte(c), nil }
+
+func (c *fuzzColour) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "", "red", "blue":
+		*c = fuzzColour(b)
+		return nil
+	}
+	return errors.New("want red or blue")
+}
+
+// FuzzDecodeStrict checks sim.DecodeStrict and sim.DecodeParams, which read
+// scenario files and every algorithm's params. into picks the target: a
+// document with a field of every kind (at the root "" or "params"), or a
+// registered algorithm's params through its Spec.New for n processes.
+//
+//   - Nothing panics.
+//   - DecodeStrict accepts exactly what encoding/json accepts strictly (no
+//     unknown fields, one value, every value of its field's type).
+//   - A refusal is a *sim.FieldError whose path starts at the root, in plain
+//     words (no "json:" prefix, no Go type or package names that the
+//     document does not contain) and at most maxDecodeError bytes long
+//     whatever the document's size.
+//   - What is accepted encodes and decodes again to the same value.
+//   - An algorithm's refusal of its params is in plain words too.
+func FuzzDecodeStrict(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte, into uint8) {
+		defer watchdog(data)()
+		specs := all.Specs()
+		if into%2 == 1 && len(specs) > 0 {
+			spec := specs[int(into/2)%len(specs)]
+			n := min(max(int(into>>5)+1, spec.MinN, 1), max(spec.MaxN, 1), 64)
+			_, err := spec.New(spec.Names(n), data)
+			if err != nil {
+				checkPlainError(t, err.Error(), data, maxDecodeError)
+			}
+			return
+		}
+		root := ""
+		decode := func(data []byte, v *fuzzDoc) error { return sim.DecodeStrict(data, v, "") }
+		if into%4 == 2 {
+			root = "params"
+			decode = func(data []byte, v *fuzzDoc) error { return sim.DecodeParams(data, v) }
+		}
+		var got fuzzDoc
+		err := decode(data, &got)
+		strictOK := strictlyValid(data)
+		if root == "params" {
+			if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
+				strictOK = true // no params: the defaults stand
+			}
+		}
+		if (err == nil) != strictOK {
+			t.Fatalf("DecodeStrict says %v, encoding/json strictly says ok=%v, for %q", err, strictOK, data)
+		}
+		if err != nil {
+			var fe *sim.FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("the refusal is a %T, not a *sim.FieldError: %v", err, err)
+			}
+			if !strings.HasPrefix(fe.Path, root) {
+				t.Fatalf("the path %q does not start at the root %q", fe.Path, root)
+			}
+			checkPlainError(t, err.Error(), data, maxDecodeError)
+			return
+		}
+		out, err := json.Marshal(&got)
+		if err != nil {
+			t.Fatalf("what was accepted does not encode: %v", err)
+		}
+		var again fuzzDoc
+		if err := sim.DecodeStrict(out, &again, root); err != nil {
+			t.Fatalf("what was accepted, encoded, is refused: %v\n%s", err, out)
+		}
+		if out2, _ := json.Marshal(&again); !bytes.Equal(out, out2) {
+			t.Fatalf("decoding is not stable:\nfirst  %s\nsecond %s", out, out2)
+		}
+	})
+}
+
+// strictlyValid reports whether encoding/json decodes data into a fuzzDoc
+// refusing unknown fields, as exactly one JSON value.
+func strictlyValid(data []byte) bool {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	var v fuzzDoc
+	return dec.Decode(&v) == nil && dec.InputOffset() == int64(len(trimmed))
+}
+
+// maxDecodeError bounds a refusal's length: it quotes at most a few short
+// pieces of the document and lists the fields known where it failed.
+const maxDecodeError = 1000
+
+// hangAfter is how long one input may take before watchdog calls it a hang.
+const hangAfter = 10 * time.Second
+
+// watchdog crashes the test, with every goroutine's stack, when the input
+// takes longer than hangAfter: Go's fuzzing has no time limit of its own,
+// and a crash makes it record and minimize the input. Call the function it
+// returns when the input is done.
+func watchdog(input []byte) (stop func()) {
+	timer := time.AfterFunc(hangAfter, func() {
+		debug.SetTraceback("all")
+		panic(fmt.Sprintf("hang: one input took more than %v: %q", hangAfter, input))
+	})
+	return func() { timer.Stop() }
+}
+
+var (
+	// quotedText is a Go-quoted string in an error: what the input said.
+	quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	// goWords are what an error shows when it leaks Go rather than plain
+	// words: encoding/json's prefix and phrases, package-qualified names,
+	// slice and map types, fmt's complaints.
+	goWords = regexp.MustCompile(`\bjson: |\bGo (struct|value|type)\b|\bof type\b|\bunmarshal|` +
+		`\b(json|sim|scenario|engine|faults|strconv|reflect|trace|network|report|clock|check|lab|diagram|chandylamport|base64)\.[A-Za-z]|` +
+		`\[\][*A-Za-z]|\bmap\[|\bstruct ?\{|\binterface ?\{|%!|<nil>|\binvalid syntax\b`)
+)
+
+// echoed bounds a piece of the input an error may quote: errors quote
+// what they refuse clipped to 40 characters (160 bytes at most); the check
+// finds any echo of 1.5 times echoed bytes.
+const echoed = 200
+
+// checkPlainError fails t unless msg, an error refusing input, is plain
+// words: non-empty valid text of at most most bytes, quoting no more than
+// echoed bytes of the input in one piece, without Go type or package names
+// (outside what it quotes, and unless the input itself says them).
+func checkPlainError(t *testing.T, msg string, input []byte, most int) {
+	t.Helper()
+	switch {
+	case msg == "":
+		t.Fatalf("an empty error")
+	case len(msg) > most:
+		t.Fatalf("the error has %d bytes (at most %d): %.300s…", len(msg), most, msg)
+	case !utf8.ValidString(msg):
+		t.Fatalf("the error is not valid text: %q", msg)
+	}
+	for i := 0; i+echoed <= len(msg); i += echoed / 2 {
+		if bytes.Contains(input, []byte(msg[i:i+echoed])) {
+			t.Fatalf("the error echoes the input back (%q…): %.300s", msg[i:i+echoed], msg)
+		}
+	}
+	bare := quotedText.ReplaceAllString(msg, `""`)
+	for _, m := range goWords.FindAllString(bare, -1) {
+		if !bytes.Contains(input, []byte(m)) {
+			t.Fatalf("the error is not in plain words (%q): %s", m, msg)
+		}
+	}
+}
