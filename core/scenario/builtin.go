@@ -74,7 +74,7 @@ func Builtin(id string) (*Scenario, error) {
 		if err, bad := broken[id+".json"]; bad {
 			return nil, fmt.Errorf("the built-in scenario %q is broken: %v", id, err)
 		}
-		return nil, fmt.Errorf("no built-in scenario %q (known: %s)", id, strings.Join(BuiltinIDs(), ", "))
+		return nil, fmt.Errorf("no built-in scenario %q (known: %s)", clipText(id), strings.Join(BuiltinIDs(), ", "))
 	}
 	return s.Clone(), nil
 }
