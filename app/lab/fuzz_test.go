@@ -5,23 +5,19 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"net/url"
 	"reflect"
-	"regexp"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
-	"unicode/utf8"
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/internal/fuzzcheck"
 )
 
 // The fuzz targets of this file read what a link says: the whole query
@@ -57,7 +53,7 @@ func FuzzPageFromQuery(f *testing.F) {
 	}
 	f.Add("", true)
 	f.Fuzz(func(t *testing.T, raw string, compare bool) {
-		defer watchdog(raw)()
+		defer fuzzcheck.Watchdog(raw)()
 		q, _ := url.ParseQuery(raw)
 		q, input, ok := boundLink(q)
 		if !ok {
@@ -77,7 +73,7 @@ func FuzzPageFromQuery(f *testing.F) {
 			t.Fatalf("within a budget the link opens another page:\n%s\n%s", EncodeQuery(pb.Query()), EncodeQuery(p.Query()))
 		}
 		if err != nil {
-			checkPlainError(t, err.Error(), raw+"\x00"+input, maxLinkError)
+			fuzzcheck.PlainError(t, err.Error(), raw+"\x00"+input, maxLinkError)
 			return
 		}
 		checkPage(t, p, compare)
@@ -104,14 +100,14 @@ func FuzzDecodeInputs(f *testing.F) {
 	}
 	spec := bank.Spec()
 	f.Fuzz(func(t *testing.T, in string, v1, nonfifo bool) {
-		defer watchdog(in)()
+		defer fuzzcheck.Watchdog(in)()
 		version, v := 2, URLVersion
 		if v1 {
 			version, v = 1, "1"
 		}
 		inputs, err := DecodeInputs(in, spec, version)
 		if err != nil {
-			checkPlainError(t, err.Error(), in, maxInputsError)
+			fuzzcheck.PlainError(t, err.Error(), in, maxInputsError)
 		} else {
 			if len(inputs) > MaxInputs {
 				t.Fatalf("%d inputs decoded, more than %d", len(inputs), MaxInputs)
@@ -137,7 +133,7 @@ func FuzzDecodeInputs(f *testing.F) {
 		q := url.Values{"v": {v}, "s": {lesson}, "in": {in}}
 		p, err := PageFromQuery(q, false)
 		if err != nil {
-			checkPlainError(t, err.Error(), in, maxInputsError)
+			fuzzcheck.PlainError(t, err.Error(), in, maxInputsError)
 			return
 		}
 		if inputs == nil && in != "" {
@@ -163,10 +159,10 @@ func FuzzDecodeInputs(f *testing.F) {
 //     the cut's verdict and text included (see checkPage).
 func FuzzCut(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cut string, k uint16, lamport bool) {
-		defer watchdog(cut)()
+		defer fuzzcheck.Watchdog(cut)()
 		points, err := decodeCut(cut, 3)
 		if err != nil {
-			checkPlainError(t, err.Error(), cut, maxInputsError)
+			fuzzcheck.PlainError(t, err.Error(), cut, maxInputsError)
 		} else {
 			if len(points) != 3 {
 				t.Fatalf("%d points for 3 processes", len(points))
@@ -194,7 +190,7 @@ func FuzzCut(f *testing.F) {
 			if points != nil && cut != "" {
 				t.Fatalf("cut=%q decodes, but the page refuses it: %v", cut, err)
 			}
-			checkPlainError(t, err.Error(), cut, maxInputsError)
+			fuzzcheck.PlainError(t, err.Error(), cut, maxInputsError)
 			return
 		}
 		if points == nil && cut != "" {
@@ -231,7 +227,7 @@ func FuzzPackedScenario(f *testing.F) {
 		f.Add(s.JSON(), false, false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, v1, big bool) {
-		defer watchdog(string(data))()
+		defer fuzzcheck.Watchdog(string(data))()
 		version, v := 2, URLVersion
 		if v1 {
 			version, v = 1, "1"
@@ -242,7 +238,7 @@ func FuzzPackedScenario(f *testing.F) {
 			if err == nil || !strings.Contains(err.Error(), "too large") {
 				t.Fatalf("a scenario of %d bytes inflated opens: %v", len(padded), err)
 			}
-			checkPlainError(t, err.Error(), string(data), maxLinkError)
+			fuzzcheck.PlainError(t, err.Error(), string(data), maxLinkError)
 			return
 		}
 		bounded, _, _, ok := boundScenario(data, version)
@@ -258,7 +254,7 @@ func FuzzPackedScenario(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), `link parameter "sc": `) || !strings.Contains(err.Error(), perr.Error()) {
 				t.Fatalf("the refusal %q does not say what Parse says, %q", err, perr)
 			}
-			checkPlainError(t, err.Error(), string(data), maxLinkError)
+			fuzzcheck.PlainError(t, err.Error(), string(data), maxLinkError)
 			return
 		}
 		if err != nil {
@@ -287,7 +283,7 @@ func FuzzZoomPan(f *testing.F) {
 	f.Add("v=2&s=snapshot-bank&k=40", []byte{2, 0, 200, 0, 0, 0, 128, 100, 1, 0, 0, 90, 5, 0, 128, 0, 3, 0, 0, 0})
 	f.Add("v=2&s=snapshot-bank&s.2=snapshot-nonfifo&k=30&k.2=20", []byte{0, 1, 100, 100, 2, 0, 10, 0, 6, 1, 0, 0})
 	f.Fuzz(func(t *testing.T, raw string, ops []byte) {
-		defer watchdog(raw)()
+		defer fuzzcheck.Watchdog(raw)()
 		q, _ := url.ParseQuery(raw)
 		q, _, ok := boundLink(q)
 		if !ok || len(ops) > 4*64 {
@@ -619,61 +615,3 @@ const (
 	maxLinkError   = 8000
 	maxInputsError = 1000
 )
-
-// hangAfter is how long one input may take before watchdog calls it a hang.
-const hangAfter = 10 * time.Second
-
-// watchdog crashes the test, with every goroutine's stack, when the input
-// takes longer than hangAfter: Go's fuzzing has no time limit of its own,
-// and a crash makes it record and minimize the input. Call the function it
-// returns when the input is done.
-func watchdog(input string) (stop func()) {
-	timer := time.AfterFunc(hangAfter, func() {
-		debug.SetTraceback("all")
-		panic(fmt.Sprintf("hang: one input took more than %v: %.2000q", hangAfter, input))
-	})
-	return func() { timer.Stop() }
-}
-
-// echoed bounds a piece of the input an error may quote: errors quote
-// what they refuse clipped to 40 characters (160 bytes at most); the check
-// finds any echo of 1.5 times echoed bytes.
-const echoed = 200
-
-var (
-	// quotedText is a Go-quoted string in an error: what the input said.
-	quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	// goWords are what an error shows when it leaks Go rather than plain
-	// words: encoding/json's prefix and phrases, package-qualified names,
-	// slice and map types, fmt's complaints, strconv's texts.
-	goWords = regexp.MustCompile(`\bjson: |\bGo (struct|value|type)\b|\bof type\b|\bunmarshal|` +
-		`\b(json|sim|scenario|engine|faults|strconv|reflect|trace|network|report|clock|check|lab|diagram|chandylamport|base64|flate|url)\.[A-Za-z]|` +
-		`\[\][*A-Za-z]|\bmap\[|\bstruct ?\{|\binterface ?\{|%!|<nil>|\binvalid syntax\b|\bvalue out of range\b`)
-)
-
-// checkPlainError fails t unless msg, an error refusing input, is plain
-// words: non-empty valid text of at most most bytes, quoting no more than
-// echoed bytes of the input in one piece, without Go type or package names
-// (outside what it quotes, and unless the input itself says them).
-func checkPlainError(t *testing.T, msg, input string, most int) {
-	t.Helper()
-	switch {
-	case msg == "":
-		t.Fatalf("an empty error")
-	case len(msg) > most:
-		t.Fatalf("the error has %d bytes (at most %d): %.300s…", len(msg), most, msg)
-	case !utf8.ValidString(msg):
-		t.Fatalf("the error is not valid text: %q", msg)
-	}
-	for i := 0; i+echoed <= len(msg); i += echoed / 2 {
-		if strings.Contains(input, msg[i:i+echoed]) {
-			t.Fatalf("the error echoes the input back (%q…): %.300s", msg[i:i+echoed], msg)
-		}
-	}
-	bare := quotedText.ReplaceAllString(msg, `""`)
-	for _, m := range goWords.FindAllString(bare, -1) {
-		if !strings.Contains(input, m) {
-			t.Fatalf("the error is not in plain words (%q): %s", m, msg)
-		}
-	}
-}

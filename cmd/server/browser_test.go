@@ -102,8 +102,9 @@ type page struct {
 	errors *[]string
 }
 
-// open opens a tab at path and waits for the first diagram frame.
-func open(t *testing.T, path string) *page {
+// newTab opens a tab of the shared browser on the test site, closed when
+// the test ends.
+func newTab(t *testing.T) context.Context {
 	t.Helper()
 	site(t)
 	ctx, cancel := chromedp.NewContext(browserCtx)
@@ -111,6 +112,13 @@ func open(t *testing.T, path string) *page {
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancelTimeout)
 	require.NoError(t, chromedp.Do(ctx)) // open the tab before listening
+	return ctx
+}
+
+// open opens a tab at path and waits for the first diagram frame.
+func open(t *testing.T, path string) *page {
+	t.Helper()
+	ctx := newTab(t)
 	errs := &[]string{}
 	msgs := chromedp.Console(ctx)
 	go func() {

@@ -32,12 +32,7 @@ type violationWatch struct {
 // first document on.
 func watchViolations(t *testing.T) (context.Context, *violationWatch) {
 	t.Helper()
-	site(t)
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(cancelTimeout)
-	require.NoError(t, chromedp.Do(ctx))
+	ctx := newTab(t)
 	return ctx, watch(t, ctx)
 }
 

@@ -654,14 +654,9 @@ func TestScenarioSizeLimit(t *testing.T) {
 				}
 				out, err = callIn(t, stdin, tc.args...)
 			})
-			if tc.want == "" {
-				require.NoError(t, err)
-				assert.Contains(t, out, "snapshot-bank")
+			if !ranOrRefused(t, out, err, tc.want) {
 				return
 			}
-			require.Error(t, err)
-			assert.Equal(t, 2, exitCode(err))
-			assert.Contains(t, err.Error(), tc.want)
 			assert.Empty(t, out)
 			if e, ok := tc.stdin.(*endless); ok {
 				assert.LessOrEqual(t, e.read, MaxScenarioBytes+64<<10, "it stops reading at the limit")
@@ -715,16 +710,25 @@ func TestScenarioFromFIFO(t *testing.T) {
 			var out string
 			var err error
 			within(t, func() { out, err = call(t, "run", path) })
-			if tc.want == "" {
-				require.NoError(t, err)
-				assert.Contains(t, out, "snapshot-bank")
-				return
-			}
-			require.Error(t, err)
-			assert.Equal(t, 2, exitCode(err))
-			assert.Contains(t, err.Error(), tc.want)
+			ranOrRefused(t, out, err, tc.want)
 		})
 	}
+}
+
+// ranOrRefused checks a run of the bank that should succeed (want empty) or
+// be refused as bad input with want in its message; it reports whether it
+// was refused.
+func ranOrRefused(t *testing.T, out string, err error, want string) bool {
+	t.Helper()
+	if want == "" {
+		require.NoError(t, err)
+		assert.Contains(t, out, "snapshot-bank")
+		return false
+	}
+	require.Error(t, err)
+	assert.Equal(t, 2, exitCode(err))
+	assert.Contains(t, err.Error(), want)
+	return true
 }
 
 func TestScenarioFromStandardInput(t *testing.T) {

@@ -2,10 +2,8 @@ package faults
 
 import (
 	"reflect"
-	"regexp"
-	"strings"
+	"spacetime/internal/fuzzcheck"
 	"testing"
-	"unicode/utf8"
 )
 
 // FuzzDecodeArgs checks Fault.DecodeArgs, which reads a fault's arguments
@@ -37,7 +35,7 @@ func FuzzDecodeArgs(f *testing.F) {
 		}
 		a, err := flt.DecodeArgs(text, first)
 		if err != nil {
-			checkPlainError(t, err.Error(), maxArgsError)
+			fuzzcheck.PlainError(t, err.Error(), text, maxArgsError)
 			return
 		}
 		for _, id := range append([]int{int(a.Node), int(a.Target)}, groupIDs(a)...) {
@@ -51,7 +49,7 @@ func FuzzDecodeArgs(f *testing.F) {
 		valid := false
 		for _, n := range []int{1, 2, 3, 4, 8, 64} {
 			if ae := flt.Validate(a, n, flt.Given(a)); ae != nil {
-				checkPlainError(t, ae.Error(), maxArgsError)
+				fuzzcheck.PlainError(t, ae.Error(), text, maxArgsError)
 			} else {
 				valid = true
 			}
@@ -86,28 +84,3 @@ func groupIDs(a Args) []int {
 // maxArgsError bounds a refusal of a fault's arguments: it quotes at most
 // 24 characters of the text.
 const maxArgsError = 400
-
-var goWords = regexp.MustCompile(`\bjson: |\bGo (struct|value|type)\b|\bof type\b|` +
-	`\b(sim|faults|strconv|reflect|engine)\.[A-Za-z]|\[\][*A-Za-z]|\bmap\[|%!|<nil>|\binvalid syntax\b|\bvalue out of range\b`)
-
-var quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-
-// checkPlainError fails t unless msg is plain words of at most most bytes
-// (outside what it quotes of the input).
-func checkPlainError(t *testing.T, msg string, most int) {
-	t.Helper()
-	switch {
-	case msg == "":
-		t.Fatalf("an empty error")
-	case len(msg) > most:
-		t.Fatalf("the error has %d bytes (at most %d): %.300s…", len(msg), most, msg)
-	case !utf8.ValidString(msg):
-		t.Fatalf("the error is not valid text: %q", msg)
-	}
-	if m := goWords.FindString(quotedText.ReplaceAllString(msg, `""`)); m != "" {
-		t.Fatalf("the error is not in plain words (%q): %s", m, msg)
-	}
-	if strings.TrimSpace(msg) != msg {
-		t.Fatalf("the error has spaces around it: %q", msg)
-	}
-}

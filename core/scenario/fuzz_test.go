@@ -3,17 +3,13 @@ package scenario_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"runtime/debug"
 	"testing"
-	"time"
-	"unicode/utf8"
 
 	"spacetime/core/report"
 	"spacetime/core/scenario"
+	"spacetime/internal/fuzzcheck"
 )
 
 // FuzzParse checks scenario.Parse, the reader of scenario files (the CLI's
@@ -47,10 +43,10 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer watchdog(data)()
+		defer fuzzcheck.Watchdog(string(data))()
 		s, err := scenario.Parse(data)
 		if err != nil {
-			checkPlainError(t, err.Error(), data, maxParseError)
+			fuzzcheck.PlainError(t, err.Error(), string(data), maxParseError)
 			return
 		}
 		out := s.JSON()
@@ -86,21 +82,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// hangAfter is how long one input may take before watchdog calls it a hang.
-const hangAfter = 10 * time.Second
-
-// watchdog crashes the test, with every goroutine's stack, when the input
-// takes longer than hangAfter: Go's fuzzing has no time limit of its own,
-// and a crash makes it record and minimize the input. Call the function it
-// returns when the input is done.
-func watchdog(input []byte) (stop func()) {
-	timer := time.AfterFunc(hangAfter, func() {
-		debug.SetTraceback("all")
-		panic(fmt.Sprintf("hang: one input took more than %v: %q", hangAfter, input))
-	})
-	return func() { timer.Stop() }
-}
-
 // maxParseError bounds a refusal's length, whatever the file's size: it
 // quotes at most a few short pieces of the file, and the longest lists it
 // gives are of 64 process names of up to 16 characters.
@@ -117,47 +98,4 @@ func boundedRun(s *scenario.Scenario) (c *scenario.Scenario, limit int) {
 		c.Until.Steps = limit
 	}
 	return c, c.Until.Steps
-}
-
-var (
-	// quotedText is a Go-quoted string in an error: what the input said.
-	quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	// goWords are what an error shows when it leaks Go rather than plain
-	// words: encoding/json's prefix and phrases, package-qualified names,
-	// slice and map types, fmt's complaints.
-	goWords = regexp.MustCompile(`\bjson: |\bGo (struct|value|type)\b|\bof type\b|\bunmarshal|` +
-		`\b(json|sim|scenario|engine|faults|strconv|reflect|trace|network|report|clock|check|lab|diagram|chandylamport)\.[A-Za-z]|` +
-		`\[\][*A-Za-z]|\bmap\[|\bstruct ?\{|\binterface ?\{|%!|<nil>|\binvalid syntax\b`)
-)
-
-// echoed bounds a piece of the input an error may quote: errors quote
-// what they refuse clipped to 40 characters (160 bytes at most); the check
-// finds any echo of 1.5 times echoed bytes.
-const echoed = 200
-
-// checkPlainError fails t unless msg, an error refusing input, is plain
-// words: non-empty valid text of at most most bytes, quoting no more than
-// echoed bytes of the input in one piece, without Go type or package names
-// (outside what it quotes, and unless the input itself says them).
-func checkPlainError(t *testing.T, msg string, input []byte, most int) {
-	t.Helper()
-	switch {
-	case msg == "":
-		t.Fatalf("an empty error")
-	case len(msg) > most:
-		t.Fatalf("the error has %d bytes (at most %d): %.300s…", len(msg), most, msg)
-	case !utf8.ValidString(msg):
-		t.Fatalf("the error is not valid text: %q", msg)
-	}
-	for i := 0; i+echoed <= len(msg); i += echoed / 2 {
-		if bytes.Contains(input, []byte(msg[i:i+echoed])) {
-			t.Fatalf("the error echoes the input back (%q…): %.300s", msg[i:i+echoed], msg)
-		}
-	}
-	bare := quotedText.ReplaceAllString(msg, `""`)
-	for _, m := range goWords.FindAllString(bare, -1) {
-		if !bytes.Contains(input, []byte(m)) {
-			t.Fatalf("the error is not in plain words (%q): %s", m, msg)
-		}
-	}
 }

@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"regexp"
-	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
 
 	"spacetime/core/algo/all"
 	"spacetime/core/sim"
+	"spacetime/internal/fuzzcheck"
 )
 
 // fuzzDoc has a field of every kind DecodeStrict walks: whole numbers of
@@ -82,14 +78,14 @@ func (c *fuzzColour) UnmarshalText(b []byte) error {
 //   - An algorithm's refusal of its params is in plain words too.
 func FuzzDecodeStrict(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, into uint8) {
-		defer watchdog(data)()
+		defer fuzzcheck.Watchdog(string(data))()
 		specs := all.Specs()
 		if into%2 == 1 && len(specs) > 0 {
 			spec := specs[int(into/2)%len(specs)]
 			n := min(max(int(into>>5)+1, spec.MinN, 1), max(spec.MaxN, 1), 64)
 			_, err := spec.New(spec.Names(n), data)
 			if err != nil {
-				checkPlainError(t, err.Error(), data, maxDecodeError)
+				fuzzcheck.PlainError(t, err.Error(), string(data), maxDecodeError)
 			}
 			return
 		}
@@ -118,7 +114,7 @@ func FuzzDecodeStrict(f *testing.F) {
 			if !strings.HasPrefix(fe.Path, root) {
 				t.Fatalf("the path %q does not start at the root %q", fe.Path, root)
 			}
-			checkPlainError(t, err.Error(), data, maxDecodeError)
+			fuzzcheck.PlainError(t, err.Error(), string(data), maxDecodeError)
 			return
 		}
 		out, err := json.Marshal(&got)
@@ -151,61 +147,3 @@ func strictlyValid(data []byte) bool {
 // maxDecodeError bounds a refusal's length: it quotes at most a few short
 // pieces of the document and lists the fields known where it failed.
 const maxDecodeError = 1000
-
-// hangAfter is how long one input may take before watchdog calls it a hang.
-const hangAfter = 10 * time.Second
-
-// watchdog crashes the test, with every goroutine's stack, when the input
-// takes longer than hangAfter: Go's fuzzing has no time limit of its own,
-// and a crash makes it record and minimize the input. Call the function it
-// returns when the input is done.
-func watchdog(input []byte) (stop func()) {
-	timer := time.AfterFunc(hangAfter, func() {
-		debug.SetTraceback("all")
-		panic(fmt.Sprintf("hang: one input took more than %v: %q", hangAfter, input))
-	})
-	return func() { timer.Stop() }
-}
-
-var (
-	// quotedText is a Go-quoted string in an error: what the input said.
-	quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	// goWords are what an error shows when it leaks Go rather than plain
-	// words: encoding/json's prefix and phrases, package-qualified names,
-	// slice and map types, fmt's complaints.
-	goWords = regexp.MustCompile(`\bjson: |\bGo (struct|value|type)\b|\bof type\b|\bunmarshal|` +
-		`\b(json|sim|scenario|engine|faults|strconv|reflect|trace|network|report|clock|check|lab|diagram|chandylamport|base64)\.[A-Za-z]|` +
-		`\[\][*A-Za-z]|\bmap\[|\bstruct ?\{|\binterface ?\{|%!|<nil>|\binvalid syntax\b`)
-)
-
-// echoed bounds a piece of the input an error may quote: errors quote
-// what they refuse clipped to 40 characters (160 bytes at most); the check
-// finds any echo of 1.5 times echoed bytes.
-const echoed = 200
-
-// checkPlainError fails t unless msg, an error refusing input, is plain
-// words: non-empty valid text of at most most bytes, quoting no more than
-// echoed bytes of the input in one piece, without Go type or package names
-// (outside what it quotes, and unless the input itself says them).
-func checkPlainError(t *testing.T, msg string, input []byte, most int) {
-	t.Helper()
-	switch {
-	case msg == "":
-		t.Fatalf("an empty error")
-	case len(msg) > most:
-		t.Fatalf("the error has %d bytes (at most %d): %.300s…", len(msg), most, msg)
-	case !utf8.ValidString(msg):
-		t.Fatalf("the error is not valid text: %q", msg)
-	}
-	for i := 0; i+echoed <= len(msg); i += echoed / 2 {
-		if bytes.Contains(input, []byte(msg[i:i+echoed])) {
-			t.Fatalf("the error echoes the input back (%q…): %.300s", msg[i:i+echoed], msg)
-		}
-	}
-	bare := quotedText.ReplaceAllString(msg, `""`)
-	for _, m := range goWords.FindAllString(bare, -1) {
-		if !bytes.Contains(input, []byte(m)) {
-			t.Fatalf("the error is not in plain words (%q): %s", m, msg)
-		}
-	}
-}
