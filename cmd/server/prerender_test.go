@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -107,4 +108,30 @@ func TestPrerenderStopsWhenTheClientLeaves(t *testing.T) {
 	<-done
 	assert.Less(t, p.worked.Load(), int64(64_000_000)/2, "the run stopped long before its end")
 	t.Logf("%d of the link's 64,000,000 process-steps were taken", p.worked.Load())
+}
+
+// A link past the prerender's budget comes without its pictures, and the
+// client opens it and draws it as it would any link.
+func TestTheClientDrawsWhatTheServerDidNotPrerender(t *testing.T) {
+	s, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 32, "seed": 7, "workload": {"p": 0.5}, "until": {"steps": 70000}}`))
+	require.NoError(t, err)
+	require.Greater(t, int64(32*70000), int64(prerenderWork), "the link is past the budget")
+	sess, err := lab.OpenWithin(s, &engine.Budget{Work: 1})
+	require.NoError(t, err)
+	q := sess.Query()
+	q.Set("k", "500")
+	path := "/?" + lab.EncodeQuery(q)
+
+	site(t)
+	res, err := http.Get(siteURL + path)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.NotContains(t, string(body), `class="prerender"`, "sent without its pictures")
+
+	p := open(t, path)
+	full, err := s.Run()
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("step 500 / %d · time %d", full.Len(), full.At(500).Now()), p.position())
+	assert.Equal(t, full.Trace().Records[499].Caption, p.text("#caption"))
 }
