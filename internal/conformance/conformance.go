@@ -464,6 +464,12 @@ func CheckSpec(spec *sim.Spec) error {
 		if c.Takes != nil && c.Who == "" {
 			return fmt.Errorf("the command %s is taken by some processes only, but Who does not say which", c.Name)
 		}
+		if c.Arg == "" && (c.ArgMin != 0 || c.ArgMax != 0) {
+			return fmt.Errorf("the command %s bounds an argument it does not name (Arg is empty)", c.Name)
+		}
+		if c.Arg != "" && c.ArgMin > c.ArgMax {
+			return fmt.Errorf("the command %s's %s is bounded from %d to %d: no number fits", c.Name, c.Arg, c.ArgMin, c.ArgMax)
+		}
 	}
 	roles := map[string]sim.RoleSpec{}
 	for _, r := range spec.Roles {
@@ -495,6 +501,19 @@ func CheckSpec(spec *sim.Spec) error {
 			return fmt.Errorf("the invariant %q is empty, declared twice or has no Check", inv.Name)
 		}
 		invariants[inv.Name] = true
+	}
+	for _, l := range spec.KnownLimits {
+		if !invariants[l.Invariant] {
+			return fmt.Errorf("a known limit names %q, which is not an invariant of %s", l.Invariant, spec.ID)
+		}
+		if len(l.Faults) == 0 || l.Why == "" {
+			return fmt.Errorf("the known limit of %q needs the faults that excuse it and a Why", l.Invariant)
+		}
+		for _, f := range l.Faults {
+			if _, ok := faults.Lookup(f); !ok {
+				return fmt.Errorf("the known limit of %q names the fault %q, which the registry does not have (%s)", l.Invariant, f, strings.Join(faults.Names(), ", "))
+			}
+		}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/all"
+	"spacetime/core/sim"
 	"spacetime/internal/golden"
 )
 
@@ -90,4 +91,13 @@ func TestSpecChecksCatchMistakes(t *testing.T) {
 	spec = *Relay
 	spec.MinN, spec.MaxN = 5, 3
 	require.ErrorContains(t, CheckSpec(&spec), "range of sizes")
+	spec = *Relay
+	spec.KnownLimits = []sim.KnownLimit{{Invariant: spec.Invariants[0].Name, Faults: []string{"flood"}, Why: "floods"}}
+	require.ErrorContains(t, CheckSpec(&spec), `the fault "flood", which the registry does not have`)
+	spec.KnownLimits = []sim.KnownLimit{{Invariant: "never wrong", Faults: []string{"drop"}, Why: "lost"}}
+	require.ErrorContains(t, CheckSpec(&spec), `"never wrong", which is not an invariant`)
+	spec = *Relay
+	spec.Commands = append(spec.Commands[:0:0], spec.Commands...)
+	spec.Commands[0].Arg, spec.Commands[0].ArgMin, spec.Commands[0].ArgMax = "count", 5, 1
+	require.ErrorContains(t, CheckSpec(&spec), "no number fits")
 }

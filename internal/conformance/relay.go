@@ -13,7 +13,8 @@ import (
 // tested on what the product's algorithms will need. The token carries an
 // array (Data) that every holder changes in place; timers pass it on and
 // beat; a command only odd-numbered processes take; another names a
-// target; annotations of every style; a ring topology; an invariant.
+// target; annotations of every style; a ring topology; an invariant and
+// the fault known to break it.
 var Relay = &sim.Spec{
 	ID:           "relay",
 	Title:        "Relay (the conformance suite's fixture)",
@@ -40,6 +41,9 @@ var Relay = &sim.Spec{
 	},
 	New:        newRelay,
 	Invariants: []sim.Invariant{{Name: "at most one token", Help: "holders plus tokens in flight", Check: oneToken}},
+	KnownLimits: []sim.KnownLimit{
+		{Invariant: "at most one token", Faults: []string{"duplicate"}, Why: "the network's copy of the token is a second token"},
+	},
 	Metrics: func(v sim.View) []sim.Metric {
 		laps := 0
 		for i := range v.N() {
