@@ -309,7 +309,8 @@ func (l *layout) timer(sp *span, from, until float64, open bool) {
 	}
 	if l.visible(until, until) && l.k > 0 {
 		left := sp.due - l.tr.Records[l.k-1].Time
-		text := fmt.Sprintf("⏲%s", sp.text)
+		// plain words: a timer glyph is missing from many fonts
+		text := "timer " + sp.text
 		if left > 0 {
 			text += fmt.Sprintf(" in %d", left)
 		}

@@ -452,3 +452,23 @@ func TestCutTool(t *testing.T) {
 	p.screenshot("cut-tool")
 	p.noConsoleErrors()
 }
+
+// The central coordinator's lesson in the page: the coordinator's panel
+// follows the steps, and the deadlock after its crash is shown as such.
+func TestCentralCoordinatorInThePage(t *testing.T) {
+	rows := func(p *page) [][]string {
+		return eval[[][]string](p, `[...document.querySelectorAll('[data-panel] tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+	}
+	p := open(t, "/?s=central-queue&k=14")
+	assert.Equal(t, "3 gets the GRANT and enters the critical section for 5 ticks", p.text("#caption"))
+	assert.Equal(t, "3", findRow(t, rows(p), "holder")[1])
+	assert.Equal(t, "4", findRow(t, rows(p), "queue")[1])
+	assert.Contains(t, findRow(t, rows(p), "3")[1], "in the critical section")
+	p.key(kb.ArrowRight)
+	assert.Equal(t, "3's timer \"release\" fires: 3 leaves the critical section after 5 ticks: RELEASE to 1", p.text("#caption"))
+
+	_, r := bankRun(t, "central-crash")
+	p = open(t, fmt.Sprintf("/?s=central-crash&k=%d", r.Len()))
+	assert.Contains(t, p.text("#invariants"), "3 waits for the coordinator 1, which has crashed")
+	assert.Contains(t, p.text("#invariants"), "(this lesson's point)")
+}

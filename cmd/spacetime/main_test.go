@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -21,6 +22,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
+	"spacetime/core/algo/all"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
@@ -86,10 +88,12 @@ func TestList(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, len(scenario.BuiltinIDs()))
-	for i, id := range []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo"} {
+	for i, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		require.NoError(t, err)
 		assert.True(t, strings.HasPrefix(lines[i], id+" "), "line %d: %q", i, lines[i])
-		assert.Contains(t, lines[i], "chandy-lamport")
-		assert.Contains(t, lines[i], "n=3")
+		assert.Contains(t, lines[i], " "+s.Algorithm+" ")
+		assert.Contains(t, lines[i], fmt.Sprintf("n=%d", s.N))
 	}
 	assert.Contains(t, out, "Chandy–Lamport: a snapshot of three bank branches")
 }
@@ -113,13 +117,16 @@ func TestListJSON(t *testing.T) {
 	var ids []string
 	for _, s := range got.Scenarios {
 		ids = append(ids, s.ID)
-		assert.Equal(t, "chandy-lamport", s.Algorithm)
-		assert.Equal(t, 3, s.N)
+		want, err := scenario.Builtin(s.ID)
+		require.NoError(t, err)
+		assert.Equal(t, want.Algorithm, s.Algorithm)
+		assert.Equal(t, want.N, s.N)
 		assert.NotEmpty(t, s.Title)
 		assert.NotEmpty(t, s.Description)
 	}
-	assert.Equal(t, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo"}, ids)
-	assert.Contains(t, got.Algorithms, "chandy-lamport")
+	assert.Equal(t, scenario.BuiltinIDs(), ids)
+	assert.Subset(t, ids, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo", "central-queue", "central-crash"})
+	assert.Equal(t, all.IDs(), got.Algorithms)
 	assert.NotContains(t, out, `\u0026`, "no HTML escaping in the JSON")
 	assert.Contains(t, out, "$126", "descriptions are printed as written")
 

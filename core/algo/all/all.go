@@ -3,12 +3,14 @@
 package all
 
 import (
+	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/sim"
 )
 
 var specs = []*sim.Spec{
 	chandylamport.Spec,
+	central.Spec,
 }
 
 // Specs lists the registered algorithms.

@@ -1,0 +1,100 @@
+package central
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+// coordinatorOf is the coordinator's id (every process knows it).
+func coordinatorOf(v sim.View) sim.NodeID { return process(v, 0).Coordinator }
+
+// sent counts the algorithm's messages.
+func sent(v sim.View) int {
+	total := 0
+	for i := range v.N() {
+		total += process(v, sim.NodeID(i)).Sent
+	}
+	return total
+}
+
+// star is the coordinator in the middle, linked to every other process.
+func star(v sim.View) *sim.Topology {
+	c := coordinatorOf(v)
+	t := &sim.Topology{Kind: sim.Tree}
+	for i := range v.N() {
+		if sim.NodeID(i) != c {
+			t.Edges = append(t.Edges, [2]sim.NodeID{c, sim.NodeID(i)})
+		}
+	}
+	return t
+}
+
+// blocked says what the waiting processes wait for.
+func blocked(v sim.View) string {
+	c := coordinatorOf(v)
+	var waiting []string
+	for i := range v.N() {
+		if process(v, sim.NodeID(i)).State == mutex.Wanting && v.Health(sim.NodeID(i)) != "crashed" {
+			waiting = append(waiting, v.Name(sim.NodeID(i)))
+		}
+	}
+	who := strings.Join(waiting, " and ") + " waits"
+	if len(waiting) > 1 {
+		who = strings.Join(waiting, " and ") + " wait"
+	}
+	switch coord := process(v, c); {
+	case v.Health(c) == "crashed":
+		return fmt.Sprintf("%s for the coordinator %s, which has crashed: nobody can grant the section", who, v.Name(c))
+	case coord.Holder != sim.None:
+		return fmt.Sprintf("%s while the coordinator %s believes %s holds the section, and no RELEASE is on its way", who, v.Name(c), v.Name(coord.Holder))
+	}
+	return fmt.Sprintf("%s, but the coordinator %s has no request of theirs and no message is on its way (a REQUEST or GRANT was lost)", who, v.Name(c))
+}
+
+func panels(v sim.View) []sim.Panel {
+	c := coordinatorOf(v)
+	coord := process(v, c)
+	holder := "nobody"
+	if coord.Holder != sim.None {
+		holder = v.Name(coord.Holder)
+	}
+	queue := make([]string, len(coord.Queue))
+	for i, a := range coord.Queue {
+		queue[i] = v.Name(a.From)
+	}
+	rows := []sim.Row{
+		{Cells: []string{"holder", holder}},
+		{Cells: []string{"queue", strings.Join(queue, ", ")}},
+	}
+	procs := sim.Panel{Title: "Critical section", Columns: []string{"process", "state", "entries", "waited (max)"}}
+	for i := range v.N() {
+		p := process(v, sim.NodeID(i))
+		row := sim.Row{Cells: []string{v.Name(sim.NodeID(i)), p.State.String(), strconv.Itoa(p.Entries), fmt.Sprint(p.WaitMax)}}
+		if p.State == mutex.InCS {
+			row.CellEmphasis = []string{"", "good"}
+		}
+		procs.Rows = append(procs.Rows, row)
+	}
+	return []sim.Panel{
+		{Title: "Coordinator " + v.Name(c), Note: "grants the section to one process at a time, in the order the requests arrive", Columns: []string{"", ""}, Rows: rows},
+		procs,
+	}
+}
+
+// formula compares the messages per entry with the seed's three.
+func formula(v sim.View) string {
+	entries := 0
+	for i := range v.N() {
+		entries += process(v, sim.NodeID(i)).Entries
+	}
+	if entries == 0 {
+		return "Messages per entry: REQUEST, GRANT, RELEASE = 3 (none yet)."
+	}
+	return fmt.Sprintf("Messages per entry: %.2f measured (%d messages, %d entries); REQUEST + GRANT + RELEASE = 3, fewer when the coordinator enters itself.", float64(sent(v))/float64(entries), sent(v), entries)
+}

@@ -1,0 +1,237 @@
+// Package mutex is what every mutual-exclusion algorithm shares: a
+// process's wish for the critical section and its time there (the
+// request-cs command, the waiting and critical-section intervals, the
+// release after params.cs_time ticks), the safety and deadlock invariants,
+// and the report's metrics. An algorithm embeds Want in its nodes, decides
+// when a process may enter, and calls Enter and Leave.
+package mutex
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// The command, annotation roles and timer every mutual-exclusion
+// algorithm uses.
+const (
+	// CmdRequest makes a process want the critical section.
+	CmdRequest = "request-cs"
+	// RoleWaiting is the interval from a request to the entry.
+	RoleWaiting = "waiting"
+	// RoleCS is the interval in the critical section.
+	RoleCS = "critical-section"
+	// TimerRelease fires when a process has been in the section for CSTime
+	// ticks.
+	TimerRelease = "release"
+	// DefaultCSTime is how long a process holds the section by default.
+	DefaultCSTime = 5
+	// MaxCSTime bounds params.cs_time.
+	MaxCSTime = 1_000_000
+)
+
+// Request is the request-cs command's spec, taken by every process.
+var Request = sim.CommandSpec{Name: CmdRequest, Help: "want the critical section (held for cs_time ticks, then released)"}
+
+// Roles are the intervals every mutual-exclusion algorithm draws.
+var Roles = []sim.RoleSpec{
+	{Name: RoleWaiting, Style: sim.StyleOutline, Tone: sim.Orange, Legend: "waiting for the critical section"},
+	{Name: RoleCS, Style: sim.StyleBar, Tone: sim.Red, Legend: "in the critical section"},
+}
+
+// State is where a process stands with the critical section.
+type State uint8
+
+// The states of a process.
+const (
+	Idle State = iota
+	Wanting
+	InCS
+)
+
+func (s State) String() string {
+	switch s {
+	case Wanting:
+		return "wanting"
+	case InCS:
+		return "in the critical section"
+	}
+	return "idle"
+}
+
+// Want is a process's part of the critical section, embedded in every
+// algorithm's node: its state, since when, and its figures.
+type Want struct {
+	State State
+	// Since is when the process asked (Wanting) or entered (InCS).
+	Since sim.Time
+	// CSTime is how long the process stays in the section.
+	CSTime sim.Time
+	// Entries, WaitTotal and WaitMax are the process's figures: how often
+	// it entered and how long it waited, in ticks.
+	Entries            int
+	WaitTotal, WaitMax sim.Time
+}
+
+// Ask records a request; it reports false, explaining why, when the
+// process already wants or holds the section.
+func (w *Want) Ask(env *sim.Env) bool {
+	if w.State != Idle {
+		env.Explain("%s asks for the critical section but is already %s", env.Name(env.Self()), w.State)
+		return false
+	}
+	w.State, w.Since = Wanting, env.Now()
+	env.Annotate(sim.Opens(RoleWaiting, 0, "wants"))
+	return true
+}
+
+// Enter takes the process into the section and arms its release.
+func (w *Want) Enter(env *sim.Env) {
+	wait := env.Now() - w.Since
+	w.State, w.Since = InCS, env.Now()
+	w.Entries++
+	w.WaitTotal += wait
+	w.WaitMax = max(w.WaitMax, wait)
+	env.Annotate(sim.Closes(RoleWaiting, 0), sim.Opens(RoleCS, 0, "in"))
+	env.SetTimer(TimerRelease, w.CSTime)
+}
+
+// Leave takes the process out of the section.
+func (w *Want) Leave(env *sim.Env) {
+	w.State = Idle
+	env.Annotate(sim.Closes(RoleCS, 0))
+}
+
+// Forget drops the process's wish and its place in the section, as a crash
+// does to volatile state.
+func (w *Want) Forget() { w.State = Idle }
+
+// Fields are the process's part of its Inspect view.
+func (w *Want) Fields() []sim.Field {
+	return []sim.Field{
+		{Name: "state", Value: w.State.String()},
+		{Name: "entries", Value: strconv.Itoa(w.Entries)},
+	}
+}
+
+// Wanter is a node with a Want, for the shared invariants and metrics.
+type Wanter interface {
+	Wish() *Want
+}
+
+// Params are the parameters every mutual-exclusion algorithm takes; an
+// algorithm's own params embed them.
+type Params struct {
+	// CSTime is how long a process stays in the critical section (ticks).
+	CSTime sim.Time `json:"cs_time"`
+}
+
+// Defaults are the shared parameters' defaults.
+func Defaults() Params { return Params{CSTime: DefaultCSTime} }
+
+// Check refuses shared parameters out of range, naming the field.
+func (p Params) Check() error {
+	if p.CSTime < 1 || p.CSTime > MaxCSTime {
+		return sim.FieldErrorf("params.cs_time", "want ticks from 1 to %d, got %d", MaxCSTime, p.CSTime)
+	}
+	return nil
+}
+
+func wish(v sim.View, id sim.NodeID) *Want { return v.Node(id).(Wanter).Wish() }
+
+// Safety is the invariant that at most one process is in the critical
+// section.
+var Safety = sim.Invariant{
+	Name: "at most one process in the critical section",
+	Help: "mutual exclusion: no two processes are in the critical section at once",
+	Check: func(v sim.View) sim.Verdict {
+		var in []string
+		for i := range v.N() {
+			if wish(v, sim.NodeID(i)).State == InCS {
+				in = append(in, v.Name(sim.NodeID(i)))
+			}
+		}
+		if len(in) <= 1 {
+			return sim.Verdict{OK: true}
+		}
+		return sim.Verdict{Detail: strings.Join(in, " and ") + " are in the critical section at once"}
+	},
+}
+
+// SafetyName names the Safety invariant.
+const SafetyName = "at most one process in the critical section"
+
+// DeadlockName names the invariant Deadlock makes.
+const DeadlockName = "no deadlock"
+
+// Deadlock is the invariant that a process that wants the section can
+// still get it: it fails when some process waits, none is in the section,
+// and nothing that could let one in can happen, because no message is in
+// flight to a process that is up. blocked names what the waiting
+// processes wait for, in the algorithm's words ("2 waits for the GRANT of
+// 1, which has crashed").
+func Deadlock(blocked func(v sim.View) string) sim.Invariant {
+	return sim.Invariant{
+		Name: DeadlockName,
+		Help: "a process that wants the critical section is never stuck with nothing on its way that could let it in",
+		Check: func(v sim.View) sim.Verdict {
+			waiting := false
+			for i := range v.N() {
+				switch wish(v, sim.NodeID(i)).State {
+				case InCS:
+					return sim.Verdict{OK: true}
+				case Wanting:
+					waiting = waiting || v.Health(sim.NodeID(i)) != "crashed"
+				}
+			}
+			if !waiting {
+				return sim.Verdict{OK: true}
+			}
+			for from := range v.N() {
+				for to := range v.N() {
+					if from != to && v.Health(sim.NodeID(to)) != "crashed" && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
+						return sim.Verdict{OK: true}
+					}
+				}
+			}
+			return sim.Verdict{Detail: blocked(v)}
+		},
+	}
+}
+
+// Metrics are the figures every mutual-exclusion algorithm reports; sent
+// counts the algorithm's messages, and deadlock is the algorithm's
+// Deadlock invariant.
+func Metrics(v sim.View, sent int, deadlock sim.Invariant) []sim.Metric {
+	entries, in := 0, 0
+	var waitTotal, waitMax sim.Time
+	for i := range v.N() {
+		w := wish(v, sim.NodeID(i))
+		entries += w.Entries
+		waitTotal += w.WaitTotal
+		waitMax = max(waitMax, w.WaitMax)
+		if w.State == InCS {
+			in++
+		}
+	}
+	perEntry := 0.0
+	mean := 0.0
+	if entries > 0 {
+		perEntry = float64(sent) / float64(entries)
+		mean = float64(waitTotal) / float64(entries)
+	}
+	return []sim.Metric{
+		{Name: "cs_entries", Value: entries},
+		{Name: "messages_per_entry", Value: round2(perEntry)},
+		{Name: "in_cs", Value: in},
+		{Name: "deadlock", Value: !deadlock.Check(v).OK},
+		{Name: "waiting_time", Value: map[string]float64{"mean": round2(mean), "max": float64(waitMax)}},
+	}
+}
+
+func round2(x float64) float64 {
+	v, _ := strconv.ParseFloat(fmt.Sprintf("%.2f", x), 64)
+	return v
+}
