@@ -5,12 +5,14 @@ package all
 import (
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/sim"
 )
 
 var specs = []*sim.Spec{
 	chandylamport.Spec,
 	central.Spec,
+	ricartagrawala.Spec,
 }
 
 // Specs lists the registered algorithms.

@@ -1,0 +1,69 @@
+// Package mutextest holds what the tests of every mutual-exclusion
+// algorithm share: running a scenario, reading its figures and failures,
+// and scripting requests.
+package mutextest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
+)
+
+// Run parses and runs a scenario that must be valid.
+func Run(t testing.TB, doc string) *engine.Run {
+	t.Helper()
+	s, err := scenario.Parse([]byte(doc))
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	return r
+}
+
+// Metrics are the run's figures at its end, by name.
+func Metrics(r *engine.Run) map[string]any {
+	out := map[string]any{}
+	for _, m := range r.Config().Spec.Metrics(r.At(r.Len()).View()) {
+		out[m.Name] = m.Value
+	}
+	return out
+}
+
+// Failed lists the invariants that failed, with their details.
+func Failed(r *engine.Run) []string {
+	var out []string
+	for _, f := range r.Failures() {
+		if f.Step >= 0 {
+			out = append(out, f.Name+": "+f.Detail)
+		}
+	}
+	return out
+}
+
+// Requests are script entries: each listed process (by number) asks for
+// the critical section at its tick.
+func Requests(at map[int]int) string {
+	var parts []string
+	for node := 1; node <= 64; node++ {
+		if t, ok := at[node]; ok {
+			parts = append(parts, fmt.Sprintf(`{"at": %d, "node": %d, "command": "request-cs"}`, t, node))
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Entered lists, in order, the names of the processes whose steps say they
+// enter the critical section.
+func Entered(r *engine.Run) []string {
+	var order []string
+	for _, rec := range r.Trace().Records {
+		if strings.Contains(rec.Caption, "enters the critical section") {
+			order = append(order, r.Config().Names[rec.Node])
+		}
+	}
+	return order
+}

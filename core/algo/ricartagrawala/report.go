@@ -1,0 +1,117 @@
+package ricartagrawala
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+// sent counts the algorithm's messages.
+func sent(v sim.View) int {
+	total := 0
+	for i := range v.N() {
+		total += process(v, sim.NodeID(i)).Sent
+	}
+	return total
+}
+
+var deadlock = mutex.Deadlock(blocked)
+
+// blocked says whose replies the waiting processes miss.
+func blocked(v sim.View) string {
+	var parts []string
+	for i := range v.N() {
+		p := process(v, sim.NodeID(i))
+		if p.State != mutex.Wanting || v.Health(sim.NodeID(i)) == "crashed" {
+			continue
+		}
+		var missing []string
+		for q := range v.N() {
+			if q == i || p.Replied[q] {
+				continue
+			}
+			name := v.Name(sim.NodeID(q))
+			if v.Health(sim.NodeID(q)) == "crashed" {
+				name += " (crashed)"
+			}
+			missing = append(missing, name)
+		}
+		parts = append(parts, fmt.Sprintf("%s waits for the REPLY of %s", v.Name(sim.NodeID(i)), strings.Join(missing, " and ")))
+	}
+	return strings.Join(parts, "; ") + ", and none is on its way"
+}
+
+const fairnessName = "granted in timestamp order"
+
+// fairness is the invariant that a process enters only when no process
+// that still waits has an earlier request.
+var fairness = sim.Invariant{
+	Name: fairnessName,
+	Help: "requests enter the critical section in the order of their (Lamport clock, id) stamps",
+	Check: func(v sim.View) sim.Verdict {
+		for _, a := range v.LastAnnotations() {
+			if a.Role != mutex.RoleCS || a.Phase != sim.Begin {
+				continue
+			}
+			for i := range v.N() {
+				p := process(v, sim.NodeID(i))
+				if p.State != mutex.Wanting || v.Health(sim.NodeID(i)) == "crashed" {
+					continue
+				}
+				for j := range v.N() {
+					q := process(v, sim.NodeID(j))
+					if q.State == mutex.InCS && p.Mine.Before(q.Mine) {
+						return sim.Verdict{Detail: fmt.Sprintf("%s entered with %s while %s still waits with the earlier %s", v.Name(sim.NodeID(j)), q.Mine, v.Name(sim.NodeID(i)), p.Mine)}
+					}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+func panels(v sim.View) []sim.Panel {
+	panel := sim.Panel{Title: "Requests and replies", Note: "a process defers its reply while it holds the section or has the earlier request", Columns: []string{"process", "state", "request", "replies", "deferred"}}
+	for i := range v.N() {
+		p := process(v, sim.NodeID(i))
+		request, replies := "", ""
+		if p.State != mutex.Idle {
+			request = p.Mine.String()
+			got := 0
+			for q, ok := range p.Replied {
+				if ok && q != i {
+					got++
+				}
+			}
+			replies = strconv.Itoa(got) + " of " + strconv.Itoa(v.N()-1)
+		}
+		var deferred []string
+		for _, d := range p.Deferred {
+			deferred = append(deferred, v.Name(d.From))
+		}
+		row := sim.Row{Cells: []string{v.Name(sim.NodeID(i)), p.State.String(), request, replies, strings.Join(deferred, ", ")}}
+		if p.State == mutex.InCS {
+			row.CellEmphasis = []string{"", "good"}
+		}
+		panel.Rows = append(panel.Rows, row)
+	}
+	return []sim.Panel{panel}
+}
+
+// formula compares the messages per entry with the seed's 2(N−1).
+func formula(v sim.View) string {
+	entries := 0
+	for i := range v.N() {
+		entries += process(v, sim.NodeID(i)).Entries
+	}
+	want := 2 * (v.N() - 1)
+	if entries == 0 {
+		return fmt.Sprintf("Messages per entry: REQUEST and REPLY to each other process, 2(N−1) = %d (none yet).", want)
+	}
+	return fmt.Sprintf("Messages per entry: %.2f measured (%d messages, %d entries); 2(N−1) = %d.", float64(sent(v))/float64(entries), sent(v), entries, want)
+}

@@ -1,0 +1,237 @@
+// Package ricartagrawala is Ricart and Agrawala's mutual exclusion (1981;
+// seeds 000 to 003): a process that wants the critical section sends a
+// REQUEST stamped with its Lamport clock to every other process and
+// enters once all have replied. A process defers its REPLY while it is in
+// the section, or while it wants it with an earlier request of its own
+// (timestamps, then ids, break ties). 2(N−1) messages per entry, no
+// coordinator, safe without FIFO channels, but one crashed process
+// blocks everyone who needs its reply.
+package ricartagrawala
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+// ID is the algorithm's id in scenario files and on the command line.
+const ID = "ricart-agrawala"
+
+// The message kinds.
+const (
+	KindRequest = "REQUEST"
+	KindReply   = "REPLY"
+)
+
+// Spec registers the algorithm.
+var Spec = &sim.Spec{
+	ID:           ID,
+	Title:        "Ricart–Agrawala",
+	Summary:      "A process asks everyone with a Lamport-timestamped REQUEST and enters once all have replied; a process defers its REPLY while it holds the section or has an earlier request. 2(N−1) messages per entry.",
+	MinN:         2,
+	MaxN:         64,
+	DefaultNames: sim.NumberNames,
+	Kinds: []sim.KindSpec{
+		{Name: KindRequest, Role: sim.RoleControl, Tone: sim.Blue},
+		{Name: KindReply, Role: sim.RoleControl, Tone: sim.Green},
+	},
+	Commands:   []sim.CommandSpec{mutex.Request},
+	Roles:      mutex.Roles,
+	New:        newProcesses,
+	Invariants: []sim.Invariant{mutex.Safety, deadlock, fairness},
+	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, sent(v), deadlock) },
+	Panels:     panels,
+	Formula:    formula,
+	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	KnownLimits: []sim.KnownLimit{
+		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed process, or a lost REQUEST or REPLY, leaves a requester waiting for a reply that never comes: the algorithm assumes every process answers"},
+		{Invariant: fairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},
+	},
+}
+
+// Stamp is a request's timestamp: the requester's Lamport clock, then its
+// id to break ties.
+type Stamp struct {
+	Clock int64
+	From  sim.NodeID
+}
+
+// Before reports whether s is the earlier request.
+func (s Stamp) Before(o Stamp) bool {
+	return s.Clock < o.Clock || (s.Clock == o.Clock && s.From < o.From)
+}
+
+func (s Stamp) String() string { return fmt.Sprintf("(%d, %d)", s.Clock, s.From.Number()) }
+
+// Process is one process.
+type Process struct {
+	mutex.Want
+	// Mine is the stamp of this process's current request.
+	Mine Stamp
+	// Replied marks who has replied to the current request.
+	Replied []bool
+	// Deferred are the requests this process answers when it leaves.
+	Deferred []Stamp
+	// Sent counts the algorithm's messages this process sent.
+	Sent int
+}
+
+// Wish is the process's part of the critical section.
+func (p *Process) Wish() *mutex.Want { return &p.Want }
+
+func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
+	p := mutex.Defaults()
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	nodes := make([]sim.Node, len(names))
+	for i := range nodes {
+		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, Replied: make([]bool, len(names))}
+	}
+	return nodes, nil
+}
+
+// Step reacts to one event.
+func (p *Process) Step(env *sim.Env, ev sim.Event) {
+	me := env.Name(env.Self())
+	switch ev.Kind {
+	case sim.Init:
+		env.Explain("%s starts idle; to enter it needs a REPLY from each of the %d others", me, env.N()-1)
+	case sim.Recover:
+		p.Forget()
+		p.Deferred = nil
+		clear(p.Replied)
+		env.Explain("%s recovers and has forgotten its request and the replies it deferred", me)
+	case sim.Command, sim.Workload:
+		if !p.Ask(env) {
+			return
+		}
+		p.Mine = Stamp{Clock: int64(env.Lamport()), From: env.Self()}
+		clear(p.Replied)
+		for q := range env.N() {
+			if sim.NodeID(q) != env.Self() {
+				p.send(env, sim.NodeID(q), KindRequest, p.Mine)
+			}
+		}
+		if env.N() == 1 {
+			p.Enter(env)
+		}
+		env.Explain("%s wants the critical section: REQUEST %s to every other process", me, p.Mine)
+	case sim.Timer:
+		if ev.Tag == mutex.TimerRelease && p.State == mutex.InCS {
+			p.leave(env)
+		}
+	case sim.Deliver:
+		stamp := Stamp{Clock: ev.Msg.Value, From: sim.NodeID(ev.Msg.Data[0])}
+		switch ev.Msg.Kind {
+		case KindRequest:
+			p.request(env, ev.From, stamp)
+		case KindReply:
+			p.reply(env, ev.From, stamp)
+		}
+	}
+}
+
+// send sends a REQUEST or REPLY about the request stamped s.
+func (p *Process) send(env *sim.Env, to sim.NodeID, kind string, s Stamp) {
+	env.Send(to, sim.Message{Kind: kind, Value: s.Clock, Data: []int64{int64(s.From)}, Label: kind})
+	p.Sent++
+}
+
+// request is the rule for another's request: reply now, or defer.
+func (p *Process) request(env *sim.Env, from sim.NodeID, theirs Stamp) {
+	me, who := env.Name(env.Self()), env.Name(from)
+	switch {
+	case p.State == mutex.InCS:
+		p.deferReply(theirs)
+		env.Explain("%s defers its reply to %s: it is in the critical section", me, who)
+	case p.State == mutex.Wanting && p.Mine.Before(theirs):
+		p.deferReply(theirs)
+		env.Explain("%s defers its reply to %s: %s wants the section with %s, earlier than %s's %s", me, who, me, p.Mine, who, theirs)
+	case p.State == mutex.Wanting:
+		p.send(env, from, KindReply, theirs)
+		env.Explain("%s replies to %s at once: %s's request %s is earlier than its own %s", me, who, who, theirs, p.Mine)
+	default:
+		p.send(env, from, KindReply, theirs)
+		env.Explain("%s replies to %s at once: it does not want the section", me, who)
+	}
+}
+
+func (p *Process) deferReply(s Stamp) {
+	for _, d := range p.Deferred {
+		if d == s {
+			return // a copy of a request it already deferred
+		}
+	}
+	p.Deferred = append(p.Deferred, s)
+}
+
+// reply counts a reply to the current request, and enters on the last.
+func (p *Process) reply(env *sim.Env, from sim.NodeID, to Stamp) {
+	me, who := env.Name(env.Self()), env.Name(from)
+	if p.State != mutex.Wanting || to != p.Mine || p.Replied[from] {
+		env.Explain("%s ignores a REPLY from %s to its request %s: it is not the one it waits for (a copy, or an answer to an old request)", me, who, to)
+		return
+	}
+	p.Replied[from] = true
+	got := 0
+	for q, ok := range p.Replied {
+		if ok && sim.NodeID(q) != env.Self() {
+			got++
+		}
+	}
+	if got < env.N()-1 {
+		env.Explain("%s has %d of the %d replies it needs (this one from %s)", me, got, env.N()-1, who)
+		return
+	}
+	p.Enter(env)
+	env.Explain("%s has every reply (the last from %s) and enters the critical section for %d ticks", me, who, p.CSTime)
+}
+
+// leave takes the process out of the section and sends its deferred
+// replies.
+func (p *Process) leave(env *sim.Env) {
+	p.Leave(env)
+	me := env.Name(env.Self())
+	if len(p.Deferred) == 0 {
+		env.Explain("%s leaves the critical section; it deferred no replies", me)
+		return
+	}
+	var to []string
+	for _, d := range p.Deferred {
+		p.send(env, d.From, KindReply, d)
+		to = append(to, env.Name(d.From))
+	}
+	p.Deferred = nil
+	env.Explain("%s leaves the critical section and sends the replies it deferred, to %s", me, strings.Join(to, " and "))
+}
+
+// Inspect shows the process's state.
+func (p *Process) Inspect() []sim.Field {
+	f := p.Fields()
+	if p.State != mutex.Idle {
+		f = append(f, sim.Field{Name: "request", Value: p.Mine.String()})
+	}
+	if len(p.Deferred) == 0 {
+		return f
+	}
+	var deferred []string
+	for _, d := range p.Deferred {
+		deferred = append(deferred, d.String())
+	}
+	return append(f, sim.Field{Name: "deferred", Value: strings.Join(deferred, " ")})
+}
+
+// Clone copies the process.
+func (p *Process) Clone() sim.Node {
+	c := *p
+	c.Replied = append([]bool(nil), p.Replied...)
+	c.Deferred = append([]Stamp(nil), p.Deferred...)
+	return &c
+}
