@@ -50,7 +50,7 @@ var Spec = &sim.Spec{
 	Roles:      mutex.Roles,
 	New:        newProcesses,
 	Invariants: []sim.Invariant{mutex.Safety, deadlock},
-	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, sent(v), deadlock) },
+	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
 	Panels:     panels,
 	Formula:    formula,
 	Topology:   star,
@@ -83,8 +83,6 @@ type Process struct {
 	// latest request number of each process (coordinator only).
 	Queue []Ask
 	Seen  []int64
-	// Sent counts the algorithm's messages this process sent.
-	Sent int
 }
 
 // Ask is a queued request: who asked, and its number.

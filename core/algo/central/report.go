@@ -14,15 +14,6 @@ func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) 
 // coordinatorOf is the coordinator's id (every process knows it).
 func coordinatorOf(v sim.View) sim.NodeID { return process(v, 0).Coordinator }
 
-// sent counts the algorithm's messages.
-func sent(v sim.View) int {
-	total := 0
-	for i := range v.N() {
-		total += process(v, sim.NodeID(i)).Sent
-	}
-	return total
-}
-
 // star is the coordinator in the middle, linked to every other process.
 func star(v sim.View) *sim.Topology {
 	c := coordinatorOf(v)
@@ -89,12 +80,5 @@ func panels(v sim.View) []sim.Panel {
 
 // formula compares the messages per entry with the seed's three.
 func formula(v sim.View) string {
-	entries := 0
-	for i := range v.N() {
-		entries += process(v, sim.NodeID(i)).Entries
-	}
-	if entries == 0 {
-		return "Messages per entry: REQUEST, GRANT, RELEASE = 3 (none yet)."
-	}
-	return fmt.Sprintf("Messages per entry: %.2f measured (%d messages, %d entries); REQUEST + GRANT + RELEASE = 3, fewer when the coordinator enters itself.", float64(sent(v))/float64(entries), sent(v), entries)
+	return mutex.Formula(v, "REQUEST + GRANT + RELEASE = 3, fewer when the coordinator enters itself")
 }

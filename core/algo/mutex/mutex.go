@@ -70,9 +70,11 @@ type Want struct {
 	// CSTime is how long the process stays in the section.
 	CSTime sim.Time
 	// Entries, WaitTotal and WaitMax are the process's figures: how often
-	// it entered and how long it waited, in ticks.
+	// it entered and how long it waited, in ticks; Sent counts the
+	// algorithm's messages it sent (the algorithm counts them).
 	Entries            int
 	WaitTotal, WaitMax sim.Time
+	Sent               int
 }
 
 // Ask records a request; it reports false, explaining why, when the
@@ -201,15 +203,35 @@ func Deadlock(blocked func(v sim.View) string) sim.Invariant {
 	}
 }
 
-// Metrics are the figures every mutual-exclusion algorithm reports; sent
-// counts the algorithm's messages, and deadlock is the algorithm's
-// Deadlock invariant.
-func Metrics(v sim.View, sent int, deadlock sim.Invariant) []sim.Metric {
-	entries, in := 0, 0
-	var waitTotal, waitMax sim.Time
+// Totals are the entries into the section and the algorithm's messages
+// sent, over every process.
+func Totals(v sim.View) (entries, sent int) {
 	for i := range v.N() {
 		w := wish(v, sim.NodeID(i))
 		entries += w.Entries
+		sent += w.Sent
+	}
+	return entries, sent
+}
+
+// Formula is the message-count line: the measured messages per entry
+// beside the textbook's count, in words ("2(N−1) = 4").
+func Formula(v sim.View, textbook string) string {
+	entries, sent := Totals(v)
+	if entries == 0 {
+		return fmt.Sprintf("Messages per entry: %s (none yet).", textbook)
+	}
+	return fmt.Sprintf("Messages per entry: %.2f measured (%d messages, %d entries); %s.", float64(sent)/float64(entries), sent, entries, textbook)
+}
+
+// Metrics are the figures every mutual-exclusion algorithm reports;
+// deadlock is the algorithm's Deadlock invariant.
+func Metrics(v sim.View, deadlock sim.Invariant) []sim.Metric {
+	entries, sent := Totals(v)
+	in := 0
+	var waitTotal, waitMax sim.Time
+	for i := range v.N() {
+		w := wish(v, sim.NodeID(i))
 		waitTotal += w.WaitTotal
 		waitMax = max(waitMax, w.WaitMax)
 		if w.State == InCS {

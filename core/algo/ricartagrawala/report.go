@@ -11,15 +11,6 @@ import (
 
 func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
-// sent counts the algorithm's messages.
-func sent(v sim.View) int {
-	total := 0
-	for i := range v.N() {
-		total += process(v, sim.NodeID(i)).Sent
-	}
-	return total
-}
-
 var deadlock = mutex.Deadlock(blocked)
 
 // blocked says whose replies the waiting processes miss.
@@ -105,13 +96,5 @@ func panels(v sim.View) []sim.Panel {
 
 // formula compares the messages per entry with the seed's 2(N−1).
 func formula(v sim.View) string {
-	entries := 0
-	for i := range v.N() {
-		entries += process(v, sim.NodeID(i)).Entries
-	}
-	want := 2 * (v.N() - 1)
-	if entries == 0 {
-		return fmt.Sprintf("Messages per entry: REQUEST and REPLY to each other process, 2(N−1) = %d (none yet).", want)
-	}
-	return fmt.Sprintf("Messages per entry: %.2f measured (%d messages, %d entries); 2(N−1) = %d.", float64(sent(v))/float64(entries), sent(v), entries, want)
+	return mutex.Formula(v, fmt.Sprintf("a REQUEST to and a REPLY from each other process, 2(N−1) = %d", 2*(v.N()-1)))
 }

@@ -42,7 +42,7 @@ var Spec = &sim.Spec{
 	Roles:      mutex.Roles,
 	New:        newProcesses,
 	Invariants: []sim.Invariant{mutex.Safety, deadlock, fairness},
-	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, sent(v), deadlock) },
+	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
 	Panels:     panels,
 	Formula:    formula,
 	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
@@ -75,8 +75,6 @@ type Process struct {
 	Replied []bool
 	// Deferred are the requests this process answers when it leaves.
 	Deferred []Stamp
-	// Sent counts the algorithm's messages this process sent.
-	Sent int
 }
 
 // Wish is the process's part of the critical section.
