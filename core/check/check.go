@@ -78,3 +78,23 @@ func describe(v sim.View, e sim.Envelope) string {
 	}
 	return fmt.Sprintf("%s %s→%s", label, v.Name(e.From), v.Name(e.To))
 }
+
+// Overtaken finds a message of kind late that arrived before an earlier
+// message of kind early on the same channel (sent before it by the same
+// process): the pair a non-FIFO network reordered. It returns the latest
+// such pair as [early, late], or nil.
+func Overtaken(v sim.View, late, early string) []int {
+	for id := v.NumSent() - 1; id >= 0; id-- {
+		l := v.Envelope(id)
+		if l.Kind != late || l.RecvStep < 0 {
+			continue
+		}
+		for e := id - 1; e >= 0; e-- {
+			m := v.Envelope(e)
+			if m.Kind == early && m.From == l.From && m.To == l.To && m.SendStep < l.SendStep && (m.RecvStep < 0 || m.RecvStep > l.RecvStep) {
+				return []int{m.ID, l.ID}
+			}
+		}
+	}
+	return nil
+}

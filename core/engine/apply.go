@@ -306,8 +306,8 @@ func (r *Run) takeOff(w *world, m *trace.Msg) {
 // describe names a message for captions: "transfer $14 A→B (#12)".
 func (r *Run) describe(m *trace.Msg) string {
 	label := m.Kind
-	if m.Label != "" {
-		label += " " + m.Label
+	if m.Label != "" && m.Label != m.Kind {
+		label += " " + m.Label // "transfer $16"; a label that only repeats the kind is left out
 	}
 	return fmt.Sprintf("%s %s→%s (#%d)", label, r.cfg.Names[m.From], r.cfg.Names[m.To], m.ID)
 }

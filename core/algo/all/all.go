@@ -5,6 +5,7 @@ package all
 import (
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/sim"
 )
@@ -13,6 +14,7 @@ var specs = []*sim.Spec{
 	chandylamport.Spec,
 	central.Spec,
 	ricartagrawala.Spec,
+	lamportmutex.Spec,
 }
 
 // Specs lists the registered algorithms.

@@ -145,21 +145,31 @@ func wish(v sim.View, id sim.NodeID) *Want { return v.Node(id).(Wanter).Wish() }
 
 // Safety is the invariant that at most one process is in the critical
 // section.
-var Safety = sim.Invariant{
-	Name: "at most one process in the critical section",
-	Help: "mutual exclusion: no two processes are in the critical section at once",
-	Check: func(v sim.View) sim.Verdict {
-		var in []string
-		for i := range v.N() {
-			if wish(v, sim.NodeID(i)).State == InCS {
-				in = append(in, v.Name(sim.NodeID(i)))
+var Safety = SafetyPointing(nil)
+
+// SafetyPointing is Safety that, when it fails, points at the messages
+// that explain why (a REPLY that overtook a REQUEST); culprits may be nil.
+func SafetyPointing(culprits func(v sim.View) []int) sim.Invariant {
+	return sim.Invariant{
+		Name: SafetyName,
+		Help: "mutual exclusion: no two processes are in the critical section at once",
+		Check: func(v sim.View) sim.Verdict {
+			var in []string
+			for i := range v.N() {
+				if wish(v, sim.NodeID(i)).State == InCS {
+					in = append(in, v.Name(sim.NodeID(i)))
+				}
 			}
-		}
-		if len(in) <= 1 {
-			return sim.Verdict{OK: true}
-		}
-		return sim.Verdict{Detail: strings.Join(in, " and ") + " are in the critical section at once"}
-	},
+			if len(in) <= 1 {
+				return sim.Verdict{OK: true}
+			}
+			verdict := sim.Verdict{Detail: strings.Join(in, " and ") + " are in the critical section at once"}
+			if culprits != nil {
+				verdict.Msgs = culprits(v)
+			}
+			return verdict
+		},
+	}
 }
 
 // SafetyName names the Safety invariant.
