@@ -59,26 +59,13 @@ var Spec = &sim.Spec{
 	},
 }
 
-// Stamp is a request's timestamp: the Lamport clock, then the id.
-type Stamp struct {
-	Clock int64
-	From  sim.NodeID
-}
-
-// Before reports whether s is the earlier request.
-func (s Stamp) Before(o Stamp) bool {
-	return s.Clock < o.Clock || (s.Clock == o.Clock && s.From < o.From)
-}
-
-func (s Stamp) String() string { return fmt.Sprintf("(%d, %d)", s.Clock, s.From.Number()) }
-
 // Process is one process.
 type Process struct {
 	mutex.Want
 	// Queue holds the requests this process knows of, earliest first.
-	Queue []Stamp
+	Queue []mutex.Stamp
 	// Mine is the stamp of this process's own request.
-	Mine Stamp
+	Mine mutex.Stamp
 	// Heard is the latest stamp heard from each process (any message).
 	Heard []int64
 	// Released is the stamp of each process's latest released request: a
@@ -90,11 +77,8 @@ type Process struct {
 func (p *Process) Wish() *mutex.Want { return &p.Want }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p := mutex.Defaults()
-	if err := sim.DecodeParams(raw, &p); err != nil {
-		return nil, err
-	}
-	if err := p.Check(); err != nil {
+	p, err := mutex.DecodeParams(raw)
+	if err != nil {
 		return nil, err
 	}
 	nodes := make([]sim.Node, len(names))
@@ -120,7 +104,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		if !p.Ask(env) {
 			return
 		}
-		p.Mine = Stamp{Clock: int64(env.Lamport()), From: env.Self()}
+		p.Mine = mutex.Stamp{Clock: int64(env.Lamport()), From: env.Self()}
 		p.enqueue(p.Mine)
 		p.broadcast(env, KindRequest, p.Mine.Clock)
 		env.Explain("%s wants the critical section: it queues its request %s and sends REQUEST to every other process (queue: %s)", me, p.Mine, p.queue())
@@ -138,7 +122,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		who := env.Name(ev.From)
 		switch ev.Msg.Kind {
 		case KindRequest:
-			theirs := Stamp{Clock: ev.Msg.Value, From: ev.From}
+			theirs := mutex.Stamp{Clock: ev.Msg.Value, From: ev.From}
 			if theirs.Clock <= p.Released[ev.From] {
 				env.Explain("%s ignores a copy of %s's request %s, which %s has already released", me, who, theirs, who)
 				return
@@ -149,7 +133,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		case KindReply:
 			env.Explain("%s gets %s's REPLY stamped %d", me, who, ev.Msg.Value)
 		case KindRelease:
-			done := Stamp{Clock: ev.Msg.Value, From: ev.From}
+			done := mutex.Stamp{Clock: ev.Msg.Value, From: ev.From}
 			p.Released[ev.From] = max(p.Released[ev.From], done.Clock)
 			p.drop(done)
 			env.Explain("%s removes %s's request %s on its RELEASE (queue: %s)", me, who, done, p.queue())
@@ -188,26 +172,18 @@ func (p *Process) broadcast(env *sim.Env, kind string, stamp int64) {
 
 // enqueue adds a request in stamp order (a copy of one it has is not
 // added twice).
-func (p *Process) enqueue(s Stamp) {
+func (p *Process) enqueue(s mutex.Stamp) {
 	if slices.Contains(p.Queue, s) {
 		return
 	}
-	i, _ := slices.BinarySearchFunc(p.Queue, s, func(a, b Stamp) int {
-		if a.Before(b) {
-			return -1
-		}
-		if b.Before(a) {
-			return 1
-		}
-		return 0
-	})
+	i, _ := slices.BinarySearchFunc(p.Queue, s, mutex.Stamp.Compare)
 	p.Queue = slices.Insert(p.Queue, i, s)
 }
 
 // drop removes a request, and any older one of its process, from the
 // queue.
-func (p *Process) drop(done Stamp) {
-	p.Queue = slices.DeleteFunc(p.Queue, func(s Stamp) bool { return s.From == done.From && s.Clock <= done.Clock })
+func (p *Process) drop(done mutex.Stamp) {
+	p.Queue = slices.DeleteFunc(p.Queue, func(s mutex.Stamp) bool { return s.From == done.From && s.Clock <= done.Clock })
 }
 
 func (p *Process) queue() string {
@@ -229,7 +205,7 @@ func (p *Process) Inspect() []sim.Field {
 // Clone copies the process.
 func (p *Process) Clone() sim.Node {
 	c := *p
-	c.Queue = append([]Stamp(nil), p.Queue...)
+	c.Queue = append([]mutex.Stamp(nil), p.Queue...)
 	c.Heard = append([]int64(nil), p.Heard...)
 	c.Released = append([]int64(nil), p.Released...)
 	return &c

@@ -7,6 +7,7 @@
 package mutex
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,6 +119,31 @@ func (w *Want) Fields() []sim.Field {
 	}
 }
 
+// Stamp is a request's timestamp in the algorithms that order requests by
+// Lamport clock: the requester's clock, then its id to break ties.
+type Stamp struct {
+	Clock int64
+	From  sim.NodeID
+}
+
+// Before reports whether s is the earlier request.
+func (s Stamp) Before(o Stamp) bool {
+	return s.Clock < o.Clock || (s.Clock == o.Clock && s.From < o.From)
+}
+
+// Compare orders stamps for sorting and searching: -1, 0 or 1.
+func (s Stamp) Compare(o Stamp) int {
+	switch {
+	case s.Before(o):
+		return -1
+	case o.Before(s):
+		return 1
+	}
+	return 0
+}
+
+func (s Stamp) String() string { return fmt.Sprintf("(%d, %d)", s.Clock, s.From.Number()) }
+
 // Wanter is a node with a Want, for the shared invariants and metrics.
 type Wanter interface {
 	Wish() *Want
@@ -132,6 +158,16 @@ type Params struct {
 
 // Defaults are the shared parameters' defaults.
 func Defaults() Params { return Params{CSTime: DefaultCSTime} }
+
+// DecodeParams reads and checks the params of an algorithm that takes only
+// the shared ones.
+func DecodeParams(raw json.RawMessage) (Params, error) {
+	p := Defaults()
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return p, err
+	}
+	return p, p.Check()
+}
 
 // Check refuses shared parameters out of range, naming the field.
 func (p Params) Check() error {

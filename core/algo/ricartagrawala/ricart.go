@@ -10,7 +10,6 @@ package ricartagrawala
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"spacetime/core/algo/mutex"
@@ -52,40 +51,23 @@ var Spec = &sim.Spec{
 	},
 }
 
-// Stamp is a request's timestamp: the requester's Lamport clock, then its
-// id to break ties.
-type Stamp struct {
-	Clock int64
-	From  sim.NodeID
-}
-
-// Before reports whether s is the earlier request.
-func (s Stamp) Before(o Stamp) bool {
-	return s.Clock < o.Clock || (s.Clock == o.Clock && s.From < o.From)
-}
-
-func (s Stamp) String() string { return fmt.Sprintf("(%d, %d)", s.Clock, s.From.Number()) }
-
 // Process is one process.
 type Process struct {
 	mutex.Want
 	// Mine is the stamp of this process's current request.
-	Mine Stamp
+	Mine mutex.Stamp
 	// Replied marks who has replied to the current request.
 	Replied []bool
 	// Deferred are the requests this process answers when it leaves.
-	Deferred []Stamp
+	Deferred []mutex.Stamp
 }
 
 // Wish is the process's part of the critical section.
 func (p *Process) Wish() *mutex.Want { return &p.Want }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p := mutex.Defaults()
-	if err := sim.DecodeParams(raw, &p); err != nil {
-		return nil, err
-	}
-	if err := p.Check(); err != nil {
+	p, err := mutex.DecodeParams(raw)
+	if err != nil {
 		return nil, err
 	}
 	nodes := make([]sim.Node, len(names))
@@ -110,7 +92,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		if !p.Ask(env) {
 			return
 		}
-		p.Mine = Stamp{Clock: int64(env.Lamport()), From: env.Self()}
+		p.Mine = mutex.Stamp{Clock: int64(env.Lamport()), From: env.Self()}
 		clear(p.Replied)
 		for q := range env.N() {
 			if sim.NodeID(q) != env.Self() {
@@ -126,7 +108,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			p.leave(env)
 		}
 	case sim.Deliver:
-		stamp := Stamp{Clock: ev.Msg.Value, From: sim.NodeID(ev.Msg.Data[0])}
+		stamp := mutex.Stamp{Clock: ev.Msg.Value, From: sim.NodeID(ev.Msg.Data[0])}
 		switch ev.Msg.Kind {
 		case KindRequest:
 			p.request(env, ev.From, stamp)
@@ -137,13 +119,13 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 }
 
 // send sends a REQUEST or REPLY about the request stamped s.
-func (p *Process) send(env *sim.Env, to sim.NodeID, kind string, s Stamp) {
+func (p *Process) send(env *sim.Env, to sim.NodeID, kind string, s mutex.Stamp) {
 	env.Send(to, sim.Message{Kind: kind, Value: s.Clock, Data: []int64{int64(s.From)}, Label: kind})
 	p.Sent++
 }
 
 // request is the rule for another's request: reply now, or defer.
-func (p *Process) request(env *sim.Env, from sim.NodeID, theirs Stamp) {
+func (p *Process) request(env *sim.Env, from sim.NodeID, theirs mutex.Stamp) {
 	me, who := env.Name(env.Self()), env.Name(from)
 	switch {
 	case p.State == mutex.InCS:
@@ -161,7 +143,7 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, theirs Stamp) {
 	}
 }
 
-func (p *Process) deferReply(s Stamp) {
+func (p *Process) deferReply(s mutex.Stamp) {
 	for _, d := range p.Deferred {
 		if d == s {
 			return // a copy of a request it already deferred
@@ -171,7 +153,7 @@ func (p *Process) deferReply(s Stamp) {
 }
 
 // reply counts a reply to the current request, and enters on the last.
-func (p *Process) reply(env *sim.Env, from sim.NodeID, to Stamp) {
+func (p *Process) reply(env *sim.Env, from sim.NodeID, to mutex.Stamp) {
 	me, who := env.Name(env.Self()), env.Name(from)
 	if p.State != mutex.Wanting || to != p.Mine || p.Replied[from] {
 		env.Explain("%s ignores a REPLY from %s to its request %s: it is not the one it waits for (a copy, or an answer to an old request)", me, who, to)
@@ -230,6 +212,6 @@ func (p *Process) Inspect() []sim.Field {
 func (p *Process) Clone() sim.Node {
 	c := *p
 	c.Replied = append([]bool(nil), p.Replied...)
-	c.Deferred = append([]Stamp(nil), p.Deferred...)
+	c.Deferred = append([]mutex.Stamp(nil), p.Deferred...)
 	return &c
 }
