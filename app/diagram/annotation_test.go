@@ -143,13 +143,13 @@ func TestLegendShowsOnlyWhatIsOnScreen(t *testing.T) {
 		}
 		return out
 	}
-	ix := diagram.NewIndex(tr, diagram.AxisTime)
+	ix := diagram.NewIndex(tr, diagram.AxisTime, roles)
 	got := labels(ix.Legend(roles, 2, diagram.LegendOptions{}))
 	assert.Equal(t, []string{"in the critical section", "waiting for the section", "the computation has terminated", "waits for", "write rejected", "now (messages still in flight end here)"}, got)
 	assert.NotContains(t, got, "state recorded; a snapshot's recording points make its cut", "no snapshot glyphs for another algorithm")
 	// a fault appears once it has happened
 	tr.Records = append(tr.Records, trace.Record{Step: 2, Time: 2, Node: 1, Kind: trace.Fault, Msg: -1, Extra: &trace.Extra{Tag: "crash"}})
-	got = labels(diagram.NewIndex(tr, diagram.AxisTime).Legend(roles, 3, diagram.LegendOptions{Selected: true}))
+	got = labels(diagram.NewIndex(tr, diagram.AxisTime, roles).Legend(roles, 3, diagram.LegendOptions{Selected: true}))
 	assert.Contains(t, got, "crash (the line is dashed while the process is down)")
 	assert.Contains(t, got, "causal past")
 	assert.NotContains(t, got, "GC pause (a band while the process is paused)")

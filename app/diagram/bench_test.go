@@ -31,7 +31,7 @@ func BenchmarkLayout(b *testing.B) {
 		if k < 0 {
 			k = r.Len()
 		}
-		ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+		ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 		opt := diagram.Options{Width: 1268, Height: 350, Span: tc.span}
 		b.Run(tc.name, func(b *testing.B) {
 			var buf []float32
@@ -48,14 +48,14 @@ func BenchmarkLayout(b *testing.B) {
 		s, _ := scenario.Builtin("snapshot-long")
 		r, _ := s.Run()
 		for b.Loop() {
-			diagram.NewIndex(r.Trace(), diagram.AxisTime)
+			diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 		}
 	})
 }
 
 func BenchmarkLayoutLamport(b *testing.B) {
 	_, r := scenariotest.Run(b, "snapshot-long")
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisLamport)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisLamport, r.Config().Spec)
 	for b.Loop() {
 		ix.Layout(99_990, r.Config().Spec, diagram.Options{Width: 1268, Height: 350})
 	}

@@ -13,7 +13,7 @@ import (
 // dashes, heads) so that it paints fast; a lesson-sized one keeps them.
 func TestDenseWindowsDrawPlainly(t *testing.T) {
 	_, r := scenariotest.Run(t, "snapshot-long")
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	count := func(sc *diagram.Scene, keep func(diagram.Shape) bool) int {
 		n := 0
 		for _, sh := range sc.Shapes {

@@ -81,9 +81,9 @@ type change struct {
 	value int64
 }
 
-// NewIndex indexes a run's trace for one axis. Build a new one whenever the
-// trace changes.
-func NewIndex(tr *trace.Trace, axis Axis) *Index {
+// NewIndex indexes a run of spec's algorithm (nil if unknown) for one
+// axis. Build a new one whenever the trace changes.
+func NewIndex(tr *trace.Trace, axis Axis, spec *sim.Spec) *Index {
 	if axis == "" {
 		axis = AxisTime
 	}
@@ -127,7 +127,7 @@ func NewIndex(tr *trace.Trace, axis Axis) *Index {
 		latest = max(latest, end)
 		ix.reach[i] = latest
 	}
-	ix.indexSpans()
+	ix.indexSpans(spec)
 	return ix
 }
 
@@ -140,7 +140,15 @@ type spanKey struct {
 }
 
 // indexSpans walks the trace once and pairs what opens with what closes.
-func (ix *Index) indexSpans() {
+// Intervals open at once on one process get a track each, one above the
+// other, except a held token, which is drawn on the line itself.
+func (ix *Index) indexSpans(spec *sim.Spec) {
+	onLine := map[string]bool{}
+	if spec != nil {
+		for _, r := range spec.Roles {
+			onLine[r.Name] = r.Style == sim.StyleToken
+		}
+	}
 	open := map[spanKey]int{} // key → index in ix.spans
 	tracks := map[sim.NodeID][]bool{}
 	take := func(node sim.NodeID) int {
@@ -156,7 +164,7 @@ func (ix *Index) indexSpans() {
 	}
 	begin := func(k spanKey, sp span) {
 		sp.kind, sp.node, sp.peer, sp.role, sp.group, sp.to = k.kind, k.node, k.peer, k.role, k.group, -1
-		if k.kind == spanRole {
+		if k.kind == spanRole && !onLine[k.role] {
 			sp.track = take(k.node)
 		}
 		open[k] = len(ix.spans)
@@ -168,7 +176,7 @@ func (ix *Index) indexSpans() {
 			return
 		}
 		ix.spans[i].to = step
-		if k.kind == spanRole {
+		if k.kind == spanRole && !onLine[k.role] {
 			tracks[k.node][ix.spans[i].track] = false
 		}
 		delete(open, k)

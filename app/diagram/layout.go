@@ -110,7 +110,7 @@ type layout struct {
 // long run, to a window that follows step k. It indexes the trace first; to
 // lay out many steps of one run, index it once and call Index.Layout.
 func Layout(tr *trace.Trace, k int, spec *sim.Spec, opt Options) *Scene {
-	return NewIndex(tr, opt.Axis).Layout(k, spec, opt)
+	return NewIndex(tr, opt.Axis, spec).Layout(k, spec, opt)
 }
 
 // Layout lays out the first k steps of the indexed run (opt.Axis is the
@@ -354,6 +354,8 @@ func (l *layout) interval(sp *span, from, until float64) {
 		if sp.text != "" && l.visible(from, from) {
 			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: l.opt.Height - marginBottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text})
 		}
+	case sim.StyleToken:
+		l.heldToken(sp, from, until, color)
 	case sim.StyleArrow:
 		if sp.peer >= 0 && l.visible(from, from) {
 			l.peerArrow(l.X(from), y, sp.peer, color, sp.text)
@@ -361,6 +363,26 @@ func (l *layout) interval(sp *span, from, until float64) {
 	case sim.StyleGlyph:
 		if l.visible(from, from) {
 			l.glyph(rs.Glyph, l.X(from), y, color, sp.text)
+		}
+	}
+}
+
+// heldToken draws a token held on a process's line: a gold strip along
+// the line, a coin where it was taken, and a coin at the present while it
+// is still held, so that the holder can be read off at any step.
+func (l *layout) heldToken(sp *span, from, until float64, color Color) {
+	if !l.visible(from, until) {
+		return
+	}
+	y := l.s.lanes[sp.node]
+	x1, x2 := l.clampX(from, until)
+	l.add(Shape{Op: OpRect, X1: x1, Y1: y - 2.5, X2: max(x2-x1, 1), Y2: 5, Color: color, Flags: FlagSolid})
+	if l.visible(from, from) {
+		l.glyph(sim.GlyphToken, x1, y, color, sp.text)
+	}
+	if sp.to < 0 || sp.to >= l.k {
+		if l.visible(until, until) {
+			l.glyph(sim.GlyphToken, x2, y, color, "")
 		}
 	}
 }
@@ -393,12 +415,46 @@ func (l *layout) glyph(g sim.Glyph, x, y float64, color Color, text string) {
 		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 6, Color: color, Width: 2, Flags: FlagOutline})
 	case sim.GlyphBar:
 		l.add(Shape{Op: OpRect, X1: x - 2, Y1: y - 8, X2: 4, Y2: 16, Color: color})
+	case sim.GlyphToken:
+		l.s.Shapes = append(l.s.Shapes, l.coin(x, y, color)...)
 	default:
 		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
 	}
 	if text != "" {
 		l.add(Shape{Op: OpText, X1: x + 9, Y1: y - 9, Color: color, Align: AlignLeft, Flags: FlagBold, Text: text})
 	}
+}
+
+// coin is the token's glyph: a gold disc ringed in ink with a paper
+// centre, so that it reads as a token on a lane and on an arrow alike.
+func (l *layout) coin(x, y float64, color Color) []Shape {
+	return []Shape{
+		{Op: OpCircle, X1: x, Y1: y, X2: 7, Color: color},
+		{Op: OpCircle, X1: x, Y1: y, X2: 7, Color: Ink, Width: 1, Flags: FlagOutline},
+		{Op: OpCircle, X1: x, Y1: y, X2: 2.5, Color: Paper},
+	}
+}
+
+// kindMark is a message kind's glyph on its arrow, small, at (x, y).
+func kindMark(g sim.Glyph, x, y float64, color Color) []Shape {
+	const r = 4
+	switch g {
+	case sim.GlyphDiamond:
+		return []Shape{{Op: OpDiamond, X1: x, Y1: y, X2: r + 1, Color: color}}
+	case sim.GlyphSquare:
+		return []Shape{{Op: OpRect, X1: x - r + 0.5, Y1: y - r + 0.5, X2: 2*r - 1, Y2: 2*r - 1, Color: color, Flags: FlagSolid}}
+	case sim.GlyphTriangle:
+		return []Shape{{Op: OpTriangle, X1: x, Y1: y, X2: r + 1, Color: color}}
+	case sim.GlyphCross:
+		return []Shape{{Op: OpCross, X1: x, Y1: y, X2: r, Color: color, Width: 2}}
+	case sim.GlyphRing:
+		return []Shape{{Op: OpCircle, X1: x, Y1: y, X2: r, Color: color, Width: 1.5, Flags: FlagHollow}}
+	case sim.GlyphBar:
+		return []Shape{{Op: OpRect, X1: x - 1.5, Y1: y - r - 1, X2: 3, Y2: 2*r + 2, Color: color, Flags: FlagSolid}}
+	case sim.GlyphDot:
+		return []Shape{{Op: OpCircle, X1: x, Y1: y, X2: r, Color: color}}
+	}
+	return nil
 }
 
 // role finds an annotation role of the algorithm on screen.
@@ -534,6 +590,16 @@ func (l *layout) userCut() {
 	}
 }
 
+// glyphOf is the glyph a message kind's arrows carry.
+func (l *layout) glyphOf(kind string) sim.Glyph {
+	if l.spec != nil {
+		if ks, ok := l.spec.Kind(kind); ok {
+			return ks.Glyph
+		}
+	}
+	return sim.GlyphNone
+}
+
 // style is how a message kind is drawn.
 func (l *layout) style(kind string) (Color, float64, uint8) {
 	if l.spec != nil {
@@ -588,7 +654,7 @@ func (l *layout) messages() {
 	xmin, xmax := l.X(l.t0), l.X(l.t1)
 	// drawn in layers (halos under lines under crosses under labels), lines
 	// grouped by style, so that the painter strokes each group at once
-	var halos, lines, crosses, labels []Shape
+	var halos, lines, crosses, marks, labels []Shape
 	for i := first; i < last; i++ {
 		m := &l.tr.Msgs[i]
 		sx := l.xs[m.SendStep]
@@ -640,9 +706,22 @@ func (l *layout) messages() {
 		if lost {
 			crosses = append(crosses, Shape{Op: OpCross, X1: a.x2, Y1: a.y2, X2: 5, Color: CrashColor, Width: 2})
 		}
+		mx, my := a.x1+(a.x2-a.x1)*0.55, a.y1+(a.y2-a.y1)*0.55
+		labelAt := mx + 4
+		if g := l.glyphOf(m.Kind); g == sim.GlyphToken {
+			// the token travels: its coin rides at the head while in flight
+			if a.inFlight {
+				marks = append(marks, l.coin(a.x2, a.y2, color)...)
+			} else if !lost {
+				marks = append(marks, l.coin(mx, my, color)...)
+				labelAt = mx + 9
+			}
+		} else if g != sim.GlyphNone {
+			marks = append(marks, kindMark(g, mx, my, color)...)
+			labelAt = mx + 7
+		}
 		if m.Label != "" {
-			mx, my := a.x1+(a.x2-a.x1)*0.55, a.y1+(a.y2-a.y1)*0.55
-			labels = append(labels, Shape{Op: OpText, X1: mx + 4, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label})
+			labels = append(labels, Shape{Op: OpText, X1: labelAt, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label})
 		}
 		l.s.arrows = append(l.s.arrows, a)
 	}
@@ -650,14 +729,14 @@ func (l *layout) messages() {
 		// too many to read one by one: no labels, and hairlines without
 		// dashes or heads (time runs rightwards, so the direction shows),
 		// which rasterize many times faster
-		labels = nil
+		labels, marks = nil, nil
 		for i := range lines {
 			lines[i].Width, lines[i].Flags = 1, 0
 		}
 		l.dense = true
 	}
 	sort.SliceStable(lines, func(i, j int) bool { return styleKey(lines[i]) < styleKey(lines[j]) })
-	l.s.Shapes = append(append(append(append(l.s.Shapes, halos...), lines...), crosses...), labels...)
+	l.s.Shapes = append(append(append(append(append(l.s.Shapes, halos...), lines...), crosses...), marks...), labels...)
 }
 
 // denseMessages is how many visible messages still get their labels.

@@ -28,7 +28,8 @@ type LegendEntry struct {
 	Color  Color
 	Width  float64
 	Dashed bool
-	// Symbol is the glyph of a SwatchGlyph entry.
+	// Symbol is the glyph of a SwatchGlyph entry, or the mark a message
+	// kind's line carries.
 	Symbol string
 	Label  string
 }
@@ -52,7 +53,11 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 	if spec != nil {
 		for _, ks := range spec.Kinds {
 			color, width, flags := KindStyle(ks)
-			out = append(out, LegendEntry{Swatch: SwatchLine, Color: color, Width: width, Dashed: flags&FlagDashed != 0, Label: ks.Name})
+			e := LegendEntry{Swatch: SwatchLine, Color: color, Width: width, Dashed: flags&FlagDashed != 0, Label: ks.Name}
+			if ks.Glyph != sim.GlyphNone {
+				e.Symbol = ks.Glyph.Symbol()
+			}
+			out = append(out, e)
 		}
 		for _, rs := range spec.Roles {
 			e := LegendEntry{Color: ToneColor(rs.Tone), Label: rs.Legend}
@@ -71,6 +76,8 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 				e.Swatch, e.Width, e.Dashed = SwatchLine, 1.5, true
 			case sim.StyleHalo:
 				e.Swatch, e.Width = SwatchLine, 4
+			case sim.StyleToken:
+				e.Swatch, e.Symbol = SwatchGlyph, sim.GlyphToken.Symbol()
 			}
 			out = append(out, e)
 		}

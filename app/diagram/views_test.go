@@ -48,7 +48,7 @@ func stepAt(r *engine.Run, t sim.Time) int {
 // them; a click finds a process, a link or a message.
 func TestTopologyViewOfARing(t *testing.T) {
 	r := relayRun(t, 4)
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	topo := conformance.Relay.Topology(r.At(0).View())
 	k := stepAt(r, 4) // the token is on its way from 1 to 2
 	st := r.At(k)
@@ -99,7 +99,7 @@ func TestTopologyViewShowsFaults(t *testing.T) {
 	r := relayRun(t, 4,
 		fault(5, "cut", func(a *faults.Args) { a.Node, a.Target, a.OneWay = 2, 3, true }),
 		fault(6, "crash", func(a *faults.Args) { a.Node = 1 }))
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	topo := conformance.Relay.Topology(r.At(0).View())
 	red := func(k int) (lines, crosses, rings int) {
 		for _, sh := range ix.Topology(k, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240}).Shapes {
@@ -129,7 +129,7 @@ func TestTopologyViewShowsFaults(t *testing.T) {
 // it has left; one that fired ends where it fired.
 func TestTimersAreDrawn(t *testing.T) {
 	r := relayRun(t, 3)
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	k := stepAt(r, 4)
 	sc := ix.Layout(k, conformance.Relay, diagram.Options{Width: 900, Height: 300})
 	var countdowns []string
@@ -180,7 +180,7 @@ func TestFaultMarks(t *testing.T) {
 	}
 	a := faults.OfMessage(token)
 	require.NoError(t, r.Insert(k, engine.Fault("duplicate", a)))
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	sc := ix.Layout(k+1, conformance.Relay, diagram.Options{Width: 900, Height: 300})
 	texts := map[string]bool{}
 	for _, sh := range sc.Shapes {

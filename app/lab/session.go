@@ -278,7 +278,7 @@ func (s *Session) index() *diagram.Index {
 	s.fresh()
 	d := &s.derived
 	if d.index == nil || d.index.Axis() != s.Axis {
-		d.index = diagram.NewIndex(s.run.Trace(), s.Axis)
+		d.index = diagram.NewIndex(s.run.Trace(), s.Axis, s.run.Config().Spec)
 	}
 	return d.index
 }

@@ -22,6 +22,9 @@ func (c *Lab) legend(i int) app.UI {
 				style = "dashed"
 			}
 			swatch = app.Span().Class("swatch line").Style("border-top", fmt.Sprintf("%.0fpx %s %s", max(e.Width, 2), style, color))
+			if e.Symbol != "" {
+				swatch = app.Span().Body(swatch, app.Span().Class("swatch mark").Style("color", color).Text(e.Symbol))
+			}
 		case diagram.SwatchGlyph:
 			swatch = app.Span().Class("swatch").Style("color", color).Text(e.Symbol)
 		case diagram.SwatchBar:

@@ -244,7 +244,7 @@ func spanFor(want int) (float64, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	count := func(span float64) int {
 		events, messages := ix.Layout(99_990, r.Config().Spec, diagram.Options{Width: 1268, Height: 350, Span: span}).Visible()
 		return events + messages

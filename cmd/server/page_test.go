@@ -430,7 +430,7 @@ func TestCutTool(t *testing.T) {
 	_, r := bankRun(t, "snapshot-bank")
 	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", r.Len()))
 	w, h := p.canvasSize()
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	scene := ix.Layout(r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h})
 	p.do(chromedp.KeyEvent("c"))
 	p.waitFor(`!!document.getElementById("cut-verdict")`, "the cut tool opens")

@@ -245,6 +245,31 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 	return steps
 }
 
+func (v *view) MostOpen(role string) int {
+	type key struct {
+		node  sim.NodeID
+		group int
+	}
+	open := map[key]bool{}
+	most := 0
+	for s := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
+		r := &v.tr.Records[s]
+		for _, a := range r.Annotations() {
+			if a.Role != role || r.Node < 0 {
+				continue
+			}
+			switch a.Phase {
+			case sim.Begin:
+				open[key{r.Node, a.Group}] = true
+				most = max(most, len(open))
+			case sim.End:
+				delete(open, key{r.Node, a.Group})
+			}
+		}
+	}
+	return most
+}
+
 func (v *view) Envelope(id int) sim.Envelope {
 	m := &v.tr.Msgs[id]
 	e := sim.Envelope{ID: m.ID, From: m.From, To: m.To, Message: m.Message, SendStep: m.SendStep, RecvStep: -1, DropStep: -1, Original: m.Original}

@@ -107,9 +107,13 @@ const (
 	// StyleCut draws each process's point of one group with a glyph and
 	// joins them into a cut line (a snapshot's recording points).
 	StyleCut
+	// StyleToken draws an interval as a token held on the process's line:
+	// a gold strip with a coin where the token was taken, and a coin at
+	// the present while it is still held.
+	StyleToken
 )
 
-var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut"}
+var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token"}
 
 // String names the style.
 func (s Style) String() string {
@@ -121,23 +125,32 @@ func (s Style) String() string {
 
 // Intervals reports whether the style draws intervals (Begin to End) rather
 // than points.
-func (s Style) Intervals() bool { return s == StyleBar || s == StyleOutline || s == StyleBand }
+func (s Style) Intervals() bool {
+	return s == StyleBar || s == StyleOutline || s == StyleBand || s == StyleToken
+}
 
 // Glyph is a small mark on an event.
 type Glyph uint8
 
-// The glyphs.
+// The glyphs. GlyphNone is no mark where a mark is optional (a message
+// kind's), and a dot where one is drawn anyway (an event's).
 const (
-	GlyphDot Glyph = iota
+	GlyphNone Glyph = iota
+	GlyphDot
 	GlyphDiamond
 	GlyphSquare
 	GlyphTriangle
 	GlyphCross
 	GlyphRing
 	GlyphBar
+	// GlyphToken is a token: a gold coin, drawn on a token's arrow and on
+	// the lane of the process that holds it.
+	GlyphToken
 )
 
-var glyphSymbols = [...]string{"●", "◆", "■", "▲", "✕", "◯", "▮"}
+var glyphSymbols = [...]string{"●", "●", "◆", "■", "▲", "✕", "◯", "▮", "◉"}
+
+var glyphNames = [...]string{"none", "dot", "diamond", "square", "triangle", "cross", "ring", "bar", "token"}
 
 // Symbol is the glyph as a character, for legends.
 func (g Glyph) Symbol() string {
@@ -145,6 +158,14 @@ func (g Glyph) Symbol() string {
 		return glyphSymbols[g]
 	}
 	return "?"
+}
+
+// MarshalText writes the glyph's name, for the algorithms' descriptions.
+func (g Glyph) MarshalText() ([]byte, error) {
+	if int(g) < len(glyphNames) {
+		return []byte(glyphNames[g]), nil
+	}
+	return nil, fmt.Errorf("unknown glyph %d", g)
 }
 
 // Tone is one of the diagram's colours, by meaning-free name, so that an

@@ -29,6 +29,10 @@ type KindSpec struct {
 	// Tone colours the kind's arrows instead of its role's colour, so that
 	// kinds of one role (REQUEST, REPLY) can be told apart.
 	Tone Tone `json:"tone,omitempty"`
+	// Glyph marks the kind's arrows, so that kinds can be told apart
+	// without colour (REQUEST, REPLY, RELEASE, GRANT); a token's arrow
+	// carries GlyphToken at its head while it travels. GlyphNone for none.
+	Glyph Glyph `json:"glyph,omitempty"`
 	// Application marks traffic that belongs to the application the algorithm
 	// runs beside (bank transfers), not to the algorithm itself; reports count
 	// it apart from the algorithm's own messages.
@@ -360,4 +364,9 @@ type View interface {
 	// trace: call it when something has just happened (a LastAnnotations
 	// entry), not every step.
 	AnnotationSteps(role string, group int) []int
+	// MostOpen is the most intervals of a role that were open at once
+	// over the run so far, one per process and group (the most processes
+	// ever in the critical section together). It reads the whole trace:
+	// for reports, not every step.
+	MostOpen(role string) int
 }

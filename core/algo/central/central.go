@@ -21,9 +21,9 @@ const ID = "central"
 
 // The message kinds.
 const (
-	KindRequest = "REQUEST"
-	KindGrant   = "GRANT"
-	KindRelease = "RELEASE"
+	KindRequest = mutex.KindRequest
+	KindGrant   = mutex.KindGrant
+	KindRelease = mutex.KindRelease
 )
 
 // Params are the scenario's algorithm parameters.
@@ -41,19 +41,15 @@ var Spec = &sim.Spec{
 	MinN:         2,
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
-	Kinds: []sim.KindSpec{
-		{Name: KindRequest, Role: sim.RoleControl, Tone: sim.Blue},
-		{Name: KindGrant, Role: sim.RoleControl, Tone: sim.Green},
-		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey},
-	},
-	Commands:   []sim.CommandSpec{mutex.Request},
-	Roles:      mutex.Roles,
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.Safety, deadlock},
-	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   star,
+	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.GrantKind, mutex.ReleaseKind},
+	Commands:     []sim.CommandSpec{mutex.Request},
+	Roles:        mutex.Roles,
+	New:          newProcesses,
+	Invariants:   []sim.Invariant{mutex.Safety, deadlock},
+	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+	Panels:       panels,
+	Formula:      formula,
+	Topology:     star,
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
 		{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
@@ -123,7 +119,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		}
 		env.Explain("%s starts idle; it asks the coordinator %s for the critical section", me, env.Name(p.Coordinator))
 	case sim.Recover:
-		p.Forget()
+		p.Forget(env)
 		p.Holder, p.Queue = sim.None, nil
 		clear(p.Seen)
 		env.Explain("%s recovers and has forgotten whether it wanted the section; as coordinator it has forgotten the holder and the queue", me)

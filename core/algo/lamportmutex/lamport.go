@@ -25,9 +25,9 @@ const ID = "lamport-mutex"
 
 // The message kinds.
 const (
-	KindRequest = "REQUEST"
-	KindReply   = "REPLY"
-	KindRelease = "RELEASE"
+	KindRequest = mutex.KindRequest
+	KindReply   = mutex.KindReply
+	KindRelease = mutex.KindRelease
 )
 
 // Spec registers the algorithm.
@@ -38,17 +38,13 @@ var Spec = &sim.Spec{
 	MinN:         2,
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
-	Kinds: []sim.KindSpec{
-		{Name: KindRequest, Role: sim.RoleControl, Tone: sim.Blue},
-		{Name: KindReply, Role: sim.RoleControl, Tone: sim.Green},
-		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey},
-	},
-	Commands:   []sim.CommandSpec{mutex.Request},
-	Roles:      mutex.Roles,
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock},
-	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:     panels,
+	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind, mutex.ReleaseKind},
+	Commands:     []sim.CommandSpec{mutex.Request},
+	Roles:        mutex.Roles,
+	New:          newProcesses,
+	Invariants:   []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock},
+	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+	Panels:       panels,
 	Formula: func(v sim.View) string {
 		return mutex.Formula(v, fmt.Sprintf("REQUEST, REPLY and RELEASE to or from each other process, 3(N−1) = %d", 3*(v.N()-1)))
 	},
@@ -95,7 +91,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Init:
 		env.Explain("%s starts with an empty request queue", me)
 	case sim.Recover:
-		p.Forget()
+		p.Forget(env)
 		p.Queue = nil
 		clear(p.Heard)
 		clear(p.Released)

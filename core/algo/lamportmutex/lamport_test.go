@@ -26,6 +26,7 @@ func TestThreeMessagesPerOtherProcess(t *testing.T) {
 			m := mutextest.Metrics(r)
 			assert.Equal(t, n, m["cs_entries"])
 			assert.Equal(t, float64(3*(n-1)), m["messages_per_entry"])
+			assert.Equal(t, 1, m["max_in_cs"])
 		})
 	}
 }
@@ -53,6 +54,8 @@ func TestAReplyOvertakesARequest(t *testing.T) {
 	assert.Less(t, req.SendStep, rep.SendStep, "the REQUEST was sent first")
 	assert.Greater(t, req.RecvStep, rep.RecvStep, "and arrived after")
 	assert.True(t, s.Expected(mutex.SafetyName))
+	assert.Equal(t, 2, mutextest.Metrics(r)["max_in_cs"], "the run's most at once, though both have left by its end")
+	assert.Equal(t, 0, mutextest.Metrics(r)["in_cs"])
 
 	fifo, err := s.WithFIFO(true).Run()
 	require.NoError(t, err)

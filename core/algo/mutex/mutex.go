@@ -33,6 +33,25 @@ const (
 	MaxCSTime = 1_000_000
 )
 
+// The message kinds the algorithms share, each with its own glyph on the
+// diagram, so that a REQUEST looks the same in every algorithm.
+const (
+	KindRequest = "REQUEST"
+	KindReply   = "REPLY"
+	KindRelease = "RELEASE"
+	KindGrant   = "GRANT"
+	KindToken   = "TOKEN"
+)
+
+// The kinds' specs: an algorithm lists those it sends.
+var (
+	RequestKind = sim.KindSpec{Name: KindRequest, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle}
+	ReplyKind   = sim.KindSpec{Name: KindReply, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing}
+	ReleaseKind = sim.KindSpec{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare}
+	GrantKind   = sim.KindSpec{Name: KindGrant, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphDiamond}
+	TokenKind   = sim.KindSpec{Name: KindToken, Role: sim.RoleToken, Tone: sim.Gold, Glyph: sim.GlyphToken}
+)
+
 // Request is the request-cs command's spec, taken by every process.
 var Request = sim.CommandSpec{Name: CmdRequest, Help: "want the critical section (held for cs_time ticks, then released)"}
 
@@ -108,8 +127,17 @@ func (w *Want) Leave(env *sim.Env) {
 }
 
 // Forget drops the process's wish and its place in the section, as a crash
-// does to volatile state.
-func (w *Want) Forget() { w.State = Idle }
+// does to volatile state; a recovering process calls it, and its waiting
+// or critical-section interval ends there.
+func (w *Want) Forget(env *sim.Env) {
+	switch w.State {
+	case Wanting:
+		env.Annotate(sim.Closes(RoleWaiting, 0))
+	case InCS:
+		env.Annotate(sim.Closes(RoleCS, 0))
+	}
+	w.State = Idle
+}
 
 // Fields are the process's part of its Inspect view.
 func (w *Want) Fields() []sim.Field {
@@ -294,6 +322,7 @@ func Metrics(v sim.View, deadlock sim.Invariant) []sim.Metric {
 		{Name: "cs_entries", Value: entries},
 		{Name: "messages_per_entry", Value: round2(perEntry)},
 		{Name: "in_cs", Value: in},
+		{Name: "max_in_cs", Value: v.MostOpen(RoleCS)},
 		{Name: "deadlock", Value: !deadlock.Check(v).OK},
 		{Name: "waiting_time", Value: map[string]float64{"mean": round2(mean), "max": float64(waitMax)}},
 	}

@@ -21,8 +21,8 @@ const ID = "ricart-agrawala"
 
 // The message kinds.
 const (
-	KindRequest = "REQUEST"
-	KindReply   = "REPLY"
+	KindRequest = mutex.KindRequest
+	KindReply   = mutex.KindReply
 )
 
 // Spec registers the algorithm.
@@ -33,18 +33,15 @@ var Spec = &sim.Spec{
 	MinN:         2,
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
-	Kinds: []sim.KindSpec{
-		{Name: KindRequest, Role: sim.RoleControl, Tone: sim.Blue},
-		{Name: KindReply, Role: sim.RoleControl, Tone: sim.Green},
-	},
-	Commands:   []sim.CommandSpec{mutex.Request},
-	Roles:      mutex.Roles,
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.Safety, deadlock, fairness},
-	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind},
+	Commands:     []sim.CommandSpec{mutex.Request},
+	Roles:        mutex.Roles,
+	New:          newProcesses,
+	Invariants:   []sim.Invariant{mutex.Safety, deadlock, fairness},
+	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+	Panels:       panels,
+	Formula:      formula,
+	Topology:     func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed process, or a lost REQUEST or REPLY, leaves a requester waiting for a reply that never comes: the algorithm assumes every process answers"},
 		{Invariant: fairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},
@@ -84,7 +81,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Init:
 		env.Explain("%s starts idle; to enter it needs a REPLY from each of the %d others", me, env.N()-1)
 	case sim.Recover:
-		p.Forget()
+		p.Forget(env)
 		p.Deferred = nil
 		clear(p.Replied)
 		env.Explain("%s recovers and has forgotten its request and the replies it deferred", me)
