@@ -107,13 +107,13 @@ func Check(s *scenario.Scenario) (res Result) {
 			res.Skipped++
 		}
 	}
-	res.Used = usedBy(recs, len(recs)-1, from)
 	spec := s.Spec()
+	res.Used = usedBy(spec, recs, len(recs)-1, from)
 	for _, f := range r.Failures() {
 		if f.Step < 0 {
 			continue
 		}
-		v := Violation{Invariant: f.Name, Step: f.Step + 1, Detail: f.Detail, Faults: usedBy(recs, f.Step, from)}
+		v := Violation{Invariant: f.Name, Step: f.Step + 1, Detail: f.Detail, Faults: usedBy(spec, recs, f.Step, from)}
 		if s.Expected(f.Name) {
 			v.Expected, v.Why = true, "the scenario declares it (expect.violations)"
 		} else if why, ok := spec.Excuses(f.Name, set(v.Faults)); ok {
@@ -142,13 +142,13 @@ func startingFaults(s *scenario.Scenario) map[string]bool {
 // usedBy names the faults applied in steps 0..last and those the scenario
 // started with, in registry order: only a fault that happened before a
 // violation can excuse it.
-func usedBy(recs []trace.Record, last int, from map[string]bool) []string {
+func usedBy(spec *sim.Spec, recs []trace.Record, last int, from map[string]bool) []string {
 	m := map[string]bool{}
 	for k := range from {
 		m[k] = true
 	}
 	for i := 0; i <= last && i < len(recs); i++ {
-		if recs[i].Kind == trace.Fault {
+		if k := recs[i].Kind; k == trace.Fault || k == trace.Command {
 			m[recs[i].Tag()] = true
 		}
 	}
@@ -156,6 +156,15 @@ func usedBy(recs []trace.Record, last int, from map[string]bool) []string {
 	for _, f := range faults.Registry {
 		if m[f.Name] {
 			out = append(out, f.Name)
+		}
+	}
+	// the commands that break an algorithm on purpose (a careless token
+	// regeneration) excuse what they break, as faults do
+	for _, l := range spec.KnownLimits {
+		for _, name := range l.Faults {
+			if _, ok := spec.Command(name); ok && m[name] && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 		}
 	}
 	return out

@@ -245,29 +245,13 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 	return steps
 }
 
-func (v *view) MostOpen(role string) int {
-	type key struct {
-		node  sim.NodeID
-		group int
-	}
-	open := map[key]bool{}
-	most := 0
+func (v *view) EachAnnotation(visit func(step int, node sim.NodeID, a sim.Annotation)) {
 	for s := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
 		r := &v.tr.Records[s]
 		for _, a := range r.Annotations() {
-			if a.Role != role || r.Node < 0 {
-				continue
-			}
-			switch a.Phase {
-			case sim.Begin:
-				open[key{r.Node, a.Group}] = true
-				most = max(most, len(open))
-			case sim.End:
-				delete(open, key{r.Node, a.Group})
-			}
+			visit(s, r.Node, a)
 		}
 	}
-	return most
 }
 
 func (v *view) Envelope(id int) sim.Envelope {

@@ -245,7 +245,8 @@ type Spec struct {
 
 // KnownLimit says an invariant may fail in a run that has one of the
 // listed faults (by registry name; a scenario whose network starts without
-// FIFO counts as having "fifo").
+// FIFO counts as having "fifo"), or one of the algorithm's own commands
+// that break it on purpose (a careless token regeneration).
 type KnownLimit struct {
 	Invariant string
 	Faults    []string
@@ -364,9 +365,9 @@ type View interface {
 	// trace: call it when something has just happened (a LastAnnotations
 	// entry), not every step.
 	AnnotationSteps(role string, group int) []int
-	// MostOpen is the most intervals of a role that were open at once
-	// over the run so far, one per process and group (the most processes
-	// ever in the critical section together). It reads the whole trace:
-	// for reports, not every step.
-	MostOpen(role string) int
+	// EachAnnotation visits every annotation of the run so far, in step
+	// order, with its step and process. It reads the whole trace: for
+	// reports (the most processes ever in the critical section at once),
+	// not every step.
+	EachAnnotation(visit func(step int, node NodeID, a Annotation))
 }

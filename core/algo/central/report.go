@@ -30,10 +30,8 @@ func star(v sim.View) *sim.Topology {
 func blocked(v sim.View) string {
 	c := coordinatorOf(v)
 	var waiting []string
-	for i := range v.N() {
-		if process(v, sim.NodeID(i)).State == mutex.Wanting && v.Health(sim.NodeID(i)) != "crashed" {
-			waiting = append(waiting, v.Name(sim.NodeID(i)))
-		}
+	for _, id := range mutex.Waiting(v) {
+		waiting = append(waiting, v.Name(id))
 	}
 	who := strings.Join(waiting, " and ") + " waits"
 	if len(waiting) > 1 {
@@ -66,11 +64,7 @@ func panels(v sim.View) []sim.Panel {
 	procs := sim.Panel{Title: "Critical section", Columns: []string{"process", "state", "entries", "waited (max)"}}
 	for i := range v.N() {
 		p := process(v, sim.NodeID(i))
-		row := sim.Row{Cells: []string{v.Name(sim.NodeID(i)), p.State.String(), strconv.Itoa(p.Entries), fmt.Sprint(p.WaitMax)}}
-		if p.State == mutex.InCS {
-			row.CellEmphasis = []string{"", "good"}
-		}
-		procs.Rows = append(procs.Rows, row)
+		procs.Rows = append(procs.Rows, mutex.Row(v, sim.NodeID(i), strconv.Itoa(p.Entries), fmt.Sprint(p.WaitMax)))
 	}
 	return []sim.Panel{
 		{Title: "Coordinator " + v.Name(c), Note: "grants the section to one process at a time, in the order the requests arrive", Columns: []string{"", ""}, Rows: rows},

@@ -214,11 +214,8 @@ func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) 
 // blocked says why the waiting processes cannot enter.
 func blocked(v sim.View) string {
 	var parts []string
-	for i := range v.N() {
-		p := process(v, sim.NodeID(i))
-		if p.State != mutex.Wanting || v.Health(sim.NodeID(i)) == "crashed" {
-			continue
-		}
+	for _, id := range mutex.Waiting(v) {
+		i, p := int(id), process(v, id)
 		if len(p.Queue) > 0 && p.Queue[0] != p.Mine {
 			parts = append(parts, fmt.Sprintf("%s waits behind %s's request %s, whose RELEASE never comes", v.Name(sim.NodeID(i)), v.Name(p.Queue[0].From), p.Queue[0]))
 			continue
@@ -248,11 +245,7 @@ func panels(v sim.View) []sim.Panel {
 		if p.State != mutex.Idle {
 			request = p.Mine.String()
 		}
-		row := sim.Row{Cells: []string{v.Name(sim.NodeID(i)), p.State.String(), request, p.queue()}}
-		if p.State == mutex.InCS {
-			row.CellEmphasis = []string{"", "good"}
-		}
-		panel.Rows = append(panel.Rows, row)
+		panel.Rows = append(panel.Rows, mutex.Row(v, sim.NodeID(i), request, p.queue()))
 	}
 	return []sim.Panel{panel}
 }

@@ -247,7 +247,8 @@ const DeadlockName = "no deadlock"
 // and nothing that could let one in can happen, because no message is in
 // flight to a process that is up. blocked names what the waiting
 // processes wait for, in the algorithm's words ("2 waits for the GRANT of
-// 1, which has crashed").
+// 1, which has crashed"), or says "" when the algorithm can still move
+// without a message (a process that is up holds the token).
 func Deadlock(blocked func(v sim.View) string) sim.Invariant {
 	return sim.Invariant{
 		Name: DeadlockName,
@@ -272,9 +273,33 @@ func Deadlock(blocked func(v sim.View) string) sim.Invariant {
 					}
 				}
 			}
-			return sim.Verdict{Detail: blocked(v)}
+			why := blocked(v)
+			return sim.Verdict{OK: why == "", Detail: why}
 		},
 	}
+}
+
+// Waiting lists the processes that are up (or paused) and want the
+// section, in id order.
+func Waiting(v sim.View) []sim.NodeID {
+	var out []sim.NodeID
+	for i := range v.N() {
+		if wish(v, sim.NodeID(i)).State == Wanting && v.Health(sim.NodeID(i)) != "crashed" {
+			out = append(out, sim.NodeID(i))
+		}
+	}
+	return out
+}
+
+// Row is a process's row of an algorithm's panel: its name and state, then
+// the algorithm's cells, with the state marked while it is in the section.
+func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
+	w := wish(v, id)
+	row := sim.Row{Cells: append([]string{v.Name(id), w.State.String()}, cells...)}
+	if w.State == InCS {
+		row.CellEmphasis = []string{"", "good"}
+	}
+	return row
 }
 
 // Totals are the entries into the section and the algorithm's messages
@@ -291,7 +316,14 @@ func Totals(v sim.View) (entries, sent int) {
 // Formula is the message-count line: the measured messages per entry
 // beside the textbook's count, in words ("2(N−1) = 4").
 func Formula(v sim.View, textbook string) string {
-	entries, sent := Totals(v)
+	_, sent := Totals(v)
+	return FormulaCounting(v, sent, textbook)
+}
+
+// FormulaCounting is Formula with the messages an entry is charged
+// counted by the algorithm, as MetricsCounting.
+func FormulaCounting(v sim.View, sent int, textbook string) string {
+	entries, _ := Totals(v)
 	if entries == 0 {
 		return fmt.Sprintf("Messages per entry: %s (none yet).", textbook)
 	}
@@ -301,7 +333,15 @@ func Formula(v sim.View, textbook string) string {
 // Metrics are the figures every mutual-exclusion algorithm reports;
 // deadlock is the algorithm's Deadlock invariant.
 func Metrics(v sim.View, deadlock sim.Invariant) []sim.Metric {
-	entries, sent := Totals(v)
+	_, sent := Totals(v)
+	return MetricsCounting(v, deadlock, sent)
+}
+
+// MetricsCounting is Metrics with the messages an entry is charged
+// counted by the algorithm (a ring's token passes while someone waits,
+// not its idle circulation).
+func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric {
+	entries, _ := Totals(v)
 	in := 0
 	var waitTotal, waitMax sim.Time
 	for i := range v.N() {
@@ -322,10 +362,30 @@ func Metrics(v sim.View, deadlock sim.Invariant) []sim.Metric {
 		{Name: "cs_entries", Value: entries},
 		{Name: "messages_per_entry", Value: round2(perEntry)},
 		{Name: "in_cs", Value: in},
-		{Name: "max_in_cs", Value: v.MostOpen(RoleCS)},
+		{Name: "max_in_cs", Value: MostInCS(v)},
 		{Name: "deadlock", Value: !deadlock.Check(v).OK},
 		{Name: "waiting_time", Value: map[string]float64{"mean": round2(mean), "max": float64(waitMax)}},
 	}
+}
+
+// MostInCS is the most processes that were in the critical section at
+// once over the run so far, read from their critical-section intervals.
+func MostInCS(v sim.View) int {
+	in := make([]bool, v.N())
+	now, most := 0, 0
+	v.EachAnnotation(func(_ int, node sim.NodeID, a sim.Annotation) {
+		if a.Role != RoleCS || node < 0 || (a.Phase == sim.Begin) == in[node] || a.Phase == sim.Point {
+			return
+		}
+		in[node] = a.Phase == sim.Begin
+		if in[node] {
+			now++
+			most = max(most, now)
+		} else {
+			now--
+		}
+	})
+	return most
 }
 
 func round2(x float64) float64 {

@@ -16,11 +16,8 @@ var deadlock = mutex.Deadlock(blocked)
 // blocked says whose replies the waiting processes miss.
 func blocked(v sim.View) string {
 	var parts []string
-	for i := range v.N() {
-		p := process(v, sim.NodeID(i))
-		if p.State != mutex.Wanting || v.Health(sim.NodeID(i)) == "crashed" {
-			continue
-		}
+	for _, id := range mutex.Waiting(v) {
+		i, p := int(id), process(v, id)
 		var missing []string
 		for q := range v.N() {
 			if q == i || p.Replied[q] {
@@ -85,11 +82,7 @@ func panels(v sim.View) []sim.Panel {
 		for _, d := range p.Deferred {
 			deferred = append(deferred, v.Name(d.From))
 		}
-		row := sim.Row{Cells: []string{v.Name(sim.NodeID(i)), p.State.String(), request, replies, strings.Join(deferred, ", ")}}
-		if p.State == mutex.InCS {
-			row.CellEmphasis = []string{"", "good"}
-		}
-		panel.Rows = append(panel.Rows, row)
+		panel.Rows = append(panel.Rows, mutex.Row(v, sim.NodeID(i), request, replies, strings.Join(deferred, ", ")))
 	}
 	return []sim.Panel{panel}
 }
