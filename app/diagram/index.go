@@ -290,3 +290,19 @@ func (ix *Index) Skew(id sim.NodeID, k int) sim.Time {
 	v, _ := valueAt(ix.skews[id], k)
 	return sim.Time(v)
 }
+
+// heldAt lists the token intervals (StyleToken roles) open after the first
+// k steps: who holds a token now.
+func (ix *Index) heldAt(k int, l *layout) []*span {
+	var out []*span
+	for i := range ix.spans {
+		sp := &ix.spans[i]
+		if sp.kind != spanRole || sp.from >= k || (sp.to >= 0 && sp.to < k) {
+			continue
+		}
+		if rs, ok := l.role(sp.role); ok && rs.Style == sim.StyleToken {
+			out = append(out, sp)
+		}
+	}
+	return out
+}

@@ -229,6 +229,10 @@ func niceStep(raw float64) float64 {
 // pending timer, and every interval an algorithm annotated, in its role's
 // style.
 func (l *layout) spans() {
+	// held tokens go over the bars, so that a holder in the critical
+	// section shows both
+	var tokens []Shape
+	defer func() { l.s.Shapes = append(l.s.Shapes, tokens...) }()
 	for i := range l.ix.spans {
 		sp := &l.ix.spans[i]
 		if sp.from >= l.k {
@@ -250,6 +254,10 @@ func (l *layout) spans() {
 		case spanTimer:
 			l.timer(sp, from, until, open)
 		case spanRole:
+			if rs, ok := l.role(sp.role); ok && rs.Style == sim.StyleToken {
+				tokens = append(tokens, l.shapesOf(func() { l.heldToken(sp, from, until, ToneColor(rs.Tone)) })...)
+				continue
+			}
 			l.interval(sp, from, until)
 		}
 	}
@@ -354,8 +362,6 @@ func (l *layout) interval(sp *span, from, until float64) {
 		if sp.text != "" && l.visible(from, from) {
 			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: l.opt.Height - marginBottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text})
 		}
-	case sim.StyleToken:
-		l.heldToken(sp, from, until, color)
 	case sim.StyleArrow:
 		if sp.peer >= 0 && l.visible(from, from) {
 			l.peerArrow(l.X(from), y, sp.peer, color, sp.text)

@@ -84,6 +84,13 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			l.add(Shape{Op: OpRect, X1: p[0] + nodeRadius*0.6, Y1: p[1] - nodeRadius - 4, X2: 4, Y2: 14, Color: PauseColor})
 		}
 	}
+	// tokens held, as a coin on the holder's circle
+	for _, sp := range ix.heldAt(k, l) {
+		p := pos[sp.node]
+		if rs, ok := l.role(sp.role); ok {
+			l.s.Shapes = append(l.s.Shapes, l.coin(p[0]-nodeRadius*0.75, p[1]-nodeRadius*0.75, ToneColor(rs.Tone))...)
+		}
+	}
 	// messages in flight, on their way
 	highlight := map[int]bool{}
 	for _, id := range opt.Highlight {
@@ -121,7 +128,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 9, Color: HighlightColor})
 		}
 		if role == sim.RoleToken {
-			dots = append(dots, Shape{Op: OpRect, X1: x - 6, Y1: y - 6, X2: 12, Y2: 12, Color: color, Flags: FlagSolid})
+			dots = append(dots, l.coin(x, y, color)...)
 		} else {
 			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
 		}

@@ -77,15 +77,15 @@ func TestTopologyViewOfARing(t *testing.T) {
 	assert.Equal(t, diagram.HitLink, hit.Kind)
 	assert.Equal(t, sim.NodeID(1), hit.Node)
 	assert.Equal(t, sim.NodeID(2), hit.Peer)
-	// the token is a gold square between 1 and 2
+	// the token is a gold coin between 1 and 2
 	var token *diagram.Shape
 	for i, sh := range sc.Shapes {
-		if sh.Op == diagram.OpRect && sh.Color == diagram.TokenColor && sh.Flags&diagram.FlagSolid != 0 {
+		if sh.Op == diagram.OpCircle && sh.Color == diagram.TokenColor && sh.Flags == 0 {
 			token = &sc.Shapes[i]
 		}
 	}
 	require.NotNil(t, token, "the token travels visibly")
-	tx, ty := token.X1+token.X2/2, token.Y1+token.Y2/2
+	tx, ty := token.X1, token.Y1
 	assert.True(t, between(tx, pos[0][0], pos[1][0]) && between(ty, pos[0][1], pos[1][1]), "on its way from 1 to 2")
 	mh := sc.Hit(tx, ty)
 	assert.Equal(t, diagram.HitMessage, mh.Kind, "a click on it finds it")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"runtime"
 	"slices"
+	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/tokenring"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -265,10 +267,16 @@ func TestOnlyEarlierFaultsExcuse(t *testing.T) {
 		{Kind: trace.Deliver}, {Kind: trace.Fault, Extra: &trace.Extra{Tag: "drop"}},
 		{Kind: trace.Skip, Extra: &trace.Extra{Tag: "cut"}},
 	}
-	assert.Equal(t, []string{}, usedBy(recs, 0, nil))
-	assert.Equal(t, []string{"crash"}, usedBy(recs, 2, nil))
-	assert.Equal(t, []string{"crash", "drop"}, usedBy(recs, 4, nil), "a skipped fault did not happen")
-	assert.Equal(t, []string{"crash", "fifo"}, usedBy(recs, 1, map[string]bool{"fifo": true}), "in registry order")
+	spec := tokenring.Spec
+	assert.Equal(t, []string{}, usedBy(spec, recs, 0, nil))
+	assert.Equal(t, []string{"crash"}, usedBy(spec, recs, 2, nil))
+	assert.Equal(t, []string{"crash", "drop"}, usedBy(spec, recs, 4, nil), "a skipped fault did not happen")
+	assert.Equal(t, []string{"crash", "fifo"}, usedBy(spec, recs, 1, map[string]bool{"fifo": true}), "in registry order")
+	// a command the algorithm declares it breaks on purpose counts too,
+	// and an ordinary command does not
+	recs = append(recs, trace.Record{Kind: trace.Command, Extra: &trace.Extra{Tag: mutex.CmdRequest}}, trace.Record{Kind: trace.Command, Extra: &trace.Extra{Tag: tokenring.CmdRegenerate}})
+	assert.Equal(t, []string{"crash", "drop"}, usedBy(spec, recs, 5, nil))
+	assert.Equal(t, []string{"crash", "drop", tokenring.CmdRegenerate}, usedBy(spec, recs, 6, nil))
 }
 
 func TestPanicsAreCaught(t *testing.T) {

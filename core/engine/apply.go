@@ -185,6 +185,7 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 	env.Reset(sim.Context{Self: id, Now: w.now, Local: w.localTime(id), Names: r.cfg.Names,
 		Rand: w.nodeRandOf(r.cfg.Generator, id), Lamport: w.lamport[id], Vector: w.vector[id], Quiet: r.replaying})
 	w.nodes[id].Step(env, ev)
+	w.track(id, env.Annotations)
 	if record {
 		rec.Lamport = w.lamport[id]
 		rec.Vector = r.stamps.copy(w.vector[id])

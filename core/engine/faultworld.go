@@ -59,6 +59,18 @@ func (f *faultWorld) DropTimers(id sim.NodeID) int {
 	return len(ts)
 }
 
+func (f *faultWorld) EndIntervals(id sim.NodeID) int {
+	open := f.w.intervals[id]
+	f.w.intervals[id] = nil
+	if f.record && len(open) > 0 {
+		x := extra(f.rec)
+		for _, a := range open {
+			x.Annotations = append(x.Annotations, sim.Closes(a.Role, a.Group))
+		}
+	}
+	return len(open)
+}
+
 func (f *faultWorld) Restart(id sim.NodeID) string {
 	f.stepped = true
 	ev := sim.Event{Kind: sim.Recover}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"maps"
+	"slices"
 
 	"spacetime/core/clock"
 	"spacetime/core/faults"
@@ -55,6 +56,9 @@ type world struct {
 	skew []sim.Time
 	// delayed holds the arrival times a delay fault pushed back, by message.
 	delayed map[int]sim.Time
+	// intervals are the annotated intervals open on each process (their
+	// Begin annotations), so that a crash can end them.
+	intervals [][]sim.Annotation
 
 	sched, netRand, work pcgStream
 	nodeRand             []pcgStream
@@ -65,20 +69,21 @@ type world struct {
 func newWorld(cfg *Config) *world {
 	n := len(cfg.Nodes)
 	w := &world{
-		nodes:    make([]sim.Node, n),
-		started:  make([]bool, n),
-		health:   make([]faults.Health, n),
-		net:      network.New(n),
-		timers:   make([][]timer, n),
-		lamport:  make([]clock.Lamport, n),
-		vector:   make([]clock.Vector, n),
-		nodeRand: make([]pcgStream, n),
-		flight:   make([]sim.Total, len(cfg.Spec.Kinds)),
-		fifo:     cfg.Net.FIFO,
-		sched:    newStream(cfg.Seed, streamScheduler),
-		netRand:  newStream(cfg.Seed, streamNetwork),
-		work:     newStream(cfg.Seed, streamWorkload),
-		tickUsed: true,
+		nodes:     make([]sim.Node, n),
+		started:   make([]bool, n),
+		health:    make([]faults.Health, n),
+		net:       network.New(n),
+		timers:    make([][]timer, n),
+		intervals: make([][]sim.Annotation, n),
+		lamport:   make([]clock.Lamport, n),
+		vector:    make([]clock.Vector, n),
+		nodeRand:  make([]pcgStream, n),
+		flight:    make([]sim.Total, len(cfg.Spec.Kinds)),
+		fifo:      cfg.Net.FIFO,
+		sched:     newStream(cfg.Seed, streamScheduler),
+		netRand:   newStream(cfg.Seed, streamNetwork),
+		work:      newStream(cfg.Seed, streamWorkload),
+		tickUsed:  true,
 	}
 	for i, nd := range cfg.Nodes {
 		w.nodes[i] = nd.Clone()
@@ -113,6 +118,12 @@ func (w *world) clone() *world {
 		}
 	}
 	c.queue = append(queue(nil), w.queue...)
+	c.intervals = make([][]sim.Annotation, len(w.intervals))
+	for i, open := range w.intervals {
+		if len(open) > 0 {
+			c.intervals[i] = append([]sim.Annotation(nil), open...)
+		}
+	}
 	c.lamport = append([]clock.Lamport(nil), w.lamport...)
 	c.vector = make([]clock.Vector, len(w.vector))
 	for i, v := range w.vector {
@@ -243,6 +254,24 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 		}
 	}
 	return steps
+}
+
+// track keeps a process's open intervals up to date with the annotations
+// of its step.
+func (w *world) track(id sim.NodeID, as []sim.Annotation) {
+	for _, a := range as {
+		if a.Phase == sim.Point {
+			continue
+		}
+		open := w.intervals[id]
+		i := slices.IndexFunc(open, func(b sim.Annotation) bool { return b.Role == a.Role && b.Group == a.Group })
+		switch {
+		case a.Phase == sim.Begin && i < 0:
+			w.intervals[id] = append(open, a)
+		case a.Phase == sim.End && i >= 0:
+			w.intervals[id] = slices.Delete(open, i, i+1)
+		}
+	}
 }
 
 func (v *view) EachAnnotation(visit func(step int, node sim.NodeID, a sim.Annotation)) {

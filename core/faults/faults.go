@@ -136,6 +136,9 @@ type World interface {
 	SetHealth(id sim.NodeID, h Health)
 	// DropTimers cancels every timer of a process and says how many it had.
 	DropTimers(id sim.NodeID) int
+	// EndIntervals ends the intervals the process's annotations opened (a
+	// critical section, a held token): a crash ends what it was doing.
+	EndIntervals(id sim.NodeID) int
 	// Restart steps a crashed process with its Recover event (its Init, if
 	// it was down from the start) and returns the caption the node gave.
 	Restart(id sim.NodeID) string

@@ -23,6 +23,7 @@ var Registry = []*Fault{
 		Apply: func(w World, a Args) string {
 			w.SetHealth(a.Node, Health{State: Crashed})
 			dropped := w.DropTimers(a.Node)
+			w.EndIntervals(a.Node)
 			text := fmt.Sprintf("%s crashes: it takes no events and its timers are cancelled; messages to it wait in their channels", w.Name(a.Node))
 			if dropped > 0 {
 				text += fmt.Sprintf(" (%d timer(s) dropped)", dropped)

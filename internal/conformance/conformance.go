@@ -482,7 +482,7 @@ func CheckSpec(spec *sim.Spec) error {
 		if r.Style == sim.StyleHidden {
 			continue
 		}
-		if r.Style > sim.StyleCut {
+		if r.Style > sim.StyleToken {
 			return fmt.Errorf("the role %s has an unknown style", r.Name)
 		}
 		if !knownTone(r.Tone) {

@@ -93,7 +93,7 @@ func TestSpecChecksCatchMistakes(t *testing.T) {
 	require.ErrorContains(t, CheckSpec(&spec), "range of sizes")
 	spec = *Relay
 	spec.KnownLimits = []sim.KnownLimit{{Invariant: spec.Invariants[0].Name, Faults: []string{"flood"}, Why: "floods"}}
-	require.ErrorContains(t, CheckSpec(&spec), `the fault "flood", which the registry does not have`)
+	require.ErrorContains(t, CheckSpec(&spec), `the fault "flood", which neither the registry`)
 	spec.KnownLimits = []sim.KnownLimit{{Invariant: "never wrong", Faults: []string{"drop"}, Why: "lost"}}
 	require.ErrorContains(t, CheckSpec(&spec), `"never wrong", which is not an invariant`)
 	spec = *Relay

@@ -7,6 +7,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/ricartagrawala"
+	"spacetime/core/algo/tokenring"
 	"spacetime/core/sim"
 )
 
@@ -15,6 +16,7 @@ var specs = []*sim.Spec{
 	central.Spec,
 	ricartagrawala.Spec,
 	lamportmutex.Spec,
+	tokenring.Spec,
 }
 
 // Specs lists the registered algorithms.

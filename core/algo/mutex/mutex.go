@@ -147,6 +147,25 @@ func (w *Want) Fields() []sim.Field {
 	}
 }
 
+// count says a number of things in words: "1 message", "3 entries".
+func count(n int, thing string) string {
+	switch {
+	case n == 1:
+		return "1 " + thing
+	case strings.HasSuffix(thing, "y"):
+		return strconv.Itoa(n) + " " + strings.TrimSuffix(thing, "y") + "ies"
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
+
+// Ticks says a number of ticks in words: "1 tick", "5 ticks".
+func Ticks(t sim.Time) string {
+	if t == 1 {
+		return "1 tick"
+	}
+	return strconv.FormatInt(int64(t), 10) + " ticks"
+}
+
 // Stamp is a request's timestamp in the algorithms that order requests by
 // Lamport clock: the requester's clock, then its id to break ties.
 type Stamp struct {
@@ -220,7 +239,9 @@ func SafetyPointing(culprits func(v sim.View) []int) sim.Invariant {
 		Check: func(v sim.View) sim.Verdict {
 			var in []string
 			for i := range v.N() {
-				if wish(v, sim.NodeID(i)).State == InCS {
+				// a crashed process is not in the section: a crash ends
+				// what it was doing (and its interval on the diagram)
+				if wish(v, sim.NodeID(i)).State == InCS && v.Health(sim.NodeID(i)) != "crashed" {
 					in = append(in, v.Name(sim.NodeID(i)))
 				}
 			}
@@ -256,11 +277,14 @@ func Deadlock(blocked func(v sim.View) string) sim.Invariant {
 		Check: func(v sim.View) sim.Verdict {
 			waiting := false
 			for i := range v.N() {
+				if v.Health(sim.NodeID(i)) == "crashed" {
+					continue // it neither holds the section nor waits
+				}
 				switch wish(v, sim.NodeID(i)).State {
 				case InCS:
 					return sim.Verdict{OK: true}
 				case Wanting:
-					waiting = waiting || v.Health(sim.NodeID(i)) != "crashed"
+					waiting = true
 				}
 			}
 			if !waiting {
@@ -327,7 +351,7 @@ func FormulaCounting(v sim.View, sent int, textbook string) string {
 	if entries == 0 {
 		return fmt.Sprintf("Messages per entry: %s (none yet).", textbook)
 	}
-	return fmt.Sprintf("Messages per entry: %.2f measured (%d messages, %d entries); %s.", float64(sent)/float64(entries), sent, entries, textbook)
+	return fmt.Sprintf("Messages per entry: %.2f measured (%s, %s); %s.", float64(sent)/float64(entries), count(sent, "message"), count(entries, "entry"), textbook)
 }
 
 // Metrics are the figures every mutual-exclusion algorithm reports;

@@ -1,0 +1,147 @@
+package tokenring
+
+import (
+	"fmt"
+	"strings"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+// ringOrder is the ring, read from the successors, starting at process 1.
+func ringOrder(v sim.View) []sim.NodeID {
+	order := []sim.NodeID{0}
+	for id := process(v, 0).Next; id != 0 && len(order) < v.N(); id = process(v, id).Next {
+		order = append(order, id)
+	}
+	return order
+}
+
+var deadlock = mutex.Deadlock(blocked)
+
+// blocked says where the token went, or "" while a process that is up
+// holds it (it will pass it on).
+func blocked(v sim.View) string {
+	var lostWith []string
+	for i := range v.N() {
+		if p := process(v, sim.NodeID(i)); p.Holds {
+			if v.Health(sim.NodeID(i)) != "crashed" {
+				return ""
+			}
+			lostWith = append(lostWith, v.Name(sim.NodeID(i)))
+		}
+	}
+	var waiting []string
+	for _, id := range mutex.Waiting(v) {
+		waiting = append(waiting, v.Name(id))
+	}
+	who := strings.Join(waiting, " and ") + " waits"
+	if len(waiting) > 1 {
+		who = strings.Join(waiting, " and ") + " wait"
+	}
+	if len(lostWith) > 0 {
+		return fmt.Sprintf("%s for the token, which was lost when %s crashed holding it", who, strings.Join(lostWith, " and "))
+	}
+	return fmt.Sprintf("%s for the token, which is nowhere: it was lost on its way", who)
+}
+
+// Passes counts the token passes of the run so far, and those made while
+// some process was waiting for the section: an entry is charged those;
+// the others are idle circulation.
+func Passes(v sim.View) (all, charged int) {
+	waiting := make([]bool, v.N())
+	now := 0
+	v.EachAnnotation(func(_ int, node sim.NodeID, a sim.Annotation) {
+		switch {
+		case node < 0:
+		case a.Role == mutex.RoleWaiting && a.Phase != sim.Point && (a.Phase == sim.Begin) != waiting[node]:
+			waiting[node] = a.Phase == sim.Begin
+			if waiting[node] {
+				now++
+			} else {
+				now--
+			}
+		case a.Role == RolePass:
+			all++
+			if now > 0 {
+				charged++
+			}
+		}
+	})
+	return all, charged
+}
+
+// Tokens are where the tokens are now: held by a process that is up, or
+// travelling.
+func Tokens(v sim.View) (held []sim.NodeID, travelling int) {
+	for i := range v.N() {
+		if process(v, sim.NodeID(i)).Holds && v.Health(sim.NodeID(i)) != "crashed" {
+			held = append(held, sim.NodeID(i))
+		}
+	}
+	return held, v.InFlightTotal(KindToken).Count
+}
+
+func metrics(v sim.View) []sim.Metric {
+	all, charged := Passes(v)
+	held, travelling := Tokens(v)
+	regenerated := 0
+	for i := range v.N() {
+		regenerated += process(v, sim.NodeID(i)).Regenerated
+	}
+	return append(mutex.MetricsCounting(v, deadlock, charged),
+		sim.Metric{Name: "token_passes", Value: all},
+		sim.Metric{Name: "idle_passes", Value: all - charged},
+		sim.Metric{Name: "tokens", Value: len(held) + travelling},
+		sim.Metric{Name: "regenerated", Value: regenerated},
+	)
+}
+
+// where says where the token is, in words.
+func where(v sim.View) string {
+	held, travelling := Tokens(v)
+	var parts []string
+	for _, id := range held {
+		parts = append(parts, "held by "+v.Name(id))
+	}
+	switch travelling {
+	case 0:
+	case 1:
+		parts = append(parts, "one on its way")
+	default:
+		parts = append(parts, fmt.Sprintf("%d on their way", travelling))
+	}
+	switch n := len(held) + travelling; n {
+	case 0:
+		return "lost: no process holds it and none is on its way"
+	case 1:
+		return parts[0]
+	default:
+		return fmt.Sprintf("%d tokens: %s", n, strings.Join(parts, ", "))
+	}
+}
+
+func panels(v sim.View) []sim.Panel {
+	panel := sim.Panel{Title: "Token ring", Note: "the token is " + where(v), Columns: []string{"process", "state", "token", "passes to"}}
+	for i := range v.N() {
+		p := process(v, sim.NodeID(i))
+		token := ""
+		switch {
+		case p.Holds && v.Health(sim.NodeID(i)) == "crashed":
+			token = "lost in the crash"
+		case p.Holds:
+			token = fmt.Sprintf("holds it (generation %d)", p.Token.Gen)
+		}
+		panel.Rows = append(panel.Rows, mutex.Row(v, sim.NodeID(i), token, v.Name(p.Next)))
+	}
+	return []sim.Panel{panel}
+}
+
+// formula compares the passes charged to each entry with the seed's 1 to
+// N−1, with the idle passes counted apart.
+func formula(v sim.View) string {
+	all, charged := Passes(v)
+	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 1 to N−1 = %d (0 when the holder itself asks); %d idle passes while nobody waited", v.N()-1, all-charged))
+}

@@ -1,0 +1,137 @@
+package tokenring_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/core/algo/tokenring"
+	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
+)
+
+// Requests far apart cost 1 to N−1 passes each, never more; the token's
+// circulation between them is counted as idle passes.
+func TestPassesPerEntry(t *testing.T) {
+	for n := 3; n <= 8; n++ {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			at := map[int]int{}
+			for p := 1; p <= n; p++ {
+				at[p] = 7 + 23*p
+			}
+			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"time": %d}}`, tokenring.ID, n, mutextest.Requests(at), 30+23*n))
+			assert.Empty(t, mutextest.Failed(r))
+			m := mutextest.Metrics(r)
+			require.Equal(t, n, m["cs_entries"])
+			perEntry := m["messages_per_entry"].(float64)
+			assert.Positive(t, perEntry)
+			assert.LessOrEqual(t, perEntry, float64(n-1), "no entry costs more than N−1 passes")
+			assert.Positive(t, m["idle_passes"])
+			assert.Equal(t, m["token_passes"], m["idle_passes"].(int)+int(perEntry*float64(n)+0.5))
+			assert.Equal(t, 1, m["tokens"])
+		})
+	}
+}
+
+// The holder that asks enters at once, with no message; the successor of
+// the last holder waits one pass, its predecessor N−1.
+func TestEntryCostDependsOnWhereTheTokenIs(t *testing.T) {
+	cost := func(node, at int) float64 {
+		r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "token-ring", "n": 5, "params": {"hold": 3}, "script": %s, "until": {"time": 60}}`, mutextest.Requests(map[int]int{node: at})))
+		require.Empty(t, mutextest.Failed(r))
+		require.Equal(t, 1, mutextest.Metrics(r)["cs_entries"])
+		return mutextest.Metrics(r)["messages_per_entry"].(float64)
+	}
+	assert.Equal(t, 0.0, cost(1, 2), "1 holds the token from tick 0 to 3")
+	assert.Equal(t, 1.0, cost(2, 1), "the token's next stop")
+	assert.Equal(t, 4.0, cost(1, 4), "1 just passed it: four passes round the ring")
+}
+
+// A crashed holder loses the token, and the deadlock invariant says so;
+// the regenerated token moves the ring again.
+func TestCrashLosesTheToken(t *testing.T) {
+	s, r := scenariotest.Run(t, "token-ring-crash")
+	failed := mutextest.Failed(r)
+	require.Len(t, failed, 1)
+	assert.Equal(t, "no deadlock: 1 waits for the token, which was lost when 3 crashed holding it", failed[0])
+	assert.True(t, s.Expected(mutex.DeadlockName))
+	assert.Equal(t, []string{"3", "1", "2"}, mutextest.Entered(r))
+	m := mutextest.Metrics(r)
+	assert.Equal(t, 1, m["regenerated"])
+	assert.Equal(t, 1, m["tokens"])
+	assert.Equal(t, 1, m["max_in_cs"], "the crash ended 3's critical section")
+}
+
+// Regenerating while the old token is only paused with its holder makes
+// two tokens and two processes in the section.
+func TestCarelessRegenerationMakesTwoTokens(t *testing.T) {
+	s, r := scenariotest.Run(t, "token-ring-two-tokens")
+	failed := mutextest.Failed(r)
+	require.Len(t, failed, 1)
+	assert.Equal(t, "at most one process in the critical section: 2 and 4 are in the critical section at once", failed[0])
+	assert.True(t, s.Expected(mutex.SafetyName))
+	m := mutextest.Metrics(r)
+	assert.Equal(t, 2, m["max_in_cs"])
+	assert.Equal(t, 1, m["regenerated"])
+	// the old token goes round until a process that has held the new one
+	// discards it
+	var discard string
+	for _, rec := range r.Trace().Records {
+		if strings.Contains(rec.Caption, "discards") {
+			discard = rec.Caption
+			break
+		}
+	}
+	assert.Contains(t, discard, "discards a token of generation 1, older than the generation 2 it has held")
+}
+
+// A network's copy of the token is recognised by its hop count and
+// discarded: copies do not make a second token.
+func TestCopiesOfTheTokenAreDiscarded(t *testing.T) {
+	r := mutextest.Run(t, `{"algorithm": "token-ring", "n": 3, "network": {"delay": [4, 4]},
+		"script": [{"at": 2, "fault": "duplicate", "msg": 0}, {"at": 8, "node": 3, "command": "request-cs"}, {"at": 9, "node": 2, "command": "request-cs"}],
+		"until": {"time": 40}}`)
+	assert.Empty(t, mutextest.Failed(r))
+	m := mutextest.Metrics(r)
+	assert.Equal(t, 1, m["max_in_cs"])
+	assert.Equal(t, 1, m["tokens"])
+	assert.Equal(t, 2, m["cs_entries"])
+	var captions []string
+	for _, rec := range r.Trace().Records {
+		captions = append(captions, rec.Caption)
+	}
+	assert.Contains(t, strings.Join(captions, "\n"), "2 discards a copy of a token it has already held")
+}
+
+// Bad parameters are refused, naming the field.
+func TestParams(t *testing.T) {
+	for params, want := range map[string]string{
+		`{"ring": [1, 2]}`:    "params.ring: want all 3 processes once each, got 2 entries",
+		`{"ring": [1, 2, 2]}`: "params.ring[2]: process 2 is on the ring twice",
+		`{"ring": [1, 2, 4]}`: "params.ring[2]: want a process number from 1 to 3, got 4",
+		`{"holder": 0}`:       "params.holder: want a process number from 1 to 3, got 0",
+		`{"hold": 0}`:         "params.hold: want ticks from 1 to 1000000, got 0",
+		`{"cs_time": -1}`:     "params.cs_time",
+	} {
+		_, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": "token-ring", "n": 3, "params": %s, "until": {"time": 9}}`, params)))
+		require.Error(t, err, params)
+		field, words, _ := strings.Cut(want, ": ")
+		assert.Contains(t, err.Error(), fmt.Sprintf("%q", field), params)
+		assert.Contains(t, err.Error(), words, params)
+	}
+}
+
+// The ring follows params.ring: 1 → 3 → 2 → 1.
+func TestRingOrder(t *testing.T) {
+	r := mutextest.Run(t, `{"algorithm": "token-ring", "n": 3, "params": {"ring": [1, 3, 2]}, "until": {"time": 6}}`)
+	var to []string
+	for _, m := range r.Trace().Msgs {
+		to = append(to, r.Config().Names[m.To])
+	}
+	assert.Equal(t, []string{"3", "2", "1"}, to[:3])
+}
