@@ -286,9 +286,5 @@ func (s *Session) index() *diagram.Index {
 // Describe names a message for the learner: "transfer $14 A→B".
 func (s *Session) Describe(id int) string {
 	m := s.run.Trace().Msgs[id]
-	label := m.Kind
-	if m.Label != "" {
-		label += " " + m.Label
-	}
-	return fmt.Sprintf("%s %s→%s", label, s.scn.Names[m.From], s.scn.Names[m.To])
+	return fmt.Sprintf("%s %s→%s", m.Describe(), s.scn.Names[m.From], s.scn.Names[m.To])
 }

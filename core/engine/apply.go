@@ -306,11 +306,7 @@ func (r *Run) takeOff(w *world, m *trace.Msg) {
 
 // describe names a message for captions: "transfer $14 A→B (#12)".
 func (r *Run) describe(m *trace.Msg) string {
-	label := m.Kind
-	if m.Label != "" && m.Label != m.Kind {
-		label += " " + m.Label // "transfer $16"; a label that only repeats the kind is left out
-	}
-	return fmt.Sprintf("%s %s→%s (#%d)", label, r.cfg.Names[m.From], r.cfg.Names[m.To], m.ID)
+	return fmt.Sprintf("%s %s→%s (#%d)", m.Describe(), r.cfg.Names[m.From], r.cfg.Names[m.To], m.ID)
 }
 
 // stamps hands out copies of vector clocks from large blocks: one

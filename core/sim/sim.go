@@ -9,7 +9,10 @@
 // invariants, metrics, panels and an optional topology.
 package sim
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // NodeID identifies a process inside the simulator: 0 .. n-1. People see and
 // write processes numbered from 1 (Number), or by name.
@@ -37,6 +40,19 @@ type Message struct {
 	// Data carries what one number cannot: a token's arrays, a vector
 	// timestamp, a write's fencing token and value.
 	Data []int64 `json:"data,omitempty"`
+}
+
+// Describe names the message for people: its kind and its label
+// ("transfer $16"), or the label alone when it already starts with the
+// kind ("REQUEST #1", "TOKEN g2").
+func (m Message) Describe() string {
+	switch {
+	case m.Label == "" || m.Label == m.Kind:
+		return m.Kind
+	case strings.HasPrefix(m.Label, m.Kind+" "):
+		return m.Label
+	}
+	return m.Kind + " " + m.Label
 }
 
 // EventKind says why a node is stepped.

@@ -7,6 +7,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/ricartagrawala"
+	"spacetime/core/algo/suzukikasami"
 	"spacetime/core/algo/tokenring"
 	"spacetime/core/sim"
 )
@@ -17,6 +18,7 @@ var specs = []*sim.Spec{
 	ricartagrawala.Spec,
 	lamportmutex.Spec,
 	tokenring.Spec,
+	suzukikasami.Spec,
 }
 
 // Specs lists the registered algorithms.

@@ -200,7 +200,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		if p.Holds {
 			env.CancelTimer(TimerPass)
 			p.Enter(env)
-			env.Explain("%s wants the critical section and holds the token: it enters at once, with no message", me)
+			env.Explain("%s wants the critical section and holds the token: it enters the critical section at once, with no message", me)
 			return
 		}
 		env.Explain("%s wants the critical section: it waits for the token to come round", me)
