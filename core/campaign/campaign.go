@@ -172,6 +172,21 @@ func (g *gen) allows(name string) bool {
 // shows.
 func (g *gen) drawN() int {
 	lo, hi := max(g.spec.MinN, 1), min(g.spec.MaxN, scenario.MaxN, MaxN)
+	if len(g.spec.Sizes) > 0 {
+		var fit []int
+		for _, n := range g.spec.Sizes {
+			if n >= lo && n <= hi {
+				fit = append(fit, n)
+			}
+		}
+		if len(fit) > 0 {
+			// mostly the smallest, as below
+			if g.rng.IntN(10) < 6 {
+				return fit[0]
+			}
+			return fit[g.rng.IntN(len(fit))]
+		}
+	}
 	switch k := g.rng.IntN(10); {
 	case k < 6:
 		hi = min(hi, lo+2)

@@ -210,6 +210,10 @@ type Spec struct {
 	Summary string
 	// MinN and MaxN bound the number of processes.
 	MinN, MaxN int
+	// Sizes, when set, are the only numbers of processes the algorithm
+	// runs on without further params (Maekawa's request sets exist for
+	// N = K(K−1)+1); a campaign draws among them.
+	Sizes []int
 	// DefaultNames names n processes when a scenario gives no names; nil
 	// means LetterNames (A, B, C); algorithms whose processes have ids use
 	// NumberNames.
@@ -250,6 +254,9 @@ type Spec struct {
 type KnownLimit struct {
 	Invariant string
 	Faults    []string
+	// Always says the algorithm breaks this way with no fault at all
+	// (Maekawa's deadlock): every run excuses it.
+	Always bool
 	// Why says it in a sentence, for the campaign's summary.
 	Why string
 }
@@ -260,6 +267,9 @@ func (s *Spec) Excuses(inv string, faults map[string]bool) (string, bool) {
 	for _, l := range s.KnownLimits {
 		if l.Invariant != inv {
 			continue
+		}
+		if l.Always {
+			return l.Why, true
 		}
 		for _, f := range l.Faults {
 			if faults[f] {

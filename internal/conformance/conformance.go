@@ -506,7 +506,7 @@ func CheckSpec(spec *sim.Spec) error {
 		if !invariants[l.Invariant] {
 			return fmt.Errorf("a known limit names %q, which is not an invariant of %s", l.Invariant, spec.ID)
 		}
-		if len(l.Faults) == 0 || l.Why == "" {
+		if (len(l.Faults) == 0 && !l.Always) || l.Why == "" {
 			return fmt.Errorf("the known limit of %q needs the faults that excuse it and a Why", l.Invariant)
 		}
 		for _, f := range l.Faults {

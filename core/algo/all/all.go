@@ -6,6 +6,7 @@ import (
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/lamportmutex"
+	"spacetime/core/algo/maekawa"
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/algo/suzukikasami"
 	"spacetime/core/algo/tokenring"
@@ -19,6 +20,7 @@ var specs = []*sim.Spec{
 	lamportmutex.Spec,
 	tokenring.Spec,
 	suzukikasami.Spec,
+	maekawa.Spec,
 }
 
 // Specs lists the registered algorithms.

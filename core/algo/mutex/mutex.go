@@ -271,6 +271,13 @@ const DeadlockName = "no deadlock"
 // 1, which has crashed"), or says "" when the algorithm can still move
 // without a message (a process that is up holds the token).
 func Deadlock(blocked func(v sim.View) string) sim.Invariant {
+	return DeadlockPointing(blocked, nil)
+}
+
+// DeadlockPointing is Deadlock that, when it fails, points at the messages
+// that close the wait (the votes and queued requests of a wait-for
+// cycle); culprits may be nil.
+func DeadlockPointing(blocked func(v sim.View) string, culprits func(v sim.View) []int) sim.Invariant {
 	return sim.Invariant{
 		Name: DeadlockName,
 		Help: "a process that wants the critical section is never stuck with nothing on its way that could let it in",
@@ -298,7 +305,14 @@ func Deadlock(blocked func(v sim.View) string) sim.Invariant {
 				}
 			}
 			why := blocked(v)
-			return sim.Verdict{OK: why == "", Detail: why}
+			if why == "" {
+				return sim.Verdict{OK: true}
+			}
+			verdict := sim.Verdict{Detail: why}
+			if culprits != nil {
+				verdict.Msgs = culprits(v)
+			}
+			return verdict
 		},
 	}
 }

@@ -1,0 +1,128 @@
+package maekawa_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/maekawa"
+	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
+	"spacetime/core/sim"
+)
+
+// The built-in sets: K processes each, every process in K sets and in its
+// own, any two sets meeting in exactly one process.
+func TestBuiltInSets(t *testing.T) {
+	for _, n := range maekawa.Sizes {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			sets, err := maekawa.Build(n, nil)
+			require.NoError(t, err)
+			K := len(sets[0])
+			require.Equal(t, n, K*(K-1)+1)
+			in := make([]int, n)
+			for i, set := range sets {
+				assert.Len(t, set, K)
+				assert.Contains(t, set, sim.NodeID(i))
+				for _, m := range set {
+					in[m]++
+				}
+				for j := i + 1; j < n; j++ {
+					shared := 0
+					for _, a := range set {
+						for _, b := range sets[j] {
+							if a == b {
+								shared++
+							}
+						}
+					}
+					assert.Equal(t, 1, shared, "sets %d and %d", i+1, j+1)
+				}
+			}
+			for _, c := range in {
+				assert.Equal(t, K, c)
+			}
+		})
+	}
+}
+
+// An N without built-in sets, and given sets that are wrong, are refused
+// in words that name the field.
+func TestBadSetsAreRefused(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"n": 5}`: `field "n": maekawa builds request sets for N = K(K−1)+1 processes (3, 7, 13, 21, 31, 57), got 5; for another N give params.sets`,
+		`{"n": 4, "params": {"sets": [[1, 2], [2, 3], [3, 4], [4, 1]]}}`: `field "params.sets": the request sets of 1 {1, 2} and 3 {3, 4} share no process: both could enter at once`,
+		`{"n": 3, "params": {"sets": [[1, 2], [2, 3]]}}`:                 `field "params.sets": want one request set per process, 3 in all, got 2`,
+		`{"n": 3, "params": {"sets": [[1, 2], [2, 9], [1, 3]]}}`:         `field "params.sets[1]": want process numbers from 1 to 3, got 9`,
+		`{"n": 3, "params": {"sets": [[1, 2], [], [1, 3]]}}`:             `field "params.sets[1]": process 2's request set is empty`,
+		`{"n": 3, "params": {"sets": [[1, 1], [1, 2], [1, 3]]}}`:         `field "params.sets[0]": process 1 is in the set twice`,
+	} {
+		s, err := scenario.Parse([]byte(`{"algorithm": "maekawa", "until": {"quiescent": true}, ` + doc[1:]))
+		if err == nil {
+			_, err = s.Run()
+		}
+		require.Error(t, err, doc)
+		assert.Contains(t, err.Error(), want, doc)
+	}
+	// given sets that meet run on any N
+	r := mutextest.Run(t, `{"algorithm": "maekawa", "n": 4, "params": {"sets": [[1, 2], [1, 2, 3], [1, 3, 4], [1, 4, 2]]}, "script": [{"at": 1, "node": 2, "command": "request-cs"}, {"at": 20, "node": 3, "command": "request-cs"}], "until": {"quiescent": true}}`)
+	assert.Empty(t, mutextest.Failed(r))
+	assert.Equal(t, 2, mutextest.Metrics(r)["cs_entries"])
+}
+
+// 3(K−1) messages per entry, about 3√N, with requests far apart.
+func TestMessagesPerEntry(t *testing.T) {
+	for _, n := range []int{3, 7, 13} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			at := map[int]int{}
+			for p := 1; p <= n; p++ {
+				at[p] = 20 * p
+			}
+			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "maekawa", "n": %d, "script": %s, "until": {"quiescent": true}}`, n, mutextest.Requests(at)))
+			assert.Empty(t, mutextest.Failed(r))
+			m := mutextest.Metrics(r)
+			assert.Equal(t, n, m["cs_entries"])
+			k := map[int]int{3: 2, 7: 3, 13: 4}[n]
+			assert.Equal(t, float64(3*(k-1)), m["messages_per_entry"])
+		})
+	}
+}
+
+// The votes lesson: two requests that share one member are served one
+// after the other.
+func TestVotesLesson(t *testing.T) {
+	_, r := scenariotest.Run(t, "maekawa-votes")
+	assert.Empty(t, mutextest.Failed(r))
+	assert.Equal(t, []string{"1", "5"}, mutextest.Entered(r))
+	assert.Equal(t, 6.0, mutextest.Metrics(r)["messages_per_entry"])
+}
+
+// The deadlock lesson: the invariant names the cycle and points at the
+// requests queued behind the votes that close it, and the vote 4 gave 1.
+func TestDeadlockLesson(t *testing.T) {
+	s, r := scenariotest.Run(t, "maekawa-deadlock")
+	assert.True(t, s.Expected(mutex.DeadlockName))
+	var msgs []int
+	for _, f := range r.Failures() {
+		if f.Name == mutex.DeadlockName && f.Step >= 0 {
+			assert.Equal(t, "a wait-for cycle 1 → 2 → 3 → 1: 1 waits for 2's vote, which 2 gave to itself; 2 waits for 3's vote, which 3 gave to itself; 3 waits for 4's vote, which 4 gave to 1", f.Detail)
+			msgs = f.Msgs
+		}
+	}
+	var got []string
+	for _, id := range msgs {
+		m := r.Trace().Msgs[id]
+		got = append(got, fmt.Sprintf("%s %d→%d", m.Kind, m.From.Number(), m.To.Number()))
+	}
+	assert.ElementsMatch(t, []string{"REQUEST 1→2", "REQUEST 2→3", "REQUEST 3→4", "REPLY 4→1"}, got)
+	v := r.At(r.Len()).View()
+	assert.Len(t, maekawa.Cycle(v), 3)
+	assert.Equal(t, true, mutextest.Metrics(r)["deadlock"])
+	panels := r.Config().Spec.Panels(v)
+	require.Len(t, panels, 2)
+	assert.Equal(t, "Wait-for cycle", panels[1].Title)
+}
