@@ -183,3 +183,38 @@ func TestLinkMenu(t *testing.T) {
 	assert.Equal(t, "Heal this link", p.id("menu-heal").text())
 	assert.Equal(t, "Cut this link", p.id("menu-cut").text(), "the other way can still be cut")
 }
+
+// Choosing a comparison opens its six runs stepped together, with the
+// side-by-side table of their figures, and the link names every run.
+func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
+	r := mount(t, url.Values{})
+	p := r.page()
+	var offered []string
+	for _, o := range p.id("scenario").tags("option") {
+		if strings.HasPrefix(o.attrs["value"], comparisonPrefix) {
+			offered = append(offered, o.text())
+		}
+	}
+	assert.Equal(t, []string{"Compare: Six mutual exclusions, high contention", "Compare: Six mutual exclusions, low contention"}, offered)
+	assert.Nil(t, p.byID("side-by-side"), "one run has no side-by-side table")
+
+	r.do(func(ctx app.Context) { r.c.openComparison(ctx, comparisonPrefix+"mutex-contention-high") })
+	p = r.page()
+	require.NotNil(t, p.byID("pane-6"))
+	assert.Nil(t, p.byID("pane-7"))
+	assert.True(t, p.id("together").on("checked"))
+	q := r.url()
+	assert.Equal(t, "mutex-contention-high-central", q.Get("s"))
+	assert.Equal(t, "mutex-contention-high-maekawa", q.Get("s.6"))
+	table := p.id("side-by-side")
+	rows := table.tags("tr")
+	require.Len(t, rows, 7, "a heading and a row per run")
+	assert.Contains(t, rows[0].words(), "messages per entry")
+	assert.Contains(t, rows[0].words(), "sync delay")
+	assert.Contains(t, rows[6].words(), "Maekawa")
+	r.do(func(ctx app.Context) { r.c.end(ctx, 0) })
+	p = r.page()
+	last := p.id("side-by-side").tags("tr")[6].tags("td")
+	assert.Equal(t, "true", last[7].text(), "Maekawa's run deadlocks")
+	assert.Equal(t, "6", p.id("side-by-side").tags("tr")[5].tags("td")[4].text()[:1], "Suzuki–Kasami: about N = 7 per entry")
+}

@@ -34,6 +34,7 @@ func (c *Lab) Render() app.UI {
 		}),
 		app.If(c.loading && !c.embed, c.loader),
 		app.If(c.together(), func() app.UI { return c.controls(0, true) }),
+		app.If(c.several(), c.sideBySide),
 	}
 	for i := range c.panes {
 		body = append(body, c.renderPane(i))
@@ -167,12 +168,15 @@ func (c *Lab) header() app.UI {
 	for _, b := range list {
 		adds = append(adds, option(b.ID, b.Title, false))
 	}
+	adds = append(adds, comparisonOptions()...)
 	items = append(items,
 		app.Span().Class("spacer"),
 		app.Select().ID("add-view").Attr("aria-label", "compare with another lesson").Body(adds...).OnChange(func(ctx app.Context, e app.Event) {
 			if id := ctx.JSSrc().Get("value").String(); id != "" {
 				ctx.JSSrc().Set("value", "")
-				c.addView(ctx, id)
+				if !c.openComparison(ctx, id) {
+					c.addView(ctx, id)
+				}
 			}
 		}),
 		app.Button().ID("load").Text("Load scenario…").OnClick(func(ctx app.Context, e app.Event) {
@@ -203,11 +207,14 @@ func (c *Lab) scenarioPicker(i int) app.UI {
 		options = append(options, option(b.ID, b.Title, b.ID == s.ID))
 		builtin = builtin || b.ID == s.ID
 	}
+	if !c.several() {
+		options = append(options, comparisonOptions()...)
+	}
 	if !builtin {
 		options = append(options, option("", "(your scenario) "+s.Title, true))
 	}
 	return app.Select().ID(p.id("scenario")).Attr("aria-label", "scenario").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
-		if id := ctx.JSSrc().Get("value").String(); id != "" {
+		if id := ctx.JSSrc().Get("value").String(); id != "" && !c.openComparison(ctx, id) {
 			c.switchScenario(ctx, i, id)
 		}
 	}, app.EventScope(p.n, i))

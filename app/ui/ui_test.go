@@ -510,7 +510,10 @@ func TestLoadingBeforeASession(t *testing.T) {
 }
 
 func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
-	ids := scenario.BuiltinIDs()
+	var ids []string
+	for _, b := range scenario.BuiltinList() {
+		ids = append(ids, b.ID)
+	}
 	require.Subset(t, ids, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo", "central-queue"})
 	for _, current := range []string{"snapshot-bank", "snapshot-nonfifo"} {
 		t.Run(current, func(t *testing.T) {
@@ -519,9 +522,9 @@ func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
 			require.Equal(t, "select", picker.tag)
 			assert.Equal(t, "scenario", picker.attrs["aria-label"])
 			opts := picker.tags("option")
-			require.Len(t, opts, len(ids), "one option per built-in, no extra one")
+			require.Len(t, opts, len(ids)+len(scenario.Comparisons()), "one option per built-in lesson and per comparison, no extra one")
 			var selected []string
-			for i, o := range opts {
+			for i, o := range opts[:len(ids)] {
 				assert.Equal(t, ids[i], o.attrs["value"])
 				assert.Equal(t, builtinTitle(t, ids[i]), o.text())
 				if o.on("selected") {
@@ -541,7 +544,7 @@ func TestPickerOffersAPastedScenarioAsYours(t *testing.T) {
 	require.NoError(t, err)
 	p := load(t, labOf(sess))
 	opts := p.id("scenario").tags("option")
-	require.Len(t, opts, len(scenario.BuiltinIDs())+1)
+	require.Len(t, opts, len(scenario.BuiltinList())+len(scenario.Comparisons())+1)
 	last := opts[len(opts)-1]
 	assert.Equal(t, "(your scenario) My own bank", last.text())
 	assert.Equal(t, "", last.attrs["value"])

@@ -249,17 +249,34 @@ func (c *cli) list(args []string) error {
 		N           int    `json:"n"`
 		Title       string `json:"title"`
 		Description string `json:"description"`
+		// Comparison names the comparison the scenario is a run of.
+		Comparison string `json:"comparison,omitempty"`
+	}
+	type comparison struct {
+		ID          string   `json:"id"`
+		Title       string   `json:"title"`
+		Description string   `json:"description"`
+		Scenarios   []string `json:"scenarios"`
 	}
 	var entries []entry
+	width := 0
 	for _, id := range scenario.BuiltinIDs() {
 		s, _ := scenario.Builtin(id)
-		entries = append(entries, entry{s.ID, s.Algorithm, s.N, s.Title, s.Description})
+		entries = append(entries, entry{s.ID, s.Algorithm, s.N, s.Title, s.Description, scenario.ComparisonOf(id)})
+		width = max(width, len(id))
+	}
+	var comparisons []comparison
+	for _, cmp := range scenario.Comparisons() {
+		comparisons = append(comparisons, comparison{cmp.ID, cmp.Title, cmp.Description, cmp.MemberIDs()})
 	}
 	if *asJSON {
-		return writeJSON(c.stdout, map[string]any{"scenarios": entries, "algorithms": all.IDs()})
+		return writeJSON(c.stdout, map[string]any{"scenarios": entries, "comparisons": comparisons, "algorithms": all.IDs()})
 	}
 	for _, e := range entries {
-		fmt.Fprintf(c.stdout, "%-20s %-16s n=%-3d %s\n", e.ID, e.Algorithm, e.N, e.Title)
+		fmt.Fprintf(c.stdout, "%-*s %-16s n=%-3d %s\n", width, e.ID, e.Algorithm, e.N, e.Title)
+	}
+	for _, cmp := range comparisons {
+		fmt.Fprintf(c.stdout, "\ncomparison %s: %s\n  runs %s\n", cmp.ID, cmp.Title, strings.Join(cmp.Scenarios, ", "))
 	}
 	return nil
 }

@@ -86,8 +86,10 @@ func builtinFile(t *testing.T, id string) string {
 func TestList(t *testing.T) {
 	out, err := call(t, "list")
 	require.NoError(t, err)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
+	scenarios, comparisons, _ := strings.Cut(strings.TrimSpace(out), "\n\n")
+	lines := strings.Split(scenarios, "\n")
 	require.Len(t, lines, len(scenario.BuiltinIDs()))
+	assert.Contains(t, comparisons, "comparison mutex-contention-low: Six mutual exclusions, low contention\n  runs mutex-contention-low-central, mutex-contention-low-lamport-mutex,")
 	for i, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
 		require.NoError(t, err)
@@ -108,7 +110,14 @@ func TestListJSON(t *testing.T) {
 			N           int    `json:"n"`
 			Title       string `json:"title"`
 			Description string `json:"description"`
+			Comparison  string `json:"comparison"`
 		} `json:"scenarios"`
+		Comparisons []struct {
+			ID          string   `json:"id"`
+			Title       string   `json:"title"`
+			Description string   `json:"description"`
+			Scenarios   []string `json:"scenarios"`
+		} `json:"comparisons"`
 		Algorithms []string `json:"algorithms"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
@@ -125,6 +134,14 @@ func TestListJSON(t *testing.T) {
 		assert.NotEmpty(t, s.Description)
 	}
 	assert.Equal(t, scenario.BuiltinIDs(), ids)
+	require.Len(t, got.Comparisons, 2)
+	for _, c := range got.Comparisons {
+		assert.Len(t, c.Scenarios, 6)
+		for _, id := range c.Scenarios {
+			assert.Contains(t, ids, id, "a comparison's runs are listed scenarios")
+			assert.Equal(t, c.ID, scenario.ComparisonOf(id))
+		}
+	}
 	assert.Subset(t, ids, []string{"snapshot-bank", "snapshot-long", "snapshot-nonfifo", "central-queue", "central-crash"})
 	assert.Equal(t, all.IDs(), got.Algorithms)
 	assert.NotContains(t, out, `\u0026`, "no HTML escaping in the JSON")

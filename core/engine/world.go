@@ -274,11 +274,11 @@ func (w *world) track(id sim.NodeID, as []sim.Annotation) {
 	}
 }
 
-func (v *view) EachAnnotation(visit func(step int, node sim.NodeID, a sim.Annotation)) {
+func (v *view) EachAnnotation(visit func(at sim.Time, node sim.NodeID, a sim.Annotation)) {
 	for s := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
 		r := &v.tr.Records[s]
 		for _, a := range r.Annotations() {
-			visit(s, r.Node, a)
+			visit(r.Time, r.Node, a)
 		}
 	}
 }

@@ -175,15 +175,31 @@ func (r *Report) Text() string {
 		b.WriteString("\n")
 	}
 	for _, m := range r.metrics {
-		fmt.Fprintf(&b, "%-10s %v\n", m.Name, formatValue(m.Value))
+		fmt.Fprintf(&b, "%-10s %v\n", m.Name, FormatValue(m.Value))
 	}
 	return b.String()
 }
 
-// formatValue prints maps with sorted keys and nil as "–".
-func formatValue(v any) string {
-	if v == nil {
+// MetricList is the algorithm's figures in the algorithm's order.
+func (r *Report) MetricList() []sim.Metric { return r.metrics }
+
+// FormatValue writes a metric's value for people: a map as its entries in
+// key order ("max 5, mean 2.62"), nil as "–".
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
 		return "–"
+	case map[string]float64:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%s %v", k, x[k])
+		}
+		return strings.Join(parts, ", ")
 	}
 	return fmt.Sprint(v)
 }

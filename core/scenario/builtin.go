@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-//go:embed builtin/*.json
+//go:embed builtin/*.json builtin/compare/*.json
 var builtinFiles embed.FS
 
 // builtins are the lessons that ship with Spacetime, parsed once; broken
@@ -24,6 +24,9 @@ func loadBuiltins() (map[string]*Scenario, map[string]error) {
 		return out, bad
 	}
 	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
 		data, err := builtinFiles.ReadFile("builtin/" + e.Name())
 		if err != nil {
 			bad[e.Name()] = err
@@ -40,8 +43,40 @@ func loadBuiltins() (map[string]*Scenario, map[string]error) {
 		}
 		out[s.ID] = s
 	}
+	// the comparisons' runs are built-in scenarios too, listed apart
+	entries, err = builtinFiles.ReadDir("builtin/compare")
+	if err != nil {
+		bad["builtin/compare"] = err
+		return out, bad
+	}
+	for _, e := range entries {
+		name := "compare/" + e.Name()
+		data, err := builtinFiles.ReadFile("builtin/" + name)
+		if err != nil {
+			bad[name] = err
+			continue
+		}
+		c, err := ParseComparison(data)
+		if err != nil {
+			bad[name] = err
+			continue
+		}
+		if want := strings.TrimSuffix(e.Name(), ".json"); c.ID != want {
+			bad[name] = fmt.Errorf("its id is %q, not %q as its file name says", c.ID, want)
+			continue
+		}
+		members, _ := c.Members()
+		for _, m := range members {
+			out[m.ID] = m
+			memberOf[m.ID] = c.ID
+		}
+		comparisons[c.ID] = c
+	}
 	return out, bad
 }
+
+// memberOf gives the comparison a built-in scenario belongs to.
+var memberOf = map[string]string{}
 
 // Broken lists the built-in lesson files that do not parse, with why.
 func Broken() map[string]error { return broken }
@@ -51,15 +86,21 @@ type Info struct {
 	ID, Title string
 }
 
-// BuiltinList lists the built-in scenarios in id order, without copying them.
+// BuiltinList lists the built-in lessons in id order, without copying
+// them: the runs of a comparison are listed with it (Comparisons), not
+// here.
 func BuiltinList() []Info {
-	ids := BuiltinIDs()
-	out := make([]Info, len(ids))
-	for i, id := range ids {
-		out[i] = Info{ID: id, Title: builtins[id].Title}
+	var out []Info
+	for _, id := range BuiltinIDs() {
+		if memberOf[id] == "" {
+			out = append(out, Info{ID: id, Title: builtins[id].Title})
+		}
 	}
 	return out
 }
+
+// ComparisonOf names the comparison a built-in scenario is a run of, or "".
+func ComparisonOf(id string) string { return memberOf[id] }
 
 // IsBuiltin reports whether s is the built-in scenario of its id, unchanged.
 func IsBuiltin(s *Scenario) bool {

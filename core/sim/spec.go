@@ -376,8 +376,8 @@ type View interface {
 	// entry), not every step.
 	AnnotationSteps(role string, group int) []int
 	// EachAnnotation visits every annotation of the run so far, in step
-	// order, with its step and process. It reads the whole trace: for
-	// reports (the most processes ever in the critical section at once),
-	// not every step.
-	EachAnnotation(visit func(step int, node NodeID, a Annotation))
+	// order, with its step's time and process. It reads the whole trace:
+	// for reports (the most processes ever in the critical section at
+	// once), not every step.
+	EachAnnotation(visit func(at Time, node NodeID, a Annotation))
 }

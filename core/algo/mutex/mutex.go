@@ -390,6 +390,11 @@ func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric 
 			in++
 		}
 	}
+	h := ReadHistory(v)
+	syncMean := 0.0
+	if h.Handovers > 0 {
+		syncMean = float64(h.SyncTotal) / float64(h.Handovers)
+	}
 	perEntry := 0.0
 	mean := 0.0
 	if entries > 0 {
@@ -400,30 +405,70 @@ func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric 
 		{Name: "cs_entries", Value: entries},
 		{Name: "messages_per_entry", Value: round2(perEntry)},
 		{Name: "in_cs", Value: in},
-		{Name: "max_in_cs", Value: MostInCS(v)},
+		{Name: "max_in_cs", Value: h.MostInCS},
 		{Name: "deadlock", Value: !deadlock.Check(v).OK},
 		{Name: "waiting_time", Value: map[string]float64{"mean": round2(mean), "max": float64(waitMax)}},
+		{Name: "sync_delay", Value: map[string]float64{"mean": round2(syncMean), "max": float64(h.SyncMax)}},
 	}
 }
 
-// MostInCS is the most processes that were in the critical section at
-// once over the run so far, read from their critical-section intervals.
-func MostInCS(v sim.View) int {
-	in := make([]bool, v.N())
-	now, most := 0, 0
-	v.EachAnnotation(func(_ int, node sim.NodeID, a sim.Annotation) {
-		if a.Role != RoleCS || node < 0 || (a.Phase == sim.Begin) == in[node] || a.Phase == sim.Point {
+// History is what the run so far says about the critical section as a
+// whole, read from the waiting and critical-section intervals.
+type History struct {
+	// MostInCS is the most processes that were in the section at once.
+	MostInCS int
+	// Handovers counts the times the section passed from one process to
+	// the next while someone waited, and SyncTotal and SyncMax are the
+	// ticks it stood empty then: the synchronisation delay.
+	Handovers          int
+	SyncTotal, SyncMax sim.Time
+}
+
+// ReadHistory walks the run's intervals once.
+func ReadHistory(v sim.View) History {
+	var h History
+	in, waiting := make([]bool, v.N()), make([]bool, v.N())
+	inNow, waitNow := 0, 0
+	var freed sim.Time = -1 // when the section last emptied with someone waiting
+	flip := func(set []bool, node sim.NodeID, on bool, count *int) bool {
+		if set[node] == on {
+			return false
+		}
+		set[node] = on
+		if on {
+			*count++
+		} else {
+			*count--
+		}
+		return true
+	}
+	v.EachAnnotation(func(at sim.Time, node sim.NodeID, a sim.Annotation) {
+		if node < 0 || a.Phase == sim.Point {
 			return
 		}
-		in[node] = a.Phase == sim.Begin
-		if in[node] {
-			now++
-			most = max(most, now)
-		} else {
-			now--
+		switch a.Role {
+		case RoleWaiting:
+			flip(waiting, node, a.Phase == sim.Begin, &waitNow)
+		case RoleCS:
+			if !flip(in, node, a.Phase == sim.Begin, &inNow) {
+				return
+			}
+			switch {
+			case a.Phase == sim.Begin:
+				h.MostInCS = max(h.MostInCS, inNow)
+				if freed >= 0 {
+					d := at - freed
+					h.Handovers++
+					h.SyncTotal += d
+					h.SyncMax = max(h.SyncMax, d)
+					freed = -1
+				}
+			case inNow == 0 && waitNow > 0:
+				freed = at
+			}
 		}
 	})
-	return most
+	return h
 }
 
 func round2(x float64) float64 {

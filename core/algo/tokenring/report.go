@@ -53,7 +53,7 @@ func blocked(v sim.View) string {
 func Passes(v sim.View) (all, charged int) {
 	waiting := make([]bool, v.N())
 	now := 0
-	v.EachAnnotation(func(_ int, node sim.NodeID, a sim.Annotation) {
+	v.EachAnnotation(func(_ sim.Time, node sim.NodeID, a sim.Annotation) {
 		switch {
 		case node < 0:
 		case a.Role == mutex.RoleWaiting && a.Phase != sim.Point && (a.Phase == sim.Begin) != waiting[node]:

@@ -1,0 +1,42 @@
+package lab_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/lab"
+)
+
+// A comparison opens as a page of its runs stepped together, and the
+// side-by-side table gives each run's figures at the step it shows.
+func TestComparisonSideBySide(t *testing.T) {
+	p, err := lab.OpenComparison("mutex-contention-low")
+	require.NoError(t, err)
+	require.Len(t, p.Views, 6)
+	assert.True(t, p.Together)
+	for _, v := range p.Views {
+		v.Seek(v.Len())
+	}
+	table := lab.SideBySide(p)
+	assert.Equal(t, []string{"run", "time", "messages", "cs entries", "messages per entry", "in cs", "max in cs", "deadlock", "waiting time", "sync delay"}, table.Columns)
+	require.Len(t, table.Rows, 6)
+	perEntry := map[string]string{}
+	for _, r := range table.Rows {
+		perEntry[r.Cells[0]] = r.Cells[4]
+	}
+	assert.Equal(t, map[string]string{
+		"Central coordinator": "2.25", "Lamport's mutual exclusion": "18", "Ricart–Agrawala": "12",
+		"Token ring": "3", "Suzuki–Kasami": "7", "Maekawa": "6",
+	}, perEntry)
+	// at the start nothing has happened
+	for _, v := range p.Views {
+		v.Seek(0)
+	}
+	for _, r := range lab.SideBySide(p).Rows {
+		assert.Equal(t, "0", r.Cells[2], r.Cells[0])
+	}
+	_, err = lab.OpenComparison("nope")
+	assert.ErrorContains(t, err, `no built-in comparison "nope"`)
+}
