@@ -86,4 +86,3 @@ func TestMutexUnderPauses(t *testing.T) {
 		})
 	}
 }
-
