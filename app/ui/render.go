@@ -207,6 +207,11 @@ func (c *Lab) scenarioPicker(i int) app.UI {
 		options = append(options, option(b.ID, b.Title, b.ID == s.ID))
 		builtin = builtin || b.ID == s.ID
 	}
+	if !builtin && scenario.ComparisonOf(s.ID) != "" && scenario.IsBuiltin(s) {
+		// a comparison's run, in its compare view
+		options = append(options, option(s.ID, s.Title, true))
+		builtin = true
+	}
 	if !c.several() {
 		options = append(options, comparisonOptions()...)
 	}

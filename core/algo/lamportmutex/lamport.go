@@ -42,7 +42,7 @@ var Spec = &sim.Spec{
 	Commands:     []sim.CommandSpec{mutex.Request},
 	Roles:        mutex.Roles,
 	New:          newProcesses,
-	Invariants:   []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock},
+	Invariants:   []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock, mutex.Fairness},
 	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
 	Panels:       panels,
 	Formula: func(v sim.View) string {
@@ -51,6 +51,7 @@ var Spec = &sim.Spec{
 	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: mutex.SafetyName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "without FIFO a REPLY can overtake its sender's earlier REQUEST; a lost, copied or forgotten REQUEST or RELEASE leaves the queues disagreeing: the algorithm assumes reliable FIFO channels"},
+		{Invariant: mutex.FairnessName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "the queues agree on the stamp order only while every REQUEST and RELEASE arrives, in order"},
 		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "a crashed process, or a lost or reordered REQUEST, REPLY or RELEASE, leaves a request that never reaches the head of its queue or never hears from everyone"},
 	},
 }
@@ -71,6 +72,9 @@ type Process struct {
 
 // Wish is the process's part of the critical section.
 func (p *Process) Wish() *mutex.Want { return &p.Want }
+
+// Stamp is the stamp of the process's current request.
+func (p *Process) Stamp() mutex.Stamp { return p.Mine }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p, err := mutex.DecodeParams(raw)

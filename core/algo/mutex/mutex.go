@@ -340,6 +340,43 @@ func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
 	return row
 }
 
+// Stamper is a node whose requests carry a Lamport stamp, for Fairness.
+type Stamper interface {
+	// Stamp is the stamp of the process's current request.
+	Stamp() Stamp
+}
+
+// FairnessName names the Fairness invariant.
+const FairnessName = "granted in timestamp order"
+
+// Fairness is the invariant of the algorithms that order requests by
+// Lamport stamp (Lamport's, Ricart–Agrawala): a process enters only when
+// no process that is up and still waits has an earlier request.
+var Fairness = sim.Invariant{
+	Name: FairnessName,
+	Help: "requests enter the critical section in the order of their (Lamport clock, id) stamps",
+	Check: func(v sim.View) sim.Verdict {
+		for _, a := range v.LastAnnotations() {
+			if a.Role != RoleCS || a.Phase != sim.Begin {
+				continue
+			}
+			for i := range v.N() {
+				in := sim.NodeID(i)
+				if wish(v, in).State != InCS || v.Health(in) == "crashed" {
+					continue
+				}
+				mine := v.Node(in).(Stamper).Stamp()
+				for _, w := range Waiting(v) {
+					if theirs := v.Node(w).(Stamper).Stamp(); theirs.Before(mine) {
+						return sim.Verdict{Detail: fmt.Sprintf("%s entered with %s while %s still waits with the earlier %s", v.Name(in), mine, v.Name(w), theirs)}
+					}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
 // Totals are the entries into the section and the algorithm's messages
 // sent, over every process.
 func Totals(v sim.View) (entries, sent int) {

@@ -34,35 +34,6 @@ func blocked(v sim.View) string {
 	return strings.Join(parts, "; ") + ", and none is on its way"
 }
 
-const fairnessName = "granted in timestamp order"
-
-// fairness is the invariant that a process enters only when no process
-// that still waits has an earlier request.
-var fairness = sim.Invariant{
-	Name: fairnessName,
-	Help: "requests enter the critical section in the order of their (Lamport clock, id) stamps",
-	Check: func(v sim.View) sim.Verdict {
-		for _, a := range v.LastAnnotations() {
-			if a.Role != mutex.RoleCS || a.Phase != sim.Begin {
-				continue
-			}
-			for i := range v.N() {
-				p := process(v, sim.NodeID(i))
-				if p.State != mutex.Wanting || v.Health(sim.NodeID(i)) == "crashed" {
-					continue
-				}
-				for j := range v.N() {
-					q := process(v, sim.NodeID(j))
-					if q.State == mutex.InCS && p.Mine.Before(q.Mine) {
-						return sim.Verdict{Detail: fmt.Sprintf("%s entered with %s while %s still waits with the earlier %s", v.Name(sim.NodeID(j)), q.Mine, v.Name(sim.NodeID(i)), p.Mine)}
-					}
-				}
-			}
-		}
-		return sim.Verdict{OK: true}
-	},
-}
-
 func panels(v sim.View) []sim.Panel {
 	panel := sim.Panel{Title: "Requests and replies", Note: "a process defers its reply while it holds the section or has the earlier request", Columns: []string{"process", "state", "request", "replies", "deferred"}}
 	for i := range v.N() {

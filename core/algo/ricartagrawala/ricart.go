@@ -37,14 +37,14 @@ var Spec = &sim.Spec{
 	Commands:     []sim.CommandSpec{mutex.Request},
 	Roles:        mutex.Roles,
 	New:          newProcesses,
-	Invariants:   []sim.Invariant{mutex.Safety, deadlock, fairness},
+	Invariants:   []sim.Invariant{mutex.Safety, deadlock, mutex.Fairness},
 	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
 	Panels:       panels,
 	Formula:      formula,
 	Topology:     func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed process, or a lost REQUEST or REPLY, leaves a requester waiting for a reply that never comes: the algorithm assumes every process answers"},
-		{Invariant: fairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},
+		{Invariant: mutex.FairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},
 	},
 }
 
@@ -61,6 +61,9 @@ type Process struct {
 
 // Wish is the process's part of the critical section.
 func (p *Process) Wish() *mutex.Want { return &p.Want }
+
+// Stamp is the stamp of the process's current request.
+func (p *Process) Stamp() mutex.Stamp { return p.Mine }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p, err := mutex.DecodeParams(raw)

@@ -109,7 +109,7 @@ func where(v sim.View) string {
 	switch travelling {
 	case 0:
 	case 1:
-		parts = append(parts, "one on its way")
+		parts = append(parts, "on its way")
 	default:
 		parts = append(parts, fmt.Sprintf("%d on their way", travelling))
 	}
@@ -143,5 +143,9 @@ func panels(v sim.View) []sim.Panel {
 // N−1, with the idle passes counted apart.
 func formula(v sim.View) string {
 	all, charged := Passes(v)
-	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 1 to N−1 = %d (0 when the holder itself asks); %d idle passes while nobody waited", v.N()-1, all-charged))
+	idle := fmt.Sprintf("%d idle passes", all-charged)
+	if all-charged == 1 {
+		idle = "1 idle pass"
+	}
+	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 1 to N−1 = %d (0 when the holder itself asks); %s while nobody waited", v.N()-1, idle))
 }
