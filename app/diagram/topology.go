@@ -65,6 +65,17 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		}
 		s.edges = append(s.edges, edgeHit{from: a, to: b, x1: x1, y1: y1, x2: x2, y2: y2})
 	}
+	// waits, over the links: who waits for whom
+	for _, w := range topo.Waits {
+		a, b := w[0], w[1]
+		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b {
+			continue
+		}
+		p, q := pos[a], pos[b]
+		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius+3)
+		nx, ny := normal(x1, y1, x2, y2) // beside the link, so both directions show
+		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: CrashColor, Width: 2.5, Flags: FlagArrow})
+	}
 	// processes
 	for i := range n {
 		p := pos[i]

@@ -202,3 +202,24 @@ func TestFaultMarks(t *testing.T) {
 	assert.NotZero(t, lineFor(t, sc, messageLines(sc), dup.ID).Flags&diagram.FlagDashed, "the copy is dashed")
 	assert.Zero(t, lineFor(t, sc, messageLines(sc), token).Flags&diagram.FlagDashed, "the original is not")
 }
+
+// A deadlock's wait-for cycle is drawn over the process graph: an arrow
+// from each waiting process to the one it waits for.
+func TestTopologyViewDrawsWaits(t *testing.T) {
+	r := relayRun(t, 4)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
+	topo := conformance.Relay.Topology(r.At(0).View())
+	arrows := func(topo *sim.Topology) int {
+		sc := ix.Topology(0, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240})
+		n := 0
+		for _, sh := range sc.Shapes {
+			if sh.Op == diagram.OpLine && sh.Color == diagram.CrashColor && sh.Flags&diagram.FlagArrow != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	assert.Equal(t, 0, arrows(topo))
+	topo.Waits = [][2]sim.NodeID{{0, 2}, {2, 0}, {1, 1}, {1, 9}}
+	assert.Equal(t, 2, arrows(topo), "one arrow per wait; none to itself or to no one")
+}

@@ -132,6 +132,9 @@ type Topology struct {
 	Order    []NodeID
 	Edges    [][2]NodeID
 	Directed bool
+	// Waits are drawn over the graph as arrows from a process to the one
+	// it waits for, at the step on screen (a deadlock's wait-for cycle).
+	Waits [][2]NodeID
 }
 
 // Complete is the topology of processes that all talk to each other.

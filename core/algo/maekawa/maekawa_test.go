@@ -121,6 +121,8 @@ func TestDeadlockLesson(t *testing.T) {
 	assert.ElementsMatch(t, []string{"REQUEST 1→2", "REQUEST 2→3", "REQUEST 3→4", "REPLY 4→1"}, got)
 	v := r.At(r.Len()).View()
 	assert.Len(t, maekawa.Cycle(v), 3)
+	assert.Equal(t, [][2]sim.NodeID{{0, 1}, {1, 2}, {2, 0}}, r.Config().Spec.Topology(v).Waits, "the process graph draws 1 → 2 → 3 → 1")
+	assert.Empty(t, r.Config().Spec.Topology(r.At(1).View()).Waits, "no cycle before the deadlock")
 	assert.Equal(t, true, mutextest.Metrics(r)["deadlock"])
 	panels := r.Config().Spec.Panels(v)
 	require.Len(t, panels, 2)

@@ -140,7 +140,8 @@ func latest(v sim.View, from, to sim.NodeID, kind string, n int64) (int, bool) {
 	return 0, false
 }
 
-// quorums links each process to the members of its request set.
+// quorums links each process to the members of its request set, and
+// draws the wait-for cycle over them when there is one.
 func quorums(v sim.View) *sim.Topology {
 	t := &sim.Topology{Kind: sim.Graph}
 	seen := map[[2]sim.NodeID]bool{}
@@ -152,6 +153,9 @@ func quorums(v sim.View) *sim.Topology {
 				t.Edges = append(t.Edges, e)
 			}
 		}
+	}
+	for _, e := range Cycle(v) {
+		t.Waits = append(t.Waits, [2]sim.NodeID{e.Waiter, e.Holder})
 	}
 	return t
 }
