@@ -98,8 +98,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if p.Coordinator < 1 || p.Coordinator > len(names) {
-		return nil, sim.FieldErrorf("params.coordinator", "want a process number from 1 to %d, got %d", len(names), p.Coordinator)
+	if err := mutex.CheckProcess("params.coordinator", p.Coordinator, len(names)); err != nil {
+		return nil, err
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {

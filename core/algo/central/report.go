@@ -29,14 +29,7 @@ func star(v sim.View) *sim.Topology {
 // blocked says what the waiting processes wait for.
 func blocked(v sim.View) string {
 	c := coordinatorOf(v)
-	var waiting []string
-	for _, id := range mutex.Waiting(v) {
-		waiting = append(waiting, v.Name(id))
-	}
-	who := strings.Join(waiting, " and ") + " waits"
-	if len(waiting) > 1 {
-		who = strings.Join(waiting, " and ") + " wait"
-	}
+	who := mutex.WhoWaits(v)
 	switch coord := process(v, c); {
 	case v.Health(c) == "crashed":
 		return fmt.Sprintf("%s for the coordinator %s, which has crashed: nobody can grant the section", who, v.Name(c))

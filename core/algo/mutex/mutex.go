@@ -329,6 +329,29 @@ func Waiting(v sim.View) []sim.NodeID {
 	return out
 }
 
+// WhoWaits names the waiting processes with their verb: "2 waits",
+// "2 and 3 wait".
+func WhoWaits(v sim.View) string {
+	waiting := Waiting(v)
+	names := make([]string, len(waiting))
+	for i, id := range waiting {
+		names[i] = v.Name(id)
+	}
+	if len(names) == 1 {
+		return names[0] + " waits"
+	}
+	return strings.Join(names, " and ") + " wait"
+}
+
+// CheckProcess refuses a process number in params (a coordinator, a first
+// token holder) that is not one of the n processes, naming the field.
+func CheckProcess(field string, num, n int) error {
+	if num < 1 || num > n {
+		return sim.FieldErrorf(field, "want a process number from 1 to %d, got %d", n, num)
+	}
+	return nil
+}
+
 // Row is a process's row of an algorithm's panel: its name and state, then
 // the algorithm's cells, with the state marked while it is in the section.
 func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {

@@ -38,11 +38,7 @@ func TestDeferLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "ricart-agrawala-defer")
 	assert.Empty(t, mutextest.Failed(r))
 	assert.Equal(t, []string{"2", "3"}, mutextest.Entered(r))
-	var captions []string
-	for _, rec := range r.Trace().Records {
-		captions = append(captions, rec.Caption)
-	}
-	all := strings.Join(captions, "\n")
+	all := mutextest.Captions(r)
 	assert.Contains(t, all, "2 defers its reply to 3: 2 wants the section with (2, 2), earlier than 3's (2, 3)")
 	assert.Contains(t, all, "2 leaves the critical section and sends the replies it deferred, to 3")
 	assert.Equal(t, 4.0, mutextest.Metrics(r)["messages_per_entry"])

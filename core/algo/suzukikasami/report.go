@@ -33,14 +33,7 @@ func Where(v sim.View) (holder sim.NodeID, t *Token, travelling bool) {
 // blocked says what the waiting processes miss: the token, lost with a
 // crashed holder, or a request the holder never heard.
 func blocked(v sim.View) string {
-	var waiting []string
-	for _, id := range mutex.Waiting(v) {
-		waiting = append(waiting, v.Name(id))
-	}
-	who := strings.Join(waiting, " and ") + " waits"
-	if len(waiting) > 1 {
-		who = strings.Join(waiting, " and ") + " wait"
-	}
+	who := mutex.WhoWaits(v)
 	holder, _, _ := Where(v)
 	if holder == sim.None {
 		for i := range v.N() {

@@ -135,8 +135,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if p.Holder < 1 || p.Holder > n {
-		return nil, sim.FieldErrorf("params.holder", "want a process number from 1 to %d, got %d", n, p.Holder)
+	if err := mutex.CheckProcess("params.holder", p.Holder, n); err != nil {
+		return nil, err
 	}
 	nodes := make([]sim.Node, n)
 	for i := range nodes {

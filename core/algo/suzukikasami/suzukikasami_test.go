@@ -2,7 +2,6 @@ package suzukikasami_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,17 +9,8 @@ import (
 
 	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/algo/suzukikasami"
-	"spacetime/core/engine"
 	"spacetime/core/scenario/scenariotest"
 )
-
-func captions(r *engine.Run) string {
-	var out []string
-	for _, rec := range r.Trace().Records {
-		out = append(out, rec.Caption)
-	}
-	return strings.Join(out, "\n")
-}
 
 // A process without the token pays N messages (N−1 REQUESTs and the
 // TOKEN) for an entry, with requests far apart; the holder pays none.
@@ -50,7 +40,7 @@ func TestRequestLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "suzuki-kasami-request")
 	assert.Empty(t, mutextest.Failed(r))
 	assert.Equal(t, []string{"2", "3", "4", "4"}, mutextest.Entered(r))
-	all := captions(r)
+	all := mutextest.Captions(r)
 	assert.Contains(t, all, "2 leaves the critical section: LN[2] = RN[2] = 1; it queues 3 (RN = 1 = LN + 1), 4 (RN = 1 = LN + 1); it sends the token to 3, first in the queue")
 	assert.Contains(t, all, "4 wants the critical section and holds the token: it enters the critical section at once, with no message")
 	assert.Equal(t, 3.0, mutextest.Metrics(r)["messages_per_entry"], "three entries of N = 4 and one of 0")
@@ -60,7 +50,7 @@ func TestRequestLesson(t *testing.T) {
 func TestOutdatedRequestLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "suzuki-kasami-outdated")
 	assert.Empty(t, mutextest.Failed(r))
-	assert.Contains(t, captions(r), "3 holds the token but 2's REQUEST #1 is outdated: LN[2] = 1, so that request was served (RN[2] = max(0, 1) = 1)")
+	assert.Contains(t, mutextest.Captions(r), "3 holds the token but 2's REQUEST #1 is outdated: LN[2] = 1, so that request was served (RN[2] = max(0, 1) = 1)")
 	assert.Equal(t, []string{"2", "3"}, mutextest.Entered(r))
 	p := r.At(r.Len()).View().Node(2).(*suzukikasami.Process)
 	require.NotNil(t, p.Token, "3 keeps the token")
@@ -75,7 +65,7 @@ func TestCopiesOfTheTokenAreDiscarded(t *testing.T) {
 	assert.Empty(t, mutextest.Failed(r))
 	assert.Equal(t, 1, mutextest.Metrics(r)["max_in_cs"])
 	assert.Equal(t, 3, mutextest.Metrics(r)["cs_entries"])
-	assert.Contains(t, captions(r), "2 discards a copy of a token it has already held")
+	assert.Contains(t, mutextest.Captions(r), "2 discards a copy of a token it has already held")
 }
 
 // The token's arrays survive the message, and a short one decodes empty.

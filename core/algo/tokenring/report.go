@@ -33,14 +33,7 @@ func blocked(v sim.View) string {
 			lostWith = append(lostWith, v.Name(sim.NodeID(i)))
 		}
 	}
-	var waiting []string
-	for _, id := range mutex.Waiting(v) {
-		waiting = append(waiting, v.Name(id))
-	}
-	who := strings.Join(waiting, " and ") + " waits"
-	if len(waiting) > 1 {
-		who = strings.Join(waiting, " and ") + " wait"
-	}
+	who := mutex.WhoWaits(v)
 	if len(lostWith) > 0 {
 		return fmt.Sprintf("%s for the token, which was lost when %s crashed holding it", who, strings.Join(lostWith, " and "))
 	}

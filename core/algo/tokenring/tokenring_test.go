@@ -101,11 +101,7 @@ func TestCopiesOfTheTokenAreDiscarded(t *testing.T) {
 	assert.Equal(t, 1, m["max_in_cs"])
 	assert.Equal(t, 1, m["tokens"])
 	assert.Equal(t, 2, m["cs_entries"])
-	var captions []string
-	for _, rec := range r.Trace().Records {
-		captions = append(captions, rec.Caption)
-	}
-	assert.Contains(t, strings.Join(captions, "\n"), "2 discards a copy of a token it has already held")
+	assert.Contains(t, mutextest.Captions(r), "2 discards a copy of a token it has already held")
 }
 
 // Bad parameters are refused, naming the field.

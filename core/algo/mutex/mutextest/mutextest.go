@@ -67,3 +67,12 @@ func Entered(r *engine.Run) []string {
 	}
 	return order
 }
+
+// Captions are the run's step captions, one per line.
+func Captions(r *engine.Run) string {
+	out := make([]string, len(r.Trace().Records))
+	for i, rec := range r.Trace().Records {
+		out[i] = rec.Caption
+	}
+	return strings.Join(out, "\n")
+}
