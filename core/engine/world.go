@@ -226,6 +226,12 @@ func (v *view) FIFO() bool                          { return v.w.fifo }
 func (v *view) LinkUp(from, to sim.NodeID) bool     { return v.w.linkUp(from, to) }
 func (v *view) InFlight(from, to sim.NodeID) []int  { return v.w.net.Channel(from, to) }
 func (v *view) NumSent() int                        { return v.w.nextMsg }
+func (v *view) InFlightCount() int {
+	n := 0
+	v.w.net.Busy(func(_, _ sim.NodeID, ids []int) { n += len(ids) })
+	return n
+}
+
 func (v *view) InFlightTotal(kind string) sim.Total {
 	if k, ok := v.kinds[kind]; ok {
 		return v.w.flight[k]

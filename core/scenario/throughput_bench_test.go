@@ -10,22 +10,14 @@ import (
 	"spacetime/core/scenario"
 )
 
-// BenchmarkAlgorithms runs each registered algorithm's first lesson for
-// 100,000 steps with 3 and with 32 processes, as make bench's throughput
-// figure does, and reports events per second.
+// BenchmarkAlgorithms runs each registered algorithm's throughput
+// scenario for 100,000 steps at a small and a large size, as make bench's
+// throughput figure does, and reports events per second.
 func BenchmarkAlgorithms(b *testing.B) {
 	for _, spec := range all.Specs() {
-		var base *scenario.Scenario
-		for _, info := range scenario.BuiltinList() {
-			if s, err := scenario.Builtin(info.ID); err == nil && s.Algorithm == spec.ID && base == nil {
-				base = s
-			}
-		}
-		require.NotNil(b, base, "%s has a built-in lesson", spec.ID)
-		for _, n := range []int{3, 32} {
-			s, err := base.WithN(n)
+		for _, n := range scenario.ThroughputSizes(spec) {
+			s, err := scenario.Throughput(spec.ID, n, 100_000)
 			require.NoError(b, err)
-			s.Until = scenario.Until{Steps: 100_000}
 			b.Run(fmt.Sprintf("%s/n=%d", spec.ID, n), func(b *testing.B) {
 				steps := 0
 				for b.Loop() {

@@ -366,6 +366,8 @@ type View interface {
 	InFlight(from, to NodeID) []int
 	// NumSent is the number of messages sent so far; ids are 0 .. NumSent-1.
 	NumSent() int
+	// InFlightCount counts every message in flight, without visiting them.
+	InFlightCount() int
 	// InFlightTotal counts the messages of a kind in flight, and sums their
 	// values, without visiting them.
 	InFlightTotal(kind string) Total

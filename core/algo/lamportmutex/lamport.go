@@ -186,20 +186,33 @@ func (p *Process) drop(done mutex.Stamp) {
 	p.Queue = slices.DeleteFunc(p.Queue, func(s mutex.Stamp) bool { return s.From == done.From && s.Clock <= done.Clock })
 }
 
-func (p *Process) queue() string {
-	parts := make([]string, len(p.Queue))
-	for i, s := range p.Queue {
-		parts[i] = s.String()
-	}
-	if len(parts) == 0 {
+func (p *Process) queue() queueText { return queueText(p.Queue) }
+
+// queueText writes a request queue for captions and panels, its first few
+// stamps then how many more: formatted only when a caption is made, and
+// short enough to read with many processes.
+type queueText []mutex.Stamp
+
+// shownStamps is how many stamps a queue's text lists.
+const shownStamps = 6
+
+func (q queueText) String() string {
+	if len(q) == 0 {
 		return "empty"
+	}
+	parts := make([]string, 0, min(len(q), shownStamps)+1)
+	for _, s := range q[:min(len(q), shownStamps)] {
+		parts = append(parts, s.String())
+	}
+	if len(q) > shownStamps {
+		parts = append(parts, fmt.Sprintf("… and %d more", len(q)-shownStamps))
 	}
 	return strings.Join(parts, " ")
 }
 
 // Inspect shows the process's state.
 func (p *Process) Inspect() []sim.Field {
-	return append(p.Fields(), sim.Field{Name: "queue", Value: p.queue()})
+	return append(p.Fields(), sim.Field{Name: "queue", Value: p.queue().String()})
 }
 
 // Clone copies the process.
@@ -249,7 +262,7 @@ func panels(v sim.View) []sim.Panel {
 		if p.State != mutex.Idle {
 			request = p.Mine.String()
 		}
-		panel.Rows = append(panel.Rows, mutex.Row(v, sim.NodeID(i), request, p.queue()))
+		panel.Rows = append(panel.Rows, mutex.Row(v, sim.NodeID(i), request, p.queue().String()))
 	}
 	return []sim.Panel{panel}
 }

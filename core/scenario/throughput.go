@@ -1,0 +1,78 @@
+package scenario
+
+import (
+	"fmt"
+
+	"spacetime/core/algo/all"
+	"spacetime/core/sim"
+)
+
+// ThroughputSizes are the process counts an algorithm's throughput is
+// measured at: 3 and 32, or the nearest its Spec allows (for Maekawa, the
+// nearest sizes that have request sets).
+func ThroughputSizes(spec *sim.Spec) []int {
+	lo, hi := max(spec.MinN, 1), min(spec.MaxN, MaxN)
+	near := func(want int) int { return min(max(want, lo), hi) }
+	if len(spec.Sizes) > 0 {
+		near = func(want int) int {
+			best := spec.Sizes[0]
+			for _, n := range spec.Sizes {
+				if n >= lo && n <= hi && abs(n-want) < abs(best-want) {
+					best = n
+				}
+			}
+			return best
+		}
+	}
+	small, large := near(3), near(32)
+	if small == large {
+		return []int{small}
+	}
+	return []int{small, large}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Throughput is the scenario the throughput figures run: the algorithm's
+// first built-in lesson with a random workload (its first lesson
+// otherwise), with n processes, its workload running to the end, and
+// stopping after the given number of steps. A lesson's scripted faults
+// stay; one whose script names a process the size lacks is left out.
+func Throughput(algorithm string, n, steps int) (*Scenario, error) {
+	if _, ok := all.Lookup(algorithm); !ok {
+		return nil, fmt.Errorf("unknown algorithm %q", algorithm)
+	}
+	var first, busy *Scenario
+	for _, id := range BuiltinIDs() {
+		s := builtins[id]
+		if s.Algorithm != algorithm {
+			continue
+		}
+		if first == nil {
+			first = s
+		}
+		if busy == nil && s.Workload != nil {
+			busy = s
+		}
+	}
+	if busy == nil {
+		busy = first
+	}
+	if busy == nil {
+		return nil, fmt.Errorf("no built-in scenario runs %s: add one to measure it", algorithm)
+	}
+	s, err := busy.WithN(n)
+	if err != nil {
+		return nil, fmt.Errorf("%s with n=%d: %v", busy.ID, n, err)
+	}
+	if s.Workload != nil {
+		s.Workload.Until = 0
+	}
+	s.Until = Until{Steps: steps}
+	return s, nil
+}
