@@ -213,7 +213,7 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 		Params:      params,
 	}
 	switch k := g.rng.IntN(10); {
-	case k < 5:
+	case k < 5 || g.spec.MaxDelay > 0: // timeouts need time to mean something
 		s.Scheduler = string(engine.Earliest)
 	case k < 9:
 		s.Scheduler = string(engine.Random)
@@ -247,6 +247,10 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 func (g *gen) network(nw *scenario.Network) {
 	lo := sim.Time(g.rng.IntN(4))
 	nw.Delay = []sim.Time{lo, lo + sim.Time(g.rng.IntN(11))}
+	if most := g.spec.MaxDelay; most > 0 {
+		lo = min(lo, most)
+		nw.Delay = []sim.Time{lo, lo + sim.Time(g.rng.IntN(int(most-lo)+1))}
+	}
 	if g.allows("fifo") && g.dice.OneIn(4) {
 		off := false
 		nw.FIFO = &off

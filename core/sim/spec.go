@@ -157,6 +157,35 @@ func RingOf(order []NodeID) *Topology {
 	return t
 }
 
+// ReadRing reads params.ring, a logical ring of process numbers each
+// sending to the next (nil for 1, 2, …, n), refusing one that does not
+// list every process exactly once.
+func ReadRing(ring []int, n int) ([]NodeID, error) {
+	if ring == nil {
+		order := make([]NodeID, n)
+		for i := range order {
+			order[i] = NodeID(i)
+		}
+		return order, nil
+	}
+	if len(ring) != n {
+		return nil, FieldErrorf("params.ring", "want all %d processes once each, got %d entries", n, len(ring))
+	}
+	seen := make([]bool, n)
+	order := make([]NodeID, n)
+	for i, num := range ring {
+		if num < 1 || num > n {
+			return nil, FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "want a process number from 1 to %d, got %d", n, num)
+		}
+		if seen[num-1] {
+			return nil, FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "process %d is on the ring twice", num)
+		}
+		seen[num-1] = true
+		order[i] = NodeID(num - 1)
+	}
+	return order, nil
+}
+
 // Layers arranges a tree, or a directed graph that flows one way (a
 // dataflow graph), in layers: sources first, then what they feed. It
 // reports false for rings and for graphs with cycles or no direction.
@@ -213,6 +242,12 @@ type Spec struct {
 	Summary string
 	// MinN and MaxN bound the number of processes.
 	MinN, MaxN int
+	// MaxDelay, when set, is the longest a message may take for the
+	// algorithm's default timeouts to work (timeouts stand in for failure
+	// detection, as in the bully election): a campaign keeps to it, with
+	// the earliest scheduler, and a slower message is a fault of its own
+	// (delay, pause).
+	MaxDelay Time
 	// Sizes, when set, are the only numbers of processes the algorithm
 	// runs on without further params (Maekawa's request sets exist for
 	// N = K(K−1)+1); a campaign draws among them.

@@ -3,11 +3,13 @@
 package all
 
 import (
+	"spacetime/core/algo/bully"
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/maekawa"
 	"spacetime/core/algo/ricartagrawala"
+	"spacetime/core/algo/ringelection"
 	"spacetime/core/algo/suzukikasami"
 	"spacetime/core/algo/tokenring"
 	"spacetime/core/sim"
@@ -21,6 +23,8 @@ var specs = []*sim.Spec{
 	tokenring.Spec,
 	suzukikasami.Spec,
 	maekawa.Spec,
+	bully.Spec,
+	ringelection.Spec,
 }
 
 // Specs lists the registered algorithms.

@@ -125,7 +125,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if p.Hold < 1 || p.Hold > MaxHold {
 		return nil, sim.FieldErrorf("params.hold", "want ticks from 1 to %d, got %d", MaxHold, p.Hold)
 	}
-	order, err := Order(p.Ring, n)
+	order, err := sim.ReadRing(p.Ring, n)
 	if err != nil {
 		return nil, err
 	}
@@ -139,34 +139,6 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	holder := nodes[p.Holder-1].(*Process)
 	holder.Holds, holder.Token = true, first
 	return nodes, nil
-}
-
-// Order reads a ring of process numbers (nil for 1, 2, …, n), refusing one
-// that does not list every process exactly once.
-func Order(ring []int, n int) ([]sim.NodeID, error) {
-	if ring == nil {
-		order := make([]sim.NodeID, n)
-		for i := range order {
-			order[i] = sim.NodeID(i)
-		}
-		return order, nil
-	}
-	if len(ring) != n {
-		return nil, sim.FieldErrorf("params.ring", "want all %d processes once each, got %d entries", n, len(ring))
-	}
-	seen := make([]bool, n)
-	order := make([]sim.NodeID, n)
-	for i, num := range ring {
-		if num < 1 || num > n {
-			return nil, sim.FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "want a process number from 1 to %d, got %d", n, num)
-		}
-		if seen[num-1] {
-			return nil, sim.FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "process %d is on the ring twice", num)
-		}
-		seen[num-1] = true
-		order[i] = sim.NodeID(num - 1)
-	}
-	return order, nil
 }
 
 // Step reacts to one event.

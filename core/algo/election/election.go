@@ -1,0 +1,232 @@
+// Package election is what the leader-election algorithms share: each
+// process's belief about who leads (embedded in every node), the
+// start-election command a learner uses to make a process notice that the
+// leader is gone, the intervals a leader and an election are drawn as,
+// the agreement invariant and the report's figures.
+package election
+
+import (
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// The command and roles every election algorithm uses.
+const (
+	// CmdStart makes a process notice that the leader is gone and start an
+	// election.
+	CmdStart = "start-election"
+	// RoleLeader is the interval a process acts as leader.
+	RoleLeader = "leader"
+	// RoleElecting is the interval a process runs an election.
+	RoleElecting = "electing"
+)
+
+// Start is the start-election command's spec, taken by every process.
+var Start = sim.CommandSpec{Name: CmdStart, Help: "notice that the leader is gone and start an election"}
+
+// Roles are the intervals every election algorithm draws.
+var Roles = []sim.RoleSpec{
+	{Name: RoleLeader, Style: sim.StyleBar, Tone: sim.Purple, Legend: "acts as leader"},
+	{Name: RoleElecting, Style: sim.StyleOutline, Tone: sim.Blue, Legend: "running an election"},
+}
+
+// Belief is a process's part of an election, embedded in every election
+// algorithm's node: whom it believes leads, whether it is running an
+// election, and its figures.
+type Belief struct {
+	// Leader is whom the process believes leads (None if nobody).
+	Leader sim.NodeID
+	// Electing says the process runs an election (it waits for answers).
+	Electing bool
+	// Leading says the process acts as leader.
+	Leading bool
+	// Elections counts the elections this process started.
+	Elections int
+}
+
+// Believer is a node with a Belief, for the shared invariant and metrics.
+type Believer interface {
+	Election() *Belief
+}
+
+func belief(v sim.View, id sim.NodeID) *Belief { return v.Node(id).(Believer).Election() }
+
+// Begin starts an election at this process: it counts it and opens the
+// electing interval (an election already running goes on).
+func (b *Belief) Begin(env *sim.Env) {
+	if !b.Electing {
+		env.Annotate(sim.Opens(RoleElecting, 0, "election"))
+	}
+	b.Electing = true
+	b.Elections++
+}
+
+// Settle ends this process's election, if it runs one.
+func (b *Belief) Settle(env *sim.Env) {
+	if b.Electing {
+		env.Annotate(sim.Closes(RoleElecting, 0))
+	}
+	b.Electing = false
+}
+
+// Lead makes this process the leader it believes in.
+func (b *Belief) Lead(env *sim.Env) {
+	b.Settle(env)
+	b.Leader = env.Self()
+	if !b.Leading {
+		env.Annotate(sim.Opens(RoleLeader, 0, "leader"))
+	}
+	b.Leading = true
+}
+
+// Follow makes another process the leader this one believes in.
+func (b *Belief) Follow(env *sim.Env, leader sim.NodeID) {
+	b.Settle(env)
+	b.Leader = leader
+	if b.Leading && leader != env.Self() {
+		env.Annotate(sim.Closes(RoleLeader, 0))
+		b.Leading = false
+	}
+}
+
+// Forget drops what a crash loses: the election running and leading.
+func (b *Belief) Forget(env *sim.Env) {
+	b.Settle(env)
+	if b.Leading {
+		env.Annotate(sim.Closes(RoleLeader, 0))
+	}
+	b.Leading = false
+}
+
+// AgreementName names the Agreement invariant.
+const AgreementName = "the live processes agree on the highest live id"
+
+// Agreement is the invariant that, once no process is electing and no
+// message is on its way to a process that is up, every live process
+// believes the same leader and that leader is the highest live id. A
+// leader that crashed since the last election passes: nobody has noticed
+// yet, and noticing is the learner's start-election (or the algorithm's
+// timeouts).
+var Agreement = sim.Invariant{
+	Name: AgreementName,
+	Help: "when the elections are over, every live process follows the highest live id",
+	Check: func(v sim.View) sim.Verdict {
+		highest := sim.NodeID(sim.None)
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == "crashed" {
+				continue
+			}
+			if belief(v, id).Electing {
+				return sim.Verdict{OK: true}
+			}
+			highest = id
+		}
+		if highest == sim.None || inFlightToLive(v) {
+			return sim.Verdict{OK: true}
+		}
+		leaders := map[sim.NodeID][]string{}
+		var order []sim.NodeID
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == "crashed" {
+				continue
+			}
+			l := belief(v, id).Leader
+			if _, ok := leaders[l]; !ok {
+				order = append(order, l)
+			}
+			leaders[l] = append(leaders[l], v.Name(id))
+		}
+		if len(order) > 1 {
+			parts := make([]string, len(order))
+			for i, l := range order {
+				parts[i] = strings.Join(leaders[l], ", ") + " follow " + nameOf(v, l)
+			}
+			return sim.Verdict{Detail: "the elections are over but the live processes disagree: " + strings.Join(parts, "; ")}
+		}
+		switch l := order[0]; {
+		case l == highest:
+			return sim.Verdict{OK: true}
+		case l != sim.None && v.Health(l) == "crashed":
+			return sim.Verdict{OK: true} // a crash nobody has noticed yet
+		default:
+			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", but " + v.Name(highest) + " is the highest live id"}
+		}
+	},
+}
+
+// inFlightToLive reports whether a message is on its way to a process
+// that is up or paused (a message to a crashed one waits for it).
+func inFlightToLive(v sim.View) bool {
+	if v.InFlightCount() == 0 {
+		return false
+	}
+	for from := range v.N() {
+		for to := range v.N() {
+			if from != to && v.Health(sim.NodeID(to)) != "crashed" && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func nameOf(v sim.View, id sim.NodeID) string {
+	if id == sim.None {
+		return "nobody"
+	}
+	return v.Name(id)
+}
+
+// Metrics are the figures every election algorithm reports: the leader
+// the live processes agree on (null while they disagree), what each live
+// process believes, and the elections started.
+func Metrics(v sim.View) []sim.Metric {
+	beliefs := map[string]string{}
+	var leader any
+	agreed, first := true, true
+	elections := 0
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		b := belief(v, id)
+		elections += b.Elections
+		if v.Health(id) == "crashed" {
+			continue
+		}
+		beliefs[v.Name(id)] = nameOf(v, b.Leader)
+		switch {
+		case first:
+			leader, first = nameOf(v, b.Leader), false
+		case leader != nameOf(v, b.Leader):
+			agreed = false
+		}
+	}
+	if !agreed {
+		leader = nil
+	}
+	return []sim.Metric{
+		{Name: "leader", Value: leader},
+		{Name: "beliefs", Value: beliefs},
+		{Name: "elections", Value: elections},
+	}
+}
+
+// Row is a process's row of an algorithm's panel: its name, health, whom
+// it follows, then the algorithm's cells; a leader's row is marked.
+func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
+	b := belief(v, id)
+	follows := nameOf(v, b.Leader)
+	switch {
+	case b.Leading:
+		follows = "itself (leads)"
+	case b.Electing:
+		follows += " (electing)"
+	}
+	row := sim.Row{Cells: append([]string{v.Name(id), v.Health(id), follows}, cells...)}
+	if b.Leading {
+		row.CellEmphasis = []string{"", "", "good"}
+	}
+	return row
+}

@@ -1,0 +1,56 @@
+package ringelection_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
+)
+
+// 3N−1 messages when the successor of the highest id starts, 2N when the
+// highest does, for N = 3..8; the highest wins either way.
+func TestMessageCounts(t *testing.T) {
+	for n := 3; n <= 8; n++ {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			for starter, want := range map[int]int{1: 3*n - 1, n: 2 * n} {
+				r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "ring-election", "n": %d, "script": [{"at": 1, "node": %d, "command": "start-election"}], "until": {"quiescent": true}}`, n, starter))
+				assert.Empty(t, mutextest.Failed(r))
+				m := mutextest.Metrics(r)
+				assert.Equal(t, want, m["election_messages"], "%d starts", starter)
+				assert.Equal(t, fmt.Sprint(n), m["leader"])
+			}
+		})
+	}
+}
+
+// The lessons: the worst and best cases, and concurrent initiators whose
+// smaller ids are discarded.
+func TestLessons(t *testing.T) {
+	for id, want := range map[string]int{"ring-election-worst": 17, "ring-election-best": 12} {
+		_, r := scenariotest.Run(t, id)
+		assert.Empty(t, mutextest.Failed(r), id)
+		assert.Equal(t, want, mutextest.Metrics(r)["election_messages"], id)
+	}
+	_, r := scenariotest.Run(t, "ring-election-concurrent")
+	assert.Empty(t, mutextest.Failed(r))
+	assert.Equal(t, "6", mutextest.Metrics(r)["leader"])
+	all := mutextest.Captions(r)
+	assert.Contains(t, all, "discards ELECTION(")
+	assert.Contains(t, all, "6 gets its own ELECTION(6) back: no id on the ring is larger, so it leads and sends ELECTED(6) to 3")
+	assert.Less(t, mutextest.Metrics(r)["election_messages"], 3*6*3, "fewer than three separate worst cases")
+}
+
+// A bad ring is refused, naming the field.
+func TestBadRing(t *testing.T) {
+	s, err := scenario.Parse([]byte(`{"algorithm": "ring-election", "n": 3, "params": {"ring": [1, 3, 3]}, "until": {"time": 9}}`))
+	if err == nil {
+		_, err = s.Run()
+	}
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `field "params.ring[2]": process 3 is on the ring twice`)
+}
