@@ -119,4 +119,3 @@ func TestComparisonInThePage(t *testing.T) {
 	p.screenshot("mutex-comparison")
 	p.noConsoleErrors()
 }
-
