@@ -119,3 +119,33 @@ func TestComparisonInThePage(t *testing.T) {
 	p.screenshot("mutex-comparison")
 	p.noConsoleErrors()
 }
+
+// The ring election's process graph is the ring, and its messages travel
+// around it in step with the diagram: before the announcement there is
+// no ELECTED on the ring, and while it goes round, there is.
+func TestRingViewFollowsTheElection(t *testing.T) {
+	_, r := scenariotest.Run(t, "ring-election-worst")
+	before, during := -1, -1
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		if v.InFlightTotal("ELECTED").Count > 0 && during < 0 {
+			during = k
+		}
+		if v.InFlightTotal("ELECTION").Count > 0 && during < 0 {
+			before = k
+		}
+	}
+	require.Positive(t, before)
+	require.Greater(t, during, before)
+	purple := diagram.Palette[diagram.CutColor]
+	p := open(t, fmt.Sprintf("/?s=ring-election-worst&k=%d", before))
+	w, _ := p.sizeOf("topology")
+	require.Positive(t, w, "the ring is drawn beside the lanes")
+	assert.Less(t, p.countOn("topology", purple), 5, "no ELECTED on its way yet")
+	for k := before; k < during; k++ {
+		p.key(kb.ArrowRight)
+	}
+	assert.Contains(t, p.text("#caption"), "sends ELECTED(6)")
+	assert.Greater(t, p.countOn("topology", purple), 20, "the ELECTED rides the ring")
+	p.noConsoleErrors()
+}
