@@ -7,6 +7,7 @@ import (
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/lamportmutex"
+	"spacetime/core/algo/lease"
 	"spacetime/core/algo/maekawa"
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/algo/ringelection"
@@ -25,6 +26,7 @@ var specs = []*sim.Spec{
 	maekawa.Spec,
 	bully.Spec,
 	ringelection.Spec,
+	lease.Spec,
 }
 
 // Specs lists the registered algorithms.
