@@ -57,10 +57,20 @@ func SideBySide(p *Page) sim.Panel {
 	for _, n := range names {
 		panel.Columns = append(panel.Columns, strings.ReplaceAll(n, "_", " "))
 	}
+	// runs of different algorithms go by the algorithm's name, runs of one
+	// algorithm (with and without fencing) by their lessons'
+	seen, same := map[string]bool{}, false
+	for _, r := range reports {
+		same = same || seen[r.Algorithm]
+		seen[r.Algorithm] = true
+	}
 	for i, r := range reports {
 		title := r.Algorithm
-		if spec, ok := all.Lookup(r.Algorithm); ok {
+		if spec, ok := all.Lookup(r.Algorithm); ok && !same {
 			title = spec.Title
+		}
+		if same {
+			title = p.Views[i].Scenario().Title
 		}
 		row := sim.Row{Cells: []string{title, fmt.Sprint(p.Views[i].Now()), fmt.Sprint(r.Messages.Total)}}
 		for _, n := range names {

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/sim"
+)
+
+// A learner GC-pauses a client from the process menu while it writes:
+// the pause is drawn on its line, and a client that takes the lease
+// meanwhile makes two believers.
+func TestPauseAClientFromTheMenu(t *testing.T) {
+	p := open(t, "/?s=lease-fencing&k=8") // client1 has begun its write
+	require.Contains(t, p.text("#caption"), "client1 believes it holds the lease (token 33) and starts a write")
+	p.clickProcess("lease-fencing", sim.NodeID(2))
+	p.do(chromedp.WaitVisible(chromedp.CSS("#process-menu")))
+	assert.Contains(t, p.text("#process-menu"), "client1 (up)")
+	p.click("#menu-pause", true)
+	assert.Contains(t, p.text("#caption"), "client1 stops for a GC pause")
+	assert.Contains(t, eval[string](p, "location.search"), "in=8p3", "the pause is in the link")
+	assert.Contains(t, p.text("#processes"), "paused")
+	assert.Contains(t, p.text("#legend"), "GC pause", "the pause is drawn, and the legend says so")
+	p.key(kb.End)
+	assert.Contains(t, p.text("#invariants"), "client1 (token 33) and client2 (token 34) each believe they hold the lease")
+	p.noConsoleErrors()
+}
+
+// The two lease lessons side by side: the same schedule, one stale write
+// taken and one rejected, in the side-by-side table.
+func TestLeaseLessonsSideBySide(t *testing.T) {
+	p := open(t, "/?s=lease-no-fencing&s.2=lease-fencing")
+	p.key(kb.End)
+	rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+	require.Len(t, rows, 2)
+	head := eval[[]string](p, `[...document.querySelectorAll('#side-by-side thead th')].map(th => th.textContent)`)
+	col := -1
+	for i, h := range head {
+		if h == "final value" {
+			col = i
+		}
+	}
+	require.Positive(t, col, strings.Join(head, ", "))
+	assert.Equal(t, "Leases without fencing: a GC pause, two holders, a stale write", rows[0][0], "runs of one algorithm go by their lessons")
+	assert.Equal(t, "stale write by client 1", rows[0][col])
+	assert.Equal(t, "paid by client 2", rows[1][col])
+	p.screenshot("lease-compare")
+	p.noConsoleErrors()
+}
