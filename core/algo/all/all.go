@@ -6,6 +6,7 @@ import (
 	"spacetime/core/algo/bully"
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/epochs"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/lease"
 	"spacetime/core/algo/maekawa"
@@ -27,6 +28,7 @@ var specs = []*sim.Spec{
 	bully.Spec,
 	ringelection.Spec,
 	lease.Spec,
+	epochs.Spec,
 }
 
 // Specs lists the registered algorithms.
