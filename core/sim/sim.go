@@ -27,6 +27,14 @@ func (id NodeID) Number() int { return int(id) + 1 }
 // Time is simulated time in ticks.
 type Time int64
 
+// Ticks says a duration in words, for captions: "1 tick", "5 ticks".
+func Ticks(t Time) string {
+	if t == 1 {
+		return "1 tick"
+	}
+	return strconv.FormatInt(int64(t), 10) + " ticks"
+}
+
 // Message is what one process sends another. The engine copies Data when a
 // message is sent and again when it is delivered, so a node may keep and
 // change the array it sent or received without rewriting history.

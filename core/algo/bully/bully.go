@@ -143,9 +143,9 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Timer:
 		switch {
 		case ev.Tag == TimerOK && p.Asking:
-			env.Explain("%s got no OK within %s: %s", me, ticks(p.Timeout), p.declare(env))
+			env.Explain("%s got no OK within %s: %s", me, sim.Ticks(p.Timeout), p.declare(env))
 		case ev.Tag == TimerCoordinator && p.Electing && !p.Asking:
-			env.Explain("%s got no COORDINATOR within %s: it starts over, %s", me, ticks(p.Wait), p.start(env))
+			env.Explain("%s got no COORDINATOR within %s: it starts over, %s", me, sim.Ticks(p.Wait), p.start(env))
 		}
 	case sim.Deliver:
 		who := env.Name(ev.From)
@@ -171,7 +171,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			p.Asking = false
 			env.CancelTimer(TimerOK)
 			env.SetTimer(TimerCoordinator, p.Wait)
-			env.Explain("%s gets OK from %s: a higher process is alive and takes over; %s waits up to %s for its COORDINATOR", me, who, me, ticks(p.Wait))
+			env.Explain("%s gets OK from %s: a higher process is alive and takes over; %s waits up to %s for its COORDINATOR", me, who, me, sim.Ticks(p.Wait))
 		case KindCoordinator:
 			if ev.From < env.Self() {
 				switch {
@@ -212,7 +212,7 @@ func (p *Process) start(env *sim.Env) string {
 	p.Asking = true
 	env.CancelTimer(TimerCoordinator)
 	env.SetTimer(TimerOK, p.Timeout)
-	return fmt.Sprintf("%s sends ELECTION to %s (every higher id: it cannot know which are alive) and waits up to %s for an OK", env.Name(self), list(higher), ticks(p.Timeout))
+	return fmt.Sprintf("%s sends ELECTION to %s (every higher id: it cannot know which are alive) and waits up to %s for an OK", env.Name(self), list(higher), sim.Ticks(p.Timeout))
 }
 
 // declare wins the election: COORDINATOR to every other process.
@@ -272,12 +272,6 @@ func list(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func ticks(t sim.Time) string {
-	if t == 1 {
-		return "1 tick"
-	}
-	return fmt.Sprintf("%d ticks", t)
-}
 
 func metrics(v sim.View) []sim.Metric {
 	sent, received := 0, 0

@@ -129,7 +129,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			return
 		}
 		env.SetTimer(TimerElection, p.Timeout)
-		env.Explain("%s follows %s in epoch %d and takes over if it hears no HEARTBEAT for %s", me, env.Name(p.Leader), p.Epoch, ticks(p.Timeout))
+		env.Explain("%s follows %s in epoch %d and takes over if it hears no HEARTBEAT for %s", me, env.Name(p.Leader), p.Epoch, sim.Ticks(p.Timeout))
 	case sim.Recover:
 		p.Forget(env)
 		env.SetTimer(TimerElection, p.Timeout)
@@ -141,7 +141,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		case ev.Tag == TimerHeartbeat && p.Leading:
 			env.Explain("%s, leader of epoch %d, %s", me, p.Epoch, p.beat(env))
 		case ev.Tag == TimerElection && !p.Leading:
-			env.Explain("%s heard no HEARTBEAT for %s: it %s", me, ticks(p.Timeout), p.campaign(env))
+			env.Explain("%s heard no HEARTBEAT for %s: it %s", me, sim.Ticks(p.Timeout), p.campaign(env))
 		}
 	case sim.Deliver:
 		p.deliver(env, ev)
@@ -271,12 +271,6 @@ func (p *Process) Clone() sim.Node {
 	return &c
 }
 
-func ticks(t sim.Time) string {
-	if t == 1 {
-		return "1 tick"
-	}
-	return fmt.Sprintf("%d ticks", t)
-}
 
 const oneLeaderName = "two processes act as leader in overlapping intervals"
 

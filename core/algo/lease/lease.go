@@ -243,7 +243,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 	me := env.Name(env.Self())
 	switch ev.Kind {
 	case sim.Init:
-		env.Explain("%s is the lock service: it grants the lease for %s with a fencing token from %d up", me, ticks(p.Lease), s.Token+1)
+		env.Explain("%s is the lock service: it grants the lease for %s with a fencing token from %d up", me, sim.Ticks(p.Lease), s.Token+1)
 	case sim.Recover:
 		env.Explain("%s recovers; it still knows the last token, %d (a real service keeps it on disk)", me, s.Token)
 	case sim.Timer:
@@ -407,7 +407,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			default:
 				c.Writing, c.WriteToken = true, c.Token
 				env.SetTimer(TimerWrite, p.Work)
-				env.Explain("%s believes it holds the lease (token %d) and starts a write, which goes out in %s", me, c.Token, ticks(p.Work))
+				env.Explain("%s believes it holds the lease (token %d) and starts a write, which goes out in %s", me, c.Token, sim.Ticks(p.Work))
 			}
 		}
 	case sim.Timer:
@@ -434,7 +434,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			}
 			c.Holds, c.Token = true, ev.Msg.Value
 			env.SetTimer(TimerExpire, lease)
-			env.Explain("%s gets the lease with token %d: it believes it holds it for %s, by its own timer", me, c.Token, ticks(lease))
+			env.Explain("%s gets the lease with token %d: it believes it holds it for %s, by its own timer", me, c.Token, sim.Ticks(lease))
 		case KindWritten:
 			env.Explain("%s's write with token %d is stored", me, ev.Msg.Value)
 		case KindRejected:
@@ -465,9 +465,3 @@ func (p *Process) Clone() sim.Node {
 	return &c
 }
 
-func ticks(t sim.Time) string {
-	if t == 1 {
-		return "1 tick"
-	}
-	return fmt.Sprintf("%d ticks", t)
-}

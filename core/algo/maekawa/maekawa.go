@@ -226,7 +226,7 @@ func (p *Process) onVote(env *sim.Env, a Ask) string {
 		return fmt.Sprintf("has %d of the %d votes of its set %s", got, len(p.Set), p.setNames(env))
 	}
 	p.Enter(env)
-	return fmt.Sprintf("has every vote of its set %s and enters the critical section for %s", p.setNames(env), mutex.Ticks(p.CSTime))
+	return fmt.Sprintf("has every vote of its set %s and enters the critical section for %s", p.setNames(env), sim.Ticks(p.CSTime))
 }
 
 // onRelease is a member's rule for a release: its vote goes to the next

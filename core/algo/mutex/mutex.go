@@ -158,14 +158,6 @@ func count(n int, thing string) string {
 	return strconv.Itoa(n) + " " + thing + "s"
 }
 
-// Ticks says a number of ticks in words: "1 tick", "5 ticks".
-func Ticks(t sim.Time) string {
-	if t == 1 {
-		return "1 tick"
-	}
-	return strconv.FormatInt(int64(t), 10) + " ticks"
-}
-
 // Stamp is a request's timestamp in the algorithms that order requests by
 // Lamport clock: the requester's clock, then its id to break ties.
 type Stamp struct {

@@ -238,7 +238,7 @@ func (p *Process) onToken(env *sim.Env, t Token) {
 	env.Annotate(sim.Opens(RoleToken, 0, ""))
 	if p.State == mutex.Wanting {
 		p.Enter(env)
-		env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s", me, numbers(t.LN), names(env, t.Queue), mutex.Ticks(p.CSTime))
+		env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s", me, numbers(t.LN), names(env, t.Queue), sim.Ticks(p.CSTime))
 		return
 	}
 	// a token for a request this process forgot in a crash: pass it on

@@ -148,7 +148,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Init:
 		if p.Holds {
 			p.take(env, "token")
-			env.Explain("%s holds the token first; it passes it on to %s after %s unless it wants the section", me, next, mutex.Ticks(p.Hold))
+			env.Explain("%s holds the token first; it passes it on to %s after %s unless it wants the section", me, next, sim.Ticks(p.Hold))
 			return
 		}
 		env.Explain("%s starts without the token; its successor on the ring is %s", me, next)
@@ -181,7 +181,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		case ev.Tag == mutex.TimerRelease && p.State == mutex.InCS:
 			p.Leave(env)
 			p.pass(env)
-			env.Explain("%s leaves the critical section after %s and passes the token to %s", me, mutex.Ticks(p.CSTime), next)
+			env.Explain("%s leaves the critical section after %s and passes the token to %s", me, sim.Ticks(p.CSTime), next)
 		case ev.Tag == TimerPass && p.Holds && p.State != mutex.InCS:
 			p.pass(env)
 			env.Explain("%s does not want the section: it passes the token to %s", me, next)
@@ -221,10 +221,10 @@ func (p *Process) receive(env *sim.Env, t Stamp) {
 	if p.State == mutex.Wanting {
 		env.CancelTimer(TimerPass)
 		p.Enter(env)
-		env.Explain("%s gets the token and enters the critical section for %s", me, mutex.Ticks(p.CSTime))
+		env.Explain("%s gets the token and enters the critical section for %s", me, sim.Ticks(p.CSTime))
 		return
 	}
-	env.Explain("%s gets the token but does not want the section: it passes it to %s after %s", me, env.Name(p.Next), mutex.Ticks(p.Hold))
+	env.Explain("%s gets the token but does not want the section: it passes it to %s after %s", me, env.Name(p.Next), sim.Ticks(p.Hold))
 }
 
 // take starts holding the token, and arms the pass of an idle holder.
