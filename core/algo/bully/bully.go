@@ -272,7 +272,6 @@ func list(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-
 func metrics(v sim.View) []sim.Metric {
 	sent, received := 0, 0
 	for i := range v.N() {

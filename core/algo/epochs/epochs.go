@@ -271,7 +271,6 @@ func (p *Process) Clone() sim.Node {
 	return &c
 }
 
-
 const oneLeaderName = "two processes act as leader in overlapping intervals"
 
 // oneLeader is the invariant split brain breaks: at no time do two

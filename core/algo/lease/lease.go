@@ -464,4 +464,3 @@ func (p *Process) Clone() sim.Node {
 	c.Service.Queue = append([]sim.NodeID(nil), p.Service.Queue...)
 	return &c
 }
-
