@@ -80,3 +80,15 @@ func SideBySide(p *Page) sim.Panel {
 	}
 	return panel
 }
+
+// Caption is view i's caption. At the start, a run whose description the
+// first view already shows (the runs of one comparison share it) says
+// what its algorithm does instead, so that the page does not repeat one
+// text in every pane.
+func (p *Page) Caption(i int) string {
+	v := p.Views[i]
+	if i > 0 && v.Step() == 0 && v.Scenario().Description != "" && v.Scenario().Description == p.Views[0].Scenario().Description {
+		return v.Spec().Title + ": " + v.Spec().Summary
+	}
+	return v.Caption()
+}

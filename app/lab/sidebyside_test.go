@@ -37,6 +37,13 @@ func TestComparisonSideBySide(t *testing.T) {
 	for _, r := range lab.SideBySide(p).Rows {
 		assert.Equal(t, "0", r.Cells[2], r.Cells[0])
 	}
+	// the shared description shows once, in the first pane
+	assert.Equal(t, p.Views[0].Caption(), p.Caption(0))
+	assert.Contains(t, p.Caption(0), "The six algorithms on seven processes")
+	assert.Equal(t, "Maekawa: A process asks only its request set for votes; any two sets share a process, which votes for one request at a time. About 3√N messages per entry, and deadlock-prone.", p.Caption(5))
+	p.Views[5].Seek(3)
+	assert.Equal(t, p.Views[5].Caption(), p.Caption(5), "past the start, every pane says its step")
+
 	_, err = lab.OpenComparison("nope")
 	assert.ErrorContains(t, err, `no built-in comparison "nope"`)
 }

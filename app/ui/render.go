@@ -72,7 +72,7 @@ func (c *Lab) renderPane(i int) app.UI {
 			app.If(c.together(), func() app.UI {
 				return app.Div().Class("controls").Body(append([]app.UI{c.position(i)}, c.paneTools(i)...)...)
 			}),
-			app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(s.Caption()),
+			app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(c.page.Caption(i)),
 			app.If(p.notice != "", func() app.UI {
 				return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
 			}),
