@@ -1,6 +1,7 @@
 // Package check holds the invariants that do not belong to one algorithm:
-// whether a cut through the processes' histories is consistent, and the
-// invariant that every cut a snapshot records is.
+// whether a cut through the processes' histories is consistent, the
+// invariant that every cut a snapshot records is, and whether anything is
+// still on its way that could move a run on.
 package check
 
 import (
@@ -97,4 +98,22 @@ func Overtaken(v sim.View, late, early string) []int {
 		}
 	}
 	return nil
+}
+
+// InFlightToLive reports whether some message is on its way to a process
+// that is up or paused: one to a crashed process waits in its channel and
+// moves nothing until the process recovers. The deadlock and liveness
+// invariants ask it when nobody can move without a message.
+func InFlightToLive(v sim.View) bool {
+	if v.InFlightCount() == 0 {
+		return false
+	}
+	for from := range v.N() {
+		for to := range v.N() {
+			if from != to && v.Health(sim.NodeID(to)) != "crashed" && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

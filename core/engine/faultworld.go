@@ -61,12 +61,17 @@ func (f *faultWorld) DropTimers(id sim.NodeID) int {
 
 func (f *faultWorld) EndIntervals(id sim.NodeID) int {
 	open := f.w.intervals[id]
-	f.w.intervals[id] = nil
-	if f.record && len(open) > 0 {
+	if len(open) == 0 {
+		return 0
+	}
+	closes := make([]sim.Annotation, len(open))
+	for i, a := range open {
+		closes[i] = sim.Closes(a.Role, a.Group)
+	}
+	f.w.track(id, closes)
+	if f.record {
 		x := extra(f.rec)
-		for _, a := range open {
-			x.Annotations = append(x.Annotations, sim.Closes(a.Role, a.Group))
-		}
+		x.Annotations = append(x.Annotations, closes...)
 	}
 	return len(open)
 }

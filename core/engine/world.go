@@ -59,6 +59,8 @@ type world struct {
 	// intervals are the annotated intervals open on each process (their
 	// Begin annotations), so that a crash can end them.
 	intervals [][]sim.Annotation
+	// tally is the algorithm's tally of the run so far, or nil.
+	tally sim.Tally
 
 	sched, netRand, work pcgStream
 	nodeRand             []pcgStream
@@ -96,6 +98,9 @@ func newWorld(cfg *Config) *world {
 	if cfg.Generator == Python {
 		w.py = pyrand.New(int64(cfg.Seed))
 	}
+	if cfg.Spec.NewTally != nil {
+		w.tally = cfg.Spec.NewTally(n)
+	}
 	if wl := cfg.Workload; wl != nil && cfg.Scheduler == Earliest {
 		w.nextWork = w.drawGap(wl)
 	}
@@ -118,6 +123,9 @@ func (w *world) clone() *world {
 		}
 	}
 	c.queue = append(queue(nil), w.queue...)
+	if w.tally != nil {
+		c.tally = w.tally.Clone()
+	}
 	c.intervals = make([][]sim.Annotation, len(w.intervals))
 	for i, open := range w.intervals {
 		if len(open) > 0 {
@@ -262,9 +270,12 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 	return steps
 }
 
-// track keeps a process's open intervals up to date with the annotations
-// of its step.
+// track keeps a process's open intervals, and the algorithm's tally, up
+// to date with the annotations of its step.
 func (w *world) track(id sim.NodeID, as []sim.Annotation) {
+	if w.tally != nil && len(as) > 0 {
+		w.tally.Note(w.now, id, as)
+	}
 	for _, a := range as {
 		if a.Phase == sim.Point {
 			continue
@@ -280,14 +291,7 @@ func (w *world) track(id sim.NodeID, as []sim.Annotation) {
 	}
 }
 
-func (v *view) EachAnnotation(visit func(at sim.Time, node sim.NodeID, a sim.Annotation)) {
-	for s := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
-		r := &v.tr.Records[s]
-		for _, a := range r.Annotations() {
-			visit(r.Time, r.Node, a)
-		}
-	}
-}
+func (v *view) Tally() sim.Tally { return v.w.tally }
 
 func (v *view) Envelope(id int) sim.Envelope {
 	m := &v.tr.Msgs[id]

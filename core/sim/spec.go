@@ -157,6 +157,16 @@ func RingOf(order []NodeID) *Topology {
 	return t
 }
 
+// RingFrom is a ring read from each process's successor, starting at
+// process 1: the order RingOf draws.
+func RingFrom(n int, next func(NodeID) NodeID) []NodeID {
+	order := []NodeID{0}
+	for id := next(0); id != 0 && len(order) < n; id = next(id) {
+		order = append(order, id)
+	}
+	return order
+}
+
 // ReadRing reads params.ring, a logical ring of process numbers each
 // sending to the next (nil for 1, 2, …, n), refusing one that does not
 // list every process exactly once.
@@ -275,6 +285,8 @@ type Spec struct {
 	// Done reports that the algorithm reached its goal (a snapshot completed,
 	// a leader was elected); scenarios may stop there.
 	Done func(v View) bool
+	// NewTally makes the tally of a run of n processes; nil for none.
+	NewTally func(n int) Tally
 	// Topology is the graph the processes form, for the page's second
 	// view; nil for none.
 	Topology func(v View) *Topology
@@ -283,6 +295,19 @@ type Spec struct {
 	// coordinator blocks everyone): a seeded campaign counts such a
 	// violation as expected, and any other as a bug.
 	KnownLimits []KnownLimit
+}
+
+// Tally is what an algorithm's reports need to know about the whole run so
+// far (the most processes ever in the critical section at once), kept up
+// to date step by step by the engine: a report reads it at any step
+// without reading the trace again. It sees only annotations, so it is the
+// history an observer of the diagram has, never a node's secret.
+type Tally interface {
+	// Note takes the annotations one step of process node made at time at
+	// (a crash's, too, which ends the process's intervals).
+	Note(at Time, node NodeID, as []Annotation)
+	// Clone copies the tally, for the engine's checkpoints.
+	Clone() Tally
 }
 
 // KnownLimit says an invariant may fail in a run that has one of the
@@ -415,9 +440,7 @@ type View interface {
 	// trace: call it when something has just happened (a LastAnnotations
 	// entry), not every step.
 	AnnotationSteps(role string, group int) []int
-	// EachAnnotation visits every annotation of the run so far, in step
-	// order, with its step's time and process. It reads the whole trace:
-	// for reports (the most processes ever in the critical section at
-	// once), not every step.
-	EachAnnotation(visit func(at Time, node NodeID, a Annotation))
+	// Tally is the algorithm's tally of the run so far (Spec.NewTally), or
+	// nil for an algorithm that keeps none. Do not modify it.
+	Tally() Tally
 }

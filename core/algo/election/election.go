@@ -8,6 +8,7 @@ package election
 import (
 	"strings"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -123,7 +124,7 @@ var Agreement = sim.Invariant{
 			}
 			highest = id
 		}
-		if highest == sim.None || inFlightToLive(v) {
+		if highest == sim.None || check.InFlightToLive(v) {
 			return sim.Verdict{OK: true}
 		}
 		leaders := map[sim.NodeID][]string{}
@@ -155,22 +156,6 @@ var Agreement = sim.Invariant{
 			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", but " + v.Name(highest) + " is the highest live id"}
 		}
 	},
-}
-
-// inFlightToLive reports whether a message is on its way to a process
-// that is up or paused (a message to a crashed one waits for it).
-func inFlightToLive(v sim.View) bool {
-	if v.InFlightCount() == 0 {
-		return false
-	}
-	for from := range v.N() {
-		for to := range v.N() {
-			if from != to && v.Health(sim.NodeID(to)) != "crashed" && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func nameOf(v sim.View, id sim.NodeID) string {

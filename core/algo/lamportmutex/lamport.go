@@ -43,6 +43,7 @@ var Spec = &sim.Spec{
 	Roles:        mutex.Roles,
 	New:          newProcesses,
 	Invariants:   []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock, mutex.Fairness},
+	NewTally:     mutex.NewTally,
 	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
 	Panels:       panels,
 	Formula: func(v sim.View) string {

@@ -9,9 +9,11 @@ package mutex
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -292,12 +294,8 @@ func DeadlockPointing(blocked func(v sim.View) string, culprits func(v sim.View)
 			if !waiting {
 				return sim.Verdict{OK: true}
 			}
-			for from := 0; from < v.N() && v.InFlightCount() > 0; from++ {
-				for to := range v.N() {
-					if from != to && v.Health(sim.NodeID(to)) != "crashed" && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
-						return sim.Verdict{OK: true}
-					}
-				}
+			if check.InFlightToLive(v) {
+				return sim.Verdict{OK: true}
 			}
 			why := blocked(v)
 			if why == "" {
@@ -479,51 +477,97 @@ type History struct {
 	SyncTotal, SyncMax sim.Time
 }
 
-// ReadHistory walks the run's intervals once.
-func ReadHistory(v sim.View) History {
-	var h History
-	in, waiting := make([]bool, v.N()), make([]bool, v.N())
-	inNow, waitNow := 0, 0
-	var freed sim.Time = -1 // when the section last emptied with someone waiting
-	flip := func(set []bool, node sim.NodeID, on bool, count *int) bool {
-		if set[node] == on {
-			return false
-		}
-		set[node] = on
-		if on {
-			*count++
-		} else {
-			*count--
-		}
-		return true
+// Tally keeps the History up to date step by step (the Spec's NewTally):
+// who is in the section and who waits now, and when the section last
+// emptied while someone waited. An algorithm that needs more embeds it.
+type Tally struct {
+	History
+	in, waiting    []bool
+	inNow, waitNow int
+	// freed is when the section last emptied with someone waiting, or -1.
+	freed sim.Time
+}
+
+// NewTally is the tally of a run of n processes.
+func NewTally(n int) sim.Tally { return newTally(n) }
+
+func newTally(n int) *Tally {
+	return &Tally{in: make([]bool, n), waiting: make([]bool, n), freed: -1}
+}
+
+// Note takes one step's annotations.
+func (t *Tally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
+	if node < 0 {
+		return
 	}
-	v.EachAnnotation(func(at sim.Time, node sim.NodeID, a sim.Annotation) {
-		if node < 0 || a.Phase == sim.Point {
-			return
+	for _, a := range as {
+		if a.Phase == sim.Point {
+			continue
 		}
 		switch a.Role {
 		case RoleWaiting:
-			flip(waiting, node, a.Phase == sim.Begin, &waitNow)
+			flip(t.waiting, node, a.Phase == sim.Begin, &t.waitNow)
 		case RoleCS:
-			if !flip(in, node, a.Phase == sim.Begin, &inNow) {
-				return
+			if !flip(t.in, node, a.Phase == sim.Begin, &t.inNow) {
+				continue
 			}
 			switch {
 			case a.Phase == sim.Begin:
-				h.MostInCS = max(h.MostInCS, inNow)
-				if freed >= 0 {
-					d := at - freed
-					h.Handovers++
-					h.SyncTotal += d
-					h.SyncMax = max(h.SyncMax, d)
-					freed = -1
+				t.MostInCS = max(t.MostInCS, t.inNow)
+				if t.freed >= 0 {
+					d := at - t.freed
+					t.Handovers++
+					t.SyncTotal += d
+					t.SyncMax = max(t.SyncMax, d)
+					t.freed = -1
 				}
-			case inNow == 0 && waitNow > 0:
-				freed = at
+			case t.inNow == 0 && t.waitNow > 0:
+				t.freed = at
 			}
 		}
-	})
-	return h
+	}
+}
+
+// Waiting counts the processes waiting for the section now.
+func (t *Tally) Waiting() int { return t.waitNow }
+
+// Clone copies the tally.
+func (t *Tally) Clone() sim.Tally { return t.Copy() }
+
+// Copy copies the tally as itself, for a tally that embeds it.
+func (t *Tally) Copy() *Tally {
+	c := *t
+	c.in, c.waiting = slices.Clone(t.in), slices.Clone(t.waiting)
+	return &c
+}
+
+func (t *Tally) tally() *Tally { return t }
+
+// tallied is a tally that is, or embeds, a Tally.
+type tallied interface{ tally() *Tally }
+
+// flip sets a process's flag and keeps the count of those set; it
+// reports whether the flag changed.
+func flip(set []bool, node sim.NodeID, on bool, count *int) bool {
+	if set[node] == on {
+		return false
+	}
+	set[node] = on
+	if on {
+		*count++
+	} else {
+		*count--
+	}
+	return true
+}
+
+// ReadHistory is the run's History so far, from the algorithm's tally
+// (zero for an algorithm that keeps none).
+func ReadHistory(v sim.View) History {
+	if t, ok := v.Tally().(tallied); ok {
+		return t.tally().History
+	}
+	return History{}
 }
 
 func round2(x float64) float64 {

@@ -38,6 +38,7 @@ var Spec = &sim.Spec{
 	Roles:        mutex.Roles,
 	New:          newProcesses,
 	Invariants:   []sim.Invariant{mutex.Safety, deadlock, mutex.Fairness},
+	NewTally:     mutex.NewTally,
 	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
 	Panels:       panels,
 	Formula:      formula,

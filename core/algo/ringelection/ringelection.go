@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"spacetime/core/algo/election"
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -54,7 +55,9 @@ var Spec = &sim.Spec{
 	Metrics:    metrics,
 	Panels:     panels,
 	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.RingOf(order(v)) },
+	Topology: func(v sim.View) *sim.Topology {
+		return sim.RingOf(sim.RingFrom(v.N(), func(id sim.NodeID) sim.NodeID { return v.Node(id).(*Process).Next }))
+	},
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: election.AgreementName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "the ring must stay whole: an ELECTION or ELECTED lost, or held by a crashed process, stops the election where it is"},
 		{Invariant: finishesName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the ring has no timeouts: an ELECTION or ELECTED that is lost, or waits for a crashed process, leaves the election unfinished, and without FIFO a new ELECTION can overtake the last ELECTED and be discarded by a process that still takes part in the old election"},
@@ -77,7 +80,7 @@ var finishes = sim.Invariant{
 				waiting = append(waiting, v.Name(id))
 			}
 		}
-		if len(waiting) == 0 || v.InFlightCount() > 0 && liveBound(v) {
+		if len(waiting) == 0 || check.InFlightToLive(v) {
 			return sim.Verdict{OK: true}
 		}
 		verb := " takes"
@@ -86,18 +89,6 @@ var finishes = sim.Invariant{
 		}
 		return sim.Verdict{Detail: strings.Join(waiting, ", ") + verb + " part in an election, but no ELECTION or ELECTED is on its way to a live process: it was lost, or waits for a crashed one"}
 	},
-}
-
-// liveBound reports whether a message is on its way to a live process.
-func liveBound(v sim.View) bool {
-	for i := range v.N() {
-		from := sim.NodeID(i)
-		to := v.Node(from).(*Process).Next
-		if v.Health(to) != "crashed" && len(v.InFlight(from, to)) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // Process is one process of the ring.
@@ -230,15 +221,6 @@ func (p *Process) Inspect() []sim.Field {
 func (p *Process) Clone() sim.Node {
 	c := *p
 	return &c
-}
-
-// order is the ring, read from the successors, starting at process 1.
-func order(v sim.View) []sim.NodeID {
-	ring := []sim.NodeID{0}
-	for id := v.Node(0).(*Process).Next; id != 0 && len(ring) < v.N(); id = v.Node(id).(*Process).Next {
-		ring = append(ring, id)
-	}
-	return ring
 }
 
 func sent(v sim.View) int {

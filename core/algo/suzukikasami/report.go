@@ -21,7 +21,10 @@ func Where(v sim.View) (holder sim.NodeID, t *Token, travelling bool) {
 		}
 	}
 	// the latest token on its way (a network's copy travels behind it)
-	for id := v.NumSent() - 1; id >= 0 && v.InFlightTotal(KindToken).Count > 0; id-- {
+	if v.InFlightTotal(KindToken).Count == 0 {
+		return sim.None, nil, false
+	}
+	for id := v.NumSent() - 1; id >= 0; id-- {
 		if e := v.Envelope(id); e.Kind == KindToken && e.RecvStep < 0 && e.DropStep < 0 {
 			tok := Decode(e.Data, v.N())
 			return sim.None, &tok, true

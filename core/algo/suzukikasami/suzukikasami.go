@@ -59,6 +59,7 @@ var Spec = &sim.Spec{
 		sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"}),
 	New:        newProcesses,
 	Invariants: []sim.Invariant{mutex.Safety, deadlock},
+	NewTally:   mutex.NewTally,
 	Metrics:    metrics,
 	Panels:     panels,
 	Formula:    formula,

@@ -10,15 +10,6 @@ import (
 
 func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
-// ringOrder is the ring, read from the successors, starting at process 1.
-func ringOrder(v sim.View) []sim.NodeID {
-	order := []sim.NodeID{0}
-	for id := process(v, 0).Next; id != 0 && len(order) < v.N(); id = process(v, id).Next {
-		order = append(order, id)
-	}
-	return order
-}
-
 var deadlock = mutex.Deadlock(blocked)
 
 // blocked says where the token went, or "" while a process that is up
@@ -40,30 +31,39 @@ func blocked(v sim.View) string {
 	return fmt.Sprintf("%s for the token, which is nowhere: it was lost on its way", who)
 }
 
-// Passes counts the token passes of the run so far, and those made while
-// some process was waiting for the section: an entry is charged those;
-// the others are idle circulation.
-func Passes(v sim.View) (all, charged int) {
-	waiting := make([]bool, v.N())
-	now := 0
-	v.EachAnnotation(func(_ sim.Time, node sim.NodeID, a sim.Annotation) {
-		switch {
-		case node < 0:
-		case a.Role == mutex.RoleWaiting && a.Phase != sim.Point && (a.Phase == sim.Begin) != waiting[node]:
-			waiting[node] = a.Phase == sim.Begin
-			if waiting[node] {
-				now++
-			} else {
-				now--
-			}
-		case a.Role == RolePass:
-			all++
-			if now > 0 {
-				charged++
+// tally is the mutual-exclusion tally with the token's passes: all of
+// them, and those made while some process waited for the section (an
+// entry is charged those; the others are idle circulation).
+type tally struct {
+	*mutex.Tally
+	all, charged int
+}
+
+func newTally(n int) sim.Tally { return &tally{Tally: mutex.NewTally(n).(*mutex.Tally)} }
+
+// Note takes one step's annotations, in order, so that a pass sees who
+// waits at that point of the step.
+func (t *tally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
+	for i, a := range as {
+		t.Tally.Note(at, node, as[i:i+1])
+		if a.Role == RolePass && node >= 0 {
+			t.all++
+			if t.Waiting() > 0 {
+				t.charged++
 			}
 		}
-	})
-	return all, charged
+	}
+}
+
+func (t *tally) Clone() sim.Tally { return &tally{Tally: t.Copy(), all: t.all, charged: t.charged} }
+
+// Passes counts the token passes of the run so far, and those made while
+// some process was waiting for the section.
+func Passes(v sim.View) (all, charged int) {
+	if t, ok := v.Tally().(*tally); ok {
+		return t.all, t.charged
+	}
+	return 0, 0
 }
 
 // Tokens are where the tokens are now: held by a process that is up, or

@@ -70,10 +70,13 @@ var Spec = &sim.Spec{
 		sim.RoleSpec{Name: RolePass, Style: sim.StyleHidden}),
 	New:        newProcesses,
 	Invariants: []sim.Invariant{mutex.Safety, deadlock},
+	NewTally:   newTally,
 	Metrics:    metrics,
 	Panels:     panels,
 	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.RingOf(ringOrder(v)) },
+	Topology: func(v sim.View) *sim.Topology {
+		return sim.RingOf(sim.RingFrom(v.N(), func(id sim.NodeID) sim.NodeID { return process(v, id).Next }))
+	},
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a holder that crashes, or a TOKEN lost on its way, loses the token: nobody enters again until it is regenerated"},
 		{Invariant: mutex.SafetyName, Faults: []string{CmdRegenerate}, Why: "a token regenerated while the old one still exists makes two tokens, and two holders enter at once"},
