@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 
+	"spacetime/core/algo/fencing"
 	"spacetime/core/sim"
 )
 
@@ -25,19 +26,16 @@ const ID = "lease"
 // The processes' places.
 const (
 	// Service is the lock service's id, and Storage the storage's.
-	Service sim.NodeID = 0
-	Storage sim.NodeID = 1
+	Service = fencing.Service
+	Storage = fencing.Storage
 )
 
 // The message kinds.
 const (
-	KindAcquire  = "ACQUIRE"
-	KindGrant    = "GRANT"
-	KindRenew    = "RENEW"
-	KindRelease  = "RELEASE"
-	KindWrite    = "WRITE"
-	KindWritten  = "WRITTEN"
-	KindRejected = "REJECTED"
+	KindAcquire = "ACQUIRE"
+	KindGrant   = "GRANT"
+	KindRenew   = "RENEW"
+	KindRelease = "RELEASE"
 )
 
 // The commands the clients take.
@@ -54,37 +52,21 @@ const (
 	RoleLease = "lease"
 	// RoleBelieved is a lease as a client believes it holds it.
 	RoleBelieved = "believed"
-	// RoleAccepted and RoleRejected mark the storage's decisions.
-	RoleAccepted = "accepted"
-	RoleRejected = "rejected"
 	// TimerExpire fires when a lease runs out (the service's, a client's).
 	TimerExpire = "expire"
-	// TimerWrite fires when a client's write has been prepared.
-	TimerWrite = "write"
-	// MaxTicks bounds the params that are durations.
-	MaxTicks = 1_000_000
 )
 
 // Params are the scenario's algorithm parameters.
 type Params struct {
+	fencing.Params
 	// Lease is how long a lease lasts (ticks, default 10).
 	Lease sim.Time `json:"lease"`
-	// Fencing makes the storage reject writes with a smaller token than
-	// the largest it has seen (default true).
-	Fencing *bool `json:"fencing"`
 	// FirstToken is the token of the first grant (default 33, as in the
 	// seed).
 	FirstToken int64 `json:"first_token"`
-	// Work is how long a client takes to prepare a write before it goes
-	// out (ticks, default 1): a pause then can outlast the lease.
-	Work sim.Time `json:"work"`
 }
 
-var isClient = func(v sim.View, id sim.NodeID) bool { return id > Storage }
-
-func clientCommand(name, help string) sim.CommandSpec {
-	return sim.CommandSpec{Name: name, Help: help, Takes: isClient, Who: "the clients"}
-}
+var clientCommand = fencing.ClientCommand
 
 // Spec registers the algorithm.
 var Spec = &sim.Spec{
@@ -93,47 +75,33 @@ var Spec = &sim.Spec{
 	Summary:      "A lock service grants leases with a growing fencing token; a client that is paused past its lease still believes it holds it, and only a storage that checks the token keeps its stale write out.",
 	MinN:         4,
 	MaxN:         16,
-	DefaultNames: names,
-	Kinds: []sim.KindSpec{
+	DefaultNames: fencing.Names,
+	Kinds: append([]sim.KindSpec{
 		{Name: KindAcquire, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
 		{Name: KindGrant, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphDiamond},
 		{Name: KindRenew, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphTriangle},
 		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare},
-		{Name: KindWrite, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot},
-		{Name: KindWritten, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing},
-		{Name: KindRejected, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
-	},
+	}, fencing.Kinds...),
 	Commands: []sim.CommandSpec{
 		clientCommand(CmdAcquire, "ask the lock service for the lease"),
 		clientCommand(CmdWrite, "write to the storage with the lease's token (the write takes params.work ticks to go out)"),
 		clientCommand(CmdRenew, "ask the service to extend the lease"),
 		clientCommand(CmdRelease, "give the lease back"),
 	},
-	Roles: []sim.RoleSpec{
+	Roles: append([]sim.RoleSpec{
 		{Name: RoleLease, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's lease (on its line, one row per client)"},
 		{Name: RoleBelieved, Style: sim.StyleOutline, Tone: sim.Purple, Legend: "a client believes it holds the lease"},
-		{Name: RoleAccepted, Style: sim.StyleGlyph, Glyph: sim.GlyphRing, Tone: sim.Green, Legend: "the storage accepts a write"},
-		{Name: RoleRejected, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "the storage rejects a stale write"},
-	},
+	}, fencing.Roles...),
 	New:        newProcesses,
 	Invariants: []sim.Invariant{oneBeliever, noStaleWrite},
 	Metrics:    metrics,
 	Panels:     panels,
 	Formula:    formula,
-	Topology:   star,
+	Topology:   fencing.Star,
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
 		{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
 	},
-}
-
-// names are the default names: the service, the storage, then clients.
-func names(n int) []string {
-	out := []string{"lock", "storage"}
-	for i := 1; i <= n-2; i++ {
-		out = append(out, "client"+strconv.Itoa(i))
-	}
-	return out
 }
 
 // Process is one process: the service, the storage or a client; each
@@ -143,9 +111,12 @@ type Process struct {
 	// Lease and Work are the durations, from params.
 	Lease, Work sim.Time
 	Service     ServiceState
-	Storage     StorageState
+	Store       fencing.Store
 	Client      ClientState
 }
+
+// Storage is the storage's state, for the shared figures.
+func (p *Process) Storage() *fencing.Store { return &p.Store }
 
 // Part says which part a process plays.
 type Part uint8
@@ -170,43 +141,29 @@ type ServiceState struct {
 	Grants int
 }
 
-// StorageState is the storage's state.
-type StorageState struct {
-	Fencing bool
-	// MaxToken is the largest token it has seen; Value is what it holds.
-	MaxToken int64
-	Value    string
-	Accepted int
-	Rejected int
-}
-
 // ClientState is a client's state.
 type ClientState struct {
 	// Holds says the client believes it holds the lease, with Token.
 	Holds bool
 	Token int64
-	// Writing says a write is being prepared, with WriteToken.
-	Writing    bool
-	WriteToken int64
+	// Write is the write being prepared.
+	Write fencing.Writer
 }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p := Params{Lease: 10, FirstToken: 33, Work: 1}
+	p := Params{Params: fencing.Defaults(), Lease: 10, FirstToken: 33}
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	for _, d := range []struct {
-		field string
-		v     sim.Time
-	}{{"params.lease", p.Lease}, {"params.work", p.Work}} {
-		if d.v < 1 || d.v > MaxTicks {
-			return nil, sim.FieldErrorf(d.field, "want ticks from 1 to %d, got %d", MaxTicks, d.v)
-		}
+	if err := fencing.CheckTicks("params.lease", p.Lease); err != nil {
+		return nil, err
+	}
+	if err := p.Check(); err != nil {
+		return nil, err
 	}
 	if p.FirstToken < 1 || p.FirstToken > 1_000_000_000 {
 		return nil, sim.FieldErrorf("params.first_token", "want a token from 1 to 1000000000, got %d", p.FirstToken)
 	}
-	fencing := p.Fencing == nil || *p.Fencing
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
 		proc := &Process{Part: PartClient, Lease: p.Lease, Work: p.Work}
@@ -216,7 +173,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 			proc.Service = ServiceState{Holder: sim.None, Token: p.FirstToken - 1}
 		case Storage:
 			proc.Part = PartStorage
-			proc.Storage = StorageState{Fencing: fencing}
+			proc.Store = fencing.Store{Fencing: p.Fenced()}
 		}
 		nodes[i] = proc
 	}
@@ -229,14 +186,11 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case PartService:
 		p.stepService(env, ev)
 	case PartStorage:
-		p.stepStorage(env, ev)
+		p.Store.Step(env, ev)
 	default:
 		p.stepClient(env, ev)
 	}
 }
-
-// clientNumber is a client's number among the clients: client 1, 2, ….
-func clientNumber(id sim.NodeID) int { return int(id) - int(Storage) }
 
 func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 	s := &p.Service
@@ -321,42 +275,6 @@ func (p *Process) grantNext(env *sim.Env) string {
 	return "; it grants " + p.grant(env, next)
 }
 
-func (p *Process) stepStorage(env *sim.Env, ev sim.Event) {
-	s := &p.Storage
-	me := env.Name(env.Self())
-	switch ev.Kind {
-	case sim.Init:
-		check := "it checks every write's token and rejects one smaller than the largest it has seen (fencing)"
-		if !s.Fencing {
-			check = "it takes every write as it comes (no fencing)"
-		}
-		env.Explain("%s is the storage: %s", me, check)
-	case sim.Deliver:
-		if ev.Msg.Kind != KindWrite {
-			return
-		}
-		token, who := ev.Msg.Value, env.Name(ev.From)
-		k := clientNumber(ev.From)
-		if s.Fencing && token < s.MaxToken {
-			s.Rejected++
-			env.Send(ev.From, sim.Message{Kind: KindRejected, Value: token, Label: KindRejected})
-			env.Annotate(sim.At(RoleRejected, int(token), fmt.Sprintf("REJECTED %d < %d", token, s.MaxToken)).About(ev.MsgID))
-			env.Explain("%s: write by %s REJECTED (token %d < %d)", me, who, token, s.MaxToken)
-			return
-		}
-		stale := token < s.MaxToken
-		s.MaxToken = max(s.MaxToken, token)
-		s.Accepted++
-		s.Value = fmt.Sprintf("paid by client %d", k)
-		if stale {
-			s.Value = fmt.Sprintf("stale write by client %d", k)
-		}
-		env.Send(ev.From, sim.Message{Kind: KindWritten, Value: token, Label: KindWritten})
-		env.Annotate(sim.At(RoleAccepted, int(token), fmt.Sprintf("ok, token %d", token)).About(ev.MsgID))
-		env.Explain("%s: write by %s with token %d ok; it holds %q", me, who, token, s.Value)
-	}
-}
-
 func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 	c := &p.Client
 	me := env.Name(env.Self())
@@ -402,21 +320,17 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			switch {
 			case !c.Holds:
 				env.Explain("%s believes it holds no lease, so it does not write", me)
-			case c.Writing:
+			case c.Write.Writing:
 				env.Explain("%s is already writing", me)
 			default:
-				c.Writing, c.WriteToken = true, c.Token
-				env.SetTimer(TimerWrite, p.Work)
+				c.Write.Start(env, c.Token, p.Work)
 				env.Explain("%s believes it holds the lease (token %d) and starts a write, which goes out in %s", me, c.Token, sim.Ticks(p.Work))
 			}
 		}
 	case sim.Timer:
 		switch {
-		case ev.Tag == TimerWrite && c.Writing:
-			// it checked its lease when it started: it does not check again
-			c.Writing = false
-			env.Send(Storage, sim.Message{Kind: KindWrite, Value: c.WriteToken, Label: fmt.Sprintf("WRITE %d", c.WriteToken)})
-			env.Explain("%s sends its write with token %d to %s: it checked its lease when it began, and does not check again", me, c.WriteToken, env.Name(Storage))
+		case c.Write.Fire(env, ev):
+			env.Explain("%s sends its write with token %d to %s: it checked its lease when it began, and does not check again", me, c.Write.Token, env.Name(Storage))
 		case ev.Tag == TimerExpire && c.Holds:
 			c.Holds = false
 			env.Annotate(sim.Closes(RoleBelieved, 0))
@@ -435,9 +349,9 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			c.Holds, c.Token = true, ev.Msg.Value
 			env.SetTimer(TimerExpire, lease)
 			env.Explain("%s gets the lease with token %d: it believes it holds it for %s, by its own timer", me, c.Token, sim.Ticks(lease))
-		case KindWritten:
+		case fencing.KindWritten:
 			env.Explain("%s's write with token %d is stored", me, ev.Msg.Value)
-		case KindRejected:
+		case fencing.KindRejected:
 			env.Explain("%s's write with token %d is rejected: its lease is stale", me, ev.Msg.Value)
 		}
 	}
@@ -453,7 +367,7 @@ func (p *Process) Inspect() []sim.Field {
 		}
 		return []sim.Field{{Name: "holder", Value: holder}, {Name: "token", Value: strconv.FormatInt(p.Service.Token, 10)}, {Name: "expires", Value: fmt.Sprint(p.Service.Expiry)}}
 	case PartStorage:
-		return []sim.Field{{Name: "value", Value: strconv.Quote(p.Storage.Value)}, {Name: "largest token", Value: strconv.FormatInt(p.Storage.MaxToken, 10)}, {Name: "fencing", Value: strconv.FormatBool(p.Storage.Fencing)}}
+		return p.Store.Fields()
 	}
 	return []sim.Field{{Name: "believes it holds", Value: strconv.FormatBool(p.Client.Holds)}, {Name: "token", Value: strconv.FormatInt(p.Client.Token, 10)}}
 }
