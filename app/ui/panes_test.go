@@ -195,7 +195,13 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 			offered = append(offered, o.text())
 		}
 	}
-	assert.Equal(t, []string{"Compare: Six mutual exclusions, high contention", "Compare: Six mutual exclusions, low contention"}, offered)
+	assert.Equal(t, []string{
+		"Compare: Coordinator or coordination service: a crashed holder",
+		"Compare: Coordinator or coordination service: a paused holder",
+		"Compare: Coordinator or coordination service: steady load",
+		"Compare: Six mutual exclusions, high contention",
+		"Compare: Six mutual exclusions, low contention",
+	}, offered)
 	assert.Nil(t, p.byID("side-by-side"), "one run has no side-by-side table")
 
 	r.do(func(ctx app.Context) { r.c.openComparison(ctx, comparisonPrefix+"mutex-contention-high") })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -26,6 +27,10 @@ type Comparison struct {
 	// Expect gives a run its own "expect", by algorithm (the deadlock one
 	// algorithm reaches and the others do not).
 	Expect map[string]json.RawMessage `json:"expect,omitempty"`
+	// Params gives a run its own "params", by algorithm (a write's time
+	// that one algorithm takes and the other has no use for); they replace
+	// the shared scenario's params for that run.
+	Params map[string]json.RawMessage `json:"params,omitempty"`
 }
 
 // MaxCompared is how many algorithms one comparison runs (one pane each).
@@ -41,9 +46,14 @@ func (c *Comparison) Members() ([]*Scenario, error) {
 	if err := dec.Decode(&shared); err != nil || shared == nil {
 		return nil, fieldErr("scenario", "want the scenario the runs share, as an object")
 	}
-	for algo := range c.Expect {
-		if !slices.Contains(c.Algorithms, algo) {
-			return nil, fieldErr("expect."+clipText(algo), "not one of the comparison's algorithms (%s)", strings.Join(c.Algorithms, ", "))
+	for _, own := range []struct {
+		field  string
+		byAlgo map[string]json.RawMessage
+	}{{"expect", c.Expect}, {"params", c.Params}} {
+		for _, algo := range slices.Sorted(maps.Keys(own.byAlgo)) {
+			if !slices.Contains(c.Algorithms, algo) {
+				return nil, fieldErr(own.field+"."+clipText(algo), "not one of the comparison's algorithms (%s)", strings.Join(c.Algorithms, ", "))
+			}
 		}
 	}
 	for _, own := range []string{"id", "title", "description", "algorithm"} {
@@ -68,6 +78,9 @@ func (c *Comparison) Members() ([]*Scenario, error) {
 		set("algorithm", id)
 		if e, ok := c.Expect[id]; ok {
 			fields["expect"] = e
+		}
+		if p, ok := c.Params[id]; ok {
+			fields["params"] = p
 		}
 		doc, err := json.Marshal(fields)
 		if err != nil {

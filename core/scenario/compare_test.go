@@ -38,13 +38,15 @@ func TestComparisonRunsShareTheirScenario(t *testing.T) {
 // A malformed comparison is refused, naming the field.
 func TestBadComparisons(t *testing.T) {
 	for doc, want := range map[string]string{
-		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central"], "scenario": {"n": 3, "until": {"time": 9}}}`:               `"algorithms": a comparison runs 2 to 6 algorithms, got 1`,
-		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "paxos"], "scenario": {"n": 3, "until": {"time": 9}}}`:      `"algorithms[1]": unknown algorithm "paxos"`,
-		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3, "algorithm": "central"}}`:  `"scenario.algorithm": each run has its own algorithm`,
-		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 4, "until": {"time": 9}}}`:    `the run of maekawa: scenario: field "n": maekawa builds request sets`,
-		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": [1]}`:                               `"scenario": want the scenario the runs share, as an object`,
-		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3}, "expect": {"bully": {}}}`: `"expect.bully": not one of the comparison's algorithms (central, maekawa)`,
-		`{"id": "", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3, "until": {"time": 9}}}`:     `"id": a comparison needs an id`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central"], "scenario": {"n": 3, "until": {"time": 9}}}`:                                                   `"algorithms": a comparison runs 2 to 6 algorithms, got 1`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "paxos"], "scenario": {"n": 3, "until": {"time": 9}}}`:                                          `"algorithms[1]": unknown algorithm "paxos"`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3, "algorithm": "central"}}`:                                      `"scenario.algorithm": each run has its own algorithm`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 4, "until": {"time": 9}}}`:                                        `the run of maekawa: scenario: field "n": maekawa builds request sets`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": [1]}`:                                                                   `"scenario": want the scenario the runs share, as an object`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3}, "expect": {"bully": {}}}`:                                     `"expect.bully": not one of the comparison's algorithms (central, maekawa)`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3}, "params": {"lease": {}}}`:                                     `"params.lease": not one of the comparison's algorithms (central, maekawa)`,
+		`{"id": "x", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3, "until": {"time": 9}}, "params": {"central": {"cs_time": 0}}}`: `the run of central: scenario: field "params.cs_time"`,
+		`{"id": "", "title": "x", "description": "x", "algorithms": ["central", "maekawa"], "scenario": {"n": 3, "until": {"time": 9}}}`:                                         `"id": a comparison needs an id`,
 	} {
 		_, err := scenario.ParseComparison([]byte(doc))
 		require.Error(t, err, doc)

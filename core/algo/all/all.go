@@ -6,6 +6,7 @@ import (
 	"spacetime/core/algo/bully"
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/coordlock"
 	"spacetime/core/algo/epochs"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/lease"
@@ -28,6 +29,7 @@ var specs = []*sim.Spec{
 	bully.Spec,
 	ringelection.Spec,
 	lease.Spec,
+	coordlock.Spec,
 	epochs.Spec,
 }
 

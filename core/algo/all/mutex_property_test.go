@@ -30,14 +30,17 @@ func mutexSpecs(t *testing.T) []*sim.Spec {
 			out = append(out, s)
 		}
 	}
-	require.Len(t, out, 6, "central, Lamport, Ricart–Agrawala, token ring, Suzuki–Kasami, Maekawa")
+	require.Len(t, out, 7, "central, Lamport, Ricart–Agrawala, token ring, Suzuki–Kasami, Maekawa, the coordination lock")
 	return out
 }
 
 // Hundreds of seeds per algorithm with a random workload, random network
-// delays and random GC pauses, and no crash or loss: the section is never
-// held by two at once, and every request is served by the end, except in
-// Maekawa, whose deadlock is a wait-for cycle and nothing else.
+// delays (within what the algorithm's timeouts assume) and random GC
+// pauses, and no crash or loss: the section is never held by two at once,
+// and every request is served by the end, except in Maekawa, whose
+// deadlock is a wait-for cycle and nothing else, and in the coordination
+// lock, which declares that a paused holder may wake to find the lock
+// handed on.
 func TestMutexUnderPauses(t *testing.T) {
 	const seeds = 200
 	for _, spec := range mutexSpecs(t) {
@@ -53,9 +56,13 @@ func TestMutexUnderPauses(t *testing.T) {
 				for range 1 + rng.IntN(4) {
 					script = append(script, fmt.Sprintf(`{"at": %d, "fault": "pause", "node": %d, "for": %d}`, 1+rng.IntN(120), 1+rng.IntN(n), 1+rng.IntN(25)))
 				}
+				delay := sim.Time(1 + rng.IntN(6))
+				if spec.MaxDelay > 0 {
+					delay = min(delay, spec.MaxDelay)
+				}
 				doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, %d]},
 					"workload": {"p": %.2f, "every": [1, %d], "until": 150}, "script": [%s], "until": {"time": 600}}`,
-					spec.ID, n, seed, 1+rng.IntN(6), 0.2+0.6*rng.Float64(), 2+rng.IntN(20), strings.Join(script, ", "))
+					spec.ID, n, seed, delay, 0.2+0.6*rng.Float64(), 2+rng.IntN(20), strings.Join(script, ", "))
 				r := mutextest.Run(t, doc)
 				for _, f := range r.Failures() {
 					if f.Step < 0 {
@@ -64,10 +71,15 @@ func TestMutexUnderPauses(t *testing.T) {
 					if spec.ID == "maekawa" && f.Name == mutex.DeadlockName && strings.HasPrefix(f.Detail, "a wait-for cycle") {
 						continue
 					}
+					if _, excused := spec.Excuses(f.Name, map[string]bool{"pause": true}); excused && f.Name != mutex.DeadlockName {
+						continue
+					}
 					require.Failf(t, "invariant failed", "seed %d: %s: %s\n%s", seed, f.Name, f.Detail, doc)
 				}
 				m := mutextest.Metrics(r)
-				require.LessOrEqual(t, m["max_in_cs"], 1, doc)
+				if _, excused := spec.Excuses(mutex.SafetyName, map[string]bool{"pause": true}); !excused {
+					require.LessOrEqual(t, m["max_in_cs"], 1, doc)
+				}
 				if m["deadlock"] == false {
 					v := r.At(r.Len()).View()
 					assert.Empty(t, mutex.Waiting(v), "seed %d: every request served by the end\n%s", seed, doc)

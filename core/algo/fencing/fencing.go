@@ -54,9 +54,9 @@ var Roles = []sim.RoleSpec{
 	{Name: RoleRejected, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "the storage rejects a stale write"},
 }
 
-// Params are the parameters every fenced lock takes; an algorithm's own
-// params embed them.
-type Params struct {
+// WriteParams are the parameters of the writes to the storage, which every
+// fenced lock takes; an algorithm's own params embed them.
+type WriteParams struct {
 	// Fencing makes the storage reject writes with a smaller token than
 	// the largest it has seen (default true).
 	Fencing *bool `json:"fencing"`
@@ -66,13 +66,13 @@ type Params struct {
 }
 
 // Defaults are the shared parameters' defaults.
-func Defaults() Params { return Params{Work: 1} }
+func Defaults() WriteParams { return WriteParams{Work: 1} }
 
 // Check refuses shared parameters out of range, naming the field.
-func (p Params) Check() error { return CheckTicks("params.work", p.Work) }
+func (p WriteParams) Check() error { return CheckTicks("params.work", p.Work) }
 
 // Fenced says whether the storage checks tokens.
-func (p Params) Fenced() bool { return p.Fencing == nil || *p.Fencing }
+func (p WriteParams) Fenced() bool { return p.Fencing == nil || *p.Fencing }
 
 // CheckTicks refuses a duration param out of range, naming the field.
 func CheckTicks(field string, t sim.Time) error {
@@ -89,6 +89,27 @@ func Names(n int) []string {
 		out = append(out, "client"+strconv.Itoa(i))
 	}
 	return out
+}
+
+// Part says which part a process plays.
+type Part uint8
+
+// The parts.
+const (
+	PartService Part = iota
+	PartStorage
+	PartClient
+)
+
+// PartOf is the part of a process, by its place.
+func PartOf(id sim.NodeID) Part {
+	switch id {
+	case Service:
+		return PartService
+	case Storage:
+		return PartStorage
+	}
+	return PartClient
 }
 
 // IsClient says whether a process is a client.

@@ -58,7 +58,7 @@ const (
 
 // Params are the scenario's algorithm parameters.
 type Params struct {
-	fencing.Params
+	fencing.WriteParams
 	// Lease is how long a lease lasts (ticks, default 10).
 	Lease sim.Time `json:"lease"`
 	// FirstToken is the token of the first grant (default 33, as in the
@@ -107,7 +107,7 @@ var Spec = &sim.Spec{
 // Process is one process: the service, the storage or a client; each
 // uses its part.
 type Process struct {
-	Part
+	fencing.Part
 	// Lease and Work are the durations, from params.
 	Lease, Work sim.Time
 	Service     ServiceState
@@ -117,16 +117,6 @@ type Process struct {
 
 // Storage is the storage's state, for the shared figures.
 func (p *Process) Storage() *fencing.Store { return &p.Store }
-
-// Part says which part a process plays.
-type Part uint8
-
-// The parts.
-const (
-	PartService Part = iota
-	PartStorage
-	PartClient
-)
 
 // ServiceState is the lock service's state.
 type ServiceState struct {
@@ -151,7 +141,7 @@ type ClientState struct {
 }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p := Params{Params: fencing.Defaults(), Lease: 10, FirstToken: 33}
+	p := Params{WriteParams: fencing.Defaults(), Lease: 10, FirstToken: 33}
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
 	}
@@ -166,13 +156,11 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		proc := &Process{Part: PartClient, Lease: p.Lease, Work: p.Work}
-		switch sim.NodeID(i) {
-		case Service:
-			proc.Part = PartService
+		proc := &Process{Part: fencing.PartOf(sim.NodeID(i)), Lease: p.Lease, Work: p.Work}
+		switch proc.Part {
+		case fencing.PartService:
 			proc.Service = ServiceState{Holder: sim.None, Token: p.FirstToken - 1}
-		case Storage:
-			proc.Part = PartStorage
+		case fencing.PartStorage:
 			proc.Store = fencing.Store{Fencing: p.Fenced()}
 		}
 		nodes[i] = proc
@@ -183,9 +171,9 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 // Step reacts to one event, in the part the process plays.
 func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	switch p.Part {
-	case PartService:
+	case fencing.PartService:
 		p.stepService(env, ev)
-	case PartStorage:
+	case fencing.PartStorage:
 		p.Store.Step(env, ev)
 	default:
 		p.stepClient(env, ev)
@@ -360,13 +348,13 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 // Inspect shows the part the process plays.
 func (p *Process) Inspect() []sim.Field {
 	switch p.Part {
-	case PartService:
+	case fencing.PartService:
 		holder := "nobody"
 		if p.Service.Holder != sim.None {
 			holder = strconv.Itoa(p.Service.Holder.Number())
 		}
 		return []sim.Field{{Name: "holder", Value: holder}, {Name: "token", Value: strconv.FormatInt(p.Service.Token, 10)}, {Name: "expires", Value: fmt.Sprint(p.Service.Expiry)}}
-	case PartStorage:
+	case fencing.PartStorage:
 		return p.Store.Fields()
 	}
 	return []sim.Field{{Name: "believes it holds", Value: strconv.FormatBool(p.Client.Holds)}, {Name: "token", Value: strconv.FormatInt(p.Client.Token, 10)}}

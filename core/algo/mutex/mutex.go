@@ -439,8 +439,8 @@ func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric 
 		w := wish(v, sim.NodeID(i))
 		waitTotal += w.WaitTotal
 		waitMax = max(waitMax, w.WaitMax)
-		if w.State == InCS {
-			in++
+		if w.State == InCS && v.Health(sim.NodeID(i)) != "crashed" {
+			in++ // as Safety counts: a crash ends what a process was doing
 		}
 	}
 	h := ReadHistory(v)

@@ -10,8 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/mutex"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 )
 
 // Run parses and runs a scenario that must be valid.
@@ -56,13 +58,15 @@ func Requests(at map[int]int) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// Entered lists, in order, the names of the processes whose steps say they
-// enter the critical section.
+// Entered lists, in order, the names of the processes that enter the
+// critical section, read from the intervals the steps open.
 func Entered(r *engine.Run) []string {
 	var order []string
 	for _, rec := range r.Trace().Records {
-		if strings.Contains(rec.Caption, "enters the critical section") {
-			order = append(order, r.Config().Names[rec.Node])
+		for _, a := range rec.Annotations() {
+			if a.Role == mutex.RoleCS && a.Phase == sim.Begin {
+				order = append(order, r.Config().Names[rec.Node])
+			}
 		}
 	}
 	return order

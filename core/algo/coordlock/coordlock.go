@@ -1,0 +1,215 @@
+// Package coordlock is the lock recipe of ZooKeeper and etcd (seed 000's
+// "what real systems do"), on a coordination service that is one process
+// here: its replication by consensus is the next course's subject.
+//
+// Process 1 is the service, process 2 the storage, the others clients. A
+// client's session is its lease: the service ends it when no KEEPALIVE has
+// come for params.session ticks, and with it the client's entries. A client
+// that wants the lock creates a sequential entry (CREATE); the service
+// numbers it with its revision, which rises on every change, and answers
+// with the entry below it (CREATED). The lowest entry holds the lock, and
+// the others each watch only their predecessor: when an entry goes, one
+// client is told (DELETED) and asks again (CHECK, CHECKED), so a release
+// wakes one client, not the herd (params.herd makes every waiter watch the
+// holder instead, to show the herd). The entry's revision is the fencing
+// token the storage checks.
+//
+// A client reckons its session by its own timer, from the time it sent the
+// last request the service answered: it gives the lock up before the
+// service can hand it on, unless a GC pause stops it from noticing.
+package coordlock
+
+import (
+	"encoding/json"
+	"slices"
+
+	"spacetime/core/algo/fencing"
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+// ID is the algorithm's id in scenario files and on the command line.
+const ID = "coordination-lock"
+
+// The processes' places.
+const (
+	Service = fencing.Service
+	Storage = fencing.Storage
+)
+
+// The lock's message kinds.
+const (
+	KindCreate    = "CREATE"
+	KindCreated   = "CREATED"
+	KindCheck     = "CHECK"
+	KindChecked   = "CHECKED"
+	KindDeleted   = "DELETED"
+	KindDelete    = "DELETE"
+	KindKeepalive = "KEEPALIVE"
+	KindKept      = "KEPT"
+	KindExpired   = "EXPIRED"
+)
+
+// The roles and timers.
+const (
+	// RoleHolder is the entry that holds the lock as the service sees it,
+	// on the service's line, one row per client.
+	RoleHolder = "holder"
+	// TimerKeepalive fires when a client sends its next KEEPALIVE, and
+	// TimerSession when, by its own reckoning, its session has run out.
+	TimerKeepalive = "keepalive"
+	TimerSession   = "session"
+	// timerExpire is the service's timer for one session, followed by its
+	// number ("expire 3").
+	timerExpire = "expire "
+)
+
+// Params are the scenario's algorithm parameters.
+type Params struct {
+	mutex.Params
+	fencing.WriteParams
+	// Session is how long a session lives without a request from its
+	// client (ticks, default 20).
+	Session sim.Time `json:"session"`
+	// Keepalive is how often a client with an entry sends KEEPALIVE
+	// (ticks, default 5). A client reckons its session from when it sent
+	// the request last answered, so that with messages of up to MaxDelay
+	// ticks, 4·MaxDelay + keepalive must stay under session for a session
+	// to last: the defaults keep it.
+	Keepalive sim.Time `json:"keepalive"`
+	// Herd makes every waiting client watch the holder's entry instead of
+	// its predecessor's, so that each release wakes them all.
+	Herd bool `json:"herd"`
+}
+
+// Config is what every process knows from the params.
+type Config struct {
+	Session, Keepalive, Work sim.Time
+	Herd                     bool
+}
+
+// Spec registers the algorithm.
+var Spec = &sim.Spec{
+	ID:           ID,
+	Title:        "Lock from a coordination service",
+	Summary:      "ZooKeeper's and etcd's lock recipe: sessions kept alive as leases, a sequential entry per waiting client that watches only its predecessor, the lowest entry holds, and its revision is the fencing token.",
+	MinN:         3,
+	MaxN:         32,
+	MaxDelay:     3,
+	DefaultNames: fencing.Names,
+	Kinds: append([]sim.KindSpec{
+		{Name: KindCreate, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
+		{Name: KindCreated, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphDiamond},
+		{Name: KindCheck, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphSquare},
+		{Name: KindChecked, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphSquare},
+		{Name: KindDeleted, Role: sim.RoleControl, Tone: sim.Orange, Glyph: sim.GlyphRing},
+		{Name: KindDelete, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare},
+		{Name: KindKeepalive, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphDot},
+		{Name: KindKept, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphDot},
+		{Name: KindExpired, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
+	}, fencing.Kinds...),
+	Commands: []sim.CommandSpec{fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")},
+	Roles: append(append([]sim.RoleSpec{
+		{Name: RoleHolder, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's holder: the lowest entry (on its line, one row per client)"},
+	}, mutex.Roles...), fencing.Roles...),
+	New:        newProcesses,
+	Invariants: []sim.Invariant{mutex.Safety, deadlock, noStaleWrite},
+	NewTally:   mutex.NewTally,
+	Metrics:    metrics,
+	Panels:     panels,
+	Formula:    formula,
+	Topology:   fencing.Star,
+	KnownLimits: []sim.KnownLimit{
+		{Invariant: mutex.SafetyName, Faults: []string{"pause"}, Why: "a holder paused past its session cannot notice that it ran out: the service hands the lock on, and the client wakes believing it still holds it, which is why the storage checks tokens"},
+		{Invariant: noStaleWriteName, Faults: []string{"pause", "delay", "crash", "cut", "partition"}, Why: "a write checked against the lock and then paused, slowed, or held in its channel (a cut link, a crashed storage) lands after the lock has passed on; fencing refuses it only once a newer token has reached the storage"},
+		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the recipe assumes a service that stays up (the real one is replicated) and a session that loses nothing and keeps its order (ZooKeeper's is a TCP connection): a lost CREATE or DELETED, or a DELETED that overtakes the CREATED that set its watch, leaves a client waiting for news that will not come"},
+	},
+}
+
+// Process is one process: the service, the storage or a client; each uses
+// its part. Every process embeds Want, for the shared figures: only
+// clients enter the section.
+type Process struct {
+	mutex.Want
+	fencing.Part
+	Config  *Config
+	Service ServiceState
+	Store   fencing.Store
+	Client  ClientState
+}
+
+// Wish is the process's part of the critical section.
+func (p *Process) Wish() *mutex.Want { return &p.Want }
+
+// Storage is the storage's state, for the shared figures.
+func (p *Process) Storage() *fencing.Store { return &p.Store }
+
+func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
+	p := Params{Params: mutex.Defaults(), WriteParams: fencing.Defaults(), Session: 20, Keepalive: 5}
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	for _, check := range []error{p.Params.Check(), p.WriteParams.Check(), fencing.CheckTicks("params.session", p.Session), fencing.CheckTicks("params.keepalive", p.Keepalive)} {
+		if check != nil {
+			return nil, check
+		}
+	}
+	if p.Keepalive >= p.Session {
+		return nil, sim.FieldErrorf("params.keepalive", "want fewer ticks than params.session (%d), so that a session can be kept alive, got %d", p.Session, p.Keepalive)
+	}
+	if p.Work >= p.CSTime {
+		return nil, sim.FieldErrorf("params.work", "want fewer ticks than params.cs_time (%d), so that the write goes out while the lock is held, got %d", p.CSTime, p.Work)
+	}
+	cfg := &Config{Session: p.Session, Keepalive: p.Keepalive, Work: p.Work, Herd: p.Herd}
+	nodes := make([]sim.Node, len(names))
+	for i := range nodes {
+		proc := &Process{Want: mutex.Want{CSTime: p.CSTime}, Part: fencing.PartOf(sim.NodeID(i)), Config: cfg}
+		switch proc.Part {
+		case fencing.PartService:
+			proc.Service.Seen = make([]int64, len(names))
+		case fencing.PartStorage:
+			proc.Store = fencing.Store{Fencing: p.Fenced()}
+		}
+		nodes[i] = proc
+	}
+	return nodes, nil
+}
+
+// Step reacts to one event, in the part the process plays.
+func (p *Process) Step(env *sim.Env, ev sim.Event) {
+	switch p.Part {
+	case fencing.PartService:
+		p.stepService(env, ev)
+	case fencing.PartStorage:
+		p.Store.Step(env, ev)
+	default:
+		p.stepClient(env, ev)
+	}
+}
+
+// send sends one of the lock's messages, counted against the entries.
+func (p *Process) send(env *sim.Env, to sim.NodeID, m sim.Message) {
+	env.Send(to, m)
+	p.Sent++
+}
+
+// Inspect shows the part the process plays.
+func (p *Process) Inspect() []sim.Field {
+	switch p.Part {
+	case fencing.PartService:
+		return p.Service.fields()
+	case fencing.PartStorage:
+		return p.Store.Fields()
+	}
+	return append(p.Fields(), p.Client.fields()...)
+}
+
+// Clone copies the process.
+func (p *Process) Clone() sim.Node {
+	c := *p
+	c.Service.Entries = slices.Clone(p.Service.Entries)
+	c.Service.Sessions = slices.Clone(p.Service.Sessions)
+	c.Service.Watches = slices.Clone(p.Service.Watches)
+	c.Service.Seen = slices.Clone(p.Service.Seen)
+	return &c
+}

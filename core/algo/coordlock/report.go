@@ -1,0 +1,131 @@
+package coordlock
+
+import (
+	"fmt"
+	"strings"
+
+	"spacetime/core/algo/fencing"
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+func service(v sim.View) *ServiceState { return &process(v, Service).Service }
+
+var deadlock = mutex.Deadlock(blocked)
+
+// blocked says what the waiting clients wait for when nothing is in
+// flight, or "" when a timer will still move the lock on: a session whose
+// client has stopped its keepalives expires, and a client whose session
+// the service has ended hears so at its next keepalive.
+func blocked(v sim.View) string {
+	if v.Health(Service) == "crashed" {
+		return mutex.WhoWaits(v) + " for the coordination service, which has crashed"
+	}
+	s := service(v)
+	for _, ss := range s.Sessions {
+		if v.Health(ss.Client) == "crashed" || process(v, ss.Client).State == mutex.Idle {
+			return "" // nobody keeps it alive: it expires
+		}
+	}
+	for _, id := range mutex.Waiting(v) {
+		c := process(v, id).Client
+		switch {
+		case c.Session == 0:
+			return fmt.Sprintf("%s waits for the answer to its CREATE, which was lost", v.Name(id))
+		case s.session(c.Session) < 0:
+			return "" // its next keepalive hears that the session expired
+		case c.Entry == 0:
+			return fmt.Sprintf("%s waits for the answer to its CREATE, which was lost", v.Name(id))
+		case len(s.Entries) > 0 && s.Entries[0].Rev == c.Entry:
+			return fmt.Sprintf("%s's entry %d is the lowest, but the news was lost: it waits to hear that entry %d is gone", v.Name(id), c.Entry, c.Watching)
+		}
+	}
+	return "" // the waiting clients wait behind a holder still at work
+}
+
+const noStaleWriteName = "the storage accepts no write whose lock had passed on"
+
+// noStaleWrite is the invariant fencing is for: a write the storage
+// accepts carries the revision of the lowest entry, whose session is open.
+var noStaleWrite = fencing.NoStaleWrite(noStaleWriteName, "a write the storage accepts carries the token of the entry that holds the lock, in a session still open",
+	func(v sim.View, token int64) string {
+		s := service(v)
+		if len(s.Entries) == 0 || s.Entries[0].Rev != token {
+			now := "no entry holds the lock now"
+			if len(s.Entries) > 0 {
+				now = fmt.Sprintf("entry %d holds the lock now", s.Entries[0].Rev)
+			}
+			return fmt.Sprintf("the storage accepted a write with token %d, but %s", token, now)
+		}
+		return ""
+	})
+
+// lockSent counts the lock's messages (the storage's are the
+// application's): every entry is charged them.
+func lockSent(v sim.View) int {
+	_, sent := mutex.Totals(v)
+	return sent
+}
+
+func metrics(v sim.View) []sim.Metric {
+	s := service(v)
+	out := append(mutex.MetricsCounting(v, deadlock, lockSent(v)), fencing.StoreOf(v).Metrics()...)
+	return append(out,
+		sim.Metric{Name: "last_token", Value: s.Revision},
+		sim.Metric{Name: "sessions_expired", Value: s.Expired},
+		sim.Metric{Name: "wakeups", Value: s.Notified},
+	)
+}
+
+func panels(v sim.View) []sim.Panel {
+	s := service(v)
+	holder := "nobody"
+	if len(s.Entries) > 0 {
+		holder = fmt.Sprintf("entry %d, %s", s.Entries[0].Rev, v.Name(s.Entries[0].Client))
+	}
+	var entries, sessions []string
+	for _, e := range s.Entries {
+		entries = append(entries, fmt.Sprintf("%d (%s)", e.Rev, v.Name(e.Client)))
+	}
+	for _, ss := range s.Sessions {
+		sessions = append(sessions, fmt.Sprintf("%d: %s until %d", ss.ID, v.Name(ss.Client), ss.Expiry))
+	}
+	rows := []sim.Row{
+		{Cells: []string{"holds the lock", holder}},
+		{Cells: []string{"entries, lowest first", orNone(entries)}},
+		{Cells: []string{"open sessions", orNone(sessions)}},
+		{Cells: []string{"revision", fmt.Sprint(s.Revision)}},
+		{Cells: []string{"wake-ups sent", fmt.Sprint(s.Notified)}},
+	}
+	svc := sim.Panel{Title: "Coordination service and storage", Columns: []string{"", ""}, Rows: append(rows, fencing.StoreOf(v).Rows()...)}
+	clients := sim.Panel{Title: "Clients", Note: "what each client believes, by its own timer", Columns: []string{"client", "state", "session", "good until", "entry", "watches"}}
+	for _, id := range fencing.Clients(v) {
+		c := process(v, id).Client
+		row := mutex.Row(v, id, dash(c.Session), dash(int64(c.ValidUntil)), dash(c.Entry), dash(c.Watching))
+		if p := process(v, id); p.State == mutex.InCS && (len(s.Entries) == 0 || s.Entries[0].Rev != c.Entry) {
+			row.CellEmphasis = []string{"", "bad"} // the service has handed the lock on
+		}
+		clients.Rows = append(clients.Rows, row)
+	}
+	return []sim.Panel{svc, clients}
+}
+
+func formula(v sim.View) string {
+	return mutex.FormulaCounting(v, lockSent(v), "3 for a free lock (CREATE, CREATED, DELETE), 3 more for each wake-up (DELETED, CHECK, CHECKED), and 2 for every keepalive")
+}
+
+func orNone(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
+}
+
+func dash(n int64) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprint(n)
+}
