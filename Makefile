@@ -3,7 +3,7 @@
 GO       ?= go
 ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json) go.mod go.sum
+SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json core/scenario/builtin/compare/*.json) go.mod go.sum
 
 .PHONY: all build run test test-native test-wasm test-fuzz bench load clean
 

@@ -5,6 +5,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/faults"
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
 
@@ -74,21 +75,84 @@ func (s *Session) SetFIFO(on bool) error {
 	if s.scn.FIFO() == on {
 		return nil
 	}
-	flipped := s.scn.WithFIFO(on)
-	r, err := flipped.Run()
+	return s.rerun(s.scn.WithFIFO(on), "on this network")
+}
+
+// SetSwitch runs the same scenario again with one of the algorithm's
+// switches (fencing, epochs) flipped, as SetFIFO does with the channels.
+func (s *Session) SetSwitch(sw sim.Switch, on bool) error {
+	if s.scn.Switched(sw) == on {
+		return nil
+	}
+	changed, err := s.scn.WithSwitch(sw, on)
+	if err != nil {
+		return err
+	}
+	return s.rerun(changed, "with "+sw.Label+" "+onOff(on))
+}
+
+// rerun replaces the scenario with a changed one, replaying the learner's
+// inputs and staying at the step on screen; where says what changed, for
+// the error when an input does not replay.
+func (s *Session) rerun(changed *scenario.Scenario, where string) error {
+	r, err := changed.Run()
 	if err != nil {
 		return err
 	}
 	inputs := append([]engine.Input(nil), s.run.Inputs()...)
 	rerr := r.Replay(inputs)
-	s.scn, s.run, s.link = flipped, r, baseOf(flipped)
+	s.scn, s.run, s.link = changed, r, baseOf(changed)
 	s.step = min(s.step, r.Len())
 	if s.Selected >= s.step {
 		s.Selected = -1
 	}
 	if rerr != nil {
 		kept := len(r.Inputs())
-		return fmt.Errorf("%d of your %d inputs replay on this network; the next one does not: %v", kept, len(inputs), rerr)
+		return fmt.Errorf("%d of your %d inputs replay %s; the next one does not: %v", kept, len(inputs), where, rerr)
 	}
 	return nil
+}
+
+// Changes say how the scenario differs from the built-in lesson of its id
+// in the algorithm's switches ("fencing tokens: off here, on in the lesson
+// as written"), or nothing when it is no lesson or the same.
+func (s *Session) Changes() []string {
+	var out []string
+	for _, sw := range s.changedSwitches() {
+		on := s.scn.Switched(sw)
+		out = append(out, fmt.Sprintf("%s: %s here, %s in the lesson as written", sw.Label, onOff(on), onOff(!on)))
+	}
+	return out
+}
+
+// ChangesInBrief are the changed switches as they are now ("epochs on"),
+// to tell a switched run from its lesson.
+func (s *Session) ChangesInBrief() []string {
+	var out []string
+	for _, sw := range s.changedSwitches() {
+		out = append(out, sw.Label+" "+onOff(s.scn.Switched(sw)))
+	}
+	return out
+}
+
+// changedSwitches are the switches set otherwise than in the lesson.
+func (s *Session) changedSwitches() []sim.Switch {
+	lesson, err := scenario.Builtin(s.scn.ID)
+	if err != nil || lesson.Algorithm != s.scn.Algorithm {
+		return nil
+	}
+	var out []sim.Switch
+	for _, sw := range s.Spec().Switches {
+		if s.scn.Switched(sw) != lesson.Switched(sw) {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }

@@ -58,7 +58,8 @@ func SideBySide(p *Page) sim.Panel {
 		panel.Columns = append(panel.Columns, strings.ReplaceAll(n, "_", " "))
 	}
 	// runs of different algorithms go by the algorithm's name, runs of one
-	// algorithm (with and without fencing) by their lessons'
+	// algorithm (with and without fencing) by their lessons', and a lesson
+	// switched on the page (epochs on) says so
 	seen, same := map[string]bool{}, false
 	for _, r := range reports {
 		same = same || seen[r.Algorithm]
@@ -71,6 +72,9 @@ func SideBySide(p *Page) sim.Panel {
 		}
 		if same {
 			title = p.Views[i].Scenario().Title
+			if brief := p.Views[i].ChangesInBrief(); len(brief) > 0 {
+				title += " (" + strings.Join(brief, ", ") + ")"
+			}
 		}
 		row := sim.Row{Cells: []string{title, fmt.Sprint(p.Views[i].Now()), fmt.Sprint(r.Messages.Total)}}
 		for _, n := range names {

@@ -8,6 +8,7 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 )
 
 func (c *Lab) switchScenario(ctx app.Context, i int, id string) {
@@ -42,11 +43,23 @@ func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) {
 // discipline, keeping the learner's inputs and the step on screen.
 func (c *Lab) toggleFIFO(ctx app.Context, i int) {
 	s := c.sess(i)
+	c.rerun(ctx, i, s.SetFIFO(!s.Scenario().FIFO()))
+}
+
+// toggleSwitch runs pane i's scenario again with one of its algorithm's
+// switches flipped, as toggleFIFO does.
+func (c *Lab) toggleSwitch(ctx app.Context, i int, sw sim.Switch) {
+	s := c.sess(i)
+	c.rerun(ctx, i, s.SetSwitch(sw, !s.Scenario().Switched(sw)))
+}
+
+// rerun shows pane i after its scenario ran again, with err, if any, as
+// its notice.
+func (c *Lab) rerun(ctx app.Context, i int, err error) {
 	c.stopPlaying(i)
-	if err := s.SetFIFO(!s.Scenario().FIFO()); err != nil {
+	c.panes[i].notice = ""
+	if err != nil {
 		c.panes[i].notice = err.Error()
-	} else {
-		c.panes[i].notice = ""
 	}
 	c.panes[i].menu.kind = menuNone
 	c.changed(ctx)

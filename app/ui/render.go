@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -47,6 +48,7 @@ func (c *Lab) Render() app.UI {
 func (c *Lab) renderPane(i int) app.UI {
 	p := c.panes[i]
 	s := c.sess(i)
+	changes := s.Changes()
 	cls := "pane"
 	if c.several() && i == c.focus {
 		cls += " active"
@@ -75,6 +77,9 @@ func (c *Lab) renderPane(i int) app.UI {
 			app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(c.page.Caption(i)),
 			app.If(p.notice != "", func() app.UI {
 				return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
+			}),
+			app.If(len(changes) > 0, func() app.UI {
+				return app.Div().ID(p.id("changes")).Class("notice changes").Text("Changed: " + strings.Join(changes, "; ") + ".")
 			}),
 			app.If(s.Cut.On, func() app.UI {
 				return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
@@ -225,15 +230,24 @@ func (c *Lab) scenarioPicker(i int) app.UI {
 	}, app.EventScope(p.n, i))
 }
 
-// runToggles are pane i's FIFO and Lamport-axis checkboxes.
+// runToggles are pane i's checkboxes: FIFO channels, the algorithm's
+// switches (fencing, epochs) and the Lamport axis.
 func (c *Lab) runToggles(i int) []app.UI {
 	p := c.panes[i]
 	s := c.sess(i)
-	return []app.UI{
+	toggles := []app.UI{
 		app.Label().Class("toggle").Title("Run this scenario again with the other channel discipline, keeping your inputs").Body(
 			checkbox(p.id("fifo"), s.Scenario().FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx, i) }, app.EventScope(p.n, i)),
 			app.Text(" FIFO channels"),
 		),
+	}
+	for _, sw := range s.Spec().Switches {
+		toggles = append(toggles, app.Label().Class("toggle").Title(sw.Help).Body(
+			checkbox(p.id("switch-"+sw.Param), s.Scenario().Switched(sw)).OnChange(func(ctx app.Context, e app.Event) { c.toggleSwitch(ctx, i, sw) }, app.EventScope(p.n, i)),
+			app.Text(" "+sw.Label),
+		))
+	}
+	return append(toggles,
 		app.Label().Class("toggle").Body(
 			checkbox(p.id("lamport"), s.Axis == diagram.AxisLamport).OnChange(func(ctx app.Context, e app.Event) {
 				axis := diagram.AxisTime
@@ -244,7 +258,7 @@ func (c *Lab) runToggles(i int) []app.UI {
 			}, app.EventScope(p.n, i)),
 			app.Text(" Lamport time axis"),
 		),
-	}
+	)
 }
 
 // paneBar is a compare view pane's own header: its lesson, its toggles and

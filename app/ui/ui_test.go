@@ -1494,3 +1494,38 @@ func TestPreparedPages(t *testing.T) {
 		assert.Equal(t, "snapshot-bank", c.sess(0).Scenario().ID)
 	})
 }
+
+// An algorithm's switch runs the same lesson again with fencing off,
+// keeping the learner's pause and the step on screen, says what differs
+// from the lesson as written, and travels in the link; switched back, the
+// lesson is itself again.
+func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
+	r := mount(t, url.Values{"s": {"lease-fencing"}, "k": {"8"}})
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Pause(3, 2) }) })
+	inputs := r.url().Get("in")
+	require.NotEmpty(t, inputs)
+	p := r.page()
+	require.True(t, p.id("switch-fencing").on("checked"))
+	assert.Nil(t, p.byID("changes"))
+
+	sw := r.c.sess(0).Spec().Switches[0]
+	r.do(r.pane0(func(ctx app.Context, i int) { r.c.toggleSwitch(ctx, i, sw) }))
+	p = r.page()
+	assert.False(t, p.id("switch-fencing").on("checked"))
+	assert.Equal(t, "lease-fencing", r.c.sess(0).Scenario().ID, "the same lesson")
+	assert.True(t, strings.HasPrefix(p.position(), "step 9 / "), "the step stays: %s", p.position())
+	assert.Equal(t, "Changed: fencing tokens: off here, on in the lesson as written.", p.id("changes").text())
+	assert.Equal(t, inputs, r.url().Get("in"), "the pause is kept")
+	assert.NotEmpty(t, r.url().Get("sc"), "the switched lesson travels in the link")
+	assert.Nil(t, p.byID("notice"))
+	r.do(r.pane0(r.c.end))
+	assert.Equal(t, "stale write by client 1", r.c.sess(0).Report().Metrics["final_value"])
+
+	reopened := mount(t, r.url())
+	assert.False(t, reopened.page().id("switch-fencing").on("checked"), "the link reopens it switched")
+
+	r.do(r.pane0(func(ctx app.Context, i int) { r.c.toggleSwitch(ctx, i, sw) }))
+	assert.Equal(t, "lease-fencing", r.url().Get("s"), "back to the built-in as it is")
+	assert.Empty(t, r.url().Get("sc"))
+	assert.Nil(t, r.page().byID("changes"))
+}

@@ -52,3 +52,21 @@ func TestLeaseLessonsSideBySide(t *testing.T) {
 	p.screenshot("lease-compare")
 	p.noConsoleErrors()
 }
+
+// One lesson twice, and its switch flipped in the second pane: the split
+// brain on the same schedule without and with epochs, side by side.
+func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
+	p := open(t, "/?s=split-brain&s.2=split-brain")
+	assert.False(t, eval[bool](p, `document.querySelector('#switch-epochs-2').checked`))
+	p.click("#switch-epochs-2", false) // at step 0 the picture is the same
+	p.waitFor(`location.search.includes("sc.2=")`, "the switched run travels in the link")
+	assert.Contains(t, p.text("#changes-2"), "epochs: on here, off in the lesson as written")
+	p.key(kb.End)
+	rows := eval[[]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => tr.children[0].textContent)`)
+	require.Len(t, rows, 2)
+	assert.NotContains(t, rows[0], "(epochs")
+	assert.True(t, strings.HasSuffix(rows[1], "(epochs on)"), rows[1])
+	assert.Contains(t, p.text("#invariants"), "two processes act as leader", "the first pane's split brain")
+	p.screenshot("epochs-switch")
+	p.noConsoleErrors()
+}

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"spacetime/core/engine"
@@ -93,6 +95,74 @@ func (s *Scenario) WithFIFO(on bool) *Scenario {
 	c := s.Clone()
 	c.Network.FIFO = &on
 	return c
+}
+
+// Switched is the value of a switch in the scenario's params, or its
+// default when the params leave it out (or do not parse).
+func (s *Scenario) Switched(sw sim.Switch) bool {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(s.Params, &params) != nil {
+		return sw.Default
+	}
+	var on bool
+	if raw, ok := params[sw.Param]; !ok || json.Unmarshal(raw, &on) != nil {
+		return sw.Default
+	}
+	return on
+}
+
+// WithSwitch returns a validated copy with a switch set. A built-in lesson
+// switched back to its own value is that lesson again, byte for byte.
+func (s *Scenario) WithSwitch(sw sim.Switch, on bool) (*Scenario, error) {
+	if b, ok := builtins[s.ID]; ok && b.Switched(sw) == on {
+		var own map[string]json.RawMessage
+		_ = json.Unmarshal(b.Params, &own)
+		value, present := own[sw.Param]
+		if c := s.withParam(sw.Param, value, present); sameParams(c, b) {
+			return c, nil
+		}
+	}
+	value, _ := json.Marshal(on)
+	c := s.withParam(sw.Param, value, true)
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// withParam is a copy with one param set to value, or left out when not
+// present.
+func (s *Scenario) withParam(param string, value json.RawMessage, present bool) *Scenario {
+	c := s.Clone()
+	params := map[string]json.RawMessage{}
+	_ = json.Unmarshal(c.Params, &params)
+	if present {
+		params[param] = value
+	} else {
+		delete(params, param)
+	}
+	if len(params) == 0 {
+		c.Params = nil
+		return c
+	}
+	c.Params, _ = json.Marshal(params)
+	return c
+}
+
+// sameParams says whether c is b with its params written in another order
+// or spacing, and if so gives c b's params exactly.
+func sameParams(c, b *Scenario) bool {
+	canon := func(raw json.RawMessage) string {
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		out, _ := json.Marshal(v)
+		return string(out)
+	}
+	if canon(c.Params) != canon(b.Params) {
+		return false
+	}
+	c.Params = append(json.RawMessage(nil), b.Params...)
+	return bytes.Equal(c.JSON(), b.JSON())
 }
 
 // WithN returns a validated copy with n processes under default names.

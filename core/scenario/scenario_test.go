@@ -13,6 +13,7 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 )
 
 // doc builds a scenario document: a valid three-branch bank, with the given
@@ -376,4 +377,43 @@ func TestRefusedProcessIsQuotedAsValidText(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, utf8.ValidString(err.Error()), "%q", err)
 	assert.Contains(t, err.Error(), `field "down[0]": want a process name or a number from 1 to 3, got {"`+"\uFFFD"+`": 1}`)
+}
+
+// A switch flips one boolean param and keeps the rest of the schedule; a
+// lesson switched back is the lesson again, byte for byte.
+func TestSwitches(t *testing.T) {
+	epochs := sim.Switch{Param: "epochs", Default: true}
+	s, err := scenario.Builtin("split-brain")
+	require.NoError(t, err)
+	require.False(t, s.Switched(epochs))
+	on, err := s.WithSwitch(epochs, true)
+	require.NoError(t, err)
+	assert.True(t, on.Switched(epochs))
+	assert.False(t, scenario.IsBuiltin(on))
+	assert.Equal(t, s.Script, on.Script, "the same schedule")
+	r, err := on.Run()
+	require.NoError(t, err)
+	for _, f := range r.Failures() {
+		assert.Negative(t, f.Step, "with epochs the split brain is gone: %s", f.Detail)
+	}
+	back, err := on.WithSwitch(epochs, false)
+	require.NoError(t, err)
+	assert.True(t, scenario.IsBuiltin(back))
+
+	fencing := sim.Switch{Param: "fencing", Default: true}
+	s, err = scenario.Builtin("lease-fencing")
+	require.NoError(t, err)
+	off, err := s.WithSwitch(fencing, false)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"fencing": false, "work": 2}`, string(off.Params))
+	back, err = off.WithSwitch(fencing, true)
+	require.NoError(t, err)
+	assert.True(t, scenario.IsBuiltin(back))
+
+	s, err = scenario.Builtin("lease-no-fencing")
+	require.NoError(t, err)
+	s.ID = "mine"
+	on, err = s.WithSwitch(fencing, true)
+	require.NoError(t, err)
+	assert.True(t, on.Switched(fencing))
 }

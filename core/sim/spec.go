@@ -244,6 +244,17 @@ func (t *Topology) Layers(n int) ([][]NodeID, bool) {
 	return layers, true
 }
 
+// Switch is a boolean param a learner may flip on the page, running the
+// same scenario, with the same faults and inputs, again.
+type Switch struct {
+	// Param is the field of params, and Default its value when absent.
+	Param   string
+	Default bool
+	// Label names it beside its checkbox ("fencing tokens"); Help says
+	// what it changes.
+	Label, Help string
+}
+
 // Spec registers an algorithm.
 type Spec struct {
 	// ID is the algorithm's id in scenario files and on the command line.
@@ -268,6 +279,9 @@ type Spec struct {
 	DefaultNames func(n int) []string
 	Kinds        []KindSpec
 	Commands     []CommandSpec
+	// Switches are the boolean params a learner may flip on the page, to
+	// run the same schedule again with and without (fencing, epochs).
+	Switches []Switch
 	// Roles say how the algorithm's annotations are drawn; every role an
 	// algorithm annotates with must be here.
 	Roles []RoleSpec

@@ -108,6 +108,7 @@ var Spec = &sim.Spec{
 		{Name: KindKept, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphDot},
 		{Name: KindExpired, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
 	}, fencing.Kinds...),
+	Switches: []sim.Switch{fencing.Fencing, {Param: "herd", Label: "herd", Help: "Run the same schedule again with every waiting client watching the holder's entry, so that each release wakes them all, or only its predecessor's"}},
 	Commands: []sim.CommandSpec{fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")},
 	Roles: append(append([]sim.RoleSpec{
 		{Name: RoleHolder, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's holder: the lowest entry (on its line, one row per client)"},

@@ -63,6 +63,7 @@ var Spec = &sim.Spec{
 		{Name: KindStale, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
 	},
 	Commands:   []sim.CommandSpec{election.Start},
+	Switches:   []sim.Switch{{Param: "epochs", Default: true, Label: "epochs", Help: "Run the same schedule again with epochs and majority votes, or without them"}},
 	Roles:      election.Roles,
 	New:        newProcesses,
 	Invariants: []sim.Invariant{oneLeader},

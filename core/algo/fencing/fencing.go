@@ -54,6 +54,9 @@ var Roles = []sim.RoleSpec{
 	{Name: RoleRejected, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "the storage rejects a stale write"},
 }
 
+// Fencing is the switch that turns the storage's token check on and off.
+var Fencing = sim.Switch{Param: "fencing", Default: true, Label: "fencing tokens", Help: "Run the same schedule again with the storage checking tokens, or taking every write as it comes"}
+
 // WriteParams are the parameters of the writes to the storage, which every
 // fenced lock takes; an algorithm's own params embed them.
 type WriteParams struct {

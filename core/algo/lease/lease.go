@@ -82,6 +82,7 @@ var Spec = &sim.Spec{
 		{Name: KindRenew, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphTriangle},
 		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare},
 	}, fencing.Kinds...),
+	Switches: []sim.Switch{fencing.Fencing},
 	Commands: []sim.CommandSpec{
 		clientCommand(CmdAcquire, "ask the lock service for the lease"),
 		clientCommand(CmdWrite, "write to the storage with the lease's token (the write takes params.work ticks to go out)"),
