@@ -64,7 +64,15 @@ type Params struct {
 	// FirstToken is the token of the first grant (default 33, as in the
 	// seed).
 	FirstToken int64 `json:"first_token"`
+	// WallClock makes a client judge its lease by its own wall clock (the
+	// time it read at the GRANT plus the lease) instead of a timer, so
+	// that a clock stepped back keeps the lease alive in its mind.
+	WallClock bool `json:"wall_clock"`
 }
+
+// WallClock is the switch between a client that judges its lease by a
+// timer and one that reads its wall clock.
+var WallClock = sim.Switch{Param: "wall_clock", Label: "wall clock", Help: "Run the same schedule again with each client judging its lease by its own wall clock instead of a timer, or by a timer"}
 
 var clientCommand = fencing.ClientCommand
 
@@ -82,7 +90,7 @@ var Spec = &sim.Spec{
 		{Name: KindRenew, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphTriangle},
 		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare},
 	}, fencing.Kinds...),
-	Switches: []sim.Switch{fencing.Fencing},
+	Switches: []sim.Switch{fencing.Fencing, WallClock},
 	Commands: []sim.CommandSpec{
 		clientCommand(CmdAcquire, "ask the lock service for the lease"),
 		clientCommand(CmdWrite, "write to the storage with the lease's token (the write takes params.work ticks to go out)"),
@@ -109,8 +117,10 @@ var Spec = &sim.Spec{
 // uses its part.
 type Process struct {
 	fencing.Part
-	// Lease and Work are the durations, from params.
+	// Lease and Work are the durations, from params, and WallClock says
+	// that the clients judge their leases by their wall clocks.
 	Lease, Work sim.Time
+	WallClock   bool
 	Service     ServiceState
 	Store       fencing.Store
 	Client      ClientState
@@ -134,9 +144,11 @@ type ServiceState struct {
 
 // ClientState is a client's state.
 type ClientState struct {
-	// Holds says the client believes it holds the lease, with Token.
+	// Holds says the client believes it holds the lease, with Token, and
+	// Until is when it runs out on the client's wall clock.
 	Holds bool
 	Token int64
+	Until sim.Time
 	// Write is the write being prepared.
 	Write fencing.Writer
 }
@@ -157,7 +169,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		proc := &Process{Part: fencing.PartOf(sim.NodeID(i)), Lease: p.Lease, Work: p.Work}
+		proc := &Process{Part: fencing.PartOf(sim.NodeID(i)), Lease: p.Lease, Work: p.Work, WallClock: p.WallClock}
 		switch proc.Part {
 		case fencing.PartService:
 			proc.Service = ServiceState{Holder: sim.None, Token: p.FirstToken - 1}
@@ -193,10 +205,10 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 		if ev.Tag != TimerExpire || s.Holder == sim.None || env.Now() < s.Expiry {
 			return
 		}
-		who := env.Name(s.Holder)
+		who, token := env.Name(s.Holder), s.Token
 		env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
 		s.Holder = sim.None
-		env.Explain("%s: the lease of %s (token %d) runs out%s", me, who, s.Token, p.grantNext(env))
+		env.Explain("%s: the lease of %s (token %d) runs out%s", me, who, token, p.grantNext(env))
 	case sim.Deliver:
 		who := env.Name(ev.From)
 		switch ev.Msg.Kind {
@@ -224,10 +236,12 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 				env.Explain("%s: %s's lease (token %d) had run out; it grants %s", me, who, ev.Msg.Value, p.grant(env, ev.From))
 				return
 			}
+			queued := ""
 			if s.Holder != ev.From && !slices.Contains(s.Queue, ev.From) {
 				s.Queue = append(s.Queue, ev.From)
+				queued = fmt.Sprintf("; it queues %s for a new lease", who)
 			}
-			env.Explain("%s refuses to renew token %d for %s: the lease is %s's now (token %d)", me, ev.Msg.Value, who, env.Name(s.Holder), s.Token)
+			env.Explain("%s refuses to renew token %d for %s: the lease is %s's now (token %d)%s", me, ev.Msg.Value, who, env.Name(s.Holder), s.Token, queued)
 		case KindRelease:
 			if s.Holder != ev.From || ev.Msg.Value != s.Token {
 				env.Explain("%s ignores %s's RELEASE of token %d, which does not hold the lease", me, who, ev.Msg.Value)
@@ -309,6 +323,9 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			switch {
 			case !c.Holds:
 				env.Explain("%s believes it holds no lease, so it does not write", me)
+			case p.WallClock && env.LocalTime() >= c.Until:
+				p.endBelief(env)
+				env.Explain("%s's wall clock reads %d, past %d: its lease (token %d) has run out, so it does not write", me, env.LocalTime(), c.Until, c.Token)
 			case c.Write.Writing:
 				env.Explain("%s is already writing", me)
 			default:
@@ -320,9 +337,15 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 		switch {
 		case c.Write.Fire(env, ev):
 			env.Explain("%s sends its write with token %d to %s: it checked its lease when it began, and does not check again", me, c.Write.Token, env.Name(Storage))
+		case ev.Tag == TimerExpire && c.Holds && p.WallClock && env.LocalTime() < c.Until:
+			// the clock was stepped back: by the wall clock there is time left
+			env.SetTimer(TimerExpire, c.Until-env.LocalTime())
+			env.Explain("%s reads its wall clock, %d, before %d: it still believes it holds the lease (token %d)", me, env.LocalTime(), c.Until, c.Token)
+		case ev.Tag == TimerExpire && c.Holds && p.WallClock:
+			p.endBelief(env)
+			env.Explain("%s's wall clock reads %d: its lease (token %d) has run out", me, env.LocalTime(), c.Token)
 		case ev.Tag == TimerExpire && c.Holds:
-			c.Holds = false
-			env.Annotate(sim.Closes(RoleBelieved, 0))
+			p.endBelief(env)
 			env.Explain("%s's own timer says its lease (token %d) has run out", me, c.Token)
 		}
 	case sim.Deliver:
@@ -335,8 +358,12 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			if !c.Holds {
 				env.Annotate(sim.Opens(RoleBelieved, 0, fmt.Sprintf("token %d", ev.Msg.Value)))
 			}
-			c.Holds, c.Token = true, ev.Msg.Value
+			c.Holds, c.Token, c.Until = true, ev.Msg.Value, env.LocalTime()+lease
 			env.SetTimer(TimerExpire, lease)
+			if p.WallClock {
+				env.Explain("%s gets the lease with token %d: its wall clock reads %d, so it believes it holds it until %d", me, c.Token, env.LocalTime(), c.Until)
+				return
+			}
 			env.Explain("%s gets the lease with token %d: it believes it holds it for %s, by its own timer", me, c.Token, sim.Ticks(lease))
 		case fencing.KindWritten:
 			env.Explain("%s's write with token %d is stored", me, ev.Msg.Value)
@@ -344,6 +371,12 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			env.Explain("%s's write with token %d is rejected: its lease is stale", me, ev.Msg.Value)
 		}
 	}
+}
+
+// endBelief ends the client's belief that it holds the lease.
+func (p *Process) endBelief(env *sim.Env) {
+	p.Client.Holds = false
+	env.Annotate(sim.Closes(RoleBelieved, 0))
 }
 
 // Inspect shows the part the process plays.

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/lease"
 	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
 	"spacetime/core/scenario/scenariotest"
@@ -73,4 +74,43 @@ func TestParamsAndCommands(t *testing.T) {
 	}
 	r := mutextest.Run(t, `{"algorithm": "lease", "n": 4, "script": [{"at": 1, "node": 1, "command": "write"}], "until": {"time": 9}}`)
 	assert.Contains(t, mutextest.Captions(r), `lock does not take the command "write": only the clients take it`)
+}
+
+// A wall clock stepped back keeps a lease alive in its holder's mind; a
+// timer is not fooled, and on the same schedule the client never writes.
+func TestWallClockSteppedBack(t *testing.T) {
+	s, r := scenariotest.Run(t, "lease-wall-clock")
+	m := mutextest.Metrics(r)
+	assert.Equal(t, 1, m["rejected_writes"])
+	assert.Equal(t, "paid by client 2", m["final_value"])
+	captions := mutextest.Captions(r)
+	assert.Contains(t, captions, "client1 reads its wall clock, 5, before 13: it still believes it holds the lease (token 33)")
+	assert.Contains(t, captions, "storage: write by client1 REJECTED (token 33 < 34)")
+
+	timer, err := s.WithSwitch(lease.WallClock, false)
+	require.NoError(t, err)
+	r, err = timer.Run()
+	require.NoError(t, err)
+	assert.Empty(t, mutextest.Failed(r), "by its timer client1's belief ends before client2's begins")
+	assert.Contains(t, mutextest.Captions(r), "client1 believes it holds no lease, so it does not write")
+	assert.Equal(t, 0, mutextest.Metrics(r)["rejected_writes"])
+}
+
+// A renewal keeps the token; a late one is refused and queued; a crashed
+// holder's lease runs out and the next client gets it.
+func TestRenewAndCrashLessons(t *testing.T) {
+	_, r := scenariotest.Run(t, "lease-renew")
+	assert.Empty(t, mutextest.Failed(r))
+	m := mutextest.Metrics(r)
+	assert.Equal(t, "paid by client 1", m["final_value"], "the write within the renewed lease is taken")
+	assert.Equal(t, int64(35), m["last_token"])
+	captions := mutextest.Captions(r)
+	assert.Contains(t, captions, "lock renews the lease of client1 (token 33) until 18")
+	assert.Contains(t, captions, "lock refuses to renew token 33 for client1: the lease is client2's now (token 34); it queues client1 for a new lease")
+
+	_, r = scenariotest.Run(t, "lease-crash")
+	assert.Empty(t, mutextest.Failed(r))
+	m = mutextest.Metrics(r)
+	assert.Equal(t, "paid by client 2", m["final_value"])
+	assert.Contains(t, mutextest.Captions(r), "lock: the lease of client1 (token 33) runs out; it grants client2 the lease with token 34, until 22")
 }
