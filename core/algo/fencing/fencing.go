@@ -115,6 +115,19 @@ func PartOf(id sim.NodeID) Part {
 	return PartClient
 }
 
+// Step runs the step of the part a process plays: the algorithm's own
+// service or client, or the shared storage.
+func (part Part) Step(env *sim.Env, ev sim.Event, service, client func(*sim.Env, sim.Event), store *Store) {
+	switch part {
+	case PartService:
+		service(env, ev)
+	case PartStorage:
+		store.Step(env, ev)
+	default:
+		client(env, ev)
+	}
+}
+
 // IsClient says whether a process is a client.
 func IsClient(v sim.View, id sim.NodeID) bool { return id > Storage }
 

@@ -183,14 +183,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 
 // Step reacts to one event, in the part the process plays.
 func (p *Process) Step(env *sim.Env, ev sim.Event) {
-	switch p.Part {
-	case fencing.PartService:
-		p.stepService(env, ev)
-	case fencing.PartStorage:
-		p.Store.Step(env, ev)
-	default:
-		p.stepClient(env, ev)
-	}
+	p.Part.Step(env, ev, p.stepService, p.stepClient, &p.Store)
 }
 
 func (p *Process) stepService(env *sim.Env, ev sim.Event) {
