@@ -856,6 +856,8 @@ func (l *layout) events() {
 			switch rs.Style {
 			case sim.StyleGlyph, sim.StyleCut:
 				marks = append(marks, l.shapesOf(func() { l.glyph(rs.Glyph, px, py, color, a.Text) })...)
+			case sim.StyleLabel:
+				marks = append(marks, eventLabel(px, py, color, a.Text))
 			case sim.StyleArrow:
 				if a.Peer >= 0 {
 					marks = append(marks, l.shapesOf(func() { l.peerArrow(px, py, a.Peer, color, a.Text) })...)
@@ -863,6 +865,11 @@ func (l *layout) events() {
 			}
 		}
 	}
+}
+
+// eventLabel is a short text above an event's dot (a clock's value).
+func eventLabel(px, py float64, color Color, text string) Shape {
+	return Shape{Op: OpText, X1: px + 4, Y1: py - 8, Color: color, Align: AlignLeft, Flags: FlagBold, Text: text}
 }
 
 // shapesOf collects the shapes draw adds, instead of adding them.

@@ -78,6 +78,8 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 				e.Swatch, e.Width = SwatchLine, 4
 			case sim.StyleToken:
 				e.Swatch, e.Symbol = SwatchGlyph, sim.GlyphToken.Symbol()
+			case sim.StyleLabel:
+				e.Swatch, e.Symbol = SwatchGlyph, "9"
 			}
 			out = append(out, e)
 		}

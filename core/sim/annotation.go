@@ -111,9 +111,12 @@ const (
 	// a gold strip with a coin where the token was taken, and a coin at
 	// the present while it is still held.
 	StyleToken
+	// StyleLabel writes the annotation's text beside the event, with no
+	// glyph (a clock's value after the event).
+	StyleLabel
 )
 
-var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token"}
+var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token", "label"}
 
 // String names the style.
 func (s Style) String() string {
@@ -122,6 +125,9 @@ func (s Style) String() string {
 	}
 	return "unknown"
 }
+
+// Known reports whether the style is one of the styles above.
+func (s Style) Known() bool { return int(s) < len(styleNames) }
 
 // Intervals reports whether the style draws intervals (Begin to End) rather
 // than points.

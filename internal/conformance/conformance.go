@@ -482,7 +482,7 @@ func CheckSpec(spec *sim.Spec) error {
 		if r.Style == sim.StyleHidden {
 			continue
 		}
-		if r.Style > sim.StyleToken {
+		if !r.Style.Known() {
 			return fmt.Errorf("the role %s has an unknown style", r.Name)
 		}
 		if !knownTone(r.Tone) {

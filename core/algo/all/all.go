@@ -10,6 +10,7 @@ import (
 	"spacetime/core/algo/epochs"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/lease"
+	"spacetime/core/algo/logicalclock"
 	"spacetime/core/algo/maekawa"
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/algo/ringelection"
@@ -20,6 +21,8 @@ import (
 
 var specs = []*sim.Spec{
 	chandylamport.Spec,
+	logicalclock.Spec,
+	logicalclock.VectorSpec,
 	central.Spec,
 	ricartagrawala.Spec,
 	lamportmutex.Spec,

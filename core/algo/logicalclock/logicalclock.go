@@ -1,0 +1,252 @@
+// Package logicalclock is seed 002's logical clocks as algorithms of their
+// own. In lamport-clock each process P_i keeps C_i: every event adds d
+// (params.d, default 1), a send stamps the message with the result, and a
+// receipt sets C_i = max(C_i, t_m) + d. In vector-clock each keeps a vector
+// V_i: every event adds d to V_i[i], a send stamps the message with V_i,
+// and a receipt takes the entrywise max with the stamp after its own tick;
+// it keeps the Lamport clock beside, so that the two can be read side by
+// side. The processes do what the learner or the workload asks: a local
+// event, or a send to another process. Each event is labelled with the
+// clock's value after it.
+package logicalclock
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// The algorithms' ids.
+const (
+	LamportID = "lamport-clock"
+	VectorID  = "vector-clock"
+)
+
+// The commands, the message kind, the label's role and a bound.
+const (
+	CmdLocal = "local"
+	CmdSend  = "send"
+	KindMsg  = "MSG"
+	// RoleClock labels an event with the clock's value after it.
+	RoleClock = "clock"
+	// MaxD bounds params.d.
+	MaxD = 1000
+)
+
+// Params are the scenario's algorithm parameters.
+type Params struct {
+	// D is what every event adds to the clock (default 1).
+	D int64 `json:"d"`
+}
+
+// Spec and VectorSpec register the two algorithms.
+var (
+	Spec       = spec(LamportID, "Lamport clocks", "Each process keeps a counter C_i: every event adds d, a message carries its sender's C, and a receipt sets C_i = max(C_i, t_m) + d. If a happened before b then C(a) < C(b); the converse does not hold.", false)
+	VectorSpec = spec(VectorID, "Vector clocks", "Each process keeps a vector V_i: every event adds d to V_i[i], a message carries its sender's V, and a receipt takes the entrywise max. V(a) < V(b) exactly when a happened before b, so the vectors tell concurrent events apart.", true)
+)
+
+func spec(id, title, summary string, vector bool) *sim.Spec {
+	clock := "Lamport clock C"
+	if vector {
+		clock = "vector clock V, and Lamport clock C beside it,"
+	}
+	return &sim.Spec{
+		ID:           id,
+		Title:        title,
+		Summary:      summary,
+		MinN:         2,
+		MaxN:         16,
+		DefaultNames: names,
+		Kinds:        []sim.KindSpec{{Name: KindMsg, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot}},
+		Commands: []sim.CommandSpec{
+			{Name: CmdLocal, Help: "a local event: the clock ticks"},
+			{Name: CmdSend, Help: "send a message to another process: the clock ticks and stamps it", Target: true},
+		},
+		Roles:      []sim.RoleSpec{{Name: RoleClock, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "the process's clock after the event"}},
+		New:        func(names []string, raw json.RawMessage) ([]sim.Node, error) { return newProcesses(names, raw, vector) },
+		Invariants: invariants(vector),
+		Metrics:    metrics,
+		Panels:     func(v sim.View) []sim.Panel { return panels(v, clock) },
+	}
+}
+
+// names are P1, P2, …, as the seed writes them.
+func names(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "P" + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+// Process is one process and its clocks.
+type Process struct {
+	D      int64
+	Vector bool
+	// C is the Lamport clock; V the vector clock (vector-clock only).
+	C int64
+	V []int64
+	// Events counts the process's events since it started.
+	Events int
+}
+
+func newProcesses(names []string, raw json.RawMessage, vector bool) ([]sim.Node, error) {
+	p := Params{D: 1}
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.D < 1 || p.D > MaxD {
+		return nil, sim.FieldErrorf("params.d", "want an increment from 1 to %d, got %d", MaxD, p.D)
+	}
+	nodes := make([]sim.Node, len(names))
+	for i := range nodes {
+		proc := &Process{D: p.D, Vector: vector}
+		if vector {
+			proc.V = make([]int64, len(names))
+		}
+		nodes[i] = proc
+	}
+	return nodes, nil
+}
+
+// Step reacts to one event: it ticks the clocks and says how.
+func (p *Process) Step(env *sim.Env, ev sim.Event) {
+	me := env.Name(env.Self())
+	switch ev.Kind {
+	case sim.Init:
+		env.Explain("%s starts with %s", me, p.state(env.Self()))
+	case sim.Recover:
+		env.Explain("%s recovers with its clock as it was (%s): a clock must never run backwards", me, p.state(env.Self()))
+	case sim.Workload:
+		if env.Rand().IntN(2) == 0 {
+			p.local(env)
+			return
+		}
+		to := sim.NodeID(env.Rand().IntN(env.N() - 1))
+		if to >= env.Self() {
+			to++
+		}
+		p.send(env, to)
+	case sim.Command:
+		switch ev.Tag {
+		case CmdLocal:
+			p.local(env)
+		case CmdSend:
+			if ev.Target == env.Self() {
+				env.Explain("%s does not send to itself: a message goes to another process", me)
+				return
+			}
+			p.send(env, ev.Target)
+		}
+	case sim.Deliver:
+		if ev.Msg.Kind == KindMsg {
+			p.receive(env, ev.Msg)
+		}
+	}
+}
+
+func (p *Process) local(env *sim.Env) {
+	rule := p.tick(env)
+	env.Explain("%s: a local event, %s", env.Name(env.Self()), rule)
+}
+
+func (p *Process) send(env *sim.Env, to sim.NodeID) {
+	rule := p.tick(env)
+	stamp := p.stamp()
+	env.Send(to, sim.Message{Kind: KindMsg, Value: p.C, Label: "m " + stamp, Data: p.V})
+	env.Explain("%s sends m to %s stamped %s: %s", env.Name(env.Self()), env.Name(to), stamp, rule)
+}
+
+// tick is every event's own tick; it labels the event and says the rule.
+func (p *Process) tick(env *sim.Env) string {
+	i := env.Self()
+	before := p.C
+	p.C += p.D
+	p.Events++
+	rule := fmt.Sprintf("C%s = %d + %d = %d", sub(i), before, p.D, p.C)
+	if p.Vector {
+		own := p.V[i]
+		p.V[i] += p.D
+		rule = fmt.Sprintf("V%s[%d] = %d + %d = %d, so V%s = %s (and %s)", sub(i), i.Number(), own, p.D, p.V[i], sub(i), vec(p.V), rule)
+	}
+	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
+	return rule
+}
+
+func (p *Process) receive(env *sim.Env, m sim.Message) {
+	i := env.Self()
+	me := env.Name(i)
+	p.Events++
+	if !p.Vector {
+		before := p.C
+		p.C = max(p.C, m.Value) + p.D
+		env.Annotate(sim.At(RoleClock, 0, p.stamp()))
+		env.Explain("%s receives m stamped %d: C%s = max(%d, %d) + %d = %d", me, m.Value, sub(i), before, m.Value, p.D, p.C)
+		return
+	}
+	own := p.V[i]
+	p.V[i] += p.D
+	ticked := vec(p.V)
+	for j := range p.V {
+		if j < len(m.Data) {
+			p.V[j] = max(p.V[j], m.Data[j])
+		}
+	}
+	before := p.C
+	p.C = max(p.C, m.Value) + p.D
+	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
+	env.Explain("%s receives m stamped %s: V%s[%d] = %d + %d = %d, then V%s = max(%s, %s) = %s (and C%s = max(%d, %d) + %d = %d)",
+		me, vec(m.Data), sub(i), i.Number(), own, p.D, own+p.D, sub(i), ticked, vec(m.Data), vec(p.V), sub(i), before, m.Value, p.D, p.C)
+}
+
+// stamp is the clock a message carries and an event is labelled with.
+func (p *Process) stamp() string {
+	if p.Vector {
+		return vec(p.V)
+	}
+	return strconv.FormatInt(p.C, 10)
+}
+
+func (p *Process) state(id sim.NodeID) string {
+	if p.Vector {
+		return fmt.Sprintf("V%s = %s", sub(id), vec(p.V))
+	}
+	return fmt.Sprintf("C%s = %d", sub(id), p.C)
+}
+
+// Inspect shows the clocks.
+func (p *Process) Inspect() []sim.Field {
+	f := []sim.Field{{Name: "C", Value: strconv.FormatInt(p.C, 10)}}
+	if p.Vector {
+		f = append([]sim.Field{{Name: "V", Value: vec(p.V)}}, f...)
+	}
+	return f
+}
+
+// Clone copies the process.
+func (p *Process) Clone() sim.Node {
+	c := *p
+	c.V = append([]int64(nil), p.V...)
+	return &c
+}
+
+// vec writes a vector as the seed does: [2,0,1].
+func vec(v []int64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// sub is a process number as a subscript: ₁₂.
+func sub(id sim.NodeID) string {
+	var b strings.Builder
+	for _, r := range strconv.Itoa(id.Number()) {
+		b.WriteRune('₀' + (r - '0'))
+	}
+	return b.String()
+}

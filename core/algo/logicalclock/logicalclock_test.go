@@ -1,0 +1,178 @@
+package logicalclock_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/logicalclock"
+	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/core/clock"
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
+	"spacetime/core/trace"
+)
+
+// The seed's rules, spelled out in the captions: C₂ = max(4, 7) + 1 = 8.
+func TestTwoProcessLesson(t *testing.T) {
+	_, r := scenariotest.Run(t, "lamport-clock-two")
+	captions := mutextest.Captions(r)
+	assert.Contains(t, captions, "P2 receives m stamped 7: C₂ = max(4, 7) + 1 = 8")
+	assert.Contains(t, captions, "P1 receives m stamped 9: C₁ = max(7, 9) + 1 = 10")
+	assert.Equal(t, map[string]any{"P1": int64(10), "P2": int64(9)}, mutextest.Metrics(r)["clocks"])
+	assert.Empty(t, mutextest.Failed(r))
+}
+
+// d is what every event adds, in both clocks.
+func TestIncrement(t *testing.T) {
+	doc := `{"algorithm": %q, "n": 2, "params": {"d": 3}, "script": [{"at": 1, "node": 1, "command": "local"}, {"at": 2, "node": 1, "command": "send", "target": 2}], "until": {"quiescent": true}}`
+	r := mutextest.Run(t, fmt.Sprintf(doc, logicalclock.LamportID))
+	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped 6: C₂ = max(0, 6) + 3 = 9")
+	r = mutextest.Run(t, fmt.Sprintf(doc, logicalclock.VectorID))
+	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped [6,0]: V₂[2] = 0 + 3 = 3, then V₂ = max([0,3], [6,0]) = [6,3]")
+	for _, bad := range []string{`{"d": 0}`, `{"d": 1001}`} {
+		s, err := scenario.Parse([]byte(strings.Replace(fmt.Sprintf(doc, logicalclock.LamportID), `{"d": 3}`, bad, 1)))
+		if err == nil {
+			_, err = s.Run()
+		}
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), `field "params.d": want an increment from 1 to 1000`)
+	}
+}
+
+// The lesson's a and b: C(a) < C(b), and their vectors are concurrent.
+func TestSmallerClockIsNoCause(t *testing.T) {
+	_, r := scenariotest.Run(t, "vector-clock-concurrent")
+	events := labelled(r)
+	a, b := events[0], events[len(events)-1]
+	require.Equal(t, "P1", r.Config().Names[a.node])
+	require.Equal(t, "P3", r.Config().Names[b.node])
+	assert.Less(t, a.lamport, b.lamport)
+	assert.Equal(t, clock.Concurrent, clock.Compare(a.vector, b.vector))
+	assert.Equal(t, "[1,0,0]", vecString(a.vector))
+	assert.Equal(t, "[0,3,3]", vecString(b.vector))
+}
+
+// Over random runs with random faults, the algorithm's vectors compare as
+// the happened-before relation computed by brute force from the trace
+// (program order and messages, closed transitively), and so do the
+// engine's own vector stamps; a → b implies C(a) < C(b).
+func TestClocksAgainstHappenedBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 2))
+	faults := []string{`{"at": %d, "fault": "pause", "node": %d, "for": 7}`, `{"at": %d, "fault": "crash", "node": %d}`, `{"at": %d, "fault": "recover", "node": %d}`, `{"at": %d, "fault": "skew", "node": %d, "by": 5}`}
+	pairs := 0
+	for seed := range 120 {
+		n := 2 + rng.IntN(4)
+		var script []string
+		for range rng.IntN(4) {
+			script = append(script, fmt.Sprintf(faults[rng.IntN(len(faults))], 1+rng.IntN(40), 1+rng.IntN(n)))
+		}
+		fifo := rng.IntN(2) == 0
+		for _, id := range []string{logicalclock.LamportID, logicalclock.VectorID} {
+			doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, 6], "fifo": %v}, "params": {"d": %d},
+				"workload": {"p": 0.7, "every": [1, 4], "until": 50}, "script": [%s], "until": {"time": 200}}`,
+				id, n, seed, fifo, 1+rng.IntN(3), strings.Join(script, ", "))
+			r := mutextest.Run(t, doc)
+			require.Empty(t, mutextest.Failed(r), doc)
+			before := happenedBefore(r.Trace())
+			events := labelled(r)
+			for _, a := range events {
+				for _, b := range events {
+					if a.step == b.step {
+						continue
+					}
+					hb := before[b.step].has(a.step)
+					pairs++
+					if hb {
+						require.Less(t, a.lamport, b.lamport, "clock condition, steps %d → %d\n%s", a.step, b.step, doc)
+					}
+					require.Equal(t, hb, clock.Compare(r.Trace().Records[a.step].Vector, r.Trace().Records[b.step].Vector) == clock.Before, "engine's vectors, steps %d, %d\n%s", a.step, b.step, doc)
+					if id == logicalclock.VectorID {
+						require.Equal(t, hb, clock.Compare(a.vector, b.vector) == clock.Before, "the algorithm's vectors, steps %d, %d\n%s", a.step, b.step, doc)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d ordered pairs of events compared", pairs)
+}
+
+// event is an event the algorithm labelled with its clocks.
+type event struct {
+	step    int
+	node    int
+	lamport int64
+	vector  clock.Vector
+}
+
+// labelled lists the events the algorithm labelled, with the clocks its
+// process held after each.
+func labelled(r *engine.Run) []event {
+	var out []event
+	for k, rec := range r.Trace().Records {
+		for _, a := range rec.Annotations() {
+			if a.Role != logicalclock.RoleClock {
+				continue
+			}
+			p := r.At(k + 1).View().Node(rec.Node).(*logicalclock.Process)
+			e := event{step: k, node: int(rec.Node), lamport: p.C}
+			for _, x := range p.V {
+				e.vector = append(e.vector, int32(x))
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// bits is a set of steps.
+type bits []uint64
+
+func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func (b bits) add(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bits) union(o bits) {
+	for i := range b {
+		b[i] |= o[i]
+	}
+}
+
+// happenedBefore is, for each step, the set of steps that happened before
+// it: the earlier steps of its process, and for a receipt the send and all
+// before it, closed transitively.
+func happenedBefore(tr *trace.Trace) []bits {
+	n := len(tr.Records)
+	words := (n + 63) / 64
+	out := make([]bits, n)
+	last := map[int]int{}
+	for k, rec := range tr.Records {
+		out[k] = make(bits, words)
+		if rec.Node < 0 {
+			continue
+		}
+		if p, ok := last[int(rec.Node)]; ok {
+			out[k].add(p)
+			out[k].union(out[p])
+		}
+		last[int(rec.Node)] = k
+		if rec.Kind == trace.Deliver && rec.Msg >= 0 {
+			m := tr.Msgs[tr.Msgs[rec.Msg].Original]
+			out[k].add(m.SendStep)
+			out[k].union(out[m.SendStep])
+		}
+	}
+	return out
+}
+
+func vecString(v clock.Vector) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(int(x))
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}

@@ -1,0 +1,86 @@
+package logicalclock
+
+import (
+	"fmt"
+	"strconv"
+
+	"spacetime/core/sim"
+)
+
+func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+// rising is the Lamport clock's invariant: every event has added at least
+// d, so that a clock never runs backwards, across a crash included.
+var rising = sim.Invariant{
+	Name: "every event raises the clock by at least d",
+	Help: "C_i is at least d times the events of P_i: the clock never stands still or runs backwards",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			p := process(v, sim.NodeID(i))
+			if p.C < p.D*int64(p.Events) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s has had %d events with d = %d, but its clock reads %d", v.Name(sim.NodeID(i)), p.Events, p.D, p.C)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// counted is the vector clock's invariant: V_i[i] counts P_i's own events,
+// and no process has counted more of them than P_i has had.
+var counted = sim.Invariant{
+	Name: "V_i[i] counts P_i's events, and nobody counts more of them",
+	Help: "a process's own entry is d times its events, and every other process's entry for it is at most that",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			p := process(v, sim.NodeID(i))
+			if p.V[i] != p.D*int64(p.Events) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s has had %d events with d = %d, but V[%d] = %d", v.Name(sim.NodeID(i)), p.Events, p.D, i+1, p.V[i])}
+			}
+			for j := range v.N() {
+				if q := process(v, sim.NodeID(j)); q.V[i] > p.V[i] {
+					return sim.Verdict{Detail: fmt.Sprintf("%s counts %d of %s's events, more than its %d", v.Name(sim.NodeID(j)), q.V[i], v.Name(sim.NodeID(i)), p.V[i])}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+func invariants(vector bool) []sim.Invariant {
+	if vector {
+		return []sim.Invariant{rising, counted}
+	}
+	return []sim.Invariant{rising}
+}
+
+func metrics(v sim.View) []sim.Metric {
+	clocks := map[string]any{}
+	events := 0
+	for i := range v.N() {
+		p := process(v, sim.NodeID(i))
+		events += p.Events
+		if p.Vector {
+			clocks[v.Name(sim.NodeID(i))] = vec(p.V)
+		} else {
+			clocks[v.Name(sim.NodeID(i))] = p.C
+		}
+	}
+	return []sim.Metric{{Name: "clocks", Value: clocks}, {Name: "events", Value: events}}
+}
+
+func panels(v sim.View, clock string) []sim.Panel {
+	panel := sim.Panel{Title: "Clocks", Note: "each process's " + clock + " after its latest event", Columns: []string{"process", "events", "C"}}
+	vector := v.N() > 0 && process(v, 0).Vector
+	if vector {
+		panel.Columns = []string{"process", "events", "V", "C"}
+	}
+	for i := range v.N() {
+		p := process(v, sim.NodeID(i))
+		row := []string{v.Name(sim.NodeID(i)), strconv.Itoa(p.Events)}
+		if vector {
+			row = append(row, vec(p.V))
+		}
+		panel.Rows = append(panel.Rows, sim.Row{Cells: append(row, strconv.FormatInt(p.C, 10))})
+	}
+	return []sim.Panel{panel}
+}
