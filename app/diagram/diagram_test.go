@@ -1075,3 +1075,43 @@ func inFlightAt(t *testing.T, r *engine.Run, k int) int {
 	require.FailNow(t, "nothing in flight", "k=%d", k)
 	return -1
 }
+
+// With stamps on, every event of a process has its clock written under its
+// dot, Lamport's or the vector; with an event selected, those concurrent
+// with it are greyed, and a compared event is ringed.
+func TestStampsAndConcurrentEvents(t *testing.T) {
+	_, r := scenariotest.Run(t, "vector-clock-concurrent")
+	tr := r.Trace()
+	texts := func(sc *diagram.Scene) map[string]bool {
+		out := map[string]bool{}
+		for _, sh := range sc.Shapes {
+			if sh.Op == diagram.OpText {
+				out[sh.Text] = true
+			}
+		}
+		return out
+	}
+	for _, stamps := range []diagram.Stamps{diagram.StampsLamport, diagram.StampsVector} {
+		sc := diagram.Layout(tr, tr.Len(), r.Config().Spec, diagram.Options{Width: 900, Height: 400, Stamps: stamps})
+		got := texts(sc)
+		for k := range tr.Records {
+			assert.True(t, got[diagram.Stamp(&tr.Records[k], stamps)], "step %d's %s stamp is written", k, stamps)
+		}
+	}
+	assert.Equal(t, "[0,4,4]", diagram.Stamp(&tr.Records[tr.Len()-1], diagram.StampsVector))
+	assert.Equal(t, "7", diagram.Stamp(&tr.Records[tr.Len()-1], diagram.StampsLamport))
+
+	a, b := 3, tr.Len()-1 // P1's local event, P3's last: concurrent
+	sc := diagram.Layout(tr, tr.Len(), r.Config().Spec, diagram.Options{Width: 900, Height: 400, Selected: b, HasSelected: true, Other: a, HasOther: true})
+	ax, ay, ok := sc.EventPoint(a)
+	require.True(t, ok)
+	var greyed, ringed bool
+	for _, sh := range sc.Shapes {
+		if sh.Op == diagram.OpCircle && sh.X1 == ax && sh.Y1 == ay {
+			greyed = greyed || (sh.Color == diagram.Faint && sh.Flags&diagram.FlagOutline == 0)
+			ringed = ringed || (sh.Flags&diagram.FlagDashed != 0)
+		}
+	}
+	assert.True(t, greyed, "a is concurrent with the selected b: its dot is grey")
+	assert.True(t, ringed, "and it is ringed as the compared event")
+}

@@ -160,3 +160,13 @@ func (s *Scene) LinkAt(a, b sim.NodeID) (x, y float64, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// EventPoint is where the event of a step is drawn, when it is in view.
+func (s *Scene) EventPoint(step int) (x, y float64, ok bool) {
+	for _, d := range s.dots {
+		if d.step == step {
+			return d.x, d.y, true
+		}
+	}
+	return 0, 0, false
+}

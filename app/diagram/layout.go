@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"spacetime/core/clock"
@@ -42,6 +43,33 @@ type Options struct {
 	// ringed, or -1 (or 0 with HasSelected false) for none.
 	Selected    int
 	HasSelected bool
+	// Other is a second event compared with the selected one, ringed too.
+	Other    int
+	HasOther bool
+	// Stamps writes every event's Lamport timestamp or vector clock (the
+	// engine's, kept for every algorithm) under its dot.
+	Stamps Stamps
+}
+
+// Stamps says which clock's value is written under every event.
+type Stamps string
+
+// The stamps.
+const (
+	StampsNone    Stamps = ""
+	StampsLamport Stamps = "lamport"
+	StampsVector  Stamps = "vector"
+)
+
+// Stamp is a record's stamp as the diagram writes it: "7", or "[2,0,1]".
+func Stamp(r *trace.Record, which Stamps) string {
+	switch which {
+	case StampsLamport:
+		return strconv.FormatInt(int64(r.Lamport), 10)
+	case StampsVector:
+		return r.Vector.String()
+	}
+	return ""
 }
 
 // HeightFor is the height a diagram of n processes is drawn at, on the page
@@ -831,18 +859,28 @@ func (l *layout) events() {
 			continue
 		}
 		l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
+		ink := Ink
+		if l.concurrent(s) { // greyed: neither before nor after the selection
+			ink = Faint
+		}
 		switch r.Kind {
 		case trace.Init:
-			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: Ink, Width: 1.5, Flags: FlagHollow})
+			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: ink, Width: 1.5, Flags: FlagHollow})
 		default:
 			if l.dense { // a square pixel block fills far faster than a disc
-				l.add(Shape{Op: OpRect, X1: px - 1.5, Y1: py - 1.5, X2: 3, Y2: 3, Color: Ink})
+				l.add(Shape{Op: OpRect, X1: px - 1.5, Y1: py - 1.5, X2: 3, Y2: 3, Color: ink})
 			} else {
-				l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: Ink})
+				l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: ink})
 			}
 		}
 		if ring, ok := l.causalRing(s, px, py); ok {
 			marks = append(marks, ring)
+		}
+		if l.opt.HasOther && s == l.opt.Other {
+			marks = append(marks, Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline | FlagDashed})
+		}
+		if l.opt.Stamps != StampsNone && !l.dense {
+			marks = append(marks, Shape{Op: OpText, X1: px, Y1: py + 16, Color: ink, Align: AlignCenter, Text: Stamp(r, l.opt.Stamps)})
 		}
 		for _, a := range r.Annotations() {
 			if a.Phase != sim.Point {
@@ -924,6 +962,15 @@ func (l *layout) networkMark(r *trace.Record, px float64) {
 	l.add(Shape{Op: OpTriangle, X1: px, Y1: y, X2: 5, Color: color})
 	l.add(Shape{Op: OpLine, X1: px, Y1: y, X2: px, Y2: l.opt.Height - marginBottom + 4, Color: color, Width: 1, Flags: FlagDashed})
 	l.add(Shape{Op: OpText, X1: px + 7, Y1: y + 4, Color: color, Align: AlignLeft, Text: text})
+}
+
+// concurrent says whether event s is concurrent with the selected one.
+func (l *layout) concurrent(s int) bool {
+	sel := l.opt.Selected
+	if !l.opt.HasSelected || sel < 0 || sel >= l.k || s == sel || l.tr.Records[sel].Node < 0 {
+		return false
+	}
+	return clock.Compare(l.tr.Records[s].Vector, l.tr.Records[sel].Vector) == clock.Concurrent
 }
 
 // causalRing rings an event in the selected event's causal past (blue) or

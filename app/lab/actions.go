@@ -106,6 +106,9 @@ func (s *Session) rerun(changed *scenario.Scenario, where string) error {
 	if s.Selected >= s.step {
 		s.Selected = -1
 	}
+	if s.Selected < 0 || s.Other >= s.step {
+		s.Other = -1
+	}
 	if rerr != nil {
 		kept := len(r.Inputs())
 		return fmt.Errorf("%d of your %d inputs replay %s; the next one does not: %v", kept, len(inputs), where, rerr)

@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +58,53 @@ func TestSelectingAnEventShowsItsCausalPastAndFuture(t *testing.T) {
 	}
 	sess.Select(snapshot)
 	assert.Equal(t, -1, sess.Selected, "selecting it again clears it")
+}
+
+// Two events compared: the page names their relation and says why, entry
+// by entry of their vectors; the comparison and the stamps travel in the
+// link, and a bad one is refused, naming the parameter.
+func TestComparingTwoEvents(t *testing.T) {
+	s, err := scenario.Builtin("vector-clock-concurrent")
+	require.NoError(t, err)
+	sess, err := Open(s)
+	require.NoError(t, err)
+	sess.Seek(sess.Len())
+	a, b := 3, sess.Len()-1 // P1's local event, P3's last
+	sess.Compare(a)
+	require.Equal(t, a, sess.Selected, "with nothing selected, comparing selects")
+	sess.Compare(b)
+	assert.Equal(t, "a and b are concurrent: step 4 (P1, [2,0,0]) and step 10 (P3, [0,4,4]). a's vector is larger in one entry (2 > 0 in P1's entry) and b's in another (4 > 0 in P2's entry), so neither heard of the other: no chain of messages joins them, whatever their Lamport timestamps (2 and 7) say.", sess.RelationText())
+
+	sess.Select(1) // P2's start happened before P3's last event
+	sess.Compare(b)
+	assert.True(t, strings.HasPrefix(sess.RelationText(), "a → b: step 2 (P2, [0,1,0]) happened before step 10 (P3, [0,4,4])."), sess.RelationText())
+	sess.Select(b)
+	sess.Compare(1)
+	assert.True(t, strings.HasPrefix(sess.RelationText(), "b → a: step 2 (P2, [0,1,0]) happened before step 10 (P3, [0,4,4])."), sess.RelationText())
+
+	sess.Stamps = diagram.StampsVector
+	q := sess.Query()
+	assert.Equal(t, "vector", q.Get("stamps"))
+	assert.Equal(t, "1", q.Get("sel2"))
+	back, err := FromQuery(q)
+	require.NoError(t, err)
+	assert.Equal(t, sess.RelationText(), back.RelationText())
+	assert.Equal(t, diagram.StampsVector, back.Stamps)
+
+	sess.Select(b) // selecting again clears both
+	assert.Equal(t, -1, sess.Selected)
+	assert.Equal(t, -1, sess.Other)
+	assert.Empty(t, sess.RelationText())
+
+	for raw, want := range map[string]string{
+		"s=vector-clock-concurrent&k=10&stamps=sundial": `link parameter "stamps": want lamport or vector, got "sundial"`,
+		"s=vector-clock-concurrent&k=10&sel2=3":         `link parameter "sel2": an event compared with the selected one needs link parameter "sel" too`,
+		"s=vector-clock-concurrent&k=10&sel=3&sel2=10":  `link parameter "sel2": want an event on screen, a step from 0 to 9, got "10"`,
+	} {
+		q, err := url.ParseQuery(raw)
+		require.NoError(t, err)
+		_, err = FromQuery(q)
+		require.Error(t, err, raw)
+		assert.Contains(t, err.Error(), want, raw)
+	}
 }

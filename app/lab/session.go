@@ -38,8 +38,12 @@ type Session struct {
 	Axis diagram.Axis
 	// View is the diagram's window: zoom, and where it is pinned if it is.
 	View View
-	// Selected is the event whose causal past and future are shown, or -1.
+	// Selected is the event whose causal past and future are shown, or -1,
+	// and Other an event compared with it, or -1.
 	Selected int
+	Other    int
+	// Stamps says which clock the diagram writes under every event.
+	Stamps diagram.Stamps
 	// Cut is the learner's own cut, when the cut tool is on.
 	Cut CutTool
 }
@@ -54,7 +58,7 @@ func OpenWithin(s *scenario.Scenario, b *engine.Budget) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{scn: s, run: r, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1}, nil
+	return &Session{scn: s, run: r, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, nil
 }
 
 // linkBase is how a link names a session's scenario.
@@ -230,7 +234,8 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	}
 	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.highlightAll(), Cut: cut,
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
-		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step})
+		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
+		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps})
 }
 
 // highlightAll is what the diagram points at: the messages failing

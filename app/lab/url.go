@@ -49,7 +49,9 @@ const (
 //	span=40            the zoom: how much of the axis is visible
 //	at=120             the window pinned at this point of the axis (else it
 //	                   follows the present)
+//	stamps=vector      every event's Lamport timestamp or vector clock shown
 //	sel=12             the event (step) whose causal past and future show
+//	sel2=20            an event compared with the selected one
 //	cut=12.5,_,30      the cut tool's points, one per process (_: not placed)
 //
 // A page of several views writes the second view's parameters with the
@@ -81,6 +83,12 @@ func (s *Session) encode(q url.Values, suffix string) {
 		set("axis", string(s.Axis))
 	}
 	s.View.encode(q, suffix)
+	if s.Stamps != diagram.StampsNone {
+		set("stamps", string(s.Stamps))
+	}
+	if s.Other >= 0 {
+		set("sel2", strconv.Itoa(s.Other))
+	}
 	if s.Selected >= 0 {
 		set("sel", strconv.Itoa(s.Selected))
 	}
@@ -192,6 +200,24 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 			return nil, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param("sel"), sel)
 		}
 		sess.Selected = sel
+	}
+	if raw := get("sel2"); raw != "" {
+		other, err := strconv.Atoi(raw)
+		switch {
+		case sess.Selected < 0:
+			return nil, fmt.Errorf("%s: an event compared with the selected one needs %s too", param("sel2"), param("sel"))
+		case err != nil || other < 0 || other >= sess.step:
+			return nil, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param("sel2"), sess.step-1, clip(raw))
+		case sess.run.Trace().Records[other].Node < 0:
+			return nil, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param("sel2"), other)
+		}
+		sess.Other = other
+	}
+	switch st := diagram.Stamps(get("stamps")); st {
+	case diagram.StampsNone, diagram.StampsLamport, diagram.StampsVector:
+		sess.Stamps = st
+	default:
+		return nil, fmt.Errorf("%s: want lamport or vector, got %q", param("stamps"), clip(string(st)))
 	}
 	if raw := get("cut"); raw != "" {
 		points, err := decodeCut(raw, len(sess.scn.Names))

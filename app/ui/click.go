@@ -8,7 +8,8 @@ import (
 
 // click handles a click on pane i's space-time diagram: a message in
 // flight is delivered next, a delivered one opens its channel's menu, an
-// event shows its causal past and future, a process line opens its menu;
+// event shows its causal past and future (with Shift, a second event is
+// compared with the selected one), a process line opens its menu;
 // with the cut tool on, it places the cut's point on the nearest line.
 func (c *Lab) click(ctx app.Context, i int, e app.Event) {
 	c.setFocus(i)
@@ -38,8 +39,15 @@ func (c *Lab) click(ctx app.Context, i int, e app.Event) {
 		}
 		p.openMenu(menuMessage, x, y, false, func(m *menu) { m.msg = hit.Msg })
 	case diagram.HitEvent:
-		s.Select(hit.Step)
-		p.notice = s.SelectionText()
+		if e.Get("shiftKey").Bool() && s.Selected >= 0 {
+			s.Compare(hit.Step) // a second event, related to the first
+		} else {
+			s.Select(hit.Step)
+		}
+		p.notice = s.RelationText()
+		if p.notice == "" {
+			p.notice = s.SelectionText()
+		}
 		c.changed(ctx)
 	case diagram.HitProcess:
 		p.openMenu(menuProcess, x, y, false, func(m *menu) { m.node = hit.Node })

@@ -231,7 +231,7 @@ func (c *Lab) scenarioPicker(i int) app.UI {
 }
 
 // runToggles are pane i's checkboxes: FIFO channels, the algorithm's
-// switches (fencing, epochs) and the Lamport axis.
+// switches (fencing, epochs) and the Lamport axis, and its timestamps.
 func (c *Lab) runToggles(i int) []app.UI {
 	p := c.panes[i]
 	s := c.sess(i)
@@ -258,6 +258,13 @@ func (c *Lab) runToggles(i int) []app.UI {
 			}, app.EventScope(p.n, i)),
 			app.Text(" Lamport time axis"),
 		),
+		app.Select().ID(p.id("stamps")).Attr("aria-label", "timestamps").Title("Write every event's Lamport timestamp or vector clock under its dot").Body(
+			option("none", "no timestamps", s.Stamps == diagram.StampsNone),
+			option(string(diagram.StampsLamport), "Lamport timestamps", s.Stamps == diagram.StampsLamport),
+			option(string(diagram.StampsVector), "vector clocks", s.Stamps == diagram.StampsVector),
+		).OnChange(func(ctx app.Context, e app.Event) {
+			c.setStamps(ctx, i, ctx.JSSrc().Get("value").String())
+		}, app.EventScope(p.n, i)),
 	)
 }
 

@@ -1403,7 +1403,7 @@ func TestPrerenderLeavesFalseFlagsOut(t *testing.T) {
 	assert.Contains(t, html, `<svg`, "the diagram is prerendered")
 	// go-app writes attributes in map order: find the flag in any place
 	selected := regexp.MustCompile(`<option[^>]* selected[ >]`)
-	assert.Len(t, selected.FindAllString(html, -1), 3, "one scenario, one speed and the compare picker's prompt are selected")
+	assert.Len(t, selected.FindAllString(html, -1), 4, "one scenario, one speed, the compare picker's prompt and no timestamps are selected")
 }
 
 // With many processes the command bar is one button beside a picker, not a
@@ -1528,4 +1528,21 @@ func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	assert.Equal(t, "lease-fencing", r.url().Get("s"), "back to the built-in as it is")
 	assert.Empty(t, r.url().Get("sc"))
 	assert.Nil(t, r.page().byID("changes"))
+}
+
+// The timestamps picker writes every event's clock under its dot and puts
+// it in the link; "none" takes them away.
+func TestTimestampsPicker(t *testing.T) {
+	r := mount(t, url.Values{"s": {"vector-clock-concurrent"}, "k": {"10"}})
+	assert.Equal(t, "none", selected(r.page().id("stamps")))
+	r.do(func(ctx app.Context) { r.c.setStamps(ctx, 0, "vector") })
+	assert.Equal(t, "vector", selected(r.page().id("stamps")))
+	assert.Equal(t, "vector", r.url().Get("stamps"))
+	var written bool
+	for _, sh := range r.layout().Shapes {
+		written = written || (sh.Op == diagram.OpText && sh.Text == "[0,4,4]")
+	}
+	assert.True(t, written, "P3's last event has its vector under it")
+	r.do(func(ctx app.Context) { r.c.setStamps(ctx, 0, "none") })
+	assert.Empty(t, r.url().Get("stamps"))
 }

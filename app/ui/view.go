@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"spacetime/app/diagram"
 	"spacetime/app/lab"
 )
 
@@ -113,5 +114,17 @@ func (c *Lab) setAxis(ctx app.Context, i int, axis string) {
 	v := c.page.ViewOf(i)
 	v.Pinned, v.Start = false, 0 // a pinned window is measured in the other axis's units
 	c.page.SetView(i, v)
+	c.changed(ctx)
+}
+
+// setStamps writes every event's Lamport timestamp or vector clock under
+// its dot in pane i, or none.
+func (c *Lab) setStamps(ctx app.Context, i int, stamps string) {
+	switch st := diagram.Stamps(stamps); st {
+	case diagram.StampsLamport, diagram.StampsVector:
+		c.sess(i).Stamps = st
+	default: // "none"
+		c.sess(i).Stamps = diagram.StampsNone
+	}
 	c.changed(ctx)
 }

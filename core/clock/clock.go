@@ -3,6 +3,8 @@
 // causal questions ("did a happen before b?") answered for free.
 package clock
 
+import "strconv"
+
 // Lamport is a Lamport logical clock value.
 type Lamport int64
 
@@ -17,6 +19,19 @@ type Vector []int32
 
 // NewVector returns the zero vector for n processes.
 func NewVector(n int) Vector { return make(Vector, n) }
+
+// String writes the vector as the lessons do: [2,0,1].
+func (v Vector) String() string {
+	b := make([]byte, 0, 2+3*len(v))
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(append(b, ']'))
+}
 
 // Clone returns an independent copy.
 func (v Vector) Clone() Vector { return append(Vector(nil), v...) }

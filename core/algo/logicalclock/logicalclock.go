@@ -5,9 +5,10 @@
 // V_i: every event adds d to V_i[i], a send stamps the message with V_i,
 // and a receipt takes the entrywise max with the stamp after its own tick;
 // it keeps the Lamport clock beside, so that the two can be read side by
-// side. The processes do what the learner or the workload asks: a local
-// event, or a send to another process. Each event is labelled with the
-// clock's value after it.
+// side. A process's start is its first event; then it does what the
+// learner or the workload asks: a local event, or a send to another
+// process. Each event is labelled with the clock's value after it. With
+// d = 1 the clocks are those the engine keeps for every algorithm.
 package logicalclock
 
 import (
@@ -117,7 +118,9 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	me := env.Name(env.Self())
 	switch ev.Kind {
 	case sim.Init:
-		env.Explain("%s starts with %s", me, p.state(env.Self()))
+		// the start is the process's first event, as the engine counts it
+		rule := p.tick(env)
+		env.Explain("%s starts, its first event: %s", me, rule)
 	case sim.Recover:
 		env.Explain("%s recovers with its clock as it was (%s): a clock must never run backwards", me, p.state(env.Self()))
 	case sim.Workload:

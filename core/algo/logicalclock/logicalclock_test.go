@@ -24,6 +24,11 @@ func TestTwoProcessLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "lamport-clock-two")
 	captions := mutextest.Captions(r)
 	assert.Contains(t, captions, "P2 receives m stamped 7: C₂ = max(4, 7) + 1 = 8")
+	for _, rec := range r.Trace().Records {
+		if rec.Kind != trace.Fault {
+			assert.Equal(t, fmt.Sprintf("⟨clock: %d⟩", rec.Lamport), "⟨clock: "+rec.Annotations()[0].Text+"⟩", "with d = 1 the algorithm's clock is the engine's")
+		}
+	}
 	assert.Contains(t, captions, "P1 receives m stamped 9: C₁ = max(7, 9) + 1 = 10")
 	assert.Equal(t, map[string]any{"P1": int64(10), "P2": int64(9)}, mutextest.Metrics(r)["clocks"])
 	assert.Empty(t, mutextest.Failed(r))
@@ -33,9 +38,9 @@ func TestTwoProcessLesson(t *testing.T) {
 func TestIncrement(t *testing.T) {
 	doc := `{"algorithm": %q, "n": 2, "params": {"d": 3}, "script": [{"at": 1, "node": 1, "command": "local"}, {"at": 2, "node": 1, "command": "send", "target": 2}], "until": {"quiescent": true}}`
 	r := mutextest.Run(t, fmt.Sprintf(doc, logicalclock.LamportID))
-	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped 6: C₂ = max(0, 6) + 3 = 9")
+	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped 9: C₂ = max(3, 9) + 3 = 12")
 	r = mutextest.Run(t, fmt.Sprintf(doc, logicalclock.VectorID))
-	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped [6,0]: V₂[2] = 0 + 3 = 3, then V₂ = max([0,3], [6,0]) = [6,3]")
+	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped [9,0]: V₂[2] = 3 + 3 = 6, then V₂ = max([0,6], [9,0]) = [9,6]")
 	for _, bad := range []string{`{"d": 0}`, `{"d": 1001}`} {
 		s, err := scenario.Parse([]byte(strings.Replace(fmt.Sprintf(doc, logicalclock.LamportID), `{"d": 3}`, bad, 1)))
 		if err == nil {
@@ -50,13 +55,17 @@ func TestIncrement(t *testing.T) {
 func TestSmallerClockIsNoCause(t *testing.T) {
 	_, r := scenariotest.Run(t, "vector-clock-concurrent")
 	events := labelled(r)
-	a, b := events[0], events[len(events)-1]
+	a, b := events[3], events[len(events)-1] // P1's local event, P3's last
 	require.Equal(t, "P1", r.Config().Names[a.node])
 	require.Equal(t, "P3", r.Config().Names[b.node])
 	assert.Less(t, a.lamport, b.lamport)
 	assert.Equal(t, clock.Concurrent, clock.Compare(a.vector, b.vector))
-	assert.Equal(t, "[1,0,0]", vecString(a.vector))
-	assert.Equal(t, "[0,3,3]", vecString(b.vector))
+	assert.Equal(t, "[2,0,0]", vecString(a.vector))
+	assert.Equal(t, "[0,4,4]", vecString(b.vector))
+	assert.Equal(t, []int64{2, 7}, []int64{a.lamport, b.lamport})
+	recs := r.Trace().Records
+	assert.Equal(t, a.vector, recs[a.step].Vector, "with d = 1 the algorithm's vectors are the engine's")
+	assert.Equal(t, b.vector, recs[b.step].Vector)
 }
 
 // Over random runs with random faults, the algorithm's vectors compare as
