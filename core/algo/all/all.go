@@ -15,6 +15,7 @@ import (
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/algo/ringelection"
 	"spacetime/core/algo/suzukikasami"
+	"spacetime/core/algo/termination"
 	"spacetime/core/algo/tokenring"
 	"spacetime/core/sim"
 )
@@ -34,6 +35,9 @@ var specs = []*sim.Spec{
 	lease.Spec,
 	coordlock.Spec,
 	epochs.Spec,
+	termination.DSSpec,
+	termination.CreditSpec,
+	termination.PollSpec,
 }
 
 // Specs lists the registered algorithms.

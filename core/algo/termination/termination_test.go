@@ -1,0 +1,117 @@
+package termination_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/core/algo/termination"
+	"spacetime/core/scenario"
+	"spacetime/core/scenario/scenariotest"
+	"spacetime/core/sim"
+)
+
+var detectors = []string{"dijkstra-scholten", "credit-recovery", "idle-poll"}
+
+// The computation is the seed's, whatever the detector: the same WORK
+// messages and the same end under all three. Dijkstra–Scholten sends one
+// ACK per WORK; credit recovery at most one CREDIT per WORK.
+func TestOneComputationUnderEveryDetector(t *testing.T) {
+	var basicTotal, dsTotal, creditTotal int
+	for seed := 1; seed <= 40; seed++ {
+		n := 3 + seed%6
+		got := map[string]map[string]any{}
+		for _, id := range detectors {
+			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "until": {"quiescent": true}}`, id, n, seed))
+			got[id] = mutextest.Metrics(r)
+		}
+		ds, credit, poll := got["dijkstra-scholten"], got["credit-recovery"], got["idle-poll"]
+		for _, m := range []string{"basic_messages", "terminated_at"} {
+			assert.Equal(t, ds[m], credit[m], "seed %d: %s", seed, m)
+			assert.Equal(t, ds[m], poll[m], "seed %d: %s", seed, m)
+		}
+		assert.Equal(t, ds["basic_messages"], ds["control_messages"], "seed %d: one ACK per WORK", seed)
+		assert.LessOrEqual(t, credit["control_messages"], credit["basic_messages"], "seed %d", seed)
+		basicTotal += ds["basic_messages"].(int)
+		dsTotal += ds["control_messages"].(int)
+		creditTotal += credit["control_messages"].(int)
+	}
+	t.Logf("40 computations, %d WORK messages: Dijkstra–Scholten %d ACKs (%.2f per WORK), credit recovery %d CREDITs (%.2f per WORK)",
+		basicTotal, dsTotal, float64(dsTotal)/float64(basicTotal), creditTotal, float64(creditTotal)/float64(basicTotal))
+}
+
+// Hundreds of seeds with random delays, FIFO or not, and GC pauses: both
+// detectors announce termination, never early and always eventually.
+func TestNeverEarlyAlwaysEventually(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, id := range detectors[:2] {
+		for seed := range 300 {
+			n := 2 + rng.IntN(8)
+			var script []string
+			for range rng.IntN(3) {
+				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "pause", "node": %d, "for": %d}`, 1+rng.IntN(30), 1+rng.IntN(n), 1+rng.IntN(20)))
+			}
+			doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, %d], "fifo": %v}, "params": {"depth": %d, "fanout": %d},
+				"script": [%s], "until": {"quiescent": true}}`, id, n, seed, 1+rng.IntN(8), rng.IntN(2) == 0, 1+rng.IntN(5), 1+rng.IntN(3), strings.Join(script, ", "))
+			r := mutextest.Run(t, doc)
+			require.Empty(t, mutextest.Failed(r), doc)
+			m := mutextest.Metrics(r)
+			require.NotNil(t, m["detected_at"], "announced\n%s", doc)
+			require.NotNil(t, m["terminated_at"], doc)
+			require.GreaterOrEqual(t, m["detected_at"], m["terminated_at"], doc)
+		}
+	}
+}
+
+// Seed 003's interview point: every process idle with a WORK in flight.
+// Asking who is idle announces termination too early; the two detectors
+// wait for the message.
+func TestIdleIsNotTerminated(t *testing.T) {
+	s, r := scenariotest.Run(t, "termination-in-flight")
+	failed := mutextest.Failed(r)
+	require.Len(t, failed, 1)
+	assert.Equal(t, termination.SafeName+": termination announced with every process passive but 1 WORK message(s) still in flight", failed[0])
+	assert.True(t, s.Expected(termination.SafeName))
+	assert.Equal(t, sim.Time(10), mutextest.Metrics(r)["detected_at"])
+
+	for _, id := range []string{"termination-in-flight-ds", "termination-in-flight-credit"} {
+		_, r := scenariotest.Run(t, id)
+		assert.Empty(t, mutextest.Failed(r), id)
+		m := mutextest.Metrics(r)
+		assert.Greater(t, m["detected_at"], sim.Time(36), "%s: after the delayed WORK arrives at 36", id)
+	}
+
+	// while the WORK is held back, a quarter of the credit is in it
+	_, r = scenariotest.Run(t, "termination-in-flight-credit")
+	for k := range r.Len() {
+		if r.Trace().Records[k].Time == 20 {
+			panel := r.Config().Spec.Panels(r.At(k).View())[0]
+			assert.Equal(t, "held 0 + in flight 1/4 + returned to the root 3/4", panel.Note)
+			break
+		}
+	}
+}
+
+// Bad parameters are refused, naming the field.
+func TestParams(t *testing.T) {
+	for params, want := range map[string]string{
+		`{"depth": -1}`:    `field "params.depth": want levels from 0 to 1000, got -1`,
+		`{"fanout": 1001}`: `field "params.fanout": want messages from 0 to 1000, got 1001`,
+		`{"work": 0}`:      `field "params.work": want ticks from 1 to 1000, got 0`,
+		`{"credit": 1}`:    `params.credit`,
+	} {
+		for _, id := range detectors {
+			s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": %q, "n": 3, "params": %s, "until": {"time": 9}}`, id, params)))
+			if err == nil {
+				_, err = s.Run()
+			}
+			require.Error(t, err, params)
+			assert.Contains(t, err.Error(), want, params)
+		}
+	}
+}
