@@ -40,7 +40,9 @@ type Credit struct {
 }
 
 // share is 2^-exp.
-func share(exp int) *big.Rat { return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(exp))) }
+func share(exp int) *big.Rat {
+	return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(exp)))
+}
 
 // Step reacts to one event.
 func (c *Credit) Step(env *sim.Env, ev sim.Event) {
