@@ -12,6 +12,7 @@ import (
 
 	"spacetime/core/algo/logicalclock"
 	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/core/check/causal"
 	"spacetime/core/clock"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
@@ -89,14 +90,14 @@ func TestClocksAgainstHappenedBefore(t *testing.T) {
 				id, n, seed, fifo, 1+rng.IntN(3), strings.Join(script, ", "))
 			r := mutextest.Run(t, doc)
 			require.Empty(t, mutextest.Failed(r), doc)
-			before := happenedBefore(r.Trace())
+			before := causal.Before(r.Trace())
 			events := labelled(r)
 			for _, a := range events {
 				for _, b := range events {
 					if a.step == b.step {
 						continue
 					}
-					hb := before[b.step].has(a.step)
+					hb := before[b.step].Has(a.step)
 					pairs++
 					if hb {
 						require.Less(t, a.lamport, b.lamport, "clock condition, steps %d → %d\n%s", a.step, b.step, doc)
@@ -135,44 +136,6 @@ func labelled(r *engine.Run) []event {
 				e.vector = append(e.vector, int32(x))
 			}
 			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// bits is a set of steps.
-type bits []uint64
-
-func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
-func (b bits) add(i int)      { b[i/64] |= 1 << (i % 64) }
-func (b bits) union(o bits) {
-	for i := range b {
-		b[i] |= o[i]
-	}
-}
-
-// happenedBefore is, for each step, the set of steps that happened before
-// it: the earlier steps of its process, and for a receipt the send and all
-// before it, closed transitively.
-func happenedBefore(tr *trace.Trace) []bits {
-	n := len(tr.Records)
-	words := (n + 63) / 64
-	out := make([]bits, n)
-	last := map[int]int{}
-	for k, rec := range tr.Records {
-		out[k] = make(bits, words)
-		if rec.Node < 0 {
-			continue
-		}
-		if p, ok := last[int(rec.Node)]; ok {
-			out[k].add(p)
-			out[k].union(out[p])
-		}
-		last[int(rec.Node)] = k
-		if rec.Kind == trace.Deliver && rec.Msg >= 0 {
-			m := tr.Msgs[tr.Msgs[rec.Msg].Original]
-			out[k].add(m.SendStep)
-			out[k].union(out[m.SendStep])
 		}
 	}
 	return out
