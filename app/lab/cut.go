@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,14 +92,30 @@ func (s *Session) CutText() string {
 	case !complete:
 		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(s.Cut.Points))
 	case len(bad) == 0:
-		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in."
+		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + s.cutSum()
 	}
 	var names []string
 	for _, id := range bad {
 		names = append(names, s.Describe(id))
 	}
 	return fmt.Sprintf("This cut is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
-		len(bad), strings.Join(names, "; "))
+		len(bad), strings.Join(names, "; ")) + s.cutSum()
+}
+
+// cutSum says what the Measure adds up to at a complete cut.
+func (s *Session) cutSum() string {
+	total, initial, ok := s.cutTotals(s.holdsAt(s.cutSteps()))
+	if !ok {
+		return ""
+	}
+	m := s.Spec().Measure
+	if total == initial {
+		return fmt.Sprintf(" Its %s adds up to %s, all there is.", m.Name, m.Format(total))
+	}
+	if total > initial {
+		return fmt.Sprintf(" Its %s adds up to %s, but the system holds %s: %s counted where it arrived that has not yet left where it was sent from.", m.Name, m.Format(total), m.Format(initial), m.Name)
+	}
+	return fmt.Sprintf(" Its %s adds up to %s, but the system holds %s: what the network lost is missing.", m.Name, m.Format(total), m.Format(initial))
 }
 
 // encodeCut writes the cut's points for a link: "12.5,_,30".
@@ -133,4 +150,129 @@ func decodeCut(text string, n int) ([]float64, error) {
 		points[i] = v
 	}
 	return points, nil
+}
+
+// cutHolds are what each process and channel holds at a complete cut:
+// the processes' states as of their points, and the messages sent inside
+// the cut but not received inside it.
+type cutHolds struct {
+	// fields and amounts are each process's state and Measure as of its
+	// point (read at once: a state the run hands out is reused).
+	fields   [][]sim.Field
+	amounts  []int64
+	channels map[[2]sim.NodeID][]int
+}
+
+func (s *Session) holdsAt(cut []int) cutHolds {
+	h := cutHolds{fields: make([][]sim.Field, len(cut)), amounts: make([]int64, len(cut)), channels: map[[2]sim.NodeID][]int{}}
+	m := s.Spec().Measure
+	for id, step := range cut {
+		if step < 0 {
+			step = s.step
+		}
+		n := s.run.At(step).View().Node(sim.NodeID(id))
+		h.fields[id] = n.Inspect()
+		if m != nil {
+			h.amounts[id] = m.OfNode(n)
+		}
+	}
+	inside := func(p sim.NodeID, step int) bool { return step >= 0 && step < s.step && (cut[p] < 0 || step < cut[p]) }
+	for _, m := range s.run.Trace().MsgsBefore(s.step) {
+		if m.DropStep >= 0 && m.DropStep < s.step {
+			continue // lost: in no channel
+		}
+		if inside(m.From, m.SendStep) && !inside(m.To, m.RecvStep) {
+			key := [2]sim.NodeID{m.From, m.To}
+			h.channels[key] = append(h.channels[key], m.ID)
+		}
+	}
+	return h
+}
+
+// CutPanel is the global state at the learner's cut, once every point is
+// placed: each process's state as of its point, each channel's messages
+// (sent inside the cut, received outside it), and, for an algorithm with
+// a Measure, what each holds and the total.
+func (s *Session) CutPanel() (sim.Panel, bool) {
+	complete, _ := s.CutVerdict()
+	if !complete {
+		return sim.Panel{}, false
+	}
+	m := s.Spec().Measure
+	h := s.holdsAt(s.cutSteps())
+	p := sim.Panel{Title: "State at your cut", Note: "each process as of its point; each channel: sent inside the cut, received outside it", Columns: []string{"process or channel", "state"}}
+	if m != nil {
+		p.Columns = append(p.Columns, m.Name)
+	}
+	for id, fs := range h.fields {
+		var fields []string
+		for _, f := range fs {
+			fields = append(fields, f.Name+" "+f.Value)
+		}
+		row := []string{s.scn.Names[id], strings.Join(fields, "; ")}
+		if m != nil {
+			row = append(row, m.Format(h.amounts[id]))
+		}
+		p.Rows = append(p.Rows, sim.Row{Cells: row})
+	}
+	for _, key := range sortedChannels(h.channels) {
+		var msgs []string
+		var amount int64
+		for _, id := range h.channels[key] {
+			msg := s.run.Trace().Msgs[id]
+			msgs = append(msgs, msg.Describe())
+			if m != nil {
+				amount += m.OfMessage(msg.Message)
+			}
+		}
+		row := []string{s.scn.Names[key[0]] + "→" + s.scn.Names[key[1]], strings.Join(msgs, ", ")}
+		if m != nil {
+			row = append(row, m.Format(amount))
+		}
+		p.Rows = append(p.Rows, sim.Row{Cells: row})
+	}
+	if total, initial, ok := s.cutTotals(h); ok {
+		row := sim.Row{Cells: []string{"total", fmt.Sprintf("the system holds %s", m.Format(initial)), m.Format(total)}}
+		if total != initial {
+			row.CellEmphasis = []string{"", "", "bad"}
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	return p, true
+}
+
+// cutTotals adds the Measure up at the cut, beside what the run started
+// with.
+func (s *Session) cutTotals(h cutHolds) (total, initial int64, ok bool) {
+	m := s.Spec().Measure
+	if m == nil {
+		return 0, 0, false
+	}
+	for _, a := range h.amounts {
+		total += a
+	}
+	for _, ids := range h.channels {
+		for _, id := range ids {
+			total += m.OfMessage(s.run.Trace().Msgs[id].Message)
+		}
+	}
+	start := s.run.At(0).View()
+	for i := range start.N() {
+		initial += m.OfNode(start.Node(sim.NodeID(i)))
+	}
+	return total, initial, true
+}
+
+func sortedChannels(ch map[[2]sim.NodeID][]int) [][2]sim.NodeID {
+	keys := make([][2]sim.NodeID, 0, len(ch))
+	for k := range ch {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [2]sim.NodeID) int {
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		return int(a[1]) - int(b[1])
+	})
+	return keys
 }

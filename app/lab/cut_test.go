@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"math"
 	"net/url"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/core/trace"
 )
 
 func bankAtEnd(t *testing.T) *Session {
@@ -123,4 +125,43 @@ func TestCutOverANetworkStep(t *testing.T) {
 	_, err = FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {"1," + strings.Repeat("9", 5000) + "x,3"}})
 	require.Error(t, err)
 	assert.Less(t, len(err.Error()), 200)
+}
+
+// At a cut straight down the lanes the bank's money adds up; moving the
+// sender's point before a transfer it sent, with the receipt still inside,
+// counts that money twice, and the panel and the text say so.
+func TestCutStateAddsUp(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	sess, err := Open(s)
+	require.NoError(t, err)
+	sess.Seek(sess.Len())
+	tr := sess.Run().Trace()
+	var m trace.Msg
+	for _, msg := range tr.Msgs {
+		if msg.Kind == "transfer" && msg.RecvStep >= 0 && msg.RecvTime > msg.SendTime+1 && msg.RecvTime < 50 {
+			m = msg
+			break
+		}
+	}
+	require.NotZero(t, m.Value)
+	ix := sess.Index()
+	sess.ToggleCut()
+	for id := range s.Names {
+		sess.PlaceCut(sim.NodeID(id), float64(m.RecvTime)+0.5)
+	}
+	panel, ok := sess.CutPanel()
+	require.True(t, ok)
+	total := panel.Rows[len(panel.Rows)-1]
+	assert.Equal(t, []string{"total", "the system holds $300", "$300"}, total.Cells, "a cut at one time is consistent")
+	assert.Contains(t, sess.CutText(), "Its money adds up to $300, all there is.")
+
+	sess.PlaceCut(m.From, ix.At(m.SendStep)) // the send is now outside
+	panel, _ = sess.CutPanel()
+	total = panel.Rows[len(panel.Rows)-1]
+	assert.Equal(t, fmt.Sprintf("$%d", 300+m.Value), total.Cells[2], "the transfer is counted at both ends")
+	assert.Equal(t, "bad", total.CellEmphasis[2])
+	assert.Contains(t, sess.CutText(), fmt.Sprintf("Its money adds up to $%d, but the system holds $300", 300+m.Value))
+	assert.Equal(t, "State at your cut", panel.Title)
+	assert.Equal(t, []string{"process or channel", "state", "money"}, panel.Columns)
 }

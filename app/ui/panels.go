@@ -16,6 +16,9 @@ import (
 func (c *Lab) panels(i int) app.UI {
 	p := c.panes[i]
 	var items []app.UI
+	if cut, ok := c.sess(i).CutPanel(); ok {
+		items = append(items, panelTable(cut))
+	}
 	for _, panel := range c.sess(i).Panels() {
 		items = append(items, panelTable(panel))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
+	"spacetime/core/sim"
 )
 
 // zoomStep is one step of zooming out; its inverse zooms in.
@@ -23,6 +24,9 @@ type drag struct {
 	// not a click.
 	moved bool
 	from  float64
+	// cutting says the press took hold of the cut's point on lane.
+	cutting bool
+	lane    sim.NodeID
 }
 
 // zoom zooms pane i by factor around the present (or the middle, when
@@ -78,11 +82,19 @@ func (c *Lab) wheel(ctx app.Context, i int, e app.Event) {
 
 func (c *Lab) dragStart(ctx app.Context, i int, e app.Event) {
 	c.setFocus(i)
-	x := e.Get("offsetX").Float()
-	c.panes[i].drag = drag{down: true, lastX: x, from: x}
+	p := c.panes[i]
+	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+	p.drag = drag{down: true, lastX: x, from: x}
+	if s := c.sess(i); s.Cut.On && p.scene != nil {
+		// a press on a placed point of the cut takes hold of it
+		if lane, ok := p.scene.LaneAt(y); ok && !math.IsNaN(s.Cut.Points[lane]) && math.Abs(p.scene.XOf(s.Cut.Points[lane])-x) <= 8 {
+			p.drag.cutting, p.drag.lane = true, lane
+		}
+	}
 }
 
-// dragMove pans with the mouse: the picture follows the pointer.
+// dragMove pans with the mouse, the picture following the pointer, or
+// moves the cut's point along its line.
 func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
 	p := c.panes[i]
 	if !p.drag.down || p.scene == nil {
@@ -93,6 +105,12 @@ func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
 		return
 	}
 	p.drag.moved = true
+	if p.drag.cutting {
+		c.sess(i).PlaceCut(p.drag.lane, p.scene.TimeAt(x))
+		c.redraw(ctx)
+		ctx.PreventUpdate()
+		return
+	}
 	c.page.SetView(i, lab.Panned(p.scene, p.drag.lastX-x))
 	p.drag.lastX = x
 	c.redraw(ctx)

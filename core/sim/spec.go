@@ -255,6 +255,17 @@ type Switch struct {
 	Label, Help string
 }
 
+// Measure is a quantity conserved between the processes and their
+// messages: a cut that adds it up wrong is no state the system was in.
+type Measure struct {
+	// Name says what it is ("money"); Format writes an amount ("$300").
+	Name   string
+	Format func(int64) string
+	// OfNode is what a process holds, and OfMessage what a message carries.
+	OfNode    func(n Node) int64
+	OfMessage func(m Message) int64
+}
+
 // Spec registers an algorithm.
 type Spec struct {
 	// ID is the algorithm's id in scenario files and on the command line.
@@ -304,6 +315,10 @@ type Spec struct {
 	// Topology is the graph the processes form, for the page's second
 	// view; nil for none.
 	Topology func(v View) *Topology
+	// Measure is a quantity the processes and the messages between them
+	// hold (the bank's money), which the cut tool adds up at a learner's
+	// cut; nil for none.
+	Measure *Measure
 	// KnownLimits are the ways the algorithm is known to break under
 	// faults (non-FIFO channels break a snapshot's cut; a crashed
 	// coordinator blocks everyone): a seeded campaign counts such a

@@ -3,6 +3,7 @@ package chandylamport
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
@@ -54,6 +55,7 @@ var Spec = &sim.Spec{
 	Formula:  formula,
 	Done:     done,
 	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	Measure:  money,
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
 		{Invariant: "snapshot total equals the money there is", Faults: append([]string{"fifo"}, lossy...), Why: "without FIFO a marker overtakes a transfer; a lost or duplicated transfer changes the money there is"},
@@ -260,4 +262,18 @@ func lostMoney(v sim.View) (string, []int) {
 		return "", nil
 	}
 	return fmt.Sprintf("the network lost $%d in %d transfer(s), and the algorithm assumes reliable channels", sum, len(lost)), lost
+}
+
+// money is what the branches and their transfers hold: the cut tool adds
+// it up at a learner's cut.
+var money = &sim.Measure{
+	Name:   "money",
+	Format: func(x int64) string { return "$" + strconv.FormatInt(x, 10) },
+	OfNode: func(n sim.Node) int64 { return n.(*Branch).Balance },
+	OfMessage: func(m sim.Message) int64 {
+		if m.Kind == KindTransfer {
+			return m.Value
+		}
+		return 0
+	},
 }
