@@ -40,9 +40,10 @@ func abs(x int) int {
 
 // Throughput is the scenario the throughput figures run: the algorithm's
 // first built-in lesson with a random workload (its first lesson
-// otherwise), with n processes, its workload running to the end, and
-// stopping after the given number of steps. A lesson's scripted faults
-// stay; one whose script names a process the size lacks is left out.
+// otherwise, given a workload of one request every one to three ticks),
+// with n processes, its workload running to the end, and stopping after
+// the given number of steps. A lesson's script stays unless it names a
+// process the size lacks: then the run goes without it.
 func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 	if _, ok := all.Lookup(algorithm); !ok {
 		return nil, fmt.Errorf("unknown algorithm %q", algorithm)
@@ -68,11 +69,16 @@ func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 	}
 	s, err := busy.WithN(n)
 	if err != nil {
-		return nil, fmt.Errorf("%s with n=%d: %v", busy.ID, n, err)
+		bare := busy.Clone()
+		bare.Script = nil
+		if s, err = bare.WithN(n); err != nil {
+			return nil, fmt.Errorf("%s with n=%d: %v", busy.ID, n, err)
+		}
 	}
-	if s.Workload != nil {
-		s.Workload.Until = 0
+	if s.Workload == nil {
+		s.Workload = &Workload{P: 1, Every: []sim.Time{1, 3}}
 	}
+	s.Workload.Until = 0
 	s.Until = Until{Steps: steps}
 	return s, nil
 }
