@@ -140,13 +140,21 @@ func (s *Session) ChangesInBrief() []string {
 
 // changedSwitches are the switches set otherwise than in the lesson.
 func (s *Session) changedSwitches() []sim.Switch {
-	lesson, err := scenario.Builtin(s.scn.ID)
-	if err != nil || lesson.Algorithm != s.scn.Algorithm {
+	switches := s.Spec().Switches
+	if len(switches) == 0 {
 		return nil
 	}
+	if s.lesson.id != s.scn.ID { // the page asks at every frame: read the lesson once
+		s.lesson.id, s.lesson.values = s.scn.ID, nil
+		if b, err := scenario.Builtin(s.scn.ID); err == nil && b.Algorithm == s.scn.Algorithm {
+			for _, sw := range switches {
+				s.lesson.values = append(s.lesson.values, b.Switched(sw))
+			}
+		}
+	}
 	var out []sim.Switch
-	for _, sw := range s.Spec().Switches {
-		if s.scn.Switched(sw) != lesson.Switched(sw) {
+	for i, sw := range switches {
+		if i < len(s.lesson.values) && s.scn.Switched(sw) != s.lesson.values[i] {
 			out = append(out, sw)
 		}
 	}

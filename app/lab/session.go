@@ -44,6 +44,12 @@ type Session struct {
 	Other    int
 	// Stamps says which clock the diagram writes under every event.
 	Stamps diagram.Stamps
+	// lesson caches the switches of the built-in lesson of the scenario's
+	// id (none when it is no lesson), for Changes.
+	lesson struct {
+		id     string
+		values []bool
+	}
 	// Cut is the learner's own cut, when the cut tool is on.
 	Cut CutTool
 }
