@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"spacetime/core/check"
+	"spacetime/core/engine"
 	"spacetime/core/sim"
 )
 
@@ -45,15 +46,47 @@ func (s *Session) PlaceCut(id sim.NodeID, t float64) {
 // messages make the cut inconsistent (none: it is consistent), judged on
 // the events on screen.
 func (s *Session) CutVerdict() (complete bool, bad []int) {
-	if !s.Cut.On {
+	c, ok := s.readCut()
+	if !ok {
 		return false, nil
+	}
+	return true, c.bad
+}
+
+// cutReading is what the cut tool reads from the run at a complete cut.
+// The page asks for the highlight, the text and the panel at every frame,
+// and each reads the whole history: it is kept while the run, the step on
+// screen and the points are the same.
+type cutReading struct {
+	run           *engine.Run
+	version, step int
+	points        string
+	bad           []int
+	holds         cutHolds
+	// total and initial are the Measure at the cut and at the start.
+	total, initial int64
+}
+
+// readCut reads a complete cut, or reports false while a point is missing.
+func (s *Session) readCut() (*cutReading, bool) {
+	if !s.Cut.On {
+		return nil, false
 	}
 	for _, p := range s.Cut.Points {
 		if math.IsNaN(p) {
-			return false, nil
+			return nil, false
 		}
 	}
-	return true, check.Inconsistent(s.State().View(), s.cutSteps())
+	key := encodeCut(s.Cut.Points)
+	c := &s.cutRead
+	if c.run == s.run && c.version == s.run.Version() && c.step == s.step && c.points == key {
+		return c, true
+	}
+	steps := s.cutSteps()
+	bad := check.Inconsistent(s.State().View(), steps) // before holdsAt reads other states
+	*c = cutReading{run: s.run, version: s.run.Version(), step: s.step, points: key, bad: bad, holds: s.holdsAt(steps)}
+	c.total, c.initial = s.cutTotals(c.holds)
+	return c, true
 }
 
 // cutSteps turns the points into the first step of each process that lies
@@ -94,21 +127,35 @@ func (s *Session) CutText() string {
 	case len(bad) == 0:
 		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + s.cutSum()
 	}
-	var names []string
-	for _, id := range bad {
-		names = append(names, s.Describe(id))
-	}
+	names := listed(bad, "; ", s.Describe)
 	return fmt.Sprintf("This cut is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
-		len(bad), strings.Join(names, "; ")) + s.cutSum()
+		len(bad), names) + s.cutSum()
+}
+
+// mostListed is how many messages a sentence or a cell names; a cut
+// through a long run may cross thousands.
+const mostListed = 6
+
+// listed names the first messages of ids, and says how many more there are.
+func listed(ids []int, sep string, name func(int) string) string {
+	var names []string
+	for _, id := range ids[:min(len(ids), mostListed)] {
+		names = append(names, name(id))
+	}
+	if more := len(ids) - mostListed; more > 0 {
+		names = append(names, fmt.Sprintf("and %d more", more))
+	}
+	return strings.Join(names, sep)
 }
 
 // cutSum says what the Measure adds up to at a complete cut.
 func (s *Session) cutSum() string {
-	total, initial, ok := s.cutTotals(s.holdsAt(s.cutSteps()))
-	if !ok {
+	c, ok := s.readCut()
+	m := s.Spec().Measure
+	if !ok || m == nil {
 		return ""
 	}
-	m := s.Spec().Measure
+	total, initial := c.total, c.initial
 	if total == initial {
 		return fmt.Sprintf(" Its %s adds up to %s, all there is.", m.Name, m.Format(total))
 	}
@@ -194,12 +241,12 @@ func (s *Session) holdsAt(cut []int) cutHolds {
 // (sent inside the cut, received outside it), and, for an algorithm with
 // a Measure, what each holds and the total.
 func (s *Session) CutPanel() (sim.Panel, bool) {
-	complete, _ := s.CutVerdict()
+	c, complete := s.readCut()
 	if !complete {
 		return sim.Panel{}, false
 	}
 	m := s.Spec().Measure
-	h := s.holdsAt(s.cutSteps())
+	h := c.holds
 	p := sim.Panel{Title: "State at your cut", Note: "each process as of its point; each channel: sent inside the cut, received outside it", Columns: []string{"process or channel", "state"}}
 	if m != nil {
 		p.Columns = append(p.Columns, m.Name)
@@ -216,24 +263,22 @@ func (s *Session) CutPanel() (sim.Panel, bool) {
 		p.Rows = append(p.Rows, sim.Row{Cells: row})
 	}
 	for _, key := range sortedChannels(h.channels) {
-		var msgs []string
 		var amount int64
 		for _, id := range h.channels[key] {
-			msg := s.run.Trace().Msgs[id]
-			msgs = append(msgs, msg.Describe())
 			if m != nil {
-				amount += m.OfMessage(msg.Message)
+				amount += m.OfMessage(s.run.Trace().Msgs[id].Message)
 			}
 		}
-		row := []string{s.scn.Names[key[0]] + "→" + s.scn.Names[key[1]], strings.Join(msgs, ", ")}
+		msgs := listed(h.channels[key], ", ", func(id int) string { return s.run.Trace().Msgs[id].Describe() })
+		row := []string{s.scn.Names[key[0]] + "→" + s.scn.Names[key[1]], msgs}
 		if m != nil {
 			row = append(row, m.Format(amount))
 		}
 		p.Rows = append(p.Rows, sim.Row{Cells: row})
 	}
-	if total, initial, ok := s.cutTotals(h); ok {
-		row := sim.Row{Cells: []string{"total", fmt.Sprintf("the system holds %s", m.Format(initial)), m.Format(total)}}
-		if total != initial {
+	if m != nil {
+		row := sim.Row{Cells: []string{"total", fmt.Sprintf("the system holds %s", m.Format(c.initial)), m.Format(c.total)}}
+		if c.total != c.initial {
 			row.CellEmphasis = []string{"", "", "bad"}
 		}
 		p.Rows = append(p.Rows, row)
@@ -242,11 +287,11 @@ func (s *Session) CutPanel() (sim.Panel, bool) {
 }
 
 // cutTotals adds the Measure up at the cut, beside what the run started
-// with.
-func (s *Session) cutTotals(h cutHolds) (total, initial int64, ok bool) {
+// with (nothing without a Measure).
+func (s *Session) cutTotals(h cutHolds) (total, initial int64) {
 	m := s.Spec().Measure
 	if m == nil {
-		return 0, 0, false
+		return 0, 0
 	}
 	for _, a := range h.amounts {
 		total += a
@@ -260,7 +305,7 @@ func (s *Session) cutTotals(h cutHolds) (total, initial int64, ok bool) {
 	for i := range start.N() {
 		initial += m.OfNode(start.Node(sim.NodeID(i)))
 	}
-	return total, initial, true
+	return total, initial
 }
 
 func sortedChannels(ch map[[2]sim.NodeID][]int) [][2]sim.NodeID {

@@ -165,3 +165,24 @@ func TestCutStateAddsUp(t *testing.T) {
 	assert.Equal(t, "State at your cut", panel.Title)
 	assert.Equal(t, []string{"process or channel", "state", "money"}, panel.Columns)
 }
+
+// A cut across a long run can cross thousands of messages: the text names
+// the first few and counts the rest.
+func TestLongCutNamesAFew(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	sess, err := Open(s)
+	require.NoError(t, err)
+	sess.Seek(sess.Len())
+	sess.ToggleCut()
+	end := float64(sess.Now())
+	for id := range sess.Cut.Points {
+		sess.PlaceCut(sim.NodeID(id), end*float64(id+1)/float64(len(sess.Cut.Points)+1))
+	}
+	_, bad := sess.CutVerdict()
+	require.Greater(t, len(bad), mostListed)
+	text := sess.CutText()
+	assert.Contains(t, text, fmt.Sprintf("%d message(s) received inside it", len(bad)))
+	assert.Contains(t, text, fmt.Sprintf("and %d more.", len(bad)-mostListed))
+	assert.Equal(t, mostListed, strings.Count(text, "→"), "six messages named")
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 )
 
 // BenchmarkSeekFrame measures what the page computes to show a random step
@@ -33,5 +34,30 @@ func BenchmarkSeekFrame(b *testing.B) {
 				f()
 			}
 		})
+	}
+}
+
+// BenchmarkCutFrame measures what one frame of the page asks of a complete
+// cut on the 100,000-step lesson, at its last step: the highlighted
+// messages, the verdict's text and the state at the cut.
+func BenchmarkCutFrame(b *testing.B) {
+	s, err := scenario.Builtin("snapshot-long")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := Open(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess.Seek(sess.Len())
+	sess.ToggleCut()
+	end := sess.Now()
+	for id := range sess.Cut.Points {
+		sess.PlaceCut(sim.NodeID(id), float64(end)*float64(id+1)/float64(len(sess.Cut.Points)+1))
+	}
+	for b.Loop() {
+		sess.highlightAll()
+		sess.CutText()
+		sess.CutPanel()
 	}
 }

@@ -50,8 +50,10 @@ type Session struct {
 		id     string
 		values []bool
 	}
-	// Cut is the learner's own cut, when the cut tool is on.
-	Cut CutTool
+	// Cut is the learner's own cut, when the cut tool is on, and cutRead
+	// what was last read from the run at it.
+	Cut     CutTool
+	cutRead cutReading
 }
 
 // Open starts a session on a scenario, showing step 0.
