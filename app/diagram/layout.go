@@ -860,7 +860,8 @@ func (l *layout) events() {
 		}
 		l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
 		ink := Ink
-		if l.concurrent(s) { // greyed: neither before nor after the selection
+		rel, selected := l.relation(s)
+		if selected && rel == clock.Concurrent { // greyed: neither before nor after the selection
 			ink = Faint
 		}
 		switch r.Kind {
@@ -873,7 +874,7 @@ func (l *layout) events() {
 				l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 3.2, Color: ink})
 			}
 		}
-		if ring, ok := l.causalRing(s, px, py); ok {
+		if ring, ok := causalRing(rel, px, py); selected && ok {
 			marks = append(marks, ring)
 		}
 		if l.opt.HasOther && s == l.opt.Other {
@@ -964,26 +965,26 @@ func (l *layout) networkMark(r *trace.Record, px float64) {
 	l.add(Shape{Op: OpText, X1: px + 7, Y1: y + 4, Color: color, Align: AlignLeft, Text: text})
 }
 
-// concurrent says whether event s is concurrent with the selected one.
-func (l *layout) concurrent(s int) bool {
+// relation is how event s stands to the selected event, by their vector
+// stamps (Equal for the selected event itself); false when nothing is
+// selected.
+func (l *layout) relation(s int) (clock.Order, bool) {
 	sel := l.opt.Selected
-	if !l.opt.HasSelected || sel < 0 || sel >= l.k || s == sel || l.tr.Records[sel].Node < 0 {
-		return false
+	if !l.opt.HasSelected || sel < 0 || sel >= l.k || l.tr.Records[sel].Node < 0 {
+		return clock.Equal, false
 	}
-	return clock.Compare(l.tr.Records[s].Vector, l.tr.Records[sel].Vector) == clock.Concurrent
+	if s == sel {
+		return clock.Equal, true
+	}
+	return clock.Compare(l.tr.Records[s].Vector, l.tr.Records[sel].Vector), true
 }
 
 // causalRing rings an event in the selected event's causal past (blue) or
-// future (orange), and the selected event itself, using the vector stamps.
-func (l *layout) causalRing(s int, px, py float64) (Shape, bool) {
-	sel := l.opt.Selected
-	if !l.opt.HasSelected || sel < 0 || sel >= l.k || l.tr.Records[sel].Node < 0 {
-		return Shape{}, false
-	}
-	if s == sel {
+// future (orange), and the selected event itself.
+func causalRing(rel clock.Order, px, py float64) (Shape, bool) {
+	switch rel {
+	case clock.Equal:
 		return Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline}, true
-	}
-	switch clock.Compare(l.tr.Records[s].Vector, l.tr.Records[sel].Vector) {
 	case clock.Before:
 		return Shape{Op: OpCircle, X1: px, Y1: py, X2: 6.5, Color: PastColor, Width: 2, Flags: FlagOutline}, true
 	case clock.After:
