@@ -115,7 +115,7 @@ func workMessage(depth int, data []int64) sim.Message {
 }
 
 // spec registers a detector.
-func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec, newNode func(Params, json.RawMessage, int) (detector, error), invariants []sim.Invariant, panel func(v sim.View) sim.Panel, limits []sim.KnownLimit) *sim.Spec {
+func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec, newNode func(Params) detector, invariants []sim.Invariant, panel func(v sim.View) sim.Panel, limits []sim.KnownLimit) *sim.Spec {
 	return &sim.Spec{
 		ID:           id,
 		Title:        title,
@@ -129,16 +129,16 @@ func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec,
 			{Name: RoleAnnounce, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Green, Legend: "termination announced"},
 		}, roles...),
 		New: func(names []string, raw json.RawMessage) ([]sim.Node, error) {
+			p := defaults()
+			if err := sim.DecodeParams(raw, &p); err != nil {
+				return nil, err
+			}
+			if err := p.check(); err != nil {
+				return nil, err
+			}
 			nodes := make([]sim.Node, len(names))
 			for i := range nodes {
-				d, err := newNode(defaults(), raw, len(names))
-				if err != nil {
-					return nil, err
-				}
-				if err := d.base().Params.check(); err != nil {
-					return nil, err
-				}
-				nodes[i] = d
+				nodes[i] = newNode(p)
 			}
 			return nodes, nil
 		},

@@ -1,7 +1,6 @@
 package termination
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -26,10 +25,7 @@ var PollSpec = spec("idle-poll", "Termination detection: asking who is idle (wro
 		{Name: KindBusy, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
 	},
 	nil,
-	func(p Params, raw json.RawMessage, n int) (detector, error) {
-		q := &Poll{Base: Base{Work: Work{Params: p}}}
-		return q, sim.DecodeParams(raw, &q.Params)
-	},
+	func(p Params) detector { return &Poll{Base: Base{Work: Work{Params: p}}} },
 	nil, pollPanel,
 	[]sim.KnownLimit{{Invariant: SafeName, Always: true, Why: "asking whether every process is idle misses the WORK in flight: that is the lesson"}})
 
