@@ -3,7 +3,6 @@ package lab
 import (
 	"fmt"
 
-	"spacetime/app/diagram"
 	"spacetime/core/clock"
 	"spacetime/core/trace"
 )
@@ -44,32 +43,26 @@ func (s *Session) RelationText() string {
 	recs := s.run.Trace().Records
 	a, b := &recs[s.Selected], &recs[s.Other]
 	name := func(r *trace.Record, k int) string {
-		return fmt.Sprintf("step %d (%s, %s)", k+1, s.scn.Names[r.Node], diagram.Stamp(r, diagram.StampsVector))
+		return fmt.Sprintf("step %d (%s, %s)", k+1, s.scn.Names[r.Node], r.Vector)
 	}
 	an, bn := name(a, s.Selected), name(b, s.Other)
-	larger := func(x, y *trace.Record) (int, bool) {
-		for i := range x.Vector {
-			if i < len(y.Vector) && x.Vector[i] > y.Vector[i] {
-				return i, true
-			}
+	// larger names the first entry where x's vector is larger than y's
+	// (there is one: the caller knows the order)
+	larger := func(x, y *trace.Record) string {
+		i := 0
+		for i < len(x.Vector)-1 && (i >= len(y.Vector) || x.Vector[i] <= y.Vector[i]) {
+			i++
 		}
-		return 0, false
-	}
-	entry := func(x, y *trace.Record, i int) string {
 		return fmt.Sprintf("%d > %d in %s's entry", x.Vector[i], y.Vector[i], s.scn.Names[i])
 	}
 	switch clock.Compare(a.Vector, b.Vector) {
 	case clock.Before:
-		i, _ := larger(b, a)
-		return fmt.Sprintf("a → b: %s happened before %s. Every entry of a's vector is at most b's, and b's is larger somewhere (%s): b's process had heard of everything a's had when a happened.", an, bn, entry(b, a, i))
+		return fmt.Sprintf("a → b: %s happened before %s. Every entry of a's vector is at most b's, and b's is larger somewhere (%s): b's process had heard of everything a's had when a happened.", an, bn, larger(b, a))
 	case clock.After:
-		i, _ := larger(a, b)
-		return fmt.Sprintf("b → a: %s happened before %s. Every entry of b's vector is at most a's, and a's is larger somewhere (%s).", bn, an, entry(a, b, i))
+		return fmt.Sprintf("b → a: %s happened before %s. Every entry of b's vector is at most a's, and a's is larger somewhere (%s).", bn, an, larger(a, b))
 	case clock.Concurrent:
-		i, _ := larger(a, b)
-		j, _ := larger(b, a)
 		return fmt.Sprintf("a and b are concurrent: %s and %s. a's vector is larger in one entry (%s) and b's in another (%s), so neither heard of the other: no chain of messages joins them, whatever their Lamport timestamps (%d and %d) say.",
-			an, bn, entry(a, b, i), entry(b, a, j), a.Lamport, b.Lamport)
+			an, bn, larger(a, b), larger(b, a), a.Lamport, b.Lamport)
 	}
 	return fmt.Sprintf("%s and %s have equal vectors: they are one event.", an, bn)
 }
@@ -110,5 +103,5 @@ func (s *Session) SelectionText() string {
 	}
 	past, future, concurrent := s.Causality()
 	return fmt.Sprintf("Step %d (%s, vector %s): %s — %d events happened before it (blue rings), %d after it (orange), %d are concurrent with it (grey). Shift-click another event to compare the two.",
-		s.Selected+1, s.scn.Names[r.Node], diagram.Stamp(&r, diagram.StampsVector), r.Caption, past, future, concurrent)
+		s.Selected+1, s.scn.Names[r.Node], r.Vector, r.Caption, past, future, concurrent)
 }
