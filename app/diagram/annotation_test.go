@@ -154,3 +154,39 @@ func TestLegendShowsOnlyWhatIsOnScreen(t *testing.T) {
 	assert.Contains(t, got, "causal past")
 	assert.NotContains(t, got, "GC pause (a band while the process is paused)")
 }
+
+// A line goes through the steps whose annotations name its points, however
+// long after them it is drawn, and leaves out a point not reached yet.
+func TestLineThroughPastPoints(t *testing.T) {
+	tr := &trace.Trace{Names: []string{"A", "B", "C"}, Records: []trace.Record{
+		rec(0, 1, 0, sim.At("saved", 0, "")),
+		rec(1, 2, 1, sim.At("saved", 0, "")),
+		rec(2, 5, 1, sim.At("saved", 1, "")),
+		rec(3, 9, 0, sim.At("saved", 1, "")),
+		rec(4, 12, 2, sim.At("checker-only", 0, "")),
+	}}
+	line := sim.Line{Label: "recovery line", Tone: sim.Red, Points: []sim.LinePoint{
+		{Node: 0, Role: "saved", Group: 0}, {Node: 1, Role: "saved", Group: 1}, {Node: 2, Role: "saved", Group: 7},
+	}}
+	sc := diagram.Layout(tr, 5, roles, diagram.Options{Width: 600, Height: 240, Lines: []sim.Line{line}})
+	label := filter(sc, func(sh diagram.Shape) bool { return sh.Op == diagram.OpText && sh.Text == "recovery line" })
+	require.Len(t, label, 1)
+	strokes := filter(sc, func(sh diagram.Shape) bool {
+		return sh.Op == diagram.OpLine && sh.Color == label[0].Color && sh.X1 == sh.X2
+	})
+	require.Len(t, strokes, 2, "one stroke through each point reached; C's is not there")
+	assert.InDelta(t, sc.XOf(1), strokes[0].X1, 0.5, "A's point is its step at tick 1, not its later save")
+	assert.InDelta(t, sc.XOf(5), strokes[1].X1, 0.5, "B's point is its second save, at tick 5")
+	assert.Zero(t, strokes[0].Flags&diagram.FlagDashed, "a settled line is solid")
+
+	line.Dashed = true
+	sc = diagram.Layout(tr, 5, roles, diagram.Options{Width: 600, Height: 240, Lines: []sim.Line{line}})
+	for _, sh := range filter(sc, func(sh diagram.Shape) bool { return sh.Op == diagram.OpLine && sh.Color == label[0].Color }) {
+		assert.NotZero(t, sh.Flags&diagram.FlagDashed, "a candidate line is dashed")
+	}
+	sc = diagram.Layout(tr, 2, roles, diagram.Options{Width: 600, Height: 240, Lines: []sim.Line{line}})
+	assert.Len(t, filter(sc, func(sh diagram.Shape) bool {
+		return sh.Op == diagram.OpLine && sh.Color == label[0].Color && sh.X1 == sh.X2
+	}), 1,
+		"before B's second save only A's point is drawn")
+}

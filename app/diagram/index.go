@@ -39,6 +39,9 @@ type Index struct {
 	skews  map[sim.NodeID][]change
 	delays map[int][]change
 	end    float64
+	// points gives the first step of each process's point annotation of a
+	// role and group, built on first use (only lines need it).
+	points map[sim.LinePoint]int
 }
 
 // spanKind is what a span stands for.
@@ -260,6 +263,27 @@ func (ix *Index) firstStepAt(t float64) int {
 		return sort.SearchFloat64s(ix.xs, t)
 	}
 	return sort.Search(len(ix.xs), func(i int) bool { return ix.upTo[i+1] >= t })
+}
+
+// pointStep is the first step at which process p.Node made a point
+// annotation of p.Role and p.Group, or -1.
+func (ix *Index) pointStep(p sim.LinePoint) int {
+	if ix.points == nil {
+		ix.points = map[sim.LinePoint]int{}
+		for _, s := range ix.noted {
+			r := &ix.tr.Records[s]
+			for _, a := range r.Annotations() {
+				k := sim.LinePoint{Node: r.Node, Role: a.Role, Group: a.Group}
+				if _, ok := ix.points[k]; !ok && a.Phase == sim.Point {
+					ix.points[k] = s
+				}
+			}
+		}
+	}
+	if s, ok := ix.points[p]; ok {
+		return s
+	}
+	return -1
 }
 
 // stepsBefore returns the indexed steps (noted or faulted) below k.

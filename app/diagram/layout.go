@@ -46,6 +46,9 @@ type Options struct {
 	// Other is a second event compared with the selected one, ringed too.
 	Other    int
 	HasOther bool
+	// Lines are the algorithm's lines through the processes' pasts at
+	// the step on screen (Spec.Lines).
+	Lines []sim.Line
 	// Stamps writes every event's Lamport timestamp or vector clock (the
 	// engine's, kept for every algorithm) under its dot.
 	Stamps Stamps
@@ -155,6 +158,7 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	l.lanes()
 	l.spans()
 	l.cuts()
+	l.lines()
 	l.userCut()
 	l.messages()
 	l.events()
@@ -510,7 +514,6 @@ func (l *layout) role(name string) (sim.RoleSpec, bool) {
 // cut line, solid once every process has recorded, labelled with what its
 // halo roles recorded.
 func (l *layout) cuts() {
-	type point struct{ x, y float64 }
 	type cutKey struct {
 		role  string
 		group int
@@ -540,58 +543,109 @@ func (l *layout) cuts() {
 			groups[k] = append(groups[k], point{l.X(l.xs[s]), l.s.lanes[r.Node]})
 		}
 	}
-	xmin, xmax := l.X(l.t0), l.X(l.t1)
 	for _, g := range order {
 		rs, _ := l.role(g.role)
-		color := ToneColor(rs.Tone)
 		pts := groups[g]
-		outside := true
-		for _, p := range pts {
-			outside = outside && (p.x < xmin || p.x > xmax)
-		}
-		if outside { // a cut from before (or after) the window
-			continue
-		}
-		sort.Slice(pts, func(i, j int) bool { return pts[i].y < pts[j].y })
 		flags := uint8(0)
 		if len(pts) < len(l.tr.Names) {
 			flags = FlagDashed
-		}
-		// a staircase: a vertical stroke through each recording point,
-		// joined between the lanes, so that it never hides the markers that
-		// run from one recording point to the next
-		half := l.s.laneGap / 2
-		top := pts[0].y - half*0.8
-		for i, p := range pts {
-			y0, y1 := p.y-half, p.y+half
-			if i == 0 {
-				y0 = top
-			}
-			if i == len(pts)-1 {
-				y1 = p.y + half*0.8
-			}
-			l.add(Shape{Op: OpLine, X1: p.x, Y1: y0, X2: p.x, Y2: y1, Color: color, Width: 2, Flags: flags})
-			if i > 0 {
-				q := pts[i-1]
-				l.add(Shape{Op: OpLine, X1: q.x, Y1: q.y + half, X2: p.x, Y2: p.y - half, Color: color, Width: 2, Flags: flags})
-			}
 		}
 		label := fmt.Sprintf("cut %d", g.group)
 		if ns := notes[g]; len(ns) > 0 {
 			label += " · " + l.noteWords(g.role) + ": " + strings.Join(ns, ", ")
 		}
-		align, x := AlignCenter, pts[0].x
-		if len(label) > 8 {
-			// a long label reads away from the nearer edge
-			align, x = AlignLeft, x-12
-			if pts[0].x > l.opt.Width*0.55 {
-				align, x = AlignRight, pts[0].x+12
+		l.staircase(pts, ToneColor(rs.Tone), flags, label)
+	}
+}
+
+// point is a place on the drawing.
+type point struct{ x, y float64 }
+
+// staircase joins points on the lanes into a cut line: a vertical stroke
+// through each point, joined between the lanes, so that it never hides
+// the messages that run from one point to the next, with its label on
+// top. A line wholly outside the window is not drawn.
+func (l *layout) staircase(pts []point, color Color, flags uint8, label string) {
+	xmin, xmax := l.X(l.t0), l.X(l.t1)
+	outside := true
+	for _, p := range pts {
+		outside = outside && (p.x < xmin || p.x > xmax)
+	}
+	if len(pts) == 0 || outside {
+		return
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].y < pts[j].y })
+	half := l.s.laneGap / 2
+	top := pts[0].y - half*0.8
+	for i, p := range pts {
+		y0, y1 := p.y-half, p.y+half
+		if i == 0 {
+			y0 = top
+		}
+		if i == len(pts)-1 {
+			y1 = p.y + half*0.8
+		}
+		l.add(Shape{Op: OpLine, X1: p.x, Y1: y0, X2: p.x, Y2: y1, Color: color, Width: 2, Flags: flags})
+		if i > 0 {
+			q := pts[i-1]
+			l.add(Shape{Op: OpLine, X1: q.x, Y1: q.y + half, X2: p.x, Y2: p.y - half, Color: color, Width: 2, Flags: flags})
+		}
+	}
+	align, x := AlignCenter, pts[0].x
+	if len(label) > 8 {
+		// a long label reads away from the nearer edge
+		align, x = AlignLeft, x-12
+		if pts[0].x > l.opt.Width*0.55 {
+			align, x = AlignRight, pts[0].x+12
+		}
+	}
+	if align == AlignLeft {
+		x = max(x, xmin)
+	}
+	l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: color, Align: align, Flags: FlagBold, Text: label})
+}
+
+// lines draws the algorithm's lines through the processes' pasts (a
+// recovery line), each point where its process made the annotation that
+// names it; a point not reached yet is left out.
+func (l *layout) lines() {
+	for _, line := range l.opt.Lines {
+		var pts []point
+		for _, p := range line.Points {
+			s := l.ix.pointStep(p)
+			if s < 0 || s >= l.k || int(p.Node) >= len(l.s.lanes) || p.Node < 0 {
+				continue
 			}
+			pts = append(pts, point{l.X(l.xs[s]), l.s.lanes[p.Node]})
 		}
-		if align == AlignLeft {
-			x = max(x, xmin)
+		flags := uint8(0)
+		if line.Dashed {
+			flags = FlagDashed
 		}
-		l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: color, Align: align, Flags: FlagBold, Text: label})
+		l.staircase(pts, ToneColor(line.Tone), flags, line.Label)
+		l.undone(line)
+	}
+}
+
+// undone draws, on each lane, the stretch from the process's point on the
+// line to the step that undid it, as a faint band: the work lost.
+func (l *layout) undone(line sim.Line) {
+	from := map[sim.NodeID]int{}
+	for _, p := range line.Points {
+		from[p.Node] = l.ix.pointStep(p)
+	}
+	for _, u := range line.Undone {
+		s0, ok := from[u.Node]
+		s1 := l.ix.pointStep(u)
+		if !ok || s0 < 0 || s1 <= s0 || s1 >= l.k || int(u.Node) >= len(l.s.lanes) || u.Node < 0 {
+			continue
+		}
+		x0, x1 := l.clampX(l.xs[s0], l.xs[s1])
+		if x1 <= x0 {
+			continue
+		}
+		y := l.s.lanes[u.Node]
+		l.add(Shape{Op: OpRect, X1: x0, Y1: y - 9, X2: x1 - x0, Y2: 18, Color: ToneColor(line.Tone), Flags: FlagFaint})
 	}
 }
 

@@ -240,7 +240,11 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	if s.Cut.On {
 		cut = s.Cut.Points
 	}
-	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.highlightAll(), Cut: cut,
+	var lines []sim.Line
+	if s.Spec().Lines != nil {
+		lines = s.Spec().Lines(s.State().View())
+	}
+	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.highlightAll(), Cut: cut, Lines: lines,
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
 		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
 		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps})

@@ -315,6 +315,9 @@ type Spec struct {
 	// Topology is the graph the processes form, for the page's second
 	// view; nil for none.
 	Topology func(v View) *Topology
+	// Lines are lines the algorithm draws through the processes' pasts at
+	// the step on screen (a recovery line); nil for none.
+	Lines func(v View) []Line
 	// Measure is a quantity the processes and the messages between them
 	// hold (the bank's money), which the cut tool adds up at a learner's
 	// cut; nil for none.
