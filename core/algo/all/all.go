@@ -6,6 +6,7 @@ import (
 	"spacetime/core/algo/bully"
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/checkpoint"
 	"spacetime/core/algo/coordlock"
 	"spacetime/core/algo/epochs"
 	"spacetime/core/algo/lamportmutex"
@@ -38,6 +39,7 @@ var specs = []*sim.Spec{
 	termination.DSSpec,
 	termination.CreditSpec,
 	termination.PollSpec,
+	checkpoint.Spec,
 }
 
 // Specs lists the registered algorithms.

@@ -1,0 +1,219 @@
+package checkpoint
+
+import (
+	"fmt"
+	"strconv"
+
+	"spacetime/core/sim"
+)
+
+// The invariants' names.
+const (
+	ConsistentName = "the recovery line is consistent"
+	NoLostName     = "a global checkpoint loses no message"
+)
+
+func proc(v sim.View, id sim.NodeID) *Proc { return v.Node(id).(*Proc) }
+
+// consistentLine checks each recovery line against the trace, not against
+// the processes' counts. A process's state at its point is what it
+// restored at its last restore (checked by that recovery) and what it
+// took since, up to its point, with, at a global checkpoint, what it
+// recorded in channels. No message taken since the receiver's last
+// restore may have been sent after its sender's last restore and after
+// its sender's point.
+var consistentLine = sim.Invariant{
+	Name: ConsistentName,
+	Help: "when process 1 settles a recovery line, no message on the diagram that a point on it took (since that process last restored) was sent after its sender's point (an orphan)",
+	Check: func(v sim.View) sim.Verdict {
+		settled := false
+		for _, a := range v.LastAnnotations() {
+			settled = settled || a.Role == RoleLine
+		}
+		r := proc(v, Manager).rec
+		if !settled || r == nil {
+			return sim.Verdict{OK: true}
+		}
+		since, at, rounds := lineSteps(v, r)
+		// a point of a global checkpoint also holds what it recorded in
+		// channels: what it took after its point, before that channel's marker
+		markerAt := map[[2]sim.NodeID]int{}
+		for id := range v.NumSent() {
+			m := v.Envelope(id)
+			if m.Kind == KindMarker && rounds[m.To] > 0 && int(m.Value) == rounds[m.To] && m.RecvStep >= 0 {
+				markerAt[[2]sim.NodeID{m.From, m.To}] = m.RecvStep
+			}
+		}
+		for id := range v.NumSent() {
+			m := v.Envelope(id)
+			if m.Kind != KindMsg || m.Original != m.ID || m.RecvStep <= since[m.To] || m.SendStep <= since[m.From] || m.SendStep <= at[m.From] {
+				continue
+			}
+			marker, recorded := markerAt[[2]sim.NodeID{m.From, m.To}]
+			taken := m.RecvStep <= at[m.To] || (recorded && m.RecvStep < marker)
+			if taken && v.AnnotationSteps(RoleIgnored, id)[m.To] < 0 {
+				return sim.Verdict{Msgs: []int{id},
+					Detail: fmt.Sprintf("message %s from %s to %s is taken in %s's state on the line and sent after %s's point: an orphan", m.Label, v.Name(m.From), v.Name(m.To), v.Name(m.To), v.Name(m.From))}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// lineSteps finds, for each process on recovery r's line, the step of its
+// last restore (its oldest candidate, a base), the step of its point, and
+// its point's global checkpoint (0 for none).
+func lineSteps(v sim.View, r *recovery) (since, at, rounds []int) {
+	n := v.N()
+	since, at, rounds = make([]int, n), make([]int, n), make([]int, n)
+	found := map[int][]int{}
+	step := func(j, id int) int {
+		if _, ok := found[id]; !ok {
+			found[id] = v.AnnotationSteps(RoleSaved, id)
+		}
+		return found[id][j]
+	}
+	for j, k := range r.Line {
+		c := r.Cands[j][k]
+		since[j], at[j] = step(j, r.Cands[j][0].ID), step(j, c.ID)
+		if !c.Base {
+			rounds[j] = c.Round
+		}
+	}
+	return since, at, rounds
+}
+
+// linePoints are recovery r's points: the checkpoint of each process on
+// the line, where it was saved.
+func linePoints(r *recovery) []sim.LinePoint {
+	pts := make([]sim.LinePoint, len(r.Line))
+	for j, k := range r.Line {
+		pts[j] = sim.LinePoint{Node: sim.NodeID(j), Role: RoleSaved, Group: r.Cands[j][k].ID}
+	}
+	return pts
+}
+
+// noLostMessage is coordinated checkpointing's promise: its channel states
+// hold every message in transit at the cut, so a restore loses none.
+var noLostMessage = sim.Invariant{
+	Name: NoLostName,
+	Help: "with coordinated checkpoints, every message sent before a restored global checkpoint is in it: taken before the cut or recorded as channel state",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			p := proc(v, sim.NodeID(i))
+			if p.params.Coordinated && p.LostMsgs > 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("%s lost %d message(s) when it restored a global checkpoint", v.Name(sim.NodeID(i)), p.LostMsgs)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// lines draws the recovery under way, or the last one: a dashed
+// candidate line while rollback propagation moves it, then the line, with
+// the work each rollback undid.
+func lines(v sim.View) []sim.Line {
+	r := proc(v, Manager).rec
+	if r == nil || r.Line == nil {
+		return nil
+	}
+	if r.phase == propagating {
+		return []sim.Line{{Label: fmt.Sprintf("candidate line, rollback %d", r.Steps), Tone: sim.Orange, Dashed: true, Points: linePoints(r)}}
+	}
+	undone := make([]sim.LinePoint, v.N())
+	for j := range undone {
+		undone[j] = sim.LinePoint{Node: sim.NodeID(j), Role: RoleRollback, Group: r.Epoch}
+	}
+	return []sim.Line{{Label: fmt.Sprintf("recovery line, epoch %d", r.Epoch), Tone: sim.Red, Points: linePoints(r), Undone: undone}}
+}
+
+// totals adds the processes' counts up.
+func totals(v sim.View) (t Proc) {
+	for i := range v.N() {
+		p := proc(v, sim.NodeID(i))
+		t.Work += p.Work
+		t.Taken += p.Taken
+		t.Markers += p.Markers
+		t.Control += p.Control
+		t.Recoveries += p.Recoveries
+		t.RolledBack += p.RolledBack
+		t.LostWork += p.LostWork
+		t.LostMsgs += p.LostMsgs
+		t.ToInitial += p.ToInitial
+	}
+	return t
+}
+
+func metrics(v sim.View) []sim.Metric {
+	t := totals(v)
+	steps := 0
+	if r := proc(v, Manager).rec; r != nil {
+		steps = r.Steps
+	}
+	return []sim.Metric{
+		{Name: "work", Value: t.Work},
+		{Name: "checkpoints", Value: t.Taken},
+		{Name: "markers", Value: t.Markers},
+		{Name: "recovery_messages", Value: t.Control},
+		{Name: "recoveries", Value: t.Recoveries},
+		{Name: "rolled_back", Value: t.RolledBack},
+		{Name: "rolled_back_to_start", Value: t.ToInitial},
+		{Name: "propagation_steps", Value: steps},
+		{Name: "lost_work", Value: t.LostWork},
+		{Name: "lost_messages", Value: t.LostMsgs},
+	}
+}
+
+func formula(v sim.View) string {
+	t := totals(v)
+	n := v.N()
+	if proc(v, Manager).params.Coordinated {
+		return fmt.Sprintf("Markers: %d sent; N(N−1) = %d per global checkpoint. Work lost to rollbacks: %d.", t.Markers, n*(n-1), t.LostWork)
+	}
+	return fmt.Sprintf("Checkpoints cost no messages. Work lost to rollbacks: %d; messages lost in transit: %d.", t.LostWork, t.LostMsgs)
+}
+
+func panels(v sim.View) []sim.Panel {
+	ps := sim.Panel{Title: "Checkpoints", Columns: []string{"process", "work", "state", "checkpoints kept", "work lost"}}
+	for i := range v.N() {
+		p := proc(v, sim.NodeID(i))
+		state := "working"
+		switch {
+		case v.Health(sim.NodeID(i)) == "crashed":
+			state = "crashed"
+		case p.Frozen:
+			state = "stopped"
+		}
+		kept := "none"
+		if n := len(p.Checkpoints); n > 0 {
+			kept = fmt.Sprintf("%d (last %s)", n, label(v, sim.NodeID(i), p.Checkpoints[n-1].ID))
+		}
+		lost := []string{""}
+		if p.LostWork > 0 {
+			lost = []string{"bad"}
+		}
+		ps.Rows = append(ps.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(i)), strconv.Itoa(p.Work), state, kept, strconv.Itoa(p.LostWork)}, CellEmphasis: append([]string{"", "", "", ""}, lost...)})
+	}
+	out := []sim.Panel{ps}
+	r := proc(v, Manager).rec
+	if r == nil || r.Line == nil {
+		return out
+	}
+	line := sim.Panel{Title: fmt.Sprintf("Recovery %d", r.Epoch), Columns: []string{"process", "point on the line", "work there", "candidates"}}
+	switch r.phase {
+	case propagating:
+		line.Note = fmt.Sprintf("Rollback propagation: %d rollback(s) so far.", r.Steps)
+	default:
+		line.Note = fmt.Sprintf("The line is settled after %d rollback(s).", r.Steps)
+	}
+	for j, k := range r.Line {
+		c := r.Cands[j][k]
+		em := ""
+		if c.ID == 0 {
+			em = "bad" // the domino reached the start
+		}
+		line.Rows = append(line.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(j)), name(v, sim.NodeID(j), c), strconv.Itoa(c.Work), strconv.Itoa(len(r.Cands[j]))},
+			CellEmphasis: []string{"", em, "", ""}})
+	}
+	return append(out, line)
+}

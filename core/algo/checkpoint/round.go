@@ -1,0 +1,91 @@
+package checkpoint
+
+import (
+	"fmt"
+
+	"spacetime/core/sim"
+)
+
+// Coordinated checkpoints are Chandy–Lamport snapshots of the processes'
+// work: process 1 starts round g by saving its state and sending MARKER g
+// on every channel; a process saves at its first marker and sends its own,
+// and records what arrives on a channel before that channel's marker. Its
+// part is kept once every marker is in.
+
+// startRound starts global checkpoint NextRound+1 at process 1, once its
+// part of the last one is done.
+func (p *Proc) startRound(env *sim.Env) {
+	me := env.Name(env.Self())
+	if len(p.rounds) > 0 {
+		env.Explain("%s waits for the markers of global checkpoint %d before it starts another", me, p.rounds[0].saved.Round)
+		return
+	}
+	p.NextRound++
+	g := p.NextRound
+	p.record(env, g)
+	env.Explain("%s starts global checkpoint %d: it saves its state (work %d), sends a marker on every channel and records what arrives on each until that channel's marker comes", me, g, p.Work)
+}
+
+// record saves the process's part of round g and sends its markers.
+func (p *Proc) record(env *sim.Env, g int) {
+	c := p.snapshot(env, g, false)
+	c.Channel = make([]int, env.N())
+	p.rounds = append(p.rounds, &round{saved: c, closed: make([]bool, env.N())})
+	env.Annotate(sim.At(RoleRound, g, label(env, env.Self(), c.ID)))
+	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(g), Label: fmt.Sprintf("M%d", g), Data: []int64{int64(p.Epoch)}})
+	p.Markers += env.N() - 1
+}
+
+// marker takes a marker: the first of a round saves the process's part;
+// each closes its channel; the last keeps the checkpoint.
+func (p *Proc) marker(env *sim.Env, ev sim.Event) {
+	me, them := env.Name(env.Self()), env.Name(ev.From)
+	g := int(ev.Msg.Value)
+	if (p.Frozen && !p.Restored) || len(ev.Msg.Data) == 0 || int(ev.Msg.Data[0]) != p.Epoch {
+		env.Explain("%s drops %s's marker of global checkpoint %d: it was sent before a recovery, or the process is stopped for one", me, them, g)
+		return
+	}
+	var r *round
+	for _, x := range p.rounds {
+		if x.saved.Round == g {
+			r = x
+		}
+	}
+	text := fmt.Sprintf("%s gets %s's marker of global checkpoint %d and stops recording %s→%s", me, them, g, them, me)
+	switch {
+	case r == nil && p.lastRound() >= g:
+		env.Explain("%s drops %s's marker of global checkpoint %d: its part of that one is done", me, them, g)
+		return
+	case r == nil:
+		p.record(env, g)
+		r = p.rounds[len(p.rounds)-1]
+		text = fmt.Sprintf("%s gets its first marker of global checkpoint %d, from %s: it saves its state (work %d), sends its own markers, and records every other channel until its marker comes", me, g, them, p.Work)
+	default:
+		text += fmt.Sprintf(": %d message(s) in transit there", r.saved.Channel[ev.From])
+	}
+	r.closed[ev.From] = true
+	for q, closed := range r.closed {
+		if !closed && sim.NodeID(q) != env.Self() {
+			env.Explain("%s", text)
+			return
+		}
+	}
+	p.keep(r.saved)
+	var open []*round
+	for _, x := range p.rounds {
+		if x != r {
+			open = append(open, x)
+		}
+	}
+	p.rounds = open
+	env.Explain("%s. Every marker is in: its part of global checkpoint %d is saved", text, g)
+}
+
+// lastRound is the latest global checkpoint the process has kept, or 0.
+func (p *Proc) lastRound() int {
+	last := 0
+	for _, c := range p.Checkpoints {
+		last = max(last, c.Round)
+	}
+	return last
+}
