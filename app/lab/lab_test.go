@@ -768,3 +768,28 @@ func TestDecodeInputsRefusesATargetThatIsNoProcess(t *testing.T) {
 		assert.Equal(t, tc.target, in[0].Target, tc.text)
 	}
 }
+
+// A switch flipped runs the schedule again: the diagram draws the new run,
+// not the one it had drawn before (a new run's version starts again, so
+// the caches must know it is another run).
+func TestSwitchedRunIsTheOneDrawn(t *testing.T) {
+	sess := open(t, "checkpoint-domino")
+	sess.Seek(sess.Len())
+	before := sess.Scene(640, 300)
+	require.Same(t, sess.Run().Trace(), sess.Index().Trace())
+	require.NoError(t, sess.SetSwitch(sess.Spec().Switches[0], true))
+	sess.Seek(sess.Len())
+	require.Same(t, sess.Run().Trace(), sess.Index().Trace(), "the index is of the run on screen")
+	after := sess.Scene(640, 300)
+	markers := func(sc *diagram.Scene) int {
+		n := 0
+		for _, sh := range sc.Shapes {
+			if sh.Op == diagram.OpText && strings.HasPrefix(sh.Text, "M1") {
+				n++
+			}
+		}
+		return n
+	}
+	assert.Zero(t, markers(before))
+	assert.Positive(t, markers(after), "the coordinated run's markers are drawn")
+}

@@ -25,9 +25,11 @@ type Session struct {
 	// id with the other channel discipline, or whole.
 	link linkBase
 
-	// derived caches what is computed from the trace, valid while the run's
-	// version is unchanged.
+	// derived caches what is computed from the trace, valid while the run
+	// and its version are unchanged (a rerun with a switch flipped is a new
+	// run, whose version starts again).
 	derived struct {
+		run     *engine.Run
 		version int
 		index   *diagram.Index
 		counter *report.Counter
@@ -166,10 +168,10 @@ func (s *Session) Panels() []sim.Panel {
 // fresh drops the caches when the trace has changed since they were made.
 func (s *Session) fresh() {
 	d := &s.derived
-	if d.counter != nil && d.version == s.run.Version() {
+	if d.counter != nil && d.run == s.run && d.version == s.run.Version() {
 		return
 	}
-	d.version, d.index, d.counter, d.report = s.run.Version(), nil, report.NewCounter(s.run.Trace()), nil
+	d.run, d.version, d.index, d.counter, d.report = s.run, s.run.Version(), nil, report.NewCounter(s.run.Trace()), nil
 }
 
 // Report summarises the run up to the step on screen.
