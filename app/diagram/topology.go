@@ -26,16 +26,21 @@ type edgeHit struct {
 // Topology lays out the process graph of the first k steps of the indexed
 // run: the processes placed as the topology says (a ring in its order, a
 // tree in layers, a graph around a circle or, if it flows one way, in
-// layers), its links (cut ones dashed and crossed), each process's health,
-// and the messages in flight moving along their links, as far along as the
-// space-time diagram draws them.
+// layers), its links (cut ones dashed and crossed, blocked ones thick with a
+// bar across), each process's health and state line, and the messages in
+// flight moving along their links, as far along as the space-time diagram
+// draws them.
 func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt TopologyOptions) *Scene {
 	tr := ix.tr
 	k = min(max(k, 0), tr.Len())
 	n := len(tr.Names)
 	s := &Scene{Width: opt.Width, Height: opt.Height, T0: 0, T1: 1}
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, xs: ix.xs, s: s, now: ix.Now(k), opt: Options{Width: opt.Width, Height: opt.Height}}
-	pos := placeNodes(topo, n, opt.Width, opt.Height)
+	height := opt.Height
+	if len(topo.Labels) > 0 {
+		height -= labelGap // room under the lowest circle for its state line
+	}
+	pos := placeNodes(topo, n, opt.Width, height)
 	s.nodes = pos
 	down, paused := ix.healthAt(k)
 	cut := ix.cutAt(k)
@@ -76,6 +81,14 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		nx, ny := normal(x1, y1, x2, y2) // beside the link, so both directions show
 		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: CrashColor, Width: 2.5, Flags: FlagArrow})
 	}
+	// blocked links, over the links: the receiver holds their messages back
+	for _, e := range topo.Blocked {
+		a, b := e[0], e[1]
+		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b {
+			continue
+		}
+		s.Shapes = append(s.Shapes, blockedLink(pos[a], pos[b])...)
+	}
 	// processes
 	for i := range n {
 		p := pos[i]
@@ -93,6 +106,9 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		}
 		if paused[i] {
 			l.add(Shape{Op: OpRect, X1: p[0] + nodeRadius*0.6, Y1: p[1] - nodeRadius - 4, X2: 4, Y2: 14, Color: PauseColor})
+		}
+		if i < len(topo.Labels) && topo.Labels[i] != "" {
+			l.add(Shape{Op: OpText, X1: p[0], Y1: p[1] + nodeRadius + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]})
 		}
 	}
 	// tokens held, as a coin on the holder's circle
@@ -154,6 +170,29 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	s.Shapes = append(append(s.Shapes, dots...), labels...)
 	return s
 }
+
+// blockedLink draws a link whose receiver holds its messages back: a thick
+// orange stroke over the link, and a bar across it just before the
+// receiver, where the messages stop.
+func blockedLink(from, to [2]float64) []Shape {
+	x1, y1, x2, y2 := shorten(from[0], from[1], to[0], to[1], nodeRadius+2)
+	nx, ny := normal(x1, y1, x2, y2)
+	bx, by := x1+(x2-x1)*0.85, y1+(y2-y1)*0.85
+	return []Shape{
+		{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: PauseColor, Width: blockedWidth},
+		{Op: OpLine, X1: bx - nx*blockedBar, Y1: by - ny*blockedBar, X2: bx + nx*blockedBar, Y2: by + ny*blockedBar, Color: PauseColor, Width: blockedWidth},
+	}
+}
+
+// blockedWidth is the stroke of a blocked link (a link's is 2 at most), and
+// blockedBar the half-length of the bar across it.
+const (
+	blockedWidth = 4.0
+	blockedBar   = 9.0
+)
+
+// labelGap is how far below a process's centre its state line is written.
+const labelGap = 14.0
 
 // topologyLabels is how many messages in flight the topology view labels.
 const topologyLabels = 4

@@ -223,3 +223,64 @@ func TestTopologyViewDrawsWaits(t *testing.T) {
 	topo.Waits = [][2]sim.NodeID{{0, 2}, {2, 0}, {1, 1}, {1, 9}}
 	assert.Equal(t, 2, arrows(topo), "one arrow per wait; none to itself or to no one")
 }
+
+// A topology may write a short line of state under each process, and mark
+// the links whose receiver holds their messages back: drawn heavier than
+// any link, with a bar across them by the receiver, where the messages
+// stop.
+func TestTopologyViewDrawsStateLinesAndBlockedLinks(t *testing.T) {
+	r := relayRun(t, 4)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
+	opt := diagram.TopologyOptions{Width: 320, Height: 240}
+	topo := conformance.Relay.Topology(r.At(0).View())
+	heaviest := 0.0
+	for _, sh := range ix.Topology(0, conformance.Relay, topo, opt).Shapes {
+		if sh.Op == diagram.OpLine {
+			heaviest = math.Max(heaviest, sh.Width)
+		}
+	}
+	topo.Labels = []string{"count 7", "", "buffering a3 a4"} // the rest have none
+	topo.Blocked = [][2]sim.NodeID{{0, 1}, {2, 2}, {1, 9}}
+	sc := ix.Topology(0, conformance.Relay, topo, opt)
+
+	texts := map[string]diagram.Shape{}
+	for _, sh := range sc.Shapes {
+		if sh.Op == diagram.OpText {
+			texts[sh.Text] = sh
+		}
+	}
+	for id, text := range map[sim.NodeID]string{0: "count 7", 2: "buffering a3 a4"} {
+		x, y, ok := sc.NodeAt(id)
+		require.True(t, ok)
+		label, ok := texts[text]
+		require.True(t, ok, "%q is written", text)
+		assert.InDelta(t, x, label.X1, 1, "centred under its process")
+		assert.Greater(t, label.Y1, y+10, "below its circle")
+		assert.LessOrEqual(t, label.Y1, opt.Height, "inside the view")
+	}
+	assert.Len(t, texts, 4+2, "the four names and two state lines")
+
+	// the blocked link 1→2: one heavy stroke along it, one across it
+	x0, y0, _ := sc.NodeAt(0)
+	x1, y1, _ := sc.NodeAt(1)
+	dx, dy := (x1-x0)/math.Hypot(x1-x0, y1-y0), (y1-y0)/math.Hypot(x1-x0, y1-y0)
+	var along, across []diagram.Shape
+	for _, sh := range sc.Shapes {
+		if sh.Op != diagram.OpLine || sh.Width <= heaviest {
+			continue
+		}
+		l := math.Hypot(sh.X2-sh.X1, sh.Y2-sh.Y1)
+		ux, uy := (sh.X2-sh.X1)/l, (sh.Y2-sh.Y1)/l
+		switch {
+		case math.Abs(ux*dy-uy*dx) < 0.01:
+			along = append(along, sh)
+		case math.Abs(ux*dx+uy*dy) < 0.01:
+			across = append(across, sh)
+		}
+	}
+	require.Len(t, along, 1, "one heavy stroke along the blocked link; none for a link to itself or to no one")
+	require.Len(t, across, 1, "and a bar across it")
+	bx, by := (across[0].X1+across[0].X2)/2, (across[0].Y1+across[0].Y2)/2
+	assert.Less(t, math.Hypot(bx-x1, by-y1), math.Hypot(bx-x0, by-y0), "the bar is by the receiver")
+	assert.True(t, between(bx, x0, x1) && between(by, y0, y1), "on the link")
+}

@@ -135,6 +135,14 @@ type Topology struct {
 	// Waits are drawn over the graph as arrows from a process to the one
 	// it waits for, at the step on screen (a deadlock's wait-for cycle).
 	Waits [][2]NodeID
+	// Labels, when set, are a short line of each process's state at the
+	// step on screen, by id, drawn under its circle ("count 7",
+	// "buffering a3 a4"); "" for none.
+	Labels []string
+	// Blocked are links whose messages the receiver holds back at the
+	// step on screen (an operator aligning barriers blocks an input),
+	// drawn apart from the links that flow.
+	Blocked [][2]NodeID
 }
 
 // Complete is the topology of processes that all talk to each other.
