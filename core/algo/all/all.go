@@ -3,6 +3,7 @@
 package all
 
 import (
+	"spacetime/core/algo/barrier"
 	"spacetime/core/algo/bully"
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
@@ -39,6 +40,7 @@ var specs = []*sim.Spec{
 	termination.DSSpec,
 	termination.CreditSpec,
 	termination.PollSpec,
+	barrier.Spec,
 	checkpoint.Spec,
 }
 
