@@ -16,7 +16,7 @@ var CreditSpec = spec("credit-recovery", "Termination detection: credit recovery
 	"The root starts with credit 1. A process halves its credit with every WORK it sends and gives the message one half; an active process that receives more credit returns it at once, and a process that goes passive returns all it holds to the root. When the root has all its credit back, exactly 1, the computation has terminated. Credit is an exact fraction, never a float.",
 	[]sim.KindSpec{{Name: KindCredit, Role: sim.RoleControl, Tone: sim.Gold, Glyph: sim.GlyphDiamond}},
 	nil,
-	func(p Params) detector { return &Credit{Base: Base{Work: Work{Params: p}}} },
+	plain(func(p Params) detector { return &Credit{Base: Base{Work: Work{Params: p}}} }),
 	[]sim.Invariant{live, conserved}, creditPanel,
 	[]sim.KnownLimit{
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "credit lost with a crashed process or a lost message never comes back, and a copied message makes more than 1, so the root never holds exactly 1 again"},

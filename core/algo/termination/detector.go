@@ -114,8 +114,36 @@ func workMessage(depth int, data []int64) sim.Message {
 	return sim.Message{Kind: KindWork, Value: int64(depth), Label: "WORK", Data: data}
 }
 
+// builder builds a detector's nodes from the scenario's params.
+type builder func(names []string, raw json.RawMessage) ([]sim.Node, error)
+
+// plain builds a detector whose params are the computation's alone.
+func plain(newNode func(Params) detector) builder {
+	return own(defaults(), func(p *Params) *Params { return p }, newNode)
+}
+
+// own builds a detector with params of its own, T, which embed the
+// computation's (computation finds them): decoded, checked, one node per
+// process.
+func own[T any](start T, computation func(*T) *Params, newNode func(T) detector) builder {
+	return func(names []string, raw json.RawMessage) ([]sim.Node, error) {
+		p := start
+		if err := sim.DecodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		if err := computation(&p).check(); err != nil {
+			return nil, err
+		}
+		nodes := make([]sim.Node, len(names))
+		for i := range nodes {
+			nodes[i] = newNode(p)
+		}
+		return nodes, nil
+	}
+}
+
 // spec registers a detector.
-func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec, newNode func(Params) detector, invariants []sim.Invariant, panel func(v sim.View) sim.Panel, limits []sim.KnownLimit) *sim.Spec {
+func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec, build builder, invariants []sim.Invariant, panel func(v sim.View) sim.Panel, limits []sim.KnownLimit) *sim.Spec {
 	return &sim.Spec{
 		ID:           id,
 		Title:        title,
@@ -128,20 +156,7 @@ func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec,
 			{Name: RoleActive, Style: sim.StyleBar, Tone: sim.Orange, Legend: "active: the process has work"},
 			{Name: RoleAnnounce, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Green, Legend: "termination announced"},
 		}, roles...),
-		New: func(names []string, raw json.RawMessage) ([]sim.Node, error) {
-			p := defaults()
-			if err := sim.DecodeParams(raw, &p); err != nil {
-				return nil, err
-			}
-			if err := p.check(); err != nil {
-				return nil, err
-			}
-			nodes := make([]sim.Node, len(names))
-			for i := range nodes {
-				nodes[i] = newNode(p)
-			}
-			return nodes, nil
-		},
+		New:         build,
 		Invariants:  append([]sim.Invariant{safe}, invariants...),
 		Metrics:     metrics,
 		Panels:      func(v sim.View) []sim.Panel { return []sim.Panel{panel(v)} },

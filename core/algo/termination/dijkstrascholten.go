@@ -20,7 +20,7 @@ var DSSpec = spec("dijkstra-scholten", "Termination detection: Dijkstra–Scholt
 	"Every WORK message is acknowledged. A passive process that receives WORK joins a spanning tree under its sender and acknowledges that message only when it leaves: once it is passive and all it sent has been acknowledged. When the root is passive with nothing unacknowledged, the computation has terminated.",
 	[]sim.KindSpec{{Name: KindAck, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing}},
 	[]sim.RoleSpec{{Name: RoleParent, Style: sim.StyleArrow, Tone: sim.Purple, Legend: "the process's parent in the spanning tree (while it is engaged)"}},
-	func(p Params) detector { return &DS{Base: Base{Work: Work{Params: p}}, Parent: sim.None} },
+	plain(func(p Params) detector { return &DS{Base: Base{Work: Work{Params: p}}, Parent: sim.None} }),
 	[]sim.Invariant{live}, dsPanel,
 	[]sim.KnownLimit{
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "the tree waits for every acknowledgement: a crashed process or a lost WORK or ACK leaves a deficit that never reaches zero, and a copied message is acknowledged once too often"},

@@ -115,3 +115,33 @@ func TestParams(t *testing.T) {
 		}
 	}
 }
+
+// Counting WORK sent and received catches the WORK held back in
+// termination-in-flight, but answers given at different times are an
+// inconsistent cut: in termination-counting the totals agree while a WORK
+// is in flight.
+func TestCountingOnAnInconsistentCut(t *testing.T) {
+	s, _ := scenariotest.Run(t, "termination-in-flight")
+	counting, err := s.WithSwitch(termination.PollSpec.Switches[0], true)
+	require.NoError(t, err)
+	r, err := counting.Run()
+	require.NoError(t, err)
+	assert.Empty(t, mutextest.Failed(r), "the totals disagree while the WORK is held back")
+	assert.Equal(t, sim.Time(40), mutextest.Metrics(r)["detected_at"], "after it arrives at 36")
+
+	_, r = scenariotest.Run(t, "termination-counting")
+	failed := mutextest.Failed(r)
+	require.Len(t, failed, 1)
+	assert.Equal(t, termination.SafeName+": termination announced with every process passive but 1 WORK message(s) still in flight", failed[0])
+	assert.Contains(t, mutextest.Captions(r), "the answers count 2 WORK sent and 2 received, so it announces termination")
+
+	// the other detectors have no such param
+	for _, id := range detectors[:2] {
+		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": %q, "n": 3, "params": {"count": true}, "until": {"time": 9}}`, id)))
+		if err == nil {
+			_, err = s.Run()
+		}
+		require.Error(t, err, id)
+		assert.Contains(t, err.Error(), "params.count", id)
+	}
+}
