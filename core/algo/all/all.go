@@ -40,6 +40,7 @@ var specs = []*sim.Spec{
 	termination.DSSpec,
 	termination.CreditSpec,
 	termination.PollSpec,
+	termination.SnapshotSpec,
 	barrier.Spec,
 	checkpoint.Spec,
 }

@@ -59,7 +59,8 @@ func (c *Credit) sendWork(env *sim.Env, to sim.NodeID, depth int) {
 	env.Send(to, workMessage(depth, []int64{int64(c.Exp)}))
 }
 
-func (c *Credit) receiveWork(env *sim.Env, from sim.NodeID, m sim.Message, activated bool) string {
+func (c *Credit) receiveWork(env *sim.Env, ev sim.Event, activated bool) string {
+	m := ev.Msg
 	exp := 0
 	if len(m.Data) > 0 {
 		exp = int(m.Data[0])

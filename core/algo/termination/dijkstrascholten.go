@@ -55,7 +55,8 @@ func (d *DS) sendWork(env *sim.Env, to sim.NodeID, depth int) {
 	d.Deficit++
 }
 
-func (d *DS) receiveWork(env *sim.Env, from sim.NodeID, m sim.Message, activated bool) string {
+func (d *DS) receiveWork(env *sim.Env, ev sim.Event, activated bool) string {
+	from := ev.From
 	if env.Self() == Root || d.Engaged {
 		d.send(env, from, sim.Message{Kind: KindAck, Label: KindAck})
 		return fmt.Sprintf(", and acknowledges it at once: it is %s", map[bool]string{true: "the root", false: "already in the tree"}[env.Self() == Root])

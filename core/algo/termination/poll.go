@@ -73,7 +73,7 @@ func (q *Poll) sendWork(env *sim.Env, to sim.NodeID, depth int) {
 	env.Send(to, workMessage(depth, nil))
 }
 
-func (q *Poll) receiveWork(env *sim.Env, from sim.NodeID, m sim.Message, activated bool) string {
+func (q *Poll) receiveWork(env *sim.Env, ev sim.Event, activated bool) string {
 	q.Received++
 	return ""
 }

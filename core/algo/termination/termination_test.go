@@ -16,13 +16,13 @@ import (
 	"spacetime/core/sim"
 )
 
-var detectors = []string{"dijkstra-scholten", "credit-recovery", "idle-poll"}
+var detectors = []string{"dijkstra-scholten", "credit-recovery", "idle-poll", "snapshot-termination"}
 
 // The computation is the seed's, whatever the detector: the same WORK
 // messages and the same end under all three. Dijkstra–Scholten sends one
 // ACK per WORK; credit recovery at most one CREDIT per WORK.
 func TestOneComputationUnderEveryDetector(t *testing.T) {
-	var basicTotal, dsTotal, creditTotal int
+	var basicTotal, dsTotal, creditTotal, snapTotal int
 	for seed := 1; seed <= 40; seed++ {
 		n := 3 + seed%6
 		got := map[string]map[string]any{}
@@ -30,34 +30,38 @@ func TestOneComputationUnderEveryDetector(t *testing.T) {
 			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "until": {"quiescent": true}}`, id, n, seed))
 			got[id] = mutextest.Metrics(r)
 		}
-		ds, credit, poll := got["dijkstra-scholten"], got["credit-recovery"], got["idle-poll"]
+		ds, credit, poll, snap := got["dijkstra-scholten"], got["credit-recovery"], got["idle-poll"], got["snapshot-termination"]
 		for _, m := range []string{"basic_messages", "terminated_at"} {
 			assert.Equal(t, ds[m], credit[m], "seed %d: %s", seed, m)
 			assert.Equal(t, ds[m], poll[m], "seed %d: %s", seed, m)
+			assert.Equal(t, ds[m], snap[m], "seed %d: %s", seed, m)
 		}
 		assert.Equal(t, ds["basic_messages"], ds["control_messages"], "seed %d: one ACK per WORK", seed)
 		assert.LessOrEqual(t, credit["control_messages"], credit["basic_messages"], "seed %d", seed)
 		basicTotal += ds["basic_messages"].(int)
 		dsTotal += ds["control_messages"].(int)
 		creditTotal += credit["control_messages"].(int)
+		snapTotal += snap["control_messages"].(int)
 	}
-	t.Logf("40 computations, %d WORK messages: Dijkstra–Scholten %d ACKs (%.2f per WORK), credit recovery %d CREDITs (%.2f per WORK)",
-		basicTotal, dsTotal, float64(dsTotal)/float64(basicTotal), creditTotal, float64(creditTotal)/float64(basicTotal))
+	t.Logf("40 computations, %d WORK messages: Dijkstra–Scholten %d ACKs (%.2f per WORK), credit recovery %d CREDITs (%.2f per WORK), snapshots %d markers and reports (%.2f per WORK)",
+		basicTotal, dsTotal, float64(dsTotal)/float64(basicTotal), creditTotal, float64(creditTotal)/float64(basicTotal), snapTotal, float64(snapTotal)/float64(basicTotal))
 }
 
-// Hundreds of seeds with random delays, FIFO or not, and GC pauses: both
-// detectors announce termination, never early and always eventually.
+// Hundreds of seeds with random delays, FIFO or not (FIFO for snapshots),
+// and GC pauses: the detectors announce termination, never early and
+// always eventually.
 func TestNeverEarlyAlwaysEventually(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	for _, id := range detectors[:2] {
+	for _, id := range []string{"dijkstra-scholten", "credit-recovery", "snapshot-termination"} {
 		for seed := range 300 {
 			n := 2 + rng.IntN(8)
+			fifo := rng.IntN(2) == 0 || id == "snapshot-termination" // a snapshot needs FIFO channels
 			var script []string
 			for range rng.IntN(3) {
 				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "pause", "node": %d, "for": %d}`, 1+rng.IntN(30), 1+rng.IntN(n), 1+rng.IntN(20)))
 			}
 			doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, %d], "fifo": %v}, "params": {"depth": %d, "fanout": %d},
-				"script": [%s], "until": {"quiescent": true}}`, id, n, seed, 1+rng.IntN(8), rng.IntN(2) == 0, 1+rng.IntN(5), 1+rng.IntN(3), strings.Join(script, ", "))
+				"script": [%s], "until": {"quiescent": true}}`, id, n, seed, 1+rng.IntN(8), fifo, 1+rng.IntN(5), 1+rng.IntN(3), strings.Join(script, ", "))
 			r := mutextest.Run(t, doc)
 			require.Empty(t, mutextest.Failed(r), doc)
 			m := mutextest.Metrics(r)
@@ -144,4 +148,21 @@ func TestCountingOnAnInconsistentCut(t *testing.T) {
 		require.Error(t, err, id)
 		assert.Contains(t, err.Error(), "params.count", id)
 	}
+}
+
+// Seed 000's stable property: termination read off recorded consistent
+// cuts. The second snapshot finds every process passive and records the
+// held-back WORK in its channel; the third finds termination, and it holds.
+func TestTerminationReadOffSnapshots(t *testing.T) {
+	_, r := scenariotest.Run(t, "termination-snapshot")
+	require.Empty(t, mutextest.Failed(r))
+	panel := r.Config().Spec.Panels(r.At(r.Len()).View())[0]
+	var got []string
+	for _, row := range panel.Rows {
+		got = append(got, strings.Join(row.Cells, " "))
+	}
+	assert.Equal(t, []string{"1 1 0 no", "2 0 1 no", "3 0 0 yes"}, got, "snapshot, active at the cut, WORK in channels, terminated")
+	m := mutextest.Metrics(r)
+	assert.Equal(t, sim.Time(38), m["terminated_at"])
+	assert.Equal(t, sim.Time(43), m["detected_at"])
 }
