@@ -128,12 +128,14 @@ func (p *Proc) snapshot(env *sim.Env, round int, base bool) Checkpoint {
 }
 
 // keep adds a finished checkpoint to stable storage; a base makes the
-// older ones useless, as no recovery line goes behind it.
+// older ones useless, as no recovery line goes behind it. The process
+// appends into its own spare capacity: a copy's list is capped at its
+// length (Clone), so it never sees what is appended after it.
 func (p *Proc) keep(c Checkpoint) {
 	if c.Base {
 		p.Checkpoints = nil
 	}
-	p.Checkpoints = append(p.Checkpoints[:len(p.Checkpoints):len(p.Checkpoints)], c)
+	p.Checkpoints = append(p.Checkpoints, c)
 }
 
 // armCheckpoint sets the timer of the next checkpoint: a random gap
