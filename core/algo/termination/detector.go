@@ -52,6 +52,26 @@ func (b *Base) announce(env *sim.Env) {
 	env.Annotate(sim.At(RoleAnnounce, 0, "terminated"))
 }
 
+// sendWork sends WORK as it is, for a detector that stamps nothing on it
+// (Dijkstra–Scholten and credit recovery have their own).
+func (b *Base) sendWork(env *sim.Env, to sim.NodeID, depth int) {
+	env.Send(to, workMessage(depth, nil))
+}
+
+// stepWithRound is the Step of a detector whose root runs rounds of its
+// own on a timer (questions, snapshots): a restart forgets the tasks, the
+// timer tag starts a round, and the rest is the computation's.
+func stepWithRound(d detector, env *sim.Env, ev sim.Event, tag string, round func()) {
+	switch {
+	case ev.Kind == sim.Recover:
+		d.base().Forget(env)
+	case ev.Kind == sim.Timer && ev.Tag == tag:
+		round()
+		return
+	}
+	step(d, env, ev)
+}
+
 // send sends one of the detector's messages, counted as control.
 func (b *Base) send(env *sim.Env, to sim.NodeID, m sim.Message) {
 	env.Send(to, m)

@@ -59,18 +59,7 @@ type Poll struct {
 
 // Step reacts to one event.
 func (q *Poll) Step(env *sim.Env, ev sim.Event) {
-	switch {
-	case ev.Kind == sim.Recover:
-		q.Forget(env)
-	case ev.Kind == sim.Timer && ev.Tag == TimerPoll:
-		q.ask(env)
-		return
-	}
-	step(q, env, ev)
-}
-
-func (q *Poll) sendWork(env *sim.Env, to sim.NodeID, depth int) {
-	env.Send(to, workMessage(depth, nil))
+	stepWithRound(q, env, ev, TimerPoll, func() { q.ask(env) })
 }
 
 func (q *Poll) receiveWork(env *sim.Env, ev sim.Event, activated bool) string {

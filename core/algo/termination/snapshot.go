@@ -81,20 +81,13 @@ func (s *Snap) schedule(env *sim.Env, after sim.Time) {
 
 // Step reacts to one event.
 func (s *Snap) Step(env *sim.Env, ev sim.Event) {
-	switch {
-	case ev.Kind == sim.Recover:
-		s.Forget(env)
+	if ev.Kind == sim.Recover {
 		s.Scheduled = false // its timers went with the crash
-	case ev.Kind == sim.Timer && ev.Tag == TimerSnapshot:
+	}
+	stepWithRound(s, env, ev, TimerSnapshot, func() {
 		s.Scheduled = false
 		s.start(env)
-		return
-	}
-	step(s, env, ev)
-}
-
-func (s *Snap) sendWork(env *sim.Env, to sim.NodeID, depth int) {
-	env.Send(to, workMessage(depth, nil))
+	})
 }
 
 // receiveWork records the WORK in every snapshot whose state this process
