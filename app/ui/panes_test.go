@@ -201,6 +201,7 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 		"Compare: Coordinator or coordination service: steady load",
 		"Compare: Six mutual exclusions, high contention",
 		"Compare: Six mutual exclusions, low contention",
+		"Compare: Three termination detectors on one computation",
 	}, offered)
 	assert.Nil(t, p.byID("side-by-side"), "one run has no side-by-side table")
 

@@ -53,9 +53,10 @@ type snapRound struct {
 
 // SnapResult is what a snapshot recorded, at the root: how many
 // processes were active at the cut, the WORK in its channels, and how
-// many parts are in; Complete once all are.
+// many parts are in (From[i]: process i's); Complete once all are.
 type SnapResult struct {
 	Round, Active, InChannel, Reports int
+	From                              []bool
 	Complete                          bool
 }
 
@@ -130,7 +131,7 @@ func (s *Snap) start(env *sim.Env) {
 		return
 	}
 	k := len(s.Rounds) + 1
-	s.Results = append(s.Results, SnapResult{Round: k})
+	s.Results = append(s.Results, SnapResult{Round: k, From: make([]bool, env.N())})
 	s.record(env, k)
 	env.Explain("%s is passive and takes snapshot %d: it records its state, sends a marker on every channel, and records the WORK that comes on each before its marker", me, k)
 }
@@ -159,6 +160,9 @@ func (s *Snap) record(env *sim.Env, k int) {
 // marker is in.
 func (s *Snap) finishIfClosed(env *sim.Env, k int) {
 	r := &s.Rounds[k-1]
+	if r.Done {
+		return // a copy of a marker closes nothing new
+	}
 	for q, c := range r.Closed {
 		if !c && sim.NodeID(q) != env.Self() {
 			return
@@ -170,7 +174,7 @@ func (s *Snap) finishIfClosed(env *sim.Env, k int) {
 		active = 1
 	}
 	if env.Self() == Root {
-		s.tally(env, k, active, r.InChannel)
+		s.tally(env.Self(), k, active, r.InChannel)
 		return
 	}
 	s.send(env, Root, sim.Message{Kind: KindReport, Value: int64(k), Label: fmt.Sprintf("REPORT %d", k), Data: []int64{int64(active), int64(r.InChannel)}})
@@ -207,17 +211,19 @@ func (s *Snap) control(env *sim.Env, ev sim.Event) {
 		if env.Self() != Root || len(d) != 2 {
 			return
 		}
-		s.tally(env, k, int(d[0]), int(d[1]))
+		s.tally(ev.From, k, int(d[0]), int(d[1]))
 		env.Explain("%s has %s's report of snapshot %d: %s, %d WORK in its channels. %s", me, them, k, map[bool]string{true: "active", false: "passive"}[d[0] == 1], d[1], s.verdict(env, k))
 	}
 }
 
-// tally adds one process's part of snapshot k to the root's result.
-func (s *Snap) tally(env *sim.Env, k, active, inChannel int) {
-	if k < 1 || k > len(s.Results) {
+// tally adds one process's part of snapshot k to the root's result, once
+// (the network may copy a report).
+func (s *Snap) tally(from sim.NodeID, k, active, inChannel int) {
+	if k < 1 || k > len(s.Results) || s.Results[k-1].From[from] {
 		return
 	}
 	r := &s.Results[k-1]
+	r.From[from] = true
 	r.Active += active
 	r.InChannel += inChannel
 	r.Reports++
@@ -268,7 +274,11 @@ func (s *Snap) Clone() sim.Node {
 		r.Closed = append([]bool(nil), r.Closed...)
 		c.Rounds[i] = r
 	}
-	c.Results = append([]SnapResult(nil), s.Results...)
+	c.Results = make([]SnapResult, len(s.Results))
+	for i, r := range s.Results {
+		r.From = append([]bool(nil), r.From...)
+		c.Results[i] = r
+	}
 	return &c
 }
 

@@ -166,3 +166,17 @@ func TestTerminationReadOffSnapshots(t *testing.T) {
 	assert.Equal(t, sim.Time(38), m["terminated_at"])
 	assert.Equal(t, sim.Time(43), m["detected_at"])
 }
+
+// A copied marker or report is counted once: the root never reads a
+// snapshot as complete with a part missing.
+func TestSnapshotsCountCopiesOnce(t *testing.T) {
+	for msg := range 40 {
+		for _, at := range []int{4, 5, 7, 10, 11, 12} {
+			doc := fmt.Sprintf(`{"algorithm": "snapshot-termination", "n": 4, "seed": 4, "params": {"depth": 2, "fanout": 1},
+				"script": [{"at": 6, "fault": "delay", "msg": 13, "for": 30}, {"at": %d, "fault": "duplicate", "msg": %d}], "until": {"quiescent": true}}`, at, msg)
+			r := mutextest.Run(t, doc)
+			require.Empty(t, mutextest.Failed(r), doc)
+			assert.NotNil(t, mutextest.Metrics(r)["detected_at"], doc)
+		}
+	}
+}
