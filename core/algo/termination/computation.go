@@ -68,9 +68,11 @@ type Work struct {
 	Busy  bool
 	Doing int
 	// Tasks and Spawned count the tasks done and the WORK sent, and
-	// PassiveAt is when the process last went passive.
+	// PassiveAt is when the process last went passive; Started says it
+	// has had a task (the computation has begun once the root has).
 	Tasks, Spawned int
 	PassiveAt      sim.Time
+	Started        bool
 }
 
 // Active says whether the process has work.
@@ -80,6 +82,7 @@ func (w *Work) Active() bool { return w.Busy || len(w.Queue) > 0 }
 // passive; it reports whether the process became active.
 func (w *Work) Accept(env *sim.Env, depth int) bool {
 	was := w.Active()
+	w.Started = true
 	w.Queue = append(w.Queue, depth)
 	if !was {
 		env.Annotate(sim.Opens(RoleActive, 0, "active"))
@@ -149,9 +152,12 @@ type Worker interface {
 
 func work(v sim.View, id sim.NodeID) *Work { return v.Node(id).(Worker).Computation() }
 
-// Terminated says whether the computation has really terminated: every
-// process passive and no WORK in flight.
+// Terminated says whether the computation has really terminated: it has
+// begun, and every process is passive with no WORK in flight.
 func Terminated(v sim.View) bool {
+	if !work(v, Root).Started {
+		return false
+	}
 	for i := range v.N() {
 		if work(v, sim.NodeID(i)).Active() && v.Health(sim.NodeID(i)) != "crashed" {
 			return false

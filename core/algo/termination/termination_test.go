@@ -165,6 +165,9 @@ func TestTerminationReadOffSnapshots(t *testing.T) {
 	m := mutextest.Metrics(r)
 	assert.Equal(t, sim.Time(38), m["terminated_at"])
 	assert.Equal(t, sim.Time(43), m["detected_at"])
+	first := r.Config().Spec.Metrics(r.At(0).View())[0]
+	assert.Equal(t, "terminated_at", first.Name)
+	assert.Nil(t, first.Value, "before the root's start nothing has terminated")
 }
 
 // A copied marker or report is counted once: the root never reads a
