@@ -113,11 +113,6 @@ func decode(d []int64, n int) []Candidate {
 	return cs
 }
 
-// name is a candidate's name for captions: "c2.1".
-func name(env interface{ Name(sim.NodeID) string }, id sim.NodeID, c Candidate) string {
-	return label(env, id, c.ID)
-}
-
 // freeze stops the process for recovery. Stopping, it saves its present
 // state (uncoordinated), so that the line may keep it and a crash cannot
 // take it away; it is saved already if the process was stopped, or has
@@ -321,7 +316,7 @@ func (p *Proc) lineWords(env *sim.Env) string {
 	r := p.rec
 	parts := make([]string, len(r.Line))
 	for j, k := range r.Line {
-		parts[j] = name(env, sim.NodeID(j), r.Cands[j][k])
+		parts[j] = label(env, sim.NodeID(j), r.Cands[j][k].ID)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -379,8 +374,8 @@ func (p *Proc) propagate(env *sim.Env) {
 	back := r.Cands[to][r.Line[to]]
 	env.SetTimer(timerPropagate, 1)
 	env.Explain("Orphan: at %s, %s has taken message #%d from %s, but at %s, %s had sent only %d. A state that took a message never sent never existed: the line moves %s back to %s (rollback %d)",
-		name(env, sim.NodeID(to), at), env.Name(sim.NodeID(to)), at.Recv[from], env.Name(sim.NodeID(from)), name(env, sim.NodeID(from), r.Cands[from][r.Line[from]]), env.Name(sim.NodeID(from)), sent,
-		env.Name(sim.NodeID(to)), name(env, sim.NodeID(to), back), r.Steps)
+		label(env, sim.NodeID(to), at.ID), env.Name(sim.NodeID(to)), at.Recv[from], env.Name(sim.NodeID(from)), label(env, sim.NodeID(from), r.Cands[from][r.Line[from]].ID), env.Name(sim.NodeID(from)), sent,
+		env.Name(sim.NodeID(to)), label(env, sim.NodeID(to), back.ID), r.Steps)
 }
 
 // finish settles the line and sends everyone its point on it; it returns
@@ -408,7 +403,7 @@ func (p *Proc) sendRollback(env *sim.Env, j int) {
 	for _, x := range p.sentTo(j) {
 		data = append(data, int64(x))
 	}
-	env.Send(sim.NodeID(j), sim.Message{Kind: KindRollback, Value: int64(r.Epoch), Label: "ROLLBACK to " + name(env, sim.NodeID(j), r.Cands[j][r.Line[j]]), Data: data})
+	env.Send(sim.NodeID(j), sim.Message{Kind: KindRollback, Value: int64(r.Epoch), Label: "ROLLBACK to " + label(env, sim.NodeID(j), r.Cands[j][r.Line[j]].ID), Data: data})
 	p.Control++
 }
 

@@ -212,7 +212,7 @@ func panels(v sim.View) []sim.Panel {
 		if c.ID == 0 {
 			em = "bad" // the domino reached the start
 		}
-		line.Rows = append(line.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(j)), name(v, sim.NodeID(j), c), strconv.Itoa(c.Work), strconv.Itoa(len(r.Cands[j]))},
+		line.Rows = append(line.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(j)), label(v, sim.NodeID(j), c.ID), strconv.Itoa(c.Work), strconv.Itoa(len(r.Cands[j]))},
 			CellEmphasis: []string{"", em, "", ""}})
 	}
 	return append(out, line)
