@@ -131,3 +131,34 @@ func TestParams(t *testing.T) {
 		assert.Contains(t, err.Error(), want, params)
 	}
 }
+
+// A process that restored its point on the line and crashed before RESUME
+// restarts at that very point: it takes the message a process that resumed
+// first sends it, instead of dropping it as if a rollback were to come.
+func TestRestartedAfterRestoringTakesWhatComes(t *testing.T) {
+	r := mutextest.Run(t, `{"algorithm": "checkpoint", "n": 3, "seed": 1, "params": {"interval": 0}, "network": {"delay": [1, 1]},
+		"script": [{"at": 1, "node": 2, "command": "send", "target": 3}, {"at": 2, "node": 3, "command": "send", "target": 2},
+			{"at": 4, "fault": "crash", "node": 2}, {"at": 5, "fault": "recover", "node": 2}, {"at": 9, "fault": "crash", "node": 3},
+			{"at": 12, "fault": "crash", "node": 2}, {"at": 13, "fault": "recover", "node": 2}, {"at": 20, "fault": "recover", "node": 3},
+			{"at": 22, "fault": "delay", "msg": 14, "for": 5}, {"at": 23, "node": 3, "command": "send", "target": 2}],
+		"until": {"time": 40}}`)
+	require.Empty(t, mutextest.Failed(r))
+	v := r.At(r.Len()).View()
+	two, three := v.Node(1).(*checkpoint.Proc), v.Node(2).(*checkpoint.Proc)
+	assert.Equal(t, three.Sent[1], two.Recv[2], "2 has taken every message 3 sent it")
+	assert.Contains(t, mutextest.Captions(r), "2 takes message #1 from 3")
+}
+
+// A restart from a global checkpoint takes its channel state again: that
+// work is not lost.
+func TestRestartReplaysChannelState(t *testing.T) {
+	r := mutextest.Run(t, `{"algorithm": "checkpoint", "n": 2, "seed": 1, "params": {"coordinated": true, "interval": 0}, "network": {"delay": [2, 2]},
+		"script": [{"at": 1, "node": 1, "command": "checkpoint"}, {"at": 1, "node": 2, "command": "send", "target": 1},
+			{"at": 6, "fault": "crash", "node": 1}, {"at": 7, "fault": "recover", "node": 1}],
+		"until": {"quiescent": true}}`)
+	require.Empty(t, mutextest.Failed(r))
+	m := mutextest.Metrics(r)
+	assert.Equal(t, 0, m["lost_work"])
+	assert.Equal(t, 2, m["work"])
+	assert.Contains(t, mutextest.Captions(r), "the 0 unit(s) of work since are lost")
+}

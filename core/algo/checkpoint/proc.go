@@ -42,10 +42,9 @@ type Proc struct {
 	// Volatile state.
 	Work       int
 	Sent, Recv []int
-	// Frozen says the process is stopped for recovery, Restored that it
-	// has restored its point on the line and waits for RESUME, and
-	// Restarted that it has restarted from a crash since it last resumed.
-	Frozen, Restored, Restarted bool
+	// Frozen says the process is stopped for recovery, and Restored that
+	// it has restored its point on the line and waits for RESUME.
+	Frozen, Restored bool
 	// rounds are the global checkpoints it is taking part in, oldest first.
 	rounds []*round
 	// rec is process 1's recovery in progress (or the last one, done).
@@ -59,7 +58,8 @@ type Proc struct {
 	NextRound   int
 
 	// Counts for the reports, kept by the observer, not the process.
-	Taken, Markers, Control, Recoveries, RolledBack, LostWork, LostMsgs, ToInitial int
+	// Propagated counts the rollbacks propagation made, over every recovery.
+	Taken, Markers, Control, Recoveries, RolledBack, LostWork, LostMsgs, ToInitial, Propagated int
 }
 
 // Clone returns a deep copy; checkpoints never change, so they are shared.

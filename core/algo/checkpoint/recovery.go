@@ -136,19 +136,24 @@ func (p *Proc) freeze(env *sim.Env) string {
 func (p *Proc) restart(env *sim.Env) {
 	me := env.Name(env.Self())
 	last := p.Checkpoints[len(p.Checkpoints)-1]
-	lost := p.Work - last.Work
-	p.LostWork += max(lost, 0)
+	before := p.Work
 	p.Work, p.Sent, p.Recv = last.Work, append([]int(nil), last.Sent...), append([]int(nil), last.Recv...)
-	for q, k := range last.Channel {
+	for q, k := range last.Channel { // a global checkpoint's channel state is taken again
 		p.Work += k
 		p.Recv[q] += k
 	}
-	p.Restarted, p.Restored, p.rec = true, false, nil
+	lost := max(before-p.Work, 0)
+	p.LostWork += lost
+	// A process that restored its point on the line and crashed before
+	// RESUME restarts from that very point, the base it saved: it is still
+	// restored, and takes what the processes that resumed first send it.
+	p.Restored = last.Base && last.Epoch == p.Epoch && p.Epoch > 0 && env.Self() != Manager
+	p.rec, p.rounds = nil, nil
 	if !p.Frozen {
 		p.Frozen = true
 		env.Annotate(sim.Opens(RoleFrozen, 0, "stopped"))
 	}
-	text := fmt.Sprintf("%s restarts from its last checkpoint %s on stable storage: the %d unit(s) of work since are lost with its memory, and it stays stopped until a recovery line is found", me, label(env, env.Self(), last.ID), max(lost, 0))
+	text := fmt.Sprintf("%s restarts from its last checkpoint %s on stable storage: the %d unit(s) of work since are lost with its memory, and it stays stopped until a recovery line is found", me, label(env, env.Self(), last.ID), lost)
 	if env.Self() == Manager {
 		env.Explain("%s. %s", text, p.startRecovery(env))
 		return
@@ -383,6 +388,7 @@ func (p *Proc) propagate(env *sim.Env) {
 func (p *Proc) finish(env *sim.Env) string {
 	r := p.rec
 	r.phase = restoring
+	p.Propagated += r.Steps
 	env.Annotate(sim.At(RoleLine, r.Epoch, ""))
 	me := env.Self()
 	for j := range env.N() {
@@ -421,8 +427,12 @@ func (p *Proc) sentTo(j int) []int {
 func (p *Proc) rollback(env *sim.Env, ev sim.Event) {
 	me, e := env.Name(env.Self()), int(ev.Msg.Value)
 	d := ev.Msg.Data
-	if e <= p.Epoch || len(d) != 1+env.N() || p.find(int(d[0])) < 0 {
+	switch {
+	case e <= p.Epoch:
 		env.Explain("%s drops a ROLLBACK of recovery %d: it has restored that line already", me, e)
+		return
+	case len(d) != 1+env.N() || p.find(int(d[0])) < 0:
+		env.Explain("%s drops a ROLLBACK of recovery %d: it names no checkpoint %s keeps", me, e, me)
 		return
 	}
 	sent := make([]int, env.N())
@@ -502,7 +512,7 @@ func (p *Proc) resume(env *sim.Env, ev sim.Event) {
 }
 
 func (p *Proc) unfreeze(env *sim.Env) {
-	p.Frozen, p.Restored, p.Restarted = false, false, false
+	p.Frozen, p.Restored = false, false
 	env.Annotate(sim.Closes(RoleFrozen, 0))
 	p.armCheckpoint(env)
 }

@@ -140,16 +140,13 @@ func totals(v sim.View) (t Proc) {
 		t.LostWork += p.LostWork
 		t.LostMsgs += p.LostMsgs
 		t.ToInitial += p.ToInitial
+		t.Propagated += p.Propagated
 	}
 	return t
 }
 
 func metrics(v sim.View) []sim.Metric {
 	t := totals(v)
-	steps := 0
-	if r := proc(v, Manager).rec; r != nil {
-		steps = r.Steps
-	}
 	return []sim.Metric{
 		{Name: "work", Value: t.Work},
 		{Name: "checkpoints", Value: t.Taken},
@@ -158,7 +155,7 @@ func metrics(v sim.View) []sim.Metric {
 		{Name: "recoveries", Value: t.Recoveries},
 		{Name: "rolled_back", Value: t.RolledBack},
 		{Name: "rolled_back_to_start", Value: t.ToInitial},
-		{Name: "propagation_steps", Value: steps},
+		{Name: "propagation_steps", Value: t.Propagated},
 		{Name: "lost_work", Value: t.LostWork},
 		{Name: "lost_messages", Value: t.LostMsgs},
 	}
