@@ -21,7 +21,11 @@ type Vector []int32
 func NewVector(n int) Vector { return make(Vector, n) }
 
 // String writes the vector as the lessons do: [2,0,1].
-func (v Vector) String() string {
+func (v Vector) String() string { return Format(v) }
+
+// Format writes any vector of counts as the lessons do, [2,0,1]: the
+// engine's, and an algorithm's own (a vector clock with an increment d).
+func Format[T ~int32 | ~int64](v []T) string {
 	b := make([]byte, 0, 2+3*len(v))
 	b = append(b, '[')
 	for i, x := range v {

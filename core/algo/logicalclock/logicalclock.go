@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
@@ -50,9 +51,9 @@ var (
 )
 
 func spec(id, title, summary string, vector bool) *sim.Spec {
-	clock := "Lamport clock C"
+	clocks := "Lamport clock C"
 	if vector {
-		clock = "vector clock V, and Lamport clock C beside it,"
+		clocks = "vector clock V, and Lamport clock C beside it,"
 	}
 	return &sim.Spec{
 		ID:           id,
@@ -70,7 +71,7 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 		New:        func(names []string, raw json.RawMessage) ([]sim.Node, error) { return newProcesses(names, raw, vector) },
 		Invariants: invariants(vector),
 		Metrics:    metrics,
-		Panels:     func(v sim.View) []sim.Panel { return panels(v, clock) },
+		Panels:     func(v sim.View) []sim.Panel { return panels(v, clocks) },
 	}
 }
 
@@ -169,13 +170,19 @@ func (p *Process) tick(env *sim.Env) string {
 	before := p.C
 	p.C += p.D
 	p.Events++
-	rule := fmt.Sprintf("C%s = %d + %d = %d", sub(i), before, p.D, p.C)
+	own := int64(0)
 	if p.Vector {
-		own := p.V[i]
+		own = p.V[i]
 		p.V[i] += p.D
-		rule = fmt.Sprintf("V%s[%d] = %d + %d = %d, so V%s = %s (and %s)", sub(i), i.Number(), own, p.D, p.V[i], sub(i), vec(p.V), rule)
 	}
 	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
+	if env.Quiet() {
+		return "" // only replayed: nobody reads the rule
+	}
+	rule := fmt.Sprintf("C%s = %d + %d = %d", sub(i), before, p.D, p.C)
+	if p.Vector {
+		rule = fmt.Sprintf("V%s[%d] = %d + %d = %d, so V%s = %s (and %s)", sub(i), i.Number(), own, p.D, p.V[i], sub(i), clock.Format(p.V), rule)
+	}
 	return rule
 }
 
@@ -192,7 +199,10 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 	}
 	own := p.V[i]
 	p.V[i] += p.D
-	ticked := vec(p.V)
+	ticked := ""
+	if !env.Quiet() {
+		ticked = clock.Format(p.V) // for the caption: the vector between the tick and the merge
+	}
 	for j := range p.V {
 		if j < len(m.Data) {
 			p.V[j] = max(p.V[j], m.Data[j])
@@ -202,20 +212,20 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 	p.C = max(p.C, m.Value) + p.D
 	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
 	env.Explain("%s receives m stamped %s: V%s[%d] = %d + %d = %d, then V%s = max(%s, %s) = %s (and C%s = max(%d, %d) + %d = %d)",
-		me, vec(m.Data), sub(i), i.Number(), own, p.D, own+p.D, sub(i), ticked, vec(m.Data), vec(p.V), sub(i), before, m.Value, p.D, p.C)
+		me, clock.Format(m.Data), sub(i), i.Number(), own, p.D, own+p.D, sub(i), ticked, clock.Format(m.Data), clock.Format(p.V), sub(i), before, m.Value, p.D, p.C)
 }
 
 // stamp is the clock a message carries and an event is labelled with.
 func (p *Process) stamp() string {
 	if p.Vector {
-		return vec(p.V)
+		return clock.Format(p.V)
 	}
 	return strconv.FormatInt(p.C, 10)
 }
 
 func (p *Process) state(id sim.NodeID) string {
 	if p.Vector {
-		return fmt.Sprintf("V%s = %s", sub(id), vec(p.V))
+		return fmt.Sprintf("V%s = %s", sub(id), clock.Format(p.V))
 	}
 	return fmt.Sprintf("C%s = %d", sub(id), p.C)
 }
@@ -224,7 +234,7 @@ func (p *Process) state(id sim.NodeID) string {
 func (p *Process) Inspect() []sim.Field {
 	f := []sim.Field{{Name: "C", Value: strconv.FormatInt(p.C, 10)}}
 	if p.Vector {
-		f = append([]sim.Field{{Name: "V", Value: vec(p.V)}}, f...)
+		f = append([]sim.Field{{Name: "V", Value: clock.Format(p.V)}}, f...)
 	}
 	return f
 }
@@ -234,15 +244,6 @@ func (p *Process) Clone() sim.Node {
 	c := *p
 	c.V = append([]int64(nil), p.V...)
 	return &c
-}
-
-// vec writes a vector as the seed does: [2,0,1].
-func vec(v []int64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = strconv.FormatInt(x, 10)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // sub is a process number as a subscript: ₁₂.

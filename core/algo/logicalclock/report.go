@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
@@ -60,7 +61,7 @@ func metrics(v sim.View) []sim.Metric {
 		p := process(v, sim.NodeID(i))
 		events += p.Events
 		if p.Vector {
-			clocks[v.Name(sim.NodeID(i))] = vec(p.V)
+			clocks[v.Name(sim.NodeID(i))] = clock.Format(p.V)
 		} else {
 			clocks[v.Name(sim.NodeID(i))] = p.C
 		}
@@ -68,8 +69,8 @@ func metrics(v sim.View) []sim.Metric {
 	return []sim.Metric{{Name: "clocks", Value: clocks}, {Name: "events", Value: events}}
 }
 
-func panels(v sim.View, clock string) []sim.Panel {
-	panel := sim.Panel{Title: "Clocks", Note: "each process's " + clock + " after its latest event", Columns: []string{"process", "events", "C"}}
+func panels(v sim.View, clocks string) []sim.Panel {
+	panel := sim.Panel{Title: "Clocks", Note: "each process's " + clocks + " after its latest event", Columns: []string{"process", "events", "C"}}
 	vector := v.N() > 0 && process(v, 0).Vector
 	if vector {
 		panel.Columns = []string{"process", "events", "V", "C"}
@@ -78,7 +79,7 @@ func panels(v sim.View, clock string) []sim.Panel {
 		p := process(v, sim.NodeID(i))
 		row := []string{v.Name(sim.NodeID(i)), strconv.Itoa(p.Events)}
 		if vector {
-			row = append(row, vec(p.V))
+			row = append(row, clock.Format(p.V))
 		}
 		panel.Rows = append(panel.Rows, sim.Row{Cells: append(row, strconv.FormatInt(p.C, 10))})
 	}
