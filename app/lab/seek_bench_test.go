@@ -11,14 +11,7 @@ import (
 // BenchmarkSeekFrame measures what the page computes to show a random step
 // of the 100,000-step lesson: the state, panels, report and diagram.
 func BenchmarkSeekFrame(b *testing.B) {
-	s, err := scenario.Builtin("snapshot-long")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sess, err := Open(s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sess := openLong(b)
 	rng := rand.New(rand.NewPCG(1, 2))
 	parts := map[string]func(){
 		"state":     func() { sess.State() },
@@ -41,14 +34,7 @@ func BenchmarkSeekFrame(b *testing.B) {
 // cut on the 100,000-step lesson, at its last step: the highlighted
 // messages, the verdict's text and the state at the cut.
 func BenchmarkCutFrame(b *testing.B) {
-	s, err := scenario.Builtin("snapshot-long")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sess, err := Open(s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sess := openLong(b)
 	sess.Seek(sess.Len())
 	sess.ToggleCut()
 	end := sess.Now()
@@ -60,4 +46,17 @@ func BenchmarkCutFrame(b *testing.B) {
 		sess.CutText()
 		sess.CutPanel()
 	}
+}
+
+// openLong opens the 100,000-step lesson the page's budgets are set on.
+func openLong(b *testing.B) *Session {
+	s, err := scenario.Builtin("snapshot-long")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := Open(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sess
 }
