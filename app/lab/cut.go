@@ -62,8 +62,12 @@ type cutReading struct {
 	version, step int
 	points        string
 	bad           []int
-	holds         cutHolds
-	// total and initial are the Measure at the cut and at the start.
+	// steps are the cut's steps; holds, total and initial (the Measure at
+	// the cut and at the start) are read from them when first asked for
+	// (held), as a drag only redraws the messages that are bad.
+	steps          []int
+	held           bool
+	holds          cutHolds
 	total, initial int64
 }
 
@@ -83,10 +87,20 @@ func (s *Session) readCut() (*cutReading, bool) {
 		return c, true
 	}
 	steps := s.cutSteps()
-	bad := check.Inconsistent(s.State().View(), steps) // before holdsAt reads other states
-	*c = cutReading{run: s.run, version: s.run.Version(), step: s.step, points: key, bad: bad, holds: s.holdsAt(steps)}
-	c.total, c.initial = s.cutTotals(c.holds)
+	*c = cutReading{run: s.run, version: s.run.Version(), step: s.step, points: key, steps: steps, bad: check.Inconsistent(s.State().View(), steps)}
 	return c, true
+}
+
+// readHoldings reads a complete cut with what each process and channel
+// holds at it, or reports false while a point is missing.
+func (s *Session) readHoldings() (*cutReading, bool) {
+	c, ok := s.readCut()
+	if ok && !c.held {
+		c.holds = s.holdsAt(c.steps)
+		c.total, c.initial = s.cutTotals(c.holds)
+		c.held = true
+	}
+	return c, ok
 }
 
 // cutSteps turns the points into the first step of each process that lies
@@ -150,7 +164,7 @@ func listed(ids []int, sep string, name func(int) string) string {
 
 // cutSum says what the Measure adds up to at a complete cut.
 func (s *Session) cutSum() string {
-	c, ok := s.readCut()
+	c, ok := s.readHoldings()
 	m := s.Spec().Measure
 	if !ok || m == nil {
 		return ""
@@ -241,7 +255,7 @@ func (s *Session) holdsAt(cut []int) cutHolds {
 // (sent inside the cut, received outside it), and, for an algorithm with
 // a Measure, what each holds and the total.
 func (s *Session) CutPanel() (sim.Panel, bool) {
-	c, complete := s.readCut()
+	c, complete := s.readHoldings()
 	if !complete {
 		return sim.Panel{}, false
 	}
