@@ -124,7 +124,7 @@ func (o *Operator) admit(env *sim.Env, it Item) (string, outcome) {
 				o.sourceName(env, it.Input), o.Pending[0].N, waiting), buffered
 		}
 		return fmt.Sprintf("%s's barrier %d is in, so %s waits in the buffer until %s's comes (%d buffered: %s)",
-			o.sourceName(env, it.Input), o.Pending[0].N, recordLabel(it.Input+1, it.Seq), waiting, o.bufferedRecords(), o.bufferWords()), buffered
+			o.sourceName(env, it.Input), o.Pending[0].N, recordLabel(it.Input+1, it.Seq), waiting, o.bufferedRecords(), o.bufferWords(wordsListed)), buffered
 	}
 	if it.Barrier {
 		return o.barrier(env, it), tookBarrier
@@ -292,16 +292,26 @@ func (o *Operator) waitingFor(env *sim.Env, p Alignment) string {
 
 func (o *Operator) sourceName(env *sim.Env, input int) string { return env.Name(sim.NodeID(input + 1)) }
 
-// bufferWords lists the buffered records: "a6 a7".
-func (o *Operator) bufferWords() string {
+// bufferWords lists the buffered records, "a6 a7", the first most of
+// them and then "…" (most < 0: all). A caption is written for every record
+// buffered, so it names a few, not the whole buffer.
+func (o *Operator) bufferWords(most int) string {
 	var labels []string
 	for _, it := range o.Buffer {
-		if !it.Barrier {
-			labels = append(labels, recordLabel(it.Input+1, it.Seq))
+		if it.Barrier {
+			continue
 		}
+		if len(labels) == most {
+			labels = append(labels, "…")
+			break
+		}
+		labels = append(labels, recordLabel(it.Input+1, it.Seq))
 	}
 	return strings.Join(labels, " ")
 }
+
+// wordsListed is how many buffered records a caption or a state line names.
+const wordsListed = 6
 
 // bufferedRecords counts the records in the buffer.
 func (o *Operator) bufferedRecords() int {
@@ -387,18 +397,9 @@ func (o *Operator) label() string {
 	case o.Awaiting:
 		return "waiting for RESTORE"
 	case len(o.Buffer) > 0:
-		return fmt.Sprintf("count %d · buffering %s", o.Count, clip(o.bufferWords(), 4))
+		return fmt.Sprintf("count %d · buffering %s", o.Count, o.bufferWords(4))
 	}
 	return fmt.Sprintf("count %d", o.Count)
-}
-
-// clip keeps the first k words of a list.
-func clip(words string, k int) string {
-	f := strings.Fields(words)
-	if len(f) <= k {
-		return words
-	}
-	return strings.Join(f[:k], " ") + " …"
 }
 
 // Inspect shows Op's count, its alignment and its buffer.
@@ -414,7 +415,7 @@ func (o *Operator) Inspect() []sim.Field {
 		f = append(f, sim.Field{Name: fmt.Sprintf("checkpoint %d", p.N), Value: "barriers from " + strings.Join(in, ", ")})
 	}
 	if len(o.Buffer) > 0 {
-		f = append(f, sim.Field{Name: "buffer", Value: o.bufferWords()})
+		f = append(f, sim.Field{Name: "buffer", Value: o.bufferWords(-1)})
 	}
 	return f
 }

@@ -221,7 +221,7 @@ func panels(v sim.View) []sim.Panel {
 			position, last = fmt.Sprintf("count %d", t.Count), latest(t.Snapshots)
 			buffered = "none"
 			if k := t.bufferedRecords(); k > 0 {
-				buffered = fmt.Sprintf("%d: %s", k, clip(t.bufferWords(), 6))
+				buffered = fmt.Sprintf("%d: %s", k, t.bufferWords(wordsListed))
 			}
 		case *Sink:
 			position, last = "output "+t.outputWords(), latest(t.Snapshots)
