@@ -100,6 +100,8 @@ func TestComparingTwoEvents(t *testing.T) {
 		"s=vector-clock-concurrent&k=10&stamps=sundial": `link parameter "stamps": want lamport or vector, got "sundial"`,
 		"s=vector-clock-concurrent&k=10&sel2=3":         `link parameter "sel2": an event compared with the selected one needs link parameter "sel" too`,
 		"s=vector-clock-concurrent&k=10&sel=3&sel2=10":  `link parameter "sel2": want an event on screen, a step from 0 to 9, got "10"`,
+		"s=vector-clock-concurrent&k=10&sel=3&sel2=3":   `link parameter "sel2": want another event than the selected one (link parameter "sel"), got the same step 3`,
+		"s=vector-clock-concurrent&k=10&sel=x":          `link parameter "sel": want an event on screen, a step from 0 to 9, got "x"`,
 	} {
 		q, err := url.ParseQuery(raw)
 		require.NoError(t, err)

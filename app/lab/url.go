@@ -191,25 +191,34 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		}
 		sess.step = k
 	}
-	if raw := get("sel"); raw != "" {
-		sel, err := strconv.Atoi(raw)
-		if err != nil || sel < 0 || sel >= sess.step {
-			return nil, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param("sel"), sess.step-1, clip(raw))
+	// event reads an event on screen from link parameter name
+	event := func(name, raw string) (int, error) {
+		k, err := strconv.Atoi(raw)
+		switch {
+		case err != nil || k < 0 || k >= sess.step:
+			return 0, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param(name), sess.step-1, clip(raw))
+		case sess.run.Trace().Records[k].Node < 0:
+			return 0, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param(name), k)
 		}
-		if sess.run.Trace().Records[sel].Node < 0 {
-			return nil, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param("sel"), sel)
+		return k, nil
+	}
+	if raw := get("sel"); raw != "" {
+		sel, err := event("sel", raw)
+		if err != nil {
+			return nil, err
 		}
 		sess.Selected = sel
 	}
 	if raw := get("sel2"); raw != "" {
-		other, err := strconv.Atoi(raw)
-		switch {
-		case sess.Selected < 0:
+		if sess.Selected < 0 {
 			return nil, fmt.Errorf("%s: an event compared with the selected one needs %s too", param("sel2"), param("sel"))
-		case err != nil || other < 0 || other >= sess.step:
-			return nil, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param("sel2"), sess.step-1, clip(raw))
-		case sess.run.Trace().Records[other].Node < 0:
-			return nil, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param("sel2"), other)
+		}
+		other, err := event("sel2", raw)
+		if err != nil {
+			return nil, err
+		}
+		if other == sess.Selected {
+			return nil, fmt.Errorf("%s: want another event than the selected one (%s), got the same step %d", param("sel2"), param("sel"), other)
 		}
 		sess.Other = other
 	}
