@@ -152,7 +152,11 @@ func TestLegendShowsOnlyWhatIsOnScreen(t *testing.T) {
 	got = labels(diagram.NewIndex(tr, diagram.AxisTime, roles).Legend(roles, 3, diagram.LegendOptions{Selected: true}))
 	assert.Contains(t, got, "crash (the line is dashed while the process is down)")
 	assert.Contains(t, got, "causal past")
+	assert.Contains(t, got, "concurrent with it (greyed)")
+	assert.NotContains(t, got, "the event compared with it (dashed ring)", "no second event")
 	assert.NotContains(t, got, "GC pause (a band while the process is paused)")
+	got = labels(diagram.NewIndex(tr, diagram.AxisTime, roles).Legend(roles, 3, diagram.LegendOptions{Selected: true, Other: true}))
+	assert.Contains(t, got, "the event compared with it (dashed ring)")
 }
 
 // A line goes through the steps whose annotations name its points, however

@@ -36,8 +36,10 @@ type LegendEntry struct {
 
 // LegendOptions says what the view on screen shows beyond the run.
 type LegendOptions struct {
-	// Selected says an event's causal past and future are ringed.
-	Selected bool
+	// Selected says an event's causal past and future are ringed, and the
+	// events concurrent with it greyed; Other that a second event is
+	// compared with it.
+	Selected, Other bool
 	// Cut says the learner's own cut is drawn.
 	Cut bool
 	// Highlight says messages that failed an invariant are pointed at.
@@ -120,7 +122,11 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 	if opt.Selected {
 		out = append(out,
 			LegendEntry{Swatch: SwatchGlyph, Color: PastColor, Symbol: "◯", Label: "causal past"},
-			LegendEntry{Swatch: SwatchGlyph, Color: FutureColor, Symbol: "◯", Label: "causal future"})
+			LegendEntry{Swatch: SwatchGlyph, Color: FutureColor, Symbol: "◯", Label: "causal future"},
+			LegendEntry{Swatch: SwatchGlyph, Color: Faint, Symbol: "●", Label: "concurrent with it (greyed)"})
+	}
+	if opt.Selected && opt.Other {
+		out = append(out, LegendEntry{Swatch: SwatchGlyph, Color: Ink, Symbol: "◯", Label: "the event compared with it (dashed ring)"})
 	}
 	return out
 }

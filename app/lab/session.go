@@ -286,7 +286,8 @@ func (s *Session) TopologyScene(width, height float64) *diagram.Scene {
 // Legend lists what the diagram on screen draws.
 func (s *Session) Legend() []diagram.LegendEntry {
 	return s.index().Legend(s.Spec(), s.step, diagram.LegendOptions{
-		Selected: s.Selected >= 0 && s.Selected < s.step, Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0})
+		Selected: s.Selected >= 0 && s.Selected < s.step, Other: s.Other >= 0 && s.Other < s.step,
+		Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0})
 }
 
 // Index is the diagram's index of the run, for the current axis.
