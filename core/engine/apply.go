@@ -181,6 +181,9 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 		w.lamport[id] = w.lamport[id].Tick()
 	}
 	w.vector[id].Tick(int(id))
+	if w.own(id) && record {
+		r.cfg.Budget.charge(nodeCost, 8*nodeCost)
+	}
 	env := &r.env
 	env.Reset(sim.Context{Self: id, Now: w.now, Local: w.localTime(id), Names: r.cfg.Names,
 		Rand: w.nodeRandOf(r.cfg.Generator, id), Lamport: w.lamport[id], Vector: w.vector[id], Quiet: r.replaying})

@@ -9,7 +9,7 @@ import (
 	"spacetime/core/engine"
 )
 
-// A budget cuts a run short at the step that would pass it, says so, and
+// A budget cuts a run short at the step that would pass it, says why, and
 // is shared by the runs and inputs that use it; a run within its budget is
 // the same run as without one.
 func TestBudget(t *testing.T) {
@@ -19,33 +19,51 @@ func TestBudget(t *testing.T) {
 	require.Equal(t, 1000, free.Len())
 
 	t.Run("within", func(t *testing.T) {
-		b := &engine.Budget{Work: 4000}
+		b := &engine.Budget{Work: 1 << 40, Bytes: 1 << 40}
 		r, err := parse(t, doc).RunWithin(b)
 		require.NoError(t, err)
 		assert.False(t, b.Exhausted())
-		assert.Equal(t, int64(4000), b.Used(), "one unit per process per step")
+		assert.Equal(t, engine.NotSpent, b.Cause())
+		// one unit per process a step, and the copies of processes and
+		// checkpoints on top
+		assert.GreaterOrEqual(t, b.Used(), int64(4000))
+		assert.Less(t, b.Used(), int64(8000))
 		assert.Equal(t, traceJSON(t, free), traceJSON(t, r))
 	})
-	t.Run("past", func(t *testing.T) {
+	t.Run("out of work", func(t *testing.T) {
 		b := &engine.Budget{Work: 1000}
 		r, err := parse(t, doc).RunWithin(b)
 		require.NoError(t, err)
 		assert.True(t, b.Exhausted())
+		assert.Equal(t, engine.OutOfWork, b.Cause())
 		assert.Equal(t, engine.StoppedBudget, r.Stopped())
-		assert.Equal(t, 250, r.Len(), "4 processes: 1000 units are 250 steps")
-		assert.Equal(t, prefixJSON(t, free, 250), traceJSON(t, r))
+		assert.Greater(t, r.Len(), 150)
+		assert.Less(t, r.Len(), 250, "4 processes: 1000 units are fewer than 250 steps")
+		assert.Equal(t, prefixJSON(t, free, r.Len()), traceJSON(t, r))
+	})
+	t.Run("out of memory", func(t *testing.T) {
+		b := &engine.Budget{Bytes: 60_000}
+		r, err := parse(t, doc).RunWithin(b)
+		require.NoError(t, err)
+		assert.Equal(t, engine.OutOfMemory, b.Cause())
+		assert.Equal(t, engine.StoppedBudget, r.Stopped())
+		assert.Greater(t, r.Len(), 100)
+		assert.Less(t, r.Len(), 1000)
+		assert.Less(t, b.Kept(), int64(62_000), "stopped at the first step past the bound")
+		assert.Equal(t, prefixJSON(t, free, r.Len()), traceJSON(t, r))
 	})
 	t.Run("shared", func(t *testing.T) {
 		b := &engine.Budget{Work: 6000}
-		_, err := parse(t, doc).RunWithin(b)
+		first, err := parse(t, doc).RunWithin(b)
 		require.NoError(t, err)
+		require.Equal(t, 1000, first.Len())
 		r, err := parse(t, doc).RunWithin(b)
 		require.NoError(t, err)
 		assert.True(t, b.Exhausted())
-		assert.Equal(t, 500, r.Len(), "the second run gets what the first left")
+		assert.Less(t, r.Len(), 500, "the second run gets what the first left")
 	})
 	t.Run("replayed inputs count", func(t *testing.T) {
-		b := &engine.Budget{Work: 4000}
+		b := &engine.Budget{Work: 6000}
 		r, err := parse(t, doc).RunWithin(b)
 		require.NoError(t, err)
 		require.False(t, b.Exhausted())
@@ -57,12 +75,32 @@ func TestBudget(t *testing.T) {
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		asked := 0
-		b := &engine.Budget{Work: 1 << 40, Cancelled: func() bool { asked++; return asked == 2 }}
+		b := &engine.Budget{Cancelled: func() bool { asked++; return asked == 10 }}
 		r, err := parse(t, `{"algorithm": "chandy-lamport", "n": 3, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 100000}}`).RunWithin(b)
 		require.NoError(t, err)
-		assert.True(t, b.Exhausted())
+		assert.Equal(t, engine.Cancelled, b.Cause())
 		assert.Equal(t, engine.StoppedBudget, r.Stopped())
-		assert.Equal(t, 2, asked, "asked every few thousand steps, not every step")
-		assert.Less(t, r.Len(), 100000)
+		assert.Equal(t, 10, asked, "asked before every step")
+		assert.Equal(t, 9, r.Len())
 	})
+}
+
+// What a run keeps grows with its length, not with its square: a process
+// down from tick 1 leaves every message sent to it in its channel, and
+// the checkpoints share them instead of copying them all each time.
+func TestKeptGrowsWithTheRun(t *testing.T) {
+	kept := func(steps int) int64 {
+		b := &engine.Budget{}
+		s := parse(t, `{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
+			"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 1}}`)
+		s.Until.Steps = steps
+		r, err := s.RunWithin(b)
+		require.NoError(t, err)
+		require.Equal(t, steps, r.Len())
+		waiting := len(r.At(steps).View().InFlight(0, 1))
+		require.Greater(t, waiting, steps/3, "the messages wait for process 2")
+		return b.Kept()
+	}
+	short, long := kept(20_000), kept(80_000)
+	assert.Less(t, float64(long)/float64(short), 4.4, "4 times the steps keep about 4 times the memory (%d and %d bytes)", short, long)
 }

@@ -124,40 +124,87 @@ type Config struct {
 	// Script is sorted by time; entries at equal times keep their order.
 	Script []Timed
 	Until  Until
-	// CheckpointEvery is the spacing of rewind checkpoints (default 128
-	// steps, times n/4 beyond 4 processes).
+	// CheckpointEvery is the least spacing of rewind checkpoints (default
+	// 128 steps, times n/4 beyond 4 processes). A world that is costly to
+	// copy is copied less often, so that checkpoints keep a few words a
+	// step whatever the world holds.
 	CheckpointEvery int
 	// Budget, when set, bounds the work this run may take on a caller's
 	// behalf (a server prerendering a link); nil bounds it by MaxSteps alone.
 	Budget *Budget
 }
 
-// Budget bounds the work of the runs that share it, for a caller that
-// computes runs on someone else's behalf: a server prerendering a link
-// must not spend seconds and gigabytes because a link asks for a million
-// steps of 64 processes. A recorded step costs one unit per process, since
-// its clocks, checks and checkpoints grow with the world. A run that
-// passes the budget, or whose Cancelled says so, stops early with
-// Stopped() == StoppedBudget.
+// Budget bounds what the runs that share it may take, for a caller that
+// computes runs on someone else's behalf: a server prerendering a link, or
+// a page opening one, must not spend seconds and gigabytes because a link
+// asks for a million steps of 64 processes. It counts in the units that
+// hurt: the memory the runs keep (their trace and their checkpoints, as
+// the engine reckons them) and their work (one unit per process a step,
+// since a step's clocks and checks grow with the world, and one per word
+// a checkpoint copies), and it asks the caller before every step whether
+// to give up (its time is up, or its client has gone). A run that passes
+// the budget stops early with Stopped() == StoppedBudget, and Cause says
+// why.
 type Budget struct {
-	// Work is the most process-steps the runs may take together.
+	// Work is the most work the runs may take together; 0 means no bound.
 	Work int64
-	// Cancelled is asked every few thousand steps whether to give up (the
-	// client has gone away); nil means never.
+	// Bytes is the most memory the runs may keep together, in bytes as the
+	// engine reckons them; 0 means no bound.
+	Bytes int64
+	// Cancelled is asked before every step whether to give up; nil means
+	// never. It is called often: an atomic load, or a clock read every so
+	// many calls.
 	Cancelled func() bool
 	used      int64
-	polls     int
-	spent     bool
+	kept      int64
+	cause     Cause
+}
+
+// Cause says why a budget ran out.
+type Cause uint8
+
+// The causes.
+const (
+	// NotSpent: the budget has not run out.
+	NotSpent Cause = iota
+	// OutOfWork: the runs took all the work allowed.
+	OutOfWork
+	// OutOfMemory: the runs would keep more memory than allowed.
+	OutOfMemory
+	// Cancelled: the caller gave up (its time was up, or its client left).
+	Cancelled
+)
+
+var causeWords = [...]string{"", "it would take more work than allowed", "it would keep more memory than allowed", "it was cancelled"}
+
+// String says why in plain words.
+func (c Cause) String() string {
+	if int(c) < len(causeWords) {
+		return causeWords[c]
+	}
+	return "unknown"
 }
 
 // StoppedBudget is Stopped() of a run cut short by its Budget.
 const StoppedBudget = "budget"
 
 // Exhausted reports whether a run sharing the budget was cut short by it.
-func (b *Budget) Exhausted() bool { return b != nil && b.spent }
+func (b *Budget) Exhausted() bool { return b != nil && b.cause != NotSpent }
 
-// Used is the work spent so far, in process-steps.
+// Cause says why the budget ran out, NotSpent while it has not.
+func (b *Budget) Cause() Cause {
+	if b == nil {
+		return NotSpent
+	}
+	return b.cause
+}
+
+// Used is the work spent so far.
 func (b *Budget) Used() int64 { return b.used }
+
+// Kept is the memory the runs keep so far, in bytes as the engine reckons
+// them (what a fork forgot is still counted).
+func (b *Budget) Kept() int64 { return b.kept }
 
 // allows charges one step of n processes and reports whether the run may
 // take it; a nil budget allows every step.
@@ -165,15 +212,28 @@ func (b *Budget) allows(n int) bool {
 	if b == nil {
 		return true
 	}
-	if b.spent {
+	if b.cause != NotSpent {
+		return false
+	}
+	if b.Cancelled != nil && b.Cancelled() {
+		b.cause = Cancelled
 		return false
 	}
 	b.used += int64(n)
-	if b.polls++; b.polls%4096 == 0 && b.Cancelled != nil && b.Cancelled() {
-		b.spent = true
+	switch {
+	case b.Work > 0 && b.used > b.Work:
+		b.cause = OutOfWork
+	case b.Bytes > 0 && b.kept > b.Bytes:
+		b.cause = OutOfMemory
 	}
-	if b.used > b.Work {
-		b.spent = true
+	return b.cause == NotSpent
+}
+
+// charge adds work and kept memory; the next step's allows says whether
+// they were too much.
+func (b *Budget) charge(work, bytes int64) {
+	if b != nil {
+		b.used += work
+		b.kept += bytes
 	}
-	return !b.spent
 }

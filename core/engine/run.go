@@ -24,8 +24,11 @@ type Run struct {
 	cfg         Config
 	trace       *trace.Trace
 	inputs      []Input
-	checkpoints []*world
-	head        *world
+	// checkpoints are copies of the world to seek from, by step ascending;
+	// the next is taken at step nextCheckpoint.
+	checkpoints    []*world
+	nextCheckpoint int
+	head           *world
 	cache       *world
 	failures    []Failure
 	// Stopped says why the run ended.
@@ -44,6 +47,15 @@ type Run struct {
 
 	scratchNodes []sim.NodeID
 	scratchChans []busyChannel
+	// firsts indexes the annotations: for a role and group, the first step
+	// at which each process made one (-1: none yet).
+	firsts map[annotationKey][]int
+}
+
+// annotationKey names the annotations of one role and group.
+type annotationKey struct {
+	role  string
+	group int
 }
 
 // New starts a run and advances it until its Until condition.
@@ -57,14 +69,14 @@ func New(cfg Config) (*Run, error) {
 		}
 	}
 	if cfg.CheckpointEvery <= 0 {
-		// a checkpoint copies every process and channel: space them out as
-		// the world grows, so that memory stays flat and a seek replays a
-		// few hundred microseconds' worth of steps
+		// a checkpoint copies what changed of the processes and channels:
+		// space them out as the world grows, so that memory stays flat and
+		// a seek replays a few hundred microseconds' worth of steps
 		cfg.CheckpointEvery = 128 * max(1, len(cfg.Nodes)/4)
 	}
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
 	tr := &trace.Trace{Names: cfg.Names, Down: append([]sim.NodeID(nil), cfg.Down...)}
-	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}}
+	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}}
 	if u := cfg.Until; u.Steps > 0 && u.Time == 0 && !u.Done && !u.Quiescent {
 		// a run of known length: one allocation instead of growing (capped,
 		// since a larger run may still be cut short by a learner's input)
@@ -78,6 +90,7 @@ func New(cfg Config) (*Run, error) {
 	}
 	r.head = newWorld(&r.cfg)
 	r.checkpoints = []*world{r.head.clone()}
+	r.nextCheckpoint = cfg.CheckpointEvery
 	r.extend()
 	return r, nil
 }
@@ -168,9 +181,11 @@ func (r *Run) advance(w *world, limit int) bool {
 
 // record applies one step at the head, checks invariants and checkpoints.
 func (r *Run) record(w *world, nx next) {
+	msgs := len(r.trace.Msgs)
 	r.apply(w, nx, true)
-	if w.step%r.cfg.CheckpointEvery == 0 {
-		r.checkpoints = append(r.checkpoints, w.clone())
+	r.charge(msgs)
+	if w.step >= r.nextCheckpoint {
+		r.checkpoint(w)
 	}
 	v := r.view(w)
 	for i, inv := range r.cfg.Spec.Invariants {
@@ -183,29 +198,95 @@ func (r *Run) record(w *world, nx next) {
 	}
 }
 
+// checkpoint keeps a copy of the head to seek from. A world that is costly
+// to copy (a long queue, many delayed messages) is copied less often: the
+// next checkpoint comes after at least a step per checkpointWordsPerStep
+// words this one copied, so that checkpoints keep a few words a step
+// whatever the world holds.
+func (r *Run) checkpoint(w *world) {
+	cost := w.cloneCost()
+	r.checkpoints = append(r.checkpoints, w.clone())
+	r.cfg.Budget.charge(int64(cost), 8*int64(cost))
+	r.nextCheckpoint = w.step + max(r.cfg.CheckpointEvery, cost/checkpointWordsPerStep)
+}
+
+// checkpointWordsPerStep is how many words checkpoints may copy per step
+// of the run, at most, in a world that is costly to copy.
+const checkpointWordsPerStep = 8
+
+// Reckoned sizes, in bytes, of what a run keeps for each step and message
+// (see TestReckonedSizes).
+const (
+	recordBytes     = 112
+	extraBytes      = 112
+	annotationBytes = 72
+	timerNoteBytes  = 32
+	changeBytes     = 40
+	msgBytes        = 168
+)
+
+// charge adds the step just recorded, and the messages it made (those from
+// msgs on), to the memory the run keeps, and indexes its annotations.
+func (r *Run) charge(msgs int) {
+	rec := &r.trace.Records[len(r.trace.Records)-1]
+	bytes := recordBytes + 4*len(rec.Vector) + len(rec.Caption)
+	if x := rec.Extra; x != nil {
+		bytes += extraBytes + len(x.Tag) + annotationBytes*len(x.Annotations) + timerNoteBytes*len(x.Timers) + changeBytes*len(x.Changes)
+		for _, a := range x.Annotations {
+			bytes += len(a.Text)
+			r.index(rec, a)
+		}
+	}
+	for i := msgs; i < len(r.trace.Msgs); i++ {
+		bytes += msgBytes + 8*len(r.trace.Msgs[i].Data)
+	}
+	r.cfg.Budget.charge(0, int64(bytes))
+}
+
+// index notes the first step at which a process made an annotation of a
+// role and group.
+func (r *Run) index(rec *trace.Record, a sim.Annotation) {
+	if rec.Node < 0 {
+		return
+	}
+	key := annotationKey{a.Role, a.Group}
+	steps, ok := r.firsts[key]
+	if !ok {
+		steps = make([]int, len(r.cfg.Nodes))
+		for i := range steps {
+			steps[i] = -1
+		}
+		r.firsts[key] = steps
+	}
+	if steps[rec.Node] < 0 {
+		steps[rec.Node] = rec.Step
+	}
+}
+
 // view is the world as the spec's checkers see it. The head's view is one
 // value reused for every step, so that checking invariants after each step
 // allocates nothing; other worlds get their own.
 func (r *Run) view(w *world) sim.View {
 	if r.headView == nil {
-		r.headView = &view{names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec, kinds: r.kinds}
+		r.headView = &view{r: r, names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec, kinds: r.kinds}
 	}
 	if w == r.head {
 		r.headView.w = w
 		return r.headView
 	}
-	return &view{w: w, names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec, kinds: r.kinds}
+	return &view{r: r, w: w, names: r.cfg.Names, tr: r.trace, spec: r.cfg.Spec, kinds: r.kinds}
 }
 
 // state returns the world after k steps, replaying from the nearest
 // checkpoint (or from the last world it returned, when that is closer).
 func (r *Run) state(k int) *world {
 	k = min(max(k, 0), r.Len())
+	cp := r.checkpoints[sort.Search(len(r.checkpoints), func(i int) bool { return r.checkpoints[i].step > k })-1]
 	var w *world
-	if c := r.cache; c != nil && c.step <= k && c.step >= (k/r.cfg.CheckpointEvery)*r.cfg.CheckpointEvery {
+	if c := r.cache; c != nil && c.step <= k && c.step >= cp.step {
 		w = c
 	} else {
-		w = r.checkpoints[k/r.cfg.CheckpointEvery].clone()
+		w = cp.clone()
 	}
 	in := sort.Search(len(r.inputs), func(i int) bool { return r.inputs[i].Step >= w.step })
 	for w.step < k {
@@ -293,7 +374,15 @@ func (r *Run) Replay(inputs []Input) error {
 // truncate forgets every step from k on.
 func (r *Run) truncate(k int) {
 	r.trace.Truncate(k)
-	r.checkpoints = r.checkpoints[:k/r.cfg.CheckpointEvery+1]
+	r.checkpoints = r.checkpoints[:sort.Search(len(r.checkpoints), func(i int) bool { return r.checkpoints[i].step > k })]
+	r.nextCheckpoint = r.checkpoints[len(r.checkpoints)-1].step + r.cfg.CheckpointEvery
+	for _, steps := range r.firsts {
+		for i, s := range steps {
+			if s >= k {
+				steps[i] = -1
+			}
+		}
+	}
 	r.inputs = r.inputs[:sort.Search(len(r.inputs), func(i int) bool { return r.inputs[i].Step >= k })]
 	for i := range r.failures {
 		if r.failures[i].Step >= k {

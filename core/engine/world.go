@@ -38,6 +38,10 @@ type world struct {
 	nextWork sim.Time
 
 	nodes []sim.Node
+	// owned says a node is this world's own: a copy shares the nodes of
+	// the world it was copied from, and each is copied only before it next
+	// takes a step, so that a checkpoint costs the processes that changed.
+	owned []bool
 	// started says a process has taken its Init step.
 	started []bool
 	health  []faults.Health
@@ -72,6 +76,7 @@ func newWorld(cfg *Config) *world {
 	n := len(cfg.Nodes)
 	w := &world{
 		nodes:     make([]sim.Node, n),
+		owned:     make([]bool, n),
 		started:   make([]bool, n),
 		health:    make([]faults.Health, n),
 		net:       network.New(n),
@@ -89,6 +94,7 @@ func newWorld(cfg *Config) *world {
 	}
 	for i, nd := range cfg.Nodes {
 		w.nodes[i] = nd.Clone()
+		w.owned[i] = true
 		w.vector[i] = clock.NewVector(n)
 		w.nodeRand[i] = newStream(cfg.Seed, streamNode+uint64(i))
 	}
@@ -107,12 +113,14 @@ func newWorld(cfg *Config) *world {
 	return w
 }
 
+// clone copies the world, for a checkpoint or a seek. The copy shares
+// what it can with w: the nodes (each side copies one before stepping it)
+// and the messages in flight (see network.Net).
 func (w *world) clone() *world {
 	c := *w
-	c.nodes = make([]sim.Node, len(w.nodes))
-	for i, nd := range w.nodes {
-		c.nodes[i] = nd.Clone()
-	}
+	c.nodes = append([]sim.Node(nil), w.nodes...)
+	c.owned = make([]bool, len(w.nodes))
+	clear(w.owned)
 	c.started = append([]bool(nil), w.started...)
 	c.health = append([]faults.Health(nil), w.health...)
 	c.net = w.net.Clone()
@@ -152,6 +160,39 @@ func (w *world) clone() *world {
 		c.py = w.py.Clone()
 	}
 	return &c
+}
+
+// cloneCost is about how many words clone copies, not counting the nodes
+// (copied later, as they step: nodeCost each).
+func (w *world) cloneCost() int {
+	n := len(w.nodes)
+	cost := 16*n + n*n/2 + w.net.CloneCost() + 4*len(w.queue) + 3*len(w.delayed) + len(w.cut)/8
+	for i := range n {
+		cost += 3*len(w.timers[i]) + 9*len(w.intervals[i])
+	}
+	if w.tally != nil {
+		cost += 64
+	}
+	if w.py != nil {
+		cost += 320 // CPython's generator: 624 words of 32 bits
+	}
+	return cost
+}
+
+// nodeCost is what a node's copy is reckoned to cost, in words. A node
+// whose state grows with the run shares it with its copies (see
+// sim.Shared), so that its copy costs about this.
+const nodeCost = 32
+
+// own makes node id this world's own before it steps, copying it if it is
+// shared with another world; it reports whether it made a copy.
+func (w *world) own(id sim.NodeID) bool {
+	if w.owned[id] {
+		return false
+	}
+	w.nodes[id] = w.nodes[id].Clone()
+	w.owned[id] = true
+	return true
 }
 
 // schedRand is the scheduler's random stream.
@@ -214,6 +255,7 @@ func (w *world) timerOf(id sim.NodeID, tag string) (int, bool) {
 
 // view is the world at one step as the algorithms' checkers see it.
 type view struct {
+	r     *Run
 	w     *world
 	names []string
 	tr    *trace.Trace
@@ -255,16 +297,12 @@ func (v *view) LastAnnotations() []sim.Annotation {
 }
 
 func (v *view) AnnotationSteps(role string, group int) []int {
+	firsts := v.r.firsts[annotationKey{role, group}]
 	steps := make([]int, len(v.w.nodes))
 	for i := range steps {
 		steps[i] = -1
-	}
-	for s := range v.tr.Records[:min(v.w.step, len(v.tr.Records))] {
-		r := &v.tr.Records[s]
-		for _, a := range r.Annotations() {
-			if a.Role == role && a.Group == group && r.Node >= 0 && steps[r.Node] < 0 {
-				steps[r.Node] = s
-			}
+		if firsts != nil && firsts[i] < v.w.step {
+			steps[i] = firsts[i]
 		}
 	}
 	return steps

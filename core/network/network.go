@@ -21,71 +21,122 @@ type Config struct {
 }
 
 // Net holds the messages in flight on every directed channel.
+//
+// Message ids rise in the order messages join the network, and a message
+// only ever joins at a channel's tail, so every channel is sorted by id:
+// finding a message is a binary search. Copies share their channels'
+// storage: a copy costs what is busy, not what is in flight, so that the
+// engine's rewind checkpoints grow with the run and never with its square
+// (a process that is down can have a million messages waiting for it).
 type Net struct {
-	n     int
-	chans [][]int // index from*n+to: message ids in send order
-	// busy lists the indices of the non-empty channels in ascending order,
-	// so that finding them costs what is in flight, not n².
-	busy []int
+	n int
+	// busy holds the non-empty channels, by index from*n+to ascending, so
+	// that finding them costs what is in flight, not n².
+	busy []channel
+	// copies counts the copies made of this net; a channel copied at a
+	// smaller count than its own is shared with another net.
+	copies uint64
+}
+
+// channel is one busy channel's messages, in send order.
+type channel struct {
+	index int
+	ids   []int
+	// owned is the copy count at which ids was last made this net's own:
+	// until the net is copied again, nothing else sees that storage, and a
+	// message may be taken out of its middle in place.
+	owned uint64
 }
 
 // New returns an empty network of n processes.
-func New(n int) *Net { return &Net{n: n, chans: make([][]int, n*n)} }
+func New(n int) *Net { return &Net{n: n, copies: 1} }
 
-// Clone returns an independent copy.
+// Clone returns an independent copy. The copies share the messages'
+// storage: each may append to its own channels, and takes its own copy
+// before it changes what the other could see.
 func (nt *Net) Clone() *Net {
-	c := &Net{n: nt.n, chans: make([][]int, len(nt.chans)), busy: append([]int(nil), nt.busy...)}
-	for i, ch := range nt.chans {
-		if len(ch) > 0 {
-			c.chans[i] = append([]int(nil), ch...)
-		}
+	nt.copies++
+	c := &Net{n: nt.n, busy: make([]channel, len(nt.busy)), copies: 1}
+	for i, ch := range nt.busy {
+		// the copy's capacity ends at its length: its appends never write
+		// where this net's may
+		c.busy[i] = channel{index: ch.index, ids: ch.ids[:len(ch.ids):len(ch.ids)]}
 	}
 	return c
 }
 
-// Add puts message id at the tail of channel from→to.
+// CloneCost is how many words a Clone copies.
+func (nt *Net) CloneCost() int { return 4 * len(nt.busy) }
+
+// find returns where channel index i is in busy, or where it would go.
+func (nt *Net) find(i int) (int, bool) {
+	j := sort.Search(len(nt.busy), func(k int) bool { return nt.busy[k].index >= i })
+	return j, j < len(nt.busy) && nt.busy[j].index == i
+}
+
+// Add puts message id at the tail of channel from→to. Ids must rise: id is
+// larger than every id in flight.
 func (nt *Net) Add(from, to sim.NodeID, id int) {
 	i := int(from)*nt.n + int(to)
-	if len(nt.chans[i]) == 0 {
-		j := sort.SearchInts(nt.busy, i)
-		nt.busy = append(nt.busy, 0)
+	j, ok := nt.find(i)
+	if !ok {
+		nt.busy = append(nt.busy, channel{})
 		copy(nt.busy[j+1:], nt.busy[j:])
-		nt.busy[j] = i
+		nt.busy[j] = channel{index: i, ids: make([]int, 0, 4), owned: nt.copies}
 	}
-	nt.chans[i] = append(nt.chans[i], id)
+	ch := &nt.busy[j]
+	if len(ch.ids) == cap(ch.ids) {
+		// append moves the channel to new storage of its own
+		ch.owned = nt.copies
+	}
+	ch.ids = append(ch.ids, id)
 }
 
 // Remove takes message id off channel from→to; it reports whether it was there.
 func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
-	i := int(from)*nt.n + int(to)
-	ch := nt.chans[i]
-	for j, x := range ch {
-		if x == id {
-			if j == 0 { // the usual case: the head leaves
-				nt.chans[i] = ch[1:]
-			} else { // no other Net shares this array (Clone copies)
-				nt.chans[i] = append(ch[:j], ch[j+1:]...)
-			}
-			if len(nt.chans[i]) == 0 {
-				k := sort.SearchInts(nt.busy, i)
-				nt.busy = append(nt.busy[:k], nt.busy[k+1:]...)
-			}
-			return true
-		}
+	j, ok := nt.find(int(from)*nt.n + int(to))
+	if !ok {
+		return false
 	}
-	return false
+	ch := &nt.busy[j]
+	k, found := position(ch.ids, id)
+	if !found {
+		return false
+	}
+	switch {
+	case len(ch.ids) == 1:
+		nt.busy = append(nt.busy[:j], nt.busy[j+1:]...)
+	case k == 0: // the usual case: the head leaves, and nothing is written
+		ch.ids = ch.ids[1:]
+	case ch.owned == nt.copies: // nobody else sees this storage
+		ch.ids = append(ch.ids[:k], ch.ids[k+1:]...)
+	default: // shared with a copy: take a copy of our own first
+		ids := make([]int, 0, len(ch.ids)-1+4)
+		ids = append(append(ids, ch.ids[:k]...), ch.ids[k+1:]...)
+		ch.ids, ch.owned = ids, nt.copies
+	}
+	return true
+}
+
+// position finds id in a channel's ids, which rise.
+func position(ids []int, id int) (int, bool) {
+	k := sort.SearchInts(ids, id)
+	return k, k < len(ids) && ids[k] == id
 }
 
 // Channel returns the ids in flight on from→to, oldest first. Do not modify it.
-func (nt *Net) Channel(from, to sim.NodeID) []int { return nt.chans[int(from)*nt.n+int(to)] }
+func (nt *Net) Channel(from, to sim.NodeID) []int {
+	if j, ok := nt.find(int(from)*nt.n + int(to)); ok {
+		return nt.busy[j].ids
+	}
+	return nil
+}
 
 // Position returns where message id stands on channel from→to (0 is the
 // head), or -1 if it is not in flight there.
 func (nt *Net) Position(from, to sim.NodeID, id int) int {
-	for j, x := range nt.Channel(from, to) {
-		if x == id {
-			return j
-		}
+	if k, ok := position(nt.Channel(from, to), id); ok {
+		return k
 	}
 	return -1
 }
@@ -93,8 +144,8 @@ func (nt *Net) Position(from, to sim.NodeID, id int) int {
 // Busy calls f for every non-empty channel in a fixed order: by sender, then
 // by receiver.
 func (nt *Net) Busy(f func(from, to sim.NodeID, ids []int)) {
-	for _, i := range nt.busy {
-		f(sim.NodeID(i/nt.n), sim.NodeID(i%nt.n), nt.chans[i])
+	for _, ch := range nt.busy {
+		f(sim.NodeID(ch.index/nt.n), sim.NodeID(ch.index%nt.n), ch.ids)
 	}
 }
 

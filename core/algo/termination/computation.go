@@ -136,10 +136,12 @@ func (w *Work) Forget(env *sim.Env) {
 	w.Queue, w.Busy = nil, false
 }
 
-// clone copies the work's queue.
-func (w Work) clone() Work {
-	w.Queue = append([]int(nil), w.Queue...)
-	return w
+// clone copies the work, sharing its queue (see sim.Handoff), which only
+// grows at its end and shrinks at its front.
+func (w *Work) clone() Work {
+	c := *w
+	c.Queue = sim.Handoff(&w.Queue)
+	return c
 }
 
 // Worker is a node with a Work, for the shared invariants and figures.
