@@ -286,6 +286,9 @@ func (r *Run) putOn(w *world, from, to sim.NodeID, id int, m sim.Message) {
 		w.flight[k].Count++
 		w.flight[k].Sum += m.Value
 	}
+	if ft, ok := w.tally.(sim.FlightTally); ok {
+		ft.Joined(m)
+	}
 	if !w.fifo || len(w.net.Channel(from, to)) == 1 {
 		r.queueDelivery(w, id)
 	}
@@ -298,6 +301,9 @@ func (r *Run) takeOff(w *world, m *trace.Msg) {
 	if k, ok := r.kinds[m.Kind]; ok {
 		w.flight[k].Count--
 		w.flight[k].Sum -= m.Value
+	}
+	if ft, ok := w.tally.(sim.FlightTally); ok {
+		ft.Left(m.Message)
 	}
 	if w.delayed != nil {
 		delete(w.delayed, m.ID)

@@ -21,16 +21,16 @@ type Failure struct {
 // Run is one scenario's run: its trace, the learner's inputs, checkpoints to
 // seek with, and the first failure of each invariant.
 type Run struct {
-	cfg         Config
-	trace       *trace.Trace
-	inputs      []Input
+	cfg    Config
+	trace  *trace.Trace
+	inputs []Input
 	// checkpoints are copies of the world to seek from, by step ascending;
 	// the next is taken at step nextCheckpoint.
 	checkpoints    []*world
 	nextCheckpoint int
 	head           *world
-	cache       *world
-	failures    []Failure
+	cache          *world
+	failures       []Failure
 	// Stopped says why the run ended.
 	stopped string
 	// version counts the changes of the trace (one per learner input).

@@ -276,6 +276,15 @@ func (v *view) FIFO() bool                          { return v.w.fifo }
 func (v *view) LinkUp(from, to sim.NodeID) bool     { return v.w.linkUp(from, to) }
 func (v *view) InFlight(from, to sim.NodeID) []int  { return v.w.net.Channel(from, to) }
 func (v *view) NumSent() int                        { return v.w.nextMsg }
+func (v *view) SentFrom(step int) int {
+	switch {
+	case step <= 0:
+		return 0
+	case step >= v.w.step:
+		return v.w.nextMsg
+	}
+	return v.tr.Records[step].FirstSent
+}
 func (v *view) InFlightCount() int {
 	n := 0
 	v.w.net.Busy(func(_, _ sim.NodeID, ids []int) { n += len(ids) })

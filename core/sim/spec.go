@@ -350,6 +350,18 @@ type Tally interface {
 	Clone() Tally
 }
 
+// FlightTally is a Tally that also follows the messages in flight: the
+// engine tells it of every message that joins a channel (sent, or copied
+// by the network) and that leaves one (delivered, or lost), so that an
+// invariant over what is in flight (the credit it carries) costs what
+// changed in a step, not a visit of every channel.
+type FlightTally interface {
+	Tally
+	// Joined takes a message that joined a channel, Left one that left it.
+	Joined(m Message)
+	Left(m Message)
+}
+
 // KnownLimit says an invariant may fail in a run that has one of the
 // listed faults (by registry name; a scenario whose network starts without
 // FIFO counts as having "fifo"), or one of the algorithm's own commands
@@ -466,6 +478,11 @@ type View interface {
 	InFlight(from, to NodeID) []int
 	// NumSent is the number of messages sent so far; ids are 0 .. NumSent-1.
 	NumSent() int
+	// SentFrom is the id of the first message made at or after a step
+	// (NumSent when none was): ids rise with the step that made them, so
+	// that a check of what happened since a step need not visit the
+	// messages before it.
+	SentFrom(step int) int
 	// InFlightCount counts every message in flight, without visiting them.
 	InFlightCount() int
 	// InFlightTotal counts the messages of a kind in flight, and sums their
@@ -476,9 +493,8 @@ type View interface {
 	// LastAnnotations are the annotations of the step just taken.
 	LastAnnotations() []Annotation
 	// AnnotationSteps gives, for each process, the first step at which it
-	// made an annotation of this role and group, or -1. It reads the whole
-	// trace: call it when something has just happened (a LastAnnotations
-	// entry), not every step.
+	// made an annotation of this role and group, or -1. The engine indexes
+	// annotations as they are made: it costs one lookup.
 	AnnotationSteps(role string, group int) []int
 	// Tally is the algorithm's tally of the run so far (Spec.NewTally), or
 	// nil for an algorithm that keeps none. Do not modify it.

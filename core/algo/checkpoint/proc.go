@@ -67,7 +67,7 @@ func (p *Proc) Clone() sim.Node {
 	c := *p
 	c.Sent = append([]int(nil), p.Sent...)
 	c.Recv = append([]int(nil), p.Recv...)
-	c.Checkpoints = p.Checkpoints[:len(p.Checkpoints):len(p.Checkpoints)]
+	c.Checkpoints = sim.Handoff(&p.Checkpoints)
 	c.rounds = make([]*round, len(p.rounds))
 	for i, r := range p.rounds {
 		cr := *r

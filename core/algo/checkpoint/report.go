@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"spacetime/core/sim"
@@ -23,41 +24,93 @@ func proc(v sim.View, id sim.NodeID) *Proc { return v.Node(id).(*Proc) }
 // restore may have been sent after its sender's last restore and after
 // its sender's point.
 var consistentLine = sim.Invariant{
-	Name: ConsistentName,
-	Help: "when process 1 settles a recovery line, no message on the diagram that a point on it took (since that process last restored) was sent after its sender's point (an orphan)",
-	Check: func(v sim.View) sim.Verdict {
-		settled := false
-		for _, a := range v.LastAnnotations() {
-			settled = settled || a.Role == RoleLine
-		}
-		r := proc(v, Manager).rec
-		if !settled || r == nil {
-			return sim.Verdict{OK: true}
-		}
-		since, at, rounds := lineSteps(v, r)
-		// a point of a global checkpoint also holds what it recorded in
-		// channels: what it took after its point, before that channel's marker
-		markerAt := map[[2]sim.NodeID]int{}
-		for id := range v.NumSent() {
-			m := v.Envelope(id)
-			if m.Kind == KindMarker && rounds[m.To] > 0 && int(m.Value) == rounds[m.To] && m.RecvStep >= 0 {
-				markerAt[[2]sim.NodeID{m.From, m.To}] = m.RecvStep
-			}
-		}
-		for id := range v.NumSent() {
-			m := v.Envelope(id)
-			if m.Kind != KindMsg || m.Original != m.ID || m.RecvStep <= since[m.To] || m.SendStep <= since[m.From] || m.SendStep <= at[m.From] {
-				continue
-			}
-			marker, recorded := markerAt[[2]sim.NodeID{m.From, m.To}]
-			taken := m.RecvStep <= at[m.To] || (recorded && m.RecvStep < marker)
-			if taken && v.AnnotationSteps(RoleIgnored, id)[m.To] < 0 {
-				return sim.Verdict{Msgs: []int{id},
-					Detail: fmt.Sprintf("message %s from %s to %s is taken in %s's state on the line and sent after %s's point: an orphan", m.Label, v.Name(m.From), v.Name(m.To), v.Name(m.To), v.Name(m.From))}
-			}
-		}
+	Name:  ConsistentName,
+	Help:  "when process 1 settles a recovery line, no message on the diagram that a point on it took (since that process last restored) was sent after its sender's point (an orphan)",
+	Check: func(v sim.View) sim.Verdict { return checkLine(v, true, false) },
+}
+
+// checkLine is consistentLine's check. With window, it visits only the
+// messages made since the earliest of the line's last restores and the
+// starts of its global checkpoints, which alone can decide: the check
+// then costs what happened since, not the whole run. With sentAfter, it
+// lists instead every message sent after its sender's last restore and
+// point, and (as negative numbers) each channel's marker and when it came,
+// which is all the check reads of the messages, for a test to compare.
+func checkLine(v sim.View, window, sentAfter bool) sim.Verdict {
+	settled := false
+	for _, a := range v.LastAnnotations() {
+		settled = settled || a.Role == RoleLine
+	}
+	r := proc(v, Manager).rec
+	if !settled || r == nil {
 		return sim.Verdict{OK: true}
-	},
+	}
+	since, at, rounds := lineSteps(v, r)
+	from := 0
+	if window {
+		from = v.SentFrom(earliest(v, since, rounds))
+	}
+	// a point of a global checkpoint also holds what it recorded in
+	// channels: what it took after its point, before that channel's marker
+	markerAt := map[[2]sim.NodeID]int{}
+	var found []int
+	for id := from; id < v.NumSent(); id++ {
+		m := v.Envelope(id)
+		if m.Kind == KindMarker && rounds[m.To] > 0 && int(m.Value) == rounds[m.To] && m.RecvStep >= 0 {
+			markerAt[[2]sim.NodeID{m.From, m.To}] = m.RecvStep
+		}
+	}
+	for id := from; id < v.NumSent(); id++ {
+		m := v.Envelope(id)
+		if m.Kind != KindMsg || m.Original != m.ID || m.SendStep <= since[m.From] || m.SendStep <= at[m.From] {
+			continue
+		}
+		if sentAfter {
+			found = append(found, id)
+			continue
+		}
+		if m.RecvStep <= since[m.To] {
+			continue
+		}
+		marker, recorded := markerAt[[2]sim.NodeID{m.From, m.To}]
+		taken := m.RecvStep <= at[m.To] || (recorded && m.RecvStep < marker)
+		if taken && v.AnnotationSteps(RoleIgnored, id)[m.To] < 0 {
+			return sim.Verdict{Msgs: []int{id},
+				Detail: fmt.Sprintf("message %s from %s to %s is taken in %s's state on the line and sent after %s's point: an orphan", m.Label, v.Name(m.From), v.Name(m.To), v.Name(m.To), v.Name(m.From))}
+		}
+	}
+	if sentAfter {
+		for ch, step := range markerAt {
+			found = append(found, -(step*v.N()*v.N() + int(ch[0])*v.N() + int(ch[1])) - 1)
+		}
+		slices.Sort(found)
+	}
+	return sim.Verdict{OK: true, Msgs: found}
+}
+
+// earliest is the first step that can matter to a line: the earliest of
+// its processes' last restores (a message sent before its sender's is not
+// on the line) and of the starts of its global checkpoints (whose markers
+// all follow process 1's checkpoint of the round), or 0 when a start is
+// no longer known.
+func earliest(v sim.View, since, rounds []int) int {
+	step := slices.Min(since)
+	for _, round := range rounds {
+		if round == 0 {
+			continue
+		}
+		start := -1
+		for _, c := range proc(v, Manager).Checkpoints {
+			if c.Round == round {
+				start = v.AnnotationSteps(RoleSaved, c.ID)[Manager]
+			}
+		}
+		if start < 0 {
+			return 0
+		}
+		step = min(step, start)
+	}
+	return max(step, 0)
 }
 
 // lineSteps finds, for each process on recovery r's line, the step of its

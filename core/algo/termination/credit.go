@@ -2,7 +2,6 @@ package termination
 
 import (
 	"fmt"
-	"math/big"
 	"strconv"
 
 	"spacetime/core/sim"
@@ -12,7 +11,7 @@ import (
 const KindCredit = "CREDIT"
 
 // CreditSpec registers credit recovery.
-var CreditSpec = spec("credit-recovery", "Termination detection: credit recovery",
+var CreditSpec = withTally(spec("credit-recovery", "Termination detection: credit recovery",
 	"The root starts with credit 1. A process halves its credit with every WORK it sends and gives the message one half; an active process that receives more credit returns it at once, and a process that goes passive returns all it holds to the root. When the root has all its credit back, exactly 1, the computation has terminated. Credit is an exact fraction, never a float.",
 	[]sim.KindSpec{{Name: KindCredit, Role: sim.RoleControl, Tone: sim.Gold, Glyph: sim.GlyphDiamond}},
 	nil,
@@ -22,7 +21,13 @@ var CreditSpec = spec("credit-recovery", "Termination detection: credit recovery
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "credit lost with a crashed process or a lost message never comes back, and a copied message makes more than 1, so the root never holds exactly 1 again"},
 		{Invariant: conservedName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "a crash or a lost message destroys credit, and a copied message makes it"},
 		{Invariant: SafeName, Faults: []string{"duplicate"}, Why: "a copied message makes credit, so the root can reach 1 while WORK is still under way"},
-	})
+	}), func(int) sim.Tally { return &flightCredit{} })
+
+// withTally gives a spec its tally.
+func withTally(s *sim.Spec, newTally func(n int) sim.Tally) *sim.Spec {
+	s.NewTally = newTally
+	return s
+}
 
 // Credit is a process under credit recovery. Its credit is a single power
 // of two, 2^-Exp, while Holds: a process holds one share at a time, for an
@@ -31,13 +36,8 @@ type Credit struct {
 	Base
 	Holds bool
 	Exp   int
-	// Returned is the credit the root has got back (the root only).
-	Returned *big.Rat
-}
-
-// share is 2^-exp.
-func share(exp int) *big.Rat {
-	return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(exp)))
+	// returned is the credit the root has got back (the root only).
+	returned *dyadic
 }
 
 // Step reacts to one event.
@@ -45,7 +45,7 @@ func (c *Credit) Step(env *sim.Env, ev sim.Event) {
 	switch ev.Kind {
 	case sim.Init:
 		if env.Self() == Root {
-			c.Holds, c.Exp, c.Returned = true, 0, new(big.Rat)
+			c.Holds, c.Exp, c.returned = true, 0, &dyadic{}
 		}
 	case sim.Recover:
 		c.Forget(env)
@@ -67,9 +67,9 @@ func (c *Credit) receiveWork(env *sim.Env, ev sim.Event, activated bool) string 
 	}
 	if !c.Holds {
 		c.Holds, c.Exp = true, exp
-		return fmt.Sprintf(", with credit %s", share(exp).RatString())
+		return ", with credit " + shareString(exp)
 	}
-	return "; it already holds credit, so it returns this " + share(exp).RatString() + c.giveBack(env, exp)
+	return "; it already holds credit, so it returns this " + shareString(exp) + c.giveBack(env, exp)
 }
 
 func (c *Credit) passive(env *sim.Env) string {
@@ -77,7 +77,7 @@ func (c *Credit) passive(env *sim.Env) string {
 		return ""
 	}
 	c.Holds = false
-	return ", and returns its credit " + share(c.Exp).RatString() + c.giveBack(env, c.Exp)
+	return ", and returns its credit " + shareString(c.Exp) + c.giveBack(env, c.Exp)
 }
 
 // giveBack returns a share to the root (the root keeps its own).
@@ -85,15 +85,15 @@ func (c *Credit) giveBack(env *sim.Env, exp int) string {
 	if env.Self() == Root {
 		return c.collect(env, exp)
 	}
-	c.send(env, Root, sim.Message{Kind: KindCredit, Value: int64(exp), Label: "CREDIT " + share(exp).RatString()})
+	c.send(env, Root, sim.Message{Kind: KindCredit, Value: int64(exp), Label: "CREDIT " + shareString(exp)})
 	return " to " + env.Name(Root)
 }
 
 // collect is the root's rule for credit that comes back.
 func (c *Credit) collect(env *sim.Env, exp int) string {
-	c.Returned.Add(c.Returned, share(exp))
-	text := fmt.Sprintf("; the root has %s of its credit back", c.Returned.RatString())
-	if c.Returned.Cmp(big.NewRat(1, 1)) == 0 && !c.Active() && !c.Said {
+	c.returned.addShare(exp, 1)
+	text := fmt.Sprintf("; the root has %s of its credit back", c.returned)
+	if c.returned.isOne() && !c.Active() && !c.Said {
 		c.announce(env)
 		text += ": all of it, so the computation has terminated"
 	}
@@ -104,65 +104,87 @@ func (c *Credit) control(env *sim.Env, ev sim.Event) {
 	if ev.Msg.Kind != KindCredit || env.Self() != Root {
 		return
 	}
-	env.Explain("%s gets credit %s back from %s%s", env.Name(env.Self()), share(int(ev.Msg.Value)).RatString(), env.Name(ev.From), c.collect(env, int(ev.Msg.Value)))
+	env.Explain("%s gets credit %s back from %s%s", env.Name(env.Self()), shareString(int(ev.Msg.Value)), env.Name(ev.From), c.collect(env, int(ev.Msg.Value)))
 }
 
 // Inspect shows the process's credit.
 func (c *Credit) Inspect() []sim.Field {
-	f := []sim.Field{{Name: "active", Value: strconv.FormatBool(c.Active())}, {Name: "credit", Value: c.held().RatString()}}
-	if c.Returned != nil {
-		f = append(f, sim.Field{Name: "returned", Value: c.Returned.RatString()})
+	f := []sim.Field{{Name: "active", Value: strconv.FormatBool(c.Active())}, {Name: "credit", Value: c.heldString()}}
+	if c.returned != nil {
+		f = append(f, sim.Field{Name: "returned", Value: c.returned.String()})
 	}
 	return f
 }
 
-// held is the credit the process holds.
-func (c *Credit) held() *big.Rat {
+// heldString writes the credit the process holds.
+func (c *Credit) heldString() string {
 	if !c.Holds {
-		return new(big.Rat)
+		return "0"
 	}
-	return share(c.Exp)
+	return shareString(c.Exp)
 }
 
 // Clone copies the process.
 func (c *Credit) Clone() sim.Node {
 	d := *c
 	d.Work = c.Work.clone()
-	if c.Returned != nil {
-		d.Returned = new(big.Rat).Set(c.Returned)
+	if c.returned != nil {
+		d.returned = &dyadic{}
+		d.returned.set(c.returned)
 	}
 	return &d
 }
 
-// inFlight is the credit on its way, in WORK and CREDIT messages.
-func inFlight(v sim.View) *big.Rat {
-	sum := new(big.Rat)
-	for from := range v.N() {
-		for to := range v.N() {
-			for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
-				m := v.Envelope(id)
-				switch {
-				case m.Kind == KindWork && len(m.Data) > 0:
-					sum.Add(sum, share(int(m.Data[0])))
-				case m.Kind == KindCredit:
-					sum.Add(sum, share(int(m.Value)))
-				}
-			}
-		}
+// flightCredit is the credit on its way, in WORK and CREDIT messages,
+// kept as messages join and leave the channels rather than added up
+// every step.
+type flightCredit struct{ sum dyadic }
+
+// credit is the share a message carries, if any.
+func credit(m sim.Message) (exp int, ok bool) {
+	switch {
+	case m.Kind == KindWork && len(m.Data) > 0:
+		return int(m.Data[0]), true
+	case m.Kind == KindCredit:
+		return int(m.Value), true
 	}
-	return sum
+	return 0, false
 }
 
-// held is the credit the processes hold, and the root's returned.
-func holdings(v sim.View) (held, returned *big.Rat) {
-	held = new(big.Rat)
-	for i := range v.N() {
-		c := v.Node(sim.NodeID(i)).(*Credit)
-		held.Add(held, c.held())
+func (f *flightCredit) Joined(m sim.Message) {
+	if e, ok := credit(m); ok {
+		f.sum.addShare(e, 1)
 	}
-	returned = new(big.Rat)
-	if r := v.Node(Root).(*Credit).Returned; r != nil {
-		returned.Set(r)
+}
+
+func (f *flightCredit) Left(m sim.Message) {
+	if e, ok := credit(m); ok {
+		f.sum.addShare(e, -1)
+	}
+}
+
+// Note takes nothing from annotations: the credit is in the messages.
+func (f *flightCredit) Note(sim.Time, sim.NodeID, []sim.Annotation) {}
+
+func (f *flightCredit) Clone() sim.Tally {
+	c := &flightCredit{}
+	c.sum.set(&f.sum)
+	return c
+}
+
+// inFlight is the credit on its way.
+func inFlight(v sim.View) *dyadic { return &v.Tally().(*flightCredit).sum }
+
+// holdings are the credit the processes hold, and the root's returned.
+func holdings(v sim.View) (held, returned *dyadic) {
+	held, returned = &dyadic{}, &dyadic{}
+	for i := range v.N() {
+		if c := v.Node(sim.NodeID(i)).(*Credit); c.Holds {
+			held.addShare(c.Exp, 1)
+		}
+	}
+	if r := v.Node(Root).(*Credit).returned; r != nil {
+		returned.set(r)
 	}
 	return held, returned
 }
@@ -175,21 +197,23 @@ var conserved = sim.Invariant{
 	Help: "the credit the processes hold, the credit in messages and the credit returned to the root always add up to exactly 1",
 	Check: func(v sim.View) sim.Verdict {
 		held, returned := holdings(v)
-		total := new(big.Rat).Add(held, inFlight(v))
-		total.Add(total, returned)
-		if total.Cmp(big.NewRat(1, 1)) == 0 {
+		var total dyadic
+		total.set(held)
+		total.add(inFlight(v))
+		total.add(returned)
+		if total.isOne() {
 			return sim.Verdict{OK: true}
 		}
-		return sim.Verdict{Detail: fmt.Sprintf("held %s + in flight %s + returned %s = %s, not 1", held.RatString(), inFlight(v).RatString(), returned.RatString(), total.RatString())}
+		return sim.Verdict{Detail: fmt.Sprintf("held %s + in flight %s + returned %s = %s, not 1", held, inFlight(v), returned, &total)}
 	},
 }
 
 func creditPanel(v sim.View) sim.Panel {
 	held, returned := holdings(v)
-	p := sim.Panel{Title: "Credit", Note: fmt.Sprintf("held %s + in flight %s + returned to the root %s", held.RatString(), inFlight(v).RatString(), returned.RatString()), Columns: []string{"process", "state", "tasks", "credit"}}
+	p := sim.Panel{Title: "Credit", Note: fmt.Sprintf("held %s + in flight %s + returned to the root %s", held, inFlight(v), returned), Columns: []string{"process", "state", "tasks", "credit"}}
 	for i := range v.N() {
 		c := v.Node(sim.NodeID(i)).(*Credit)
-		p.Rows = append(p.Rows, sim.Row{Cells: append(rows(v, sim.NodeID(i)), c.held().RatString())})
+		p.Rows = append(p.Rows, sim.Row{Cells: append(rows(v, sim.NodeID(i)), c.heldString())})
 	}
 	return p
 }
