@@ -325,3 +325,18 @@ func (p *Page) Remove(i int) {
 		p.Together = false
 	}
 }
+
+// DrawCost is how many events and messages drawing every view of the page
+// visits, diagrams and process graphs, known before drawing: a server
+// that draws a link's pictures bounds its work by it.
+func (p *Page) DrawCost() int {
+	cost := 0
+	for i, s := range p.Views {
+		w := p.WindowOf(i)
+		cost += s.index().Cost(s.step, diagram.Options{Span: w.span(), Pinned: w.Pinned, Start: w.Start})
+		if s.Topology() != nil {
+			cost += s.index().TopologyCost(s.step)
+		}
+	}
+	return cost
+}

@@ -267,10 +267,27 @@ func clip(s string) string {
 	return s
 }
 
-func packScenario(s *scenario.Scenario) string {
+// ScenarioQuery is the link to a scenario at its first step, made without
+// running it.
+func ScenarioQuery(s *scenario.Scenario) url.Values { return RawScenarioQuery(s.JSON()) }
+
+// RawScenarioQuery is the link to a scenario document as it is, valid or
+// not (to see what the page says of a bad one).
+func RawScenarioQuery(doc []byte) url.Values {
+	q := url.Values{}
+	q.Set("v", URLVersion)
+	q.Set("sc", pack(doc))
+	return q
+}
+
+// packScenario is the sc= value of a scenario.
+func packScenario(s *scenario.Scenario) string { return pack(s.JSON()) }
+
+// pack is a document deflated, in base64url.
+func pack(doc []byte) string {
 	var b bytes.Buffer
 	w, _ := flate.NewWriter(&b, flate.BestCompression)
-	w.Write(s.JSON())
+	w.Write(doc)
 	w.Close()
 	return base64.RawURLEncoding.EncodeToString(b.Bytes())
 }

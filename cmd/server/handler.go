@@ -23,6 +23,7 @@ import (
 // handler is the whole site.
 type handler struct {
 	*app.Handler
+	web     webDir
 	version string
 	// prerender bounds the work of the pages sent with their pictures.
 	prerender *prerenderer
@@ -34,6 +35,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/", "/compare":
 		h.prerender.serve(w, r, h.Handler)
+	case "/web/app.wasm", "/app.wasm", "/goapp.wasm":
+		// straight to the client's own handler, whose ETag names the
+		// encoding sent (go-app gives every file the build's)
+		h.web.serveClient(w, r)
 	default:
 		h.Handler.ServeHTTP(w, r)
 	}
@@ -57,6 +62,7 @@ func newHandler(dir string) (*handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	web.version = version
 	ui.Routes()
 	h := &app.Handler{
 		Name:        "Spacetime",
@@ -76,7 +82,7 @@ func newHandler(dir string) (*handler, error) {
 		WasmContentLengthHeader: "X-Uncompressed-Length",
 		ServiceWorkerTemplate:   serviceWorker(),
 	}
-	return &handler{Handler: h, version: version, prerender: newPrerenderer(prerenderSlots, prerenderWork, prerenderWait)}, nil
+	return &handler{Handler: h, web: web, version: version, prerender: newPrerenderer(prerenderSlots, defaultBounds, prerenderWait, version)}, nil
 }
 
 // serviceWorker is go-app's worker with two changes. A deep link carries
@@ -141,6 +147,8 @@ func webVersion(dir string, wasm []byte) (string, error) {
 type webDir struct {
 	fs   http.Handler
 	wasm *precompress.File
+	// version is the build's, for the client's ETags.
+	version string
 }
 
 // newWebDir serves root/web.
@@ -202,18 +210,21 @@ func (d webDir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (d webDir) serveClient(w http.ResponseWriter, r *http.Request) {
 	w.Header().Add("Vary", "Accept-Encoding")
 	w.Header().Set("Content-Type", "application/wasm")
+	w.Header().Set("Cache-Control", "no-cache")
 	// the loader's progress bar needs the raw size, which a compressed
 	// response's Content-Length is not
 	w.Header().Set("X-Uncompressed-Length", strconv.Itoa(len(d.wasm.Raw)))
-	body := d.wasm.Raw
+	body, encoding := d.wasm.Raw, "identity"
 	accept := acceptedEncodings(r.Header.Get("Accept-Encoding"))
 	for _, enc := range precompress.Encodings {
 		if accept[enc.Name] {
 			w.Header().Set("Content-Encoding", enc.Name)
-			body = d.wasm.Copies[enc.Name]
+			body, encoding = d.wasm.Copies[enc.Name], enc.Name
 			break
 		}
 	}
+	// each encoding is a representation of its own, with its own tag
+	w.Header().Set("ETag", `"`+d.version+"-"+encoding+`"`)
 	http.ServeContent(w, r, "app.wasm", d.wasm.ModTime, bytes.NewReader(body))
 }
 

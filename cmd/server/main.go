@@ -20,12 +20,21 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 )
+
+// memoryLimit is the heap the server's garbage collector works to stay
+// under: two prerenders at their bound and the pages being sent fit in it
+// with room to spare, and the collector runs more often as it nears it,
+// so that a burst of hostile links does not double the heap before a
+// collection (see make load for what the server holds under them).
+const memoryLimit = 200 << 20
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := flag.String("dir", ".", "directory that contains web/")
 	flag.Parse()
+	debug.SetMemoryLimit(memoryLimit)
 	ctx, stop := shutdownSignals(context.Background())
 	defer stop()
 	if err := run(ctx, *addr, *dir); err != nil {

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"maps"
 	"net/http"
+	"net/url"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -12,16 +19,24 @@ import (
 	"spacetime/core/engine"
 )
 
-// Prerender bounds: a link may ask for a million steps of 64 processes
-// (seconds and a gigabyte of work). The server opens a page's link within
-// prerenderWork process-steps (about 0.1 s and 50 MB here; snapshot-long,
-// the largest lesson, takes 300,000), at most prerenderSlots at once, and
-// gives up when the client leaves. A link past the budget, or one that
-// finds every slot busy for prerenderWait, gets the page without its
-// pictures: the client opens the link itself.
+// Prerender bounds. A link may ask for a million steps of 64 processes, or
+// a run whose every step sends a thousand messages: seconds and gigabytes.
+// The server opens a page's link within prerenderBytes of memory (as the
+// engine reckons it), prerenderWork units of work and prerenderTime, draws
+// its pictures only when they visit at most prerenderDrawn events and
+// messages, runs at most prerenderSlots at once, and gives up within a
+// step of the client leaving. A link past a bound, or one that finds
+// every slot busy for prerenderWait, gets the page without its pictures:
+// the client opens the link itself, within its own bounds.
 const (
-	prerenderWork = 2_000_000
-	prerenderWait = time.Second
+	prerenderBytes = 32 << 20
+	prerenderWork  = 20_000_000
+	prerenderTime  = 400 * time.Millisecond
+	prerenderWait  = 250 * time.Millisecond
+	prerenderDrawn = 12_000
+	// maxPageBytes bounds a page sent with its pictures; one larger (which
+	// the bound on drawing should prevent) is sent without them.
+	maxPageBytes = 4 << 20
 )
 
 // prerenderSlots is how many prerenders may run at once: one per core.
@@ -30,47 +45,170 @@ var prerenderSlots = max(runtime.GOMAXPROCS(0), 1)
 // prerenderer opens page links for go-app's prerender, within the bounds.
 type prerenderer struct {
 	slots chan struct{}
-	work  int64
-	wait  time.Duration
-	// worked counts the process-steps all prerenders took.
-	worked atomic.Int64
+	// bounds is what one page may take.
+	bounds prerenderBounds
+	wait   time.Duration
+	// version is the build's, for the pages' ETags.
+	version string
+	// worked counts the work all prerenders took, and stopped those that
+	// a bound or a leaving client stopped.
+	worked  atomic.Int64
+	stopped atomic.Int64
 }
 
-func newPrerenderer(slots int, work int64, wait time.Duration) *prerenderer {
-	return &prerenderer{slots: make(chan struct{}, slots), work: work, wait: wait}
+// prerenderBounds is what one prerender may take.
+type prerenderBounds struct {
+	bytes, work int64
+	time        time.Duration
+	drawn       int
 }
 
-// serve opens the page r links to within the bounds, hands it to the
-// prerendering component under a token in the URL, and serves the page
-// through next (go-app's handler).
+// defaultBounds are the server's.
+var defaultBounds = prerenderBounds{bytes: prerenderBytes, work: prerenderWork, time: prerenderTime, drawn: prerenderDrawn}
+
+func newPrerenderer(slots int, bounds prerenderBounds, wait time.Duration, version string) *prerenderer {
+	return &prerenderer{slots: make(chan struct{}, slots), bounds: bounds, wait: wait, version: version}
+}
+
+// serve answers a request for a page. A conditional request whose ETag
+// still holds gets 304 and a HEAD the page's headers, both without running
+// anything. Otherwise it opens the page r links to within the bounds,
+// hands it to the prerendering component under a token in the URL,
+// renders the page through next (go-app's handler) into memory, frees
+// the slot, and only then sends the page: a slow reader holds no slot.
 func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	q := r.URL.Query()
 	q.Del(ui.PreparedParam) // only the server names prepared pages
-	var prep ui.Prepared
-	select {
-	case p.slots <- struct{}{}:
-		defer func() { <-p.slots }()
-		ctx := r.Context()
-		budget := &engine.Budget{Work: p.work, Cancelled: func() bool { return ctx.Err() != nil }}
-		page, err := lab.PageFromQueryWithin(q, r.URL.Path == "/compare", budget)
-		p.worked.Add(budget.Used())
-		if ctx.Err() != nil {
-			return // the client has gone: nobody to send the page to
-		}
-		if !errors.Is(err, lab.ErrTooMuchWork) {
-			prep = ui.Prepared{Page: page, Err: err}
-		}
-	case <-time.After(p.wait):
-		// every slot is busy: the page goes without its pictures
-	case <-r.Context().Done():
+	etag := p.etag(r.URL.Path, q.Encode())
+	if ifNoneMatch(r.Header.Get("If-None-Match"), etag) {
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	var page *bufferedPage
+	if r.Method == http.MethodHead {
+		page = p.render(r, q, ui.Prepared{}, next)
+	} else {
+		var ok bool
+		if page, ok = p.prerender(r, q, next); !ok {
+			return // the client has gone: nobody to send the page to
+		}
+	}
+	page.send(w, etag)
+}
+
+// prerender opens and renders the page within a slot and the bounds; ok
+// is false when the client left.
+func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler) (page *bufferedPage, ok bool) {
+	ctx := r.Context()
+	select {
+	case p.slots <- struct{}{}:
+	case <-time.After(p.wait):
+		// every slot is busy: the page goes without its pictures
+		return p.render(r, q, ui.Prepared{}, next), true
+	case <-ctx.Done():
+		return nil, false
+	}
+	defer func() { <-p.slots }()
+	prep, ok := p.open(ctx, q, r.URL.Path == "/compare")
+	if !ok {
+		return nil, false
+	}
+	page = p.render(r, q, prep, next)
+	if prep.Page != nil && page.body.Len() > maxPageBytes {
+		page = p.render(r, q, ui.Prepared{}, next)
+	}
+	return page, true
+}
+
+// open opens the page a link names within the bounds: what the page's
+// component draws, or nothing (no pictures) when it would take too much;
+// ok is false when the client left.
+func (p *prerenderer) open(client context.Context, q url.Values, compare bool) (prep ui.Prepared, ok bool) {
+	// the budget asks before every step; the flag it reads is set when the
+	// client leaves or the time is up
+	ctx, cancel := context.WithTimeout(client, p.bounds.time)
+	defer cancel()
+	var stop atomic.Bool
+	context.AfterFunc(ctx, func() { stop.Store(true) })
+	budget := &engine.Budget{Work: p.bounds.work, Bytes: p.bounds.bytes, Cancelled: stop.Load}
+	page, err := lab.PageFromQueryWithin(q, compare, budget)
+	p.worked.Add(budget.Used())
+	if budget.Exhausted() {
+		p.stopped.Add(1)
+	}
+	switch {
+	case client.Err() != nil:
+		return prep, false
+	case errors.Is(err, lab.ErrTooMuchWork), page != nil && page.DrawCost() > p.bounds.drawn:
+		return prep, true // the page goes without its pictures
+	}
+	return ui.Prepared{Page: page, Err: err}, true
+}
+
+// render runs go-app's handler for the page with what was prepared for
+// it, into memory.
+func (p *prerenderer) render(r *http.Request, q url.Values, prep ui.Prepared, next http.Handler) *bufferedPage {
 	token, forget := ui.Prepare(prep)
 	defer forget()
-	q.Set(ui.PreparedParam, token)
+	qq := maps.Clone(q)
+	qq[ui.PreparedParam] = []string{token}
 	r2 := r.Clone(r.Context())
 	u := *r.URL
-	u.RawQuery = q.Encode()
+	u.RawQuery = qq.Encode()
 	r2.URL = &u
-	next.ServeHTTP(w, r2)
+	r2.Header.Del("If-None-Match") // answered above, against the page's own ETag
+	page := &bufferedPage{header: http.Header{}, status: http.StatusOK}
+	next.ServeHTTP(page, r2)
+	return page
+}
+
+// etag is a page's entity tag: the build and the link, so that a page
+// differs from every other page and from itself in another build. It is
+// weak: the same link may come with its pictures or, under load, without.
+func (p *prerenderer) etag(path, query string) string {
+	sum := sha256.Sum256([]byte(p.version + "\x00" + path + "?" + query))
+	return `W/"` + p.version + "-" + hex.EncodeToString(sum[:8]) + `"`
+}
+
+// ifNoneMatch reports whether an If-None-Match header names etag (or is
+// "*"), compared weakly as RFC 9110 says for this header.
+func ifNoneMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	want := strings.TrimPrefix(etag, "W/")
+	for _, tag := range strings.Split(header, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// bufferedPage is a response rendered into memory, sent once the slot it
+// was rendered in is free.
+type bufferedPage struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedPage) Header() http.Header         { return b.header }
+func (b *bufferedPage) Write(p []byte) (int, error) { return b.body.Write(p) }
+func (b *bufferedPage) WriteHeader(status int)      { b.status = status }
+
+// send writes the page, with its own ETag in place of the build's.
+func (b *bufferedPage) send(w http.ResponseWriter, etag string) {
+	h := w.Header()
+	for k, v := range b.header {
+		h[k] = v
+	}
+	if b.status == http.StatusOK {
+		h.Set("ETag", etag)
+	}
+	w.WriteHeader(b.status)
+	w.Write(b.body.Bytes())
 }

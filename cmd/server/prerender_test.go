@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,8 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/lab"
-	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/internal/hostile"
 )
 
 // hugeLink is a short link that asks for a million steps of 64 processes.
@@ -24,9 +27,7 @@ func hugeLink(t *testing.T) string {
 	t.Helper()
 	s, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 64, "workload": {"p": 0.5}, "until": {"steps": 1000000}}`))
 	require.NoError(t, err)
-	sess, err := lab.OpenWithin(s, &engine.Budget{Work: 1})
-	require.NoError(t, err)
-	return "/?" + lab.EncodeQuery(sess.Query())
+	return "/?" + lab.EncodeQuery(lab.ScenarioQuery(s))
 }
 
 // fetchPage fetches a page from h and reads it.
@@ -39,7 +40,7 @@ func fetchPage(t *testing.T, h http.Handler, ctx context.Context, path string) (
 	return rec.Code, string(body)
 }
 
-// The server prerenders a link within its budget: a lesson's page comes
+// The server prerenders a link within its bounds: a lesson's page comes
 // with its picture, a link that asks for a million steps of 64 processes
 // comes at once without it (the client draws it), as does a page that finds
 // every prerender slot busy; a client that leaves stops the work, and a
@@ -54,6 +55,10 @@ func TestPrerenderIsBounded(t *testing.T) {
 	assert.Contains(t, body, `class="prerender"`, "a lesson comes with its picture")
 	assert.NotContains(t, body, "prepared=", "the token stays inside the server")
 
+	code, body = fetchPage(t, h, bg, "/?s=snapshot-long&k=100000")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `class="prerender"`, "the longest lesson comes with its picture")
+
 	huge := hugeLink(t)
 	require.Less(t, len(huge), 500, "the link is short")
 	start := time.Now()
@@ -62,17 +67,17 @@ func TestPrerenderIsBounded(t *testing.T) {
 	require.Equal(t, http.StatusOK, code)
 	assert.NotContains(t, body, `class="prerender"`)
 	assert.Contains(t, body, "Loading…", "the client opens the link itself")
-	t.Logf("a link past the budget answered in %s", took)
+	t.Logf("a link past the bounds answered in %s", took)
 
 	code, body = fetchPage(t, h, bg, "/?s=nope")
 	require.Equal(t, http.StatusOK, code)
 	assert.Contains(t, body, "This link could not be opened", "a bad link still says what is wrong")
 
 	t.Run("every slot busy", func(t *testing.T) {
-		busy := newPrerenderer(1, prerenderWork, 10*time.Millisecond)
+		busy := newPrerenderer(1, defaultBounds, 10*time.Millisecond, h.version)
 		busy.slots <- struct{}{}
 		defer func() { <-busy.slots }()
-		hb := &handler{Handler: h.Handler, version: h.version, prerender: busy}
+		hb := &handler{Handler: h.Handler, web: h.web, version: h.version, prerender: busy}
 		code, body := fetchPage(t, hb, bg, "/?s=snapshot-bank")
 		require.Equal(t, http.StatusOK, code)
 		assert.NotContains(t, body, `class="prerender"`)
@@ -92,10 +97,75 @@ func TestPrerenderIsBounded(t *testing.T) {
 	})
 }
 
-// A client that leaves stops a prerender's run while it works, not only
-// before it starts.
-func TestPrerenderStopsWhenTheClientLeaves(t *testing.T) {
-	p := newPrerenderer(1, 1<<40, time.Second)
+// Every hostile link gets its page within a second, with its pictures
+// when they are cheap and without them (or with the page saying what is
+// wrong) otherwise, and the server's heap stays small while it answers
+// them, one at a time and all at once.
+func TestHostileLinksGetBoundedAnswers(t *testing.T) {
+	links, err := hostile.Links()
+	require.NoError(t, err)
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	for _, l := range links {
+		t.Run(l.Name, func(t *testing.T) {
+			start := time.Now()
+			code, body := fetchPage(t, h, context.Background(), l.Path)
+			took := time.Since(start)
+			require.Equal(t, http.StatusOK, code)
+			if l.Refused {
+				assert.Contains(t, body, "This link could not be opened")
+			}
+			assert.Less(t, len(body), maxPageBytes)
+			assert.Less(t, took, time.Second)
+			t.Logf("%s in %s, %d bytes, pictures: %v", l.Name, took.Round(time.Millisecond), len(body), strings.Contains(body, `class="prerender"`))
+		})
+	}
+	t.Run("fifty at once", func(t *testing.T) {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(memoryLimit)) // as main sets it
+		runtime.GC()
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var slowest time.Duration
+		var peak uint64
+		done := make(chan struct{})
+		go func() { // the heap, sampled while they are answered
+			var m runtime.MemStats
+			for {
+				runtime.ReadMemStats(&m)
+				mu.Lock()
+				peak = max(peak, m.HeapAlloc)
+				mu.Unlock()
+				select {
+				case <-done:
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}()
+		for i := range 50 {
+			wg.Go(func() {
+				l := links[i%len(links)]
+				start := time.Now()
+				code, _ := fetchPage(t, h, context.Background(), l.Path)
+				took := time.Since(start)
+				assert.Equal(t, http.StatusOK, code, l.Name)
+				mu.Lock()
+				slowest = max(slowest, took)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		close(done)
+		t.Logf("fifty hostile links at once: the slowest answered in %s, heap at most %d MB", slowest.Round(time.Millisecond), peak>>20)
+		assert.Less(t, slowest, 2*time.Second, "each answered soon (1 s on a quiet machine; the test's own requests share its cores)")
+		assert.Less(t, peak, uint64(250<<20), "the heap stays small")
+	})
+}
+
+// A client that leaves frees its prerender slot within a step of the run,
+// not after it.
+func TestAClientThatLeavesFreesItsSlot(t *testing.T) {
+	p := newPrerenderer(1, prerenderBounds{bytes: 1 << 40, work: 1 << 40, time: time.Minute, drawn: prerenderDrawn}, time.Second, "v")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -103,25 +173,90 @@ func TestPrerenderStopsWhenTheClientLeaves(t *testing.T) {
 		rec := httptest.NewRecorder()
 		p.serve(rec, httptest.NewRequest("GET", hugeLink(t), nil).WithContext(ctx), http.NotFoundHandler())
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
+	require.Len(t, p.slots, 1, "the run is under way")
+	left := time.Now()
 	cancel()
 	<-done
-	assert.Less(t, p.worked.Load(), int64(64_000_000)/2, "the run stopped long before its end")
-	t.Logf("%d of the link's 64,000,000 process-steps were taken", p.worked.Load())
+	freed := time.Since(left)
+	assert.Empty(t, p.slots, "the slot is free")
+	assert.Less(t, freed, 50*time.Millisecond)
+	t.Logf("the slot was free %s after the client left, after %d units of work", freed, p.worked.Load())
 }
 
-// A link past the prerender's budget comes without its pictures, and the
-// client opens it and draws it as it would any link.
-func TestTheClientDrawsWhatTheServerDidNotPrerender(t *testing.T) {
-	s, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 32, "seed": 7, "workload": {"p": 0.5}, "until": {"steps": 70000}}`))
+// A HEAD and a conditional GET whose page has not changed run nothing;
+// each page has an ETag of its own, which another build changes.
+func TestHeadAndConditionalRequestsRunNothing(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
 	require.NoError(t, err)
-	require.Greater(t, int64(32*70000), int64(prerenderWork), "the link is past the budget")
-	sess, err := lab.OpenWithin(s, &engine.Budget{Work: 1})
-	require.NoError(t, err)
-	q := sess.Query()
-	q.Set("k", "500")
-	path := "/?" + lab.EncodeQuery(q)
+	huge := hugeLink(t)
 
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("HEAD", huge, nil))
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Zero(t, h.prerender.worked.Load(), "a HEAD runs nothing")
+	etag := rec.Header().Get("ETag")
+	require.NotEmpty(t, etag)
+
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", huge, nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	assert.Equal(t, etag, rec.Header().Get("ETag"), "a HEAD and a GET of one page have one ETag")
+	worked := h.prerender.worked.Load()
+	assert.NotZero(t, worked)
+
+	req := httptest.NewRequest("GET", huge, nil)
+	req.Header.Set("If-None-Match", etag)
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	assert.Equal(t, http.StatusNotModified, rec.Code)
+	assert.Equal(t, worked, h.prerender.worked.Load(), "a page that has not changed runs nothing")
+
+	tags := map[string]string{}
+	for _, path := range []string{"/", "/?s=snapshot-bank", "/?s=snapshot-bank&k=3", "/compare", huge} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("HEAD", path, nil))
+		tag := rec.Header().Get("ETag")
+		for other, t2 := range tags {
+			assert.NotEqual(t, t2, tag, "%s and %s", path, other)
+		}
+		tags[path] = tag
+	}
+	other := newPrerenderer(1, defaultBounds, time.Second, "another-build")
+	assert.NotEqual(t, h.prerender.etag("/", ""), other.etag("/", ""), "another build, another ETag")
+	assert.True(t, ifNoneMatch(`"x", `+strings.TrimPrefix(etag, "W/"), etag), "compared weakly, in a list")
+	assert.False(t, ifNoneMatch(`W/"x"`, etag))
+}
+
+// The client's ETag names its encoding: a cache never takes one encoding
+// for another.
+func TestClientETagsNameTheEncoding(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	tags := map[string]bool{}
+	for _, enc := range []string{"", "gzip", "br"} {
+		req := httptest.NewRequest("GET", "/web/app.wasm", nil)
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		require.Equal(t, http.StatusOK, rec.Code)
+		tag := rec.Header().Get("ETag")
+		assert.False(t, tags[tag], "%s: %s", enc, tag)
+		tags[tag] = true
+
+		req.Header.Set("If-None-Match", tag)
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		assert.Equal(t, http.StatusNotModified, rec.Code, fmt.Sprintf("%q revalidates", enc))
+	}
+}
+
+// A link whose pictures would cost too much to draw on the server comes
+// without them, and the client opens it and draws it as it would any link.
+func TestTheClientDrawsWhatTheServerDidNotPrerender(t *testing.T) {
+	const path = "/?s=snapshot-long&k=50000&span=1000000&at=0"
 	site(t)
 	res, err := http.Get(siteURL + path)
 	require.NoError(t, err)
@@ -130,8 +265,10 @@ func TestTheClientDrawsWhatTheServerDidNotPrerender(t *testing.T) {
 	assert.NotContains(t, string(body), `class="prerender"`, "sent without its pictures")
 
 	p := open(t, path)
+	s, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
 	full, err := s.Run()
 	require.NoError(t, err)
-	assert.Equal(t, fmt.Sprintf("step 500 / %d · time %d", full.Len(), full.At(500).Now()), p.position())
-	assert.Equal(t, full.Trace().Records[499].Caption, p.text("#caption"))
+	assert.Equal(t, fmt.Sprintf("step 50000 / %d · time %d", full.Len(), full.At(50000).Now()), p.position())
+	assert.Equal(t, full.Trace().Records[49999].Caption, p.text("#caption"))
 }

@@ -216,8 +216,8 @@ func (s *Scenario) Validate() error {
 		if err := timeRange("workload.every", w.Every); err != nil {
 			return err
 		}
-		if w.Until < 0 {
-			return fieldErr("workload.until", "a time is 0 or more, got %d", w.Until)
+		if err := timeField("workload.until", w.Until); err != nil {
+			return err
 		}
 	}
 	if len(s.Script) > MaxScript {
@@ -232,8 +232,8 @@ func (s *Scenario) Validate() error {
 	if u.Steps < 0 {
 		return fieldErr("until.steps", "a number of steps is 0 or more, got %d", u.Steps)
 	}
-	if u.Time < 0 {
-		return fieldErr("until.time", "a time is 0 or more, got %d", u.Time)
+	if err := timeField("until.time", u.Time); err != nil {
+		return err
 	}
 	if u.Steps > engine.MaxSteps {
 		return fieldErr("until.steps", "at most %d, got %d", engine.MaxSteps, u.Steps)
@@ -273,6 +273,14 @@ func (nw *Network) validate() error {
 	return nil
 }
 
+// timeField refuses a time before 0 or after sim.MaxTime.
+func timeField(field string, t sim.Time) error {
+	if t < 0 || t > sim.MaxTime {
+		return fieldErr(field, "a time is from 0 to %d ticks, got %d", sim.MaxTime, t)
+	}
+	return nil
+}
+
 func timeRange(field string, r []sim.Time) error {
 	if r == nil {
 		return nil
@@ -286,8 +294,8 @@ func timeRange(field string, r []sim.Time) error {
 func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	e := &s.Script[i]
 	field := func(f string) string { return fmt.Sprintf("script[%d].%s", i, f) }
-	if e.At < 0 {
-		return fieldErr(field("at"), "a time is 0 or more, got %d", e.At)
+	if err := timeField(field("at"), e.At); err != nil {
+		return err
 	}
 	if (e.Command == "") == (e.Fault == "") {
 		return fieldErr(fmt.Sprintf("script[%d]", i), "give either a \"command\" of %s or a \"fault\" (%s)", s.Algorithm, strings.Join(faults.Names(), ", "))

@@ -27,6 +27,12 @@ func (id NodeID) Number() int { return int(id) + 1 }
 // Time is simulated time in ticks.
 type Time int64
 
+// MaxTime is the latest time a scenario may name (a script entry, a stop
+// time, the end of its workload). Durations are at most a million ticks
+// and a run at most a million steps, so no sum of times in a run comes
+// near overflowing.
+const MaxTime Time = 1_000_000_000
+
 // Ticks says a duration in words, for captions: "1 tick", "5 ticks".
 func Ticks(t Time) string {
 	if t == 1 {
