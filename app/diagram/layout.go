@@ -721,21 +721,47 @@ func RoleStyle(role sim.Role) (Color, float64, uint8) {
 	return MessageColor, 1.4, 0
 }
 
-func (l *layout) messages() {
-	highlight := map[int]bool{}
-	for _, id := range l.opt.Highlight {
-		highlight[id] = true
-	}
-	// the messages sent inside the window, and before it those still on
-	// their way when it starts
-	last := len(l.tr.MsgsBefore(l.k))
-	first := last
+// messageRange is the messages the layout visits: those sent inside the
+// window, and before it those still on their way when it starts.
+func (l *layout) messageRange() (first, last int) {
+	last = len(l.tr.MsgsBefore(l.k))
+	first = last
 	if l.s0 < l.k {
 		first = l.tr.Records[l.s0].FirstSent
 	}
 	for first > 0 && l.ix.reach[first-1] >= l.s0 {
 		first--
 	}
+	return first, last
+}
+
+// Cost is how many events and messages a Layout of step k in opt's window
+// visits: what laying it out and drawing it will cost, known beforehand
+// for what a link asks for.
+func (ix *Index) Cost(k int, opt Options) int {
+	k = min(max(k, 0), ix.tr.Len())
+	if opt.Span <= 0 {
+		opt.Span = DefaultSpan
+	}
+	l := &layout{ix: ix, tr: ix.tr, k: k, opt: opt, xs: ix.xs, s: &Scene{}}
+	l.axis()
+	first, last := l.messageRange()
+	return (k - l.s0) + (last - first)
+}
+
+// TopologyCost is how many messages a Topology of step k visits.
+func (ix *Index) TopologyCost(k int) int {
+	k = min(max(k, 0), ix.tr.Len())
+	first := sort.Search(len(ix.reach), func(i int) bool { return ix.reach[i] >= k })
+	return max(len(ix.tr.MsgsBefore(k))-first, 0)
+}
+
+func (l *layout) messages() {
+	highlight := map[int]bool{}
+	for _, id := range l.opt.Highlight {
+		highlight[id] = true
+	}
+	first, last := l.messageRange()
 	// in-flight messages of one channel fan out along the now line, the
 	// oldest furthest along
 	queued := map[[2]sim.NodeID]int{}

@@ -81,7 +81,7 @@ func checkLine(v sim.View, window, sentAfter bool) sim.Verdict {
 	}
 	if sentAfter {
 		for ch, step := range markerAt {
-			found = append(found, -(step*v.N()*v.N() + int(ch[0])*v.N() + int(ch[1])) - 1)
+			found = append(found, -(step*v.N()*v.N()+int(ch[0])*v.N()+int(ch[1]))-1)
 		}
 		slices.Sort(found)
 	}
