@@ -66,6 +66,32 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 	return PageFromQueryWithin(q, compare, nil)
 }
 
+// Lessons lists the built-in lessons a link opens, when it opens nothing
+// else: no scenario of its own and no inputs (it may flip a lesson's
+// channels, which costs what the lesson does). ok is false for any other
+// link. A server uses it to know a link's cost before opening it.
+func Lessons(q url.Values, compare bool) (ids []string, ok bool) {
+	if compare && q.Get("s") == "" && q.Get("sc") == "" {
+		return Compare, true
+	}
+	for i := range MaxViews {
+		sfx := suffix(i)
+		if q.Get("sc"+sfx) != "" || q.Get("in"+sfx) != "" {
+			return nil, false
+		}
+		id := q.Get("s" + sfx)
+		if id == "" {
+			if i == 0 {
+				id = scenario.Default
+			} else {
+				break
+			}
+		}
+		ids = append(ids, id)
+	}
+	return ids, true
+}
+
 // ErrTooMuchWork says a link asks for more work than the budget it was
 // opened within allows.
 var ErrTooMuchWork = errors.New("this link asks for more work than a prerender may take")

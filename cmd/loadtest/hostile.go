@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"compress/flate"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
@@ -14,8 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"spacetime/app/lab"
-	"spacetime/core/scenario"
+	"spacetime/internal/hostile"
 )
 
 // hostileKind is one kind of hostile request, sent again and again, one at
@@ -25,59 +21,20 @@ type hostileKind struct {
 	method string
 	path   string
 	body   string
-	// once says to stop sending after a request times out: the server
-	// may still be working on it, and another would pile up more work
-	// (the big scenario takes seconds and gigabytes to run).
-	once bool
 }
 
-// hostileRequests are the hostile kinds, the packed scenario built for cfg.
-func hostileRequests(cfg config) ([]hostileKind, error) {
-	sc, err := packedScenario(cfg.scenarioNodes, cfg.scenarioSteps)
+// hostileRequests are the hostile kinds: every hostile link (internal/
+// hostile), absurd zooms and inputs among them, and a POST.
+func hostileRequests() ([]hostileKind, error) {
+	links, err := hostile.Links()
 	if err != nil {
 		return nil, err
 	}
-	inputs := strings.TrimSuffix(strings.Repeat("1d0,", lab.MaxInputs), ",")
-	return []hostileKind{
-		{name: "/?at=1e308", method: "GET", path: "/?at=1e308"},
-		{name: "/?at=-1e18&span=1e308", method: "GET", path: "/?at=-1e18&span=1e308"},
-		{name: fmt.Sprintf("/?in= with %d inputs", lab.MaxInputs), method: "GET", path: "/?s=snapshot-bank&in=" + inputs},
-		{name: fmt.Sprintf("/?sc= %d processes, %d steps", cfg.scenarioNodes, cfg.scenarioSteps), method: "GET",
-			path: "/?v=" + lab.URLVersion + "&sc=" + sc, once: true},
-		{name: "POST /", method: "POST", path: "/", body: "x=1"},
-	}, nil
-}
-
-// bigScenario is the scenario of the hostile sc= link: the bank with many
-// branches running for many steps.
-func bigScenario(nodes, steps int) ([]byte, error) {
-	data := fmt.Appendf(nil, `{
-  "algorithm": "chandy-lamport", "n": %d, "seed": 1,
-  "scheduler": "random", "rng": "pcg", "workload": {"p": 0.5},
-  "script": [{"at": 40, "node": 1, "command": "snapshot"}],
-  "until": {"steps": %d}
-}`, nodes, steps)
-	s, err := scenario.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("the hostile scenario: %w", err)
+	var kinds []hostileKind
+	for _, l := range links {
+		kinds = append(kinds, hostileKind{name: l.Name, method: "GET", path: l.Path})
 	}
-	return s.JSON(), nil
-}
-
-// packedScenario is the sc= value of the big scenario, packed as the page
-// packs one (app/lab's packScenario): raw DEFLATE of its JSON, in base64url.
-// It is built here rather than with lab.Open, which would run the whole
-// scenario first.
-func packedScenario(nodes, steps int) (string, error) {
-	data, err := bigScenario(nodes, steps)
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression) // the level is valid
-	w.Write(data)
-	w.Close()
-	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
+	return append(kinds, hostileKind{name: "POST /", method: "POST", path: "/", body: "x=1"}), nil
 }
 
 // hostileResult is what one hostile kind's requests got.
@@ -86,7 +43,6 @@ type hostileResult struct {
 	sent      int
 	statuses  map[string]int // "200", "405", "timeout", "error"
 	latencies []time.Duration
-	stopped   string // why sending stopped early
 }
 
 // slowResult is what the slow-header connections saw.
@@ -157,10 +113,6 @@ func (h *hostileLoad) send(ctx context.Context, client *http.Client, base string
 		switch {
 		case err != nil && isTimeout(err):
 			r.statuses["timeout"]++
-			if k.once {
-				r.stopped = "stopped after a timeout, so as not to pile up work on the server"
-				return
-			}
 		case err != nil:
 			r.statuses["error"]++
 		default:

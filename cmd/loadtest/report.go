@@ -20,6 +20,10 @@ type report struct {
 	hostile        []*hostileResult
 	slow           slowResult
 	afterwards     error // the health check after the hostile phase
+	bounded        []boundedResult
+	burst          burstResult
+	leave          leaveResult
+	boundedPeakRSS int64
 	calmPeakRSS    int64
 	hostilePeakRSS int64
 }
@@ -44,12 +48,55 @@ func (r *report) problems() []string {
 	if r.afterwards != nil {
 		out = append(out, fmt.Sprintf("the server did not answer after the hostile load: %v", r.afterwards))
 	}
+	max := r.cfg.maxLatency
+	for _, b := range r.bounded {
+		switch {
+		case b.status != "200":
+			out = append(out, fmt.Sprintf("hostile link %q: %s", b.name, b.status))
+		case b.latency > max:
+			out = append(out, fmt.Sprintf("hostile link %q took %s (at most %s)", b.name, ms(b.latency), ms(max)))
+		case b.refused && !b.said:
+			out = append(out, fmt.Sprintf("hostile link %q: the page does not say why it is refused", b.name))
+		}
+		if r.cfg.maxRSS > 0 && b.rss > r.cfg.maxRSS {
+			out = append(out, fmt.Sprintf("after hostile link %q the server held %s (at most %s)", b.name, mb(b.rss), mb(r.cfg.maxRSS)))
+		}
+	}
+	if len(r.bounded) > 0 {
+		if b := r.burst; b.ok < b.sent || b.slowest > max {
+			out = append(out, fmt.Sprintf("fifty hostile links at once: %d of %d answered, the slowest in %s (at most %s)", b.ok, b.sent, ms(b.slowest), ms(max)))
+		}
+		if r.cfg.maxRSS > 0 && r.burst.peakRSS > r.cfg.maxRSS {
+			out = append(out, fmt.Sprintf("fifty hostile links at once: the server held %s (at most %s)", mb(r.burst.peakRSS), mb(r.cfg.maxRSS)))
+		}
+		if l := r.leave; l.err != nil || !l.pictures {
+			out = append(out, fmt.Sprintf("a lesson asked for 50 ms after two clients left came without its pictures (their slots were not free): %v", l.err))
+		}
+	}
 	return out
 }
 
 // print writes the report's tables.
 func (r *report) print(out io.Writer) {
 	w := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
+	if len(r.bounded) > 0 {
+		fmt.Fprintln(w, "hostile link, alone	status	latency	bytes	pictures	server RSS after	")
+		for _, b := range r.bounded {
+			pictures := "no"
+			switch {
+			case b.refused && b.said:
+				pictures = "refused, says why"
+			case b.pictures:
+				pictures = "yes"
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t\n", b.name, b.status, ms(b.latency), b.bytes, pictures, mb(b.rss))
+		}
+		w.Flush()
+		fmt.Fprintf(out, "fifty hostile links at once: %d of %d answered, the slowest in %s; server RSS at most %s (sampled every 10 ms)\n",
+			r.burst.ok, r.burst.sent, ms(r.burst.slowest), mb(r.burst.peakRSS))
+		l := r.leave
+		fmt.Fprintf(out, "a lesson asked for 50 ms after two heavy links' clients left: %s, pictures: %v\n\n", ms(l.latency), l.pictures)
+	}
 	fmt.Fprintln(w, "ordinary requests\tphase\trequests\terrors\ttimeouts\treq/s\tp50\tp99\t")
 	for i := range r.calm {
 		for _, t := range []struct {
@@ -68,11 +115,6 @@ func (r *report) print(out io.Writer) {
 			ms(percentile(h.latencies, 50)), ms(percentile(h.latencies, 99)), ms(percentile(h.latencies, 100)))
 	}
 	w.Flush()
-	for _, h := range r.hostile {
-		if h.stopped != "" {
-			fmt.Fprintf(out, "  %s: %s\n", h.kind, h.stopped)
-		}
-	}
 	s := r.slow
 	fmt.Fprintf(out, "slow headers, a line every %s: %d connections (%d refused); the server cut %d off", r.cfg.slowEvery, s.opened, s.refused, s.cut)
 	if s.cut > 0 {
@@ -80,7 +122,7 @@ func (r *report) print(out io.Writer) {
 	}
 	fmt.Fprintf(out, "; %d still open when the phase ended (it waits up to %s for them)\n", s.openAtEnd, s.hold)
 	if r.started {
-		fmt.Fprintf(out, "server peak memory (RSS): %s after the calm phase, %s after the hostile one\n", mb(r.calmPeakRSS), mb(r.hostilePeakRSS))
+		fmt.Fprintf(out, "server peak memory (RSS): %s after the hostile links, %s after the calm phase, %s after the hostile one\n", mb(r.boundedPeakRSS), mb(r.calmPeakRSS), mb(r.hostilePeakRSS))
 	}
 	if r.afterwards == nil {
 		fmt.Fprintln(out, "after the hostile load the server answers the page")

@@ -103,13 +103,20 @@ func fileExists(p string) bool {
 
 // peakRSS is the most memory the server has held, from /proc; 0 where that
 // cannot be read.
-func (p *serverProcess) peakRSS() int64 {
+func (p *serverProcess) peakRSS() int64 { return p.status("VmHWM:") }
+
+// rss is the memory the server holds now, from /proc; 0 where that cannot
+// be read.
+func (p *serverProcess) rss() int64 { return p.status("VmRSS:") }
+
+// status reads one figure in kB from the server's /proc status, in bytes.
+func (p *serverProcess) status(field string) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err == nil {
 				return kb << 10

@@ -82,7 +82,9 @@ func newHandler(dir string) (*handler, error) {
 		WasmContentLengthHeader: "X-Uncompressed-Length",
 		ServiceWorkerTemplate:   serviceWorker(),
 	}
-	return &handler{Handler: h, web: web, version: version, prerender: newPrerenderer(prerenderSlots, defaultBounds, prerenderWait, version)}, nil
+	p := newPrerenderer(prerenderSlots, defaultBounds, prerenderWait, version)
+	go p.measureLessons()
+	return &handler{Handler: h, web: web, version: version, prerender: p}, nil
 }
 
 // serviceWorker is go-app's worker with two changes. A deep link carries

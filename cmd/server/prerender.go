@@ -17,6 +17,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/app/ui"
 	"spacetime/core/engine"
+	"spacetime/core/scenario"
 )
 
 // Prerender bounds. A link may ask for a million steps of 64 processes, or
@@ -37,14 +38,28 @@ const (
 	// maxPageBytes bounds a page sent with its pictures; one larger (which
 	// the bound on drawing should prevent) is sent without them.
 	maxPageBytes = 4 << 20
+	// lessonBytes is the most memory a page of built-in lessons may keep
+	// (their runs, as measured when the server starts) to be opened in a
+	// lesson slot rather than one of the slots any link may take.
+	lessonBytes = 4 << 20
 )
+
+// lessonSlots is how many pages of cheap built-in lessons may be opened at
+// once, besides prerenderSlots: hostile links that fill every slot any
+// link may take leave the lessons, which cost a few milliseconds each,
+// their own.
+var lessonSlots = 2 * prerenderSlots
 
 // prerenderSlots is how many prerenders may run at once: one per core.
 var prerenderSlots = max(runtime.GOMAXPROCS(0), 1)
 
 // prerenderer opens page links for go-app's prerender, within the bounds.
 type prerenderer struct {
-	slots chan struct{}
+	// slots are for any link, lessons for the pages of cheap lessons.
+	slots, lessons chan struct{}
+	// lessonCost is the memory each built-in lesson's run keeps, once
+	// measured (nil until then: every link takes a slot of any link).
+	lessonCost atomic.Pointer[map[string]int64]
 	// bounds is what one page may take.
 	bounds prerenderBounds
 	wait   time.Duration
@@ -67,7 +82,45 @@ type prerenderBounds struct {
 var defaultBounds = prerenderBounds{bytes: prerenderBytes, work: prerenderWork, time: prerenderTime, drawn: prerenderDrawn}
 
 func newPrerenderer(slots int, bounds prerenderBounds, wait time.Duration, version string) *prerenderer {
-	return &prerenderer{slots: make(chan struct{}, slots), bounds: bounds, wait: wait, version: version}
+	return &prerenderer{slots: make(chan struct{}, slots), lessons: make(chan struct{}, lessonSlots), bounds: bounds, wait: wait, version: version}
+}
+
+// measureLessons runs every built-in lesson once, to know what each costs.
+func (p *prerenderer) measureLessons() {
+	costs := map[string]int64{}
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		if err != nil {
+			continue
+		}
+		b := &engine.Budget{}
+		if _, err := s.RunWithin(b); err == nil {
+			costs[id] = b.Kept()
+		}
+	}
+	p.lessonCost.Store(&costs)
+}
+
+// slotsFor is the slots a link's page is opened in: the lessons' when it
+// opens only built-in lessons that together keep little, else any link's.
+func (p *prerenderer) slotsFor(q url.Values, compare bool) chan struct{} {
+	costs := p.lessonCost.Load()
+	ids, ok := lab.Lessons(q, compare)
+	if costs == nil || !ok {
+		return p.slots
+	}
+	total := int64(0)
+	for _, id := range ids {
+		c, known := (*costs)[id]
+		if !known {
+			return p.slots
+		}
+		total += c
+	}
+	if total > lessonBytes {
+		return p.slots
+	}
+	return p.lessons
 }
 
 // serve answers a request for a page. A conditional request whose ETag
@@ -102,15 +155,16 @@ func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 // is false when the client left.
 func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler) (page *bufferedPage, ok bool) {
 	ctx := r.Context()
+	slots := p.slotsFor(q, r.URL.Path == "/compare")
 	select {
-	case p.slots <- struct{}{}:
+	case slots <- struct{}{}:
 	case <-time.After(p.wait):
 		// every slot is busy: the page goes without its pictures
 		return p.render(r, q, ui.Prepared{}, next), true
 	case <-ctx.Done():
 		return nil, false
 	}
-	defer func() { <-p.slots }()
+	defer func() { <-slots }()
 	prep, ok := p.open(ctx, q, r.URL.Path == "/compare")
 	if !ok {
 		return nil, false

@@ -80,7 +80,19 @@ func TestPrerenderIsBounded(t *testing.T) {
 		hb := &handler{Handler: h.Handler, web: h.web, version: h.version, prerender: busy}
 		code, body := fetchPage(t, hb, bg, "/?s=snapshot-bank")
 		require.Equal(t, http.StatusOK, code)
-		assert.NotContains(t, body, `class="prerender"`)
+		assert.NotContains(t, body, `class="prerender"`, "before the lessons are measured, a lesson takes any link's slot")
+
+		// once measured, a cheap lesson has slots of its own, which no
+		// other link takes; the longest lesson is not cheap
+		busy.measureLessons()
+		_, body = fetchPage(t, hb, bg, "/?s=snapshot-bank")
+		assert.Contains(t, body, `class="prerender"`)
+		_, body = fetchPage(t, hb, bg, "/compare?s=central-crash&s.2=ricart-agrawala-crash&fifo.2=0")
+		assert.Contains(t, body, `class="prerender"`)
+		for _, path := range []string{"/?s=snapshot-long", "/?s=snapshot-bank&in=12d0", huge} {
+			_, body = fetchPage(t, hb, bg, path)
+			assert.NotContains(t, body, `class="prerender"`, path)
+		}
 	})
 	t.Run("the client leaves", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(bg)
