@@ -57,6 +57,9 @@ func (s *Session) HealLink(from, to sim.NodeID) error {
 
 // Command runs one of the algorithm's commands at a process.
 func (s *Session) Command(id sim.NodeID, name string, target sim.NodeID, arg int64) error {
+	if c, ok := s.Spec().Command(name); ok && !c.Target {
+		target = sim.None // a command that takes none carries none in the link
+	}
 	return s.Act(engine.Command(name, id, target, arg))
 }
 

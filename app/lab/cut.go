@@ -208,6 +208,9 @@ func decodeCut(text string, n int) ([]float64, error) {
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%q is not a point of the axis", clip(p))
 		}
+		if math.Abs(v) > MaxAt {
+			return nil, fmt.Errorf("want points of the axis from %g to %g, got %q", -MaxAt, MaxAt, clip(p))
+		}
 		points[i] = v
 	}
 	return points, nil

@@ -605,7 +605,7 @@ func TestEncodeDecodeInputs(t *testing.T) {
 		{"fifo off", []engine.Input{fault(47, "fifo", func(a *faults.Args) {})}, "47f0"},
 		{"snapshot", []engine.Input{cmd(50, "snapshot", 1, sim.None, 0)}, "50ksnapshot.2.0.0"},
 		{"transfer", []engine.Input{cmd(50, "transfer", 0, 2, 15)}, "50ktransfer.1.3.15"},
-		{"negative argument", []engine.Input{cmd(7, "transfer", 2, 1, -3)}, "7ktransfer.3.2.-3"},
+		{"the largest argument", []engine.Input{cmd(7, "transfer", 2, 1, 1_000_000_000_000)}, "7ktransfer.3.2.1000000000000"},
 		{"large numbers", []engine.Input{{Step: 999999, Action: pauseAction(63, 1<<19)}}, "999999p64.524288"},
 		{"several", []engine.Input{
 			{Step: 3, Action: engine.Deliver(2)},
@@ -636,7 +636,7 @@ func TestFirstVersionInputs(t *testing.T) {
 	assert.Equal(t, []engine.Input{
 		{Step: 3, Action: engine.Deliver(2)},
 		{Step: 4, Action: crashAction(0)},
-		{Step: 9, Action: engine.Command("snapshot", 2, 0, 0)},
+		{Step: 9, Action: engine.Command("snapshot", 2, sim.None, 0)}, // version 1 wrote the first process for no target
 		{Step: 11, Action: recoverAction(0)},
 		{Step: 12, Action: dropAction(17)},
 		{Step: 40, Action: pauseAction(2, 15)},
@@ -761,7 +761,7 @@ func TestDecodeInputsRefusesATargetThatIsNoProcess(t *testing.T) {
 		target  sim.NodeID
 	}{
 		{"20ktransfer.1.64.3", 2, 63}, {"20ksnapshot.1.0.0", 2, sim.None},
-		{"20ktransfer.0.63.3", 1, 63}, {"20ksnapshot.0.-1.0", 1, sim.None}, {"20ksnapshot.0.0.0", 1, 0},
+		{"20ktransfer.0.63.3", 1, 63}, {"20ksnapshot.0.-1.0", 1, sim.None}, {"20ksnapshot.0.0.0", 1, sim.None},
 	} {
 		in, err := lab.DecodeInputs(tc.text, spec, tc.version)
 		require.NoError(t, err, tc.text)

@@ -3,9 +3,12 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
@@ -66,12 +69,72 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 	return PageFromQueryWithin(q, compare, nil)
 }
 
+// viewParams are the parameters of one view, which a page of several
+// views gives with a suffix (k.2 for the second view's step), and
+// pageParams those of the page. Other parameters (a tracker's, a slide
+// framework's) are not the link's and are left alone.
+var (
+	viewParams = []string{"s", "sc", "fifo", "in", "k", "axis", "span", "at", "stamps", "sel", "sel2", "cut"}
+	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared"}
+)
+
+// checkParams refuses what a link says that would otherwise be silently
+// dropped: a parameter given twice (which value was meant?), a view's
+// parameter for a view the link does not name (the first view may be the
+// default lesson; the others must be named in order), and a view's
+// parameter on /compare's default comparison, which names no view.
+func checkParams(q url.Values, compare bool) error {
+	named := namesAView(q)
+	for _, key := range slices.Sorted(maps.Keys(q)) {
+		if slices.Contains(pageParams, key) {
+			if len(q[key]) > 1 {
+				return fmt.Errorf("link parameter %q is given %d times: give it once", key, len(q[key]))
+			}
+			continue
+		}
+		base, sfx, _ := strings.Cut(key, ".")
+		if !slices.Contains(viewParams, base) {
+			continue // not the link's
+		}
+		if len(q[key]) > 1 {
+			return fmt.Errorf("link parameter %q is given %d times: give it once", clip(key), len(q[key]))
+		}
+		if compare && !named {
+			return fmt.Errorf("link parameter %q: /compare without \"s\" opens its default comparison, which takes no view's parameters: name the views (s=…&s.2=…) to set them", clip(key))
+		}
+		view := 1
+		if sfx != "" {
+			n, err := strconv.Atoi(sfx)
+			if err != nil || n < 2 || n > MaxViews || strconv.Itoa(n) != sfx {
+				return fmt.Errorf("link parameter %q: a view's parameter ends in .2 to .%d (its view), got %q", clip(key), MaxViews, "."+clip(sfx))
+			}
+			view = n
+		}
+		for v := 2; v <= view; v++ {
+			if sv := suffix(v - 1); q.Get("s"+sv) == "" && q.Get("sc"+sv) == "" {
+				return fmt.Errorf("link parameter %q: the link names no view %d (no %q or %q)", clip(key), v, "s"+sv, "sc"+sv)
+			}
+		}
+	}
+	return nil
+}
+
+// namesAView reports whether a link names any view's scenario.
+func namesAView(q url.Values) bool {
+	for key := range q {
+		if base, _, _ := strings.Cut(key, "."); base == "s" || base == "sc" {
+			return true
+		}
+	}
+	return false
+}
+
 // Lessons lists the built-in lessons a link opens, when it opens nothing
 // else: no scenario of its own and no inputs (it may flip a lesson's
 // channels, which costs what the lesson does). ok is false for any other
 // link. A server uses it to know a link's cost before opening it.
 func Lessons(q url.Values, compare bool) (ids []string, ok bool) {
-	if compare && q.Get("s") == "" && q.Get("sc") == "" {
+	if compare && !namesAView(q) {
 		return Compare, true
 	}
 	for i := range MaxViews {
@@ -112,7 +175,10 @@ func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, er
 	if err != nil {
 		return nil, err
 	}
-	if compare && q.Get("s") == "" && q.Get("sc") == "" {
+	if err := checkParams(q, compare); err != nil {
+		return nil, err
+	}
+	if compare && !namesAView(q) {
 		views := make([]*Session, len(Compare))
 		for i, id := range Compare {
 			s, err := scenario.Builtin(id)

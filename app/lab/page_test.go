@@ -152,6 +152,16 @@ func TestPageLinkErrors(t *testing.T) {
 		{url.Values{"s.2": {"snapshot-bank"}, "k.2": {"-1"}, "v": {"2"}}, `link parameter "k.2": want a step number`},
 		{url.Values{"s.2": {"snapshot-bank"}, "steps": {"sideways"}, "v": {"2"}}, `link parameter "steps"`},
 		{url.Values{"s.2": {"snapshot-bank"}, "span.shared": {"1"}, "v": {"2"}}, `link parameter "span.shared"`},
+		// nothing a link says is dropped without a word
+		{url.Values{"s": {"snapshot-bank"}, "s.3": {"lease-crash"}, "v": {"2"}}, `link parameter "s.3": the link names no view 2 (no "s.2" or "sc.2")`},
+		{url.Values{"s": {"snapshot-bank"}, "k.2": {"3"}, "v": {"2"}}, `link parameter "k.2": the link names no view 2`},
+		{url.Values{"s": {"snapshot-bank"}, "k.7": {"3"}, "v": {"2"}}, `link parameter "k.7": a view's parameter ends in .2 to .6 (its view), got ".7"`},
+		{url.Values{"s": {"snapshot-bank"}, "k.02": {"3"}, "v": {"2"}}, `link parameter "k.02": a view's parameter ends in .2 to .6`},
+		{url.Values{"s": {"snapshot-bank"}, "k": {"3", "4"}, "v": {"2"}}, `link parameter "k" is given 2 times: give it once`},
+		{url.Values{"s": {"snapshot-bank"}, "v": {"2", "2"}}, `link parameter "v" is given 2 times`},
+		{url.Values{"s": {"snapshot-bank"}, "cut": {"1e308,_,_"}, "v": {"2"}}, `link parameter "cut": want points of the axis from -1e+09 to 1e+09, got "1e308"`},
+		{url.Values{"s": {"snapshot-bank"}, "in": {"3ksnapshot.1.2.0"}, "v": {"2"}}, `the command snapshot takes no target, got process 2`},
+		{url.Values{"s": {"snapshot-bank"}, "in": {"3ksnapshot.1.0.5"}, "v": {"2"}}, `the command snapshot takes no number, got 5`},
 	}
 	for _, tc := range tests {
 		_, err := lab.PageFromQuery(tc.q, false)
@@ -164,9 +174,23 @@ func TestPageLinkErrors(t *testing.T) {
 	}
 	_, err := lab.PageFromQuery(q, false)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "at most 6 views")
+	assert.Contains(t, err.Error(), `link parameter "s.7": a view's parameter ends in .2 to .6`)
+
+	// /compare's default comparison names no view, and takes none's
+	// parameters; a link that names a second view opens it beside the
+	// default lesson
+	_, err = lab.PageFromQuery(url.Values{"v": {"2"}, "k": {"5"}}, true)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `link parameter "k": /compare without "s" opens its default comparison`)
+	p, err := lab.PageFromQuery(url.Values{"v": {"2"}, "s.2": {"lease-crash"}}, true)
+	require.NoError(t, err)
+	require.Len(t, p.Views, 2)
+	assert.Equal(t, "lease-crash", p.Views[1].Scenario().ID)
+	// other parameters are not the link's, and are left alone
+	_, err = lab.PageFromQuery(url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "utm_source": {"a", "b"}}, false)
+	require.NoError(t, err)
 	// a page can be grown and shrunk
-	p := comparePage(t)
+	p = comparePage(t)
 	p.Remove(0)
 	assert.Len(t, p.Views, 1)
 	assert.False(t, p.Together, "one view steps alone")
@@ -208,7 +232,7 @@ func TestPageWithinABudget(t *testing.T) {
 	within := func(q url.Values, work int64) (*lab.Page, error) {
 		return lab.PageFromQueryWithin(q, false, &engine.Budget{Work: work})
 	}
-	p, err := within(url.Values{"s": {"snapshot-long"}, "k": {"500"}}, 400_000)
+	p, err := within(url.Values{"s": {"snapshot-long"}, "k": {"500"}}, 600_000)
 	require.NoError(t, err)
 	free, err := lab.PageFromQuery(url.Values{"s": {"snapshot-long"}, "k": {"500"}}, false)
 	require.NoError(t, err)

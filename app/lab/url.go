@@ -429,7 +429,8 @@ func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.A
 			return engine.Action{}, fmt.Errorf("a command takes its name and 3 numbers (process, target, argument)")
 		}
 		name := fields[0]
-		if _, ok := spec.Command(name); !ok {
+		c, ok := spec.Command(name)
+		if !ok {
 			return engine.Action{}, fmt.Errorf("%s has no command %q", spec.ID, clip(name))
 		}
 		var nums [3]int64
@@ -452,6 +453,19 @@ func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.A
 		target := sim.NodeID(nums[1] - int64(first))
 		if first == 1 && nums[1] == 0 {
 			target = sim.None // no target
+		}
+		// as strict as a scenario file: what the command does not take is
+		// refused, not carried along unused (version 1 wrote the first
+		// process for no target)
+		switch {
+		case c.Target:
+		case first == 0:
+			target = sim.None
+		case target != sim.None:
+			return engine.Action{}, fmt.Errorf("the command %s takes no target, got process %d", name, nums[1])
+		}
+		if err := c.CheckArg(nums[2]); err != nil {
+			return engine.Action{}, err
 		}
 		return engine.Command(name, sim.NodeID(nums[0]-int64(first)), target, nums[2]), nil
 	}

@@ -316,11 +316,12 @@ func (c *cli) failure(opt checkOptions, s subject, j checkJob, res campaign.Resu
 	if f.Faults == nil {
 		f.Faults = []string{}
 	}
+	// a scenario that could not be drawn has no file, but can be drawn again
+	f.Rerun = fmt.Sprintf("spacetime check --%s %s --run-seed %d%s", subjectFlag(s), s.name, j.seed, faultsFlag(opt))
 	if res.Scenario == nil {
 		return f, nil
 	}
 	sc := res.Scenario.Clone()
-	f.Rerun = fmt.Sprintf("spacetime check --%s %s --run-seed %d%s", subjectFlag(s), s.name, j.seed, faultsFlag(opt))
 	origin := fmt.Sprintf("Run %d of `spacetime check --%s %s --seed %d%s` (run seed %d)", j.run, subjectFlag(s), s.name, opt.seed, faultsFlag(opt), j.seed)
 	if opt.runSeed != nil {
 		origin = "`" + f.Rerun + "`"

@@ -122,6 +122,17 @@ func TestCheckLesson(t *testing.T) {
 	assert.Zero(t, tl.Unexpected)
 }
 
+// A lesson with a long id (a comparison's run) draws scenarios whose ids
+// fit, and none fails to run.
+func TestCheckLessonWithALongID(t *testing.T) {
+	const id = "termination-detectors-snapshot-termination"
+	rep, err := checkJSON(t, "--scenario", id, "--runs", "30", "--seed", "1")
+	require.NoError(t, err)
+	require.Len(t, rep.Subjects, 1)
+	assert.Zero(t, rep.Subjects[0].Unexpected)
+	assert.Empty(t, rep.Failures)
+}
+
 // withoutLimits makes chandy-lamport declare no known limit for the
 // test's length, so that a lost message is a bug to the campaign.
 func withoutLimits(t *testing.T) {

@@ -21,9 +21,14 @@
 // any other, and any panic, is a bug: check writes the failing scenario to
 // --out (default out/check) and prints the command that replays it.
 //
+// run and export stop a run that would keep more than --max-memory MB
+// (default 1024, as the engine reckons it), and report or export it as
+// far as it went.
+//
 // Exit status: 0 when the run completed (check: found no bug), 1 when an
 // invariant failed that the scenario does not declare as expected (check:
-// an unexpected violation or a panic), 2 on bad input.
+// an unexpected violation or a panic), 2 on bad input, 3 when the run
+// stopped at --max-memory.
 package main
 
 import (
@@ -60,8 +65,10 @@ scenarios with random faults per algorithm (default: every algorithm, 1000
 runs, a random seed, every fault: crash,recover,pause,drop,delay,duplicate,
 cut,heal,partition,skew,fifo) and writes each failing one to --out
 (default out/check) with the command that replays it.
+run and export stop a run that would keep more than --max-memory MB
+(default 1024).
 Exit status: 0 ok, 1 an unexpected invariant violation (check: or a
-panic), 2 bad input.
+panic), 2 bad input, 3 a run stopped at --max-memory.
 `
 
 // MaxScenarioBytes bounds a scenario file: the largest scenario a link
@@ -98,6 +105,9 @@ func exitStatus(err error, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stderr, "spacetime:", err)
+	if errors.As(err, new(errResources)) {
+		return 3
+	}
 	return 2
 }
 
@@ -283,15 +293,42 @@ func (c *cli) list(args []string) error {
 
 // scenarioFlags are the flags that choose and vary the scenario to run.
 type scenarioFlags struct {
-	id, seed, n *string
+	id, seed, n, memory *string
 }
 
 func addScenarioFlags(fs *flag.FlagSet) scenarioFlags {
 	return scenarioFlags{
-		id:   fs.String("scenario", "", "built-in scenario id"),
-		seed: fs.String("seed", "", "override the seed"),
-		n:    fs.String("n", "", "override the number of processes"),
+		id:     fs.String("scenario", "", "built-in scenario id"),
+		seed:   fs.String("seed", "", "override the seed"),
+		n:      fs.String("n", "", "override the number of processes"),
+		memory: fs.String("max-memory", strconv.Itoa(defaultMaxMemory), "stop the run when it would keep more than this many MB"),
 	}
+}
+
+// defaultMaxMemory is --max-memory's default, in MB as the engine reckons
+// what a run keeps (its heap is up to twice that while it grows): a
+// million steps of the longest-lived scenarios fit.
+const defaultMaxMemory = 1024
+
+// errResources marks a run stopped for the memory it would keep: exit
+// status 3.
+type errResources struct{ error }
+
+// runWithin runs a scenario within --max-memory.
+func runWithin(s *scenario.Scenario, sf scenarioFlags) (*engine.Run, error) {
+	mb, err := intFlag("max-memory", *sf.memory, 1, 1<<20, "a number of MB from 1 to 1048576")
+	if err != nil {
+		return nil, err
+	}
+	b := &engine.Budget{Bytes: mb << 20}
+	r, err := s.RunWithin(b)
+	if err != nil {
+		return nil, errUsage{err}
+	}
+	if b.Exhausted() {
+		return r, errResources{fmt.Errorf("the run stopped at step %d: it would keep more than %d MB (--max-memory)", r.Len(), mb)}
+	}
+	return r, nil
 }
 
 // load reads the scenario named by a file ("-": standard input) or
@@ -413,11 +450,11 @@ func (c *cli) start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenari
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := s.Run()
-	if err != nil {
-		return nil, nil, errUsage{err}
+	r, err := runWithin(s, sf)
+	if r == nil {
+		return nil, nil, err
 	}
-	return s, r, nil
+	return s, r, err
 }
 
 func (c *cli) runCmd(args []string) error {
@@ -428,9 +465,10 @@ func (c *cli) runCmd(args []string) error {
 	if errors.Is(err, errHelp) {
 		return c.help()
 	}
-	if err != nil {
+	if r == nil {
 		return err
 	}
+	// a run stopped for its memory is reported as far as it went
 	rep := report.Build(s, r, r.Len())
 	if *asJSON {
 		if err := writeJSON(c.stdout, rep); err != nil {
@@ -438,6 +476,9 @@ func (c *cli) runCmd(args []string) error {
 		}
 	} else {
 		fmt.Fprint(c.stdout, rep.Text())
+	}
+	if err != nil {
+		return err
 	}
 	if len(rep.Unexpected()) > 0 {
 		return errViolation
@@ -500,9 +541,9 @@ func (c *cli) export(args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.Run()
-	if err != nil {
-		return errUsage{err}
+	r, stopped := runWithin(s, sf)
+	if r == nil {
+		return stopped
 	}
 	if k < 0 {
 		k = int64(r.Len())
@@ -527,16 +568,17 @@ func (c *cli) export(args []string) error {
 	case "shiviz":
 		data = r.Trace().ShiViz(int(k))
 	}
+	// a run stopped for its memory is exported as far as it went, and says so
 	if *output != "" {
 		if err := os.WriteFile(*output, data, 0o644); err != nil {
 			return fileError("cannot write", *output, err)
 		}
-		return nil
+		return stopped
 	}
 	if _, err := c.stdout.Write(data); err != nil {
 		return outputError(err)
 	}
-	return nil
+	return stopped
 }
 
 // highlight lists the messages that failed invariants point at by step k.

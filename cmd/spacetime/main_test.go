@@ -23,6 +23,7 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
+	"spacetime/core/engine"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
@@ -883,8 +884,8 @@ func TestErrorsInPlainWords(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "unknown flag --colour (run takes --json, --n, --scenario, --seed)"},
-		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --format, --height, --n, --scenario, --seed, --step, --width, -o)"},
+		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "unknown flag --colour (run takes --json, --max-memory, --n, --scenario, --seed)"},
+		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --format, --height, --max-memory, --n, --scenario, --seed, --step, --width, -o)"},
 		{"flag without value", []string{"run", "--scenario", "snapshot-bank", "--seed"}, "--seed needs a value"},
 		{"bad boolean", []string{"list", "--json=yes please"}, `--json: want true or false (or the flag alone), got "yes please"`},
 		{"bad flag syntax", []string{"run", "---scenario", "x"}, `"---scenario" is not a flag`},
@@ -932,4 +933,46 @@ func TestCommandHelp(t *testing.T) {
 	for _, cmd := range []string{"spacetime run (FILE.json | - | --scenario ID)", "spacetime check [--algorithm ID | --scenario ID]", "--faults LIST", "--out DIR"} {
 		assert.Contains(t, usage, cmd)
 	}
+}
+
+// A run that would keep more memory than --max-memory stops where it got
+// to: run reports it that far, export exports it that far, and both exit
+// with 3, not with the 2 of bad input.
+func TestRunStopsAtItsMemory(t *testing.T) {
+	file := writeScenario(t, "pile.json", []byte(`{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
+		"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 1000000}}`))
+	out, err := call(t, "run", file, "--max-memory", "8", "--json")
+	require.Error(t, err)
+	assert.Equal(t, 3, exitCode(err))
+	assert.Contains(t, err.Error(), "it would keep more than 8 MB (--max-memory)")
+	var rep report.Report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, engine.StoppedBudget, rep.Stopped)
+	assert.Greater(t, rep.Steps, 1000)
+	assert.Less(t, rep.Steps, 100_000)
+
+	out, err = call(t, "export", file, "--max-memory", "8", "--format", "json")
+	assert.Equal(t, 3, exitCode(err))
+	assert.Contains(t, out, `"records": [`)
+
+	_, err = call(t, "run", file, "--max-memory", "0")
+	assert.Equal(t, 2, exitCode(err))
+	assert.Contains(t, err.Error(), "--max-memory: want a number of MB from 1 to 1048576")
+}
+
+// A file is read as strictly as the format says: a key given twice or in
+// the wrong case is refused, naming it; a byte order mark is no part of it.
+func TestFilesAreReadExactly(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"algorithm": "chandy-lamport", "n": 3, "n": 4, "until": {"steps": 5}}`: `field "n": given twice`,
+		`{"algorithm": "chandy-lamport", "N": 3, "until": {"steps": 5}}`:         `field "N": unknown field: keys match exactly`,
+	} {
+		_, err := call(t, "run", writeScenario(t, "s.json", []byte(doc)))
+		require.Error(t, err, doc)
+		assert.Equal(t, 2, exitCode(err))
+		assert.Contains(t, err.Error(), want)
+	}
+	out, err := call(t, "run", writeScenario(t, "bom.json", []byte("\uFEFF"+`{"algorithm": "chandy-lamport", "n": 3, "until": {"steps": 5}}`)))
+	require.NoError(t, err)
+	assert.Contains(t, out, "scenario   bom (chandy-lamport, n=3, seed 0)")
 }

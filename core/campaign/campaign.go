@@ -204,7 +204,7 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 		return nil, err
 	}
 	s := &scenario.Scenario{
-		ID:          fmt.Sprintf("check-%s-%d", g.spec.ID, g.seed),
+		ID:          checkID(g.spec.ID, g.seed),
 		Title:       "A seeded check of " + g.spec.Title,
 		Description: "Drawn by spacetime check: a random scenario with random faults.",
 		Algorithm:   g.spec.ID,
@@ -260,10 +260,22 @@ func (g *gen) network(nw *scenario.Network) {
 	}
 }
 
+// checkID names a drawn scenario after what it was drawn from and its seed,
+// "check-<from>-<seed>", shortening <from> to keep within what a scenario's
+// id may be.
+func checkID(from string, seed uint64) string {
+	tail := fmt.Sprintf("-%d", seed)
+	room := scenario.MaxID - len("check-") - len(tail)
+	if r := []rune(from); len(r) > room {
+		from = string(r[:room])
+	}
+	return "check-" + from + tail
+}
+
 // vary draws a variation of a lesson: everything but the added script.
 func (g *gen) vary(lesson *scenario.Scenario) (*scenario.Scenario, error) {
 	s := lesson.WithSeed(g.seed)
-	s.ID = fmt.Sprintf("check-%s-%d", lesson.ID, g.seed)
+	s.ID = checkID(lesson.ID, g.seed)
 	s.Title = "A seeded variation of " + lesson.ID
 	s.Description = "Drawn by spacetime check from the lesson " + lesson.ID + ": " + lesson.Title
 	if g.dice.OneIn(2) {

@@ -23,6 +23,9 @@ const MaxN = 64
 // MaxScript bounds a scenario's script entries.
 const MaxScript = 10_000
 
+// MaxID is the most characters a scenario's id may have.
+const MaxID = 64
+
 // Scenario is one scenario file.
 type Scenario struct {
 	ID          string          `json:"id,omitempty"`
@@ -148,7 +151,7 @@ func (s *Scenario) Validate() error {
 	for _, t := range []struct {
 		field, text string
 		most        int
-	}{{"id", s.ID, 64}, {"title", s.Title, 200}, {"description", s.Description, 4000}} {
+	}{{"id", s.ID, MaxID}, {"title", s.Title, 200}, {"description", s.Description, 4000}} {
 		if err := checkText(t.text, t.most, t.field == "description"); err != nil {
 			return fieldErr(t.field, "%v", err)
 		}
@@ -173,15 +176,18 @@ func (s *Scenario) Validate() error {
 	if len(s.Names) == 0 {
 		s.Names = spec.Names(s.N)
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{} // by skeleton: what the name looks like
 	for i, name := range s.Names {
 		if err := checkName(name); err != nil {
 			return fieldErr(fmt.Sprintf("names[%d]", i), "%v", err)
 		}
-		if seen[name] {
-			return fieldErr(fmt.Sprintf("names[%d]", i), "%q is used twice", name)
+		if j, ok := seen[skeleton(name)]; ok {
+			if s.Names[j] == name {
+				return fieldErr(fmt.Sprintf("names[%d]", i), "%q is used twice", name)
+			}
+			return fieldErr(fmt.Sprintf("names[%d]", i), "%q looks like %q (names[%d]): names must tell processes apart at a glance", name, s.Names[j], j)
 		}
-		seen[name] = true
+		seen[skeleton(name)] = i
 	}
 	if s.Scheduler == "" {
 		s.Scheduler = string(engine.Earliest)

@@ -49,6 +49,8 @@ func DecodeParams[T any](raw json.RawMessage, p *T) error {
 // unknown fields and wrong types with a *FieldError whose path starts at
 // root ("" for a whole document).
 func DecodeStrict(data []byte, v any, root string) error {
+	// a byte order mark, which some editors write, is not part of the text
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return &FieldError{Path: root, Problem: "the document is empty"}
@@ -64,6 +66,13 @@ func DecodeStrict(data []byte, v any, root string) error {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil && dec.InputOffset() == int64(len(trimmed)) {
+		// encoding/json matches keys without regard to case and lets a
+		// repeated key win: refuse both, as unknown fields are refused
+		keys := json.NewDecoder(bytes.NewReader(trimmed))
+		keys.UseNumber()
+		if fe := exactKeys(keys, t.Elem(), root); fe != nil {
+			return fe
+		}
 		return nil
 	}
 	if !json.Valid(trimmed) {
@@ -344,18 +353,90 @@ func jsonFields(t reflect.Type) []jsonField {
 	return out
 }
 
-// lookupField finds the field a key decodes into: the exact name, else one
-// that matches without regard to case, as encoding/json does.
+// lookupField finds the field a key decodes into: the exact name (a key
+// that differs from it in case is unknown, unlike to encoding/json).
 func lookupField(fields []jsonField, key string) (jsonField, bool) {
 	for _, f := range fields {
 		if f.name == key {
 			return f, true
 		}
 	}
-	for _, f := range fields {
-		if strings.EqualFold(f.name, key) {
-			return f, true
+	return jsonField{}, false
+}
+
+// exactKeys reads one value from dec, which holds a document encoding/json
+// decoded into type t, and refuses an object key given twice, or one that
+// names a field only when case is ignored.
+func exactKeys(dec *json.Decoder, t reflect.Type, path string) *FieldError {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t != nil && (reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface) {
+		t = nil // decoded by its own rules: only repeated keys are looked for
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return &FieldError{Path: path, Problem: "not valid JSON"}
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	switch delim {
+	case '[':
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for i := 0; dec.More(); i++ {
+			if fe := exactKeys(dec, elem, fmt.Sprintf("%s[%d]", path, i)); fe != nil {
+				return fe
+			}
+		}
+	case '{':
+		var fields []jsonField
+		if t != nil && t.Kind() == reflect.Struct {
+			fields = jsonFields(t)
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return &FieldError{Path: path, Problem: "not valid JSON"}
+			}
+			key, _ := tok.(string)
+			if seen[key] {
+				return &FieldError{Path: join(path, key), Problem: "given twice: say it once"}
+			}
+			seen[key] = true
+			var vt reflect.Type
+			switch {
+			case fields != nil:
+				f, ok := lookupField(fields, key)
+				if !ok {
+					return &FieldError{Path: join(path, key), Problem: fmt.Sprintf("unknown field: keys match exactly, and this one differs in case from %q", caseMatch(fields, key))}
+				}
+				vt = f.typ
+			case t != nil && t.Kind() == reflect.Map:
+				vt = t.Elem()
+			}
+			if fe := exactKeys(dec, vt, join(path, key)); fe != nil {
+				return fe
+			}
 		}
 	}
-	return jsonField{}, false
+	if _, err := dec.Token(); err != nil { // the closing bracket
+		return &FieldError{Path: path, Problem: "not valid JSON"}
+	}
+	return nil
+}
+
+// caseMatch is the field a key names when case is ignored.
+func caseMatch(fields []jsonField, key string) string {
+	for _, f := range fields {
+		if strings.EqualFold(f.name, key) {
+			return f.name
+		}
+	}
+	return ""
 }

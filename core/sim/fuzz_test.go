@@ -69,7 +69,8 @@ func (c *fuzzColour) UnmarshalText(b []byte) error {
 //
 //   - Nothing panics.
 //   - DecodeStrict accepts exactly what encoding/json accepts strictly (no
-//     unknown fields, one value, every value of its field's type).
+//     unknown fields, one value, every value of its field's type) with
+//     every key spelt as its field is and no key twice in an object.
 //   - A refusal is a *sim.FieldError whose path starts at the root, in plain
 //     words (no "json:" prefix, no Go type or package names that the
 //     document does not contain) and at most maxDecodeError bytes long
@@ -132,16 +133,77 @@ func FuzzDecodeStrict(f *testing.F) {
 }
 
 // strictlyValid reports whether encoding/json decodes data into a fuzzDoc
-// refusing unknown fields, as exactly one JSON value.
+// refusing unknown fields, as exactly one JSON value, and every key in it
+// is spelt as its field is and given once.
 func strictlyValid(data []byte) bool {
-	trimmed := bytes.TrimSpace(data)
+	trimmed := bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\uFEFF"))
+	trimmed = bytes.TrimSpace(trimmed)
 	if len(trimmed) == 0 {
 		return false
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	var v fuzzDoc
-	return dec.Decode(&v) == nil && dec.InputOffset() == int64(len(trimmed))
+	if dec.Decode(&v) != nil || dec.InputOffset() != int64(len(trimmed)) {
+		return false
+	}
+	return keysAsSpelt(json.NewDecoder(bytes.NewReader(trimmed)), docKeys)
+}
+
+// The keys of fuzzDoc's objects, by where they are: nil for an object
+// whose keys are free (a map, raw JSON), each given once all the same.
+var (
+	innerKeys = map[string]any{"id": nil, "label": nil}
+	docKeys   = map[string]any{
+		"name": nil, "small": nil, "count": nil, "big": nil, "port": nil, "ratio": nil, "weight": nil, "on": nil,
+		"at": nil, "pair": nil, "list": nil, "nested": innerKeys, "by_name": nil, "raw": nil, "any": nil,
+		"bytes": nil, "colour": nil, "extra": nil,
+	}
+)
+
+func init() { innerKeys["deep"] = innerKeys }
+
+// keysAsSpelt reads one value and reports whether its objects' keys are
+// each given once and, where keys names them, spelt exactly as there
+// (objects in lists take the list's keys).
+func keysAsSpelt(dec *json.Decoder, keys map[string]any) bool {
+	tok, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	switch tok {
+	case json.Delim('['):
+		for dec.More() {
+			if !keysAsSpelt(dec, keys) {
+				return false
+			}
+		}
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			key, _ := tok.(string)
+			if err != nil || seen[key] {
+				return false
+			}
+			seen[key] = true
+			var inner map[string]any
+			if keys != nil {
+				sub, ok := keys[key]
+				if !ok {
+					return false
+				}
+				inner, _ = sub.(map[string]any)
+			}
+			if !keysAsSpelt(dec, inner) {
+				return false
+			}
+		}
+	default:
+		return true
+	}
+	_, err = dec.Token()
+	return err == nil
 }
 
 // maxDecodeError bounds a refusal's length: it quotes at most a few short

@@ -20,8 +20,10 @@ func (t *Trace) JSON(k int) ([]byte, error) {
 func (t *Trace) Prefix(k int) *Trace {
 	k = min(max(k, 0), len(t.Records))
 	p := &Trace{Names: append([]string(nil), t.Names...), Down: append([]sim.NodeID(nil), t.Down...)}
-	p.Records = append([]Record(nil), t.Records[:k]...)
-	p.Msgs = append([]Msg(nil), t.MsgsBefore(k)...)
+	// empty lists are written [], not null: a trace of no steps is still a
+	// trace
+	p.Records = append([]Record{}, t.Records[:k]...)
+	p.Msgs = append([]Msg{}, t.MsgsBefore(k)...)
 	for i := range p.Msgs {
 		m := &p.Msgs[i]
 		if m.RecvStep >= k {

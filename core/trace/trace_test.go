@@ -121,6 +121,14 @@ func TestJSONIsThePrefix(t *testing.T) {
 	assert.Equal(t, tr.Prefix(3), &back)
 }
 
+// A trace of no steps is written with empty lists, not nulls.
+func TestEmptyTraceJSON(t *testing.T) {
+	data, err := sample().JSON(0)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"records": []`)
+	assert.Contains(t, string(data), `"messages": []`)
+}
+
 func TestShiViz(t *testing.T) {
 	got := string(sample().ShiViz(3))
 	want := `A {"A":1}
