@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"spacetime/app/lab"
 	"spacetime/app/ui"
 )
 
@@ -21,6 +22,8 @@ func main() {
 		runtime.ReadMemStats(&m)
 		return float64(m.HeapAlloc) / (1 << 20)
 	}))
+	// a link, a file or a click computes at most so much in the browser
+	lab.Bounds = ui.ClientBounds
 	ui.Routes()
 	app.RunWhenOnBrowser()
 }

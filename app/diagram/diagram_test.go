@@ -1115,3 +1115,37 @@ func TestStampsAndConcurrentEvents(t *testing.T) {
 	assert.True(t, greyed, "a is concurrent with the selected b: its dot is grey")
 	assert.True(t, ringed, "and it is ringed as the compared event")
 }
+
+// A process down since tick 1 has thousands of messages waiting for it:
+// the diagram draws the newest of those sent before the window, says that
+// older ones are not drawn, and visits no more of them.
+func TestOlderMessagesOnTheirWayAreNotAllDrawn(t *testing.T) {
+	s, err := scenario.Parse([]byte(`{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
+		"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 20000}}`))
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
+	k := r.Len()
+	scene := ix.Layout(k, r.Config().Spec, diagram.Options{Width: 1200, Height: 300})
+	assert.True(t, scene.Older)
+	_, messages := scene.Visible()
+	assert.LessOrEqual(t, messages, 2500, "the newest 2000 and those sent inside the window")
+	last := len(r.Trace().MsgsBefore(k)) - 1
+	_, _, ok := scene.MessageAt(last, 0.5)
+	assert.True(t, ok, "the newest message is drawn")
+	_, _, ok = scene.MessageAt(0, 0.5)
+	assert.False(t, ok, "the oldest is not")
+	assert.LessOrEqual(t, ix.Cost(k, diagram.Options{}), 3000)
+	var note bool
+	for _, sh := range scene.Shapes {
+		note = note || strings.HasPrefix(sh.Text, "older messages still on their way are not drawn")
+	}
+	assert.True(t, note, "the diagram says so")
+
+	bank, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	rb, err := bank.Run()
+	require.NoError(t, err)
+	assert.False(t, diagram.Layout(rb.Trace(), rb.Len(), rb.Config().Spec, diagram.Options{Width: 1200, Height: 300}).Older, "a lesson draws every message")
+}

@@ -108,7 +108,10 @@ type Scene struct {
 	Width, Height float64
 	Shapes        []Shape
 	// T0 and T1 bound the visible window of the axis.
-	T0, T1  float64
+	T0, T1 float64
+	// Older says messages sent before the window and on their way into it
+	// were left out past the newest maxEarlier of them (a note says so).
+	Older   bool
 	lanes   []float64
 	laneGap float64
 	arrows  []arrow
@@ -721,18 +724,30 @@ func RoleStyle(role sim.Role) (Color, float64, uint8) {
 	return MessageColor, 1.4, 0
 }
 
+// maxEarlier bounds the messages sent before the window that a layout
+// visits for those still on their way into it: a process down for a long
+// time can have a million waiting, which no picture could show and no
+// frame could afford. The newest are drawn, and a note says older ones
+// are not.
+const maxEarlier = 2000
+
 // messageRange is the messages the layout visits: those sent inside the
-// window, and before it those still on their way when it starts.
-func (l *layout) messageRange() (first, last int) {
+// window, and before it those still on their way when it starts (older
+// says some of these are left out).
+func (l *layout) messageRange() (first, last int, older bool) {
 	last = len(l.tr.MsgsBefore(l.k))
 	first = last
 	if l.s0 < l.k {
 		first = l.tr.Records[l.s0].FirstSent
 	}
+	inside := first
 	for first > 0 && l.ix.reach[first-1] >= l.s0 {
+		if inside-first >= maxEarlier {
+			return first, last, true
+		}
 		first--
 	}
-	return first, last
+	return first, last, false
 }
 
 // Cost is how many events and messages a Layout of step k in opt's window
@@ -745,7 +760,7 @@ func (ix *Index) Cost(k int, opt Options) int {
 	}
 	l := &layout{ix: ix, tr: ix.tr, k: k, opt: opt, xs: ix.xs, s: &Scene{}}
 	l.axis()
-	first, last := l.messageRange()
+	first, last, _ := l.messageRange()
 	return (k - l.s0) + (last - first)
 }
 
@@ -753,7 +768,7 @@ func (ix *Index) Cost(k int, opt Options) int {
 func (ix *Index) TopologyCost(k int) int {
 	k = min(max(k, 0), ix.tr.Len())
 	first := sort.Search(len(ix.reach), func(i int) bool { return ix.reach[i] >= k })
-	return max(len(ix.tr.MsgsBefore(k))-first, 0)
+	return min(max(len(ix.tr.MsgsBefore(k))-first, 0), maxEarlier)
 }
 
 func (l *layout) messages() {
@@ -761,7 +776,12 @@ func (l *layout) messages() {
 	for _, id := range l.opt.Highlight {
 		highlight[id] = true
 	}
-	first, last := l.messageRange()
+	first, last, older := l.messageRange()
+	if older {
+		l.s.Older = true
+		l.add(Shape{Op: OpText, X1: marginLeft + 4, Y1: marginTop - 16, Color: NowColor, Align: AlignLeft,
+			Text: fmt.Sprintf("older messages still on their way are not drawn (the newest %d are)", maxEarlier)})
+	}
 	// in-flight messages of one channel fan out along the now line, the
 	// oldest furthest along
 	queued := map[[2]sim.NodeID]int{}

@@ -124,7 +124,8 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		highlight[id] = true
 	}
 	last := len(tr.MsgsBefore(k))
-	first := sort.Search(len(ix.reach), func(i int) bool { return ix.reach[i] >= k })
+	// the newest of those in flight, as the diagram draws them (maxEarlier)
+	first := max(sort.Search(len(ix.reach), func(i int) bool { return ix.reach[i] >= k }), last-maxEarlier)
 	queued := map[[2]sim.NodeID]int{}
 	var dots, labels []Shape
 	for i := first; i < last; i++ {

@@ -13,6 +13,10 @@ import (
 // forking a new future, and shows it. A refused action changes nothing and
 // the error says why in plain words.
 func (s *Session) Act(a engine.Action) error {
+	if Bounds != nil {
+		s.budget = Bounds()
+		s.run.SetBudget(s.budget)
+	}
 	if err := s.run.Insert(s.step, a); err != nil {
 		return err
 	}
@@ -98,10 +102,12 @@ func (s *Session) SetSwitch(sw sim.Switch, on bool) error {
 // inputs and staying at the step on screen; where says what changed, for
 // the error when an input does not replay.
 func (s *Session) rerun(changed *scenario.Scenario, where string) error {
-	r, err := changed.Run()
+	b := budget()
+	r, err := changed.RunWithin(b)
 	if err != nil {
 		return err
 	}
+	s.budget = b
 	inputs := append([]engine.Input(nil), s.run.Inputs()...)
 	rerr := r.Replay(inputs)
 	s.scn, s.run, s.link = changed, r, baseOf(changed)

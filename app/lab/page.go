@@ -223,6 +223,18 @@ func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, er
 	return p, nil
 }
 
+// Notice says, in plain words, which of the page's runs stop before their
+// scenarios say they should (they passed the page's bounds), or "".
+func (p *Page) Notice() string {
+	var out []string
+	for _, s := range p.Views {
+		if why := s.Stopped(); why != "" {
+			out = append(out, why)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // Forward shows the next event: of every view stepped together, the
 // earliest in time (every view whose next event is at that time), or of
 // view i alone. It reports whether anything moved.

@@ -1,6 +1,7 @@
 package lab_test
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
 	"testing"
@@ -261,4 +262,34 @@ func TestPageWithinABudget(t *testing.T) {
 	_, err = within(url.Values{"s": {"nope"}}, 400_000)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `link parameter "s"`)
+}
+
+// A page that bounds what it computes (a browser's) shows a link's run as
+// far as it got and says where and why it stops; a step past that is the
+// last one; a learner's action on it gets a budget of its own.
+func TestPageShowsARunCutByItsBounds(t *testing.T) {
+	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 1 << 20} }
+	t.Cleanup(func() { lab.Bounds = nil })
+	s, err := scenario.Parse([]byte(`{"id": "pile-up", "algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
+		"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 1000000}}`))
+	require.NoError(t, err)
+	q := lab.ScenarioQuery(s)
+	q.Set("k", "900000")
+	p, err := lab.PageFromQuery(q, false)
+	require.NoError(t, err)
+	v := p.Views[0]
+	assert.Less(t, v.Len(), 10_000)
+	assert.Equal(t, v.Len(), v.Step(), "a step past the cut is the last one")
+	assert.Equal(t, fmt.Sprintf("The run of pile-up stops at step %d: it would keep more than the 1 MB this page keeps for a run. The command line runs it whole (spacetime run).", v.Len()), v.Stopped())
+	assert.Equal(t, v.Stopped(), p.Notice())
+
+	v.Seek(100)
+	require.NoError(t, v.Command(0, "local", sim.None, 0))
+	assert.Equal(t, 101, v.Step())
+	assert.Greater(t, v.Len(), 1000, "the action's run has a budget of its own")
+	assert.NotEmpty(t, v.Stopped())
+
+	lesson, err := lab.PageFromQuery(url.Values{"s": {"snapshot-bank"}}, false)
+	require.NoError(t, err)
+	assert.Empty(t, lesson.Notice(), "a lesson is within the bounds")
 }

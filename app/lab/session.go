@@ -20,7 +20,9 @@ import (
 type Session struct {
 	scn  *scenario.Scenario
 	run  *engine.Run
-	step int
+	// budget is what the run's last opening or extension was bounded by.
+	budget *engine.Budget
+	step   int
 	// link says how a link names the scenario: by its built-in id, by its
 	// id with the other channel discipline, or whole.
 	link linkBase
@@ -58,17 +60,55 @@ type Session struct {
 	cutRead cutReading
 }
 
+// Bounds, when set, gives every run the page opens, and every extension of
+// one by a learner's action, a budget of its own: a page in a browser so
+// bounds what a link or a click can make it compute, and shows a run that
+// passes it as far as it got (see Session.Stopped). nil (a server, which
+// passes budgets of its own, and the command line): no bound.
+var Bounds func() *engine.Budget
+
+// budget is a fresh budget from Bounds, or nil.
+func budget() *engine.Budget {
+	if Bounds == nil {
+		return nil
+	}
+	return Bounds()
+}
+
 // Open starts a session on a scenario, showing step 0.
 func Open(s *scenario.Scenario) (*Session, error) { return OpenWithin(s, nil) }
 
 // OpenWithin starts a session whose run stays within a budget of work
-// (see engine.Budget); nil means no budget.
+// (see engine.Budget); nil means Bounds' (none, if it is not set).
 func OpenWithin(s *scenario.Scenario, b *engine.Budget) (*Session, error) {
+	if b == nil {
+		b = budget()
+	}
 	r, err := s.RunWithin(b)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{scn: s, run: r, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, nil
+	return &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, nil
+}
+
+// Stopped says, in plain words, why the run stops before its scenario
+// says it should (it passed its budget), or "" when it does not.
+func (s *Session) Stopped() string {
+	if s.run.Stopped() != engine.StoppedBudget {
+		return ""
+	}
+	why := "it would take more work than this page computes at once"
+	switch s.budget.Cause() {
+	case engine.OutOfMemory:
+		why = fmt.Sprintf("it would keep more than the %d MB this page keeps for a run", s.budget.Bytes>>20)
+	case engine.Cancelled:
+		why = "it takes longer than this page computes at once"
+	}
+	name := "this scenario"
+	if s.scn.ID != "" {
+		name = s.scn.ID
+	}
+	return fmt.Sprintf("The run of %s stops at step %d: %s. The command line runs it whole (spacetime run).", name, s.run.Len(), why)
 }
 
 // linkBase is how a link names a session's scenario.

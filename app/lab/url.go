@@ -167,7 +167,9 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", param("in"), err)
 		}
-		if err := sess.run.Replay(inputs); err != nil {
+		// inputs past where a bounded run stopped cannot be shown; the
+		// session says where it stopped
+		if err := sess.run.Replay(inputs); err != nil && sess.run.Stopped() != engine.StoppedBudget {
 			return nil, fmt.Errorf("%s: %w", param("in"), err)
 		}
 	}
@@ -186,10 +188,10 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		if err != nil || k < 0 {
 			return nil, fmt.Errorf("%s: want a step number, got %q", param("k"), clip(raw))
 		}
-		if k > sess.Len() {
+		if k > sess.Len() && sess.run.Stopped() != engine.StoppedBudget {
 			return nil, fmt.Errorf("%s: step %d is past the end of the run (%d steps)", param("k"), k, sess.Len())
 		}
-		sess.step = k
+		sess.step = min(k, sess.Len())
 	}
 	// event reads an event on screen from link parameter name
 	event := func(name, raw string) (int, error) {

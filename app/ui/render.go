@@ -78,6 +78,9 @@ func (c *Lab) renderPane(i int) app.UI {
 			app.If(p.notice != "", func() app.UI {
 				return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
 			}),
+			app.If(s.Stopped() != "", func() app.UI {
+				return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
+			}),
 			app.If(len(changes) > 0, func() app.UI {
 				return app.Div().ID(p.id("changes")).Class("notice changes").Text("Changed: " + strings.Join(changes, "; ") + ".")
 			}),

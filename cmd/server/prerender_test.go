@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -283,4 +285,35 @@ func TestTheClientDrawsWhatTheServerDidNotPrerender(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprintf("step 50000 / %d · time %d", full.Len(), full.At(50000).Now()), p.position())
 	assert.Equal(t, full.Trace().Records[49999].Caption, p.text("#caption"))
+}
+
+// A hostile link opens in the browser as far as the page computes within
+// its bounds: the page says where the run stops and why, steps it as any
+// run, and logs no error.
+func TestAHostileLinkOpensAsFarAsThePageComputes(t *testing.T) {
+	doc := hostile.Scenarios["messages pile up for a crashed process"]
+	s, err := scenario.Parse([]byte(doc))
+	require.NoError(t, err)
+	q := lab.ScenarioQuery(s)
+	q.Set("k", "1000000")
+	start := time.Now()
+	p := open(t, "/?"+lab.EncodeQuery(q))
+	t.Logf("the page drew it %s after it was asked", time.Since(start).Round(time.Millisecond))
+	p.do(chromedp.EmulateViewport(1280, 720))
+	notice := p.text(".notice.stopped")
+	assert.Contains(t, notice, "stops at step")
+	assert.Contains(t, notice, "spacetime run")
+	pos := p.position()
+	require.Regexp(t, `^step (\d+) / (\d+) · time`, pos)
+	var k, n int
+	fmt.Sscanf(pos, "step %d / %d", &k, &n)
+	assert.Equal(t, n, k, "the link's step, past the cut, is the last one")
+	assert.Less(t, n, 1_000_000)
+	before := time.Now()
+	p.key(kb.ArrowLeft)
+	t.Logf("a step back repainted in %s", time.Since(before).Round(time.Millisecond))
+	assert.Equal(t, fmt.Sprintf("step %d / %d", n-1, n), strings.SplitN(p.position(), " ·", 2)[0])
+	assert.Contains(t, p.text(".notice.stopped"), "stops at step", "the notice stays while the run is stepped")
+	p.screenshot("hostile-link-1280x720")
+	p.noConsoleErrors()
 }

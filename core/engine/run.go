@@ -95,6 +95,10 @@ func New(cfg Config) (*Run, error) {
 	return r, nil
 }
 
+// SetBudget bounds the run's next extensions (a learner's input, a replay
+// of inputs) by b instead of the budget it was made with; nil: no bound.
+func (r *Run) SetBudget(b *Budget) { r.cfg.Budget = b }
+
 // Version changes whenever the trace does (a learner input forks the run),
 // so that what is derived from the trace can be cached.
 func (r *Run) Version() int { return r.version }

@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"time"
+
+	"spacetime/core/engine"
+)
+
+// What a page in a browser computes for one link, one file or one click at
+// most: the longest lesson keeps about 25 MB and takes about 1.5 s under
+// WebAssembly. A run past either bound is shown as far as it got, and the
+// page says so.
+const (
+	clientBytes = 64 << 20
+	clientTime  = 4 * time.Second
+	// clientClockEvery is how many steps pass between reads of the clock,
+	// which costs more than a step in the browser.
+	clientClockEvery = 1024
+)
+
+// ClientBounds is a fresh budget for a run the page opens or extends (see
+// lab.Bounds), which the client's main sets.
+func ClientBounds() *engine.Budget {
+	deadline := time.Now().Add(clientTime)
+	steps := 0
+	return &engine.Budget{Bytes: clientBytes, Cancelled: func() bool {
+		steps++
+		return steps%clientClockEvery == 0 && time.Now().After(deadline)
+	}}
+}
