@@ -18,8 +18,8 @@ import (
 
 // Session is one scenario open in the page.
 type Session struct {
-	scn  *scenario.Scenario
-	run  *engine.Run
+	scn *scenario.Scenario
+	run *engine.Run
 	// budget is what the run's last opening or extension was bounded by.
 	budget *engine.Budget
 	step   int
