@@ -350,16 +350,20 @@ type Tally interface {
 	Clone() Tally
 }
 
-// FlightTally is a Tally that also follows the messages in flight: the
-// engine tells it of every message that joins a channel (sent, or copied
-// by the network) and that leaves one (delivered, or lost), so that an
-// invariant over what is in flight (the credit it carries) costs what
-// changed in a step, not a visit of every channel.
-type FlightTally interface {
+// Ledger is a Tally that also follows what the processes and the
+// messages in flight carry between them: the engine tells it of every
+// message that joins a channel (sent, or copied by the network) and that
+// leaves one (delivered, or lost), and of every process after it steps.
+// An invariant over such a quantity (credit recovery's credit, which must
+// add up to 1) then costs what changed in a step, not a visit of every
+// channel and every process.
+type Ledger interface {
 	Tally
 	// Joined takes a message that joined a channel, Left one that left it.
 	Joined(m Message)
 	Left(m Message)
+	// Stepped takes a process just after it stepped. Do not keep n.
+	Stepped(id NodeID, n Node)
 }
 
 // KnownLimit says an invariant may fail in a run that has one of the

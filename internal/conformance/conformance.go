@@ -10,11 +10,14 @@ package conformance
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"spacetime/core/engine"
 	"spacetime/core/faults"
@@ -595,4 +598,85 @@ func RelaySubject() Subject {
 			return Randomize(RelayConfig(n, seed), seed), fmt.Sprintf("relay on %d processes, seed %d", n, seed), nil
 		},
 	}
+}
+
+// stress are params that make an algorithm's run long and heavy where its
+// lesson's would end early or stay light: computations a thousand wide and
+// deep, a checkpoint every tick.
+var stress = map[string]string{
+	"dijkstra-scholten":    `{"fanout": 1000, "depth": 1000, "work": 1}`,
+	"credit-recovery":      `{"fanout": 1000, "depth": 1000, "work": 1}`,
+	"idle-poll":            `{"fanout": 1000, "depth": 1000, "work": 1}`,
+	"snapshot-termination": `{"fanout": 1000, "depth": 1000, "work": 1}`,
+	"checkpoint":           `{"interval": 1}`,
+}
+
+// Long is a long run of the subject with n processes (clamped to its
+// sizes): its first lesson (with its stress params), the Earliest
+// scheduler, a workload that never stops, and the last process crashed at
+// tick 5 for good, so that messages to it pile up; it stops after steps
+// steps, and takes a checkpoint every 8.
+func Long(sub Subject, n, steps int) (engine.Config, string, error) {
+	lesson := sub.Lessons[0]
+	s, err := scenario.Builtin(lesson.Name)
+	if err != nil {
+		return engine.Config{}, "", err
+	}
+	if p, ok := stress[sub.Spec.ID]; ok {
+		s = s.Clone()
+		s.Params = json.RawMessage(p)
+	}
+	n = min(max(n, sub.Spec.MinN, 2), sub.Spec.MaxN, scenario.MaxN)
+	if resized, err := s.WithN(n); err == nil {
+		s = resized
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return cfg, "", err
+	}
+	cfg.Scheduler = engine.Earliest
+	cfg.Workload = &engine.Workload{P: 0.5, Every: [2]sim.Time{1, 3}}
+	cfg.Until = engine.Until{Steps: steps}
+	// a checkpoint every few steps, so that what one copies weighs in a
+	// step's cost as it would over a run a hundred times longer
+	cfg.CheckpointEvery = 8
+	cfg.Script = []engine.Timed{{At: 5, Action: engine.Fault("crash", faults.AtProcess(sim.NodeID(len(cfg.Nodes)-1)))}}
+	return cfg, fmt.Sprintf("%s at %d processes, %d steps, the last process down from tick 5", lesson.Name, len(cfg.Nodes), steps), nil
+}
+
+// CostGrowth runs the subject's Long run of n processes for steps and for
+// four times as many, and compares what a step costs in each: the bytes it allocates
+// (which count what checkpoints copy and invariants compute) and its time
+// (the least of a few runs). A step that costs more late in a run than
+// early (a checkpoint that copies everything in flight, an invariant that
+// visits the whole trace) makes a long run quadratic: it returns the two
+// ratios, late over early, which stay near 1 when a step's cost is flat.
+func CostGrowth(t testing.TB, sub Subject, n, steps int) (allocRatio, timeRatio float64, what string) {
+	t.Helper()
+	measure := func(steps int) (bytes, seconds float64) {
+		seconds = math.Inf(1)
+		for range 3 {
+			cfg, desc, err := Long(sub, n, steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			what = desc
+			runtime.GC()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			began := time.Now()
+			r := start(t, cfg)
+			el := time.Since(began).Seconds()
+			runtime.ReadMemStats(&m1)
+			if r.Len() != steps {
+				t.Fatalf("%s: the run ended at step %d (%s)", desc, r.Len(), r.Stopped())
+			}
+			bytes = float64(m1.TotalAlloc - m0.TotalAlloc)
+			seconds = min(seconds, el)
+		}
+		return bytes / float64(steps), seconds / float64(steps)
+	}
+	earlyBytes, earlyTime := measure(steps)
+	lateBytes, lateTime := measure(4 * steps)
+	return lateBytes / earlyBytes, lateTime / earlyTime, what
 }

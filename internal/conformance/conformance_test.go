@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/all"
@@ -55,6 +56,31 @@ func TestEveryAlgorithmConforms(t *testing.T) {
 			}
 			n, steps := RandomRuns(t, sub, runs)
 			t.Logf("%s: %d random runs with faults, %d steps, no panic", sub.Spec.ID, n, steps)
+		})
+	}
+}
+
+// A step costs about as much late in a long run as early in it, for every
+// algorithm at its largest size and at its smallest (where every message
+// waits for the process that is down), in the bytes it allocates and in
+// time: checkpoints share what did not change, and invariants cost what
+// changed. Work that grows with the run shows as a ratio of several;
+// the bounds leave room for noise.
+func TestCostPerStepDoesNotGrow(t *testing.T) {
+	if wasm || testing.Short() {
+		t.Skip("measured natively")
+	}
+	for _, sub := range subjects(t) {
+		if sub.Spec.ID == "relay" {
+			continue
+		}
+		t.Run(sub.Spec.ID, func(t *testing.T) {
+			for _, size := range []struct{ n, steps int }{{sub.Spec.MaxN, 2000}, {sub.Spec.MinN, 4000}} {
+				allocs, times, what := CostGrowth(t, sub, size.n, size.steps)
+				t.Logf("%s: a late step allocates %.2f and takes %.2f times what an early one does", what, allocs, times)
+				assert.Less(t, allocs, 1.6, "%s: bytes allocated a step, late over early", what)
+				assert.Less(t, times, 4.0, "%s: time a step, late over early", what)
+			}
 		})
 	}
 }

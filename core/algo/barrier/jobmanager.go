@@ -225,7 +225,7 @@ func (j *JobManager) Inspect() []sim.Field {
 // Clone copies JM.
 func (j *JobManager) Clone() sim.Node {
 	c := *j
-	c.Completed = append([]int(nil), j.Completed...)
+	c.Completed = sim.Handoff(&j.Completed)
 	c.InProgress.Acked = append([]bool(nil), j.InProgress.Acked...)
 	return &c
 }

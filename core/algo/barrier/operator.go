@@ -30,6 +30,9 @@ type Operator struct {
 	// Buffer holds, in arrival order, what blocked inputs sent while it
 	// aligns.
 	Buffer []Item
+	// records counts the records (not barriers) in Buffer, so that a
+	// caption need not count them at every record buffered.
+	records int
 	// Snapshots are its checkpoints, on stable storage.
 	Snapshots []OpSnapshot
 	// Buffered counts the records it ever buffered, and Barriers the
@@ -118,6 +121,9 @@ const (
 func (o *Operator) admit(env *sim.Env, it Item) (string, outcome) {
 	if o.blocked(it.Input) {
 		o.Buffer = append(o.Buffer, it)
+		if !it.Barrier {
+			o.records++
+		}
 		waiting := o.waitingFor(env, o.Pending[0])
 		if it.Barrier {
 			return fmt.Sprintf("%s is blocked while Op aligns checkpoint %d, so the barrier waits in the buffer behind its records (still waiting for %s)",
@@ -258,7 +264,7 @@ func (o *Operator) snapshot(env *sim.Env, n int) string {
 // over; what an input that is blocked again sends goes back in the buffer.
 func (o *Operator) release(env *sim.Env) string {
 	items := o.Buffer
-	o.Buffer = nil
+	o.Buffer, o.records = nil, 0
 	var processedLabels, events []string
 	for _, it := range items {
 		switch text, did := o.admit(env, it); did {
@@ -314,15 +320,7 @@ func (o *Operator) bufferWords(most int) string {
 const wordsListed = 6
 
 // bufferedRecords counts the records in the buffer.
-func (o *Operator) bufferedRecords() int {
-	k := 0
-	for _, it := range o.Buffer {
-		if !it.Barrier {
-			k++
-		}
-	}
-	return k
-}
+func (o *Operator) bufferedRecords() int { return o.records }
 
 // lastWords names the last record processed from each input: "up to a5, b4".
 func (o *Operator) lastWords() string {
@@ -352,7 +350,7 @@ func (o *Operator) hasSnapshot(c int) bool {
 
 func (o *Operator) forget() {
 	o.Count, o.Last = 0, make([]int, len(o.Last))
-	o.Pending, o.Buffer, o.Passed = nil, nil, 0
+	o.Pending, o.Buffer, o.Passed, o.records = nil, nil, 0, 0
 }
 
 // rollBack restores checkpoint c and drops the alignment in progress and
@@ -362,7 +360,7 @@ func (o *Operator) rollBack(env *sim.Env, c int) string {
 	for len(o.Pending) > 0 {
 		o.giveUp(env, o.Pending[0].N)
 	}
-	o.Buffer = nil
+	o.Buffer, o.records = nil, 0
 	o.Count, o.Last = 0, make([]int, len(o.Last))
 	snap, found := find(o.Snapshots, c)
 	if found {
@@ -429,8 +427,10 @@ func (o *Operator) Clone() sim.Node {
 	for i, p := range o.Pending {
 		c.Pending[i] = Alignment{N: p.N, Arrived: append([]bool(nil), p.Arrived...)}
 	}
-	c.Buffer = append([]Item(nil), o.Buffer...)
-	c.Snapshots = append([]OpSnapshot(nil), o.Snapshots...) // a snapshot's Last is never changed
+	// the buffer and the snapshots only grow at their ends (a snapshot's
+	// Last is never changed): the copy shares them
+	c.Buffer = sim.Handoff(&o.Buffer)
+	c.Snapshots = sim.Handoff(&o.Snapshots)
 	return &c
 }
 

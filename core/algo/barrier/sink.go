@@ -141,6 +141,6 @@ func (s *Sink) Clone() sim.Node {
 	c.Task = s.Task.clone()
 	c.Count = append([]int(nil), s.Count...)
 	c.Last = append([]int(nil), s.Last...)
-	c.Snapshots = append([]SinkSnapshot(nil), s.Snapshots...) // never changed once taken
+	c.Snapshots = sim.Handoff(&s.Snapshots) // never changed once taken
 	return &c
 }

@@ -156,6 +156,6 @@ func (s *Source) Inspect() []sim.Field {
 func (s *Source) Clone() sim.Node {
 	c := *s
 	c.Task = s.Task.clone()
-	c.Snapshots = append([]Offset(nil), s.Snapshots...)
+	c.Snapshots = sim.Handoff(&s.Snapshots)
 	return &c
 }

@@ -39,9 +39,10 @@ func firstAttempt() Task { return Task{Attempt: 1} }
 func (t *Task) base() *Task { return t }
 
 // clone copies the task's own slices.
-func (t Task) clone() Task {
-	t.Held = append([]Held(nil), t.Held...)
-	return t
+func (t *Task) clone() Task {
+	c := *t
+	c.Held = sim.Handoff(&t.Held) // only appended to, and dropped whole
+	return c
 }
 
 // task is a source, Op or Sink: its part of the dataflow, around which

@@ -2,6 +2,7 @@ package termination
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 
 	"spacetime/core/sim"
@@ -21,7 +22,7 @@ var CreditSpec = withTally(spec("credit-recovery", "Termination detection: credi
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "credit lost with a crashed process or a lost message never comes back, and a copied message makes more than 1, so the root never holds exactly 1 again"},
 		{Invariant: conservedName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "a crash or a lost message destroys credit, and a copied message makes it"},
 		{Invariant: SafeName, Faults: []string{"duplicate"}, Why: "a copied message makes credit, so the root can reach 1 while WORK is still under way"},
-	}), func(int) sim.Tally { return &flightCredit{} })
+	}), newLedger)
 
 // withTally gives a spec its tally.
 func withTally(s *sim.Spec, newTally func(n int) sim.Tally) *sim.Spec {
@@ -36,12 +37,15 @@ type Credit struct {
 	Base
 	Holds bool
 	Exp   int
-	// returned is the credit the root has got back (the root only).
-	returned *dyadic
+	// returned is the credit the root has got back (the root only), and
+	// collected the shares it got back in its latest step.
+	returned  *dyadic
+	collected []int
 }
 
 // Step reacts to one event.
 func (c *Credit) Step(env *sim.Env, ev sim.Event) {
+	c.collected = nil
 	switch ev.Kind {
 	case sim.Init:
 		if env.Self() == Root {
@@ -92,6 +96,7 @@ func (c *Credit) giveBack(env *sim.Env, exp int) string {
 // collect is the root's rule for credit that comes back.
 func (c *Credit) collect(env *sim.Env, exp int) string {
 	c.returned.addShare(exp, 1)
+	c.collected = append(c.collected, exp)
 	text := fmt.Sprintf("; the root has %s of its credit back", c.returned)
 	if c.returned.isOne() && !c.Active() && !c.Said {
 		c.announce(env)
@@ -135,10 +140,97 @@ func (c *Credit) Clone() sim.Node {
 	return &d
 }
 
-// flightCredit is the credit on its way, in WORK and CREDIT messages,
-// kept as messages join and leave the channels rather than added up
-// every step.
-type flightCredit struct{ sum dyadic }
+// ledger keeps credit recovery's books as the run goes: the credit the
+// processes hold, the credit in messages and the credit returned to the
+// root, added up, less 1. Each step moves a few shares (a process halves
+// its credit and a message carries the half away), so the books change by
+// a few powers of two a step and stay at 0 while credit is conserved:
+// checking them costs what moved, however small the shares have become.
+type ledger struct {
+	// off is the total less 1, as signed binary digits by exponent: digit
+	// d at e stands for d·2^-e, and every digit is -1 or 1 (a sum of such
+	// digits is 0 only when there are none).
+	off map[int]int8
+	// held is what each process held after its latest step: its share's
+	// exponent, or -1 for none.
+	held []int
+}
+
+func newLedger(n int) sim.Tally {
+	l := &ledger{off: map[int]int8{}, held: make([]int, n)}
+	for i := range l.held {
+		l.held[i] = -1
+	}
+	l.add(0, -1) // nobody holds the credit yet
+	return l
+}
+
+// add adds sign·2^-e to the books, carrying a digit of 2 or -2 to the
+// next larger power.
+func (l *ledger) add(e, sign int) {
+	for {
+		d := int(l.off[e]) + sign
+		switch {
+		case d == 0:
+			delete(l.off, e)
+			return
+		case d == 1 || d == -1:
+			l.off[e] = int8(d)
+			return
+		case e == 0:
+			// a total of 3 or -1: kept as a digit of 2, which is not 0
+			l.off[e] = int8(d)
+			return
+		}
+		delete(l.off, e) // 2·2^-e is 2^-(e-1)
+		e--
+	}
+}
+
+// balanced says the books are at 0: credit is conserved.
+func (l *ledger) balanced() bool { return len(l.off) == 0 }
+
+func (l *ledger) Joined(m sim.Message) {
+	if e, ok := credit(m); ok {
+		l.add(e, 1)
+	}
+}
+
+func (l *ledger) Left(m sim.Message) {
+	if e, ok := credit(m); ok {
+		l.add(e, -1)
+	}
+}
+
+// Stepped books what the process holds now in place of what it held, and
+// what the root got back.
+func (l *ledger) Stepped(id sim.NodeID, n sim.Node) {
+	c := n.(*Credit)
+	now := -1
+	if c.Holds {
+		now = c.Exp
+	}
+	// what comes in first, then what goes: the books never pass through
+	// a long borrow
+	if now >= 0 && now != l.held[id] {
+		l.add(now, 1)
+	}
+	for _, e := range c.collected {
+		l.add(e, 1)
+	}
+	if was := l.held[id]; was >= 0 && was != now {
+		l.add(was, -1)
+	}
+	l.held[id] = now
+}
+
+// Note takes nothing from annotations: the credit is in the processes and
+// the messages.
+func (l *ledger) Note(sim.Time, sim.NodeID, []sim.Annotation) {}
+
+func (l *ledger) Clone() sim.Tally {
+	return &ledger{off: maps.Clone(l.off), held: append([]int(nil), l.held...)}
+}
 
 // credit is the share a message carries, if any.
 func credit(m sim.Message) (exp int, ok bool) {
@@ -151,29 +243,21 @@ func credit(m sim.Message) (exp int, ok bool) {
 	return 0, false
 }
 
-func (f *flightCredit) Joined(m sim.Message) {
-	if e, ok := credit(m); ok {
-		f.sum.addShare(e, 1)
+// inFlight is the credit on its way, in WORK and CREDIT messages: a visit
+// of every channel, for the panel and a failure's detail, not each step.
+func inFlight(v sim.View) *dyadic {
+	sum := &dyadic{}
+	for from := range v.N() {
+		for to := range v.N() {
+			for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
+				if e, ok := credit(v.Envelope(id).Message); ok {
+					sum.addShare(e, 1)
+				}
+			}
+		}
 	}
+	return sum
 }
-
-func (f *flightCredit) Left(m sim.Message) {
-	if e, ok := credit(m); ok {
-		f.sum.addShare(e, -1)
-	}
-}
-
-// Note takes nothing from annotations: the credit is in the messages.
-func (f *flightCredit) Note(sim.Time, sim.NodeID, []sim.Annotation) {}
-
-func (f *flightCredit) Clone() sim.Tally {
-	c := &flightCredit{}
-	c.sum.set(&f.sum)
-	return c
-}
-
-// inFlight is the credit on its way.
-func inFlight(v sim.View) *dyadic { return &v.Tally().(*flightCredit).sum }
 
 // holdings are the credit the processes hold, and the root's returned.
 func holdings(v sim.View) (held, returned *dyadic) {
@@ -196,15 +280,16 @@ var conserved = sim.Invariant{
 	Name: conservedName,
 	Help: "the credit the processes hold, the credit in messages and the credit returned to the root always add up to exactly 1",
 	Check: func(v sim.View) sim.Verdict {
-		held, returned := holdings(v)
-		var total dyadic
-		total.set(held)
-		total.add(inFlight(v))
-		total.add(returned)
-		if total.isOne() {
+		if v.Tally().(*ledger).balanced() {
 			return sim.Verdict{OK: true}
 		}
-		return sim.Verdict{Detail: fmt.Sprintf("held %s + in flight %s + returned %s = %s, not 1", held, inFlight(v), returned, &total)}
+		held, returned := holdings(v)
+		flight := inFlight(v)
+		var total dyadic
+		total.set(held)
+		total.add(flight)
+		total.add(returned)
+		return sim.Verdict{Detail: fmt.Sprintf("held %s + in flight %s + returned %s = %s, not 1", held, flight, returned, &total)}
 	},
 }
 

@@ -183,3 +183,39 @@ func TestSnapshotsCountCopiesOnce(t *testing.T) {
 		}
 	}
 }
+
+// Credit recovery's books, kept step by step from what moved, say credit
+// is conserved exactly when adding up every process and channel says so,
+// at every step of random runs that crash, lose, copy and delay messages.
+func TestCreditBooksAgreeWithTheSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	broken := 0
+	for seed := range 80 {
+		n := 2 + rng.IntN(5)
+		var script []string
+		for range rng.IntN(4) {
+			at := 1 + rng.IntN(40)
+			switch rng.IntN(4) {
+			case 0:
+				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "duplicate", "msg": %d}`, at, rng.IntN(20)))
+			case 1:
+				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "drop", "msg": %d}`, at, rng.IntN(20)))
+			case 2:
+				node := 1 + rng.IntN(n)
+				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "crash", "node": %d}, {"at": %d, "fault": "recover", "node": %d}`, at, node, at+3, node))
+			default:
+				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "delay", "msg": %d, "for": 9}`, at, rng.IntN(20)))
+			}
+		}
+		r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "credit-recovery", "n": %d, "seed": %d, "network": {"delay": [1, 4]},
+			"params": {"fanout": %d, "depth": %d}, "script": [%s], "until": {"steps": 400}}`, n, seed, 1+rng.IntN(6), 1+rng.IntN(6), strings.Join(script, ", ")))
+		for k := 1; k <= r.Len(); k++ {
+			one, balanced := termination.CreditSum(r.At(k).View())
+			require.Equal(t, one, balanced, "seed %d, step %d", seed, k)
+			if !one {
+				broken++
+			}
+		}
+	}
+	assert.Positive(t, broken, "faults broke conservation, and the books said so")
+}
