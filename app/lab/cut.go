@@ -39,7 +39,9 @@ func (s *Session) PlaceCut(id sim.NodeID, t float64) {
 	if !s.Cut.On || int(id) >= len(s.Cut.Points) {
 		return
 	}
-	s.Cut.Points[id] = t
+	// within what a link can say, so that the page never writes a link it
+	// cannot open
+	s.Cut.Points[id] = math.Min(math.Max(t, -MaxAt), MaxAt)
 }
 
 // CutVerdict says whether every process has its point, and, if so, which

@@ -102,11 +102,17 @@ func TestCutLinks(t *testing.T) {
 	assert.Equal(t, 3.0, sess.Cut.Points[0])
 	assert.True(t, math.IsNaN(sess.Cut.Points[1]))
 	assert.Equal(t, "3,_,7.5", encodeCut(sess.Cut.Points))
-	for _, bad := range []string{"1,2", "1,x,3", "1,NaN,3"} {
+	for _, bad := range []string{"1,2", "1,x,3", "1,NaN,3", "1e308,_,_", "_,-2e9,_"} {
 		_, err := FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {bad}})
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), `link parameter "cut"`)
 	}
+	// a point placed past what a link can say is kept within it, so that
+	// the page's own link opens
+	sess.PlaceCut(1, 5e9)
+	back, err := FromQuery(sess.Query())
+	require.NoError(t, err)
+	assert.Equal(t, MaxAt, back.Cut.Points[1])
 }
 
 // A cut placed on a run with a step of the whole network (FIFO switched, a

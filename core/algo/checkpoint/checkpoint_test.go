@@ -84,15 +84,7 @@ func TestRecoveryUnderFaults(t *testing.T) {
 	for seed := range 400 {
 		n := 2 + rng.IntN(5)
 		coordinated := seed%2 == 1
-		var script []string
-		at := 0
-		for range 1 + rng.IntN(3) {
-			at += 5 + rng.IntN(40)
-			node := 1 + rng.IntN(n)
-			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "crash", "node": %d}`, at, node))
-			at += 1 + rng.IntN(10)
-			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "recover", "node": %d}`, at, node))
-		}
+		script, at := crashes(rng, n, 1+rng.IntN(3), 5, 40, 10)
 		if !coordinated && rng.IntN(2) == 0 {
 			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "duplicate", "msg": %d}`, 1+rng.IntN(at), rng.IntN(20)))
 		}
@@ -113,6 +105,20 @@ func TestRecoveryUnderFaults(t *testing.T) {
 	}
 	assert.Greater(t, recoveries[false], 300)
 	assert.Greater(t, recoveries[true], 300)
+}
+
+// crashes scripts pairs of a crash and a recovery of random processes of
+// n, each pair gap to gap+spread-1 ticks after the last, down for 1 to
+// down ticks; it gives the script's entries and the time of the last.
+func crashes(rng *rand.Rand, n, pairs, gap, spread, down int) (script []string, at int) {
+	for range pairs {
+		at += gap + rng.IntN(spread)
+		node := 1 + rng.IntN(n)
+		script = append(script, fmt.Sprintf(`{"at": %d, "fault": "crash", "node": %d}`, at, node))
+		at += 1 + rng.IntN(down)
+		script = append(script, fmt.Sprintf(`{"at": %d, "fault": "recover", "node": %d}`, at, node))
+	}
+	return script, at
 }
 
 // Bad parameters are refused, naming the field.

@@ -26,15 +26,7 @@ func TestLineCheckWindow(t *testing.T) {
 	settled, markers := 0, 0
 	for seed := range 120 {
 		n := 2 + rng.IntN(4)
-		var script []string
-		at := 0
-		for range 2 + rng.IntN(5) {
-			at += 3 + rng.IntN(30)
-			node := 1 + rng.IntN(n)
-			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "crash", "node": %d}`, at, node))
-			at += 1 + rng.IntN(8)
-			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "recover", "node": %d}`, at, node))
-		}
+		script, at := crashes(rng, n, 2+rng.IntN(5), 3, 30, 8)
 		doc := fmt.Sprintf(`{"algorithm": "checkpoint", "n": %d, "seed": %d, "network": {"delay": [1, %d], "fifo": %v},
 			"params": {"coordinated": %v, "interval": %d}, "workload": {"p": 0.5, "every": [1, 3]},
 			"script": [%s], "until": {"time": %d}}`, n, seed, 1+rng.IntN(6), rng.IntN(4) > 0, seed%2 == 1, 3+rng.IntN(12), strings.Join(script, ", "), at+100)
