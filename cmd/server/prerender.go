@@ -23,7 +23,8 @@ import (
 // Prerender bounds. A link may ask for a million steps of 64 processes, or
 // a run whose every step sends a thousand messages: seconds and gigabytes.
 // The server opens a page's link within prerenderBytes of memory (as the
-// engine reckons it), prerenderWork units of work and prerenderTime, draws
+// engine reckons it), prerenderWork units of work and prerenderTime (a
+// page of built-in lessons only, lessonTime), draws
 // its pictures only when they visit at most prerenderDrawn events and
 // messages, runs at most prerenderSlots at once, and gives up within a
 // step of the client leaving. A link past a bound, or one that finds
@@ -33,6 +34,10 @@ const (
 	prerenderBytes = 32 << 20
 	prerenderWork  = 20_000_000
 	prerenderTime  = 400 * time.Millisecond
+	// lessonTime bounds a page of built-in lessons only, whose cost is
+	// known (the longest takes 0.2 s here): on a busy machine it still
+	// comes with its pictures.
+	lessonTime = 2 * time.Second
 	prerenderWait  = 250 * time.Millisecond
 	prerenderDrawn = 12_000
 	// maxPageBytes bounds a page sent with its pictures; one larger (which
@@ -74,12 +79,13 @@ type prerenderer struct {
 // prerenderBounds is what one prerender may take.
 type prerenderBounds struct {
 	bytes, work int64
-	time        time.Duration
-	drawn       int
+	// time bounds any link, lessonTime a page of built-in lessons only
+	time, lessonTime time.Duration
+	drawn            int
 }
 
 // defaultBounds are the server's.
-var defaultBounds = prerenderBounds{bytes: prerenderBytes, work: prerenderWork, time: prerenderTime, drawn: prerenderDrawn}
+var defaultBounds = prerenderBounds{bytes: prerenderBytes, work: prerenderWork, time: prerenderTime, lessonTime: lessonTime, drawn: prerenderDrawn}
 
 func newPrerenderer(slots int, bounds prerenderBounds, wait time.Duration, version string) *prerenderer {
 	return &prerenderer{slots: make(chan struct{}, slots), lessons: make(chan struct{}, lessonSlots), bounds: bounds, wait: wait, version: version}
@@ -182,7 +188,11 @@ func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler
 func (p *prerenderer) open(client context.Context, q url.Values, compare bool) (prep ui.Prepared, ok bool) {
 	// the budget asks before every step; the flag it reads is set when the
 	// client leaves or the time is up
-	ctx, cancel := context.WithTimeout(client, p.bounds.time)
+	limit := p.bounds.time
+	if _, lessons := lab.Lessons(q, compare); lessons {
+		limit = max(limit, p.bounds.lessonTime)
+	}
+	ctx, cancel := context.WithTimeout(client, limit)
 	defer cancel()
 	var stop atomic.Bool
 	context.AfterFunc(ctx, func() { stop.Store(true) })

