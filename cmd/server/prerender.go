@@ -37,7 +37,7 @@ const (
 	// lessonTime bounds a page of built-in lessons only, whose cost is
 	// known (the longest takes 0.2 s here): on a busy machine it still
 	// comes with its pictures.
-	lessonTime = 2 * time.Second
+	lessonTime     = 2 * time.Second
 	prerenderWait  = 250 * time.Millisecond
 	prerenderDrawn = 12_000
 	// maxPageBytes bounds a page sent with its pictures; one larger (which
