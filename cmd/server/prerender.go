@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -273,6 +274,7 @@ func (b *bufferedPage) send(w http.ResponseWriter, etag string) {
 	if b.status == http.StatusOK {
 		h.Set("ETag", etag)
 	}
+	h.Set("Content-Length", strconv.Itoa(b.body.Len()))
 	w.WriteHeader(b.status)
 	w.Write(b.body.Bytes())
 }

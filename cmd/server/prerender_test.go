@@ -213,6 +213,7 @@ func TestHeadAndConditionalRequestsRunNothing(t *testing.T) {
 	assert.Zero(t, h.prerender.worked.Load(), "a HEAD runs nothing")
 	etag := rec.Header().Get("ETag")
 	require.NotEmpty(t, etag)
+	assert.NotEmpty(t, rec.Header().Get("Content-Length"), "a HEAD says how long the page is")
 
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", huge, nil))
