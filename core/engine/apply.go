@@ -188,8 +188,8 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 	env.Reset(sim.Context{Self: id, Now: w.now, Local: w.localTime(id), Names: r.cfg.Names,
 		Rand: w.nodeRandOf(r.cfg.Generator, id), Lamport: w.lamport[id], Vector: w.vector[id], Quiet: r.replaying})
 	w.nodes[id].Step(env, ev)
-	if l, ok := w.tally.(sim.Ledger); ok {
-		l.Stepped(id, w.nodes[id])
+	if w.ledger != nil {
+		w.ledger.Stepped(id, w.nodes[id])
 	}
 	w.track(id, env.Annotations)
 	if record {
@@ -289,8 +289,8 @@ func (r *Run) putOn(w *world, from, to sim.NodeID, id int, m sim.Message) {
 		w.flight[k].Count++
 		w.flight[k].Sum += m.Value
 	}
-	if l, ok := w.tally.(sim.Ledger); ok {
-		l.Joined(m)
+	if w.ledger != nil {
+		w.ledger.Joined(m)
 	}
 	if !w.fifo || len(w.net.Channel(from, to)) == 1 {
 		r.queueDelivery(w, id)
@@ -305,8 +305,8 @@ func (r *Run) takeOff(w *world, m *trace.Msg) {
 		w.flight[k].Count--
 		w.flight[k].Sum -= m.Value
 	}
-	if l, ok := w.tally.(sim.Ledger); ok {
-		l.Left(m.Message)
+	if w.ledger != nil {
+		w.ledger.Left(m.Message)
 	}
 	if w.delayed != nil {
 		delete(w.delayed, m.ID)

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"spacetime/core/sim"
@@ -47,9 +48,12 @@ type Run struct {
 
 	scratchNodes []sim.NodeID
 	scratchChans []busyChannel
-	// firsts indexes the annotations: for a role and group, the first step
-	// at which each process made one (-1: none yet).
-	firsts map[annotationKey][]int
+	// firsts indexes the annotations of the roles asked about (indexed):
+	// for a role and group, the first step at which each process made one
+	// (-1: none yet). A role is indexed from the first time it is asked
+	// about, so that a run whose checks ask about none pays nothing.
+	firsts  map[annotationKey][]int
+	indexed []string
 }
 
 // annotationKey names the annotations of one role and group.
@@ -238,13 +242,34 @@ func (r *Run) charge(msgs int) {
 		bytes += extraBytes + len(x.Tag) + annotationBytes*len(x.Annotations) + timerNoteBytes*len(x.Timers) + changeBytes*len(x.Changes)
 		for _, a := range x.Annotations {
 			bytes += len(a.Text)
-			r.index(rec, a)
+			if slices.Contains(r.indexed, a.Role) {
+				r.index(rec, a)
+			}
 		}
 	}
 	for i := msgs; i < len(r.trace.Msgs); i++ {
 		bytes += msgBytes + 8*len(r.trace.Msgs[i].Data)
 	}
 	r.cfg.Budget.charge(0, int64(bytes))
+}
+
+// firstSteps is the index of a role and group: for each process, the first
+// recorded step at which it made such an annotation, or -1 (nil when none
+// did). The first time a role is asked about, the trace so far is read
+// for it.
+func (r *Run) firstSteps(role string, group int) []int {
+	if !slices.Contains(r.indexed, role) {
+		r.indexed = append(r.indexed, role)
+		for i := range r.trace.Records {
+			rec := &r.trace.Records[i]
+			for _, a := range rec.Annotations() {
+				if a.Role == role {
+					r.index(rec, a)
+				}
+			}
+		}
+	}
+	return r.firsts[annotationKey{role, group}]
 }
 
 // index notes the first step at which a process made an annotation of a

@@ -63,8 +63,10 @@ type world struct {
 	// intervals are the annotated intervals open on each process (their
 	// Begin annotations), so that a crash can end them.
 	intervals [][]sim.Annotation
-	// tally is the algorithm's tally of the run so far, or nil.
-	tally sim.Tally
+	// tally is the algorithm's tally of the run so far, or nil, and ledger
+	// the same tally when it is a ledger (asked once, not every step).
+	tally  sim.Tally
+	ledger sim.Ledger
 
 	sched, netRand, work pcgStream
 	nodeRand             []pcgStream
@@ -106,6 +108,7 @@ func newWorld(cfg *Config) *world {
 	}
 	if cfg.Spec.NewTally != nil {
 		w.tally = cfg.Spec.NewTally(n)
+		w.ledger, _ = w.tally.(sim.Ledger)
 	}
 	if wl := cfg.Workload; wl != nil && cfg.Scheduler == Earliest {
 		w.nextWork = w.drawGap(wl)
@@ -133,6 +136,7 @@ func (w *world) clone() *world {
 	c.queue = append(queue(nil), w.queue...)
 	if w.tally != nil {
 		c.tally = w.tally.Clone()
+		c.ledger, _ = c.tally.(sim.Ledger)
 	}
 	c.intervals = make([][]sim.Annotation, len(w.intervals))
 	for i, open := range w.intervals {
@@ -306,7 +310,7 @@ func (v *view) LastAnnotations() []sim.Annotation {
 }
 
 func (v *view) AnnotationSteps(role string, group int) []int {
-	firsts := v.r.firsts[annotationKey{role, group}]
+	firsts := v.r.firstSteps(role, group)
 	steps := make([]int, len(v.w.nodes))
 	for i := range steps {
 		steps[i] = -1

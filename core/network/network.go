@@ -33,6 +33,9 @@ type Net struct {
 	// busy holds the non-empty channels, by index from*n+to ascending, so
 	// that finding them costs what is in flight, not n².
 	busy []channel
+	// slot is where each channel is in busy, plus one (0: not busy), so
+	// that finding one costs a lookup; nil until a message is sent.
+	slot []int32
 	// copies counts the copies made of this net; a channel copied at a
 	// smaller count than its own is shared with another net.
 	copies uint64
@@ -56,7 +59,7 @@ func New(n int) *Net { return &Net{n: n, copies: 1} }
 // before it changes what the other could see.
 func (nt *Net) Clone() *Net {
 	nt.copies++
-	c := &Net{n: nt.n, busy: make([]channel, len(nt.busy)), copies: 1}
+	c := &Net{n: nt.n, busy: make([]channel, len(nt.busy)), slot: append([]int32(nil), nt.slot...), copies: 1}
 	for i, ch := range nt.busy {
 		// the copy's capacity ends at its length: its appends never write
 		// where this net's may
@@ -66,12 +69,21 @@ func (nt *Net) Clone() *Net {
 }
 
 // CloneCost is how many words a Clone copies.
-func (nt *Net) CloneCost() int { return 4 * len(nt.busy) }
+func (nt *Net) CloneCost() int { return 4*len(nt.busy) + len(nt.slot)/2 }
 
-// find returns where channel index i is in busy, or where it would go.
+// find returns where channel index i is in busy, if it is busy.
 func (nt *Net) find(i int) (int, bool) {
-	j := sort.Search(len(nt.busy), func(k int) bool { return nt.busy[k].index >= i })
-	return j, j < len(nt.busy) && nt.busy[j].index == i
+	if nt.slot != nil && nt.slot[i] > 0 {
+		return int(nt.slot[i]) - 1, true
+	}
+	return 0, false
+}
+
+// renumber sets the slots of the busy channels from position j on.
+func (nt *Net) renumber(j int) {
+	for k := j; k < len(nt.busy); k++ {
+		nt.slot[nt.busy[k].index] = int32(k + 1)
+	}
 }
 
 // Add puts message id at the tail of channel from→to. Ids must rise: id is
@@ -80,9 +92,14 @@ func (nt *Net) Add(from, to sim.NodeID, id int) {
 	i := int(from)*nt.n + int(to)
 	j, ok := nt.find(i)
 	if !ok {
+		j = sort.Search(len(nt.busy), func(k int) bool { return nt.busy[k].index >= i })
+		if nt.slot == nil {
+			nt.slot = make([]int32, nt.n*nt.n)
+		}
 		nt.busy = append(nt.busy, channel{})
 		copy(nt.busy[j+1:], nt.busy[j:])
 		nt.busy[j] = channel{index: i, ids: make([]int, 0, 4), owned: nt.copies}
+		nt.renumber(j)
 	}
 	ch := &nt.busy[j]
 	if len(ch.ids) == cap(ch.ids) {
@@ -105,7 +122,9 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 	}
 	switch {
 	case len(ch.ids) == 1:
+		nt.slot[ch.index] = 0
 		nt.busy = append(nt.busy[:j], nt.busy[j+1:]...)
+		nt.renumber(j)
 	case k == 0: // the usual case: the head leaves, and nothing is written
 		ch.ids = ch.ids[1:]
 	case ch.owned == nt.copies: // nobody else sees this storage
