@@ -65,8 +65,10 @@ func suffix(i int) string {
 
 // PageFromQuery opens every view a link encodes. compare says the link is
 // /compare's, which opens the default comparison when it names no views.
+// Its views share one budget of Bounds' (none, if it is not set): a view
+// past it is shown as far as it got (see Session.Stopped).
 func PageFromQuery(q url.Values, compare bool) (*Page, error) {
-	return PageFromQueryWithin(q, compare, nil)
+	return pageFromQuery(q, compare, budget())
 }
 
 // viewParams are the parameters of one view, which a page of several

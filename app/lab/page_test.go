@@ -293,3 +293,18 @@ func TestPageShowsARunCutByItsBounds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, lesson.Notice(), "a lesson is within the bounds")
 }
+
+// The views of a page share the page's bounds: six long lessons do not
+// get six times what one link may take.
+func TestViewsShareThePagesBounds(t *testing.T) {
+	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 40 << 20} }
+	t.Cleanup(func() { lab.Bounds = nil })
+	q := url.Values{"v": {"2"}, "s": {"snapshot-long"}, "s.2": {"snapshot-long"}, "s.3": {"snapshot-long"}}
+	p, err := lab.PageFromQuery(q, false)
+	require.NoError(t, err)
+	require.Len(t, p.Views, 3)
+	assert.Empty(t, p.Views[0].Stopped(), "the first fits")
+	assert.NotEmpty(t, p.Views[1].Stopped())
+	assert.Equal(t, 0, p.Views[2].Len(), "nothing is left for the third")
+	assert.Contains(t, p.Notice(), "The run of snapshot-long stops at step 0")
+}
