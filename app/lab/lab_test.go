@@ -530,7 +530,7 @@ func TestFromQueryErrors(t *testing.T) {
 		{"in no such process", url.Values{"in": {"5c9"}}, "in", "no process 10 (the processes are 1 to 3)"},
 		{"in no process 0 in today's links", url.Values{"v": {"2"}, "in": {"5c0"}}, "in", "no process 0"},
 		{"in crash twice", url.Values{"in": {"5c0,7c0"}}, "in", "already crashed"},
-		{"in past the run", url.Values{"in": {"100000c0"}}, "in", "outside the run"},
+		{"in past the run", url.Values{"in": {"100000c0"}}, "in", "the run ends before it, at step 59 (done)"},
 		{"in huge step", url.Values{"in": {"99999999999999999999c0"}}, "in", "past any run"},
 		{"in too many", url.Values{"in": {strings.Repeat("1d0,", lab.MaxInputs) + "1d0"}}, "in", "at most 5000 inputs"},
 		{"in steps out of order", url.Values{"in": {"10c1,5c0"}}, "in", "steps must increase"},

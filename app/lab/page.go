@@ -65,10 +65,12 @@ func suffix(i int) string {
 
 // PageFromQuery opens every view a link encodes. compare says the link is
 // /compare's, which opens the default comparison when it names no views.
-// Its views share one budget of Bounds' (none, if it is not set): a view
-// past it is shown as far as it got (see Session.Stopped).
+// Each view gets a budget of Bounds' of its own (none, if it is not set),
+// as each view the learner adds does, so that the page reopens the links
+// it writes: a view past it is shown as far as it got (see
+// Session.Stopped).
 func PageFromQuery(q url.Values, compare bool) (*Page, error) {
-	return pageFromQuery(q, compare, budget())
+	return pageFromQuery(q, compare, nil)
 }
 
 // viewParams are the parameters of one view, which a page of several

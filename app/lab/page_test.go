@@ -294,17 +294,40 @@ func TestPageShowsARunCutByItsBounds(t *testing.T) {
 	assert.Empty(t, lesson.Notice(), "a lesson is within the bounds")
 }
 
-// The views of a page share the page's bounds: six long lessons do not
-// get six times what one link may take.
-func TestViewsShareThePagesBounds(t *testing.T) {
+// Each view of a link gets the page's bounds, as each view the learner
+// adds does, so that the page reopens what it wrote: three long lessons,
+// the last stepped to its end with its last event selected, and inputs
+// early in two of them (each replayed in one pass, not charged twice).
+func TestEachViewHasThePagesBounds(t *testing.T) {
 	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 40 << 20} }
 	t.Cleanup(func() { lab.Bounds = nil })
-	q := url.Values{"v": {"2"}, "s": {"snapshot-long"}, "s.2": {"snapshot-long"}, "s.3": {"snapshot-long"}}
+	q := url.Values{"v": {"2"}, "s": {"snapshot-long"}, "s.2": {"snapshot-long"}, "s.3": {"snapshot-long"},
+		"in": {"3c1"}, "in.2": {"5c2"}, "k": {"0"}, "k.2": {"0"}, "k.3": {"100000"}, "sel.3": {"99999"}, "steps": {"apart"}}
 	p, err := lab.PageFromQuery(q, false)
 	require.NoError(t, err)
 	require.Len(t, p.Views, 3)
-	assert.Empty(t, p.Views[0].Stopped(), "the first fits")
-	assert.NotEmpty(t, p.Views[1].Stopped())
-	assert.Equal(t, 0, p.Views[2].Len(), "nothing is left for the third")
-	assert.Contains(t, p.Notice(), "The run of snapshot-long stops at step 0")
+	assert.Empty(t, p.Notice(), "every view fits its own bounds")
+	assert.Equal(t, 99999, p.Views[2].Selected)
+	assert.Equal(t, q, p.Query())
+}
+
+// A view whose run passes the page's bounds drops what lies past its cut
+// (its step, a selected event, inputs there), and the notice says where
+// it stops; an input that cannot happen where the run does reach is still
+// refused.
+func TestWhatLiesPastTheCutIsDropped(t *testing.T) {
+	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 2 << 20} }
+	t.Cleanup(func() { lab.Bounds = nil })
+	p, err := lab.PageFromQuery(url.Values{"v": {"2"}, "s": {"snapshot-long"}, "in": {"90000c1"}, "k": {"95000"}, "sel": {"94000"}, "sel2": {"94001"}}, false)
+	require.NoError(t, err)
+	v := p.Views[0]
+	assert.Equal(t, v.Len(), v.Step())
+	assert.Equal(t, -1, v.Selected)
+	assert.Equal(t, -1, v.Other)
+	assert.Empty(t, v.Run().Inputs())
+	assert.Contains(t, p.Notice(), "stops at step")
+
+	_, err = lab.PageFromQuery(url.Values{"v": {"2"}, "s": {"snapshot-long"}, "in": {"1d999999"}}, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `link parameter "in": input at step 1: there is no message #999999`)
 }

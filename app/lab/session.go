@@ -81,14 +81,22 @@ func Open(s *scenario.Scenario) (*Session, error) { return OpenWithin(s, nil) }
 // OpenWithin starts a session whose run stays within a budget of work
 // (see engine.Budget); nil means Bounds' (none, if it is not set).
 func OpenWithin(s *scenario.Scenario, b *engine.Budget) (*Session, error) {
+	sess, _, err := openWith(s, b, nil)
+	return sess, err
+}
+
+// openWith starts a session with a learner's inputs, in one pass (see
+// engine.NewWithInputs). inErr says why an input could not happen (the
+// session keeps those before it); err, why the scenario does not run.
+func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (sess *Session, inErr, err error) {
 	if b == nil {
 		b = budget()
 	}
-	r, err := s.RunWithin(b)
-	if err != nil {
-		return nil, err
+	r, runErr := s.RunWithInputs(b, inputs)
+	if r == nil {
+		return nil, nil, runErr
 	}
-	return &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, nil
+	return &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, runErr, nil
 }
 
 // Stopped says, in plain words, why the run stops before its scenario

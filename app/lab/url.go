@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -158,20 +159,21 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 	default:
 		return nil, fmt.Errorf("%s: want 0 or 1 (FIFO channels off or on), got %q", param("fifo"), clip(f))
 	}
-	sess, err := OpenWithin(scn, budget)
+	var inputs []engine.Input
+	if raw := get("in"); raw != "" {
+		if inputs, err = DecodeInputs(raw, scn.Spec(), version); err != nil {
+			return nil, fmt.Errorf("%s: %w", param("in"), err)
+		}
+	}
+	sess, inErr, err := openWith(scn, budget, inputs)
 	if err != nil {
 		return nil, err
 	}
-	if raw := get("in"); raw != "" {
-		inputs, err := DecodeInputs(raw, sess.Spec(), version)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", param("in"), err)
-		}
-		// inputs past where a bounded run stopped cannot be shown; the
-		// session says where it stopped
-		if err := sess.run.Replay(inputs); err != nil && sess.run.Stopped() != engine.StoppedBudget {
-			return nil, fmt.Errorf("%s: %w", param("in"), err)
-		}
+	// inputs past where a bounded run stopped cannot be shown; the session
+	// says where it stopped
+	cut := sess.run.Stopped() == engine.StoppedBudget
+	if inErr != nil && !(cut && errors.Is(inErr, engine.ErrPastTheEnd)) {
+		return nil, fmt.Errorf("%s: %w", param("in"), inErr)
 	}
 	switch a := get("axis"); a {
 	case "", string(diagram.AxisTime):
@@ -188,15 +190,18 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		if err != nil || k < 0 {
 			return nil, fmt.Errorf("%s: want a step number, got %q", param("k"), clip(raw))
 		}
-		if k > sess.Len() && sess.run.Stopped() != engine.StoppedBudget {
+		if k > sess.Len() && !cut {
 			return nil, fmt.Errorf("%s: step %d is past the end of the run (%d steps)", param("k"), k, sess.Len())
 		}
 		sess.step = min(k, sess.Len())
 	}
-	// event reads an event on screen from link parameter name
+	// event reads an event on screen from link parameter name; one past
+	// where a bounded run stopped is none (-1)
 	event := func(name, raw string) (int, error) {
 		k, err := strconv.Atoi(raw)
 		switch {
+		case err == nil && cut && k >= sess.step:
+			return -1, nil
 		case err != nil || k < 0 || k >= sess.step:
 			return 0, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param(name), sess.step-1, clip(raw))
 		case sess.run.Trace().Records[k].Node < 0:
@@ -211,7 +216,7 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		}
 		sess.Selected = sel
 	}
-	if raw := get("sel2"); raw != "" {
+	if raw := get("sel2"); raw != "" && !(cut && sess.Selected < 0) {
 		if sess.Selected < 0 {
 			return nil, fmt.Errorf("%s: an event compared with the selected one needs %s too", param("sel2"), param("sel"))
 		}
@@ -219,7 +224,7 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		if err != nil {
 			return nil, err
 		}
-		if other == sess.Selected {
+		if other == sess.Selected && other >= 0 {
 			return nil, fmt.Errorf("%s: want another event than the selected one (%s), got the same step %d", param("sel2"), param("sel"), other)
 		}
 		sess.Other = other

@@ -149,6 +149,7 @@ func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 	var page *bufferedPage
 	if r.Method == http.MethodHead {
 		page = p.render(r, q, ui.Prepared{}, next)
+		page.head = true
 	} else {
 		var ok bool
 		if page, ok = p.prerender(r, q, next); !ok {
@@ -259,6 +260,9 @@ type bufferedPage struct {
 	header http.Header
 	status int
 	body   bytes.Buffer
+	// head says it answers a HEAD, whose GET may be longer (with its
+	// pictures): its length is not told.
+	head bool
 }
 
 func (b *bufferedPage) Header() http.Header         { return b.header }
@@ -273,8 +277,14 @@ func (b *bufferedPage) send(w http.ResponseWriter, etag string) {
 	}
 	if b.status == http.StatusOK {
 		h.Set("ETag", etag)
+	} else {
+		h.Del("ETag") // only a page has the page's tag
 	}
-	h.Set("Content-Length", strconv.Itoa(b.body.Len()))
+	if b.head {
+		h.Del("Content-Length")
+	} else {
+		h.Set("Content-Length", strconv.Itoa(b.body.Len()))
+	}
 	w.WriteHeader(b.status)
 	w.Write(b.body.Bytes())
 }

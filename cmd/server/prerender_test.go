@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -213,12 +214,13 @@ func TestHeadAndConditionalRequestsRunNothing(t *testing.T) {
 	assert.Zero(t, h.prerender.worked.Load(), "a HEAD runs nothing")
 	etag := rec.Header().Get("ETag")
 	require.NotEmpty(t, etag)
-	assert.NotEmpty(t, rec.Header().Get("Content-Length"), "a HEAD says how long the page is")
+	assert.Empty(t, rec.Header().Get("Content-Length"), "a HEAD does not say how long the page is: its GET may come with pictures")
 
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", huge, nil))
 	require.Equal(t, http.StatusOK, rec.Code)
 	assert.Equal(t, etag, rec.Header().Get("ETag"), "a HEAD and a GET of one page have one ETag")
+	assert.Equal(t, strconv.Itoa(rec.Body.Len()), rec.Header().Get("Content-Length"))
 	worked := h.prerender.worked.Load()
 	assert.NotZero(t, worked)
 

@@ -104,3 +104,28 @@ func TestKeptGrowsWithTheRun(t *testing.T) {
 	short, long := kept(20_000), kept(80_000)
 	assert.Less(t, float64(long)/float64(short), 4.4, "4 times the steps keep about 4 times the memory (%d and %d bytes)", short, long)
 }
+
+// A run opened with a link's inputs is the run made by replaying them on
+// a fresh run, made in one pass: it costs one run, not a run and most of
+// another; an input past where the run ends says so.
+func TestInputsInOnePass(t *testing.T) {
+	const doc = `{"algorithm": "chandy-lamport", "n": 3, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 2000}}`
+	inputs := []engine.Input{{Step: 10, Action: crash(1)}, {Step: 40, Action: recoverAt(1)}}
+	replayed, err := parse(t, doc).RunWithin(&engine.Budget{})
+	require.NoError(t, err)
+	require.NoError(t, replayed.Replay(inputs))
+
+	b := &engine.Budget{}
+	r, err := parse(t, doc).RunWithInputs(b, inputs)
+	require.NoError(t, err)
+	assert.Equal(t, traceJSON(t, replayed), traceJSON(t, r))
+	assert.Equal(t, replayed.Inputs(), r.Inputs())
+	once := &engine.Budget{}
+	_, err = parse(t, doc).RunWithin(once)
+	require.NoError(t, err)
+	assert.Less(t, b.Used(), once.Used()*11/10, "about one run's work")
+
+	r, err = parse(t, doc).RunWithInputs(nil, []engine.Input{{Step: 5000, Action: crash(1)}})
+	require.ErrorIs(t, err, engine.ErrPastTheEnd)
+	assert.Equal(t, 2000, r.Len(), "the run goes on without it")
+}

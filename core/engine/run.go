@@ -64,6 +64,35 @@ type annotationKey struct {
 
 // New starts a run and advances it until its Until condition.
 func New(cfg Config) (*Run, error) {
+	r, err := start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.extend()
+	return r, nil
+}
+
+// NewWithInputs starts a run with a learner's inputs (a link's), in one
+// pass: the run up to each input, the input, and on to the Until
+// condition, so that opening a link with inputs costs one run, not a run
+// and then a replay of most of it. Inputs come in increasing step order.
+// An input that cannot happen ends the inputs: the run keeps those before
+// it and goes on, and the error says why (ErrPastTheEnd when the run ended
+// before its step).
+func NewWithInputs(cfg Config, inputs []Input) (*Run, error) {
+	r, err := start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOrder(inputs); err != nil {
+		r.extend()
+		return r, err
+	}
+	return r, r.replayAt(r.head, inputs)
+}
+
+// start makes a run at step 0, not yet advanced.
+func start(cfg Config) (*Run, error) {
 	if cfg.Spec == nil || len(cfg.Nodes) == 0 || len(cfg.Nodes) != len(cfg.Names) {
 		return nil, errors.New("engine: a run needs a spec and one name per node")
 	}
@@ -95,7 +124,6 @@ func New(cfg Config) (*Run, error) {
 	r.head = newWorld(&r.cfg)
 	r.checkpoints = []*world{r.head.clone()}
 	r.nextCheckpoint = cfg.CheckpointEvery
-	r.extend()
 	return r, nil
 }
 
@@ -370,10 +398,8 @@ func (r *Run) Replay(inputs []Input) error {
 	if len(inputs) == 0 {
 		return nil
 	}
-	for i := 1; i < len(inputs); i++ {
-		if inputs[i].Step <= inputs[i-1].Step {
-			return fmt.Errorf("input at step %d: inputs must come in increasing step order", inputs[i].Step)
-		}
+	if err := checkOrder(inputs); err != nil {
+		return err
 	}
 	first := inputs[0].Step
 	if first < 0 || first > r.Len() {
@@ -383,10 +409,29 @@ func (r *Run) Replay(inputs []Input) error {
 	r.truncate(first)
 	r.version++
 	r.head = w
+	return r.replayAt(w, inputs)
+}
+
+// ErrPastTheEnd says an input's step is past where the run ended.
+var ErrPastTheEnd = errors.New("the run ends before it")
+
+// checkOrder refuses inputs out of increasing step order.
+func checkOrder(inputs []Input) error {
+	for i := 1; i < len(inputs); i++ {
+		if inputs[i].Step <= inputs[i-1].Step {
+			return fmt.Errorf("input at step %d: inputs must come in increasing step order", inputs[i].Step)
+		}
+	}
+	return nil
+}
+
+// replayAt advances the head w through each input in turn, then to the
+// Until condition; it stops taking inputs at the first that cannot happen.
+func (r *Run) replayAt(w *world, inputs []Input) error {
 	var err error
 	for _, in := range inputs {
 		if !r.advance(w, in.Step) {
-			err = fmt.Errorf("input at step %d: the run ends at step %d (%s)", in.Step, w.step, r.stopped)
+			err = fmt.Errorf("input at step %d: %w, at step %d (%s)", in.Step, ErrPastTheEnd, w.step, r.stopped)
 			break
 		}
 		if verr := r.validate(w, in.Action); verr != nil {

@@ -83,6 +83,18 @@ func (s *Scenario) RunWithin(b *engine.Budget) (*engine.Run, error) {
 	return engine.New(cfg)
 }
 
+// RunWithInputs runs the scenario with a learner's inputs, in one pass,
+// within a budget (nil: none); see engine.NewWithInputs. The run is
+// returned with an input's error.
+func (s *Scenario) RunWithInputs(b *engine.Budget, inputs []engine.Input) (*engine.Run, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Budget = b
+	return engine.NewWithInputs(cfg, inputs)
+}
+
 // WithSeed returns a copy with another seed.
 func (s *Scenario) WithSeed(seed uint64) *Scenario {
 	c := s.Clone()

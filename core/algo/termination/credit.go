@@ -150,14 +150,14 @@ type ledger struct {
 	// off is the total less 1, as signed binary digits by exponent: digit
 	// d at e stands for d·2^-e, and every digit is -1 or 1 (a sum of such
 	// digits is 0 only when there are none).
-	off map[int]int8
+	off map[int]int
 	// held is what each process held after its latest step: its share's
 	// exponent, or -1 for none.
 	held []int
 }
 
 func newLedger(n int) sim.Tally {
-	l := &ledger{off: map[int]int8{}, held: make([]int, n)}
+	l := &ledger{off: map[int]int{}, held: make([]int, n)}
 	for i := range l.held {
 		l.held[i] = -1
 	}
@@ -169,17 +169,17 @@ func newLedger(n int) sim.Tally {
 // next larger power.
 func (l *ledger) add(e, sign int) {
 	for {
-		d := int(l.off[e]) + sign
+		d := l.off[e] + sign
 		switch {
 		case d == 0:
 			delete(l.off, e)
 			return
 		case d == 1 || d == -1:
-			l.off[e] = int8(d)
+			l.off[e] = d
 			return
 		case e == 0:
-			// a total of 3 or -1: kept as a digit of 2, which is not 0
-			l.off[e] = int8(d)
+			// a total of 3 or -1: a digit of 2 or more at 1, which is not 0
+			l.off[e] = d
 			return
 		}
 		delete(l.off, e) // 2·2^-e is 2^-(e-1)
