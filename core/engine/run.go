@@ -253,12 +253,12 @@ const checkpointWordsPerStep = 8
 // Reckoned sizes, in bytes, of what a run keeps for each step and message
 // (see TestReckonedSizes).
 const (
-	recordBytes     = 112
-	extraBytes      = 112
-	annotationBytes = 72
+	recordBytes     = 120
+	extraBytes      = 104
+	annotationBytes = 64
 	timerNoteBytes  = 32
 	changeBytes     = 40
-	msgBytes        = 168
+	msgBytes        = 176
 )
 
 // charge adds the step just recorded, and the messages it made (those from
