@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -92,8 +93,13 @@ func newPrerenderer(slots int, bounds prerenderBounds, wait time.Duration, versi
 	return &prerenderer{slots: make(chan struct{}, slots), lessons: make(chan struct{}, lessonSlots), bounds: bounds, wait: wait, version: version}
 }
 
-// measureLessons runs every built-in lesson once, to know what each costs.
-func (p *prerenderer) measureLessons() {
+// measureLessons gives the prerenderer what each built-in lesson costs.
+func (p *prerenderer) measureLessons() { p.lessonCost.Store(lessonCosts()) }
+
+// lessonCosts is the memory each built-in lesson's run keeps, measured by
+// running each once, the first time it is asked for (the lessons are the
+// build's: once a process).
+var lessonCosts = sync.OnceValue(func() *map[string]int64 {
 	costs := map[string]int64{}
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
@@ -105,8 +111,8 @@ func (p *prerenderer) measureLessons() {
 			costs[id] = b.Kept()
 		}
 	}
-	p.lessonCost.Store(&costs)
-}
+	return &costs
+})
 
 // slotsFor is the slots a link's page is opened in: the lessons' when it
 // opens only built-in lessons that together keep little, else any link's.
