@@ -111,6 +111,9 @@ var lessonCosts = sync.OnceValue(func() *map[string]int64 {
 			costs[id] = b.Kept()
 		}
 	}
+	// the runs are garbage now: collected here, not while the first pages
+	// are being served
+	runtime.GC()
 	return &costs
 })
 
