@@ -661,7 +661,6 @@ func CostGrowth(t testing.TB, sub Subject, n, steps int) (allocRatio, timeRatio 
 				t.Fatal(err)
 			}
 			what = desc
-			runtime.GC()
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
 			began := time.Now()
