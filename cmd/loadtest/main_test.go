@@ -66,6 +66,7 @@ func TestSmallRunReportsEveryTarget(t *testing.T) {
 	for _, b := range rep.bounded {
 		assert.Equal(t, "200", b.status, b.name)
 		assert.Less(t, b.latency, cfg.maxLatency, b.name)
+		assert.Less(t, b.bytes, 4<<20, "%s: a page is at most 4 MB", b.name)
 		assert.Less(t, b.rss, cfg.maxRSS, b.name)
 		if b.refused {
 			assert.True(t, b.said, "%s: the page says why it is refused", b.name)
