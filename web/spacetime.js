@@ -153,7 +153,7 @@
           break;
         case OP_TEXT:
           g.fillStyle = color;
-          g.font = (flags & BOLD ? "bold " : "") + "12px system-ui, sans-serif";
+          g.font = (flags & BOLD ? "bold " : "") + (p.font || 12) + "px system-ui, sans-serif";
           g.textAlign = align === 1 ? "center" : align === 2 ? "right" : "left";
           for (let k = i; k < j; k += STRIDE) g.fillText(texts[b[k + 9]], b[k + 1], b[k + 2]);
           break;
@@ -166,8 +166,8 @@
   window.spacetime = {
     // draw paints the shapes on canvas at the next animation frame; only
     // each canvas's latest call before a frame is painted.
-    draw(canvas, buf, texts, palette, height) {
-      const p = { canvas, buf, texts, palette, height };
+    draw(canvas, buf, texts, palette, height, font) {
+      const p = { canvas, buf, texts, palette, height, font };
       // A canvas's first picture, and its first one since the last frame
       // (a step, a click), are painted at once: the learner is waiting.
       // More for the same canvas before the next frame (scrubbing,

@@ -151,7 +151,7 @@ func TestLanesAndNames(t *testing.T) {
 		assert.Equal(t, width, sc.Width)
 		assert.Equal(t, height, sc.Height)
 		lanes := filter(sc, func(sh diagram.Shape) bool {
-			return sh.Op == diagram.OpLine && sh.Color == diagram.Grid && sh.Y1 == sh.Y2
+			return sh.Op == diagram.OpLine && sh.Color == diagram.LaneColor && sh.Y1 == sh.Y2
 		})
 		require.Len(t, lanes, len(names), "k=%d: one lane per process", k)
 		for i, name := range names {
@@ -415,19 +415,34 @@ func TestDeterministicStepping(t *testing.T) {
 
 // TestStableScale checks that stepping fills the picture in without
 // rescaling a short run: the dots drawn at k stay where they are at the end.
+// Stepping frames the action without jumping about: the window grows in
+// round steps as the present passes two thirds of it, so between those
+// steps every event keeps its place, and a whole run rescales only a few
+// times; the present is always in view.
 func TestStableScale(t *testing.T) {
 	r := builtinRun(t, "snapshot-bank")
 	dots := func(sc *diagram.Scene) []diagram.Shape {
 		return filter(sc, func(sh diagram.Shape) bool { return sh.Op == diagram.OpCircle })
 	}
-	end := dots(layout(r, r.Len(), diagram.Options{}))
-	for _, k := range someSteps(r) {
-		got := dots(layout(r, k, diagram.Options{}))
+	rescales := 0
+	prev := dots(layout(r, 0, diagram.Options{}))
+	prevT1 := layout(r, 0, diagram.Options{}).T1
+	for k := 1; k <= r.Len(); k++ {
+		sc := layout(r, k, diagram.Options{})
+		got := dots(sc)
 		require.Len(t, got, k)
-		if k > 0 {
-			assert.Equal(t, end[:k], got, "k=%d", k)
+		if sc.T1 != prevT1 {
+			rescales++
+			assert.Greater(t, sc.T1, prevT1, "k=%d: the window only grows", k)
+		} else if len(prev) > 0 {
+			assert.Equal(t, prev, got[:len(prev)], "k=%d: events keep their places between rescales", k)
 		}
+		now := sc.TimeAt(nowX(t, sc))
+		assert.LessOrEqual(t, now, sc.T1, "k=%d: the present is in view", k)
+		prev, prevT1 = got, sc.T1
 	}
+	assert.LessOrEqual(t, rescales, 4, "a run of %d steps rescales a few times", r.Len())
+	assert.InDelta(t, float64(r.Trace().Records[r.Len()-1].Time), layout(r, r.Len(), diagram.Options{}).T1, 1, "the last step shows the whole run")
 }
 
 func TestHitInFlightMessage(t *testing.T) {
@@ -1000,7 +1015,7 @@ func TestWindowDrawsExactlyWhatIsVisible(t *testing.T) {
 					a, b := pixelScale(t, sc)
 					tOf := func(px float64) float64 { return (px - b) / a }
 					lanes := filter(sc, func(sh diagram.Shape) bool {
-						return sh.Op == diagram.OpLine && sh.Color == diagram.Grid && sh.Y1 == sh.Y2
+						return sh.Op == diagram.OpLine && sh.Color == diagram.LaneColor && sh.Y1 == sh.Y2
 					})
 					require.NotEmpty(t, lanes)
 					t0, t1 := tOf(lanes[0].X1), tOf(lanes[0].X2)

@@ -36,7 +36,8 @@ type Hit struct {
 // Hit finds what lies under (x, y): an in-flight message first (the thing a
 // learner most often means to click), then an event, any message, a process.
 func (s *Scene) Hit(x, y float64) Hit {
-	const reach = 7.0
+	// forgiving: a click within 9 px of an arrow or a dot finds it
+	const reach = 9.0
 	if s.nodes != nil {
 		return s.hitTopology(x, y)
 	}
@@ -121,12 +122,12 @@ func (s *Scene) LaneAt(y float64) (sim.NodeID, bool) {
 // on its way, a process, a link.
 func (s *Scene) hitTopology(x, y float64) Hit {
 	for _, a := range s.arrows {
-		if math.Hypot(x-a.x1, y-a.y1) < 8 {
+		if math.Hypot(x-a.x1, y-a.y1) < 9 {
 			return Hit{Kind: HitMessage, Msg: a.msg, InFlight: true}
 		}
 	}
 	for i, p := range s.nodes {
-		if math.Hypot(x-p[0], y-p[1]) <= nodeRadius+3 {
+		if math.Hypot(x-p[0], y-p[1]) <= (nodeRadius+3)*s.unit() {
 			return Hit{Kind: HitProcess, Node: sim.NodeID(i)}
 		}
 	}

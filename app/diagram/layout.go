@@ -52,6 +52,10 @@ type Options struct {
 	// Stamps writes every event's Lamport timestamp or vector clock (the
 	// engine's, kept for every algorithm) under its dot.
 	Stamps Stamps
+	// Scale is how many CSS pixels a layout unit is: the text size (1
+	// draws 12 px text, TextScale("L") 16 px), with lines and marks in
+	// step. 0 means 1.
+	Scale float64
 }
 
 // Stamps says which clock's value is written under every event.
@@ -111,7 +115,12 @@ type Scene struct {
 	T0, T1 float64
 	// Older says messages sent before the window and on their way into it
 	// were left out past the newest maxEarlier of them (a note says so).
-	Older   bool
+	Older bool
+	// FontSize is the text's size in CSS pixels.
+	FontSize float64
+	// Hidden counts the texts left out for want of room.
+	Hidden  int
+	u       float64
 	lanes   []float64
 	laneGap float64
 	arrows  []arrow
@@ -137,6 +146,8 @@ type layout struct {
 	dense bool
 	s     *Scene
 	roles map[string]sim.RoleSpec
+	// labels are the texts waiting to be placed (placeLabels).
+	labels []label
 }
 
 // Layout lays out the first k steps of a run. The scale is fitted to the
@@ -156,6 +167,11 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 		opt.Span = DefaultSpan
 	}
 	opt.Axis = ix.axis
+	u := opt.Scale
+	if u <= 0 {
+		u = 1
+	}
+	opt.Width, opt.Height = opt.Width/u, opt.Height/u
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, opt: opt, xs: ix.xs, s: &Scene{Width: opt.Width, Height: opt.Height}}
 	l.axis()
 	l.lanes()
@@ -166,18 +182,29 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	l.messages()
 	l.events()
 	l.nowLine()
+	l.placeLabels()
+	l.s.scale(u)
 	return l.s
 }
 
-// axis chooses the visible window of the axis.
+// axis chooses the visible window of the axis. Unless the learner pinned
+// it, the window frames the action: from the start to a little past the
+// present (and the selected event), growing in round steps as the run
+// goes on, so that the first events of a long run do not sit in a corner
+// of an axis drawn for all of it; once that would pass the zoom's span,
+// the window follows the present.
 func (l *layout) axis() {
 	end := l.ix.end
 	l.now = l.ix.upTo[l.k] + 0.5
-	switch {
+	reach := l.now
+	if l.opt.HasSelected && l.opt.Selected >= 0 && l.opt.Selected < l.k {
+		reach = max(reach, l.xs[l.opt.Selected])
+	}
+	switch frame := frameEnd(reach, end); {
 	case l.opt.Pinned:
 		l.t0, l.t1 = l.opt.Start, l.opt.Start+l.opt.Span
-	case end <= l.opt.Span:
-		l.t0, l.t1 = 0, end
+	case frame <= l.opt.Span:
+		l.t0, l.t1 = 0, frame
 	default:
 		pad := l.opt.Span * 0.05
 		l.t1 = max(l.now+pad, l.opt.Span)
@@ -187,19 +214,35 @@ func (l *layout) axis() {
 	l.s.T0, l.s.T1 = l.t0, l.t1
 }
 
+// minFrame is the least of the axis a window frames: a run's first events
+// are spaced as a few ticks apart.
+const minFrame = 20
+
+// frameEnd is where a window framing the action up to reach ends: half as
+// far again, rounded up to a round number, and the run's end when that is
+// near.
+func frameEnd(reach, end float64) float64 {
+	g := max(reach*1.5, minFrame)
+	q := niceStep(g / 5)
+	g = math.Ceil(g/q) * q
+	if end > 0 && end <= g*1.25 {
+		return max(end, 1)
+	}
+	return g
+}
+
 // TimeAt maps a pixel column of the scene back to the axis.
 func (s *Scene) TimeAt(x float64) float64 {
-	w := s.Width - marginLeft - marginRight
-	return s.T0 + (x-marginLeft)*(s.T1-s.T0)/w
+	return s.T0 + (x-marginLeft*s.unit())*(s.T1-s.T0)/s.PlotWidth()
 }
 
 // XOf maps a point of the axis to a pixel column of the scene.
 func (s *Scene) XOf(t float64) float64 {
-	return marginLeft + (t-s.T0)*s.PlotWidth()/(s.T1-s.T0)
+	return marginLeft*s.unit() + (t-s.T0)*s.PlotWidth()/(s.T1-s.T0)
 }
 
 // PlotWidth is the width of the plot area in pixels.
-func (s *Scene) PlotWidth() float64 { return s.Width - marginLeft - marginRight }
+func (s *Scene) PlotWidth() float64 { return s.Width - (marginLeft+marginRight)*s.unit() }
 
 // X maps an axis value to a pixel column.
 func (l *layout) X(t float64) float64 {
@@ -219,11 +262,11 @@ func (l *layout) lanes() {
 	for i, name := range l.tr.Names {
 		y := marginTop + gap*(float64(i)+0.5)
 		l.s.lanes = append(l.s.lanes, y)
-		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: Grid, Width: 2})
-		l.add(Shape{Op: OpText, X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name})
+		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
+		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
 		if skew := l.ix.Skew(sim.NodeID(i), l.k); skew != 0 {
 			// a skewed clock: how far it runs ahead (+) or behind (−)
-			l.add(Shape{Op: OpText, X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)})
+			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prioFixed, 0)
 		}
 	}
 	// time ticks along the bottom; at most a few dozen, however large the
@@ -233,13 +276,13 @@ func (l *layout) lanes() {
 	for t, i := math.Ceil(l.t0/step)*step, 0; t <= l.t1 && i < maxTicks; t, i = t+step, i+1 {
 		x := l.X(t)
 		l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 6, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: Grid, Width: 0.5})
-		l.add(Shape{Op: OpText, X1: x, Y1: yb, Color: Faint, Align: AlignCenter, Text: fmt.Sprintf("%g", t)})
+		l.text(Shape{X1: x, Y1: yb, Color: Faint, Align: AlignCenter, Text: fmt.Sprintf("%g", t)}, prioFixed, 0)
 	}
 	label := "time (ticks)"
 	if l.opt.Axis == AxisLamport {
 		label = "Lamport time"
 	}
-	l.add(Shape{Op: OpText, X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"})
+	l.text(Shape{X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"}, prioFixed, 0)
 }
 
 // maxTicks bounds the time ticks of the axis.
@@ -357,7 +400,7 @@ func (l *layout) timer(sp *span, from, until float64, open bool) {
 		if left > 0 {
 			text += fmt.Sprintf(" in %d", left)
 		}
-		l.add(Shape{Op: OpText, X1: l.X(until) + 4, Y1: y + 11, Color: ControlColor, Align: AlignLeft, Text: text})
+		l.text(Shape{X1: l.X(until) + 4, Y1: y + 11, Color: ControlColor, Align: AlignLeft, Text: text}, prioTimer, from)
 	}
 }
 
@@ -386,7 +429,7 @@ func (l *layout) interval(sp *span, from, until float64) {
 			if sp.track > 0 {
 				ty = top - 3
 			}
-			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: ty, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text})
+			l.text(Shape{X1: x1 + 3, Y1: ty, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text}, prioInterval, from)
 		}
 	case sim.StyleBand:
 		if !l.visible(from, until) {
@@ -395,7 +438,7 @@ func (l *layout) interval(sp *span, from, until float64) {
 		x1, x2 := l.clampX(from, until)
 		l.add(Shape{Op: OpRect, X1: x1, Y1: marginTop - 4, X2: max(x2-x1, 1), Y2: l.opt.Height - marginTop - marginBottom + 8, Color: color, Flags: FlagFaint})
 		if sp.text != "" && l.visible(from, from) {
-			l.add(Shape{Op: OpText, X1: x1 + 3, Y1: l.opt.Height - marginBottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text})
+			l.text(Shape{X1: x1 + 3, Y1: l.opt.Height - marginBottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text}, prioInterval, from)
 		}
 	case sim.StyleArrow:
 		if sp.peer >= 0 && l.visible(from, from) {
@@ -437,7 +480,7 @@ func (l *layout) peerArrow(x, y float64, peer sim.NodeID, color Color, text stri
 	}
 	l.add(Shape{Op: OpLine, X1: x, Y1: y + dy, X2: x + 14, Y2: py - dy, Color: color, Width: 1.5, Flags: FlagDashed | FlagArrow})
 	if text != "" {
-		l.add(Shape{Op: OpText, X1: x + 12, Y1: y + (py-y)*0.5, Color: color, Align: AlignLeft, Text: text})
+		l.text(Shape{X1: x + 12, Y1: y + (py-y)*0.5, Color: color, Align: AlignLeft, Text: text}, prioMark, x)
 	}
 }
 
@@ -462,7 +505,7 @@ func (l *layout) glyph(g sim.Glyph, x, y float64, color Color, text string) {
 		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
 	}
 	if text != "" {
-		l.add(Shape{Op: OpText, X1: x + 9, Y1: y - 9, Color: color, Align: AlignLeft, Flags: FlagBold, Text: text})
+		l.text(Shape{X1: x + 9, Y1: y - 9, Color: color, Align: AlignLeft, Flags: FlagBold, Text: text}, prioMark, x, point{x + 9, y + 20})
 	}
 }
 
@@ -605,7 +648,7 @@ func (l *layout) staircase(pts []point, color Color, flags uint8, label string) 
 	if align == AlignLeft {
 		x = max(x, xmin)
 	}
-	l.add(Shape{Op: OpText, X1: x, Y1: top - 4, Color: color, Align: align, Flags: FlagBold, Text: label})
+	l.text(Shape{X1: x, Y1: top - 4, Color: color, Align: align, Flags: FlagBold, Text: label}, prioCut, 0)
 }
 
 // lines draws the algorithm's lines through the processes' pasts (a
@@ -779,8 +822,8 @@ func (l *layout) messages() {
 	first, last, older := l.messageRange()
 	if older {
 		l.s.Older = true
-		l.add(Shape{Op: OpText, X1: marginLeft + 4, Y1: marginTop - 16, Color: NowColor, Align: AlignLeft,
-			Text: fmt.Sprintf("older messages still on their way are not drawn (the newest %d are)", maxEarlier)})
+		l.text(Shape{X1: marginLeft + 4, Y1: marginTop - 16, Color: NowColor, Align: AlignLeft,
+			Text: fmt.Sprintf("older messages still on their way are not drawn (the newest %d are)", maxEarlier)}, prioCut, 0)
 	}
 	// in-flight messages of one channel fan out along the now line, the
 	// oldest furthest along
@@ -788,7 +831,8 @@ func (l *layout) messages() {
 	xmin, xmax := l.X(l.t0), l.X(l.t1)
 	// drawn in layers (halos under lines under crosses under labels), lines
 	// grouped by style, so that the painter strokes each group at once
-	var halos, lines, crosses, marks, labels []Shape
+	var halos, lines, crosses, marks []Shape
+	var labels []label
 	for i := first; i < last; i++ {
 		m := &l.tr.Msgs[i]
 		sx := l.xs[m.SendStep]
@@ -855,7 +899,16 @@ func (l *layout) messages() {
 			labelAt = mx + 7
 		}
 		if m.Label != "" {
-			labels = append(labels, Shape{Op: OpText, X1: labelAt, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label})
+			// other places along the arrow, should that one be taken
+			var alts []point
+			for _, f := range []float64{0.35, 0.75, 0.2, 0.88} {
+				alts = append(alts, point{a.x1 + (a.x2-a.x1)*f + labelAt - mx, a.y1 + (a.y2-a.y1)*f - 3})
+			}
+			prio := prioMessage
+			if highlight[m.ID] {
+				prio = prioPoint
+			}
+			labels = append(labels, label{sh: Shape{Op: OpText, X1: labelAt, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label}, prio: prio, order: float64(m.SendStep), alts: alts})
 		}
 		l.s.arrows = append(l.s.arrows, a)
 	}
@@ -870,7 +923,8 @@ func (l *layout) messages() {
 		l.dense = true
 	}
 	sort.SliceStable(lines, func(i, j int) bool { return styleKey(lines[i]) < styleKey(lines[j]) })
-	l.s.Shapes = append(append(append(append(append(l.s.Shapes, halos...), lines...), crosses...), marks...), labels...)
+	l.s.Shapes = append(append(append(append(l.s.Shapes, halos...), lines...), crosses...), marks...)
+	l.labels = append(l.labels, labels...)
 }
 
 // denseMessages is how many visible messages still get their labels.
@@ -981,7 +1035,7 @@ func (l *layout) events() {
 			marks = append(marks, Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline | FlagDashed})
 		}
 		if l.opt.Stamps != StampsNone && !l.dense {
-			marks = append(marks, Shape{Op: OpText, X1: px, Y1: py + 16, Color: ink, Align: AlignCenter, Text: Stamp(r, l.opt.Stamps)})
+			l.text(Shape{X1: px, Y1: py + 16, Color: ink, Align: AlignCenter, Text: Stamp(r, l.opt.Stamps)}, prioStamp, float64(s))
 		}
 		for _, a := range r.Annotations() {
 			if a.Phase != sim.Point {
@@ -996,7 +1050,7 @@ func (l *layout) events() {
 			case sim.StyleGlyph, sim.StyleCut:
 				marks = append(marks, l.shapesOf(func() { l.glyph(rs.Glyph, px, py, color, a.Text) })...)
 			case sim.StyleLabel:
-				marks = append(marks, eventLabel(px, py, color, a.Text))
+				l.text(eventLabel(px, py, color, a.Text), prioMark, float64(s), point{px + 4, py + 18})
 			case sim.StyleArrow:
 				if a.Peer >= 0 {
 					marks = append(marks, l.shapesOf(func() { l.peerArrow(px, py, a.Peer, color, a.Text) })...)
@@ -1062,7 +1116,7 @@ func (l *layout) networkMark(r *trace.Record, px float64) {
 	y := float64(marginTop - 4)
 	l.add(Shape{Op: OpTriangle, X1: px, Y1: y, X2: 5, Color: color})
 	l.add(Shape{Op: OpLine, X1: px, Y1: y, X2: px, Y2: l.opt.Height - marginBottom + 4, Color: color, Width: 1, Flags: FlagDashed})
-	l.add(Shape{Op: OpText, X1: px + 7, Y1: y + 4, Color: color, Align: AlignLeft, Text: text})
+	l.text(Shape{X1: px + 7, Y1: y + 4, Color: color, Align: AlignLeft, Text: text}, prioTimer, px)
 }
 
 // relation is how event s stands to the selected event, by their vector
@@ -1099,5 +1153,5 @@ func (l *layout) nowLine() {
 	}
 	x := l.X(l.now)
 	l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 12, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
-	l.add(Shape{Op: OpText, X1: x, Y1: marginTop - 16, Color: NowColor, Align: AlignCenter, Text: "now"})
+	l.text(Shape{X1: x, Y1: marginTop - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
 }

@@ -77,30 +77,73 @@ const (
 	FutureColor
 	UserCutColor
 	GreenColor
+	// LaneColor is a process's line, and a link of the process graph.
+	LaneColor
 	// Paper is the background; it stays last (the painter reads it there).
 	Paper
 )
 
-// Palette holds the CSS colour of every Color, shared by canvas and SVG.
+// Palette holds the CSS colour of every Color in the light theme, shared
+// by canvas and SVG. Against Paper, every colour a text is written in
+// stands at 4.5:1 or more and every line at 3:1 or more (a test computes
+// it), so that the back row of a lecture hall reads them from a projector;
+// only Grid (the time axis's background rules) and HighlightColor (a glow
+// under what it marks) are lighter.
 var Palette = []string{
 	Ink:            "#1f2933",
 	Grid:           "#d9e2ec",
-	MessageColor:   "#2f6fde",
-	MarkerColor:    "#d64545",
-	TokenColor:     "#c99a06",
-	ControlColor:   "#7b8794",
+	MessageColor:   "#2563c9",
+	MarkerColor:    "#c23030",
+	TokenColor:     "#946c00",
+	ControlColor:   "#5c6875",
 	CutColor:       "#8e44ad",
 	CrashColor:     "#c0392b",
-	PauseColor:     "#e67e22",
+	PauseColor:     "#b35600",
 	HighlightColor: "#f7c948",
 	NowColor:       "#52606d",
-	ChannelColor:   "#0f9d8a",
-	Faint:          "#9aa5b1",
+	ChannelColor:   "#0b7565",
+	Faint:          "#616e7c",
 	PastColor:      "#1565c0",
-	FutureColor:    "#ef6c00",
-	UserCutColor:   "#00838f",
+	FutureColor:    "#b84f00",
+	UserCutColor:   "#00717c",
 	GreenColor:     "#2e7d32",
+	LaneColor:      "#7d8a98",
 	Paper:          "#ffffff",
+}
+
+// DarkPalette is the dark theme's, held to the same contrasts against
+// its own Paper.
+var DarkPalette = []string{
+	Ink:            "#e4e7eb",
+	Grid:           "#2b333d",
+	MessageColor:   "#6ea2ff",
+	MarkerColor:    "#ff7b7b",
+	TokenColor:     "#e3b93a",
+	ControlColor:   "#a7b1bd",
+	CutColor:       "#cf9cf0",
+	CrashColor:     "#ff7464",
+	PauseColor:     "#ffa557",
+	HighlightColor: "#7a6418",
+	NowColor:       "#b6c0cb",
+	ChannelColor:   "#45c9b4",
+	Faint:          "#9aa5b1",
+	PastColor:      "#74b2ff",
+	FutureColor:    "#ffab66",
+	UserCutColor:   "#4fd0dc",
+	GreenColor:     "#6ccf74",
+	LaneColor:      "#74808e",
+	Paper:          "#121619",
+}
+
+// Themes are the palettes by name: "light" (the default) and "dark".
+var Themes = map[string][]string{"light": Palette, "dark": DarkPalette}
+
+// PaletteOf is a theme's palette; an unknown name is the light theme.
+func PaletteOf(theme string) []string {
+	if p, ok := Themes[theme]; ok {
+		return p
+	}
+	return Palette
 }
 
 // ToneColor is the palette colour an algorithm's tone names.

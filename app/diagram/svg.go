@@ -11,8 +11,8 @@ import (
 // shapes the page paints on its canvas.
 func (s *Scene) SVG() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="system-ui, sans-serif" font-size="12">`+"\n",
-		s.Width, s.Height, s.Width, s.Height)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="system-ui, sans-serif" font-size="%g">`+"\n",
+		s.Width, s.Height, s.Width, s.Height, s.fontSize())
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="%s"/>`+"\n", Palette[Paper])
 	for _, sh := range s.Shapes {
 		c := Palette[sh.Color]
@@ -65,6 +65,14 @@ func (s *Scene) SVG() []byte {
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
+}
+
+// fontSize is the size the scene's text is drawn at, in CSS pixels.
+func (s *Scene) fontSize() float64 {
+	if s.FontSize <= 0 {
+		return fontSize
+	}
+	return s.FontSize
 }
 
 // rectOpacity is how strongly a rectangle is filled: bands are translucent,

@@ -12,6 +12,8 @@ type TopologyOptions struct {
 	Width, Height float64
 	// Highlight lists messages to point at.
 	Highlight []int
+	// Scale is as the diagram's Options.Scale.
+	Scale float64
 }
 
 // TopologyHeight is the height the topology view is drawn at.
@@ -34,6 +36,11 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	tr := ix.tr
 	k = min(max(k, 0), tr.Len())
 	n := len(tr.Names)
+	u := opt.Scale
+	if u <= 0 {
+		u = 1
+	}
+	opt.Width, opt.Height = opt.Width/u, opt.Height/u
 	s := &Scene{Width: opt.Width, Height: opt.Height, T0: 0, T1: 1}
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, xs: ix.xs, s: s, now: ix.Now(k), opt: Options{Width: opt.Width, Height: opt.Height}}
 	height := opt.Height
@@ -55,7 +62,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		p, q := pos[a], pos[b]
 		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius+2)
 		isCut := cut[[2]sim.NodeID{a, b}] || (!topo.Directed && cut[[2]sim.NodeID{b, a}])
-		sh := Shape{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: Grid, Width: 2}
+		sh := Shape{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: LaneColor, Width: 1.5}
 		if topo.Directed {
 			sh.Flags |= FlagArrow
 			sh.Color = Faint
@@ -100,7 +107,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			stroke = PauseColor
 		}
 		l.add(Shape{Op: OpCircle, X1: p[0], Y1: p[1], X2: nodeRadius, Color: stroke, Width: 2, Flags: FlagHollow})
-		l.add(Shape{Op: OpText, X1: p[0], Y1: p[1] + 4, Color: Ink, Align: AlignCenter, Flags: FlagBold, Text: tr.Names[i]})
+		l.text(Shape{X1: p[0], Y1: p[1] + 4, Color: Ink, Align: AlignCenter, Flags: FlagBold, Text: tr.Names[i]}, prioFixed, 0)
 		if down[i] {
 			l.add(Shape{Op: OpCross, X1: p[0] + nodeRadius*0.7, Y1: p[1] - nodeRadius*0.7, X2: 6, Color: CrashColor, Width: 3})
 		}
@@ -108,7 +115,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			l.add(Shape{Op: OpRect, X1: p[0] + nodeRadius*0.6, Y1: p[1] - nodeRadius - 4, X2: 4, Y2: 14, Color: PauseColor})
 		}
 		if i < len(topo.Labels) && topo.Labels[i] != "" {
-			l.add(Shape{Op: OpText, X1: p[0], Y1: p[1] + nodeRadius + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]})
+			l.text(Shape{X1: p[0], Y1: p[1] + nodeRadius + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]}, prioMark, -float64(i), point{p[0], p[1] - nodeRadius - 6})
 		}
 	}
 	// tokens held, as a coin on the holder's circle
@@ -127,7 +134,8 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	// the newest of those in flight, as the diagram draws them (maxEarlier)
 	first := max(sort.Search(len(ix.reach), func(i int) bool { return ix.reach[i] >= k }), last-maxEarlier)
 	queued := map[[2]sim.NodeID]int{}
-	var dots, labels []Shape
+	var dots []Shape
+	var labels []label
 	for i := first; i < last; i++ {
 		m := &tr.Msgs[i]
 		if !m.InFlightAt(k) {
@@ -161,14 +169,17 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
 		}
 		if m.Label != "" {
-			labels = append(labels, Shape{Op: OpText, X1: x + 8, Y1: y - 6, Color: color, Align: AlignLeft, Text: m.Label})
+			labels = append(labels, label{sh: Shape{Op: OpText, X1: x + 8, Y1: y - 6, Color: color, Align: AlignLeft, Text: m.Label}, prio: prioMessage, order: float64(m.SendStep)})
 		}
 		s.arrows = append(s.arrows, arrow{msg: m.ID, x1: x, y1: y, x2: x, y2: y, inFlight: true})
 	}
 	if len(s.arrows) > topologyLabels {
 		labels = nil // the lanes beside carry the labels; a crowded graph shows dots
 	}
-	s.Shapes = append(append(s.Shapes, dots...), labels...)
+	s.Shapes = append(s.Shapes, dots...)
+	l.labels = append(l.labels, labels...)
+	l.placeLabels()
+	s.scale(u)
 	return s
 }
 

@@ -26,7 +26,18 @@ type Page struct {
 	Together bool
 	// Window is the shared zoom and window when stepping together.
 	Window View
+	// Text is the text size the learner chose (S, M, L or XL), or "" for
+	// the page's default for the screen (see TextSizes).
+	Text string
+	// Theme is "dark", or "" for the light theme.
+	Theme string
 }
+
+// TextSizes are the text sizes a page offers, smallest first.
+var TextSizes = []string{"S", "M", "L", "XL"}
+
+// Themes are the colour themes a page offers; "" is the light one.
+var Themes = []string{"light", "dark"}
 
 // Compare is the compare view /compare opens on by default: the bank on
 // FIFO channels above the same bank without them.
@@ -45,6 +56,12 @@ func (p *Page) Query() url.Values {
 	q.Set("v", URLVersion)
 	for i, s := range p.Views {
 		s.encode(q, suffix(i))
+	}
+	if p.Text != "" {
+		q.Set("text", p.Text)
+	}
+	if p.Theme != "" {
+		q.Set("theme", p.Theme)
 	}
 	if len(p.Views) > 1 {
 		if p.Together {
@@ -79,7 +96,7 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 // framework's) are not the link's and are left alone.
 var (
 	viewParams = []string{"s", "sc", "fifo", "in", "k", "axis", "span", "at", "stamps", "sel", "sel2", "cut"}
-	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared"}
+	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared", "text", "theme"}
 )
 
 // checkParams refuses what a link says that would otherwise be silently
@@ -193,7 +210,8 @@ func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, er
 				return nil, err
 			}
 		}
-		return OpenPage(views...), nil
+		p := OpenPage(views...)
+		return p, p.readLooks(q)
 	}
 	first, err := readView(q, "", version, budget)
 	if err != nil {
@@ -224,7 +242,25 @@ func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, er
 	if p.Window, err = readWindow(q, ".shared"); err != nil {
 		return nil, err
 	}
-	return p, nil
+	return p, p.readLooks(q)
+}
+
+// readLooks reads the page's text size and theme from a link.
+func (p *Page) readLooks(q url.Values) error {
+	if t := q.Get("text"); t != "" {
+		if !slices.Contains(TextSizes, t) {
+			return fmt.Errorf("link parameter \"text\": want one of %s, got %q", strings.Join(TextSizes, ", "), clip(t))
+		}
+		p.Text = t
+	}
+	switch th := q.Get("theme"); th {
+	case "", "light":
+	case "dark":
+		p.Theme = th
+	default:
+		return fmt.Errorf("link parameter \"theme\": want light or dark, got %q", clip(th))
+	}
+	return nil
 }
 
 // Notice says, in plain words, which of the page's runs stop before their

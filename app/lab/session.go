@@ -48,6 +48,9 @@ type Session struct {
 	Other    int
 	// Stamps says which clock the diagram writes under every event.
 	Stamps diagram.Stamps
+	// Scale is the drawing's scale (diagram.Options.Scale): the page's
+	// text size. 0 draws 12 px text.
+	Scale float64
 	// lesson caches the switches of the built-in lesson of the scenario's
 	// id (none when it is no lesson), for Changes.
 	lesson struct {
@@ -294,7 +297,7 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	if s.Spec().Lines != nil {
 		lines = s.Spec().Lines(s.State().View())
 	}
-	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Highlight: s.highlightAll(), Cut: cut, Lines: lines,
+	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Lines: lines,
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
 		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
 		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps})
@@ -328,7 +331,7 @@ func (s *Session) TopologyScene(width, height float64) *diagram.Scene {
 	if topo == nil {
 		return nil
 	}
-	return s.index().Topology(s.step, s.Spec(), topo, diagram.TopologyOptions{Width: width, Height: height, Highlight: s.highlightAll()})
+	return s.index().Topology(s.step, s.Spec(), topo, diagram.TopologyOptions{Width: width, Height: height, Highlight: s.highlightAll(), Scale: s.Scale})
 }
 
 // Legend lists what the diagram on screen draws.

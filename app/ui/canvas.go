@@ -21,12 +21,13 @@ type painter struct {
 	lastTexts  []string
 	lastCanvas app.Value
 	lastHeight float64
+	lastFont   float64
 }
 
 // unchanged reports whether the encoded picture is the one last painted on
 // the same canvas.
-func (p *painter) unchanged(cv app.Value, height float64) bool {
-	if p.lastCanvas == nil || !p.lastCanvas.Equal(cv) || p.lastHeight != height ||
+func (p *painter) unchanged(cv app.Value, height, font float64) bool {
+	if p.lastCanvas == nil || !p.lastCanvas.Equal(cv) || p.lastHeight != height || p.lastFont != font ||
 		len(p.last) != len(p.buf) || len(p.lastTexts) != len(p.texts) {
 		return false
 	}
@@ -57,11 +58,12 @@ func (p *painter) paint(cv app.Value, scene *diagram.Scene) {
 		p.palette = app.ValueOf(colors)
 	}
 	p.buf, p.texts = scene.Encode(p.buf, p.texts)
-	if p.unchanged(cv, scene.Height) {
+	font := scene.FontSize
+	if p.unchanged(cv, scene.Height, font) {
 		return
 	}
 	p.last, p.lastTexts = append(p.last[:0], p.buf...), append(p.lastTexts[:0], p.texts...)
-	p.lastCanvas, p.lastHeight = cv, scene.Height
+	p.lastCanvas, p.lastHeight, p.lastFont = cv, scene.Height, font
 	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.buf))), len(p.buf)*4)
 	u8 := app.Window().Get("Uint8Array").New(len(raw))
 	app.CopyBytesToJS(u8, raw)
@@ -70,7 +72,7 @@ func (p *painter) paint(cv app.Value, scene *diagram.Scene) {
 	for i, t := range p.texts {
 		texts[i] = t
 	}
-	js.Call("draw", cv, f32, app.ValueOf(texts), p.palette, scene.Height)
+	js.Call("draw", cv, f32, app.ValueOf(texts), p.palette, scene.Height, font)
 }
 
 // download offers text to the user as a file.

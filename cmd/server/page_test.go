@@ -31,7 +31,7 @@ func TestPageOpensOnTheBankAndDraws(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("step 0 / %d · time 0", r.Len()), p.position())
 	assert.Contains(t, p.text("#caption"), "Branches A, B and C hold $100 each")
 	// the lanes are drawn: the canvas is not blank
-	assert.Greater(t, p.countColor(diagram.Palette[diagram.Grid], 0, 400), 1000)
+	assert.Greater(t, p.countColor(diagram.Palette[diagram.LaneColor], 0, 400), 1000)
 	p.do(chromedp.KeyEvent(kb.End))
 	p.waitFrames(2)
 	p.screenshot("bank-end")

@@ -1,0 +1,302 @@
+package diagram
+
+import (
+	"sort"
+	"unicode"
+)
+
+// Labels are placed, not just drawn: every text gets a box, and a text
+// whose box would overlap one placed before it, or leave the drawing, is
+// moved to its next candidate place or, failing all, left out. Texts are
+// placed in order of priority, so that the lesson's point (the messages a
+// failing invariant names, the cut, the recovery line) keeps its place and
+// repeated message labels give way first.
+
+// Priorities of texts: a higher one is placed first.
+const (
+	// prioFixed texts (process names, the axis) never move and are never
+	// left out.
+	prioFixed = 1000
+	// prioPoint is the lesson's point: labels of highlighted messages.
+	prioPoint = 900
+	// prioCut is a cut's or an algorithm line's label, and notes.
+	prioCut = 800
+	// prioMark is the text of a glyph or a clock value on an event.
+	prioMark = 700
+	// prioInterval is an annotated interval's label ("in", "leader").
+	prioInterval = 600
+	// prioTimer is a timer's countdown and a network mark.
+	prioTimer = 500
+	// prioStamp is an event's timestamp.
+	prioStamp = 400
+	// prioMessage is a message's label; the newest are placed first.
+	prioMessage = 300
+)
+
+// label is a text waiting to be placed.
+type label struct {
+	sh   Shape
+	prio int
+	// order breaks ties between equal priorities: higher first (the step
+	// of a message's sending, so that the newest keep their labels).
+	order float64
+	// alts are other anchors to try, in order, before the nudges every
+	// movable text gets.
+	alts []point
+}
+
+// fontSize is the size of the diagram's text in layout units; Options.Text
+// scales the whole drawing, text included.
+const fontSize = 12
+
+// Text box extents around a baseline, in layout units.
+const (
+	textAscent  = 10
+	textDescent = 3
+)
+
+// TextWidth is the width a text takes at the layout's 12 px font, measured
+// generously for the sans-serif fonts a browser picks (DejaVu Sans, the
+// widest common one, included), so that texts that do not overlap here do
+// not overlap on screen.
+func TextWidth(text string, bold bool) float64 {
+	w := 0.0
+	for _, r := range text {
+		switch {
+		case r == ' ':
+			w += 0.33
+		case r == 'i' || r == 'l' || r == 'j' || r == '.' || r == ',' || r == ':' || r == ';' || r == '\'' || r == '|' || r == '!':
+			w += 0.3
+		case r == 'f' || r == 't' || r == 'r' || r == '(' || r == ')' || r == '[' || r == ']' || r == '-':
+			w += 0.42
+		case r == 'm' || r == 'w' || r == 'M' || r == 'W' || r == '%' || r == '@':
+			w += 0.95
+		case unicode.IsUpper(r):
+			w += 0.74
+		case unicode.IsDigit(r) || unicode.IsLower(r):
+			w += 0.64
+		case r < 128:
+			w += 0.7
+		default:
+			w += 1.0 // arrows, symbols, CJK: a full em
+		}
+	}
+	if bold {
+		w *= 1.1
+	}
+	return w * fontSize
+}
+
+// box is an axis-aligned rectangle: left, top, right, bottom.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) overlaps(b box) bool {
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+// textBox is the box a text shape covers.
+func textBox(sh Shape) box {
+	w := TextWidth(sh.Text, sh.Flags&FlagBold != 0)
+	x0 := sh.X1
+	switch sh.Align {
+	case AlignCenter:
+		x0 -= w / 2
+	case AlignRight:
+		x0 -= w
+	}
+	return box{x0, sh.Y1 - textAscent, x0 + w, sh.Y1 + textDescent}
+}
+
+// TextBoxes are the boxes of a scene's texts, in drawing units, in the
+// order they are drawn: what the overlap checks measure.
+func (s *Scene) TextBoxes() []TextBox {
+	var out []TextBox
+	u := s.unit()
+	for _, sh := range s.Shapes {
+		if sh.Op != OpText {
+			continue
+		}
+		logical := sh
+		logical.X1, logical.Y1 = sh.X1/u, sh.Y1/u
+		b := textBox(logical)
+		out = append(out, TextBox{Text: sh.Text, X0: b.x0 * u, Y0: b.y0 * u, X1: b.x1 * u, Y1: b.y1 * u})
+	}
+	return out
+}
+
+// TextBox is where a text of a scene is drawn.
+type TextBox struct {
+	Text           string
+	X0, Y0, X1, Y1 float64
+}
+
+// Overlaps says whether two text boxes share more than a sliver (half a
+// pixel either way is the slack of rounding).
+func (a TextBox) Overlaps(b TextBox) bool {
+	const slack = 0.5
+	return a.X0+slack < b.X1 && b.X0+slack < a.X1 && a.Y0+slack < b.Y1 && b.Y0+slack < a.Y1
+}
+
+// maxLabels bounds the texts a scene places; past it the lowest priorities
+// are left out unseen (a picture with more is unreadable anyway).
+const maxLabels = 600
+
+// text queues a text for placing.
+func (l *layout) text(sh Shape, prio int, order float64, alts ...point) {
+	sh.Op = OpText
+	l.labels = append(l.labels, label{sh: sh, prio: prio, order: order, alts: alts})
+}
+
+// placeLabels places every queued text and appends those that found room,
+// over everything else; it counts the ones left out in the scene.
+func (l *layout) placeLabels() {
+	ls := l.labels
+	sort.SliceStable(ls, func(i, j int) bool {
+		if ls[i].prio != ls[j].prio {
+			return ls[i].prio > ls[j].prio
+		}
+		return ls[i].order > ls[j].order
+	})
+	frame := box{1, 1, l.opt.Width - 1, l.opt.Height - 1}
+	placed := make([]box, 0, len(ls))
+	for i := range ls {
+		lb := &ls[i]
+		if lb.sh.Text == "" {
+			continue
+		}
+		if i >= maxLabels && lb.prio < prioFixed {
+			l.s.Hidden++
+			continue
+		}
+		if lb.prio >= prioFixed {
+			placed = append(placed, textBox(lb.sh))
+			l.s.Shapes = append(l.s.Shapes, lb.sh)
+			continue
+		}
+		sh, ok := fit(lb, frame, placed)
+		if !ok {
+			l.s.Hidden++
+			continue
+		}
+		placed = append(placed, textBox(sh))
+		l.s.Shapes = append(l.s.Shapes, sh)
+	}
+	l.labels = l.labels[:0]
+}
+
+// nudges are the moves every movable text may make, in layout units:
+// up and down a line, then two, then aside.
+var nudges = []point{{0, -14}, {0, 14}, {0, -28}, {0, 28}, {24, 0}, {-24, 0}, {24, -14}, {-24, -14}, {24, 14}, {-24, 14}}
+
+// fit finds the first place for a text, among its own anchor, its
+// alternatives and the nudges of each, that stays inside the frame and
+// overlaps no text placed before it.
+func fit(lb *label, frame box, placed []box) (Shape, bool) {
+	anchors := append([]point{{lb.sh.X1, lb.sh.Y1}}, lb.alts...)
+	try := func(x, y float64) (Shape, bool) {
+		sh := lb.sh
+		sh.X1, sh.Y1 = x, y
+		b := textBox(sh)
+		// inside the frame: shifted in from an edge, never cut by it
+		if b.x0 < frame.x0 {
+			sh.X1 += frame.x0 - b.x0
+		} else if b.x1 > frame.x1 {
+			sh.X1 -= b.x1 - frame.x1
+		}
+		if b.y0 < frame.y0 {
+			sh.Y1 += frame.y0 - b.y0
+		} else if b.y1 > frame.y1 {
+			sh.Y1 -= b.y1 - frame.y1
+		}
+		b = textBox(sh)
+		if b.x0 < frame.x0-0.01 || b.x1 > frame.x1+0.01 {
+			return sh, false // wider than the drawing
+		}
+		for _, p := range placed {
+			if b.overlaps(p) {
+				return sh, false
+			}
+		}
+		return sh, true
+	}
+	for _, a := range anchors {
+		if sh, ok := try(a.x, a.y); ok {
+			return sh, true
+		}
+	}
+	for _, n := range nudges {
+		for _, a := range anchors {
+			if sh, ok := try(a.x+n.x, a.y+n.y); ok {
+				return sh, true
+			}
+		}
+	}
+	return Shape{}, false
+}
+
+// unit is how many CSS pixels a layout unit is.
+func (s *Scene) unit() float64 {
+	if s.u <= 0 {
+		return 1
+	}
+	return s.u
+}
+
+// scale enlarges a scene laid out in layout units by u: positions, sizes
+// and strokes alike, and the text with them (the painter reads FontSize).
+func (s *Scene) scale(u float64) {
+	s.u = u
+	s.FontSize = fontSize * u
+	if u == 1 {
+		return
+	}
+	s.Width *= u
+	s.Height *= u
+	for i := range s.Shapes {
+		sh := &s.Shapes[i]
+		sh.X1 *= u
+		sh.Y1 *= u
+		switch sh.Op {
+		case OpLine, OpRect:
+			sh.X2 *= u
+			sh.Y2 *= u
+		case OpCircle, OpCross, OpDiamond, OpTriangle:
+			sh.X2 *= u
+		}
+		sh.Width *= u
+	}
+	for i := range s.lanes {
+		s.lanes[i] *= u
+	}
+	s.laneGap *= u
+	for i := range s.arrows {
+		a := &s.arrows[i]
+		a.x1, a.y1, a.x2, a.y2 = a.x1*u, a.y1*u, a.x2*u, a.y2*u
+	}
+	for i := range s.dots {
+		s.dots[i].x *= u
+		s.dots[i].y *= u
+	}
+	for i := range s.nodes {
+		s.nodes[i][0] *= u
+		s.nodes[i][1] *= u
+	}
+	for i := range s.edges {
+		e := &s.edges[i]
+		e.x1, e.y1, e.x2, e.y2 = e.x1*u, e.y1*u, e.x2*u, e.y2*u
+	}
+}
+
+// TextScale is how much larger than the layout's 12 px a text size draws:
+// S 12 px, M 14, L 16, XL 20.
+func TextScale(size string) float64 {
+	switch size {
+	case "S":
+		return 1
+	case "M":
+		return 14.0 / 12
+	case "XL":
+		return 20.0 / 12
+	}
+	return 16.0 / 12
+}

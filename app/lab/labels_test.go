@@ -1,0 +1,76 @@
+package lab
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/core/scenario"
+)
+
+// Presentation sizes: what the page gives the diagram and the process
+// graph on a 1280×720 projector, at the text size it picks there (L).
+const (
+	projectorWidth, projectorHeight = 880, 420
+	graphWidth, graphHeight         = 340, 260
+)
+
+// textTrouble counts a scene's texts that overlap another text or leave
+// the drawing, and says which.
+func textTrouble(sc *diagram.Scene) (n int, what []string) {
+	boxes := sc.TextBoxes()
+	for i, a := range boxes {
+		if a.X0 < -0.5 || a.Y0 < -0.5 || a.X1 > sc.Width+0.5 || a.Y1 > sc.Height+0.5 {
+			n++
+			what = append(what, fmt.Sprintf("%q is cut by the frame", a.Text))
+		}
+		for _, b := range boxes[i+1:] {
+			if a.Overlaps(b) {
+				n++
+				what = append(what, fmt.Sprintf("%q overlaps %q", a.Text, b.Text))
+			}
+		}
+	}
+	return n, what
+}
+
+// Every built-in lesson, at every 10th step and its last, shown as on a
+// 1280×720 projector: no text overlaps another, and none is cut by the
+// diagram's or the process graph's frame.
+func TestNoLabelsCollideInAnyLesson(t *testing.T) {
+	scale := diagram.TextScale("L")
+	total, pictures, hidden := 0, 0, 0
+	for _, id := range scenario.BuiltinIDs() {
+		scn, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		s, err := Open(scn)
+		require.NoError(t, err, id)
+		s.Scale = scale
+		steps := []int{}
+		for k := 0; k < s.Len(); k += 10 {
+			steps = append(steps, k)
+		}
+		steps = append(steps, s.Len())
+		for _, k := range steps {
+			s.Seek(k)
+			scenes := []*diagram.Scene{s.Scene(projectorWidth, projectorHeight)}
+			if ts := s.TopologyScene(graphWidth, graphHeight); ts != nil {
+				scenes = append(scenes, ts)
+			}
+			for _, sc := range scenes {
+				pictures++
+				hidden += sc.Hidden
+				n, what := textTrouble(sc)
+				total += n
+				if n > 0 {
+					t.Errorf("%s k=%d: %d texts in trouble: %v", id, k, n, what[:min(len(what), 4)])
+				}
+			}
+		}
+	}
+	t.Logf("%d pictures, %d texts overlapping or cut, %d left out for want of room", pictures, total, hidden)
+	assert.Positive(t, pictures)
+}
