@@ -66,7 +66,8 @@
     if (cv.width !== Math.round(w * dpr) || cv.height !== Math.round(h * dpr)) {
       cv.width = Math.round(w * dpr);
       cv.height = Math.round(h * dpr);
-      cv.style.height = h + "px";
+      // a canvas that fills its stage has its height from the page
+      if (cv.dataset.fill !== "true") cv.style.height = h + "px";
     }
     const g = cv.getContext("2d");
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -155,7 +156,13 @@
           g.fillStyle = color;
           g.font = (flags & BOLD ? "bold " : "") + (p.font || 12) + "px system-ui, sans-serif";
           g.textAlign = align === 1 ? "center" : align === 2 ? "right" : "left";
-          for (let k = i; k < j; k += STRIDE) g.fillText(texts[b[k + 9]], b[k + 1], b[k + 2]);
+          // a halo of paper around each letter keeps text readable over lines
+          g.setLineDash([]); g.lineJoin = "round"; g.strokeStyle = pal[pal.length - 1]; g.lineWidth = (p.font || 12) / 4;
+          for (let k = i; k < j; k += STRIDE) {
+            const t = texts[b[k + 9]];
+            g.strokeText(t, b[k + 1], b[k + 2]);
+            g.fillText(t, b[k + 1], b[k + 2]);
+          }
           break;
       }
       i = j;
@@ -163,7 +170,66 @@
     cv.dataset.frames = String((+cv.dataset.frames || 0) + 1);
   }
 
+  // Keys a presenter's remote can trust. A remote sends PageDown, PageUp,
+  // arrows and Space: they must step the lesson whatever was clicked last.
+  // A control used with the pointer (a picker, a checkbox, a button, the
+  // scrubber) hands the keyboard back to the page at once; one reached
+  // with the keyboard keeps it, for those who navigate so. Menus and the
+  // scenario text keep their inputs.
+  let byPointer = false;
+  document.addEventListener("pointerdown", () => { byPointer = true; }, true);
+  document.addEventListener("keydown", () => { byPointer = false; }, true);
+  function handBack(e) {
+    const t = e.target;
+    if (!byPointer || !t || !t.matches || t.closest(".menu, .loader")) return;
+    if (t.matches("select, button, input[type=checkbox], input[type=range]")) {
+      setTimeout(() => { if (document.activeElement === t) t.blur(); }, 0);
+    }
+  }
+  document.addEventListener("change", handBack, true);
+  document.addEventListener("click", handBack, true);
+
+  // Keys pressed before the client is ready are kept (a bounded few) and
+  // handed to it when it is (takeEarlyKeys), not lost.
+  const lessonKeys = new Set(["ArrowRight", "ArrowLeft", "PageDown", "PageUp", "Home", "End", " ", "+", "=", "-", "_", "0", "f", "F", "c", "C"]);
+  const early = [];
+  function keepEarly(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !lessonKeys.has(e.key)) return;
+    const tag = e.target && e.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    e.preventDefault();
+    if (early.length < 64) {
+      early.push({ key: e.key, shiftKey: e.shiftKey, ctrlKey: false, metaKey: false, altKey: false, target: document.body, preventDefault() {} });
+    }
+  }
+  window.addEventListener("keydown", keepEarly);
+
+  // Menus stay inside the window: placed beside what was clicked (their
+  // data-x, data-y within the stage), moved in from an edge, and scrolled
+  // when taller than the window; never cut by a frame (they are fixed).
+  function fitMenu(m) {
+    const host = m.parentElement && m.parentElement.getBoundingClientRect();
+    if (!host) return;
+    const x = host.left + (+m.dataset.x || 0), y = host.top + (+m.dataset.y || 0);
+    m.style.left = x + "px"; m.style.top = y + "px";
+    const r = m.getBoundingClientRect(), pad = 8;
+    const left = Math.max(pad, Math.min(x, window.innerWidth - pad - r.width));
+    const top = Math.max(pad, Math.min(y, window.innerHeight - pad - r.height));
+    if (left !== x) m.style.left = left + "px";
+    if (top !== y) m.style.top = top + "px";
+  }
+  const fitAll = () => document.querySelectorAll(".menu").forEach(fitMenu);
+  new MutationObserver(fitAll).observe(document.documentElement, { childList: true, subtree: true });
+  window.addEventListener("resize", fitAll);
+  window.addEventListener("scroll", fitAll, true);
+
   window.spacetime = {
+    // takeEarlyKeys hands over the keys pressed while the client loaded,
+    // and stops keeping them.
+    takeEarlyKeys() {
+      window.removeEventListener("keydown", keepEarly);
+      return early.splice(0);
+    },
     // draw paints the shapes on canvas at the next animation frame; only
     // each canvas's latest call before a frame is painted.
     draw(canvas, buf, texts, palette, height, font) {
@@ -180,9 +246,10 @@
       pending.set(canvas, p);
       if (!scheduled) { scheduled = true; requestAnimationFrame(paintAll); }
     },
-    // observe calls onSize(width, viewportHeight, canvasId) whenever the canvas
-    // changes width (window resized, scrollbar shown) or the window changes
-    // height; observe(canvas, null) stops, and observe(null) stops them all.
+    // observe calls onSize(width, viewportHeight, canvasId, height,
+    // viewportWidth) whenever the canvas changes size (window resized,
+    // scrollbar shown) or the window does; observe(canvas, null) stops, and
+    // observe(null) stops them all.
     observe(canvas, onSize) {
       const stop = (cv) => {
         const o = observers.get(cv);
@@ -194,7 +261,7 @@
       if (!canvas) { Array.from(observers.keys()).forEach(stop); return; }
       stop(canvas);
       if (!onSize) return;
-      const report = () => onSize(canvas.clientWidth, window.innerHeight, canvas.id);
+      const report = () => onSize(canvas.clientWidth, window.innerHeight, canvas.id, canvas.clientHeight, window.innerWidth);
       const observer = new ResizeObserver(report);
       observer.observe(canvas);
       window.addEventListener("resize", report);

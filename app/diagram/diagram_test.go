@@ -378,7 +378,15 @@ func TestHighlight(t *testing.T) {
 				assert.Greater(t, h.Width, lineFor(t, sc, messageLines(sc), id).Width)
 			}
 			plain := layout(r, k, diagram.Options{})
-			assert.Len(t, sc.Shapes, len(plain.Shapes)+len(tc.want), "a highlight only adds halos")
+			drawn := func(sc *diagram.Scene) []diagram.Shape {
+				return filter(sc, func(sh diagram.Shape) bool { return sh.Op != diagram.OpText })
+			}
+			assert.Len(t, drawn(sc), len(drawn(plain))+len(tc.want), "a highlight only adds halos (and gives its messages' labels the first places)")
+			for _, id := range tc.want {
+				if m := r.Trace().Msgs[id]; m.Label != "" {
+					assert.NotEmpty(t, filter(sc, func(sh diagram.Shape) bool { return sh.Op == diagram.OpText && sh.Text == m.Label }), "message %d keeps its label", id)
+				}
+			}
 		})
 	}
 	// A message not sent yet cannot be highlighted.

@@ -127,7 +127,7 @@ func (s *Scene) hitTopology(x, y float64) Hit {
 		}
 	}
 	for i, p := range s.nodes {
-		if math.Hypot(x-p[0], y-p[1]) <= (nodeRadius+3)*s.unit() {
+		if math.Hypot(x-p[0], y-p[1]) <= (s.nodeR+3)*s.unit() {
 			return Hit{Kind: HitProcess, Node: sim.NodeID(i)}
 		}
 	}

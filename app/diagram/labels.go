@@ -31,6 +31,8 @@ const (
 	prioStamp = 400
 	// prioMessage is a message's label; the newest are placed first.
 	prioMessage = 300
+	// prioMoreTimers is a lane's second and later countdowns.
+	prioMoreTimers = 250
 )
 
 // label is a text waiting to be placed.
@@ -158,7 +160,10 @@ func (l *layout) placeLabels() {
 		return ls[i].order > ls[j].order
 	})
 	frame := box{1, 1, l.opt.Width - 1, l.opt.Height - 1}
-	placed := make([]box, 0, len(ls))
+	placed := append(make([]box, 0, len(ls)+len(l.obstacles)), l.obstacles...)
+	// where each message label's text was placed: a repeat close by says
+	// nothing new (a run of HEARTBEATs), so it gives way
+	said := map[string][]point{}
 	for i := range ls {
 		lb := &ls[i]
 		if lb.sh.Text == "" {
@@ -173,6 +178,10 @@ func (l *layout) placeLabels() {
 			l.s.Shapes = append(l.s.Shapes, lb.sh)
 			continue
 		}
+		if lb.prio == prioMessage && repeats(said[lb.sh.Text], lb.sh.X1, lb.sh.Y1) {
+			l.s.Hidden++
+			continue
+		}
 		sh, ok := fit(lb, frame, placed)
 		if !ok {
 			l.s.Hidden++
@@ -180,8 +189,25 @@ func (l *layout) placeLabels() {
 		}
 		placed = append(placed, textBox(sh))
 		l.s.Shapes = append(l.s.Shapes, sh)
+		if lb.prio <= prioMessage {
+			said[sh.Text] = append(said[sh.Text], point{sh.X1, sh.Y1})
+		}
 	}
 	l.labels = l.labels[:0]
+}
+
+// repeatGap is how near (in layout units) a message label's text may be
+// repeated.
+const repeatGap = 150
+
+// repeats says a text placed at one of at is within repeatGap of (x, y).
+func repeats(at []point, x, y float64) bool {
+	for _, p := range at {
+		if (p.x-x)*(p.x-x)+(p.y-y)*(p.y-y) < repeatGap*repeatGap {
+			return true
+		}
+	}
+	return false
 }
 
 // nudges are the moves every movable text may make, in layout units:

@@ -127,6 +127,7 @@ type Scene struct {
 	dots    []dot
 	// nodes and edges are a topology view's processes and links.
 	nodes [][2]float64
+	nodeR float64
 	edges []edgeHit
 }
 
@@ -146,8 +147,12 @@ type layout struct {
 	dense bool
 	s     *Scene
 	roles map[string]sim.RoleSpec
-	// labels are the texts waiting to be placed (placeLabels).
-	labels []label
+	// labels are the texts waiting to be placed (placeLabels), and
+	// obstacles what they must keep off besides each other.
+	labels    []label
+	obstacles []box
+	// timerLabels counts the countdowns written on each lane.
+	timerLabels map[sim.NodeID]int
 }
 
 // Layout lays out the first k steps of a run. The scale is fitted to the
@@ -400,7 +405,17 @@ func (l *layout) timer(sp *span, from, until float64, open bool) {
 		if left > 0 {
 			text += fmt.Sprintf(" in %d", left)
 		}
-		l.text(Shape{X1: l.X(until) + 4, Y1: y + 11, Color: ControlColor, Align: AlignLeft, Text: text}, prioTimer, from)
+		// a lane's first countdown is worth more than its messages' labels;
+		// more on the same lane (a busy client's) give way to them
+		prio := prioTimer
+		if l.timerLabels[sp.node] > 0 {
+			prio = prioMoreTimers
+		}
+		if l.timerLabels == nil {
+			l.timerLabels = map[sim.NodeID]int{}
+		}
+		l.timerLabels[sp.node]++
+		l.text(Shape{X1: l.X(until) + 4, Y1: y + 11, Color: ControlColor, Align: AlignLeft, Text: text}, prio, -float64(sp.due))
 	}
 }
 

@@ -8,14 +8,17 @@ import (
 )
 
 // SVG renders the scene as a standalone SVG document, for slides: the same
-// shapes the page paints on its canvas.
-func (s *Scene) SVG() []byte {
+// shapes the page paints on its canvas, in the light theme.
+func (s *Scene) SVG() []byte { return s.SVGIn(Palette) }
+
+// SVGIn renders the scene in a theme's palette (see Themes).
+func (s *Scene) SVGIn(palette []string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="system-ui, sans-serif" font-size="%g">`+"\n",
 		s.Width, s.Height, s.Width, s.Height, s.fontSize())
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="%s"/>`+"\n", Palette[Paper])
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="%s"/>`+"\n", palette[Paper])
 	for _, sh := range s.Shapes {
-		c := Palette[sh.Color]
+		c := palette[sh.Color]
 		switch sh.Op {
 		case OpLine:
 			dash := ""
@@ -32,7 +35,7 @@ func (s *Scene) SVG() []byte {
 			if sh.Flags&FlagOutline != 0 {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="none" stroke="%s" stroke-width="%g"%s/>`+"\n", sh.X1, sh.Y1, sh.X2, c, sh.Width, dashOf(sh, "3 2"))
 			} else if sh.Flags&FlagHollow != 0 {
-				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, Palette[Paper], c, sh.Width)
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s" stroke="%s" stroke-width="%g"/>`+"\n", sh.X1, sh.Y1, sh.X2, palette[Paper], c, sh.Width)
 			} else {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"/>`+"\n", sh.X1, sh.Y1, sh.X2, c)
 			}
@@ -60,7 +63,9 @@ func (s *Scene) SVG() []byte {
 			if sh.Flags&FlagBold != 0 {
 				weight = ` font-weight="bold"`
 			}
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s" text-anchor="%s"%s>%s</text>`+"\n", sh.X1, sh.Y1, c, anchor, weight, html.EscapeString(sh.Text))
+			// a halo of paper, as on the canvas, keeps text readable over lines
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s" text-anchor="%s"%s stroke="%s" stroke-width="%g" stroke-linejoin="round" paint-order="stroke">%s</text>`+"\n",
+				sh.X1, sh.Y1, c, anchor, weight, palette[Paper], s.fontSize()/4, html.EscapeString(sh.Text))
 		}
 	}
 	b.WriteString("</svg>\n")

@@ -47,7 +47,13 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	if len(topo.Labels) > 0 {
 		height -= labelGap // room under the lowest circle for its state line
 	}
-	pos := placeNodes(topo, n, opt.Width, height)
+	// every circle wide enough for the longest name ("client4")
+	R := nodeRadius
+	for _, name := range tr.Names {
+		R = max(R, TextWidth(name, true)/2+5)
+	}
+	s.nodeR = R
+	pos := placeNodes(topo, n, opt.Width, height, R)
 	s.nodes = pos
 	down, paused := ix.healthAt(k)
 	cut := ix.cutAt(k)
@@ -60,7 +66,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		}
 		drawn[[2]sim.NodeID{a, b}] = true
 		p, q := pos[a], pos[b]
-		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius+2)
+		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R+2)
 		isCut := cut[[2]sim.NodeID{a, b}] || (!topo.Directed && cut[[2]sim.NodeID{b, a}])
 		sh := Shape{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: LaneColor, Width: 1.5}
 		if topo.Directed {
@@ -84,7 +90,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			continue
 		}
 		p, q := pos[a], pos[b]
-		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius+3)
+		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R+3)
 		nx, ny := normal(x1, y1, x2, y2) // beside the link, so both directions show
 		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: CrashColor, Width: 2.5, Flags: FlagArrow})
 	}
@@ -94,7 +100,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b {
 			continue
 		}
-		s.Shapes = append(s.Shapes, blockedLink(pos[a], pos[b])...)
+		s.Shapes = append(s.Shapes, blockedLink(pos[a], pos[b], R)...)
 	}
 	// processes
 	for i := range n {
@@ -106,23 +112,25 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		case paused[i]:
 			stroke = PauseColor
 		}
-		l.add(Shape{Op: OpCircle, X1: p[0], Y1: p[1], X2: nodeRadius, Color: stroke, Width: 2, Flags: FlagHollow})
+		l.add(Shape{Op: OpCircle, X1: p[0], Y1: p[1], X2: R, Color: stroke, Width: 2, Flags: FlagHollow})
+		// labels keep off the circles
+		l.obstacles = append(l.obstacles, box{p[0] - R, p[1] - R, p[0] + R, p[1] + R})
 		l.text(Shape{X1: p[0], Y1: p[1] + 4, Color: Ink, Align: AlignCenter, Flags: FlagBold, Text: tr.Names[i]}, prioFixed, 0)
 		if down[i] {
-			l.add(Shape{Op: OpCross, X1: p[0] + nodeRadius*0.7, Y1: p[1] - nodeRadius*0.7, X2: 6, Color: CrashColor, Width: 3})
+			l.add(Shape{Op: OpCross, X1: p[0] + R*0.7, Y1: p[1] - R*0.7, X2: 6, Color: CrashColor, Width: 3})
 		}
 		if paused[i] {
-			l.add(Shape{Op: OpRect, X1: p[0] + nodeRadius*0.6, Y1: p[1] - nodeRadius - 4, X2: 4, Y2: 14, Color: PauseColor})
+			l.add(Shape{Op: OpRect, X1: p[0] + R*0.6, Y1: p[1] - R - 4, X2: 4, Y2: 14, Color: PauseColor})
 		}
 		if i < len(topo.Labels) && topo.Labels[i] != "" {
-			l.text(Shape{X1: p[0], Y1: p[1] + nodeRadius + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]}, prioMark, -float64(i), point{p[0], p[1] - nodeRadius - 6})
+			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
 		}
 	}
 	// tokens held, as a coin on the holder's circle
 	for _, sp := range ix.heldAt(k, l) {
 		p := pos[sp.node]
 		if rs, ok := l.role(sp.role); ok {
-			l.s.Shapes = append(l.s.Shapes, l.coin(p[0]-nodeRadius*0.75, p[1]-nodeRadius*0.75, ToneColor(rs.Tone))...)
+			l.s.Shapes = append(l.s.Shapes, l.coin(p[0]-R*0.75, p[1]-R*0.75, ToneColor(rs.Tone))...)
 		}
 	}
 	// messages in flight, on their way
@@ -148,7 +156,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			f = max(f-0.12, 0.1) // just behind its original
 		}
 		p, q := pos[m.From], pos[m.To]
-		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], nodeRadius)
+		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R)
 		// a message rides slightly to the right of its link, so that the
 		// two directions of one link do not overlap
 		nx, ny := normal(x1, y1, x2, y2)
@@ -186,8 +194,8 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 // blockedLink draws a link whose receiver holds its messages back: a thick
 // orange stroke over the link, and a bar across it just before the
 // receiver, where the messages stop.
-func blockedLink(from, to [2]float64) []Shape {
-	x1, y1, x2, y2 := shorten(from[0], from[1], to[0], to[1], nodeRadius+2)
+func blockedLink(from, to [2]float64, r float64) []Shape {
+	x1, y1, x2, y2 := shorten(from[0], from[1], to[0], to[1], r+2)
 	nx, ny := normal(x1, y1, x2, y2)
 	bx, by := x1+(x2-x1)*0.85, y1+(y2-y1)*0.85
 	return []Shape{
@@ -209,7 +217,7 @@ const labelGap = 14.0
 // topologyLabels is how many messages in flight the topology view labels.
 const topologyLabels = 4
 
-// nodeRadius is the radius of a process in the topology view.
+// nodeRadius is the least radius of a process in the topology view.
 const nodeRadius = 18.0
 
 // healthAt says which processes are down and which paused after k steps.
@@ -244,7 +252,7 @@ func (ix *Index) cutAt(k int) map[[2]sim.NodeID]bool {
 }
 
 // placeNodes gives each process its place in the view.
-func placeNodes(topo *sim.Topology, n int, w, h float64) [][2]float64 {
+func placeNodes(topo *sim.Topology, n int, w, h, radius float64) [][2]float64 {
 	if layers, ok := topo.Layers(n); ok {
 		return placeLayers(layers, n, w, h)
 	}
@@ -264,10 +272,11 @@ func placeNodes(topo *sim.Topology, n int, w, h float64) [][2]float64 {
 	}
 	pos := make([][2]float64, n)
 	cx, cy := w/2, h/2
-	r := max(min(w, h)/2-nodeRadius-14, 20)
+	// an ellipse as wide as the view allows, so that wide names keep apart
+	rx, ry := max(w/2-radius-10, 20), max(h/2-radius-14, 20)
 	for i, id := range order {
 		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(len(order))
-		pos[id] = [2]float64{cx + r*math.Cos(a), cy + r*math.Sin(a)}
+		pos[id] = [2]float64{cx + rx*math.Cos(a), cy + ry*math.Sin(a)}
 	}
 	return pos
 }

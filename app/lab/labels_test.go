@@ -15,7 +15,7 @@ import (
 // graph on a 1280×720 projector, at the text size it picks there (L).
 const (
 	projectorWidth, projectorHeight = 880, 420
-	graphWidth, graphHeight         = 340, 260
+	graphWidth                      = 340
 )
 
 // textTrouble counts a scene's texts that overlap another text or leave
@@ -57,7 +57,7 @@ func TestNoLabelsCollideInAnyLesson(t *testing.T) {
 		for _, k := range steps {
 			s.Seek(k)
 			scenes := []*diagram.Scene{s.Scene(projectorWidth, projectorHeight)}
-			if ts := s.TopologyScene(graphWidth, graphHeight); ts != nil {
+			if ts := s.TopologyScene(graphWidth, diagram.TopologyHeight(len(scn.Names))*scale); ts != nil {
 				scenes = append(scenes, ts)
 			}
 			for _, sc := range scenes {
@@ -73,4 +73,30 @@ func TestNoLabelsCollideInAnyLesson(t *testing.T) {
 	}
 	t.Logf("%d pictures, %d texts overlapping or cut, %d left out for want of room", pictures, total, hidden)
 	assert.Positive(t, pictures)
+}
+
+// The verdict line names the invariant a lesson breaks, with its step,
+// and otherwise what holds.
+func TestVerdictNamesTheFailingInvariant(t *testing.T) {
+	open := func(id string) *Session {
+		scn, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		s, err := Open(scn)
+		require.NoError(t, err)
+		return s
+	}
+	bank := open("snapshot-bank")
+	bank.Seek(bank.Len())
+	text, ok := bank.Verdict()
+	assert.True(t, ok)
+	assert.Contains(t, text, "✓ holds: ")
+	ring := open("token-ring-crash")
+	ring.Seek(ring.Len())
+	text, ok = ring.Verdict()
+	assert.False(t, ok)
+	assert.Regexp(t, `^✗ .+: fails at step \d+`, text)
+	assert.Contains(t, text, "(this lesson's point)")
+	ring.Seek(0)
+	_, ok = ring.Verdict()
+	assert.True(t, ok, "nothing fails before the crash")
 }

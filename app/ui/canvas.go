@@ -14,6 +14,8 @@ type painter struct {
 	buf     []float32
 	texts   []string
 	palette app.Value
+	// colors is the palette handed over, kept to know when a theme changed.
+	colors []string
 	// last is what was last handed over, and to which canvas at what
 	// height: a picture that has not changed is not sent again (a step
 	// that moves no message leaves the process graph as it was).
@@ -45,17 +47,18 @@ func (p *painter) unchanged(cv app.Value, height, font float64) bool {
 }
 
 // paint draws scene on the canvas element cv at the next animation frame.
-func (p *painter) paint(cv app.Value, scene *diagram.Scene) {
+func (p *painter) paint(cv app.Value, scene *diagram.Scene, colors []string) {
 	js := app.Window().Get("spacetime")
 	if !js.Truthy() || !cv.Truthy() {
 		return
 	}
-	if p.palette == nil {
-		colors := make([]any, len(diagram.Palette))
-		for i, c := range diagram.Palette {
-			colors[i] = c
+	if p.palette == nil || len(colors) == 0 || len(p.colors) == 0 || &p.colors[0] != &colors[0] {
+		list := make([]any, len(colors))
+		for i, c := range colors {
+			list[i] = c
 		}
-		p.palette = app.ValueOf(colors)
+		p.palette, p.colors = app.ValueOf(list), colors
+		p.lastCanvas = nil // repaint in the new colours
 	}
 	p.buf, p.texts = scene.Encode(p.buf, p.texts)
 	font := scene.FontSize

@@ -11,15 +11,32 @@ func (c *Lab) key(ev app.Value) {
 	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
 		return
 	}
-	// keys typed into a field, or moving the scrubber, belong to that field;
-	// Space on a focused button or checkbox presses it
+	// A remote's PageDown and PageUp always step the lesson, whatever has
+	// focus, text fields aside. Other keys typed into a field, moving the
+	// scrubber or choosing in a picker belong to it, and Space or Enter on
+	// a focused button or checkbox presses it. (A control used with the
+	// pointer gives focus back at once: web/spacetime.js.)
 	k := ev.Get("key").String()
 	target := ev.Get("target")
+	remote := k == "PageDown" || k == "PageUp"
 	switch target.Get("tagName").String() {
-	case "TEXTAREA", "SELECT":
+	case "TEXTAREA":
 		return
+	case "SELECT":
+		if !remote {
+			return
+		}
 	case "INPUT":
-		if t := target.Get("type").String(); t != "checkbox" || k == " " {
+		switch t := target.Get("type").String(); {
+		case t == "checkbox":
+			if k == " " || k == "Enter" {
+				return
+			}
+		case t == "range":
+			if !remote {
+				return
+			}
+		default:
 			return
 		}
 	case "BUTTON":

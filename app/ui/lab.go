@@ -44,6 +44,11 @@ type Lab struct {
 
 	loading  bool
 	loadText string
+	// winWidth is the window's width as last reported (0 before), which
+	// picks the default text size.
+	winWidth float64
+	// keysOn says the keyboard listener is on (after the first page).
+	keysOn bool
 
 	ctx     app.Context
 	mounted bool
@@ -68,15 +73,34 @@ func (c *Lab) OnMount(ctx app.Context) {
 		return nil
 	})
 	c.onSize = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		if len(args) < 3 {
+		if len(args) < 5 {
 			return nil
 		}
-		width, viewport, id := args[0].Float(), args[1].Float(), args[2].String()
-		c.ctx.Dispatch(func(ctx app.Context) { c.resized(ctx, id, width, viewport) })
+		width, viewport, id, height, window := args[0].Float(), args[1].Float(), args[2].String(), args[3].Float(), args[4].Float()
+		c.ctx.Dispatch(func(ctx app.Context) { c.resized(ctx, id, width, height, viewport, window) })
 		return nil
 	})
-	app.Window().Call("addEventListener", "keydown", c.onKey)
+	c.winWidth = app.Window().Get("innerWidth").Float()
 	c.redraw(ctx)
+}
+
+// listenToKeys turns the keyboard on once the page has a run to act on,
+// and replays the keys pressed while the client was loading (the page's
+// script kept them), so that a presenter's early clicks are not lost.
+func (c *Lab) listenToKeys() {
+	if c.keysOn || c.onKey == nil || c.page == nil {
+		return
+	}
+	c.keysOn = true
+	app.Window().Call("addEventListener", "keydown", c.onKey)
+	js := app.Window().Get("spacetime")
+	if !js.Truthy() || !js.Get("takeEarlyKeys").Truthy() {
+		return
+	}
+	early := js.Call("takeEarlyKeys")
+	for j := 0; j < early.Length(); j++ {
+		c.key(early.Index(j))
+	}
 }
 
 // OnDismount releases the window listeners.
@@ -87,6 +111,7 @@ func (c *Lab) OnDismount() {
 	}
 	if c.onKey != nil {
 		app.Window().Call("removeEventListener", "keydown", c.onKey)
+		c.keysOn = false
 		if js := app.Window().Get("spacetime"); js.Truthy() {
 			js.Call("observe", app.Null(), nil)
 		}
@@ -101,6 +126,7 @@ func (c *Lab) OnNav(ctx app.Context) {
 	c.compare = u.Path == "/compare"
 	c.open(u.Query())
 	c.redraw(ctx)
+	ctx.Defer(func(app.Context) { c.listenToKeys() })
 }
 
 // open builds the page from a link. A bad link keeps the current view (or
@@ -199,14 +225,14 @@ func (c *Lab) paint() bool {
 	return ok
 }
 
-// resized records a canvas's new width (or the window's height, embedded)
-// and repaints.
-func (c *Lab) resized(ctx app.Context, id string, width, viewport float64) {
+// resized records a canvas's new size and the window's, and repaints.
+func (c *Lab) resized(ctx app.Context, id string, width, height, viewport, window float64) {
+	c.winWidth = window
 	for _, p := range c.panes {
 		switch id {
 		case p.id("diagram"):
-			if width != p.width || (c.embed && viewport != c.viewport()) {
-				p.width, p.viewport = width, viewport
+			if width != p.width || height != p.height || viewport != p.viewport {
+				p.width, p.height, p.viewport = width, height, viewport
 				c.redraw(ctx)
 			}
 		case p.id("topology"):

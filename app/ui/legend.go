@@ -13,7 +13,7 @@ import (
 func (c *Lab) legend(i int) app.UI {
 	var items []app.UI
 	for _, e := range c.sess(i).Legend() {
-		color := diagram.Palette[e.Color]
+		color := c.palette()[e.Color]
 		var swatch app.UI
 		switch e.Swatch {
 		case diagram.SwatchLine:

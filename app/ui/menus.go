@@ -124,7 +124,9 @@ func (c *Lab) renderMenu(i int) app.UI {
 	items = append([]app.UI{app.Div().Class("menu-title").Text(title)}, items...)
 	items = append(items, app.Button().Class("link").Text("Close").OnClick(func(ctx app.Context, e app.Event) { c.panes[i].menu.kind = menuNone }, app.EventScope(p.n, i)))
 	id := map[menuKind]string{menuProcess: "process-menu", menuMessage: "message-menu", menuLink: "link-menu", menuNetwork: "network-menu"}[m.kind]
-	return app.Div().ID(p.id(id)).Class("menu").Style("left", fmt.Sprintf("%.0fpx", m.x+8)).Style("top", fmt.Sprintf("%.0fpx", m.y+8)).Body(items...)
+	// the page keeps it within the window (web/spacetime.js, fitMenu)
+	return app.Div().ID(p.id(id)).Class("menu").DataSet("x", fmt.Sprintf("%.0f", m.x+8)).DataSet("y", fmt.Sprintf("%.0f", m.y+8)).
+		Style("left", fmt.Sprintf("%.0fpx", m.x+8)).Style("top", fmt.Sprintf("%.0fpx", m.y+8)).Body(items...)
 }
 
 func upCut(up bool) string {
@@ -401,7 +403,7 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 		out = append(out, app.Label().Body(checkbox(id, c.formFlag(i, key)).OnChange(store, app.EventScope(p.n, i, key)), app.Text(" "+prm.After)))
 		return out
 	case faults.ParamGroups:
-		out = append(out, app.Input().ID(id).Type("text").Placeholder("A B | C D").Value(p.form[key]).OnChange(store, app.EventScope(p.n, i, key)))
+		out = append(out, app.Input().ID(id).Type("text").Placeholder(groupsExample(c.sess(i).Scenario().Names)).Value(p.form[key]).OnChange(store, app.EventScope(p.n, i, key)))
 	}
 	if prm.After != "" {
 		out = append(out, app.Text(" "+prm.After))
@@ -488,3 +490,14 @@ func (c *Lab) menuTarget(i int, id sim.NodeID) sim.NodeID {
 
 // lookupFault finds a fault of the registry by name.
 func lookupFault(name string) (*faults.Fault, bool) { return faults.Lookup(name) }
+
+// groupsExample is a partition of the run's own processes, as a
+// placeholder shows it: its first half against the rest ("A B | C").
+func groupsExample(names []string) string {
+	if len(names) < 2 {
+		return "A | B"
+	}
+	half := min((len(names)+1)/2, 4)
+	rest := names[half:min(len(names), half+4)]
+	return strings.Join(names[:half], " ") + " | " + strings.Join(rest, " ")
+}

@@ -33,10 +33,11 @@ type pane struct {
 
 	scene, topo          *diagram.Scene
 	painter, topoPainter painter
-	// width is the lanes canvas's width in CSS pixels as last observed,
-	// viewport the window's height, topoWidth the topology canvas's width.
-	width, viewport, topoWidth float64
-	observing, topoObserving   bool
+	// width and height are the lanes canvas's size in CSS pixels as last
+	// observed, viewport the window's height, topoWidth the topology
+	// canvas's width.
+	width, height, viewport, topoWidth float64
+	observing, topoObserving           bool
 }
 
 func newPane(n int) *pane { return &pane{n: n, form: map[string]string{}} }
@@ -72,10 +73,18 @@ func (p *pane) stopObserving() {
 // sess is pane i's session.
 func (c *Lab) sess(i int) *lab.Session { return c.page.Views[i] }
 
-// canvasHeight is pane i's diagram height: set by the number of processes,
-// or, embedded in a slide, what the frame leaves after the controls and
-// caption (shared by the panes).
+// canvasHeight is pane i's diagram height. A page of one run gives the
+// diagram the height its window leaves after the header, controls,
+// caption and verdict (the stage's, as measured; the prerender's before
+// that). A compare view's is set by the number of processes or, embedded
+// in a slide, shares what the frame leaves.
 func (c *Lab) canvasHeight(i int) float64 {
+	if c.fills() {
+		if h := c.panes[i].height; h > 0 {
+			return h
+		}
+		return prerenderHeight
+	}
 	n := len(c.sess(i).Scenario().Names)
 	if c.embed && c.viewport() > 0 {
 		return max((c.viewport()-embedChrome)/float64(len(c.panes)), 160)
@@ -86,6 +95,10 @@ func (c *Lab) canvasHeight(i int) float64 {
 	}
 	return h
 }
+
+// fills says the diagram fills the height its stage has: on a page of one
+// run, in the browser or embedded.
+func (c *Lab) fills() bool { return !c.several() }
 
 // embedChrome is the height an embedded page keeps for its controls and a
 // caption of up to three lines.
@@ -102,8 +115,9 @@ func (c *Lab) layoutLanes(i int) {
 	p := c.panes[i]
 	width := p.width
 	if width <= 0 {
-		width = 900
+		width = prerenderWidth
 	}
+	c.sess(i).Scale = c.scale()
 	p.scene = c.page.Scene(i, width, c.canvasHeight(i))
 }
 
@@ -111,16 +125,17 @@ func (c *Lab) layoutTopology(i int) {
 	p := c.panes[i]
 	p.topo = nil
 	if c.showTopology(i) {
+		c.sess(i).Scale = c.scale()
 		tw := p.topoWidth
 		if tw <= 0 {
 			tw = topologyWidth
 		}
-		p.topo = c.sess(i).TopologyScene(tw, diagram.TopologyHeight(len(c.sess(i).Scenario().Names)))
+		p.topo = c.sess(i).TopologyScene(tw, c.topologyHeight(i))
 	}
 }
 
 // topologyWidth is the topology view's width before it is measured.
-const topologyWidth = 320
+const topologyWidth = 340
 
 // showTopology says whether pane i draws its algorithm's topology beside
 // the lanes: when the algorithm has one, and not in a slide.
@@ -147,6 +162,7 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 		// reading the width makes the browser lay the page out: do it only
 		// until the canvas observer reports it
 		p.width = cv.Get("clientWidth").Float()
+		p.height = cv.Get("clientHeight").Float()
 		p.viewport = app.Window().Get("innerHeight").Float()
 	}
 	tv := app.Window().GetElementByID(p.id("topology"))
@@ -159,10 +175,16 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 	}
 	// the lanes first: they are what the learner waits for
 	c.layoutLanes(i)
-	p.painter.paint(cv, p.scene)
+	p.painter.paint(cv, p.scene, c.palette())
 	c.layoutTopology(i)
 	if p.topo != nil && tv.Truthy() {
-		p.topoPainter.paint(tv, p.topo)
+		p.topoPainter.paint(tv, p.topo, c.palette())
 	}
 	return true
+}
+
+// topologyHeight is pane i's process graph's height: room for its
+// processes at the page's text size.
+func (c *Lab) topologyHeight(i int) float64 {
+	return diagram.TopologyHeight(len(c.sess(i).Scenario().Names)) * c.scale()
 }

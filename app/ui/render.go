@@ -12,18 +12,27 @@ import (
 )
 
 // Render draws the page around the canvases; each canvas is always the
-// same element, painted from Go after each render.
+// same element, painted from Go after each render. A page of one run is
+// laid out for a projector: the header, then the diagram with its
+// controls, caption and verdict filling the window's height, beside a
+// column (topology, settings, actions, legend, panels) that scrolls on
+// its own.
 func (c *Lab) Render() app.UI {
 	c.OnInit() // go-app's native engine renders before it initialises
 	if c.page == nil {
 		return app.Div().Class("lab").Body(app.P().Text("Loading…"))
 	}
-	cls := "lab"
-	if c.embed {
+	cls := "lab text-" + c.textSize()
+	switch {
+	case c.embed:
 		cls += " embed"
-	}
-	if c.several() {
+	case c.several():
 		cls += " compare"
+	default:
+		cls += " present"
+	}
+	if c.page.Theme == "dark" {
+		cls += " dark"
 	}
 	body := []app.UI{
 		app.If(!c.embed, c.header),
@@ -43,8 +52,8 @@ func (c *Lab) Render() app.UI {
 	return app.Div().Class(cls).Body(body...)
 }
 
-// renderPane draws one run: its pictures, legend, controls, caption and
-// panels.
+// renderPane draws one run: its pictures and controls, caption and
+// verdict, and beside them its settings, actions, legend and panels.
 func (c *Lab) renderPane(i int) app.UI {
 	p := c.panes[i]
 	s := c.sess(i)
@@ -53,42 +62,54 @@ func (c *Lab) renderPane(i int) app.UI {
 	if c.several() && i == c.focus {
 		cls += " active"
 	}
-	views := []app.UI{app.Div().Class("stage").Body(
-		c.diagram(i),
-		app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
-	)}
+	verdict, holds := s.Verdict()
+	main := app.Div().Class("main").Body(
+		app.If(c.several() && !c.embed, func() app.UI { return c.paneBar(i) }),
+		app.Div().Class("stage").Body(
+			c.diagram(i),
+			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
+		),
+		app.If(!c.together(), func() app.UI { return c.controls(i, false) }),
+		app.If(c.together(), func() app.UI { return app.Div().Class("controls").Body(c.position(i)) }),
+		app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(c.page.Caption(i)),
+		app.Div().ID(p.id("verdict")).Class(map[bool]string{true: "verdict good", false: "verdict bad"}[holds]).Title(verdict).Text(verdict),
+		app.If(p.notice != "", func() app.UI {
+			return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
+		}),
+		app.If(s.Stopped() != "", func() app.UI {
+			return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
+		}),
+		app.If(len(changes) > 0, func() app.UI {
+			return app.Div().ID(p.id("changes")).Class("notice changes").Text("Changed: " + strings.Join(changes, "; ") + ".")
+		}),
+		app.If(s.Cut.On, func() app.UI {
+			return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
+		}),
+	)
+	var side []app.UI
 	if c.showTopology(i) {
-		views = append(views, app.Div().Class("topology").Body(
+		side = append(side, app.Div().Class("topology").Body(
 			c.topology(i),
 			app.If(p.menu.kind != menuNone && p.menu.topology, func() app.UI { return c.renderMenu(i) }),
 		))
 	}
+	if !c.embed {
+		if !c.several() {
+			side = append(side, app.Div().Class("settings").Body(c.runToggles(i)...))
+		}
+		side = append(side,
+			app.Div().Class("tools").Body(c.paneTools(i)...),
+			c.legend(i),
+			c.panels(i),
+		)
+		if !c.several() {
+			side = append(side, c.exports())
+		}
+	}
 	return app.Section().ID(p.id("pane")).Class(cls).Attr("aria-label", "run "+strconv.Itoa(i+1)).
 		On("focusin", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
 		On("mousedown", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
-		Body(
-			app.If(c.several() && !c.embed, func() app.UI { return c.paneBar(i) }),
-			app.Div().Class("views").Body(views...),
-			app.If(!c.embed, func() app.UI { return c.legend(i) }),
-			app.If(!c.together(), func() app.UI { return c.controls(i, false) }),
-			app.If(c.together(), func() app.UI {
-				return app.Div().Class("controls").Body(append([]app.UI{c.position(i)}, c.paneTools(i)...)...)
-			}),
-			app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(c.page.Caption(i)),
-			app.If(p.notice != "", func() app.UI {
-				return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
-			}),
-			app.If(s.Stopped() != "", func() app.UI {
-				return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
-			}),
-			app.If(len(changes) > 0, func() app.UI {
-				return app.Div().ID(p.id("changes")).Class("notice changes").Text("Changed: " + strings.Join(changes, "; ") + ".")
-			}),
-			app.If(s.Cut.On, func() app.UI {
-				return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
-			}),
-			app.If(!c.embed, func() app.UI { return c.panels(i) }),
-		)
+		Body(main, app.If(len(side) > 0, func() app.UI { return app.Aside().Class("side").Body(side...) }))
 }
 
 // diagram is pane i's canvas. The server's prerendered page has the same
@@ -97,14 +118,19 @@ func (c *Lab) renderPane(i int) app.UI {
 func (c *Lab) diagram(i int) app.UI {
 	p := c.panes[i]
 	if app.IsServer {
-		svg := c.page.Scene(i, prerenderWidth, c.canvasHeight(i)).SVG()
+		c.sess(i).Scale = c.scale()
+		width := float64(prerenderWidth)
+		if !c.fills() {
+			width = comparePrerenderWidth
+		}
+		svg := c.page.Scene(i, width, c.canvasHeight(i)).SVGIn(c.palette())
 		mark := ""
 		if i == 0 {
 			mark = "<script>" + InlineScripts[0] + "</script>"
 		}
 		return app.Raw(`<div class="prerender">` + string(svg) + mark + `</div>`)
 	}
-	return app.Canvas().ID(p.id("diagram")).Class("diagram").Attr("aria-label", "space-time diagram").
+	return app.Canvas().ID(p.id("diagram")).Class("diagram").Attr("aria-label", "space-time diagram").DataSet("fill", c.fills()).
 		OnClick(func(ctx app.Context, e app.Event) { c.click(ctx, i, e) }, app.EventScope(p.n, i)).
 		OnContextMenu(func(ctx app.Context, e app.Event) { c.contextMenu(ctx, i, e) }, app.EventScope(p.n, i)).
 		OnWheel(func(ctx app.Context, e app.Event) { c.wheel(ctx, i, e) }, app.EventScope(p.n, i)).
@@ -119,8 +145,9 @@ func (c *Lab) diagram(i int) app.UI {
 func (c *Lab) topology(i int) app.UI {
 	p := c.panes[i]
 	if app.IsServer {
-		if sc := c.sess(i).TopologyScene(topologyWidth, diagram.TopologyHeight(len(c.sess(i).Scenario().Names))); sc != nil {
-			return app.Raw(`<div class="prerender">` + string(sc.SVG()) + `</div>`)
+		c.sess(i).Scale = c.scale()
+		if sc := c.sess(i).TopologyScene(topologyWidth, c.topologyHeight(i)); sc != nil {
+			return app.Raw(`<div class="prerender">` + string(sc.SVGIn(c.palette())) + `</div>`)
 		}
 		return app.Div()
 	}
@@ -133,9 +160,16 @@ func (c *Lab) topology(i int) app.UI {
 // marks the moment the static diagram is on screen, for the benchmarks.
 var InlineScripts = []string{`performance.mark("spacetime-first-diagram-static")`}
 
-// prerenderWidth is the width the server lays the diagram out at; the page
-// scales it to the window.
-const prerenderWidth = 1200
+// prerenderWidth and prerenderHeight are the size the server lays a page
+// of one run out at: its diagram's on a 1280×720 projector, where it is
+// shown as is (elsewhere the page scales it to the stage until the client
+// draws). A compare view's diagrams are laid out comparePrerenderWidth
+// wide.
+const (
+	prerenderWidth        = 880
+	prerenderHeight       = 420
+	comparePrerenderWidth = 1200
+)
 
 // checkbox is a checkbox input. The browser gets its state as a property
 // (go-app sets it so), but the server's prerendered HTML must leave a false
@@ -162,7 +196,6 @@ func (c *Lab) header() app.UI {
 	items := []app.UI{app.H1().Text("Spacetime")}
 	if !c.several() {
 		items = append(items, c.scenarioPicker(0))
-		items = append(items, c.runToggles(0)...)
 	} else {
 		items = append(items, app.Label().Class("toggle").Body(
 			checkbox("together", c.page.Together).OnChange(func(ctx app.Context, e app.Event) {
@@ -179,6 +212,7 @@ func (c *Lab) header() app.UI {
 	adds = append(adds, comparisonOptions()...)
 	items = append(items,
 		app.Span().Class("spacer"),
+		c.looks(),
 		app.Select().ID("add-view").Attr("aria-label", "compare with another lesson").Body(adds...).OnChange(func(ctx app.Context, e app.Event) {
 			if id := ctx.JSSrc().Get("value").String(); id != "" {
 				ctx.JSSrc().Set("value", "")
@@ -187,21 +221,28 @@ func (c *Lab) header() app.UI {
 				}
 			}
 		}),
-		app.Button().ID("load").Text("Load scenario…").OnClick(func(ctx app.Context, e app.Event) {
+		app.Button().ID("load").Text("Load…").Title("Paste a scenario file").OnClick(func(ctx app.Context, e app.Event) {
 			c.loading = !c.loading
 			if c.loading && c.loadText == "" {
 				c.loadText = string(c.sess(c.focus).Scenario().JSON())
 			}
 		}),
-		app.Span().Class("exports").Body(
-			app.Text("Export: "),
-			c.exportButton("svg", "SVG"),
-			c.exportButton("json", "trace JSON"),
-			c.exportButton("shiviz", "ShiViz log"),
-			c.exportButton("scenario", "scenario"),
-		),
 	)
+	if c.several() {
+		items = append(items, c.exports())
+	}
 	return app.Header().Class("top").Body(items...)
+}
+
+// exports are the buttons that save the run in the focused pane.
+func (c *Lab) exports() app.UI {
+	return app.Div().Class("exports").Body(
+		app.Text("Export: "),
+		c.exportButton("svg", "SVG"),
+		c.exportButton("json", "trace JSON"),
+		c.exportButton("shiviz", "ShiViz log"),
+		c.exportButton("scenario", "scenario"),
+	)
 }
 
 // scenarioPicker chooses pane i's lesson.
@@ -340,8 +381,7 @@ func (c *Lab) controls(i int, shared bool) app.UI {
 			c.zoomButtons(i, true))
 		return app.Div().Class("controls shared").Body(items...)
 	}
-	items = append(items, c.position(i))
-	items = append(items, c.paneTools(i)...)
+	items = append(items, c.position(i), c.zoomButtons(i, false))
 	return app.Div().Class("controls").Body(items...)
 }
 
@@ -356,14 +396,11 @@ func (c *Lab) position(i int) app.UI {
 	return app.Span().ID(p.id(id)).Class("position").Textf("step %d / %d · time %d", s.Step(), s.Len(), s.Now())
 }
 
-// paneTools are pane i's own tools beside its controls: zoom, the cut
-// tool, the network's menu, reset and the command bar.
+// paneTools are pane i's actions on its run: the cut tool, the network's
+// menu, reset and the algorithm's commands.
 func (c *Lab) paneTools(i int) []app.UI {
 	p := c.panes[i]
 	items := []app.UI{}
-	if !c.together() {
-		items = append(items, c.zoomButtons(i, false))
-	}
 	items = append(items,
 		app.Button().ID(p.id("cut-tool")).Title("Draw your own cut and see whether it is consistent (C)").Attr("aria-pressed", c.sess(i).Cut.On).
 			Text("Cut tool").OnClick(func(ctx app.Context, e app.Event) { c.toggleCut(ctx, i) }, app.EventScope(p.n, i)),

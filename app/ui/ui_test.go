@@ -605,18 +605,22 @@ func TestPositionCaptionAndScrubberShowTheSessionsStep(t *testing.T) {
 
 func TestPositionMatchesInTheMountedTree(t *testing.T) {
 	// The same, through go-app's own matcher on the mounted tree: the root
-	// div, its controls (fourth child, after header, stage and legend) and
-	// the position span, eighth of the controls.
+	// div laid out for a projector, its pane's main column (the stage, then
+	// the controls, caption and verdict) and the position span, eighth of
+	// the controls; the side column beside it.
 	sess := session(t, link("snapshot-bank", 30))
 	c := labOf(sess)
 	load(t, c)
-	require.NoError(t, app.Match(app.Div().Class("lab"), c, 0))
+	require.NoError(t, app.Match(app.Div().Class("lab text-L present"), c, 0))
 	require.NoError(t, app.Match(app.Header().Class("top"), c, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("views"), c, 0, 1, 0))
-	require.NoError(t, app.Match(app.Div().ID("legend").Class("legend"), c, 0, 1, 1))
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1, 2))
-	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 1, 2, 7))
-	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 1, 2, 7, 0))
+	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 1, 0))
+	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 1, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1, 0, 1))
+	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 1, 0, 1, 7))
+	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 1, 0, 1, 7, 0))
+	verdict, _ := sess.Verdict()
+	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 1, 0, 3))
+	require.NoError(t, app.Match(app.Aside().Class("side"), c, 0, 1, 1))
 }
 
 func TestMoneyPanelIsTheSessionsPanel(t *testing.T) {
@@ -875,15 +879,17 @@ func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
 	assert.True(t, strings.HasPrefix(p.position(), "step 30 / "))
 
 	// exactly: the root, one pane, in it the diagram (no topology view in
-	// a slide), controls and caption, nothing after
-	require.NoError(t, app.Match(app.Div().Class("lab embed"), c, 0))
-	require.NoError(t, app.Match(app.Div().Class("views"), c, 0, 0, 0))
+	// a slide), controls, caption and verdict, nothing after or beside
+	require.NoError(t, app.Match(app.Div().Class("lab text-L embed"), c, 0))
+	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 0, 0))
 	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0, 0, 0))
-	assert.Error(t, app.Match(app.Div().Class("topology"), c, 0, 0, 0, 1), "no topology view")
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 0, 1))
-	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite"), c, 0, 0, 2))
-	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 2, 0))
-	assert.Error(t, app.Match(app.Div(), c, 0, 0, 3), "nothing follows the caption")
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 0, 0, 1))
+	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite"), c, 0, 0, 0, 2))
+	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 0, 2, 0))
+	verdict, _ := c.sess(0).Verdict()
+	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 0, 0, 3))
+	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 4), "nothing follows the verdict")
+	assert.Error(t, app.Match(app.Aside(), c, 0, 0, 1), "no side column: no topology view, panels or legend in a slide")
 	assert.Error(t, app.Match(app.Div(), c, 0, 1), "one pane")
 
 	// the same link without embed has the header and panels
@@ -909,7 +915,7 @@ func TestCommandBarOffersTheSnapshotAtEveryProcess(t *testing.T) {
 	p := load(t, labOf(sess))
 	bars := p.classed("commands")
 	require.Len(t, bars, 1)
-	assert.True(t, bars[0].parent.hasClass("controls"), "the command bar is among the controls")
+	assert.True(t, bars[0].parent.hasClass("tools"), "the command bar is among the run's tools")
 	buttons := bars[0].tags("button")
 	var texts, ids []string
 	for _, b := range buttons {
@@ -1403,7 +1409,7 @@ func TestPrerenderLeavesFalseFlagsOut(t *testing.T) {
 	assert.Contains(t, html, `<svg`, "the diagram is prerendered")
 	// go-app writes attributes in map order: find the flag in any place
 	selected := regexp.MustCompile(`<option[^>]* selected[ >]`)
-	assert.Len(t, selected.FindAllString(html, -1), 4, "one scenario, one speed, the compare picker's prompt and no timestamps are selected")
+	assert.Len(t, selected.FindAllString(html, -1), 5, "one scenario, one text size, one speed, the compare picker's prompt and no timestamps are selected")
 }
 
 // With many processes the command bar is one button beside a picker, not a

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+)
+
+// textSize is the page's text size: the learner's choice, or the size the
+// window calls for (L on a projector's 1280 or 1366 columns, XL on a
+// 1920-wide one, M on a desk's monitor or a phone).
+func (c *Lab) textSize() string {
+	if c.page != nil && c.page.Text != "" {
+		return c.page.Text
+	}
+	return defaultTextSize(c.winWidth)
+}
+
+// defaultTextSize is the text size for a window this wide (0: unknown,
+// as on the server, which prerenders for a projector).
+func defaultTextSize(width float64) string {
+	switch {
+	case width <= 0:
+		return "L"
+	case width < 700:
+		return "M"
+	case width <= 1366:
+		return "L"
+	case width >= 1800:
+		return "XL"
+	}
+	return "M"
+}
+
+// scale is how much larger than 12 px the diagrams draw.
+func (c *Lab) scale() float64 { return diagram.TextScale(c.textSize()) }
+
+// palette is the diagrams' colours in the page's theme.
+func (c *Lab) palette() []string {
+	if c.page == nil {
+		return diagram.Palette
+	}
+	return diagram.PaletteOf(c.page.Theme)
+}
+
+// looks are the header's text size and theme pickers; both go into the
+// link, so that a lecturer's prepared link opens as prepared.
+func (c *Lab) looks() app.UI {
+	size := c.textSize()
+	options := make([]app.UI, len(lab.TextSizes))
+	for j, s := range lab.TextSizes {
+		options[j] = option(s, "Text "+s, s == size)
+	}
+	theme, other := "light", "Dark"
+	if c.page.Theme == "dark" {
+		theme, other = "dark", "Light"
+	}
+	return app.Span().Class("looks").Body(
+		app.Select().ID("text-size").Attr("aria-label", "text size").Title("Text size: L and XL for a lecture hall").Body(options...).
+			OnChange(func(ctx app.Context, e app.Event) {
+				c.page.Text = ctx.JSSrc().Get("value").String()
+				c.changed(ctx)
+			}),
+		app.Button().ID("theme").Attr("data-theme", theme).Title("Switch between the light and the dark theme").Text(other).
+			OnClick(func(ctx app.Context, e app.Event) {
+				if c.page.Theme == "dark" {
+					c.page.Theme = ""
+				} else {
+					c.page.Theme = "dark"
+				}
+				c.changed(ctx)
+			}),
+	)
+}
