@@ -150,7 +150,9 @@ func (l *layout) text(sh Shape, prio int, order float64, alts ...point) {
 }
 
 // placeLabels places every queued text and appends those that found room,
-// over everything else; it counts the ones left out in the scene.
+// over everything else; it counts the ones left out in the scene. Texts
+// keep off each other and off the marks already drawn (events, tokens,
+// glyphs), so that no label hides an event.
 func (l *layout) placeLabels() {
 	ls := l.labels
 	sort.SliceStable(ls, func(i, j int) bool {
@@ -160,7 +162,17 @@ func (l *layout) placeLabels() {
 		return ls[i].order > ls[j].order
 	})
 	frame := box{1, 1, l.opt.Width - 1, l.opt.Height - 1}
-	placed := append(make([]box, 0, len(ls)+len(l.obstacles)), l.obstacles...)
+	taken := newBoxGrid()
+	for _, b := range l.obstacles {
+		taken.add(b)
+	}
+	if !l.dense {
+		for _, sh := range l.s.Shapes {
+			if b, ok := markBox(sh); ok {
+				taken.add(b)
+			}
+		}
+	}
 	// where each message label's text was placed: a repeat close by says
 	// nothing new (a run of HEARTBEATs), so it gives way
 	said := map[string][]point{}
@@ -174,7 +186,7 @@ func (l *layout) placeLabels() {
 			continue
 		}
 		if lb.prio >= prioFixed {
-			placed = append(placed, textBox(lb.sh))
+			taken.add(textBox(lb.sh))
 			l.s.Shapes = append(l.s.Shapes, lb.sh)
 			continue
 		}
@@ -182,18 +194,76 @@ func (l *layout) placeLabels() {
 			l.s.Hidden++
 			continue
 		}
-		sh, ok := fit(lb, frame, placed)
+		sh, ok := fit(lb, frame, taken)
 		if !ok {
 			l.s.Hidden++
 			continue
 		}
-		placed = append(placed, textBox(sh))
+		taken.add(textBox(sh))
 		l.s.Shapes = append(l.s.Shapes, sh)
 		if lb.prio <= prioMessage {
 			said[sh.Text] = append(said[sh.Text], point{sh.X1, sh.Y1})
 		}
 	}
 	l.labels = l.labels[:0]
+}
+
+// markBox is the box of a mark a label must not hide: an event's dot, a
+// token's coin, a glyph. Lines, bars and bands may be written over.
+func markBox(sh Shape) (box, bool) {
+	switch sh.Op {
+	case OpCircle, OpDiamond, OpTriangle, OpCross:
+		r := sh.X2 - 0.5 // a hair's overlap with a dot's rim is no harm
+		if r <= 0 {
+			return box{}, false
+		}
+		return box{sh.X1 - r, sh.Y1 - r, sh.X1 + r, sh.Y1 + r}, true
+	}
+	return box{}, false
+}
+
+// boxGrid finds the boxes near a place quickly: a picture may hold
+// thousands of marks, and each label tries a dozen places.
+type boxGrid struct {
+	cells map[[2]int32][]int
+	boxes []box
+}
+
+// gridCell is the size of a boxGrid's cells, in layout units.
+const gridCell = 40
+
+func newBoxGrid() *boxGrid { return &boxGrid{cells: map[[2]int32][]int{}} }
+
+func cellRange(b box) (x0, y0, x1, y1 int32) {
+	c := func(v float64) int32 { return int32(max(min(v/gridCell, 1e6), -1e6)) }
+	return c(b.x0), c(b.y0), c(b.x1), c(b.y1)
+}
+
+func (g *boxGrid) add(b box) {
+	id := len(g.boxes)
+	g.boxes = append(g.boxes, b)
+	x0, y0, x1, y1 := cellRange(b)
+	for x := x0; x <= x1; x++ {
+		for y := y0; y <= y1; y++ {
+			k := [2]int32{x, y}
+			g.cells[k] = append(g.cells[k], id)
+		}
+	}
+}
+
+// hits says whether b overlaps a box of the grid.
+func (g *boxGrid) hits(b box) bool {
+	x0, y0, x1, y1 := cellRange(b)
+	for x := x0; x <= x1; x++ {
+		for y := y0; y <= y1; y++ {
+			for _, id := range g.cells[[2]int32{x, y}] {
+				if b.overlaps(g.boxes[id]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // repeatGap is how near (in layout units) a message label's text may be
@@ -217,7 +287,7 @@ var nudges = []point{{0, -14}, {0, 14}, {0, -28}, {0, 28}, {24, 0}, {-24, 0}, {2
 // fit finds the first place for a text, among its own anchor, its
 // alternatives and the nudges of each, that stays inside the frame and
 // overlaps no text placed before it.
-func fit(lb *label, frame box, placed []box) (Shape, bool) {
+func fit(lb *label, frame box, taken *boxGrid) (Shape, bool) {
 	anchors := append([]point{{lb.sh.X1, lb.sh.Y1}}, lb.alts...)
 	try := func(x, y float64) (Shape, bool) {
 		sh := lb.sh
@@ -238,12 +308,7 @@ func fit(lb *label, frame box, placed []box) (Shape, bool) {
 		if b.x0 < frame.x0-0.01 || b.x1 > frame.x1+0.01 {
 			return sh, false // wider than the drawing
 		}
-		for _, p := range placed {
-			if b.overlaps(p) {
-				return sh, false
-			}
-		}
-		return sh, true
+		return sh, !taken.hits(b)
 	}
 	for _, a := range anchors {
 		if sh, ok := try(a.x, a.y); ok {

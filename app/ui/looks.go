@@ -9,7 +9,8 @@ import (
 
 // textSize is the page's text size: the learner's choice, or the size the
 // window calls for (L on a projector's 1280 or 1366 columns, XL on a
-// 1920-wide one, M on a desk's monitor or a phone).
+// 1920-wide one, M on a desk's monitor or a small frame, S on a phone or
+// a frame in a slide's corner).
 func (c *Lab) textSize() string {
 	if c.page != nil && c.page.Text != "" {
 		return c.page.Text
@@ -23,7 +24,9 @@ func defaultTextSize(width float64) string {
 	switch {
 	case width <= 0:
 		return "L"
-	case width < 700:
+	case width < 600:
+		return "S"
+	case width < 900:
 		return "M"
 	case width <= 1366:
 		return "L"

@@ -68,22 +68,28 @@ func (c *Lab) renderPane(i int) app.UI {
 		app.Div().Class("stage").Body(
 			c.diagram(i),
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
+			// feedback on a click sits over the diagram's foot, so that
+			// the diagram keeps its size (and what was clicked its place)
+			app.If(p.notice != "" || s.Cut.On, func() app.UI {
+				return app.Div().Class("notes").Body(
+					app.If(p.notice != "", func() app.UI {
+						return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
+					}),
+					app.If(s.Cut.On, func() app.UI {
+						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
+					}),
+				)
+			}),
 		),
 		app.If(!c.together(), func() app.UI { return c.controls(i, false) }),
 		app.If(c.together(), func() app.UI { return app.Div().Class("controls").Body(c.position(i)) }),
 		app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(c.page.Caption(i)),
 		app.Div().ID(p.id("verdict")).Class(map[bool]string{true: "verdict good", false: "verdict bad"}[holds]).Title(verdict).Text(verdict),
-		app.If(p.notice != "", func() app.UI {
-			return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
-		}),
 		app.If(s.Stopped() != "", func() app.UI {
 			return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
 		}),
 		app.If(len(changes) > 0, func() app.UI {
 			return app.Div().ID(p.id("changes")).Class("notice changes").Text("Changed: " + strings.Join(changes, "; ") + ".")
-		}),
-		app.If(s.Cut.On, func() app.UI {
-			return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
 		}),
 	)
 	var side []app.UI
@@ -204,12 +210,7 @@ func (c *Lab) header() app.UI {
 			app.Text(" Step the runs together (in time order)"),
 		))
 	}
-	list := scenario.BuiltinList()
-	adds := []app.UI{option("", "Compare with…", true)}
-	for _, b := range list {
-		adds = append(adds, option(b.ID, b.Title, false))
-	}
-	adds = append(adds, comparisonOptions()...)
+	adds := append([]app.UI{option("", "Compare with…", true)}, lessonOptions("", true)...)
 	items = append(items,
 		app.Span().Class("spacer"),
 		c.looks(),
@@ -249,20 +250,15 @@ func (c *Lab) exports() app.UI {
 func (c *Lab) scenarioPicker(i int) app.UI {
 	p := c.panes[i]
 	s := c.sess(i).Scenario()
-	list := scenario.BuiltinList()
-	options := make([]app.UI, 0, len(list)+1)
 	builtin := false
-	for _, b := range list {
-		options = append(options, option(b.ID, b.Title, b.ID == s.ID))
+	for _, b := range scenario.BuiltinList() {
 		builtin = builtin || b.ID == s.ID
 	}
+	options := lessonOptions(s.ID, !c.several())
 	if !builtin && scenario.ComparisonOf(s.ID) != "" && scenario.IsBuiltin(s) {
 		// a comparison's run, in its compare view
 		options = append(options, option(s.ID, s.Title, true))
 		builtin = true
-	}
-	if !c.several() {
-		options = append(options, comparisonOptions()...)
 	}
 	if !builtin {
 		options = append(options, option("", "(your scenario) "+s.Title, true))

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -12,13 +14,45 @@ import (
 // comparisonPrefix marks a picker's option that opens a comparison.
 const comparisonPrefix = "compare:"
 
-// comparisonOptions are the pickers' entries for the built-in comparisons.
-func comparisonOptions() []app.UI {
+// lessonOptions are a lesson picker's entries: the built-in lessons
+// grouped by topic in the course's order, each group by title, and the
+// comparisons in a group of their own when withComparisons. selected is
+// the id of the lesson shown.
+func lessonOptions(selected string, withComparisons bool) []app.UI {
+	byTopic := map[string][]scenario.Info{}
+	for _, b := range scenario.BuiltinList() {
+		byTopic[b.Topic] = append(byTopic[b.Topic], b)
+	}
 	var out []app.UI
-	for _, cmp := range scenario.Comparisons() {
-		out = append(out, option(comparisonPrefix+cmp.ID, "Compare: "+cmp.Title, false))
+	for _, topic := range append(slices.Clone(scenario.Topics), "") {
+		list := byTopic[topic]
+		if len(list) == 0 {
+			continue
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i].Title < list[j].Title })
+		options := make([]app.UI, len(list))
+		for j, b := range list {
+			options[j] = option(b.ID, b.Title, b.ID == selected)
+		}
+		label := topicLabel(topic)
+		out = append(out, app.OptGroup().Label("%s", label).Body(options...))
+	}
+	if withComparisons {
+		var options []app.UI
+		for _, cmp := range scenario.Comparisons() {
+			options = append(options, option(comparisonPrefix+cmp.ID, "Compare: "+cmp.Title, false))
+		}
+		out = append(out, app.OptGroup().Label("Comparisons, side by side").Body(options...))
 	}
 	return out
+}
+
+// topicLabel is a topic as a picker's group heading: "Mutual exclusion".
+func topicLabel(topic string) string {
+	if topic == "" {
+		return "Other lessons"
+	}
+	return strings.ToUpper(topic[:1]) + topic[1:]
 }
 
 // openComparison replaces the page with a comparison's runs, stepped

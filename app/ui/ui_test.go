@@ -509,6 +509,9 @@ func TestLoadingBeforeASession(t *testing.T) {
 	assert.Nil(t, p.byID("position"))
 }
 
+// The picker lists every built-in lesson once, grouped by topic in the
+// course's order with full titles, the comparisons in a group of their
+// own, and selects the lesson shown.
 func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
 	var ids []string
 	for _, b := range scenario.BuiltinList() {
@@ -521,17 +524,33 @@ func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
 			picker := p.id("scenario")
 			require.Equal(t, "select", picker.tag)
 			assert.Equal(t, "scenario", picker.attrs["aria-label"])
+			groups := picker.tags("optgroup")
+			var labels []string
+			for _, g := range groups {
+				labels = append(labels, g.attrs["label"])
+			}
+			assert.Equal(t, []string{"Snapshots and cuts", "Clocks", "Mutual exclusion", "Elections", "Leases and locks", "Termination",
+				"Checkpointing and streams", "Comparisons, side by side"}, labels, "the course's order")
 			opts := picker.tags("option")
 			require.Len(t, opts, len(ids)+len(scenario.Comparisons()), "one option per built-in lesson and per comparison, no extra one")
-			var selected []string
-			for i, o := range opts[:len(ids)] {
-				assert.Equal(t, ids[i], o.attrs["value"])
-				assert.Equal(t, builtinTitle(t, ids[i]), o.text())
-				if o.on("selected") {
-					selected = append(selected, o.attrs["value"])
+			var listed, selected []string
+			for _, g := range groups[:len(groups)-1] {
+				topic := strings.ToLower(g.attrs["label"])
+				for _, o := range g.tags("option") {
+					id := o.attrs["value"]
+					listed = append(listed, id)
+					s, err := scenario.Builtin(id)
+					require.NoError(t, err)
+					assert.Equal(t, topic, s.TopicOf(), "%s is under its topic", id)
+					assert.Equal(t, builtinTitle(t, id), o.text(), "the full title")
+					if o.on("selected") {
+						selected = append(selected, id)
+					}
 				}
 			}
+			assert.ElementsMatch(t, ids, listed)
 			assert.Equal(t, []string{current}, selected)
+			assert.Len(t, groups[len(groups)-1].tags("option"), len(scenario.Comparisons()))
 		})
 	}
 }

@@ -224,7 +224,7 @@ func (p *page) clickProcess(lesson string, node sim.NodeID) {
 	p.t.Helper()
 	w, h := p.canvasSize()
 	_, r := scenariotest.Run(p.t, lesson)
-	scene := diagram.Layout(r.Trace(), 0, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	scene := diagram.Layout(r.Trace(), 0, r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 	p.clickCanvas(24, scene.ProcessY(node), false)
 }
 
@@ -270,3 +270,12 @@ func (p *page) countColor(hex string, y0, y1 float64) int {
 
 var _ = kb.ArrowRight
 var _ = base64.StdEncoding
+
+// scale is the page's drawing scale: its text size, as its root's class
+// says (text-L), the one a native layout must use to find what is where.
+func (p *page) scale() float64 {
+	p.t.Helper()
+	size := eval[string](p, `(document.querySelector(".lab").className.match(/text-(\w+)/) || [])[1] || ""`)
+	require.NotEmpty(p.t, size, "the page names its text size")
+	return diagram.TextScale(size)
+}

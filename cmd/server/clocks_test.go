@@ -24,7 +24,7 @@ func TestCompareTwoEventsByTheirVectors(t *testing.T) {
 	p.waitFor(`location.search.includes("stamps=vector")`, "the stamps are in the link")
 
 	w, h := p.canvasSize()
-	scene := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h, Stamps: diagram.StampsVector})
+	scene := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale(), Stamps: diagram.StampsVector})
 	ax, ay, ok := scene.EventPoint(3) // P1's local event
 	require.True(t, ok)
 	bx, by, ok := scene.EventPoint(r.Len() - 1) // P3's last

@@ -26,7 +26,7 @@ func TestDragACutPoint(t *testing.T) {
 
 	w, h := p.canvasSize()
 	cut := []float64{12.5, 12.5, 12.5}
-	scene := diagram.Layout(tr, r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h, Cut: cut})
+	scene := diagram.Layout(tr, r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale(), Cut: cut})
 	rect := eval[map[string]float64](p, `(() => { const r = document.getElementById("diagram").getBoundingClientRect(); return {x: r.left, y: r.top}; })()`)
 	x0, y := rect["x"]+scene.XOf(12.5), rect["y"]+scene.ProcessY(m.From)
 	x1 := rect["x"] + scene.XOf(8.6)

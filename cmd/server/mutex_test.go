@@ -37,7 +37,7 @@ func TestTokenIsHeldAndTravelsInThePage(t *testing.T) {
 	assert.Equal(t, "3 gets the token and enters the critical section for 5 ticks", p.text("#caption"))
 	assert.Contains(t, p.text(`[data-panel="Token ring"]`), "the token is held by 3")
 	w, h := p.canvasSize()
-	scene := diagram.Layout(r.Trace(), held, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	scene := diagram.Layout(r.Trace(), held, r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 	gold := diagram.Palette[diagram.TokenColor]
 	y3 := scene.ProcessY(2)
 	onLine := p.countColor(gold, y3-3, y3+3)
@@ -50,7 +50,8 @@ func TestTokenIsHeldAndTravelsInThePage(t *testing.T) {
 		if len(r.At(k).View().InFlight(2, 3)) > 0 {
 			p = open(t, fmt.Sprintf("/?s=token-ring-idle&k=%d", k))
 			assert.Contains(t, p.text(`[data-panel="Token ring"]`), "the token is on its way")
-			scene = diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: w, Height: h})
+			w, h = p.canvasSize() // the diagram's height is what the caption leaves it
+			scene = diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 			id := r.At(k).View().InFlight(2, 3)[0]
 			x, y, ok := scene.MessageAt(id, 1)
 			require.True(t, ok)

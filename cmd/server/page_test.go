@@ -119,7 +119,7 @@ func TestCrashClickShowsOnTheDiagram(t *testing.T) {
 	p := open(t, "/?s=snapshot-bank&k=20")
 	w, h := p.canvasSize()
 	_, r := bankRun(t, "snapshot-bank")
-	scene := diagram.Layout(r.Trace(), 20, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	scene := diagram.Layout(r.Trace(), 20, r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 	y := scene.ProcessY(1)
 	crash := diagram.Palette[diagram.CrashColor]
 	require.Zero(t, p.countColor(crash, y-10, y+10), "nothing crashed yet")
@@ -164,7 +164,7 @@ func TestClickingAMessageDeliversItOrSaysWhyNot(t *testing.T) {
 	k, behind := headless(t, r)
 	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", k))
 	w, h := p.canvasSize()
-	scene := diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: w, Height: h})
+	scene := diagram.Layout(r.Trace(), k, r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 	x, y := clickable(t, scene, behind)
 	p.clickCanvas(x, y, false)
 	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!document.getElementById("notice")`))
@@ -344,7 +344,7 @@ func TestClickAnEventForItsCausalPastAndFuture(t *testing.T) {
 	_, r := bankRun(t, "snapshot-bank")
 	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", r.Len()))
 	w, h := p.canvasSize()
-	scene := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h})
+	scene := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 	past, future := diagram.Palette[diagram.PastColor], diagram.Palette[diagram.FutureColor]
 	require.Zero(t, p.countColor(past, 0, h)+p.countColor(future, 0, h))
 	var x, y float64
@@ -406,7 +406,13 @@ func TestProcessMenuFollowsTheClickedProcess(t *testing.T) {
 // only, and the diagram takes the height the frame leaves.
 func TestEmbedFitsItsFrame(t *testing.T) {
 	p := open(t, "/?s=snapshot-bank&k=20&embed=1")
-	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("diagram").clientHeight === Math.max(window.innerHeight - 170, 160)`))
+	// the diagram takes what the frame leaves after the controls, caption
+	// and verdict, and nothing scrolls
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`(() => {
+		const cv = document.getElementById("diagram"), v = document.getElementById("verdict");
+		return cv.clientHeight > window.innerHeight * 0.5 && v.getBoundingClientRect().bottom <= window.innerHeight &&
+			document.documentElement.scrollHeight <= window.innerHeight;
+	})()`))
 	require.NoError(t, err, "the canvas fills the frame")
 	assert.Zero(t, eval[int](p, `document.querySelectorAll("header, .panels").length`), "no header, no panels")
 	p.key(kb.ArrowRight)
@@ -432,7 +438,7 @@ func TestCutTool(t *testing.T) {
 	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", r.Len()))
 	w, h := p.canvasSize()
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
-	scene := ix.Layout(r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h})
+	scene := ix.Layout(r.Len(), r.Config().Spec, diagram.Options{Width: w, Height: h, Scale: p.scale()})
 	p.do(chromedp.KeyEvent("c"))
 	p.waitFor(`!!document.getElementById("cut-verdict")`, "the cut tool opens")
 	require.Contains(t, p.text("#cut-verdict"), "0 of 3 placed")

@@ -84,6 +84,8 @@ func Broken() map[string]error { return broken }
 // Info names a built-in scenario, for pickers.
 type Info struct {
 	ID, Title string
+	// Topic is the part of the course it teaches (see Topics).
+	Topic string
 }
 
 // BuiltinList lists the built-in lessons in id order, without copying
@@ -93,7 +95,7 @@ func BuiltinList() []Info {
 	var out []Info
 	for _, id := range BuiltinIDs() {
 		if memberOf[id] == "" {
-			out = append(out, Info{ID: id, Title: builtins[id].Title})
+			out = append(out, Info{ID: id, Title: builtins[id].Title, Topic: builtins[id].TopicOf()})
 		}
 	}
 	return out

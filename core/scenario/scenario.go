@@ -44,6 +44,32 @@ type Scenario struct {
 	Script      []Entry         `json:"script,omitempty"`
 	Until       Until           `json:"until"`
 	Expect      *Expect         `json:"expect,omitempty"`
+	Lesson      *Lesson         `json:"lesson,omitempty"`
+}
+
+// Lesson is how a scenario is presented as a lesson: where it belongs in
+// the course and where it opens. Nothing in it changes the run.
+type Lesson struct {
+	// Topic is the part of the course it teaches (one of Topics), which
+	// groups the lesson pickers.
+	Topic string `json:"topic,omitempty"`
+	// Opens is the step a link that names no step opens at: the lesson's
+	// first interesting step.
+	Opens int `json:"opens,omitempty"`
+	// Frame is the interval of the time axis that holds the lesson's
+	// point, [from, to]: the diagram opens framed on it.
+	Frame []sim.Time `json:"frame,omitempty"`
+}
+
+// Topics are the parts of the course, in its order.
+var Topics = []string{
+	"snapshots and cuts",
+	"clocks",
+	"mutual exclusion",
+	"elections",
+	"leases and locks",
+	"termination",
+	"checkpointing and streams",
 }
 
 // FIFO reports whether the scenario's channels are FIFO (the default).
@@ -253,6 +279,9 @@ func (s *Scenario) Validate() error {
 				return fieldErr(fmt.Sprintf("expect.violations[%d]", i), "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(v), strings.Join(invariantNames(spec), "; "))
 			}
 		}
+	}
+	if err := s.Lesson.validate(); err != nil {
+		return err
 	}
 	if _, err := spec.New(s.Names, s.Params); err != nil {
 		return paramsError(err)
@@ -555,4 +584,34 @@ func (s *Scenario) Clone() *Scenario {
 func (s *Scenario) JSON() []byte {
 	data, _ := json.MarshalIndent(s, "", "  ")
 	return append(data, '\n')
+}
+
+// validate checks a lesson's presentation.
+func (l *Lesson) validate() error {
+	if l == nil {
+		return nil
+	}
+	if l.Topic != "" && !oneOf(l.Topic, Topics) {
+		return fieldErr("lesson.topic", "unknown topic %q (want one of: %s)", clipText(l.Topic), strings.Join(Topics, "; "))
+	}
+	if l.Opens < 0 || l.Opens > engine.MaxSteps {
+		return fieldErr("lesson.opens", "a step from 0 to %d, got %d", engine.MaxSteps, l.Opens)
+	}
+	if l.Frame != nil {
+		if len(l.Frame) != 2 || l.Frame[1] <= l.Frame[0] {
+			return fieldErr("lesson.frame", "want [from, to] with from before to, got %v", l.Frame)
+		}
+		if err := timeRange("lesson.frame", l.Frame); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TopicOf is the topic of a lesson, or "" when it names none.
+func (s *Scenario) TopicOf() string {
+	if s.Lesson == nil {
+		return ""
+	}
+	return s.Lesson.Topic
 }

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// onScreen says, for a page, whether nothing scrolls and the elements
+// named are wholly inside the window; it returns what is not.
+const onScreen = `((ids) => {
+	const out = [];
+	const de = document.documentElement;
+	if (de.scrollHeight > innerHeight + 1) out.push("the page scrolls down (" + de.scrollHeight + " > " + innerHeight + ")");
+	if (de.scrollWidth > innerWidth + 1) out.push("the page scrolls sideways (" + de.scrollWidth + " > " + innerWidth + ")");
+	for (const id of ids) {
+		const el = document.getElementById(id);
+		if (!el) { out.push(id + " is missing"); continue; }
+		const r = el.getBoundingClientRect();
+		if (r.width === 0 || r.height === 0) out.push(id + " is not shown");
+		if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1)
+			out.push(id + " is outside the window: " + JSON.stringify([r.left, r.top, r.right, r.bottom]));
+	}
+	return out;
+})`
+
+// view opens a link in a tab with a window of the given size and waits
+// until the client has drawn the diagram at that size.
+func view(t *testing.T, p *page, w, h int64, path string) {
+	t.Helper()
+	p.do(chromedp.EmulateViewport(w, h), chromedp.Navigate(siteURL+path))
+	p.waitFrames(1)
+	p.waitFor(`(() => { const c = document.getElementById("diagram"); return c && c.width === Math.round(c.clientWidth * (devicePixelRatio || 1)) && c.height === Math.round(c.clientHeight * (devicePixelRatio || 1)); })()`,
+		"the diagram is painted at the size of its stage")
+}
+
+// For a projector's and a wide screen's windows, lessons at their key
+// steps show the diagram, the step controls, the caption and the verdict
+// without scrolling; seven lanes included.
+func TestTheLessonsPointIsOnOneScreen(t *testing.T) {
+	lessons := []string{"token-ring-crash&k=11", "snapshot-nonfifo&k=47", "maekawa-deadlock&k=19", "coordination-lock-herd&k=58", "lease-fencing&k=20"}
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	for _, size := range [][2]int64{{1280, 720}, {1366, 768}, {1920, 1080}} {
+		for _, l := range lessons {
+			view(t, p, size[0], size[1], "/?s="+l)
+			bad := eval[[]string](p, onScreen+`(["diagram", "forward", "back", "play", "caption", "verdict"])`)
+			assert.Empty(t, bad, "%dx%d %s", size[0], size[1], l)
+			_, ch := p.canvasSize()
+			assert.Greater(t, ch, float64(size[1])*0.45, "%dx%d %s: the diagram takes most of the height", size[0], size[1], l)
+			if size[0] == 1280 {
+				p.screenshot("present-" + strings.Split(l, "&")[0])
+			}
+		}
+	}
+	// the header keeps its height and its controls their places from
+	// lesson to lesson
+	var layouts []string
+	for _, l := range lessons {
+		view(t, p, 1280, 720, "/?s="+l)
+		layouts = append(layouts, eval[string](p, `["text-size", "theme", "add-view", "load"].map(id => { const r = document.getElementById(id).getBoundingClientRect(); return [r.left, r.top, r.width].join(","); }).join(" ") + " " + document.querySelector("header.top").getBoundingClientRect().height`))
+	}
+	for i := range layouts {
+		assert.Equal(t, layouts[0], layouts[i], "the header does not reflow: %s", lessons[i])
+	}
+}
+
+// Embedded in a slide, at every frame size from 480×270 up, the page fits
+// its frame: the diagram, compact controls, the caption and the verdict,
+// no scrollbars.
+func TestEmbedFitsEveryFrame(t *testing.T) {
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	for _, size := range [][2]int64{{480, 270}, {800, 450}, {1920, 1080}} {
+		view(t, p, size[0], size[1], "/?s=token-ring-crash&k=11&embed=1")
+		bad := eval[[]string](p, onScreen+`(["diagram", "forward", "caption", "verdict"])`)
+		assert.Empty(t, bad, "embedded at %dx%d", size[0], size[1])
+		p.screenshot(fmt.Sprintf("embed-%dx%d", size[0], size[1]))
+	}
+}
+
+// A phone's window: the page does not scroll sideways.
+func TestPhoneDoesNotScrollSideways(t *testing.T) {
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	for _, l := range []string{"snapshot-bank&k=40", "barrier-alignment&k=48"} {
+		view(t, p, 390, 844, "/?s="+l)
+		assert.LessOrEqual(t, eval[float64](p, `document.documentElement.scrollWidth`), 391.0, l)
+		assert.Empty(t, eval[[]string](p, `((ids) => ids.filter(id => document.getElementById(id).getBoundingClientRect().right > innerWidth + 1))(["diagram", "caption", "verdict", "forward"])`), l)
+	}
+	p.screenshot("phone")
+}
+
+// A presenter's remote sends PageDown, PageUp, the arrows and Space: they
+// drive the lesson whatever was clicked last.
+func TestKeysDriveTheLessonWhateverWasClicked(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=5")
+	stepIs := func(k int, why string) {
+		t.Helper()
+		p.waitFor(fmt.Sprintf(`document.getElementById("position").textContent.startsWith("step %d /")`, k), why)
+	}
+	// a key as a remote sends it; the page answers in its position (a step
+	// need not change the picture)
+	press := func(key string) { t.Helper(); p.do(chromedp.KeyEvent(key)) }
+	// the lesson picker: chosen with the pointer, it hands the keys back
+	p.do(chromedp.Click(chromedp.CSS("#scenario")))
+	p.do(chromedp.SetValue(chromedp.CSS("#scenario"), "snapshot-nonfifo"))
+	p.waitFor(`location.search.includes("s=snapshot-nonfifo")`, "the picker opens the lesson")
+	k := stepOf(p)
+	press(kb.PageDown)
+	stepIs(k+1, "PageDown after the picker steps the lesson")
+	press(kb.ArrowRight)
+	stepIs(k+2, "→ after the picker steps the lesson")
+	assert.Contains(t, eval[string](p, "location.search"), "s=snapshot-nonfifo", "and does not switch lessons")
+
+	// a checkbox: Space plays, it does not flip the checkbox again
+	p.click("#fifo", false)
+	p.waitFor(`location.search.includes("fifo=")`, "the checkbox reruns the lesson on the other network")
+	fifo := eval[bool](p, `document.getElementById("fifo").checked`)
+	p.do(chromedp.KeyEvent(" "))
+	p.waitFor(`document.getElementById("play").textContent.includes("Pause")`, "Space after the checkbox plays")
+	assert.Equal(t, fifo, eval[bool](p, `document.getElementById("fifo").checked`), "Space did not flip FIFO")
+	p.do(chromedp.KeyEvent(" "))
+	p.waitFor(`document.getElementById("play").textContent.includes("Play")`, "Space pauses")
+
+	// a button: Space plays rather than pressing Step again
+	p.click("#home", false)
+	stepIs(0, "Home")
+	p.click("#forward", false)
+	stepIs(1, "the button steps")
+	p.do(chromedp.KeyEvent(" "))
+	p.waitFor(`document.getElementById("play").textContent.includes("Pause")`, "Space after Step plays")
+	p.do(chromedp.KeyEvent(" "))
+	p.waitFor(`document.getElementById("play").textContent.includes("Play")`, "Space pauses")
+
+	// the speed picker: → steps, the speed stays
+	p.do(chromedp.Click(chromedp.CSS("#speed")))
+	p.do(chromedp.SetValue(chromedp.CSS("#speed"), "8"))
+	k = stepOf(p)
+	press(kb.ArrowRight)
+	stepIs(k+1, "→ after the speed picker steps")
+	assert.Equal(t, "8", eval[string](p, `document.getElementById("speed").value`))
+	press(kb.PageUp)
+	stepIs(k, "PageUp steps back")
+	p.noConsoleErrors()
+}
+
+// stepOf is the step the page shows.
+func stepOf(p *page) int {
+	var k int
+	_, err := fmt.Sscanf(p.position(), "step %d /", &k)
+	require.NoError(p.t, err, p.position())
+	return k
+}
+
+// coldTab opens a tab in a fresh browser profile (no cache, no service
+// worker) whose requests for the client are held until release is
+// called: what a student on a slow first visit sees before the client
+// runs.
+func coldTab(t *testing.T, path string) (p *page, release func()) {
+	t.Helper()
+	site(t)
+	ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	require.NoError(t, chromedp.Do(ctx))
+	p = &page{t: t, ctx: ctx, errors: &[]string{}}
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*app.wasm*"}}})
+		return err
+	})))
+	var mu sync.Mutex
+	var held []fetch.RequestID
+	released := false
+	let := func(id fetch.RequestID) {
+		_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+			return err
+		}))
+	}
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			if released {
+				mu.Unlock()
+				go let(ev.RequestID)
+				continue
+			}
+			held = append(held, ev.RequestID)
+			mu.Unlock()
+		}
+	}()
+	p.do(chromedp.EmulateViewport(1280, 720), chromedp.Navigate(siteURL+path))
+	return p, func() {
+		mu.Lock()
+		ids := held
+		held, released = nil, true
+		mu.Unlock()
+		for _, id := range ids {
+			let(id)
+		}
+	}
+}
+
+// Before the client runs, the server's picture is on screen, not behind a
+// curtain: a small progress pill in a corner. Keys pressed then are kept
+// and take effect once the client is ready.
+func TestThePictureShowsAndKeysCountWhileTheClientLoads(t *testing.T) {
+	p, release := coldTab(t, "/?s=snapshot-bank&k=10")
+	p.waitFor(`!!document.querySelector(".prerender svg")`, "the prerendered picture")
+	shown := eval[map[string]float64](p, `(() => { const r = document.querySelector(".stage .prerender svg").getBoundingClientRect(); return {w: r.width, h: r.height, top: r.top, bottom: r.bottom}; })()`)
+	assert.Greater(t, shown["w"], 600.0)
+	assert.Greater(t, shown["h"], 300.0)
+	assert.LessOrEqual(t, shown["bottom"], 720.0, "the picture is in the window")
+	loader := eval[map[string]float64](p, `(() => { const l = document.getElementById("app-wasm-loader"); if (!l) return {w: 0, h: 0}; const r = l.getBoundingClientRect(); return {w: r.width, h: r.height}; })()`)
+	assert.Less(t, loader["w"], 400.0, "the loader is a small pill, not a curtain")
+	assert.Less(t, loader["h"], 80.0)
+	assert.Empty(t, eval[[]string](p, onScreen+`(["caption", "verdict"])`), "the caption and verdict are on screen from the start")
+	p.screenshot("loading")
+
+	for range 3 {
+		p.do(chromedp.KeyEvent(kb.ArrowRight))
+	}
+	assert.Equal(t, 0, p.frames(), "the client is not running yet")
+	release()
+	p.waitFrames(1)
+	p.waitFor(`document.getElementById("position").textContent.startsWith("step 13 /")`, "the three keys pressed while loading took effect")
+	p.noConsoleErrors()
+}
+
+// A menu opened near the window's edge stays inside it: on the lowest
+// lane, every item of the process menu can be reached.
+func TestMenusStayInsideTheWindow(t *testing.T) {
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	view(t, p, 1280, 720, "/?s=snapshot-bank&k=20")
+	p.clickProcess("snapshot-bank", 2)
+	p.waitFor(`!!document.getElementById("process-menu")`, "the menu opens")
+	r := eval[map[string]float64](p, `(() => { const r = document.getElementById("process-menu").getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; })()`)
+	assert.GreaterOrEqual(t, r["t"], 0.0)
+	assert.LessOrEqual(t, r["b"], 720.0, "the menu's foot is in the window")
+	assert.LessOrEqual(t, r["r"], 1280.0)
+	buttons := eval[int](p, `[...document.querySelectorAll("#process-menu button")].filter(b => { const r = b.getBoundingClientRect(); return r.bottom <= innerHeight && r.top >= 0; }).length`)
+	assert.Equal(t, eval[int](p, `document.querySelectorAll("#process-menu button").length`), buttons, "every item can be reached")
+	p.screenshot("menu-lowest-lane")
+}
