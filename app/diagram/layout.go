@@ -52,6 +52,10 @@ type Options struct {
 	// Stamps writes every event's Lamport timestamp or vector clock (the
 	// engine's, kept for every algorithm) under its dot.
 	Stamps Stamps
+	// Frame is an interval of the axis that holds the lesson's point
+	// ([from, to], to > from): unpinned, the window frames it while the
+	// present and the selection are inside it.
+	Frame [2]float64
 	// Scale is how many CSS pixels a layout unit is: the text size (1
 	// draws 12 px text, TextScale("L") 16 px), with lines and marks in
 	// step. 0 means 1.
@@ -205,9 +209,12 @@ func (l *layout) axis() {
 	if l.opt.HasSelected && l.opt.Selected >= 0 && l.opt.Selected < l.k {
 		reach = max(reach, l.xs[l.opt.Selected])
 	}
+	lesson := l.opt.Frame
 	switch frame := frameEnd(reach, end); {
 	case l.opt.Pinned:
 		l.t0, l.t1 = l.opt.Start, l.opt.Start+l.opt.Span
+	case lesson[1] > lesson[0] && reach <= lesson[1]:
+		l.t0, l.t1 = lesson[0], lesson[1]
 	case frame <= l.opt.Span:
 		l.t0, l.t1 = 0, frame
 	default:

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 )
 
 // Presentation sizes: what the page gives the diagram and the process
@@ -99,4 +101,41 @@ func TestVerdictNamesTheFailingInvariant(t *testing.T) {
 	ring.Seek(0)
 	_, ok = ring.Verdict()
 	assert.True(t, ok, "nothing fails before the crash")
+}
+
+// A slide that names no step opens under way: at the step the lesson
+// names, or where the first message has arrived; a lesson's frame holds
+// the window while its point is inside it, until the learner zooms.
+func TestSlidesOpenUnderWayAndLessonsFrameTheirPoint(t *testing.T) {
+	p, err := PageFromQuery(url.Values{"s": {"snapshot-bank"}, "embed": {"1"}}, false)
+	require.NoError(t, err)
+	s := p.Views[0]
+	require.Positive(t, s.Step())
+	first := -1
+	for _, m := range s.Run().Trace().MsgsBefore(s.Step()) {
+		if m.ReceivedAt(s.Step()) {
+			first = m.RecvStep
+		}
+	}
+	assert.Equal(t, s.Step()-1, first, "the first arrival is the last step shown")
+	p, err = PageFromQuery(url.Values{"s": {"snapshot-bank"}}, false)
+	require.NoError(t, err)
+	assert.Zero(t, p.Views[0].Step(), "a page, not a slide, opens at the start")
+
+	scn, err := scenario.Builtin("token-ring-crash")
+	require.NoError(t, err)
+	scn.Lesson = &scenario.Lesson{Topic: "mutual exclusion", Opens: 11, Frame: []sim.Time{0, 14}}
+	s, err = Open(scn)
+	require.NoError(t, err)
+	assert.Equal(t, 11, s.OpeningStep())
+	s.Seek(11)
+	sc := s.Scene(900, 400)
+	assert.Equal(t, [2]float64{0, 14}, [2]float64{sc.T0, sc.T1}, "framed on the lesson's point")
+	s.Seek(s.Len())
+	sc = s.Scene(900, 400)
+	assert.Greater(t, sc.T1, 14.0, "past the frame, the window follows the run")
+	s.Seek(11)
+	s.View.Span = 40
+	sc = s.Scene(900, 400)
+	assert.NotEqual(t, 14.0, sc.T1, "a learner's zoom wins")
 }

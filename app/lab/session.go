@@ -297,10 +297,14 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	if s.Spec().Lines != nil {
 		lines = s.Spec().Lines(s.State().View())
 	}
-	return s.index().Layout(s.step, s.Spec(), diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Lines: lines,
+	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Lines: lines,
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
 		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
-		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps})
+		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps}
+	if from, to, ok := s.frame(); ok && v.Span == 0 && s.Axis == diagram.AxisTime {
+		opt.Frame = [2]float64{from, to} // the lesson's own, until the learner zooms
+	}
+	return s.index().Layout(s.step, s.Spec(), opt)
 }
 
 // highlightAll is what the diagram points at: the messages failing

@@ -194,6 +194,9 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 			return nil, fmt.Errorf("%s: step %d is past the end of the run (%d steps)", param("k"), k, sess.Len())
 		}
 		sess.step = min(k, sess.Len())
+	} else if q.Get("embed") == "1" {
+		// a slide that names no step shows the lesson under way
+		sess.step = sess.OpeningStep()
 	}
 	// event reads an event on screen from link parameter name; one past
 	// where a bounded run stopped is none (-1)

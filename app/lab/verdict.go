@@ -41,3 +41,28 @@ func (s *Session) Verdict() (text string, ok bool) {
 	}
 	return "✓ holds: " + strings.Join(holding, " · "), true
 }
+
+// OpeningStep is where the lesson is shown when a slide names no step:
+// the step its lesson block names, or else the first at which a message
+// has arrived (before it, the diagram is bare lanes).
+func (s *Session) OpeningStep() int {
+	if l := s.scn.Lesson; l != nil && l.Opens > 0 {
+		return min(l.Opens, s.Len())
+	}
+	first := -1
+	for _, m := range s.run.Trace().Msgs {
+		if m.RecvStep >= 0 && (first < 0 || m.RecvStep < first) {
+			first = m.RecvStep
+		}
+	}
+	return first + 1
+}
+
+// frame is the interval of the time axis the lesson's point lies in, if
+// its lesson block names one.
+func (s *Session) frame() (from, to float64, ok bool) {
+	if l := s.scn.Lesson; l != nil && len(l.Frame) == 2 {
+		return float64(l.Frame[0]), float64(l.Frame[1]), true
+	}
+	return 0, 0, false
+}

@@ -125,6 +125,7 @@ func (c *Lab) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
 	c.compare = u.Path == "/compare"
 	c.open(u.Query())
+	c.nameThePage(ctx)
 	c.redraw(ctx)
 	ctx.Defer(func(app.Context) { c.listenToKeys() })
 }
@@ -192,6 +193,7 @@ func (c *Lab) changed(ctx app.Context) {
 	}
 	u.RawQuery = lab.EncodeQuery(q)
 	ctx.Page().ReplaceURL(&u)
+	c.nameThePage(ctx)
 	c.redraw(ctx)
 }
 

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"spacetime/app/diagram"
@@ -75,4 +77,35 @@ func (c *Lab) looks() app.UI {
 				c.changed(ctx)
 			}),
 	)
+}
+
+// OnPreRender names the page after its lesson, for the server's page
+// (tabs, bookmarks and link previews): "Token ring: … · Spacetime".
+func (c *Lab) OnPreRender(ctx app.Context) { c.nameThePage(ctx) }
+
+// nameThePage sets the page's title and description to the lesson's.
+func (c *Lab) nameThePage(ctx app.Context) {
+	if c.page == nil || len(c.page.Views) == 0 {
+		return
+	}
+	titles := make([]string, len(c.page.Views))
+	for i, v := range c.page.Views {
+		titles[i] = v.Scenario().Title
+	}
+	ctx.Page().SetTitle("%s · Spacetime", clipWords(strings.Join(titles, " | "), 120))
+	if d := c.sess(0).Scenario().Description; d != "" && app.IsServer {
+		ctx.Page().SetDescription("%s", clipWords(d, 300))
+	}
+}
+
+// clipWords shortens text to at most n bytes at a space, with an ellipsis.
+func clipWords(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	cut := strings.LastIndex(text[:n], " ")
+	if cut <= 0 {
+		cut = n
+	}
+	return text[:cut] + "…"
 }

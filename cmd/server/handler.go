@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,6 +43,20 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.Handler.ServeHTTP(w, r)
 	}
+}
+
+// publicAt tells the site the address students reach it at, for the
+// link previews of its pages; "" leaves them without one.
+func (h *handler) publicAt(public string) error {
+	if public == "" {
+		return nil
+	}
+	u, err := url.Parse(public)
+	if err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		return fmt.Errorf("-public-url: want https://host (the site's public address), got %q", public)
+	}
+	h.Handler.Domain = u.Host
+	return nil
 }
 
 // versioned lists the files besides the client (app.wasm) whose contents

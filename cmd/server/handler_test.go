@@ -247,3 +247,24 @@ func TestTheClientIsPrecachedLater(t *testing.T) {
 	assert.NotContains(t, sw, "await cache.addAll(resourcesToCache);")
 	assert.Contains(t, sw, `setTimeout(() => cache.addAll(resourcesToCache.filter((u) => u.endsWith(".wasm")))`)
 }
+
+// A page is named after its lesson, and carries no empty link-preview
+// address unless the server is told its public one.
+func TestPagesAreNamedAfterTheirLessons(t *testing.T) {
+	h, err := newHandler(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	get := func(path string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		require.Equal(t, http.StatusOK, rec.Code)
+		return rec.Body.String()
+	}
+	body := get("/?s=token-ring-crash")
+	assert.Contains(t, body, "<title>Token ring: the holder crashes and the token is lost · Spacetime</title>")
+	assert.Contains(t, body, `content="3 gets the token and enters the critical section`)
+	assert.NotContains(t, body, `"https://"`, "no empty preview address")
+	require.NoError(t, h.publicAt("https://spacetime.example.org"))
+	assert.Contains(t, get("/?s=snapshot-bank"), `https://spacetime.example.org`)
+	assert.Error(t, h.publicAt("http://x"), "https only")
+	assert.Error(t, h.publicAt("https://x/sub"), "a host, no path")
+}

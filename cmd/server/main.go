@@ -33,20 +33,24 @@ const memoryLimit = 200 << 20
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := flag.String("dir", ".", "directory that contains web/")
+	public := flag.String("public-url", "", "the address students reach the site at (https://host), for link previews")
 	flag.Parse()
 	debug.SetMemoryLimit(memoryLimit)
 	ctx, stop := shutdownSignals(context.Background())
 	defer stop()
-	if err := run(ctx, *addr, *dir); err != nil {
+	if err := run(ctx, *addr, *dir, *public); err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
 }
 
 // run serves the site in dir on addr until ctx ends.
-func run(ctx context.Context, addr, dir string) error {
+func run(ctx context.Context, addr, dir, public string) error {
 	h, err := newHandler(dir)
 	if err != nil {
+		return err
+	}
+	if err := h.publicAt(public); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)

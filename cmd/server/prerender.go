@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -236,7 +237,21 @@ func (p *prerenderer) render(r *http.Request, q url.Values, prep ui.Prepared, ne
 	r2.Header.Del("If-None-Match") // answered above, against the page's own ETag
 	page := &bufferedPage{header: http.Header{}, status: http.StatusOK}
 	next.ServeHTTP(page, r2)
+	page.dropEmptyOpenGraph()
 	return page
+}
+
+// emptyOpenGraph matches the link-preview tags go-app writes with no
+// address in them ("https://"), as it does when the server is not told
+// its public address (-public-url): a preview is better without them.
+var emptyOpenGraph = regexp.MustCompile(`<meta (?:content="https://" property="og:\w+"|property="og:\w+" content="https://")>\n?`)
+
+// dropEmptyOpenGraph removes the page's empty link-preview tags.
+func (b *bufferedPage) dropEmptyOpenGraph() {
+	if out := emptyOpenGraph.ReplaceAll(b.body.Bytes(), nil); len(out) != b.body.Len() {
+		b.body.Reset()
+		b.body.Write(out)
+	}
 }
 
 // etag is a page's entity tag: the build and the link, so that a page
