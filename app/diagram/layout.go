@@ -52,6 +52,8 @@ type Options struct {
 	// Stamps writes every event's Lamport timestamp or vector clock (the
 	// engine's, kept for every algorithm) under its dot.
 	Stamps Stamps
+	// Marks name events the lesson talks about, written beside their dots.
+	Marks []Mark
 	// Frame is an interval of the axis that holds the lesson's point
 	// ([from, to], to > from): unpinned, the window frames it while the
 	// present and the selection are inside it.
@@ -60,6 +62,12 @@ type Options struct {
 	// draws 12 px text, TextScale("L") 16 px), with lines and marks in
 	// step. 0 means 1.
 	Scale float64
+}
+
+// Mark names an event (by its step, counted from 0) on the diagram.
+type Mark struct {
+	Step int
+	Name string
 }
 
 // Stamps says which clock's value is written under every event.
@@ -1052,6 +1060,13 @@ func (l *layout) events() {
 		}
 		if ring, ok := causalRing(rel, px, py); selected && ok {
 			marks = append(marks, ring)
+		}
+		for _, m := range l.opt.Marks {
+			if m.Step == s {
+				// the lesson's name for the event, up and to the left of it
+				l.text(Shape{X1: px - 7, Y1: py - 9, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: m.Name}, prioPoint, float64(s),
+					point{px - 7, py + 21}, point{px + 8, py - 9})
+			}
 		}
 		if l.opt.HasOther && s == l.opt.Other {
 			marks = append(marks, Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline | FlagDashed})

@@ -139,3 +139,29 @@ func TestSlidesOpenUnderWayAndLessonsFrameTheirPoint(t *testing.T) {
 	sc = s.Scene(900, 400)
 	assert.NotEqual(t, 14.0, sc.T1, "a learner's zoom wins")
 }
+
+// A lesson's named events are written beside their dots: a and b of
+// "C(a) < C(b), and yet a did not happen before b".
+func TestLessonMarksItsEvents(t *testing.T) {
+	scn, err := scenario.Builtin("vector-clock-concurrent")
+	require.NoError(t, err)
+	s, err := Open(scn)
+	require.NoError(t, err)
+	s.Seek(s.Len())
+	sc := s.Scene(projectorWidth, projectorHeight)
+	for _, m := range scn.Lesson.Marks {
+		x, y, ok := sc.EventPoint(m.Step - 1)
+		require.True(t, ok, m.Name)
+		found := false
+		for _, b := range sc.TextBoxes() {
+			if b.Text == m.Name {
+				found = true
+				cx, cy := (b.X0+b.X1)/2, (b.Y0+b.Y1)/2
+				assert.InDelta(t, x, cx, 30, "%s beside its event", m.Name)
+				assert.InDelta(t, y, cy, 30, "%s beside its event", m.Name)
+			}
+		}
+		assert.True(t, found, "%s is written", m.Name)
+	}
+	assert.Equal(t, "P1", s.Run().Trace().Names[s.Run().Trace().Records[scn.Lesson.Marks[0].Step-1].Node], "a is P1's")
+}

@@ -301,6 +301,11 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
 		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
 		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps}
+	if l := s.scn.Lesson; l != nil {
+		for _, m := range l.Marks {
+			opt.Marks = append(opt.Marks, diagram.Mark{Step: m.Step - 1, Name: m.Name})
+		}
+	}
 	if from, to, ok := s.frame(); ok && v.Span == 0 && s.Axis == diagram.AxisTime {
 		opt.Frame = [2]float64{from, to} // the lesson's own, until the learner zooms
 	}

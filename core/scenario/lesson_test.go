@@ -30,6 +30,8 @@ func TestBadLessonIsRefused(t *testing.T) {
 		{`{"frame":[9,3]}`, `field "lesson.frame": want [from, to] with from before to, got [9 3]`},
 		{`{"frame":[0,2000000000]}`, `field "lesson.frame": want [min, max] ticks`},
 		{`{"topik":"clocks"}`, `"lesson.topik"`},
+		{`{"marks":[{"name":"","step":1}]}`, `field "lesson.marks[0].name": want a short name`},
+		{`{"marks":[{"name":"a","step":0}]}`, `field "lesson.marks[0].step": a step from 1 to`},
 	} {
 		_, err := scenario.Parse([]byte(fmt.Sprintf(base, tc.lesson)))
 		require.Error(t, err, tc.lesson)

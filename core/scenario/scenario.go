@@ -59,7 +59,20 @@ type Lesson struct {
 	// Frame is the interval of the time axis that holds the lesson's
 	// point, [from, to]: the diagram opens framed on it.
 	Frame []sim.Time `json:"frame,omitempty"`
+	// Marks name the events the lesson's text talks about ("a", "b"),
+	// written beside their dots.
+	Marks []Mark `json:"marks,omitempty"`
 }
+
+// Mark names an event of a lesson: the step that made it, counted from 1
+// as the page counts them.
+type Mark struct {
+	Name string `json:"name"`
+	Step int    `json:"step"`
+}
+
+// MaxMarks bounds the events a lesson names.
+const MaxMarks = 26
 
 // Topics are the parts of the course, in its order.
 var Topics = []string{
@@ -596,6 +609,20 @@ func (l *Lesson) validate() error {
 	}
 	if l.Opens < 0 || l.Opens > engine.MaxSteps {
 		return fieldErr("lesson.opens", "a step from 0 to %d, got %d", engine.MaxSteps, l.Opens)
+	}
+	if len(l.Marks) > MaxMarks {
+		return fieldErr("lesson.marks", "at most %d marks, got %d", MaxMarks, len(l.Marks))
+	}
+	for i, m := range l.Marks {
+		if m.Name == "" || len(m.Name) > 12 {
+			return fieldErr(fmt.Sprintf("lesson.marks[%d].name", i), "want a short name (1 to 12 bytes), got %q", clipText(m.Name))
+		}
+		if err := checkText(m.Name, 12, false); err != nil {
+			return fieldErr(fmt.Sprintf("lesson.marks[%d].name", i), "%v", err)
+		}
+		if m.Step < 1 || m.Step > engine.MaxSteps {
+			return fieldErr(fmt.Sprintf("lesson.marks[%d].step", i), "a step from 1 to %d, got %d", engine.MaxSteps, m.Step)
+		}
 	}
 	if l.Frame != nil {
 		if len(l.Frame) != 2 || l.Frame[1] <= l.Frame[0] {

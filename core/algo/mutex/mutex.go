@@ -346,12 +346,21 @@ func CheckProcess(field string, num, n int) error {
 }
 
 // Row is a process's row of an algorithm's panel: its name and state, then
-// the algorithm's cells, with the state marked while it is in the section.
+// the algorithm's cells, with the state marked while it is in the section
+// (and marked bad when it crashed there: nobody is using the section, yet
+// nobody else may enter it).
 func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
 	w := wish(v, id)
-	row := sim.Row{Cells: append([]string{v.Name(id), w.State.String()}, cells...)}
-	if w.State == InCS {
-		row.CellEmphasis = []string{"", "good"}
+	state, mark := w.State.String(), ""
+	switch {
+	case w.State == InCS && v.Health(id) == "crashed":
+		state, mark = "crashed in the critical section", "bad"
+	case w.State == InCS:
+		mark = "good"
+	}
+	row := sim.Row{Cells: append([]string{v.Name(id), state}, cells...)}
+	if mark != "" {
+		row.CellEmphasis = []string{"", mark}
 	}
 	return row
 }

@@ -65,6 +65,19 @@ func TestCrashLosesTheToken(t *testing.T) {
 	assert.Equal(t, 1, m["regenerated"])
 	assert.Equal(t, 1, m["tokens"])
 	assert.Equal(t, 1, m["max_in_cs"], "the crash ended 3's critical section")
+
+	// while 3 is down holding it, its panel row says so, marked bad
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		if v.Health(2) != "crashed" {
+			continue
+		}
+		row := tokenring.Spec.Panels(v)[0].Rows[2]
+		assert.Equal(t, "crashed in the critical section", row.Cells[1])
+		assert.Equal(t, []string{"", "bad"}, row.CellEmphasis)
+		assert.Equal(t, "lost in the crash", row.Cells[2])
+		break
+	}
 }
 
 // Regenerating while the old token is only paused with its holder makes
