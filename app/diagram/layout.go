@@ -218,7 +218,7 @@ func (l *layout) axis() {
 		reach = max(reach, l.xs[l.opt.Selected])
 	}
 	lesson := l.opt.Frame
-	switch frame := frameEnd(reach, end); {
+	switch frame := FrameEnd(reach, end); {
 	case l.opt.Pinned:
 		l.t0, l.t1 = l.opt.Start, l.opt.Start+l.opt.Span
 	case lesson[1] > lesson[0] && reach <= lesson[1]:
@@ -238,10 +238,10 @@ func (l *layout) axis() {
 // are spaced as a few ticks apart.
 const minFrame = 20
 
-// frameEnd is where a window framing the action up to reach ends: half as
+// FrameEnd is where a window framing the action up to reach ends: half as
 // far again, rounded up to a round number, and the run's end when that is
-// near.
-func frameEnd(reach, end float64) float64 {
+// near. A compare view frames its shared window the same way.
+func FrameEnd(reach, end float64) float64 {
 	g := max(reach*1.5, minFrame)
 	q := niceStep(g / 5)
 	g = math.Ceil(g/q) * q

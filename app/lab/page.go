@@ -413,8 +413,10 @@ func (p *Page) SharedWindow() View {
 		ix := s.index()
 		end, now = max(end, ix.End()), max(now, ix.Now(s.step))
 	}
-	if end <= span {
-		return View{Span: end, Pinned: true, Start: 0}
+	// framed as one run's window is (diagram.FrameEnd), on the runs'
+	// furthest present and end
+	if frame := diagram.FrameEnd(now, end); frame <= span {
+		return View{Span: frame, Pinned: true, Start: 0}
 	}
 	t1 := max(now+span*0.05, span)
 	return View{Span: span, Pinned: true, Start: t1 - span}

@@ -73,6 +73,10 @@ func (c *Lab) key(ev app.Value) {
 	case "Escape":
 		act = func(ctx app.Context) {
 			p := c.panes[i]
+			if p.menu.kind == menuNone && p.notice == "" && c.sess(i).Selected < 0 && c.enlarged != 0 {
+				c.enlarge(ctx, -1) // nothing else to close: back to every run
+				return
+			}
 			p.menu.kind, p.notice = menuNone, ""
 			c.sess(i).Select(-1)
 			c.changed(ctx)

@@ -33,6 +33,9 @@ type Lab struct {
 	focus int
 	// nextPane numbers new panes, for their element ids.
 	nextPane int
+	// enlarged is the compare view's run shown alone, counted from 1; 0
+	// shows them all.
+	enlarged int
 
 	// problem is bad input the learner should read (a link or scenario that
 	// could not be opened); the view keeps what it had.
@@ -108,6 +111,7 @@ func (c *Lab) OnDismount() {
 	c.mounted = false
 	for _, p := range c.panes {
 		p.playing, p.observing, p.topoObserving = false, false, false
+		p.observed, p.topoObserved = nil, nil
 	}
 	if c.onKey != nil {
 		app.Window().Call("removeEventListener", "keydown", c.onKey)
@@ -172,6 +176,9 @@ func (c *Lab) setPage(p *lab.Page) {
 	for _, pn := range c.panes {
 		pn.reset()
 	}
+	if c.enlarged > len(c.panes) || len(c.panes) < 2 {
+		c.enlarged = 0
+	}
 	c.focus = min(c.focus, len(c.panes)-1)
 }
 
@@ -222,7 +229,9 @@ func (c *Lab) paint() bool {
 	}
 	ok := true
 	for i, p := range c.panes {
-		ok = c.paintPane(i, p) && ok
+		if c.shown(i) {
+			ok = c.paintPane(i, p) && ok
+		}
 	}
 	return ok
 }

@@ -38,6 +38,9 @@ type pane struct {
 	// canvas's width.
 	width, height, viewport, topoWidth float64
 	observing, topoObserving           bool
+	// observed and topoObserved are the canvases observed: a run put
+	// back from an enlarged one gets new canvases, observed anew.
+	observed, topoObserved app.Value
 }
 
 func newPane(n int) *pane { return &pane{n: n, form: map[string]string{}} }
@@ -68,6 +71,7 @@ func (p *pane) stopObserving() {
 		}
 	}
 	p.observing, p.topoObserving = false, false
+	p.observed, p.topoObserved = nil, nil
 }
 
 // sess is pane i's session.
@@ -83,6 +87,9 @@ func (c *Lab) canvasHeight(i int) float64 {
 		if h := c.panes[i].height; h > 0 {
 			return h
 		}
+		if c.gridded() {
+			return c.gridCell()[1]
+		}
 		return prerenderHeight
 	}
 	n := len(c.sess(i).Scenario().Names)
@@ -97,8 +104,9 @@ func (c *Lab) canvasHeight(i int) float64 {
 }
 
 // fills says the diagram fills the height its stage has: on a page of one
-// run, in the browser or embedded.
-func (c *Lab) fills() bool { return !c.several() }
+// run, in the browser or embedded, and in a compare view's grid or
+// enlarged run (not in a slide of several runs, which stacks them).
+func (c *Lab) fills() bool { return !(c.embed && c.several()) }
 
 // embedChrome is the height an embedded page keeps for its controls and a
 // caption of up to three lines.
@@ -117,7 +125,7 @@ func (c *Lab) layoutLanes(i int) {
 	if width <= 0 {
 		width = prerenderWidth
 	}
-	c.sess(i).Scale = c.scale()
+	c.sess(i).Scale = c.paneScale(i)
 	p.scene = c.page.Scene(i, width, c.canvasHeight(i))
 }
 
@@ -152,11 +160,12 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 		return false
 	}
 	js := app.Window().Get("spacetime")
-	if !p.observing && c.onSize != nil && js.Truthy() {
+	if (p.observed == nil || !p.observed.Equal(cv)) && c.onSize != nil && js.Truthy() {
 		// the canvas exists from the first render with a session on: from
 		// then on the painter reports its size (and the window's) to us
 		js.Call("observe", cv, c.onSize)
-		p.observing = true
+		p.observing, p.observed = true, cv
+		p.width = 0 // measured again below, until the observer reports
 	}
 	if p.width <= 0 {
 		// reading the width makes the browser lay the page out: do it only
@@ -169,9 +178,10 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 	if tv.Truthy() && p.topoWidth <= 0 {
 		p.topoWidth = tv.Get("clientWidth").Float()
 	}
-	if tv.Truthy() && !p.topoObserving && c.onSize != nil && js.Truthy() {
+	if tv.Truthy() && (p.topoObserved == nil || !p.topoObserved.Equal(tv)) && c.onSize != nil && js.Truthy() {
 		js.Call("observe", tv, c.onSize)
-		p.topoObserving = true
+		p.topoObserving, p.topoObserved = true, tv
+		p.topoWidth = tv.Get("clientWidth").Float()
 	}
 	// the lanes first: they are what the learner waits for
 	c.layoutLanes(i)

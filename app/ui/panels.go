@@ -10,9 +10,8 @@ import (
 	"spacetime/core/sim"
 )
 
-// panels are the tables under pane i's diagram: the algorithm's own
-// panels, invariants, message counts and every process's state. In a
-// compare view they fold away under a summary.
+// panels are the tables beside pane i's diagram: the algorithm's own
+// panels, invariants, message counts and every process's state.
 func (c *Lab) panels(i int) app.UI {
 	p := c.panes[i]
 	var items []app.UI
@@ -23,15 +22,11 @@ func (c *Lab) panels(i int) app.UI {
 		items = append(items, panelTable(panel))
 	}
 	items = append(items, c.invariants(i), c.messages(i), c.processes(i))
-	body := app.Div().ID(p.id("panels")).Class("panels").Body(items...)
-	if !c.several() {
-		return body
-	}
-	return app.Details().Class("pane-panels").Body(app.Summary().Text(c.summary(i)), body)
+	return app.Div().ID(p.id("panels")).Class("panels").Body(items...)
 }
 
-// summary is a compare view pane's one line about its run: its
-// invariants and messages.
+// summary is a compare view grid cell's line about its run, as its bar's
+// tooltip: its invariants and messages.
 func (c *Lab) summary(i int) string {
 	rep := c.sess(i).Report()
 	failing := 0

@@ -13,8 +13,9 @@ import (
 	"spacetime/core/sim"
 )
 
-// A compare view renders a pane per run, each with its own ids, pictures
-// and lesson picker, under one set of controls when they step together.
+// A compare view renders a pane per run in a grid, each with its own ids,
+// pictures and a one-line bar, under one set of controls when they step
+// together; a run enlarged shows its lesson picker, settings and panels.
 func TestCompareViewRendersAPanePerRun(t *testing.T) {
 	r := mountAt(t, url.Values{}, true)
 	p := r.page()
@@ -22,19 +23,32 @@ func TestCompareViewRendersAPanePerRun(t *testing.T) {
 	require.NotNil(t, p.byID("pane-2"))
 	assert.Nil(t, p.byID("pane-3"))
 	assert.True(t, p.id("together").on("checked"))
-	assert.Equal(t, "snapshot-bank", selected(p.id("scenario")))
-	assert.Equal(t, "snapshot-nonfifo", selected(p.id("scenario-2")))
-	assert.True(t, p.id("fifo").on("checked"))
-	assert.False(t, p.id("fifo-2").on("checked"))
 	assert.NotNil(t, p.byID("forward"), "one set of step controls")
 	assert.Nil(t, p.byID("forward-2"))
 	assert.Equal(t, "event 0 / "+strconv.Itoa(r.c.page.Len(0))+", in time order", p.id("position").text())
 	assert.NotNil(t, p.byID("caption-2"))
-	assert.Len(t, p.tags("details"), 2, "each run's panels fold under a summary")
+	assert.NotNil(t, p.byID("verdict-2"))
+	assert.NotNil(t, p.byID("side-by-side"), "the table of the runs' figures")
+	assert.Len(t, p.classed("grid-bar"), 2, "each run's one-line bar")
+	assert.Contains(t, p.classed("grid-bar")[1].words(), "Chandy–Lamport without FIFO")
+	assert.Nil(t, p.byID("panels"), "no panels in the grid")
 	r.do(func(ctx app.Context) { r.c.end(ctx, 0) })
 	p = r.page()
-	assert.Contains(t, p.tags("details")[0].words(), "every invariant holds")
-	assert.Contains(t, p.tags("details")[1].words(), "1 invariant(s) fail", "the non-FIFO run breaks its snapshot")
+	assert.Contains(t, p.id("verdict").text(), "✓")
+	assert.Contains(t, p.id("verdict-2").text(), "✗ snapshot total equals the money there is", "the non-FIFO run breaks its snapshot")
+
+	// enlarged: the run alone, with its picker, settings and panels
+	r.do(func(ctx app.Context) { r.c.enlarge(ctx, 1) })
+	p = r.page()
+	assert.Nil(t, p.byID("pane"), "the other run is put away")
+	assert.Equal(t, "snapshot-nonfifo", selected(p.id("scenario-2")))
+	assert.False(t, p.id("fifo-2").on("checked"))
+	assert.NotNil(t, p.byID("panels-2"))
+	assert.NotNil(t, p.byID("all-runs"))
+	r.do(func(ctx app.Context) { r.c.enlarge(ctx, -1) })
+	p = r.page()
+	assert.NotNil(t, p.byID("pane"))
+	assert.NotNil(t, p.byID("pane-2"))
 
 	// apart: each pane gets its own controls
 	r.do(func(ctx app.Context) { r.c.setTogether(ctx, false) })

@@ -26,8 +26,10 @@ func (c *Lab) Render() app.UI {
 	switch {
 	case c.embed:
 		cls += " embed"
+	case c.gridded():
+		cls += fmt.Sprintf(" compare grid cols-%d", c.columns())
 	case c.several():
-		cls += " compare"
+		cls += " compare enlarged"
 	default:
 		cls += " present"
 	}
@@ -44,11 +46,21 @@ func (c *Lab) Render() app.UI {
 		}),
 		app.If(c.loading && !c.embed, c.loader),
 		app.If(c.together(), func() app.UI { return c.controls(0, true) }),
-		app.If(c.several(), c.sideBySide),
 	}
+	var panes []app.UI
 	for i := range c.panes {
-		body = append(body, c.renderPane(i))
+		if c.shown(i) {
+			panes = append(panes, c.renderPane(i))
+		}
 	}
+	if !c.several() || c.embed {
+		body = append(body, app.If(c.several(), c.sideBySide))
+		body = append(body, panes...)
+		return app.Div().Class(cls).Body(body...)
+	}
+	// a compare view: the runs in a grid, the table of their figures
+	// under it (an enlarged run alone, the table under it too)
+	body = append(body, app.Div().Class("runs").Body(panes...), c.sideBySide())
 	return app.Div().Class(cls).Body(body...)
 }
 
@@ -64,7 +76,8 @@ func (c *Lab) renderPane(i int) app.UI {
 	}
 	verdict, holds := s.Verdict()
 	main := app.Div().Class("main").Body(
-		app.If(c.several() && !c.embed, func() app.UI { return c.paneBar(i) }),
+		app.If(c.gridded(), func() app.UI { return c.gridBar(i) }),
+		app.If(c.several() && !c.embed && !c.gridded(), func() app.UI { return c.paneBar(i) }),
 		app.Div().Class("stage").Body(
 			c.diagram(i),
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
@@ -93,13 +106,15 @@ func (c *Lab) renderPane(i int) app.UI {
 		}),
 	)
 	var side []app.UI
-	if c.showTopology(i) {
+	if c.gridded() {
+		// in the grid a run shows its diagram and words; enlarged, the rest
+	} else if c.showTopology(i) {
 		side = append(side, app.Div().Class("topology").Body(
 			c.topology(i),
 			app.If(p.menu.kind != menuNone && p.menu.topology, func() app.UI { return c.renderMenu(i) }),
 		))
 	}
-	if !c.embed {
+	if !c.embed && !c.gridded() {
 		if !c.several() {
 			side = append(side, app.Div().Class("settings").Body(c.runToggles(i)...))
 		}
@@ -108,9 +123,7 @@ func (c *Lab) renderPane(i int) app.UI {
 			c.legend(i),
 			c.panels(i),
 		)
-		if !c.several() {
-			side = append(side, c.exports())
-		}
+		side = append(side, c.exports())
 	}
 	return app.Section().ID(p.id("pane")).Class(cls).Attr("aria-label", "run "+strconv.Itoa(i+1)).
 		On("focusin", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
@@ -124,9 +137,12 @@ func (c *Lab) renderPane(i int) app.UI {
 func (c *Lab) diagram(i int) app.UI {
 	p := c.panes[i]
 	if app.IsServer {
-		c.sess(i).Scale = c.scale()
+		c.sess(i).Scale = c.paneScale(i)
 		width := float64(prerenderWidth)
-		if !c.fills() {
+		switch {
+		case c.gridded():
+			width = c.gridCell()[0]
+		case !c.fills():
 			width = comparePrerenderWidth
 		}
 		svg := c.page.Scene(i, width, c.canvasHeight(i)).SVGIn(c.palette())
@@ -229,9 +245,6 @@ func (c *Lab) header() app.UI {
 			}
 		}),
 	)
-	if c.several() {
-		items = append(items, c.exports())
-	}
 	return app.Header().Class("top").Body(items...)
 }
 
@@ -315,6 +328,8 @@ func (c *Lab) paneBar(i int) app.UI {
 	items := []app.UI{app.Strong().Textf("Run %d", i+1), c.scenarioPicker(i)}
 	items = append(items, c.runToggles(i)...)
 	items = append(items, app.Span().Class("spacer"),
+		app.Button().ID("all-runs").Title("Back to every run of the page, side by side (Escape)").Text(fmt.Sprintf("All %d runs", len(c.panes))).
+			OnClick(func(ctx app.Context, e app.Event) { c.enlarge(ctx, -1) }),
 		app.Button().ID(p.id("remove")).Class("link").Title("Take this run off the page").Text("Remove").OnClick(func(ctx app.Context, e app.Event) {
 			c.removeView(ctx, i)
 		}, app.EventScope(p.n, i)))

@@ -279,3 +279,23 @@ func (p *page) scale() float64 {
 	require.NotEmpty(p.t, size, "the page names its text size")
 	return diagram.TextScale(size)
 }
+
+// enlarge shows run n of a compare view alone, with its settings and
+// panels (from the grid, or from another run enlarged).
+func (p *page) enlarge(n int) {
+	p.t.Helper()
+	id := "enlarge"
+	if n > 1 {
+		id += fmt.Sprintf("-%d", n)
+	}
+	if eval[bool](p, `!!document.getElementById("all-runs")`) {
+		p.click("#all-runs", false)
+		p.waitFor(`!!document.getElementById("`+id+`")`, "back to every run")
+	}
+	p.click("#"+id, false)
+	panels := "panels"
+	if n > 1 {
+		panels += fmt.Sprintf("-%d", n)
+	}
+	p.waitFor(`!!document.getElementById("`+panels+`")`, "the run is enlarged")
+}

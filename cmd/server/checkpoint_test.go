@@ -15,16 +15,18 @@ import (
 // beside the work the other lost.
 func TestDominoBesideCoordinatedCheckpoints(t *testing.T) {
 	p := open(t, "/?s=checkpoint-domino&s.2=checkpoint-domino")
+	p.enlarge(2)
 	p.click("#switch-coordinated-2", false)
 	p.waitFor(`location.search.includes("sc.2=")`, "the switched run travels in the link")
 	p.key(kb.End)
-	line := eval[[][]string](p, `[...document.querySelectorAll('#panels [data-panel="Recovery 1"] tbody tr')].map(tr => [...tr.children].map(td => (td.textContent + " " + td.className).trim()))`)
+	line := eval[[][]string](p, `[...document.querySelectorAll('#panels-2 [data-panel="Recovery 1"] tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+	require.Len(t, line, 2, p.text("#panels-2"))
+	assert.Equal(t, "c1.1", line[0][1], "the global checkpoint")
+	p.enlarge(1)
+	line = eval[[][]string](p, `[...document.querySelectorAll('#panels [data-panel="Recovery 1"] tbody tr')].map(tr => [...tr.children].map(td => (td.textContent + " " + td.className).trim()))`)
 	require.Len(t, line, 2, p.text("#panels"))
 	assert.Equal(t, "c1.0 bad", line[0][1], "the domino reached process 1's start, marked so")
 	assert.Equal(t, "c2.0 bad", line[1][1])
-	line = eval[[][]string](p, `[...document.querySelectorAll('#panels-2 [data-panel="Recovery 1"] tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
-	require.Len(t, line, 2, p.text("#panels-2"))
-	assert.Equal(t, "c1.1", line[0][1], "the global checkpoint")
 
 	head := eval[[]string](p, `[...document.querySelectorAll('#side-by-side thead th')].map(th => th.textContent)`)
 	rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)

@@ -34,6 +34,7 @@ func TestCoordinationLockBesideCentral(t *testing.T) {
 	p = open(t, "/?s=lock-client-pause-central&s.2=lock-client-pause-coordination-lock")
 	p.key(kb.End)
 	assert.Equal(t, []string{"1", "2"}, column(p, "max in cs"), "the service hands the lock on during the pause")
+	p.enlarge(2)
 	rejected := eval[string](p, `[...document.querySelectorAll('#panels-2 tr')].map(tr => [...tr.children].map(td => td.textContent)).find(r => r[0] === "writes rejected")[1]`)
 	assert.Equal(t, "1", rejected, "the storage refused the paused client's write")
 	p.screenshot("coordination-lock-compare")

@@ -57,6 +57,7 @@ func TestLeaseLessonsSideBySide(t *testing.T) {
 // brain on the same schedule without and with epochs, side by side.
 func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
 	p := open(t, "/?s=split-brain&s.2=split-brain")
+	p.enlarge(2)
 	assert.False(t, eval[bool](p, `document.querySelector('#switch-epochs-2').checked`))
 	p.click("#switch-epochs-2", false) // at step 0 the picture is the same
 	p.waitFor(`location.search.includes("sc.2=")`, "the switched run travels in the link")
@@ -66,7 +67,9 @@ func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
 	require.Len(t, rows, 2)
 	assert.NotContains(t, rows[0], "(epochs")
 	assert.True(t, strings.HasSuffix(rows[1], "(epochs on)"), rows[1])
-	assert.Contains(t, p.text("#invariants"), "two processes act as leader", "the first pane's split brain")
+	p.click("#all-runs", false)
+	p.waitFor(`!!document.getElementById("verdict")`, "back to both runs")
+	assert.Contains(t, p.text("#verdict"), "two processes act as leader", "the first pane's split brain")
 	p.screenshot("epochs-switch")
 	p.noConsoleErrors()
 }

@@ -116,7 +116,7 @@ func TestComparisonInThePage(t *testing.T) {
 	assert.Equal(t, "18", byRun["Lamport's mutual exclusion"][4])
 	assert.Equal(t, "12", byRun["Ricart–Agrawala"][4])
 	assert.True(t, strings.HasPrefix(byRun["Token ring"][4], "1."), byRun["Token ring"][4])
-	assert.Contains(t, p.text("#invariants-6"), "a wait-for cycle")
+	assert.Contains(t, p.text("#verdict-6"), "a wait-for cycle", "Maekawa's verdict in its cell of the grid")
 	p.screenshot("mutex-comparison")
 	p.noConsoleErrors()
 }

@@ -87,8 +87,8 @@ func TestCutALinkByClicking(t *testing.T) {
 	p.noConsoleErrors()
 }
 
-// A compare view: two lessons one above the other, stepped together in
-// time order on a shared axis.
+// A compare view: two lessons side by side, stepped together in time
+// order on a shared axis.
 func TestCompareViewStepsTogether(t *testing.T) {
 	p := open(t, "/compare")
 	require.Contains(t, p.text("#pane"), "Run 1")
@@ -111,7 +111,7 @@ func TestCompareViewStepsTogether(t *testing.T) {
 	// same time
 	assert.Equal(t, fmt.Sprintf("time %d", want.Views[0].Now()), p.text("#pane-position")[strings.LastIndex(p.text("#pane-position"), "time"):])
 	p.key(kb.End)
-	assert.Contains(t, p.text("#invariants-2"), "fails at step", "the second run's snapshot breaks")
+	assert.Contains(t, p.text("#verdict-2"), "fails at step", "the second run's snapshot breaks")
 	p.screenshot("compare")
 
 	// apart, each pane has its own controls again

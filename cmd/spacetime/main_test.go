@@ -245,7 +245,7 @@ func TestRunText(t *testing.T) {
 	assert.Contains(t, out, "scenario   snapshot-bank (chandy-lamport, n=3, seed 450)")
 	assert.Contains(t, out, "invariant  ok   money is conserved")
 	assert.Contains(t, out, "invariant  ok   snapshot total equals the money there is")
-	assert.Contains(t, out, "recorded   map[A:126 B:127 C:20]")
+	assert.Contains(t, out, "recorded   A 126, B 127, C 20")
 	assert.Contains(t, out, "snapshot_total 300")
 	assert.False(t, json.Valid([]byte(out)), "text, not JSON, without --json")
 }

@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -186,18 +187,20 @@ func (r *Report) MetricList() []sim.Metric { return r.metrics }
 // FormatValue writes a metric's value for people: a map as its entries in
 // key order ("max 5, mean 2.62"), nil as "–".
 func FormatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
+	if v == nil {
 		return "–"
-	case map[string]float64:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+	}
+	// a map by name (balances, counts per process), of whatever numbers:
+	// "A 100, B 100, C 100", not Go's map[A:100 B:100 C:100]
+	if m := reflect.ValueOf(v); m.Kind() == reflect.Map && m.Type().Key().Kind() == reflect.String {
+		keys := make([]string, 0, m.Len())
+		for _, k := range m.MapKeys() {
+			keys = append(keys, k.String())
 		}
 		sort.Strings(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%s %v", k, x[k])
+			parts[i] = fmt.Sprintf("%s %v", k, m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface())
 		}
 		return strings.Join(parts, ", ")
 	}

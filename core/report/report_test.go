@@ -221,8 +221,8 @@ func TestText(t *testing.T) {
 		"invariant  ok   money is conserved",
 		"invariant  ok   snapshot total equals the money there is",
 		"initial_total 300",
-		"recorded   map[A:126 B:127 C:20]",
-		"channel_state map[B->A:[14] C->B:[13]]",
+		"recorded   A 126, B 127, C 20",
+		"channel_state B->A [14], C->B [13]",
 		"snapshot_total 300",
 		"live_total 300",
 		"markers    6",
@@ -310,4 +310,12 @@ func keys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// A map by name reads as names and numbers, whatever its numbers' type.
+func TestFormatValueOfMaps(t *testing.T) {
+	assert.Equal(t, "A 100, B 100, C 100", report.FormatValue(map[string]int64{"C": 100, "A": 100, "B": 100}))
+	assert.Equal(t, "x 0.5", report.FormatValue(map[string]float64{"x": 0.5}))
+	assert.Equal(t, "–", report.FormatValue(nil))
+	assert.Equal(t, "7", report.FormatValue(7))
 }

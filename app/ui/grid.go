@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"math"
+	"slices"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+)
+
+// A compare view shows its runs in a grid, all at once on a projector:
+// each with its diagram, its caption and verdict under a one-line bar. A
+// run can be enlarged to the whole page (its process graph, settings,
+// tools and panels beside it) and put back.
+
+// gridded says the page shows several runs in a grid.
+func (c *Lab) gridded() bool { return c.several() && !c.embed && c.enlarged == 0 }
+
+// shown says pane i is on the page: every pane, or the enlarged one.
+func (c *Lab) shown(i int) bool { return c.enlarged == 0 || c.enlarged == i+1 }
+
+// columns is how many runs a row of the grid holds: two runs side by
+// side, three in a row, four in two rows of two, five or six in two of
+// three.
+func (c *Lab) columns() int {
+	switch n := len(c.panes); {
+	case n <= 3:
+		return max(n, 1)
+	case n == 4:
+		return 2
+	default:
+		return 3
+	}
+}
+
+// gridCell is a grid cell's diagram size on a 1280×720 projector, which
+// the server lays the pictures out at before the client measures them.
+func (c *Lab) gridCell() [2]float64 {
+	cols := float64(c.columns())
+	rows := math.Ceil(float64(len(c.panes)) / cols)
+	return [2]float64{(1252 / cols) - 24, max((720-44-44-170)/rows-100, 100)}
+}
+
+// paneScale is the drawing scale of pane i: the page's text size, or a
+// smaller one in a grid cell too narrow for it.
+func (c *Lab) paneScale(i int) float64 {
+	size := c.textSize()
+	if c.gridded() {
+		w := c.panes[i].width
+		if w <= 0 {
+			w = c.gridCell()[0]
+		}
+		fit := "L"
+		switch {
+		case w < 520:
+			fit = "S"
+		case w < 800:
+			fit = "M"
+		}
+		if slices.Index(lab.TextSizes, fit) < slices.Index(lab.TextSizes, size) {
+			size = fit
+		}
+	}
+	return diagram.TextScale(size)
+}
+
+// enlarge shows run i alone (or, with -1, every run again).
+func (c *Lab) enlarge(ctx app.Context, i int) {
+	c.enlarged = i + 1
+	if i >= 0 {
+		c.focus = i
+	}
+	for _, p := range c.panes {
+		p.menu.kind = menuNone
+	}
+	c.redraw(ctx)
+}
+
+// gridBar is a grid cell's one line: the run's number and lesson, and
+// buttons to enlarge it or take it off the page.
+func (c *Lab) gridBar(i int) app.UI {
+	p := c.panes[i]
+	title := c.sess(i).Scenario().Title
+	return app.Div().Class("pane-bar grid-bar").Body(
+		app.Strong().Textf("Run %d", i+1),
+		app.Span().Class("run-title").Title(title+" · "+c.summary(i)).Text(title),
+		app.Button().ID(p.id("enlarge")).Title("Show this run alone, with its settings and panels").Text("Enlarge").
+			OnClick(func(ctx app.Context, e app.Event) { c.enlarge(ctx, i) }, app.EventScope(p.n, i)),
+		app.Button().ID(p.id("remove")).Class("link").Title("Take this run off the page").Text("Remove").
+			OnClick(func(ctx app.Context, e app.Event) { c.removeView(ctx, i) }, app.EventScope(p.n, i)),
+	)
+}
