@@ -1,0 +1,134 @@
+package diagram
+
+// The axis: which window of it is shown, and its lanes, ticks and the
+// present.
+
+import (
+	"fmt"
+	"math"
+
+	"spacetime/core/sim"
+)
+
+// axis chooses the visible window of the axis. Unless the learner pinned
+// it, the window frames the action: from the start to a little past the
+// present (and the selected event), growing in round steps as the run
+// goes on, so that the first events of a long run do not sit in a corner
+// of an axis drawn for all of it; once that would pass the zoom's span,
+// the window follows the present.
+func (l *layout) axis() {
+	end := l.ix.end
+	l.now = l.ix.upTo[l.k] + 0.5
+	reach := l.now
+	if l.opt.HasSelected && l.opt.Selected >= 0 && l.opt.Selected < l.k {
+		reach = max(reach, l.xs[l.opt.Selected])
+	}
+	lesson := l.opt.Frame
+	switch frame := FrameEnd(reach, end); {
+	case l.opt.Pinned:
+		l.t0, l.t1 = l.opt.Start, l.opt.Start+l.opt.Span
+	case lesson[1] > lesson[0] && reach <= lesson[1]:
+		l.t0, l.t1 = lesson[0], lesson[1]
+	case frame <= l.opt.Span:
+		l.t0, l.t1 = 0, frame
+	default:
+		pad := l.opt.Span * 0.05
+		l.t1 = max(l.now+pad, l.opt.Span)
+		l.t0 = l.t1 - l.opt.Span
+	}
+	l.s0 = l.ix.firstStepAt(l.t0)
+	l.s.T0, l.s.T1 = l.t0, l.t1
+}
+
+// minFrame is the least of the axis a window frames: a run's first events
+// are spaced as a few ticks apart.
+const minFrame = 20
+
+// FrameEnd is where a window framing the action up to reach ends: half as
+// far again, rounded up to a round number, and the run's end when that is
+// near. A compare view frames its shared window the same way.
+func FrameEnd(reach, end float64) float64 {
+	g := max(reach*1.5, minFrame)
+	q := niceStep(g / 5)
+	g = math.Ceil(g/q) * q
+	if end > 0 && end <= g*1.25 {
+		return max(end, 1)
+	}
+	return g
+}
+
+// TimeAt maps a pixel column of the scene back to the axis.
+func (s *Scene) TimeAt(x float64) float64 {
+	return s.T0 + (x-marginLeft*s.unit())*(s.T1-s.T0)/s.PlotWidth()
+}
+
+// XOf maps a point of the axis to a pixel column of the scene.
+func (s *Scene) XOf(t float64) float64 {
+	return marginLeft*s.unit() + (t-s.T0)*s.PlotWidth()/(s.T1-s.T0)
+}
+
+// PlotWidth is the width of the plot area in pixels.
+func (s *Scene) PlotWidth() float64 { return s.Width - (marginLeft+marginRight)*s.unit() }
+
+// X maps an axis value to a pixel column.
+func (l *layout) X(t float64) float64 {
+	w := l.opt.Width - marginLeft - marginRight
+	return marginLeft + (t-l.t0)*w/(l.t1-l.t0)
+}
+
+func (l *layout) lanes() {
+	n := len(l.tr.Names)
+	gap := (l.opt.Height - marginTop - marginBottom) / float64(max(n, 1))
+	l.s.laneGap = gap
+	x0, x1 := l.X(l.t0), l.X(l.t1)
+	for i, name := range l.tr.Names {
+		y := marginTop + gap*(float64(i)+0.5)
+		l.s.lanes = append(l.s.lanes, y)
+		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
+		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
+		if skew := l.ix.Skew(sim.NodeID(i), l.k); skew != 0 {
+			// a skewed clock: how far it runs ahead (+) or behind (−)
+			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prioFixed, 0)
+		}
+	}
+	// time ticks along the bottom; at most a few dozen, however large the
+	// axis values (at 1e308, t += step no longer moves t)
+	step := niceStep((l.t1 - l.t0) / 8)
+	yb := l.opt.Height - marginBottom + 16
+	for t, i := math.Ceil(l.t0/step)*step, 0; t <= l.t1 && i < maxTicks; t, i = t+step, i+1 {
+		x := l.X(t)
+		l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 6, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: Grid, Width: 0.5})
+		l.text(Shape{X1: x, Y1: yb, Color: Faint, Align: AlignCenter, Text: fmt.Sprintf("%g", t)}, prioFixed, 0)
+	}
+	label := "time (ticks)"
+	if l.opt.Axis == AxisLamport {
+		label = "Lamport time"
+	}
+	l.text(Shape{X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"}, prioFixed, 0)
+}
+
+// maxTicks bounds the time ticks of the axis.
+const maxTicks = 40
+
+// niceStep rounds a raw tick interval to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 1 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func (l *layout) nowLine() {
+	if !l.visible(l.now, l.now) {
+		return
+	}
+	x := l.X(l.now)
+	l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 12, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
+	l.text(Shape{X1: x, Y1: marginTop - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
+}
