@@ -84,13 +84,17 @@ func (l *layout) lanes() {
 	for i, name := range l.tr.Names {
 		y := marginTop + gap*(float64(i)+0.5)
 		l.s.lanes = append(l.s.lanes, y)
+		l.tag = tagOf(WhatLane).at(sim.NodeID(i))
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
+		l.tag = tagOf(WhatName).at(sim.NodeID(i))
 		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
 		if skew := l.ix.Skew(sim.NodeID(i), l.k); skew != 0 {
 			// a skewed clock: how far it runs ahead (+) or behind (−)
 			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prioFixed, 0)
 		}
 	}
+	l.tag = tagOf(WhatAxis)
+	defer func() { l.tag = Tag{} }()
 	// time ticks along the bottom; at most a few dozen, however large the
 	// axis values (at 1e308, t += step no longer moves t)
 	step := niceStep((l.t1 - l.t0) / 8)
@@ -129,6 +133,7 @@ func (l *layout) nowLine() {
 		return
 	}
 	x := l.X(l.now)
+	defer l.tagging(tagOf(WhatNow))()
 	l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 12, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
 	l.text(Shape{X1: x, Y1: marginTop - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
 }

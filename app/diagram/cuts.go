@@ -56,7 +56,9 @@ func (l *layout) cuts() {
 		if ns := notes[g]; len(ns) > 0 {
 			label += " · " + l.noteWords(g.role) + ": " + strings.Join(ns, ", ")
 		}
+		l.tag = tagOf(WhatCut).as(g.role)
 		l.staircase(pts, ToneColor(rs.Tone), flags, label)
+		l.tag = Tag{}
 	}
 }
 
@@ -124,8 +126,10 @@ func (l *layout) lines() {
 		if line.Dashed {
 			flags = FlagDashed
 		}
+		l.tag = tagOf(WhatLine).as(line.Label)
 		l.staircase(pts, ToneColor(line.Tone), flags, line.Label)
 		l.undone(line)
+		l.tag = Tag{}
 	}
 }
 
@@ -165,6 +169,7 @@ func (l *layout) noteWords(cut string) string {
 // userCut draws the learner's cut: a mark on each process line at its
 // point, joined from line to line.
 func (l *layout) userCut() {
+	defer l.tagging(tagOf(WhatUserCut))()
 	var prev *[2]float64
 	for i, t := range l.opt.Cut {
 		if math.IsNaN(t) || i >= len(l.s.lanes) {

@@ -24,28 +24,38 @@ func (l *layout) events() {
 			continue
 		}
 		if r.Node < 0 {
+			restore := l.tagging(tagOf(WhatNetwork).when(s).as(r.Tag()))
 			l.networkMark(r, l.X(x))
+			restore()
 			continue
 		}
 		px, py := l.X(x), l.s.lanes[r.Node]
+		event := tagOf(WhatEvent).at(r.Node).when(s)
+		restore := l.tagging(event)
 		switch r.Kind {
 		case trace.Fault:
 			if f, ok := faults.Lookup(r.Tag()); ok {
+				l.tag = tagOf(WhatFault).at(r.Node).when(s).as(f.Name)
 				if f.Takes("msg") { // drawn on the message, not on a lane
+					l.tag = l.tag.of(r.Msg)
 					l.messageFault(f, r, px)
+					restore()
 					continue
 				}
 				l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
 				marks = append(marks, l.faultGlyph(f, r, px, py)...)
 			}
+			restore()
 			continue
 		case trace.Wake:
 			l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
-			l.add(Shape{Op: OpRect, X1: px - 2, Y1: py - 8, X2: 4, Y2: 16, Color: PauseColor})
+			l.add(Shape{Op: OpRect, X1: px - 2, Y1: py - 8, X2: 4, Y2: 16, Color: PauseColor, Tag: event.as("wake")})
+			restore()
 			continue
 		case trace.Skip:
 			l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
 			l.add(Shape{Op: OpCircle, X1: px, Y1: py, X2: 4, Color: Faint, Width: 1, Flags: FlagOutline | FlagDashed})
+			restore()
 			continue
 		}
 		l.s.dots = append(l.s.dots, dot{step: s, x: px, y: py})
@@ -65,20 +75,21 @@ func (l *layout) events() {
 			}
 		}
 		if ring, ok := causalRing(rel, px, py); selected && ok {
+			ring.Tag = tagOf(WhatSelection).at(r.Node).when(s)
 			marks = append(marks, ring)
 		}
 		for _, m := range l.opt.Marks {
 			if m.Step == s {
 				// the lesson's name for the event, up and to the left of it
-				l.text(Shape{X1: px - 7, Y1: py - 9, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: m.Name}, prioPoint, float64(s),
+				l.text(Shape{X1: px - 7, Y1: py - 9, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: m.Name, Tag: tagOf(WhatEventName).at(r.Node).when(s)}, prioPoint, float64(s),
 					point{px - 7, py + 21}, point{px + 8, py - 9})
 			}
 		}
 		if l.opt.HasOther && s == l.opt.Other {
-			marks = append(marks, Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline | FlagDashed})
+			marks = append(marks, Shape{Op: OpCircle, X1: px, Y1: py, X2: 9, Color: Ink, Width: 2.5, Flags: FlagOutline | FlagDashed, Tag: tagOf(WhatSelection).at(r.Node).when(s)})
 		}
 		if l.opt.Stamps != StampsNone && !l.dense {
-			l.text(Shape{X1: px, Y1: py + 16, Color: ink, Align: AlignCenter, Text: Stamp(r, l.opt.Stamps)}, prioStamp, float64(s))
+			l.text(Shape{X1: px, Y1: py + 16, Color: ink, Align: AlignCenter, Text: Stamp(r, l.opt.Stamps), Tag: tagOf(WhatStamp).at(r.Node).when(s)}, prioStamp, float64(s))
 		}
 		for _, a := range r.Annotations() {
 			if a.Phase != sim.Point {
@@ -89,6 +100,7 @@ func (l *layout) events() {
 				continue
 			}
 			color := ToneColor(rs.Tone)
+			l.tag = tagOf(WhatMark).at(r.Node).when(s).as(a.Role)
 			switch rs.Style {
 			case sim.StyleGlyph, sim.StyleCut:
 				marks = append(marks, l.shapesOf(func() { l.glyph(rs.Glyph, px, py, color, a.Text) })...)
@@ -100,6 +112,7 @@ func (l *layout) events() {
 				}
 			}
 		}
+		restore()
 	}
 }
 

@@ -41,7 +41,7 @@ func (l *layout) glyph(g sim.Glyph, x, y float64, color Color, text string) {
 	case sim.GlyphBar:
 		l.add(Shape{Op: OpRect, X1: x - 2, Y1: y - 8, X2: 4, Y2: 16, Color: color})
 	case sim.GlyphToken:
-		l.s.Shapes = append(l.s.Shapes, l.coin(x, y, color)...)
+		l.s.Shapes = append(l.s.Shapes, l.stamp(l.coin(x, y, color))...)
 	default:
 		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
 	}

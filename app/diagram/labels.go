@@ -146,6 +146,9 @@ const maxLabels = 600
 // text queues a text for placing.
 func (l *layout) text(sh Shape, prio int, order float64, alts ...point) {
 	sh.Op = OpText
+	if sh.Tag.What == WhatNone {
+		sh.Tag = l.tag
+	}
 	l.labels = append(l.labels, label{sh: sh, prio: prio, order: order, alts: alts})
 }
 

@@ -157,6 +157,8 @@ type layout struct {
 	// obstacles what they must keep off besides each other.
 	labels    []label
 	obstacles []box
+	// tag is what the shapes being added stand for (tagging).
+	tag Tag
 	// timerLabels counts the countdowns written on each lane.
 	timerLabels map[sim.NodeID]int
 }
@@ -200,7 +202,14 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 
 func (l *layout) visible(a, b float64) bool { return b >= l.t0 && a <= l.t1 }
 
-func (l *layout) add(s Shape) { l.s.Shapes = append(l.s.Shapes, s) }
+// add draws a shape, stamped with the layout's current tag unless it has
+// its own.
+func (l *layout) add(s Shape) {
+	if s.Tag.What == WhatNone {
+		s.Tag = l.tag
+	}
+	l.s.Shapes = append(l.s.Shapes, s)
+}
 
 // role finds an annotation role of the algorithm on screen.
 func (l *layout) role(name string) (sim.RoleSpec, bool) {

@@ -67,7 +67,7 @@ func (l *layout) messages() {
 	first, last, older := l.messageRange()
 	if older {
 		l.s.Older = true
-		l.text(Shape{X1: marginLeft + 4, Y1: marginTop - 16, Color: NowColor, Align: AlignLeft,
+		l.text(Shape{X1: marginLeft + 4, Y1: marginTop - 16, Color: NowColor, Align: AlignLeft, Tag: tagOf(WhatNote),
 			Text: fmt.Sprintf("older messages still on their way are not drawn (the newest %d are)", maxEarlier)}, prioCut, 0)
 	}
 	// in-flight messages of one channel fan out along the now line, the
@@ -111,12 +111,13 @@ func (l *layout) messages() {
 		}
 		a = clip(a, xmin, xmax)
 		color, width, flags := l.style(m.Kind)
+		tag := tagOf(WhatMessage).of(m.ID).as(m.Kind)
 		if highlight[m.ID] {
-			halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7})
+			halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: HighlightColor, Width: width + 7, Tag: tagOf(WhatHighlight).of(m.ID)})
 		}
 		if h, ok := l.ix.halo[m.ID]; ok && h.step < l.k {
 			if rs, ok := l.role(h.role); ok && rs.Style == sim.StyleHalo {
-				halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ToneColor(rs.Tone), Width: width + 4})
+				halos = append(halos, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: ToneColor(rs.Tone), Width: width + 4, Tag: tagOf(WhatHighlight).of(m.ID).as(h.role)})
 			}
 		}
 		if !lost {
@@ -125,10 +126,11 @@ func (l *layout) messages() {
 		if m.Duplicate() {
 			flags |= FlagDashed // the network's copy
 		}
-		lines = append(lines, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: color, Width: width, Flags: flags})
+		lines = append(lines, Shape{Op: OpLine, X1: a.x1, Y1: a.y1, X2: a.x2, Y2: a.y2, Color: color, Width: width, Flags: flags, Tag: tag})
 		if lost {
-			crosses = append(crosses, Shape{Op: OpCross, X1: a.x2, Y1: a.y2, X2: 5, Color: CrashColor, Width: 2})
+			crosses = append(crosses, Shape{Op: OpCross, X1: a.x2, Y1: a.y2, X2: 5, Color: CrashColor, Width: 2, Tag: tag})
 		}
+		glyphs := len(marks)
 		mx, my := a.x1+(a.x2-a.x1)*0.55, a.y1+(a.y2-a.y1)*0.55
 		labelAt := mx + 4
 		if g := l.glyphOf(m.Kind); g == sim.GlyphToken {
@@ -143,6 +145,9 @@ func (l *layout) messages() {
 			marks = append(marks, kindMark(g, mx, my, color)...)
 			labelAt = mx + 7
 		}
+		for j := glyphs; j < len(marks); j++ {
+			marks[j].Tag = tag
+		}
 		if m.Label != "" {
 			// other places along the arrow, should that one be taken
 			var alts []point
@@ -153,7 +158,8 @@ func (l *layout) messages() {
 			if highlight[m.ID] {
 				prio = prioPoint
 			}
-			labels = append(labels, label{sh: Shape{Op: OpText, X1: labelAt, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label}, prio: prio, order: float64(m.SendStep), alts: alts})
+			labels = append(labels, label{sh: Shape{Op: OpText, X1: labelAt, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label, Tag: tagOf(WhatMessageLabel).of(m.ID).as(m.Kind)},
+				prio: prio, order: float64(m.SendStep), alts: alts})
 		}
 		l.s.arrows = append(l.s.arrows, a)
 	}

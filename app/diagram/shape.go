@@ -180,4 +180,6 @@ type Shape struct {
 	Flags          uint8
 	Align          Align
 	Text           string
+	// Tag says what the shape stands for (see What).
+	Tag Tag
 }

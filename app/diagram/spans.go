@@ -31,21 +31,28 @@ func (l *layout) spans() {
 		if sp.to >= 0 && sp.to < l.k {
 			until, open = l.xs[sp.to], false
 		}
+		at := tagOf(WhatFault).at(sp.node).when(sp.from)
 		switch sp.kind {
 		case spanDown, spanPaused:
+			l.tag = at.as(map[bool]string{true: "crash", false: "pause"}[sp.kind == spanDown])
 			l.health(sp, from, until)
 		case spanLink:
+			l.tag = at.as("cut")
 			l.cutLink(sp, from)
 		case spanTimer:
+			l.tag = tagOf(WhatTimer).at(sp.node).when(sp.from).as(sp.text)
 			l.timer(sp, from, until, open)
 		case spanRole:
 			if rs, ok := l.role(sp.role); ok && rs.Style == sim.StyleToken {
+				l.tag = tagOf(WhatToken).at(sp.node).when(sp.from).as(sp.role)
 				tokens = append(tokens, l.shapesOf(func() { l.heldToken(sp, from, until, ToneColor(rs.Tone)) })...)
 				continue
 			}
+			l.tag = tagOf(WhatInterval).at(sp.node).when(sp.from).as(sp.role)
 			l.interval(sp, from, until)
 		}
 	}
+	l.tag = Tag{}
 }
 
 // clampX maps a stretch of the axis to pixel columns inside the window.

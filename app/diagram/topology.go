@@ -68,6 +68,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		p, q := pos[a], pos[b]
 		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R+2)
 		isCut := cut[[2]sim.NodeID{a, b}] || (!topo.Directed && cut[[2]sim.NodeID{b, a}])
+		l.tag = tagOf(WhatLink).at(a)
 		sh := Shape{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: LaneColor, Width: 1.5}
 		if topo.Directed {
 			sh.Flags |= FlagArrow
@@ -79,7 +80,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		}
 		l.add(sh)
 		if isCut {
-			l.add(Shape{Op: OpCross, X1: (x1 + x2) / 2, Y1: (y1 + y2) / 2, X2: 6, Color: CrashColor, Width: 2})
+			l.add(Shape{Op: OpCross, X1: (x1 + x2) / 2, Y1: (y1 + y2) / 2, X2: 6, Color: CrashColor, Width: 2, Tag: tagOf(WhatFault).at(a).as("cut")})
 		}
 		s.edges = append(s.edges, edgeHit{from: a, to: b, x1: x1, y1: y1, x2: x2, y2: y2})
 	}
@@ -92,7 +93,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		p, q := pos[a], pos[b]
 		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R+3)
 		nx, ny := normal(x1, y1, x2, y2) // beside the link, so both directions show
-		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: CrashColor, Width: 2.5, Flags: FlagArrow})
+		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: CrashColor, Width: 2.5, Flags: FlagArrow, Tag: tagOf(WhatWait).at(a)})
 	}
 	// blocked links, over the links: the receiver holds their messages back
 	for _, e := range topo.Blocked {
@@ -100,7 +101,8 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b {
 			continue
 		}
-		s.Shapes = append(s.Shapes, blockedLink(pos[a], pos[b], R)...)
+		l.tag = tagOf(WhatLink).at(a).as("blocked")
+		s.Shapes = append(s.Shapes, l.stamp(blockedLink(pos[a], pos[b], R))...)
 	}
 	// processes
 	for i := range n {
@@ -112,15 +114,16 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		case paused[i]:
 			stroke = PauseColor
 		}
+		l.tag = tagOf(WhatProcess).at(sim.NodeID(i))
 		l.add(Shape{Op: OpCircle, X1: p[0], Y1: p[1], X2: R, Color: stroke, Width: 2, Flags: FlagHollow})
 		// labels keep off the circles
 		l.obstacles = append(l.obstacles, box{p[0] - R, p[1] - R, p[0] + R, p[1] + R})
 		l.text(Shape{X1: p[0], Y1: p[1] + 4, Color: Ink, Align: AlignCenter, Flags: FlagBold, Text: tr.Names[i]}, prioFixed, 0)
 		if down[i] {
-			l.add(Shape{Op: OpCross, X1: p[0] + R*0.7, Y1: p[1] - R*0.7, X2: 6, Color: CrashColor, Width: 3})
+			l.add(Shape{Op: OpCross, X1: p[0] + R*0.7, Y1: p[1] - R*0.7, X2: 6, Color: CrashColor, Width: 3, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as("crash")})
 		}
 		if paused[i] {
-			l.add(Shape{Op: OpRect, X1: p[0] + R*0.6, Y1: p[1] - R - 4, X2: 4, Y2: 14, Color: PauseColor})
+			l.add(Shape{Op: OpRect, X1: p[0] + R*0.6, Y1: p[1] - R - 4, X2: 4, Y2: 14, Color: PauseColor, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as("pause")})
 		}
 		if i < len(topo.Labels) && topo.Labels[i] != "" {
 			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
@@ -130,7 +133,8 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	for _, sp := range ix.heldAt(k, l) {
 		p := pos[sp.node]
 		if rs, ok := l.role(sp.role); ok {
-			l.s.Shapes = append(l.s.Shapes, l.coin(p[0]-R*0.75, p[1]-R*0.75, ToneColor(rs.Tone))...)
+			l.tag = tagOf(WhatToken).at(sp.node).as(sp.role)
+			l.s.Shapes = append(l.s.Shapes, l.stamp(l.coin(p[0]-R*0.75, p[1]-R*0.75, ToneColor(rs.Tone)))...)
 		}
 	}
 	// messages in flight, on their way
@@ -169,15 +173,17 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			}
 		}
 		if highlight[m.ID] {
-			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 9, Color: HighlightColor})
+			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 9, Color: HighlightColor, Tag: tagOf(WhatHighlight).of(m.ID)})
 		}
+		l.tag = tagOf(WhatMessage).of(m.ID).as(m.Kind)
 		if role == sim.RoleToken {
-			dots = append(dots, l.coin(x, y, color)...)
+			dots = append(dots, l.stamp(l.coin(x, y, color))...)
 		} else {
-			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
+			dots = append(dots, Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color, Tag: l.tag})
 		}
 		if m.Label != "" {
-			labels = append(labels, label{sh: Shape{Op: OpText, X1: x + 8, Y1: y - 6, Color: color, Align: AlignLeft, Text: m.Label}, prio: prioMessage, order: float64(m.SendStep)})
+			labels = append(labels, label{sh: Shape{Op: OpText, X1: x + 8, Y1: y - 6, Color: color, Align: AlignLeft, Text: m.Label, Tag: tagOf(WhatMessageLabel).of(m.ID).as(m.Kind)},
+				prio: prioMessage, order: float64(m.SendStep)})
 		}
 		s.arrows = append(s.arrows, arrow{msg: m.ID, x1: x, y1: y, x2: x, y2: y, inFlight: true})
 	}
