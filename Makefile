@@ -28,11 +28,7 @@ bin/spacetime: $(SOURCES) $(wildcard cmd/spacetime/*.go)
 run: build
 	./bin/server -addr $(ADDR)
 
-# The native tests and the js/wasm ones run side by side: the browser tests
-# mostly wait on Chromium, which leaves a core for the wasm run.
-test: build
-	$(MAKE) --no-print-directory -j2 test-native test-wasm
-	$(MAKE) --no-print-directory test-fuzz
+test: build test-native test-wasm test-fuzz
 
 # Every Go test, browser tests included (cmd/server drives headless Chromium).
 test-native:
