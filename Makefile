@@ -45,21 +45,21 @@ test-wasm:
 # arguments, links, their input logs, cuts and packed scenarios, and the
 # windows that zooming and panning write into links. The seed corpora
 # (testdata/fuzz/) already run as unit tests under test-native; a failing
-# input is written there. Each target runs a count of inputs (about 7 s
+# input is written there. Each target runs a count of inputs (about 4 s
 # here) rather than a duration: Go before 1.27 can fail a duration-bound
 # run with "context deadline exceeded" as it ends (go.dev/issue/75804).
 # FUZZTIME=3m fuzzes every target for longer.
 FUZZFLAGS = -run='^$$' -fuzzminimizetime=100x
 fuzz = $(GO) test $(FUZZFLAGS) -fuzztime=$(or $(FUZZTIME),$(3)) -fuzz='^$(1)$$' $(2)
 test-fuzz:
-	$(call fuzz,FuzzParse,./core/scenario,15000x)
-	$(call fuzz,FuzzDecodeStrict,./core/sim,15000x)
-	$(call fuzz,FuzzDecodeArgs,./core/faults,30000x)
-	$(call fuzz,FuzzPageFromQuery,./app/lab,1500x)
-	$(call fuzz,FuzzDecodeInputs,./app/lab,3000x)
-	$(call fuzz,FuzzCut,./app/lab,4000x)
-	$(call fuzz,FuzzPackedScenario,./app/lab,1500x)
-	$(call fuzz,FuzzZoomPan,./app/lab,4000x)
+	$(call fuzz,FuzzParse,./core/scenario,8000x)
+	$(call fuzz,FuzzDecodeStrict,./core/sim,8000x)
+	$(call fuzz,FuzzDecodeArgs,./core/faults,15000x)
+	$(call fuzz,FuzzPageFromQuery,./app/lab,800x)
+	$(call fuzz,FuzzDecodeInputs,./app/lab,1500x)
+	$(call fuzz,FuzzCut,./app/lab,2000x)
+	$(call fuzz,FuzzPackedScenario,./app/lab,800x)
+	$(call fuzz,FuzzZoomPan,./app/lab,2000x)
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz
