@@ -1,7 +1,8 @@
 package diagram
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"unicode"
 )
 
@@ -97,8 +98,10 @@ func (a box) overlaps(b box) bool {
 }
 
 // textBox is the box a text shape covers.
-func textBox(sh Shape) box {
-	w := TextWidth(sh.Text, sh.Flags&FlagBold != 0)
+func textBox(sh Shape) box { return boxOfWidth(sh, TextWidth(sh.Text, sh.Flags&FlagBold != 0)) }
+
+// boxOfWidth is the box of a text shape whose width is known.
+func boxOfWidth(sh Shape, w float64) box {
 	x0 := sh.X1
 	switch sh.Align {
 	case AlignCenter:
@@ -158,14 +161,14 @@ func (l *layout) text(sh Shape, prio int, order float64, alts ...point) {
 // glyphs), so that no label hides an event.
 func (l *layout) placeLabels() {
 	ls := l.labels
-	sort.SliceStable(ls, func(i, j int) bool {
-		if ls[i].prio != ls[j].prio {
-			return ls[i].prio > ls[j].prio
+	slices.SortStableFunc(ls, func(a, b label) int {
+		if a.prio != b.prio {
+			return cmp.Compare(b.prio, a.prio)
 		}
-		return ls[i].order > ls[j].order
+		return cmp.Compare(b.order, a.order)
 	})
 	frame := box{1, 1, l.opt.Width - 1, l.opt.Height - 1}
-	taken := newBoxGrid()
+	taken := newBoxGrid(l.opt.Width, l.opt.Height)
 	for _, b := range l.obstacles {
 		taken.add(b)
 	}
@@ -226,40 +229,46 @@ func markBox(sh Shape) (box, bool) {
 }
 
 // boxGrid finds the boxes near a place quickly: a picture may hold
-// thousands of marks, and each label tries a dozen places.
+// thousands of marks, and each label tries a dozen places. Cells cover
+// the drawing; a box past its edge lands in the edge's cells.
 type boxGrid struct {
-	cells map[[2]int32][]int
-	boxes []box
+	cols, rows int
+	cells      [][]int32
+	boxes      []box
 }
 
 // gridCell is the size of a boxGrid's cells, in layout units.
 const gridCell = 40
 
-func newBoxGrid() *boxGrid { return &boxGrid{cells: map[[2]int32][]int{}} }
+func newBoxGrid(width, height float64) *boxGrid {
+	cols := int(min(max(width, 1), 1e5)/gridCell) + 1
+	rows := int(min(max(height, 1), 1e5)/gridCell) + 1
+	return &boxGrid{cols: cols, rows: rows, cells: make([][]int32, cols*rows)}
+}
 
-func cellRange(b box) (x0, y0, x1, y1 int32) {
-	c := func(v float64) int32 { return int32(max(min(v/gridCell, 1e6), -1e6)) }
-	return c(b.x0), c(b.y0), c(b.x1), c(b.y1)
+// cellRange is the cells a box covers, clamped to the grid.
+func (g *boxGrid) cellRange(b box) (x0, y0, x1, y1 int) {
+	c := func(v float64, n int) int { return min(max(int(max(min(v/gridCell, 1e6), -1)), 0), n-1) }
+	return c(b.x0, g.cols), c(b.y0, g.rows), c(b.x1, g.cols), c(b.y1, g.rows)
 }
 
 func (g *boxGrid) add(b box) {
-	id := len(g.boxes)
+	id := int32(len(g.boxes))
 	g.boxes = append(g.boxes, b)
-	x0, y0, x1, y1 := cellRange(b)
-	for x := x0; x <= x1; x++ {
-		for y := y0; y <= y1; y++ {
-			k := [2]int32{x, y}
-			g.cells[k] = append(g.cells[k], id)
+	x0, y0, x1, y1 := g.cellRange(b)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			g.cells[y*g.cols+x] = append(g.cells[y*g.cols+x], id)
 		}
 	}
 }
 
 // hits says whether b overlaps a box of the grid.
 func (g *boxGrid) hits(b box) bool {
-	x0, y0, x1, y1 := cellRange(b)
-	for x := x0; x <= x1; x++ {
-		for y := y0; y <= y1; y++ {
-			for _, id := range g.cells[[2]int32{x, y}] {
+	x0, y0, x1, y1 := g.cellRange(b)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, id := range g.cells[y*g.cols+x] {
 				if b.overlaps(g.boxes[id]) {
 					return true
 				}
@@ -292,10 +301,11 @@ var nudges = []point{{0, -14}, {0, 14}, {0, -28}, {0, 28}, {24, 0}, {-24, 0}, {2
 // overlaps no text placed before it.
 func fit(lb *label, frame box, taken *boxGrid) (Shape, bool) {
 	anchors := append([]point{{lb.sh.X1, lb.sh.Y1}}, lb.alts...)
+	w := TextWidth(lb.sh.Text, lb.sh.Flags&FlagBold != 0)
 	try := func(x, y float64) (Shape, bool) {
 		sh := lb.sh
 		sh.X1, sh.Y1 = x, y
-		b := textBox(sh)
+		b := boxOfWidth(sh, w)
 		// inside the frame: shifted in from an edge, never cut by it
 		if b.x0 < frame.x0 {
 			sh.X1 += frame.x0 - b.x0
@@ -307,7 +317,7 @@ func fit(lb *label, frame box, taken *boxGrid) (Shape, bool) {
 		} else if b.y1 > frame.y1 {
 			sh.Y1 -= b.y1 - frame.y1
 		}
-		b = textBox(sh)
+		b = boxOfWidth(sh, w)
 		if b.x0 < frame.x0-0.01 || b.x1 > frame.x1+0.01 {
 			return sh, false // wider than the drawing
 		}

@@ -4,7 +4,9 @@ package diagram
 // delivered, lost), in layers.
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"spacetime/core/faults"
@@ -173,7 +175,7 @@ func (l *layout) messages() {
 		}
 		l.dense = true
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return styleKey(lines[i]) < styleKey(lines[j]) })
+	slices.SortStableFunc(lines, func(a, b Shape) int { return cmp.Compare(styleKey(a), styleKey(b)) })
 	l.s.Shapes = append(append(append(append(l.s.Shapes, halos...), lines...), crosses...), marks...)
 	l.labels = append(l.labels, labels...)
 }
