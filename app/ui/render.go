@@ -24,6 +24,8 @@ func (c *Lab) Render() app.UI {
 	}
 	cls := "lab text-" + c.textSize()
 	switch {
+	case c.embed && c.several():
+		cls += " embed compare" // runs one above the other, sharing the frame
 	case c.embed:
 		cls += " embed"
 	case c.gridded():

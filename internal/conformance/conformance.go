@@ -17,7 +17,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"spacetime/core/engine"
 	"spacetime/core/faults"
@@ -647,7 +646,8 @@ func Long(sub Subject, n, steps int) (engine.Config, string, error) {
 // CostGrowth runs the subject's Long run of n processes for steps and for
 // four times as many, and compares what a step costs in each: the bytes it allocates
 // (which count what checkpoints copy and invariants compute) and its time
-// (the least of a few runs). A step that costs more late in a run than
+// (the process's CPU time, not the wall clock, which other programs on a
+// shared machine stretch; the least of a few runs). A step that costs more late in a run than
 // early (a checkpoint that copies everything in flight, an invariant that
 // visits the whole trace) makes a long run quadratic: it returns the two
 // ratios, late over early, which stay near 1 when a step's cost is flat.
@@ -663,9 +663,9 @@ func CostGrowth(t testing.TB, sub Subject, n, steps int) (allocRatio, timeRatio 
 			what = desc
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
-			began := time.Now()
+			began := cpuTime()
 			r := start(t, cfg)
-			el := time.Since(began).Seconds()
+			el := (cpuTime() - began).Seconds()
 			runtime.ReadMemStats(&m1)
 			if r.Len() != steps {
 				t.Fatalf("%s: the run ended at step %d (%s)", desc, r.Len(), r.Stopped())
