@@ -34,7 +34,11 @@ func (l *layout) spans() {
 		at := tagOf(WhatFault).at(sp.node).when(sp.from)
 		switch sp.kind {
 		case spanDown, spanPaused:
-			l.tag = at.as(map[bool]string{true: "crash", false: "pause"}[sp.kind == spanDown])
+			fault := "pause"
+			if sp.kind == spanDown {
+				fault = "crash"
+			}
+			l.tag = at.as(fault)
 			l.health(sp, from, until)
 		case spanLink:
 			l.tag = at.as("cut")

@@ -110,7 +110,7 @@ func (c *Lab) listenToKeys() {
 func (c *Lab) OnDismount() {
 	c.mounted = false
 	for _, p := range c.panes {
-		p.playing, p.observing, p.topoObserving = false, false, false
+		p.playing = false
 		p.observed, p.topoObserved = nil, nil
 	}
 	if c.onKey != nil {

@@ -37,9 +37,8 @@ type pane struct {
 	// observed, viewport the window's height, topoWidth the topology
 	// canvas's width.
 	width, height, viewport, topoWidth float64
-	observing, topoObserving           bool
-	// observed and topoObserved are the canvases observed: a run put
-	// back from an enlarged one gets new canvases, observed anew.
+	// observed and topoObserved are the canvases observed (nil: none); a
+	// run put back from an enlarged one gets new canvases, observed anew.
 	observed, topoObserved app.Value
 }
 
@@ -60,7 +59,7 @@ func (p *pane) id(name string) string {
 }
 
 func (p *pane) stopObserving() {
-	if !p.observing && !p.topoObserving {
+	if p.observed == nil && p.topoObserved == nil {
 		return
 	}
 	if js := app.Window().Get("spacetime"); js.Truthy() {
@@ -70,7 +69,6 @@ func (p *pane) stopObserving() {
 			}
 		}
 	}
-	p.observing, p.topoObserving = false, false
 	p.observed, p.topoObserved = nil, nil
 }
 
@@ -164,7 +162,7 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 		// the canvas exists from the first render with a session on: from
 		// then on the painter reports its size (and the window's) to us
 		js.Call("observe", cv, c.onSize)
-		p.observing, p.observed = true, cv
+		p.observed = cv
 		p.width = 0 // measured again below, until the observer reports
 	}
 	if p.width <= 0 {
@@ -180,7 +178,7 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 	}
 	if tv.Truthy() && (p.topoObserved == nil || !p.topoObserved.Equal(tv)) && c.onSize != nil && js.Truthy() {
 		js.Call("observe", tv, c.onSize)
-		p.topoObserving, p.topoObserved = true, tv
+		p.topoObserved = tv
 		p.topoWidth = tv.Get("clientWidth").Float()
 	}
 	// the lanes first: they are what the learner waits for
