@@ -224,6 +224,26 @@
   window.addEventListener("scroll", fitAll, true);
 
   window.spacetime = {
+    // tip shows text beside the pointer at (x, y), kept within the
+    // window, or hides the tip for "".
+    tip(text, x, y) {
+      let t = document.getElementById("tip");
+      if (!t) {
+        t = document.createElement("div");
+        t.id = "tip"; t.className = "tip"; t.setAttribute("role", "tooltip");
+        document.body.appendChild(t);
+      }
+      t.hidden = !text;
+      if (!text) return;
+      t.textContent = text;
+      const lab = document.querySelector(".lab"); // the page's text size
+      if (lab) t.style.fontSize = getComputedStyle(lab).getPropertyValue("--cap");
+      const r = t.getBoundingClientRect(), pad = 8;
+      let left = x + 14, top = y + 18;
+      if (left + r.width > window.innerWidth - pad) left = Math.max(pad, x - 14 - r.width);
+      if (top + r.height > window.innerHeight - pad) top = Math.max(pad, y - 12 - r.height);
+      t.style.left = left + "px"; t.style.top = top + "px";
+    },
     // takeEarlyKeys hands over the keys pressed while the client loaded,
     // and stops keeping them.
     takeEarlyKeys() {

@@ -157,8 +157,8 @@ func (l *layout) messages() {
 				alts = append(alts, point{a.x1 + (a.x2-a.x1)*f + labelAt - mx, a.y1 + (a.y2-a.y1)*f - 3})
 			}
 			prio := prioMessage
-			if highlight[m.ID] {
-				prio = prioPoint
+			if highlight[m.ID] || l.selects(m) {
+				prio = prioPoint // the lesson's point, or what the learner picked
 			}
 			labels = append(labels, label{sh: Shape{Op: OpText, X1: labelAt, Y1: my - 3, Color: color, Align: AlignLeft, Text: m.Label, Tag: tagOf(WhatMessageLabel).of(m.ID).as(m.Kind)},
 				prio: prio, order: float64(m.SendStep), alts: alts})
@@ -241,4 +241,14 @@ func (l *layout) messageFault(f *faults.Fault, r *trace.Record, px float64) {
 		l.glyph(f.Glyph, px, a.y1+(a.y2-a.y1)*t, ToneColor(f.Tone), "")
 		return
 	}
+}
+
+// selects says whether a message was sent or received by the selected
+// event or the one compared with it: the learner picked it, so its label
+// is placed before the others.
+func (l *layout) selects(m *trace.Msg) bool {
+	on := func(has bool, step int) bool {
+		return has && step >= 0 && (m.SendStep == step || (m.RecvStep == step && m.ReceivedAt(l.k)))
+	}
+	return on(l.opt.HasSelected, l.opt.Selected) || on(l.opt.HasOther, l.opt.Other)
 }

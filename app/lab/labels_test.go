@@ -165,3 +165,42 @@ func TestLessonMarksItsEvents(t *testing.T) {
 	}
 	assert.Equal(t, "P1", s.Run().Trace().Names[s.Run().Trace().Records[scn.Lesson.Marks[0].Step-1].Node], "a is P1's")
 }
+
+// labelled lists the messages whose label a scene shows.
+func labelled(sc *diagram.Scene) map[int]bool {
+	shown := map[int]bool{}
+	for _, sh := range sc.Shapes {
+		if id, ok := sh.Tag.Message(); ok && sh.Tag.What == diagram.WhatMessageLabel {
+			shown[id] = true
+		}
+	}
+	return shown
+}
+
+// A message label left out for want of room comes back when the learner
+// selects the event that sent or received it.
+func TestSelectingAnEventShowsItsMessagesLabels(t *testing.T) {
+	scn, err := scenario.Builtin("coordination-lock-herd")
+	require.NoError(t, err)
+	s, err := Open(scn)
+	require.NoError(t, err)
+	s.Scale = diagram.TextScale("L")
+	s.Seek(58)
+	shown := labelled(s.Scene(projectorWidth, projectorHeight))
+	missing := 0
+	for _, m := range s.Run().Trace().Msgs {
+		if m.SendStep >= 58 || m.Label == "" || shown[m.ID] || !m.ReceivedAt(58) {
+			continue
+		}
+		missing++
+		for _, step := range []int{m.SendStep, m.RecvStep} {
+			s.Select(step)
+			sc := s.Scene(projectorWidth, projectorHeight)
+			assert.True(t, labelled(sc)[m.ID], "message %d (%s) selected at step %d", m.ID, m.Label, step)
+			n, what := textTrouble(sc)
+			assert.Zero(t, n, what)
+			s.Select(-1)
+		}
+	}
+	assert.Positive(t, missing, "the lesson leaves no label out at step 58: pick a busier step")
+}

@@ -52,6 +52,8 @@ type Lab struct {
 	winWidth float64
 	// keysOn says the keyboard listener is on (after the first page).
 	keysOn bool
+	// tip is the text of the tip shown beside the pointer ("" for none).
+	tip string
 
 	ctx     app.Context
 	mounted bool
@@ -212,6 +214,7 @@ func (c *Lab) changed(ctx app.Context) {
 // the render (a menu button that closes its menu), and its deferred work
 // with it.
 func (c *Lab) redraw(ctx app.Context) {
+	c.hideTip()
 	if c.mounted && c.paint() {
 		return
 	}

@@ -176,7 +176,9 @@ func (c *Lab) topology(i int) app.UI {
 		return app.Div()
 	}
 	return app.Canvas().ID(p.id("topology")).Class("topology-view").Attr("aria-label", "process graph").
-		OnClick(func(ctx app.Context, e app.Event) { c.clickTopology(ctx, i, e) }, app.EventScope(p.n, i))
+		OnClick(func(ctx app.Context, e app.Event) { c.clickTopology(ctx, i, e) }, app.EventScope(p.n, i)).
+		OnMouseMove(func(ctx app.Context, e app.Event) { c.hover(i, e, true); ctx.PreventUpdate() }, app.EventScope(p.n, i)).
+		OnMouseLeave(func(ctx app.Context, e app.Event) { c.hideTip(); ctx.PreventUpdate() }, app.EventScope(p.n, i))
 }
 
 // InlineScripts are the scripts the prerendered page carries inline (the

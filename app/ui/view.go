@@ -98,6 +98,8 @@ func (c *Lab) dragStart(ctx app.Context, i int, e app.Event) {
 func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
 	p := c.panes[i]
 	if !p.drag.down || p.scene == nil {
+		c.hover(i, e, false)
+		ctx.PreventUpdate() // nothing on the page changes but the tip
 		return
 	}
 	x := e.Get("offsetX").Float()
@@ -118,6 +120,7 @@ func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
 }
 
 func (c *Lab) dragEnd(ctx app.Context, i int, e app.Event) {
+	c.hideTip()
 	p := c.panes[i]
 	if p.drag.down && p.drag.moved {
 		c.changed(ctx) // the link records where the view ended up

@@ -10,10 +10,15 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/app/lab"
+	"spacetime/core/scenario"
 )
 
 // onScreen says, for a page, whether nothing scrolls and the elements
@@ -257,4 +262,45 @@ func TestMenusStayInsideTheWindow(t *testing.T) {
 	buttons := eval[int](p, `[...document.querySelectorAll("#process-menu button")].filter(b => { const r = b.getBoundingClientRect(); return r.bottom <= innerHeight && r.top >= 0; }).length`)
 	assert.Equal(t, eval[int](p, `document.querySelectorAll("#process-menu button").length`), buttons, "every item can be reached")
 	p.screenshot("menu-lowest-lane")
+}
+
+// A label the diagram had no room for is read in a tip when the pointer
+// rests on its message, and the tip stays inside the window.
+func TestHoverShowsWhatTheLabelsLeaveOut(t *testing.T) {
+	const lesson, k = "coordination-lock-herd", 58
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	view(t, p, 1280, 720, fmt.Sprintf("/?s=%s&k=%d", lesson, k))
+	w, h := p.canvasSize()
+	scn, err := scenario.Builtin(lesson)
+	require.NoError(t, err)
+	s, err := lab.Open(scn)
+	require.NoError(t, err)
+	s.Scale = p.scale()
+	s.Seek(k)
+	scene := s.Scene(w, h)
+	shown := map[int]bool{}
+	for _, sh := range scene.Shapes {
+		if id, ok := sh.Tag.Message(); ok && sh.Tag.What == diagram.WhatMessageLabel {
+			shown[id] = true
+		}
+	}
+	left := -1
+	for _, m := range s.Run().Trace().Msgs {
+		if m.SendStep < k && m.Label != "" && !shown[m.ID] && m.ReceivedAt(k) {
+			left = m.ID
+			break
+		}
+	}
+	require.GreaterOrEqual(t, left, 0, "the lesson leaves some label out at step %d", k)
+	x, y := clickable(t, scene, left)
+	rect := eval[map[string]float64](p, `(() => { const r = document.getElementById("diagram").getBoundingClientRect(); return {x: r.left, y: r.top}; })()`)
+	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, rect["x"]+x, rect["y"]+y))
+	p.waitFor(`(() => { const t = document.getElementById("tip"); return t && !t.hidden; })()`, "the tip shows")
+	tip := p.text("#tip")
+	assert.Contains(t, tip, s.Run().Trace().Msgs[left].Label)
+	assert.Contains(t, tip, "received at")
+	assert.Empty(t, eval[[]string](p, onScreen+`(["tip"])`))
+	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2)) // off the diagram
+	p.waitFor(`document.getElementById("tip").hidden`, "the tip goes with the pointer")
+	p.noConsoleErrors()
 }
