@@ -189,6 +189,16 @@
   document.addEventListener("change", handBack, true);
   document.addEventListener("click", handBack, true);
 
+  // "/" brings the keyboard to the lesson finder (as on many sites), at
+  // once, so that the "/" itself is not typed into it.
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target, f = document.getElementById("find");
+    if (!f || (t && t.matches && t.matches("input:not([type=checkbox]):not([type=range]), textarea, [contenteditable]"))) return;
+    e.preventDefault();
+    f.focus();
+  }, true);
+
   // Keys pressed before the client is ready are kept (a bounded few) and
   // handed to it when it is (takeEarlyKeys), not lost.
   const lessonKeys = new Set(["ArrowRight", "ArrowLeft", "PageDown", "PageUp", "Home", "End", " ", "+", "=", "-", "_", "0", "f", "F", "c", "C"]);

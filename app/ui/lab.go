@@ -52,6 +52,10 @@ type Lab struct {
 	winWidth float64
 	// keysOn says the keyboard listener is on (after the first page).
 	keysOn bool
+	// find is what was typed into the finder; findMiss says Enter found
+	// no lesson for it.
+	find     string
+	findMiss bool
 	// tip is the text of the tip shown beside the pointer ("" for none).
 	tip string
 

@@ -221,7 +221,7 @@ func option(value any, text string, selected bool) app.HTMLOption {
 func (c *Lab) header() app.UI {
 	items := []app.UI{app.H1().Text("Spacetime")}
 	if !c.several() {
-		items = append(items, c.scenarioPicker(0))
+		items = append(items, c.scenarioPicker(0), c.finder())
 	} else {
 		items = append(items, app.Label().Class("toggle").Body(
 			checkbox("together", c.page.Together).OnChange(func(ctx app.Context, e app.Event) {
@@ -230,7 +230,7 @@ func (c *Lab) header() app.UI {
 			app.Text(" Step the runs together (in time order)"),
 		))
 	}
-	adds := append([]app.UI{option("", "Compare with…", true)}, lessonOptions("", true)...)
+	adds := append([]app.UI{option("", "Compare with…", true)}, lessonOptions("", true, "")...)
 	items = append(items,
 		app.Span().Class("spacer"),
 		c.looks(),
@@ -271,7 +271,7 @@ func (c *Lab) scenarioPicker(i int) app.UI {
 	for _, b := range scenario.BuiltinList() {
 		builtin = builtin || b.ID == s.ID
 	}
-	options := lessonOptions(s.ID, !c.several())
+	options := lessonOptions(s.ID, !c.several(), c.find)
 	if !builtin && scenario.ComparisonOf(s.ID) != "" && scenario.IsBuiltin(s) {
 		// a comparison's run, in its compare view
 		options = append(options, option(s.ID, s.Title, true))

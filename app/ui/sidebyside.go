@@ -14,37 +14,72 @@ import (
 // comparisonPrefix marks a picker's option that opens a comparison.
 const comparisonPrefix = "compare:"
 
-// lessonOptions are a lesson picker's entries: the built-in lessons
-// grouped by topic in the course's order, each group by title, and the
-// comparisons in a group of their own when withComparisons. selected is
-// the id of the lesson shown.
-func lessonOptions(selected string, withComparisons bool) []app.UI {
+// pick is one entry of a lesson picker: the value it opens (a lesson's id,
+// or comparisonPrefix and a comparison's id), its title and its group.
+type pick struct {
+	value, title, group string
+}
+
+// picks are a lesson picker's entries: the built-in lessons grouped by
+// topic in the course's order, each group by title, and the comparisons in
+// a group of their own when withComparisons.
+func picks(withComparisons bool) []pick {
 	byTopic := map[string][]scenario.Info{}
 	for _, b := range scenario.BuiltinList() {
 		byTopic[b.Topic] = append(byTopic[b.Topic], b)
 	}
-	var out []app.UI
+	var out []pick
 	for _, topic := range append(slices.Clone(scenario.Topics), "") {
 		list := byTopic[topic]
-		if len(list) == 0 {
-			continue
-		}
 		sort.Slice(list, func(i, j int) bool { return list[i].Title < list[j].Title })
-		options := make([]app.UI, len(list))
-		for j, b := range list {
-			options[j] = option(b.ID, b.Title, b.ID == selected)
+		for _, b := range list {
+			out = append(out, pick{value: b.ID, title: b.Title, group: topicLabel(topic)})
 		}
-		label := topicLabel(topic)
-		out = append(out, app.OptGroup().Label("%s", label).Body(options...))
 	}
 	if withComparisons {
-		var options []app.UI
 		for _, cmp := range scenario.Comparisons() {
-			options = append(options, option(comparisonPrefix+cmp.ID, "Compare: "+cmp.Title, false))
+			out = append(out, pick{value: comparisonPrefix + cmp.ID, title: "Compare: " + cmp.Title, group: "Comparisons, side by side"})
 		}
-		out = append(out, app.OptGroup().Label("Comparisons, side by side").Body(options...))
 	}
 	return out
+}
+
+// lessonOptions are a lesson picker's options, in groups: the entries of
+// picks that match query (all of them for ""), and the lesson shown, whose
+// id is selected, whether it matches or not.
+func lessonOptions(selected string, withComparisons bool, query string) []app.UI {
+	var out []app.UI
+	var group string
+	var options []app.UI
+	flush := func() {
+		if len(options) > 0 {
+			out = append(out, app.OptGroup().Label("%s", group).Body(options...))
+		}
+		options = nil
+	}
+	for _, p := range picks(withComparisons) {
+		if p.group != group {
+			flush()
+			group = p.group
+		}
+		if p.value == selected || p.matches(query) {
+			options = append(options, option(p.value, p.title, p.value == selected))
+		}
+	}
+	flush()
+	return out
+}
+
+// matches says whether every word of query is in the entry's title, id or
+// group, whatever the case: "ring crash", "fencing", "Mutual".
+func (p pick) matches(query string) bool {
+	hay := strings.ToLower(p.title + " " + p.value + " " + p.group)
+	for _, word := range strings.Fields(strings.ToLower(query)) {
+		if !strings.Contains(hay, word) {
+			return false
+		}
+	}
+	return true
 }
 
 // topicLabel is a topic as a picker's group heading: "Mutual exclusion".

@@ -1571,3 +1571,32 @@ func TestTimestampsPicker(t *testing.T) {
 	r.do(func(ctx app.Context) { r.c.setStamps(ctx, 0, "none") })
 	assert.Empty(t, r.url().Get("stamps"))
 }
+
+// The finder narrows the picker to the entries holding every word typed,
+// in title, id or topic, whatever the case; the lesson shown stays.
+func TestFinderNarrowsThePickerByEveryWord(t *testing.T) {
+	found := func(query string) []string {
+		var out []string
+		for _, p := range picks(true) {
+			if p.matches(query) {
+				out = append(out, p.value)
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"token-ring-crash"}, found("Ring CRASH token"))
+	assert.Contains(t, found("herd"), "coordination-lock-herd")
+	assert.Contains(t, found("comparisons mutual"), comparisonPrefix+"mutex-contention-low", "a comparison by its group")
+	assert.Empty(t, found("no such lesson"))
+	assert.Len(t, found(""), len(scenario.BuiltinList())+len(scenario.Comparisons()))
+	for _, v := range found("mutual exclusion") {
+		assert.NotContains(t, v, "snapshot")
+	}
+
+	// the picker keeps the lesson shown and the matches, in their groups
+	html := app.HTMLString(app.Select().Body(lessonOptions("snapshot-bank", true, "herd")...))
+	assert.Equal(t, 2, strings.Count(html, "<option"), html)
+	assert.Contains(t, html, `value="coordination-lock-herd"`)
+	assert.Contains(t, html, `value="snapshot-bank"`)
+	assert.Equal(t, 2, strings.Count(html, "<optgroup"), "each in its topic's group")
+}

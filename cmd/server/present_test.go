@@ -304,3 +304,47 @@ func TestHoverShowsWhatTheLabelsLeaveOut(t *testing.T) {
 	p.waitFor(`document.getElementById("tip").hidden`, "the tip goes with the pointer")
 	p.noConsoleErrors()
 }
+
+// A lecturer finds a lesson by typing: "/" brings the keyboard to the
+// finder, the picker narrows as words are typed, Enter opens the first
+// match and the remote's keys step it at once; a word that finds nothing
+// is marked and opens nothing.
+func TestFindALessonByTyping(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=5")
+	// "/" as a keyboard sends it: one keydown that would type the
+	// character unless the page prevents it (chromedp.KeyEvent would send
+	// the character apart)
+	slash := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+			ev := input.DispatchKeyEventParams{Type: typ, Key: "/", Code: "Slash", WindowsVirtualKeyCode: 191}
+			if typ == input.DispatchKeyEventTypeKeyDown {
+				ev.Text = "/"
+			}
+			if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	p.do(slash)
+	p.waitFor(`document.activeElement && document.activeElement.id === "find"`, `"/" focuses the finder`)
+	assert.Empty(t, eval[string](p, `document.getElementById("find").value`), `the "/" is not typed`)
+	p.do(chromedp.KeyEvent("nothing like this"))
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`document.getElementById("find").classList.contains("miss")`, "a query with no match is marked")
+	assert.Contains(t, eval[string](p, "location.search"), "s=snapshot-bank", "and opens nothing")
+	p.do(chromedp.KeyEvent(kb.Escape))
+	p.waitFor(`document.getElementById("find").value === "" && document.activeElement.id !== "find"`, "Escape clears the finder and leaves it")
+	p.do(slash)
+	p.waitFor(`document.activeElement && document.activeElement.id === "find"`, `"/" focuses the finder again`)
+	p.do(chromedp.KeyEvent("ring crash"))
+	p.waitFor(`document.querySelectorAll("#scenario option").length === 2`, "the picker narrows to the match and the lesson shown")
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`location.search.includes("s=token-ring-crash")`, "Enter opens the first match")
+	assert.Empty(t, eval[string](p, `document.getElementById("find").value`), "the finder is cleared")
+	k := stepOf(p)
+	p.do(chromedp.KeyEvent(kb.PageDown))
+	p.waitFor(fmt.Sprintf(`document.getElementById("position").textContent.startsWith("step %d /")`, k+1), "PageDown steps the lesson found")
+	assert.Greater(t, eval[int](p, `document.querySelectorAll("#scenario option").length`), 50, "the picker lists every lesson again")
+	p.noConsoleErrors()
+}
