@@ -78,11 +78,11 @@ func (l *layout) X(t float64) float64 {
 
 func (l *layout) lanes() {
 	n := len(l.tr.Names)
-	gap := (l.opt.Height - marginTop - marginBottom) / float64(max(n, 1))
+	gap := (l.opt.Height - l.top - l.bottom) / float64(max(n, 1))
 	l.s.laneGap = gap
 	x0, x1 := l.X(l.t0), l.X(l.t1)
 	for i, name := range l.tr.Names {
-		y := marginTop + gap*(float64(i)+0.5)
+		y := l.top + gap*(float64(i)+0.5)
 		l.s.lanes = append(l.s.lanes, y)
 		l.tag = tagOf(WhatLane).at(sim.NodeID(i))
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
@@ -90,23 +90,41 @@ func (l *layout) lanes() {
 		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
 		if skew := l.ix.Skew(sim.NodeID(i), l.k); skew != 0 {
 			// a skewed clock: how far it runs ahead (+) or behind (−)
-			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prioFixed, 0)
+			// under the name; where lanes are too close for that, a
+			// movable text (the process panel says it too)
+			prio := prioFixed
+			if gap < 2*(textAscent+textDescent) {
+				prio = prioCut
+			}
+			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prio, 0, point{marginLeft + 4, y - 4})
 		}
 	}
 	l.tag = tagOf(WhatAxis)
 	defer func() { l.tag = Tag{} }()
 	// time ticks along the bottom; at most a few dozen, however large the
 	// axis values (at 1e308, t += step no longer moves t)
-	step := niceStep((l.t1 - l.t0) / 8)
-	yb := l.opt.Height - marginBottom + 16
+	// at most 8, fewer where their numbers would not fit side by side
+	room := (l.opt.Width - marginLeft - marginRight) / (TextWidth(fmt.Sprintf("%g", l.t1), false) + 14)
+	step := niceStep((l.t1 - l.t0) / min(8, max(room, 2)))
+	yb := l.opt.Height - l.bottom + 16
 	for t, i := math.Ceil(l.t0/step)*step, 0; t <= l.t1 && i < maxTicks; t, i = t+step, i+1 {
 		x := l.X(t)
-		l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 6, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: Grid, Width: 0.5})
+		l.add(Shape{Op: OpLine, X1: x, Y1: l.top - 6, X2: x, Y2: l.opt.Height - l.bottom + 4, Color: Grid, Width: 0.5})
 		l.text(Shape{X1: x, Y1: yb, Color: Faint, Align: AlignCenter, Text: fmt.Sprintf("%g", t)}, prioFixed, 0)
 	}
 	label := "time (ticks)"
 	if l.opt.Axis == AxisLamport {
 		label = "Lamport time"
+	}
+	if l.compact() {
+		// no room for a line of its own: a word left of the ticks
+		label = "time"
+		if l.opt.Axis == AxisLamport {
+			label = "Lamport"
+		}
+		// (left out should a long first tick need its room)
+		l.text(Shape{X1: marginLeft - 22, Y1: yb, Color: Faint, Align: AlignRight, Text: label}, prioCut, 0)
+		return
 	}
 	l.text(Shape{X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"}, prioFixed, 0)
 }
@@ -134,6 +152,6 @@ func (l *layout) nowLine() {
 	}
 	x := l.X(l.now)
 	defer l.tagging(tagOf(WhatNow))()
-	l.add(Shape{Op: OpLine, X1: x, Y1: marginTop - 12, X2: x, Y2: l.opt.Height - marginBottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
-	l.text(Shape{X1: x, Y1: marginTop - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
+	l.add(Shape{Op: OpLine, X1: x, Y1: l.top - 12, X2: x, Y2: l.opt.Height - l.bottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
+	l.text(Shape{X1: x, Y1: l.top - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
 }

@@ -130,9 +130,9 @@ func (l *layout) networkMark(r *trace.Record, px float64) {
 			}
 		}
 	}
-	y := float64(marginTop - 4)
+	y := float64(l.top - 4)
 	l.add(Shape{Op: OpTriangle, X1: px, Y1: y, X2: 5, Color: color})
-	l.add(Shape{Op: OpLine, X1: px, Y1: y, X2: px, Y2: l.opt.Height - marginBottom + 4, Color: color, Width: 1, Flags: FlagDashed})
+	l.add(Shape{Op: OpLine, X1: px, Y1: y, X2: px, Y2: l.opt.Height - l.bottom + 4, Color: color, Width: 1, Flags: FlagDashed})
 	l.text(Shape{X1: px + 7, Y1: y + 4, Color: color, Align: AlignLeft, Text: text}, prioTimer, px)
 }
 

@@ -92,12 +92,19 @@ func HeightFor(n int) float64 { return min(max(80+90*float64(n), 240), 680) }
 // DefaultSpan is the time window shown when a run is too long to fit.
 const DefaultSpan = 160
 
-// Margins of the plot area.
+// Margins of the plot area. A short drawing (a run in a compare view's
+// grid) has the compact top and bottom margins: its axis keeps its ticks
+// and gives its title a short form beside them.
 const (
-	marginLeft   = 64
-	marginRight  = 28
-	marginTop    = 30
-	marginBottom = 46
+	marginLeft          = 64
+	marginRight         = 28
+	marginTop           = 30
+	marginBottom        = 46
+	compactMarginTop    = 27
+	compactMarginBottom = 26
+	// compactHeight is the height, in layout units, under which a drawing
+	// is short.
+	compactHeight = 240
 )
 
 // arrow is a drawn message, kept for hit-testing.
@@ -161,7 +168,13 @@ type layout struct {
 	tag Tag
 	// timerLabels counts the countdowns written on each lane.
 	timerLabels map[sim.NodeID]int
+	// top and bottom are the plot's margins: marginTop and marginBottom,
+	// or their compact forms in a short drawing.
+	top, bottom float64
 }
+
+// compact says the drawing is short, with compact margins.
+func (l *layout) compact() bool { return l.opt.Height < compactHeight }
 
 // Layout lays out the first k steps of a run. The scale is fitted to the
 // whole run (so stepping fills the picture in without rescaling), or, for a
@@ -186,6 +199,10 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	}
 	opt.Width, opt.Height = opt.Width/u, opt.Height/u
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, opt: opt, xs: ix.xs, s: &Scene{Width: opt.Width, Height: opt.Height}}
+	l.top, l.bottom = marginTop, marginBottom
+	if l.compact() {
+		l.top, l.bottom = compactMarginTop, compactMarginBottom
+	}
 	l.axis()
 	l.lanes()
 	l.spans()

@@ -164,9 +164,9 @@ func (l *layout) interval(sp *span, from, until float64) {
 			return
 		}
 		x1, x2 := l.clampX(from, until)
-		l.add(Shape{Op: OpRect, X1: x1, Y1: marginTop - 4, X2: max(x2-x1, 1), Y2: l.opt.Height - marginTop - marginBottom + 8, Color: color, Flags: FlagFaint})
+		l.add(Shape{Op: OpRect, X1: x1, Y1: l.top - 4, X2: max(x2-x1, 1), Y2: l.opt.Height - l.top - l.bottom + 8, Color: color, Flags: FlagFaint})
 		if sp.text != "" && l.visible(from, from) {
-			l.text(Shape{X1: x1 + 3, Y1: l.opt.Height - marginBottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text}, prioInterval, from)
+			l.text(Shape{X1: x1 + 3, Y1: l.opt.Height - l.bottom - 2, Color: color, Align: AlignLeft, Flags: FlagBold, Text: sp.text}, prioInterval, from)
 		}
 	case sim.StyleArrow:
 		if sp.peer >= 0 && l.visible(from, from) {

@@ -77,6 +77,33 @@ func TestNoLabelsCollideInAnyLesson(t *testing.T) {
 	assert.Positive(t, pictures)
 }
 
+// In a compare view's grid on a 1280×720 projector (six runs, three in a
+// row) a run's diagram is short, with compact margins: its texts do not
+// collide either.
+func TestNoLabelsCollideInAGridCell(t *testing.T) {
+	const cellWidth, cellHeight = 396, 151
+	scale := diagram.TextScale("S")
+	total, pictures := 0, 0
+	for _, id := range scenario.BuiltinIDs() {
+		scn, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		s, err := Open(scn)
+		require.NoError(t, err, id)
+		s.Scale = scale
+		for k := 0; k <= s.Len(); k += 20 {
+			s.Seek(k)
+			sc := s.Scene(cellWidth, cellHeight)
+			pictures++
+			n, what := textTrouble(sc)
+			total += n
+			if n > 0 {
+				t.Errorf("%s k=%d: %d texts in trouble: %v", id, k, n, what[:min(len(what), 4)])
+			}
+		}
+	}
+	t.Logf("%d pictures, %d texts overlapping or cut", pictures, total)
+}
+
 // The verdict line names the invariant a lesson breaks, with its step,
 // and otherwise what holds.
 func TestVerdictNamesTheFailingInvariant(t *testing.T) {

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -40,7 +42,7 @@ func (c *Lab) columns() int {
 func (c *Lab) gridCell() [2]float64 {
 	cols := float64(c.columns())
 	rows := math.Ceil(float64(len(c.panes)) / cols)
-	return [2]float64{(1252 / cols) - 24, max((720-44-44-170)/rows-100, 100)}
+	return [2]float64{(1252 / cols) - 24, max((720-44-44-170)/rows-80, 100)}
 }
 
 // paneScale is the drawing scale of pane i: the page's text size, or a
@@ -78,17 +80,49 @@ func (c *Lab) enlarge(ctx app.Context, i int) {
 	c.redraw(ctx)
 }
 
-// gridBar is a grid cell's one line: the run's number and lesson, and
-// buttons to enlarge it or take it off the page.
+// gridBar is a grid cell's one line: the run's number and lesson, where it
+// stands when the runs step together, and buttons to enlarge it or take
+// it off the page (symbols, so that the lesson's title keeps the room).
 func (c *Lab) gridBar(i int) app.UI {
 	p := c.panes[i]
 	title := c.sess(i).Scenario().Title
+	short := title
+	if len(c.panes) > 1 {
+		titles := make([]string, len(c.panes))
+		for j := range c.panes {
+			titles[j] = c.sess(j).Scenario().Title
+		}
+		short = strings.TrimPrefix(title, sharedHead(titles))
+	}
 	return app.Div().Class("pane-bar grid-bar").Body(
 		app.Strong().Textf("Run %d", i+1),
-		app.Span().Class("run-title").Title(title+" · "+c.summary(i)).Text(title),
-		app.Button().ID(p.id("enlarge")).Title("Show this run alone, with its settings and panels").Text("Enlarge").
+		app.Span().Class("run-title").Title(title+" · "+c.summary(i)).Text(short),
+		app.If(c.together(), func() app.UI { return c.position(i) }),
+		app.Button().ID(p.id("enlarge")).Title(fmt.Sprintf("Enlarge run %d: show it alone, with its settings and panels", i+1)).
+			Attr("aria-label", fmt.Sprintf("enlarge run %d", i+1)).Text("⤢").
 			OnClick(func(ctx app.Context, e app.Event) { c.enlarge(ctx, i) }, app.EventScope(p.n, i)),
-		app.Button().ID(p.id("remove")).Class("link").Title("Take this run off the page").Text("Remove").
+		app.Button().ID(p.id("remove")).Title(fmt.Sprintf("Take run %d off the page", i+1)).
+			Attr("aria-label", fmt.Sprintf("remove run %d", i+1)).Text("✕").
 			OnClick(func(ctx app.Context, e app.Event) { c.removeView(ctx, i) }, app.EventScope(p.n, i)),
 	)
+}
+
+// sharedHead is the longest start, up to a ": ", that every title has and
+// none is only: "Six mutual exclusions, low contention: " of a
+// comparison's runs, which a grid cell need not repeat.
+func sharedHead(titles []string) string {
+	head := ""
+	for n := 0; ; {
+		j := strings.Index(titles[0][n:], ": ")
+		if j < 0 {
+			return head
+		}
+		cand := titles[0][:n+j+2]
+		for _, t := range titles {
+			if !strings.HasPrefix(t, cand) || len(t) == len(cand) {
+				return head
+			}
+		}
+		head, n = cand, len(cand)
+	}
 }

@@ -97,9 +97,9 @@ func (c *Lab) renderPane(i int) app.UI {
 			}),
 		),
 		app.If(!c.together(), func() app.UI { return c.controls(i, false) }),
-		app.If(c.together(), func() app.UI { return app.Div().Class("controls").Body(c.position(i)) }),
-		app.Div().ID(p.id("caption")).Class("caption "+s.CaptionSource()).Attr("aria-live", "polite").Text(c.page.Caption(i)),
-		app.Div().ID(p.id("verdict")).Class(map[bool]string{true: "verdict good", false: "verdict bad"}[holds]).Title(verdict).Text(verdict),
+		// stepping together in the grid, the run's position is in its bar
+		app.If(c.together() && !c.gridded(), func() app.UI { return app.Div().Class("controls").Body(c.position(i)) }),
+		c.words(i, verdict, holds),
 		app.If(s.Stopped() != "", func() app.UI {
 			return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
 		}),
@@ -355,6 +355,23 @@ func (c *Lab) loader() app.UI {
 			app.Button().Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { c.loading = false }),
 		),
 	)
+}
+
+// words are pane i's caption and verdict, one under the other. In a grid
+// cell they share one line, the verdict first: a tick when everything
+// holds (the whole verdict in its tip), the failure in full when one
+// fails, which is the comparison's point.
+func (c *Lab) words(i int, verdict string, holds bool) app.UI {
+	p := c.panes[i]
+	caption := app.Div().ID(p.id("caption")).Class("caption "+c.sess(i).CaptionSource()).Attr("aria-live", "polite").Title(c.page.Caption(i)).Text(c.page.Caption(i))
+	cls, text := map[bool]string{true: "verdict good", false: "verdict bad"}[holds], verdict
+	if !c.gridded() {
+		return app.Div().Class("words").Body(caption, app.Div().ID(p.id("verdict")).Class(cls).Title(verdict).Text(text))
+	}
+	if holds {
+		text = "✓"
+	}
+	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(cls).Title(verdict).Attr("aria-label", verdict).Text(text), caption)
 }
 
 // controls are the step, play and scrub controls of pane i, or, shared,

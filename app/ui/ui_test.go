@@ -638,7 +638,8 @@ func TestPositionMatchesInTheMountedTree(t *testing.T) {
 	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 1, 0, 1, 7))
 	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 1, 0, 1, 7, 0))
 	verdict, _ := sess.Verdict()
-	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 1, 0, 3))
+	require.NoError(t, app.Match(app.Div().Class("words"), c, 0, 1, 0, 2))
+	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 1, 0, 2, 1))
 	require.NoError(t, app.Match(app.Aside().Class("side"), c, 0, 1, 1))
 }
 
@@ -903,11 +904,12 @@ func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
 	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 0, 0))
 	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0, 0, 0))
 	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 0, 0, 1))
-	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite"), c, 0, 0, 0, 2))
-	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 0, 2, 0))
+	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite").Title(c.sess(0).Caption()), c, 0, 0, 0, 2, 0))
+	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 0, 2, 0, 0))
 	verdict, _ := c.sess(0).Verdict()
-	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 0, 0, 3))
-	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 4), "nothing follows the verdict")
+	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 0, 0, 2, 1))
+	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 3), "nothing follows the caption and verdict")
+	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 2, 2), "nothing follows the verdict")
 	assert.Error(t, app.Match(app.Aside(), c, 0, 0, 1), "no side column: no topology view, panels or legend in a slide")
 	assert.Error(t, app.Match(app.Div(), c, 0, 1), "one pane")
 
@@ -1599,4 +1601,13 @@ func TestFinderNarrowsThePickerByEveryWord(t *testing.T) {
 	assert.Contains(t, html, `value="coordination-lock-herd"`)
 	assert.Contains(t, html, `value="snapshot-bank"`)
 	assert.Equal(t, 2, strings.Count(html, "<optgroup"), "each in its topic's group")
+}
+
+// A grid cell names its run without the start every run's title shares.
+func TestSharedHeadOfTitles(t *testing.T) {
+	assert.Equal(t, "Six mutual exclusions, low contention: ", sharedHead([]string{"Six mutual exclusions, low contention: Central coordinator", "Six mutual exclusions, low contention: Maekawa"}))
+	assert.Equal(t, "Coordinator or coordination service: a crashed holder: ", sharedHead([]string{"Coordinator or coordination service: a crashed holder: Central coordinator", "Coordinator or coordination service: a crashed holder: Lock from a coordination service"}))
+	assert.Equal(t, "", sharedHead([]string{"Split brain: a paused leader", "Lease: fencing"}))
+	assert.Equal(t, "", sharedHead([]string{"A: b", "A: "}), "no title is left empty")
+	assert.Equal(t, "", sharedHead([]string{"Chandy–Lamport: a snapshot", "Chandy–Lamport"}))
 }
