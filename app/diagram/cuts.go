@@ -54,7 +54,7 @@ func (l *layout) cuts() {
 		}
 		label := fmt.Sprintf("cut %d", g.group)
 		if ns := notes[g]; len(ns) > 0 {
-			label += " · " + l.noteWords(g.role) + ": " + strings.Join(ns, ", ")
+			label = listWithin(label+" · "+l.noteWords(g.role)+": ", ns, l.opt.Width-marginLeft-marginRight)
 		}
 		l.tag = tagOf(WhatCut).as(g.role)
 		l.staircase(pts, ToneColor(rs.Tone), flags, label)
@@ -183,4 +183,21 @@ func (l *layout) userCut() {
 		}
 		prev = &[2]float64{x, y}
 	}
+}
+
+// listWithin is head and the items, joined by commas, as many as fit in a
+// bold line of the width (layout units); the rest are counted, not
+// listed: "recorded in channels: A→B $5, A→B $13, … and 19 more".
+func listWithin(head string, items []string, width float64) string {
+	text := head + strings.Join(items, ", ")
+	if TextWidth(text, true) <= width {
+		return text
+	}
+	for n := len(items) - 1; n >= 1; n-- {
+		text = head + strings.Join(items[:n], ", ") + fmt.Sprintf(", … and %d more", len(items)-n)
+		if TextWidth(text, true) <= width {
+			return text
+		}
+	}
+	return head + fmt.Sprintf("%d messages", len(items))
 }

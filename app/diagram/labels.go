@@ -182,6 +182,10 @@ func (l *layout) placeLabels() {
 	// where each message label's text was placed: a repeat close by says
 	// nothing new (a run of HEARTBEATs), so it gives way
 	said := map[string][]point{}
+	// leader lines join texts placed far from their place to it; they go
+	// under every text
+	var leaders []Shape
+	under := len(l.s.Shapes)
 	for i := range ls {
 		lb := &ls[i]
 		if lb.sh.Text == "" {
@@ -200,18 +204,31 @@ func (l *layout) placeLabels() {
 			l.s.Hidden++
 			continue
 		}
-		sh, ok := fit(lb, frame, taken)
+		sh, far, ok := fit(lb, frame, taken)
 		if !ok {
 			l.s.Hidden++
 			continue
 		}
 		taken.add(textBox(sh))
 		l.s.Shapes = append(l.s.Shapes, sh)
+		if far {
+			leaders = append(leaders, leader(lb.sh, sh))
+		}
 		if lb.prio <= prioMessage {
 			said[sh.Text] = append(said[sh.Text], point{sh.X1, sh.Y1})
 		}
 	}
+	l.s.Shapes = slices.Insert(l.s.Shapes, under, leaders...)
 	l.labels = l.labels[:0]
+}
+
+// leader is the thin line from where a text was to go (the middle of its
+// box there) to the nearest point of the box it was placed in instead.
+func leader(want, got Shape) Shape {
+	w := TextWidth(want.Text, want.Flags&FlagBold != 0)
+	a, b := boxOfWidth(want, w), boxOfWidth(got, w)
+	x, y := (a.x0+a.x1)/2, (a.y0+a.y1)/2
+	return Shape{Op: OpLine, X1: x, Y1: y, X2: min(max(x, b.x0), b.x1), Y2: min(max(y, b.y0), b.y1), Color: want.Color, Width: 1, Tag: want.Tag}
 }
 
 // markBox is the box of a mark a label must not hide: an event's dot, a
@@ -296,10 +313,25 @@ func repeats(at []point, x, y float64) bool {
 // up and down a line, then two, then aside.
 var nudges = []point{{0, -14}, {0, 14}, {0, -28}, {0, 28}, {24, 0}, {-24, 0}, {24, -14}, {-24, -14}, {24, 14}, {-24, 14}}
 
+// farNudges are the further moves of a text that must not be left out
+// (the lesson's point, a cut's or a line's label), joined to its place
+// by a leader line.
+// They ring the place, nearer rings first, out to 140 units.
+var farNudges = func() []point {
+	var out []point
+	for r := 42.0; r <= 140; r += 14 {
+		for _, d := range []point{{0, -1}, {0, 1}, {1, -0.5}, {-1, -0.5}, {1, 0.5}, {-1, 0.5}, {1.5, 0}, {-1.5, 0}} {
+			out = append(out, point{d.x * r, d.y * r})
+		}
+	}
+	return out
+}()
+
 // fit finds the first place for a text, among its own anchor, its
 // alternatives and the nudges of each, that stays inside the frame and
-// overlaps no text placed before it.
-func fit(lb *label, frame box, taken *boxGrid) (Shape, bool) {
+// overlaps no text placed before it; far says it is one of the far
+// nudges, which only the texts of the lesson's point may make.
+func fit(lb *label, frame box, taken *boxGrid) (sh Shape, far, ok bool) {
 	anchors := append([]point{{lb.sh.X1, lb.sh.Y1}}, lb.alts...)
 	w := TextWidth(lb.sh.Text, lb.sh.Flags&FlagBold != 0)
 	try := func(x, y float64) (Shape, bool) {
@@ -325,17 +357,27 @@ func fit(lb *label, frame box, taken *boxGrid) (Shape, bool) {
 	}
 	for _, a := range anchors {
 		if sh, ok := try(a.x, a.y); ok {
-			return sh, true
+			return sh, false, true
 		}
 	}
 	for _, n := range nudges {
 		for _, a := range anchors {
 			if sh, ok := try(a.x+n.x, a.y+n.y); ok {
-				return sh, true
+				return sh, false, true
 			}
 		}
 	}
-	return Shape{}, false
+	if lb.prio < prioCut {
+		return Shape{}, false, false
+	}
+	for _, n := range farNudges {
+		for _, a := range anchors {
+			if sh, ok := try(a.x+n.x, a.y+n.y); ok {
+				return sh, true, true
+			}
+		}
+	}
+	return Shape{}, false, false
 }
 
 // unit is how many CSS pixels a layout unit is.
