@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -347,4 +348,58 @@ func TestFindALessonByTyping(t *testing.T) {
 	p.waitFor(fmt.Sprintf(`document.getElementById("position").textContent.startsWith("step %d /")`, k+1), "PageDown steps the lesson found")
 	assert.Greater(t, eval[int](p, `document.querySelectorAll("#scenario option").length`), 50, "the picker lists every lesson again")
 	p.noConsoleErrors()
+}
+
+// The label placer measures texts by an estimate (diagram.TextWidth); the
+// browser's own font must never draw one wider, or texts the placer kept
+// apart would touch on screen. Every text of every lesson, at every 50th
+// step, measured on a canvas in the page's font.
+func TestTextsAreNoWiderThanThePlacerThinks(t *testing.T) {
+	type text struct {
+		Text string  `json:"text"`
+		Bold bool    `json:"bold"`
+		Want float64 `json:"want"`
+	}
+	const size = "L"
+	scale := diagram.TextScale(size)
+	seen := map[text]bool{}
+	var texts []text
+	for _, id := range scenario.BuiltinIDs() {
+		scn, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		s, err := lab.Open(scn)
+		require.NoError(t, err)
+		s.Scale = scale
+		for k := 0; k <= s.Len(); k += 50 {
+			s.Seek(k)
+			for _, sh := range s.Scene(880, 420).Shapes {
+				if sh.Op != diagram.OpText {
+					continue
+				}
+				bold := sh.Flags&diagram.FlagBold != 0
+				tx := text{Text: sh.Text, Bold: bold, Want: diagram.TextWidth(sh.Text, bold) * scale}
+				if !seen[tx] {
+					seen[tx] = true
+					texts = append(texts, tx)
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, texts)
+	p := open(t, "/?s=snapshot-bank&text="+size)
+	js, err := json.Marshal(texts)
+	require.NoError(t, err)
+	font := eval[float64](p, `parseFloat(getComputedStyle(document.querySelector(".lab")).getPropertyValue("--fs")) || 0`)
+	require.Positive(t, font)
+	wider := eval[[]string](p, fmt.Sprintf(`(() => {
+		const g = document.createElement("canvas").getContext("2d"), out = [];
+		for (const t of %s) {
+			g.font = (t.bold ? "bold " : "") + %g + "px system-ui, sans-serif";
+			const w = g.measureText(t.text).width;
+			if (w > t.want + 0.5) out.push(JSON.stringify(t.text) + ": " + w.toFixed(1) + " px drawn, " + t.want.toFixed(1) + " px thought");
+		}
+		return out;
+	})()`, js, 12*scale))
+	assert.Empty(t, wider, "of %d texts", len(texts))
+	t.Logf("%d texts measured", len(texts))
 }
