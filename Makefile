@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json core/scenario/builtin/compare/*.json) go.mod go.sum
 
-.PHONY: all build run test test-native test-wasm test-fuzz test-wasm-fuzz bench load clean
+.PHONY: all build run test test-native test-wasm test-fuzz bench load clean
 
 all: build
 
@@ -28,14 +28,7 @@ bin/spacetime: $(SOURCES) $(wildcard cmd/spacetime/*.go)
 run: build
 	./bin/server -addr $(ADDR)
 
-# The browser tests spend most of their time waiting on the page, so the
-# wasm and fuzz runs go on beside them.
-test: build
-	$(MAKE) --no-print-directory -j2 test-native test-wasm-fuzz
-
-test-wasm-fuzz:
-	$(MAKE) --no-print-directory test-wasm
-	$(MAKE) --no-print-directory test-fuzz
+test: build test-native test-wasm test-fuzz
 
 # Every Go test, browser tests included (cmd/server drives headless Chromium).
 test-native:

@@ -97,7 +97,7 @@ func TestEmbedFitsEveryFrame(t *testing.T) {
 			t.Cleanup(slides.Close)
 			ctx := newTab(t)
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(size[0]+40, size[1]+40), chromedp.Navigate(slides.URL)))
-			frame := framedSite(t, ctx)
+			frame := framedSite(t, ctx, false)
 			var bad []string
 			var err error
 			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -370,7 +370,7 @@ func TestFindALessonByTyping(t *testing.T) {
 
 // The label placer measures texts by an estimate (diagram.TextWidth); the
 // browser's own font must never draw one wider, or texts the placer kept
-// apart would touch on screen. Every text of every lesson, at every 50th
+// apart would touch on screen. Every text of every lesson, at every 100th
 // step, measured on a canvas in the page's font.
 func TestTextsAreNoWiderThanThePlacerThinks(t *testing.T) {
 	type text struct {
@@ -388,7 +388,7 @@ func TestTextsAreNoWiderThanThePlacerThinks(t *testing.T) {
 		s, err := lab.Open(scn)
 		require.NoError(t, err)
 		s.Scale = scale
-		for k := 0; k <= s.Len(); k += 50 {
+		for k := 0; k <= s.Len(); k += 100 {
 			s.Seek(k)
 			for _, sh := range s.Scene(880, 420).Shapes {
 				if sh.Op != diagram.OpText {
