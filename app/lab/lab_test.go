@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -538,9 +539,6 @@ func TestFromQueryErrors(t *testing.T) {
 		{"k negative", url.Values{"k": {"-1"}}, "k", `"-1"`},
 		{"k not a number", url.Values{"k": {"ten"}}, "k", `"ten"`},
 		{"k fraction", url.Values{"k": {"1.5"}}, "k", `"1.5"`},
-		{"k past the end", url.Values{"k": {strconv.Itoa(n + 1)}}, "k", "past the end"},
-		{"k far past the end", url.Values{"k": {"100000"}}, "k", "past the end"},
-		{"k past the end after inputs", url.Values{"in": {"10c1"}, "k": {"100000"}}, "k", "past the end"},
 		{"axis", url.Values{"axis": {"sideways"}}, "axis", `"sideways"`},
 		{"axis case", url.Values{"axis": {"Lamport"}}, "axis", `"Lamport"`},
 		{"at huge", url.Values{"at": {"1e308"}}, "at", "from -1e+09 to 1e+09"},
@@ -565,6 +563,14 @@ func TestFromQueryErrors(t *testing.T) {
 	sess, err := lab.FromQuery(url.Values{"k": {strconv.Itoa(n)}})
 	require.NoError(t, err)
 	assert.Equal(t, n, sess.Step())
+	assert.Empty(t, sess.LinkNote)
+	// Past it, the lesson the link names opens at its last step, and says so.
+	for _, q := range []url.Values{{"k": {strconv.Itoa(n + 1)}}, {"k": {"100000"}}, {"in": {"10c1"}, "k": {"100000"}}} {
+		sess, err := lab.FromQuery(q)
+		require.NoError(t, err, q)
+		assert.Equal(t, sess.Len(), sess.Step(), q)
+		assert.Contains(t, sess.LinkNote, fmt.Sprintf("step %s, past the end of this run (%d steps)", q.Get("k"), sess.Len()))
+	}
 }
 
 func stepOf(s *lab.Session) any {

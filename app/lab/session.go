@@ -51,6 +51,10 @@ type Session struct {
 	// Scale is the drawing's scale (diagram.Options.Scale): the page's
 	// text size. 0 draws 12 px text.
 	Scale float64
+	// LinkNote says, in plain words, what the link that opened the
+	// session asked for that is shown otherwise (a step past the end, shown
+	// at the last); "" when all is as asked.
+	LinkNote string
 	// lesson caches the switches of the built-in lesson of the scenario's
 	// id (none when it is no lesson), for Changes.
 	lesson struct {

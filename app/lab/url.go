@@ -191,7 +191,8 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 			return nil, fmt.Errorf("%s: want a step number, got %q", param("k"), clip(raw))
 		}
 		if k > sess.Len() && !cut {
-			return nil, fmt.Errorf("%s: step %d is past the end of the run (%d steps)", param("k"), k, sess.Len())
+			// the lesson is what the link is about: open it, at its end
+			sess.LinkNote = fmt.Sprintf("The link asks for step %d, past the end of this run (%d steps): it is shown at its last step.", k, sess.Len())
 		}
 		sess.step = min(k, sess.Len())
 	} else if q.Get("embed") == "1" {

@@ -179,8 +179,10 @@ func (c *Lab) setPage(p *lab.Page) {
 		gone.stopObserving()
 	}
 	c.panes = c.panes[:len(p.Views)]
-	for _, pn := range c.panes {
+	for i, pn := range c.panes {
 		pn.reset()
+		// what the link asked for that is shown otherwise, said once
+		pn.notice, p.Views[i].LinkNote = p.Views[i].LinkNote, ""
 	}
 	if c.enlarged > len(c.panes) || len(c.panes) < 2 {
 		c.enlarged = 0

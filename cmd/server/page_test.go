@@ -235,8 +235,17 @@ func TestBadLinkSaysWhatIsWrongAndThePageWorks(t *testing.T) {
 	p.key(kb.ArrowRight)
 	assert.True(t, strings.HasPrefix(p.position(), "step 1 /"), p.position())
 
-	p = open(t, "/?s=snapshot-bank&k=99999")
-	assert.Contains(t, p.text(".problem"), "past the end of the run")
+	// a step past the end opens the lesson the link names, at its last
+	// step, and says so
+	p = open(t, "/?s=snapshot-nonfifo&k=400")
+	p.waitFor(`!!document.getElementById("notice")`, "the page says where it opened")
+	assert.Contains(t, p.text("#notice"), "step 400, past the end of this run")
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll(".problem").length`), "it is no error")
+	assert.Contains(t, p.text("#scenario option:checked"), "without FIFO", "the lesson the link names")
+	var k, n int
+	_, err := fmt.Sscanf(p.position(), "step %d / %d", &k, &n)
+	require.NoError(t, err, p.position())
+	assert.Equal(t, n, k, "at its last step")
 	p.noConsoleErrors()
 }
 
