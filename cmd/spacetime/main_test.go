@@ -445,7 +445,10 @@ func TestExport(t *testing.T) {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-		require.Len(t, lines, 2*r.Len(), "two lines per event")
+		require.Len(t, lines, 2+2*r.Len(), "the parsing expression, a blank line, two lines per event")
+		assert.Equal(t, trace.ShiVizRegexp, lines[0])
+		assert.Empty(t, lines[1])
+		lines = lines[2:]
 		re := regexp.MustCompile(`^(A|B|C) \{("[ABC]":\d+)(, "[ABC]":\d+)*\}$`)
 		for i := 0; i < len(lines); i += 2 {
 			assert.Regexp(t, re, lines[i])
@@ -529,7 +532,7 @@ func TestExportOfAFileWithFlagsAfterIt(t *testing.T) {
 	b, err := call(t, "export", "--format", "shiviz", "--step", "10", file)
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
-	assert.Equal(t, 20, strings.Count(a, "\n"))
+	assert.Equal(t, 2+20, strings.Count(a, "\n"), "the header and two lines per step")
 }
 
 func TestExportWriteError(t *testing.T) {
@@ -788,7 +791,7 @@ func TestScenarioFromStandardInput(t *testing.T) {
 			}
 			require.NoError(t, err)
 			if tc.args[0] == "export" {
-				assert.Equal(t, 8, strings.Count(out, "\n"), "two lines per step")
+				assert.Equal(t, 2+8, strings.Count(out, "\n"), "the header and two lines per step")
 				return
 			}
 			assert.Contains(t, out, tc.want)

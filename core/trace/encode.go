@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"spacetime/core/sim"
@@ -36,33 +37,80 @@ func (t *Trace) Prefix(k int) *Trace {
 	return p
 }
 
-// ShiViz returns the first k steps as a ShiViz log. Paste it into ShiViz with
-// the parser regular expression ShiVizRegexp.
+// ShiViz returns the first k steps as a log ShiViz opens as it is: the
+// parsing expression on the first line, a blank second line (one
+// execution), then two lines an event, "host {clock}" and what happened.
+// Every step of a process is its event, crashes, pauses and timers
+// included; a message's loss, delay or copy is the network's and a
+// change of the whole network no host's, so they are left out. The
+// clocks are the log's own vector clocks, as ShiViz checks them: each
+// host's own entry starts at 1 and rises by 1 an event, a receipt merges
+// the clock of the message's sending, and zero entries are left out.
 func (t *Trace) ShiViz(k int) []byte {
 	k = min(max(k, 0), len(t.Records))
+	n := len(t.Names)
 	var b bytes.Buffer
-	// ShiViz wants each host's own clock entry to rise by one per event:
-	// steps that did not tick it (faults, skipped inputs) are left out
-	own := make([]int32, len(t.Names))
-	for _, r := range t.Records[:k] {
-		if r.Node < 0 || int(r.Node) >= len(r.Vector) || r.Vector[r.Node] != own[r.Node]+1 {
-			// a step of the whole network (FIFO switched) is no host's event
+	b.WriteString(ShiVizRegexp + "\n\n")
+	at := make([][]int32, k) // the clock of each logged step, for what it sent
+	now := make([][]int32, n)
+	for i := range now {
+		now[i] = make([]int32, n)
+	}
+	for s, r := range t.Records[:k] {
+		if !t.hostEvent(&r) {
 			continue
 		}
-		own[r.Node] = r.Vector[r.Node]
-		host := t.Names[r.Node]
-		var clock []string
-		for i, c := range r.Vector {
-			if c > 0 {
-				clock = append(clock, fmt.Sprintf("%q:%d", t.Names[i], c))
+		c := now[r.Node]
+		if r.Kind == Deliver {
+			if sent := t.sentClock(at, r.Msg); sent != nil {
+				for i := range c {
+					c[i] = max(c[i], sent[i])
+				}
 			}
 		}
-		fmt.Fprintf(&b, "%s {%s}\n%s: %s\n", host, strings.Join(clock, ", "), r.What(), oneLine(r.Caption))
+		c[r.Node]++
+		at[s] = slices.Clone(c)
+		var clock []string
+		for i, v := range c {
+			if v > 0 {
+				clock = append(clock, fmt.Sprintf("%q:%d", t.Names[i], v))
+			}
+		}
+		fmt.Fprintf(&b, "%s {%s}\n%s: %s\n", t.Names[r.Node], strings.Join(clock, ", "), r.What(), oneLine(r.Caption))
 	}
 	return b.Bytes()
 }
 
-// ShiVizRegexp is the log parsing expression to give ShiViz for ShiViz logs.
+// hostEvent says a step is an event of a process, for a ShiViz log: not
+// a change of the whole network, nor something the network did to a
+// message.
+func (t *Trace) hostEvent(r *Record) bool {
+	if r.Node < 0 || int(r.Node) >= len(t.Names) {
+		return false
+	}
+	return !(r.Kind == Fault && r.Extra != nil && r.Extra.Args != nil && r.Extra.Args.Msg >= 0)
+}
+
+// sentClock is the log's clock of the step that sent message id, or of
+// its original's for the network's copy; nil if none was logged.
+func (t *Trace) sentClock(at [][]int32, id int) []int32 {
+	for range 2 {
+		if id < 0 || id >= len(t.Msgs) {
+			return nil
+		}
+		m := &t.Msgs[id]
+		if m.SendStep >= 0 && m.SendStep < len(at) && at[m.SendStep] != nil {
+			return at[m.SendStep]
+		}
+		if m.Original == m.ID {
+			return nil
+		}
+		id = m.Original
+	}
+	return nil
+}
+
+// ShiVizRegexp is the log parsing expression a ShiViz log starts with.
 const ShiVizRegexp = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
 
 // oneLine keeps a caption on one line of a ShiViz log: line and paragraph
