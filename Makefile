@@ -43,7 +43,8 @@ test-wasm:
 # Every decoder of user input fuzzed for a short while, one target per run
 # (go fuzzes one target at a time): scenario files, algorithm params, fault
 # arguments, links, their input logs, cuts and packed scenarios, and the
-# windows that zooming and panning write into links. The seed corpora
+# windows that zooming and panning write into links, and the messages
+# a slide deck sends an embedded page. The seed corpora
 # (testdata/fuzz/) already run as unit tests under test-native; a failing
 # input is written there. Each target runs a count of inputs (about 4 s
 # here) rather than a duration: Go before 1.27 can fail a duration-bound
@@ -60,6 +61,7 @@ test-fuzz:
 	$(call fuzz,FuzzCut,./app/lab,2000x)
 	$(call fuzz,FuzzPackedScenario,./app/lab,800x)
 	$(call fuzz,FuzzZoomPan,./app/lab,2000x)
+	$(call fuzz,FuzzDecodeSlideMessage,./app/lab,3000x)
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz

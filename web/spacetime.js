@@ -233,7 +233,32 @@
   window.addEventListener("resize", fitAll);
   window.addEventListener("scroll", fitAll, true);
 
+  // A framed page (a slide) hands the keyboard back to its slides with
+  // Escape when nothing of its own is open, so that the deck's keys move
+  // the slides again; its parent hears of it (see app/ui/slides.go).
+  const framed = window.parent !== window;
+  if (framed) {
+    document.documentElement.classList.add("framed");
+    const focused = () => document.documentElement.classList.toggle("has-focus", document.hasFocus());
+    window.addEventListener("focus", focused);
+    window.addEventListener("blur", focused);
+    focused();
+    document.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || document.querySelector(".menu, .notice")) return;
+      if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+      window.parent.postMessage({ spacetime: 1, event: "escape" }, "*");
+      try { window.parent.focus(); } catch (_) { /* the deck may refuse */ }
+    });
+  }
+
   window.spacetime = {
+    // framed says the page is in a frame (a slide).
+    framed() { return framed; },
+    // tellParent posts a JSON message to the page's parent, at origin
+    // ("" for any).
+    tellParent(text, origin) {
+      if (framed) window.parent.postMessage(JSON.parse(text), origin || "*");
+    },
     // tip shows text beside the pointer at (x, y), kept within the
     // window, or hides the tip for "".
     tip(text, x, y) {

@@ -31,6 +31,10 @@ type Page struct {
 	Text string
 	// Theme is "dark", or "" for the light theme.
 	Theme string
+	// Origin is the only origin ("https://slides.example.org", or "null"
+	// for slides opened from disk) whose messages drive the page when it
+	// is embedded; "" takes any (see DecodeSlideMessage).
+	Origin string
 }
 
 // TextSizes are the text sizes a page offers, smallest first.
@@ -62,6 +66,9 @@ func (p *Page) Query() url.Values {
 	}
 	if p.Theme != "" {
 		q.Set("theme", p.Theme)
+	}
+	if p.Origin != "" {
+		q.Set("origin", p.Origin)
 	}
 	if len(p.Views) > 1 {
 		if p.Together {
@@ -96,7 +103,7 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 // framework's) are not the link's and are left alone.
 var (
 	viewParams = []string{"s", "sc", "fifo", "in", "k", "axis", "span", "at", "stamps", "sel", "sel2", "cut"}
-	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared", "text", "theme"}
+	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared", "text", "theme", "origin"}
 )
 
 // checkParams refuses what a link says that would otherwise be silently
@@ -259,6 +266,13 @@ func (p *Page) readLooks(q url.Values) error {
 		p.Theme = th
 	default:
 		return fmt.Errorf("link parameter \"theme\": want light or dark, got %q", clip(th))
+	}
+	if o := q.Get("origin"); o != "" {
+		u, err := url.Parse(o)
+		if o != "null" && (err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "") {
+			return fmt.Errorf("link parameter \"origin\": want the slides' origin, such as https://slides.example.org (or null for slides opened from disk), got %q", clip(o))
+		}
+		p.Origin = strings.TrimSuffix(o, "/")
 	}
 	return nil
 }

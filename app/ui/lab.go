@@ -59,10 +59,13 @@ type Lab struct {
 	// tip is the text of the tip shown beside the pointer ("" for none).
 	tip string
 
-	ctx     app.Context
-	mounted bool
-	onKey   app.Func
-	onSize  app.Func
+	ctx       app.Context
+	mounted   bool
+	onKey     app.Func
+	onSize    app.Func
+	onMessage app.Func
+	// announced is the state last told to the slides that frame the page.
+	announced lab.SlideState
 }
 
 // OnInit sets the defaults, on the server and in the browser alike.
@@ -90,7 +93,9 @@ func (c *Lab) OnMount(ctx app.Context) {
 		return nil
 	})
 	c.winWidth = app.Window().Get("innerWidth").Float()
+	c.listenToSlides()
 	c.redraw(ctx)
+	ctx.Defer(func(app.Context) { c.announce() }) // the slides learn the page is ready
 }
 
 // listenToKeys turns the keyboard on once the page has a run to act on,
@@ -128,6 +133,11 @@ func (c *Lab) OnDismount() {
 		c.onKey.Release()
 		c.onSize.Release()
 	}
+	if c.onMessage != nil {
+		app.Window().Call("removeEventListener", "message", c.onMessage)
+		c.onMessage.Release()
+		c.onMessage = nil
+	}
 }
 
 // OnNav opens the view the URL describes.
@@ -137,7 +147,7 @@ func (c *Lab) OnNav(ctx app.Context) {
 	c.open(u.Query())
 	c.nameThePage(ctx)
 	c.redraw(ctx)
-	ctx.Defer(func(app.Context) { c.listenToKeys() })
+	ctx.Defer(func(app.Context) { c.listenToKeys(); c.announce() })
 }
 
 // open builds the page from a link. A bad link keeps the current view (or
@@ -210,6 +220,7 @@ func (c *Lab) changed(ctx app.Context) {
 	ctx.Page().ReplaceURL(&u)
 	c.nameThePage(ctx)
 	c.redraw(ctx)
+	c.announce()
 }
 
 // redraw lays the pictures out again and paints them. Once the page is

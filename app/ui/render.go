@@ -82,6 +82,9 @@ func (c *Lab) renderPane(i int) app.UI {
 		app.If(c.several() && !c.embed && !c.gridded(), func() app.UI { return c.paneBar(i) }),
 		app.Div().Class("stage").Body(
 			c.diagram(i),
+			// in a slide with the keyboard, how to give it back (shown by
+			// web/spacetime.css when the frame has the focus)
+			app.If(c.embed && i == 0, func() app.UI { return app.Div().Class("slides-hint").Text("Esc: keys back to the slides") }),
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
 			// feedback on a click sits over the diagram's foot, so that
 			// the diagram keeps its size (and what was clicked its place)

@@ -800,7 +800,7 @@ func TestABadLinkSaysWhichParameterAndKeepsAView(t *testing.T) {
 	})
 	t.Run("later link", func(t *testing.T) {
 		for param, q := range map[string]url.Values{
-			"k":    link("snapshot-bank", 9999),
+			"k":    {"s": {"snapshot-bank"}, "k": {"ten"}},
 			"axis": {"s": {"snapshot-bank"}, "axis": {"sideways"}},
 			"in":   {"s": {"snapshot-bank"}, "in": {"12q5"}},
 			"v":    {"v": {"7"}},

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// slidesPage is a deck on another site that frames a lesson and keeps
+// every message the lesson sends it.
+func slidesPage(t *testing.T, link string) string {
+	t.Helper()
+	deck := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(rw, `<!doctype html><title>deck</title>
+<iframe id="lab" width="900" height="500" src="%s%s"></iframe>
+<script>
+window.replies = [];
+addEventListener("message", (e) => { if (e.data && e.data.spacetime) window.replies.push(e.data); });
+window.send = (m) => document.getElementById("lab").contentWindow.postMessage(m, "*");
+window.last = () => window.replies[window.replies.length - 1] || {};
+</script>`, siteURL, link)
+	}))
+	t.Cleanup(deck.Close)
+	return deck.URL
+}
+
+// A deck drives an embedded lesson by postMessage: the lesson says it is
+// ready, steps, jumps, loads another lesson and answers each message with
+// its state; a malformed message is answered with an error and changes
+// nothing; another tool's message is not answered at all.
+func TestSlidesDriveTheLessonByMessages(t *testing.T) {
+	ctx := newTab(t)
+	p := &page{t: t, ctx: ctx, errors: &[]string{}}
+	p.do(chromedp.Navigate(slidesPage(t, "/?s=snapshot-bank&k=5&embed=1")))
+	p.waitFor(`window.last().event === "state" && window.last().step === 5`, "the lesson says it is ready, at step 5")
+	assert.Equal(t, "snapshot-bank", eval[string](p, `window.last().lesson`))
+
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "next"})`))
+	p.waitFor(`window.last().step === 6`, "next steps the lesson")
+	assert.NotEmpty(t, eval[string](p, `window.last().caption`), "with the step's caption")
+
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "goto", step: 30})`))
+	p.waitFor(`window.last().step === 30`, "goto jumps")
+
+	before := eval[int](p, `window.replies.length`)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "jump"})`))
+	p.waitFor(`window.last().event === "error"`, "a malformed message is refused")
+	assert.Contains(t, eval[string](p, `window.last().error`), `field "do"`)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({namespace: "reveal", eventName: "slidechanged"})`))
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "state"})`))
+	p.waitFor(`window.last().event === "state"`, "state answers")
+	assert.Equal(t, 30, eval[int](p, `window.last().step`), "nothing moved")
+	assert.Equal(t, before+2, eval[int](p, `window.replies.length`), "the other tool's message got no answer")
+
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "load", lesson: "token-ring-crash"})`))
+	p.waitFor(`window.last().lesson === "token-ring-crash"`, "load opens another lesson")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "load", link: "?s=split-brain&k=27"})`))
+	p.waitFor(`window.last().lesson === "split-brain" && window.last().step === 27`, "load opens a link")
+	assert.Contains(t, eval[string](p, `window.last().verdict`), "two processes act as leader")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "load", lesson: "no-such-lesson"})`))
+	p.waitFor(`window.last().event === "error"`, "a lesson that is not there is refused")
+	assert.Contains(t, eval[string](p, `window.last().error`), "no-such-lesson")
+	p.noConsoleErrors()
+}
+
+// With the link's origin parameter, a lesson obeys only the slides of that
+// origin, and tells no other.
+func TestSlidesOfAnotherOriginAreIgnored(t *testing.T) {
+	ctx := newTab(t)
+	p := &page{t: t, ctx: ctx, errors: &[]string{}}
+	p.do(chromedp.Navigate(slidesPage(t, "/?s=snapshot-bank&k=5&embed=1&origin=https://slides.example.org")))
+	frame := framedSite(t, ctx, false)
+	inFrame := func(js string) string {
+		t.Helper()
+		var out string
+		var err error
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			// a poll started while the frame loads fails: poll again
+			if out, err = chromedp.Run(frame.ctx, chromedp.Poll[string](js, frame.in...)); err == nil {
+				break
+			}
+		}
+		require.NoError(t, err)
+		return out
+	}
+	// the lesson's client runs
+	assert.Contains(t, inFrame(`(window.spacetimeFrames || 0) >= 1 && document.getElementById("position").textContent`), "step 5 /")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "next"})`))
+	time.Sleep(time.Second)
+	assert.Contains(t, inFrame(`document.getElementById("position").textContent`), "step 5 /", "the deck's next was not obeyed")
+	assert.Zero(t, eval[int](p, `window.replies.length`), "no answer and no announcement to this deck")
+}
