@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -95,4 +96,43 @@ func TestSlidesOfAnotherOriginAreIgnored(t *testing.T) {
 	time.Sleep(time.Second)
 	assert.Contains(t, inFrame(`document.getElementById("position").textContent`), "step 5 /", "the deck's next was not obeyed")
 	assert.Zero(t, eval[int](p, `window.replies.length`), "no answer and no announcement to this deck")
+}
+
+// The example deck (web/deck.html) steps its embedded lesson with its own
+// keys, from the slide's first step to its last, and then moves on to the
+// next slide; back steps the lesson back before leaving the slide.
+func TestExampleDeckStepsItsLesson(t *testing.T) {
+	p := open2(t, "/web/deck.html")
+	press := func(key string) { t.Helper(); p.do(chromedp.KeyEvent(key)) }
+	shown := func() string {
+		return eval[string](p, `[...document.querySelectorAll(".slide")].findIndex(s => !s.hidden) + 1 + ""`)
+	}
+	require.Equal(t, "1", shown())
+	press(kb.ArrowRight)
+	p.waitFor(`location.hash === "#2"`, "→ moves to the lesson's slide")
+	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 37 / 59")`, "the lesson opens at the slide's first step")
+	press(kb.ArrowRight)
+	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 38 / 59")`, "→ steps the lesson")
+	assert.Contains(t, p.text(".slide:not([hidden]) .status"), "A starts snapshot 1", "with the step's caption")
+	press(kb.ArrowLeft)
+	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 37 / 59")`, "← steps it back")
+	press(kb.ArrowLeft)
+	p.waitFor(`location.hash === "#1"`, "at the slide's first step, ← leaves the slide")
+	press(kb.ArrowRight)
+	p.waitFor(`location.hash === "#2"`, "back to the lesson")
+	for k := 37; k < 59; k++ {
+		press(kb.ArrowRight)
+		p.waitFor(fmt.Sprintf(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step %d / 59")`, k+1), "the lesson steps to its end")
+	}
+	press(kb.ArrowRight)
+	p.waitFor(`location.hash === "#3"`, "past the lesson's last step, the next slide")
+	p.noConsoleErrors()
+}
+
+// open2 opens a page that is not the lab (it paints no diagram of its own).
+func open2(t *testing.T, path string) *page {
+	t.Helper()
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	p.do(chromedp.Navigate(siteURL + path))
+	return p
 }

@@ -1,0 +1,67 @@
+// An example slide deck that drives embedded lessons by postMessage (see
+// README.md, "Slides drive it"). Its keys move the slides; on a slide that
+// embeds a lesson they step the lesson first, from its data-from step up
+// to its data-until step, as fragments, and then move on. Escape inside a
+// lesson hands the keyboard back here.
+(() => {
+  "use strict";
+  const slides = [...document.querySelectorAll(".slide")];
+  const states = new Map(); // each lesson's frame, its last state
+  let at = 0;
+
+  const lessonOf = (i) => slides[i] && slides[i].querySelector("iframe.lesson");
+  const send = (frame, message) => frame.contentWindow.postMessage(Object.assign({ spacetime: 1 }, message), "*");
+
+  function show(i) {
+    at = Math.max(0, Math.min(slides.length - 1, i));
+    slides.forEach((s, j) => { s.hidden = j !== at; });
+    const frame = lessonOf(at);
+    if (frame && !frame.getAttribute("src")) frame.src = frame.dataset.src; // loaded when first shown
+    history.replaceState(null, "", "#" + (at + 1));
+    window.focus();
+  }
+
+  function next() {
+    const frame = lessonOf(at), st = frame && states.get(frame);
+    if (st && st.step < Math.min(+frame.dataset.until || st.steps, st.steps)) {
+      send(frame, { do: "next" });
+    } else {
+      show(at + 1);
+    }
+  }
+
+  function prev() {
+    const frame = lessonOf(at), st = frame && states.get(frame);
+    if (st && st.step > (+frame.dataset.from || 0)) {
+      send(frame, { do: "prev" });
+    } else {
+      show(at - 1);
+    }
+  }
+
+  window.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const go = { ArrowRight: next, PageDown: next, " ": next, ArrowLeft: prev, PageUp: prev,
+      Home: () => show(0), End: () => show(slides.length - 1) }[e.key];
+    if (go) {
+      e.preventDefault();
+      go();
+    }
+  });
+
+  window.addEventListener("message", (e) => {
+    const d = e.data;
+    if (!d || d.spacetime !== 1) return;
+    const frame = [...states.keys(), ...document.querySelectorAll("iframe.lesson")].find((f) => f.contentWindow === e.source);
+    if (!frame) return;
+    if (d.event === "state") {
+      states.set(frame, d);
+      const status = frame.parentElement.querySelector(".status");
+      if (status) status.textContent = `step ${d.step} / ${d.steps}: ${d.caption || ""}`;
+    } else if (d.event === "escape") {
+      window.focus();
+    }
+  });
+
+  show((parseInt(location.hash.slice(1), 10) || 1) - 1);
+})();
