@@ -86,6 +86,10 @@ func site(t *testing.T) {
 			chromedp.Flag("disable-gpu", true),
 			chromedp.Flag("disable-component-update", true),
 			chromedp.Flag("disable-quic", true),
+			// the client's wasm is compiled once, by the baseline compiler:
+			// optimizing it in the background on every page load took a
+			// third of the tests' time on two cores
+			chromedp.Flag("js-flags", "--no-wasm-tier-up --no-wasm-dynamic-tiering"),
 			chromedp.WindowSize(1300, 1000),
 		)
 		alloc, _ := chromedp.NewExecAllocator(context.Background(), opts...)
