@@ -159,7 +159,8 @@ func (c *Lab) export(i int, format string) {
 		if p := c.panes[i]; p.scene != nil {
 			width = p.scene.Width
 		}
-		download(name+".svg", "image/svg+xml", c.page.Scene(i, width, c.canvasHeight(i)).SVG())
+		// the picture on screen: its size, text size and theme
+		download(name+".svg", "image/svg+xml", c.page.Scene(i, width, c.canvasHeight(i)).SVGIn(c.palette()))
 	case "json":
 		data, _ := r.Trace().JSON(s.Step())
 		download(name+".json", "application/json", data)

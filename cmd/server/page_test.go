@@ -345,6 +345,19 @@ func TestExportButtonsOfferFiles(t *testing.T) {
 		assert.Equal(t, tc.mime, saved["mime"])
 		assert.Contains(t, saved["text"], tc.contains, tc.button)
 	}
+	// the SVG is the picture on screen: its text size and its theme
+	svg := func() string {
+		t.Helper()
+		p.do(chromedp.Evaluate[chromedp.Void](`window.saved = null`))
+		p.click("#export-svg", false)
+		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!window.saved`))
+		require.NoError(t, err)
+		return eval[string](p, `window.saved.text`)
+	}
+	assert.Contains(t, svg(), fmt.Sprintf(`font-size="%g"`, 12*p.scale()), "the page's text size")
+	p.click("#theme", false)
+	p.waitFor(`location.search.includes("theme=dark")`, "the dark theme")
+	assert.Contains(t, svg(), fmt.Sprintf(`fill="%s"`, diagram.DarkPalette[diagram.Paper]), "the dark theme's paper")
 	p.noConsoleErrors()
 }
 
