@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -117,9 +118,61 @@ func Builtin(id string) (*Scenario, error) {
 		if err, bad := broken[id+".json"]; bad {
 			return nil, fmt.Errorf("the built-in scenario %q is broken: %v", id, err)
 		}
-		return nil, fmt.Errorf("no built-in scenario %q (known: %s)", clipText(id), strings.Join(BuiltinIDs(), ", "))
+		return nil, fmt.Errorf("no built-in scenario %q%s", clipText(id), suggest(id))
 	}
 	return s.Clone(), nil
+}
+
+// suggest says where an unknown lesson id may have meant to go: a
+// comparison of that id, or the lessons whose ids share the most words
+// with it, and how to list them all.
+func suggest(id string) string {
+	for _, c := range Comparisons() {
+		if c.ID == id {
+			return fmt.Sprintf(": %q is a comparison, which /compare opens (its runs are %s-…)", c.ID, c.ID)
+		}
+	}
+	words := strings.FieldsFunc(strings.ToLower(id), func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '.' })
+	type near struct {
+		id     string
+		shared int
+	}
+	var best []near
+	for _, b := range BuiltinIDs() {
+		n := 0
+		for _, w := range words {
+			if len(w) > 2 && strings.Contains(b, w) {
+				n++
+			}
+		}
+		if n > 0 {
+			best = append(best, near{b, n})
+		}
+	}
+	// most words shared first, then the longest start shared
+	prefix := func(b string) int {
+		n := 0
+		for n < len(b) && n < len(id) && b[n] == id[n] {
+			n++
+		}
+		return n
+	}
+	slices.SortStableFunc(best, func(a, b near) int {
+		if a.shared != b.shared {
+			return b.shared - a.shared
+		}
+		return prefix(b.id) - prefix(a.id)
+	})
+	const most = 5
+	all := fmt.Sprintf("%d lessons, listed by spacetime list", len(builtins))
+	if len(best) == 0 {
+		return " (there are " + all + ")"
+	}
+	var names []string
+	for _, b := range best[:min(len(best), most)] {
+		names = append(names, b.id)
+	}
+	return fmt.Sprintf(" (did you mean %s? there are %s)", strings.Join(names, ", "), all)
 }
 
 // BuiltinIDs lists the built-in scenarios' ids, in order.

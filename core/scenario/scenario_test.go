@@ -222,7 +222,7 @@ func TestBuiltinsParseAndRun(t *testing.T) {
 
 	_, err = scenario.Builtin("no-such-lesson")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "snapshot-bank")
+	assert.Contains(t, err.Error(), "listed by spacetime list", "says where every lesson is listed")
 }
 
 // TestJSONRoundTrip: a scenario written out with JSON parses back to the
