@@ -189,6 +189,16 @@
   document.addEventListener("change", handBack, true);
   document.addEventListener("click", handBack, true);
 
+  // A file dropped on the page is handed to the client (spacetime.dropped,
+  // set while it runs) instead of the browser opening it in the tab.
+  const carriesFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  document.addEventListener("dragover", (e) => { if (carriesFiles(e) && window.spacetime.dropped) e.preventDefault(); });
+  document.addEventListener("drop", (e) => {
+    if (!carriesFiles(e) || !window.spacetime.dropped) return;
+    e.preventDefault();
+    if (e.dataTransfer.files.length > 0) window.spacetime.dropped(e.dataTransfer.files[0]);
+  });
+
   // "/" brings the keyboard to the lesson finder (as on many sites), at
   // once, so that the "/" itself is not typed into it.
   document.addEventListener("keydown", (e) => {

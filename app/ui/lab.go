@@ -64,6 +64,7 @@ type Lab struct {
 	onKey     app.Func
 	onSize    app.Func
 	onMessage app.Func
+	onDrop    app.Func
 	// announced is the state last told to the slides that frame the page.
 	announced lab.SlideState
 }
@@ -94,6 +95,16 @@ func (c *Lab) OnMount(ctx app.Context) {
 	})
 	c.winWidth = app.Window().Get("innerWidth").Float()
 	c.listenToSlides()
+	if js := app.Window().Get("spacetime"); js.Truthy() && !c.embed {
+		// a scenario file dropped on the page opens (web/spacetime.js)
+		c.onDrop = app.FuncOf(func(_ app.Value, args []app.Value) any {
+			if len(args) > 0 {
+				c.loadFile(args[0])
+			}
+			return nil
+		})
+		js.Set("dropped", c.onDrop)
+	}
 	c.redraw(ctx)
 	ctx.Defer(func(app.Context) { c.announce() }) // the slides learn the page is ready
 }
@@ -132,6 +143,13 @@ func (c *Lab) OnDismount() {
 		}
 		c.onKey.Release()
 		c.onSize.Release()
+	}
+	if c.onDrop != nil {
+		if js := app.Window().Get("spacetime"); js.Truthy() {
+			js.Set("dropped", app.Null())
+		}
+		c.onDrop.Release()
+		c.onDrop = nil
 	}
 	if c.onMessage != nil {
 		app.Window().Call("removeEventListener", "message", c.onMessage)

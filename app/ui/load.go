@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -76,6 +77,39 @@ func (c *Lab) loadPasted(ctx app.Context) {
 	}
 	c.loading = false
 	c.load(ctx, c.focus, s)
+}
+
+// loadFile opens a scenario file the learner picked or dropped on the
+// page, in the focused pane; a file larger than a link can carry
+// (lab.MaxPacked) is refused unread, a bad one is refused with what is
+// wrong, and the view stays.
+func (c *Lab) loadFile(file app.Value) {
+	name := file.Get("name").String()
+	if size := file.Get("size").Int(); size > lab.MaxPacked {
+		c.ctx.Dispatch(func(ctx app.Context) {
+			c.problem = fmt.Sprintf("%s was not loaded: a scenario file is at most %d bytes (1 MiB), and it has %d", name, lab.MaxPacked, size)
+		})
+		return
+	}
+	var read app.Func
+	read = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		read.Release()
+		text := ""
+		if len(args) > 0 {
+			text = args[0].String()
+		}
+		c.ctx.Dispatch(func(ctx app.Context) {
+			s, err := scenario.Parse([]byte(text))
+			if err != nil {
+				c.problem = name + " was not loaded: " + err.Error()
+				return
+			}
+			c.loading, c.loadText = false, ""
+			c.load(ctx, c.focus, s)
+		})
+		return nil
+	})
+	file.Call("text").Call("then", read)
 }
 
 // addView puts a built-in lesson in a new pane at the bottom of the page,

@@ -349,7 +349,14 @@ func (c *Lab) exportButton(format, label string) app.UI {
 
 func (c *Lab) loader() app.UI {
 	return app.Div().Class("loader").Body(
-		app.P().Text("Paste a scenario file (JSON). Its format is described in the README; the current scenario is shown as an example."),
+		app.P().Text("Open a scenario file (JSON), drop one anywhere on the page, or paste one below. Its format is described in the README; the current scenario is shown as an example."),
+		app.Input().ID("scenario-file").Type("file").Accept(".json,application/json").Attr("aria-label", "open a scenario file").
+			OnChange(func(ctx app.Context, e app.Event) {
+				if files := ctx.JSSrc().Get("files"); files.Truthy() && files.Length() > 0 {
+					c.loadFile(files.Index(0))
+				}
+				ctx.JSSrc().Set("value", "") // the same file can be picked again
+			}),
 		app.Textarea().ID("scenario-text").Rows(14).Text(c.loadText).OnInput(func(ctx app.Context, e app.Event) {
 			c.loadText = ctx.JSSrc().Get("value").String()
 		}),

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -500,4 +502,46 @@ func TestCentralCoordinatorInThePage(t *testing.T) {
 	p = open(t, fmt.Sprintf("/?s=central-crash&k=%d", r.Len()))
 	assert.Contains(t, p.text("#invariants"), "3 waits for the coordinator 1, which has crashed")
 	assert.Contains(t, p.text("#invariants"), "(this lesson's point)")
+}
+
+// A scenario file opens from disk: picked in the Load panel, or dropped on
+// the page. A bad file is refused with its name and what is wrong, and a
+// file larger than a link can carry is refused unread; the view stays.
+func TestScenarioFileOpensFromDisk(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		return path
+	}
+	good := write("four.json", `{"id": "four-branches", "title": "Four branches", "algorithm": "chandy-lamport", "n": 4, "seed": 7, "workload": {"p": 0.5}, "until": {"time": 200}}`)
+	bad := write("bad.json", `{"algorithm": "chandy-lamport", "n": 3, "seed": 1, "until": {"steps": 10}, "netwrk": {}}`)
+	large := write("large.json", `{"title": "`+strings.Repeat("x", 1<<20)+`"}`)
+
+	p := open(t, "/?s=snapshot-bank&k=12")
+	p.click("#load", false)
+	p.waitFor(`!!document.getElementById("scenario-file")`, "the Load panel opens")
+	p.do(chromedp.SetUploadFiles("#scenario-file", []string{bad}))
+	p.waitFor(`!!document.querySelector(".problem")`, "a bad file is refused")
+	assert.Contains(t, p.text(".problem"), `bad.json was not loaded: scenario: field "netwrk": unknown field`)
+	assert.True(t, strings.HasPrefix(p.position(), "step 12 /"), "the view stays")
+	p.do(chromedp.SetUploadFiles("#scenario-file", []string{large}))
+	p.waitFor(`document.querySelector(".problem").textContent.includes("large.json")`, "a large file is refused")
+	assert.Contains(t, p.text(".problem"), "at most 1048576 bytes")
+
+	p.do(chromedp.SetUploadFiles("#scenario-file", []string{good}))
+	p.waitFor(`document.getElementById("scenario").selectedOptions[0].textContent.includes("Four branches")`, "the file opens")
+	assert.True(t, strings.HasPrefix(p.position(), "step 0 /"), p.position())
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll(".problem").length`))
+
+	// dropped on the page
+	p2 := open(t, "/?s=snapshot-bank&k=12")
+	p2.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File(['{"title": "Dropped", "algorithm": "lamport-clock", "n": 3, "seed": 2, "workload": {"p": 0.5}, "until": {"time": 50}}'], "dropped.json", {type: "application/json"}));
+		document.querySelector(".stage").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	})()`))
+	p2.waitFor(`document.getElementById("scenario").selectedOptions[0].textContent.includes("Dropped")`, "a dropped file opens")
+	p.noConsoleErrors()
+	p2.noConsoleErrors()
 }
