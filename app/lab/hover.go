@@ -58,3 +58,21 @@ func (s *Session) HoverText(h diagram.Hit) string {
 	}
 	return ""
 }
+
+// EventLines are the last (at most max) events on screen, oldest first,
+// one plain line each ("step 12 · B at 14: B receives $3 from A"): the
+// diagram's text alternative, for a screen reader. earlier counts the
+// events before them.
+func (s *Session) EventLines(max int) (lines []string, earlier int) {
+	recs := s.run.Trace().Records[:s.step]
+	first := len(recs) - min(max, len(recs))
+	for k := first; k < len(recs); k++ {
+		r := recs[k]
+		who := "the network"
+		if r.Node >= 0 && int(r.Node) < len(s.scn.Names) {
+			who = s.scn.Names[r.Node]
+		}
+		lines = append(lines, fmt.Sprintf("step %d · %s at %d: %s", k+1, who, r.Time, r.Caption))
+	}
+	return lines, first
+}

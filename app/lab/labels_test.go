@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -254,4 +255,24 @@ func TestSelectingAnEventShowsItsMessagesLabels(t *testing.T) {
 		}
 	}
 	assert.Positive(t, missing, "the lesson leaves no label out at step 58: pick a busier step")
+}
+
+// The diagram's text alternative lists the last events on screen in
+// order, and counts the ones before them: bounded however long the run.
+func TestEventLinesFollowTheStep(t *testing.T) {
+	scn, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	s, err := Open(scn)
+	require.NoError(t, err)
+	s.Seek(0)
+	lines, earlier := s.EventLines(30)
+	assert.Empty(t, lines)
+	assert.Zero(t, earlier)
+	s.Seek(40)
+	lines, earlier = s.EventLines(30)
+	require.Len(t, lines, 30)
+	assert.Equal(t, 10, earlier)
+	r := s.Run().Trace().Records[39]
+	assert.Equal(t, fmt.Sprintf("step 40 · %s at %d: %s", scn.Names[r.Node], r.Time, r.Caption), lines[29])
+	assert.True(t, strings.HasPrefix(lines[0], "step 11 · "), lines[0])
 }

@@ -82,6 +82,7 @@ func (c *Lab) renderPane(i int) app.UI {
 		app.If(c.several() && !c.embed && !c.gridded(), func() app.UI { return c.paneBar(i) }),
 		app.Div().Class("stage").Body(
 			c.diagram(i),
+			c.eventList(i),
 			// in a slide with the keyboard, how to give it back (shown by
 			// web/spacetime.css when the frame has the focus)
 			app.If(c.embed && i == 0, func() app.UI { return app.Div().Class("slides-hint").Text("Esc: keys back to the slides") }),
@@ -157,7 +158,7 @@ func (c *Lab) diagram(i int) app.UI {
 		}
 		return app.Raw(`<div class="prerender">` + string(svg) + mark + `</div>`)
 	}
-	return app.Canvas().ID(p.id("diagram")).Class("diagram").Attr("aria-label", "space-time diagram").DataSet("fill", c.fills()).
+	return app.Canvas().ID(p.id("diagram")).Class("diagram").Attr("aria-label", "space-time diagram").Attr("aria-describedby", p.id("events")).DataSet("fill", c.fills()).
 		OnClick(func(ctx app.Context, e app.Event) { c.click(ctx, i, e) }, app.EventScope(p.n, i)).
 		OnContextMenu(func(ctx app.Context, e app.Event) { c.contextMenu(ctx, i, e) }, app.EventScope(p.n, i)).
 		OnWheel(func(ctx app.Context, e app.Event) { c.wheel(ctx, i, e) }, app.EventScope(p.n, i)).
@@ -366,6 +367,23 @@ func (c *Lab) loader() app.UI {
 		),
 	)
 }
+
+// eventList is pane i's diagram in words, for a screen reader (not shown):
+// its last events up to the step, oldest first (lab.Session.EventLines).
+func (c *Lab) eventList(i int) app.UI {
+	lines, earlier := c.sess(i).EventLines(eventLines)
+	items := make([]app.UI, 0, len(lines)+1)
+	if earlier > 0 {
+		items = append(items, app.Li().Textf("%d earlier events", earlier))
+	}
+	for _, l := range lines {
+		items = append(items, app.Li().Text(l))
+	}
+	return app.Ol().ID(c.panes[i].id("events")).Class("sr-only").Attr("aria-label", "the diagram's events, up to the step shown").Body(items...)
+}
+
+// eventLines is how many events the diagram's text alternative lists.
+const eventLines = 30
 
 // words are pane i's caption and verdict, one under the other. In a grid
 // cell they share one line, the verdict first: a tick when everything

@@ -1611,3 +1611,16 @@ func TestSharedHeadOfTitles(t *testing.T) {
 	assert.Equal(t, "", sharedHead([]string{"A: b", "A: "}), "no title is left empty")
 	assert.Equal(t, "", sharedHead([]string{"Chandy–Lamport: a snapshot", "Chandy–Lamport"}))
 }
+
+// The diagram has a text alternative a screen reader finds through the
+// canvas: the last 30 events up to the step, and how many came before.
+func TestDiagramHasItsEventsInWords(t *testing.T) {
+	sess := session(t, link("snapshot-bank", 40))
+	c := labOf(sess)
+	p := load(t, c)
+	items := p.id("events").tags("li")
+	require.Len(t, items, 31)
+	assert.Equal(t, "10 earlier events", items[0].text())
+	assert.True(t, strings.HasPrefix(items[30].text(), "step 40 · "), items[30].text())
+	assert.Contains(t, items[30].text(), sess.Run().Trace().Records[39].Caption)
+}
