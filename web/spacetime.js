@@ -61,8 +61,9 @@
 
   function paint(p) {
     const cv = p.canvas;
-    const dpr = window.devicePixelRatio || 1;
-    const w = cv.clientWidth, h = p.height;
+    // a picture for a file has its own size and scale (spacetime.png)
+    const dpr = p.ratio || window.devicePixelRatio || 1;
+    const w = p.width || cv.clientWidth, h = p.height;
     if (cv.width !== Math.round(w * dpr) || cv.height !== Math.round(h * dpr)) {
       cv.width = Math.round(w * dpr);
       cv.height = Math.round(h * dpr);
@@ -333,6 +334,14 @@
       observers.set(canvas, { observer, onWindow: report });
     },
     // download saves text as a file.
+    // png paints shapes as draw does, on a canvas of their own at scale
+    // times their size, and saves it as a PNG file.
+    png(buf, texts, palette, width, height, font, scale, name) {
+      const canvas = document.createElement("canvas");
+      canvas.dataset.fill = "true";
+      paint({ canvas, buf, texts, palette, height, font, width, ratio: scale });
+      canvas.toBlob((blob) => { if (blob) window.spacetime.download(name, "image/png", blob); }, "image/png");
+    },
     download(name, mime, text) {
       const url = URL.createObjectURL(new Blob([text], { type: mime }));
       const a = document.createElement("a");

@@ -67,15 +67,37 @@ func (p *painter) paint(cv app.Value, scene *diagram.Scene, colors []string) {
 	}
 	p.last, p.lastTexts = append(p.last[:0], p.buf...), append(p.lastTexts[:0], p.texts...)
 	p.lastCanvas, p.lastHeight, p.lastFont = cv, scene.Height, font
-	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.buf))), len(p.buf)*4)
+	f32, texts := shapesToJS(p.buf, p.texts)
+	js.Call("draw", cv, f32, texts, p.palette, scene.Height, font)
+}
+
+// shapesToJS hands encoded shapes to the page: a Float32Array over a copy
+// of buf, and the texts as an array.
+func shapesToJS(buf []float32, texts []string) (f32, list app.Value) {
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*4)
 	u8 := app.Window().Get("Uint8Array").New(len(raw))
 	app.CopyBytesToJS(u8, raw)
-	f32 := app.Window().Get("Float32Array").New(u8.Get("buffer"))
-	texts := make([]any, len(p.texts))
-	for i, t := range p.texts {
-		texts[i] = t
+	all := make([]any, len(texts))
+	for i, t := range texts {
+		all[i] = t
 	}
-	js.Call("draw", cv, f32, app.ValueOf(texts), p.palette, scene.Height, font)
+	return app.Window().Get("Float32Array").New(u8.Get("buffer")), app.ValueOf(all)
+}
+
+// savePNG saves a scene as a PNG file at scale times its size, painted as
+// the canvas paints it, in the colours given.
+func savePNG(name string, scene *diagram.Scene, colors []string, scale float64) {
+	js := app.Window().Get("spacetime")
+	if !js.Truthy() {
+		return
+	}
+	buf, texts := scene.Encode(nil, nil)
+	f32, list := shapesToJS(buf, texts)
+	palette := make([]any, len(colors))
+	for i, c := range colors {
+		palette[i] = c
+	}
+	js.Call("png", f32, list, app.ValueOf(palette), scene.Width, scene.Height, scene.FontSize, scale, name)
 }
 
 // download offers text to the user as a file.

@@ -189,12 +189,10 @@ func (c *Lab) export(i int, format string) {
 	name += "-step" + strconv.Itoa(s.Step())
 	switch format {
 	case "svg":
-		width := 1200.0
-		if p := c.panes[i]; p.scene != nil {
-			width = p.scene.Width
-		}
-		// the picture on screen: its size, text size and theme
-		download(name+".svg", "image/svg+xml", c.page.Scene(i, width, c.canvasHeight(i)).SVGIn(c.palette()))
+		download(name+".svg", "image/svg+xml", c.shownScene(i).SVGIn(c.palette()))
+	case "png":
+		// twice the size on screen: sharp in print and on a slide
+		savePNG(name+".png", c.shownScene(i), c.palette(), pngScale)
 	case "json":
 		data, _ := r.Trace().JSON(s.Step())
 		download(name+".json", "application/json", data)
@@ -204,6 +202,20 @@ func (c *Lab) export(i int, format string) {
 		download(name+".scenario.json", "application/json", s.Scenario().JSON())
 	}
 }
+
+// shownScene is pane i's diagram as on screen, for a file: its size, its
+// text size and its step.
+func (c *Lab) shownScene(i int) *diagram.Scene {
+	width := 1200.0
+	if p := c.panes[i]; p.scene != nil {
+		width = p.scene.Width
+	}
+	return c.page.Scene(i, width, c.canvasHeight(i))
+}
+
+// pngScale is how many pixels of a PNG export a CSS pixel of the diagram
+// is.
+const pngScale = 2
 
 // axisOf reads an axis name.
 func axisOf(name string) diagram.Axis {

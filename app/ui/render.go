@@ -261,6 +261,7 @@ func (c *Lab) exports() app.UI {
 	return app.Div().Class("exports").Body(
 		app.Text("Export: "),
 		c.exportButton("svg", "SVG"),
+		c.exportButton("png", "PNG"),
 		c.exportButton("json", "trace JSON"),
 		c.exportButton("shiviz", "ShiViz log"),
 		c.exportButton("scenario", "scenario"),
