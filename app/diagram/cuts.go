@@ -189,15 +189,30 @@ func (l *layout) userCut() {
 // bold line of the width (layout units); the rest are counted, not
 // listed: "recorded in channels: A→B $5, A→B $13, … and 19 more".
 func listWithin(head string, items []string, width float64) string {
-	text := head + strings.Join(items, ", ")
-	if TextWidth(text, true) <= width {
-		return text
-	}
-	for n := len(items) - 1; n >= 1; n-- {
-		text = head + strings.Join(items[:n], ", ") + fmt.Sprintf(", … and %d more", len(items)-n)
-		if TextWidth(text, true) <= width {
-			return text
+	// texts are as wide as their parts together: count what fits, item by
+	// item, with the count of the rest after it, and stop at the first
+	// that does not (a cut may record hundreds, and this runs every frame)
+	used, sep := TextWidth(head, true), TextWidth(", ", true)
+	fit := 0
+	for n, item := range items {
+		used += TextWidth(item, true)
+		if n > 0 {
+			used += sep
 		}
+		rest := 0.0
+		if n+1 < len(items) {
+			rest = TextWidth(fmt.Sprintf(", … and %d more", len(items)-n-1), true)
+		}
+		if used+rest > width {
+			break
+		}
+		fit = n + 1
 	}
-	return head + fmt.Sprintf("%d messages", len(items))
+	switch fit {
+	case len(items):
+		return head + strings.Join(items, ", ")
+	case 0:
+		return head + fmt.Sprintf("%d messages", len(items))
+	}
+	return head + strings.Join(items[:fit], ", ") + fmt.Sprintf(", … and %d more", len(items)-fit)
 }
