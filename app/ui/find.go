@@ -13,18 +13,16 @@ import (
 // the field. The "/" key brings the keyboard here (web/spacetime.js).
 func (c *Lab) finder() app.UI {
 	n := 0
+	var titles []app.UI
 	for _, p := range picks(true) {
 		if p.matches(c.find) {
 			n++
 		}
+		titles = append(titles, app.Option().Value(p.title))
 	}
 	hint := "Find a lesson by words of its title or topic; Enter opens the first"
 	if c.find != "" {
 		hint = fmt.Sprintf("%d lessons match; Enter opens the first", n)
-	}
-	var titles []app.UI
-	for _, p := range picks(true) {
-		titles = append(titles, app.Option().Value(p.title))
 	}
 	cls := "find"
 	if c.findMiss {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,8 +23,22 @@ type pick struct {
 
 // picks are a lesson picker's entries: the built-in lessons grouped by
 // topic in the course's order, each group by title, and the comparisons in
-// a group of their own when withComparisons.
+// a group of their own when withComparisons. The lessons are built in, so
+// the lists are made once (every render of the header reads them).
 func picks(withComparisons bool) []pick {
+	if withComparisons {
+		return pickLists[1]()
+	}
+	return pickLists[0]()
+}
+
+var pickLists = [2]func() []pick{
+	sync.OnceValue(func() []pick { return makePicks(false) }),
+	sync.OnceValue(func() []pick { return makePicks(true) }),
+}
+
+// makePicks lists a picker's entries (picks).
+func makePicks(withComparisons bool) []pick {
 	byTopic := map[string][]scenario.Info{}
 	for _, b := range scenario.BuiltinList() {
 		byTopic[b.Topic] = append(byTopic[b.Topic], b)
