@@ -56,8 +56,10 @@ type Lab struct {
 	// no lesson for it.
 	find     string
 	findMiss bool
-	// tip is the text of the tip shown beside the pointer ("" for none).
-	tip string
+	// tip is the text of the tip shown beside the pointer ("" for none),
+	// tipAt what it was last asked about.
+	tip   string
+	tipAt tipAt
 
 	ctx       app.Context
 	mounted   bool

@@ -16,13 +16,19 @@ func (c *Lab) hover(i int, e app.Event, topo bool) {
 	if topo {
 		sc = p.topo
 	}
-	text := ""
+	var hit diagram.Hit
 	if sc != nil && !p.drag.down {
-		hit := sc.Hit(e.Get("offsetX").Float(), e.Get("offsetY").Float())
-		if topo || hit.Kind != diagram.HitProcess { // a lane's name is always drawn
-			text = c.sess(i).HoverText(hit)
+		hit = sc.Hit(e.Get("offsetX").Float(), e.Get("offsetY").Float())
+		if !topo && hit.Kind == diagram.HitProcess {
+			hit = diagram.Hit{} // a lane's name is always drawn
 		}
 	}
+	at := tipAt{pane: i, topo: topo, hit: hit}
+	if at == c.tipAt {
+		return // the pointer is still on the same thing
+	}
+	c.tipAt = at
+	text := c.sess(i).HoverText(hit)
 	if text == c.tip {
 		return
 	}
@@ -33,9 +39,18 @@ func (c *Lab) hover(i int, e app.Event, topo bool) {
 // hideTip takes the tip away: the picture under it changed or the pointer
 // left.
 func (c *Lab) hideTip() {
+	c.tipAt = tipAt{} // the picture changed: ask again
 	if c.tip == "" || app.IsServer {
 		return
 	}
 	c.tip = ""
 	app.Window().Get("spacetime").Call("tip", "", 0, 0)
+}
+
+// tipAt is what the tip was last asked about: a pane's diagram or process
+// graph, and what lay under the pointer there.
+type tipAt struct {
+	pane int
+	topo bool
+	hit  diagram.Hit
 }
