@@ -69,14 +69,20 @@ func (c *Lab) rerun(ctx app.Context, i int, err error) {
 // reset forgets pane i's inputs and starts its scenario over.
 func (c *Lab) reset(ctx app.Context, i int) { c.load(ctx, i, c.sess(i).Scenario()) }
 
-func (c *Lab) loadPasted(ctx app.Context) {
-	s, err := scenario.Parse([]byte(c.loadText))
+func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, "This scenario", c.loadText) }
+
+// openText opens a scenario file's text in the focused pane and closes
+// the Load panel, or says why what (the pasted scenario, a file's name)
+// was not loaded and keeps the view; it reports whether it opened.
+func (c *Lab) openText(ctx app.Context, what, text string) bool {
+	s, err := scenario.Parse([]byte(text))
 	if err != nil {
-		c.problem = "This scenario was not loaded: " + err.Error()
-		return
+		c.problem = what + " was not loaded: " + err.Error()
+		return false
 	}
 	c.loading = false
 	c.load(ctx, c.focus, s)
+	return true
 }
 
 // loadFile opens a scenario file the learner picked or dropped on the
@@ -99,13 +105,9 @@ func (c *Lab) loadFile(file app.Value) {
 			text = args[0].String()
 		}
 		c.ctx.Dispatch(func(ctx app.Context) {
-			s, err := scenario.Parse([]byte(text))
-			if err != nil {
-				c.problem = name + " was not loaded: " + err.Error()
-				return
+			if c.openText(ctx, name, text) {
+				c.loadText = "" // the panel shows the file's scenario next time
 			}
-			c.loading, c.loadText = false, ""
-			c.load(ctx, c.focus, s)
 		})
 		return nil
 	})
