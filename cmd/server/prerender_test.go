@@ -127,7 +127,10 @@ func TestAClientThatLeavesFreesItsSlot(t *testing.T) {
 	<-done
 	freed := time.Since(left)
 	assert.Empty(t, p.slots, "the slot is free")
-	assert.Less(t, freed, 50*time.Millisecond)
+	// judged by the work done, not by the clock, which a busy machine
+	// stretches: the whole run is a million steps of 64 processes (64 M
+	// units); stopped at its next step, it has done a small part of that
+	assert.Less(t, p.worked.Load(), int64(64_000_000/4), "the run stopped long before its end")
 	t.Logf("the slot was free %s after the client left, after %d units of work", freed, p.worked.Load())
 }
 
