@@ -42,7 +42,8 @@ test-wasm:
 
 # Every decoder of user input fuzzed for a short while, one target per run
 # (go fuzzes one target at a time): scenario files, algorithm params, fault
-# arguments, links, their input logs, cuts and packed scenarios, and the
+# arguments, links, their input logs, cuts and packed scenarios, the
+# ShiViz and GoVector logs a learner opens, and the
 # windows that zooming and panning write into links, and the messages
 # a slide deck sends an embedded page. The seed corpora
 # (testdata/fuzz/) already run as unit tests under test-native; a failing
@@ -54,6 +55,7 @@ FUZZFLAGS = -run='^$$' -fuzzminimizetime=100x
 fuzz = $(GO) test $(FUZZFLAGS) -fuzztime=$(or $(FUZZTIME),$(3)) -fuzz='^$(1)$$' $(2)
 test-fuzz:
 	$(call fuzz,FuzzParse,./core/scenario,8000x)
+	$(call fuzz,FuzzFromLog,./core/scenario,10000x)
 	$(call fuzz,FuzzDecodeStrict,./core/sim,8000x)
 	$(call fuzz,FuzzDecodeArgs,./core/faults,15000x)
 	$(call fuzz,FuzzPageFromQuery,./app/lab,800x)

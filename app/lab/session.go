@@ -26,6 +26,11 @@ type Session struct {
 	// link says how a link names the scenario: by its built-in id, by its
 	// id with the other channel discipline, or whole.
 	link linkBase
+	// packed caches the scenario as a link writes it whole (see packed),
+	// for packedOf: a log's scenario is large, and the link is written at
+	// every step.
+	packed   string
+	packedOf *scenario.Scenario
 
 	// derived caches what is computed from the trace, valid while the run
 	// and its version are unchanged (a rerun with a switch flipped is a new

@@ -74,7 +74,9 @@ func (s *Session) encode(q url.Values, suffix string) {
 		set("s", s.scn.ID)
 		set("fifo", map[bool]string{true: "1", false: "0"}[s.scn.FIFO()])
 	default:
-		set("sc", packScenario(s.scn))
+		if sc := s.packedScenario(); sc != "" {
+			set("sc", sc)
+		}
 	}
 	if in := EncodeInputs(s.run.Inputs()); in != "" {
 		set("in", in)
@@ -293,6 +295,22 @@ func RawScenarioQuery(doc []byte) url.Values {
 
 // packScenario is the sc= value of a scenario.
 func packScenario(s *scenario.Scenario) string { return pack(s.JSON()) }
+
+// packedScenario is the session's scenario as a link writes it whole,
+// packed once for each scenario; "" when it is larger than a link may
+// carry (MaxPacked), as a long imported log is: its link cannot name it.
+func (s *Session) packedScenario() string {
+	if s.packedOf != s.scn {
+		s.packedOf, s.packed = s.scn, ""
+		if doc := s.scn.JSON(); len(doc) <= MaxPacked {
+			s.packed = pack(doc)
+		}
+	}
+	return s.packed
+}
+
+// Linkable says whether a link can name the session's scenario.
+func (s *Session) Linkable() bool { return s.link != linkPacked || s.packedScenario() != "" }
 
 // pack is a document deflated, in base64url.
 func pack(doc []byte) string {

@@ -69,12 +69,19 @@ func (c *Lab) rerun(ctx app.Context, i int, err error) {
 // reset forgets pane i's inputs and starts its scenario over.
 func (c *Lab) reset(ctx app.Context, i int) { c.load(ctx, i, c.sess(i).Scenario()) }
 
-func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, "This scenario", c.loadText) }
+func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
 
 // openText opens a scenario file's text in the focused pane and closes
 // the Load panel, or says why what (the pasted scenario, a file's name)
 // was not loaded and keeps the view; it reports whether it opened.
 func (c *Lab) openText(ctx app.Context, what, text string) bool {
+	if scenario.IsLog([]byte(text)) {
+		return c.openLog(ctx, what, text)
+	}
+	if len(text) > lab.MaxPacked {
+		c.problem = fmt.Sprintf("%s was not loaded: a scenario file is at most %d bytes (1 MiB), and it has %d", what, lab.MaxPacked, len(text))
+		return false
+	}
 	s, err := scenario.Parse([]byte(text))
 	if err != nil {
 		c.problem = what + " was not loaded: " + err.Error()
@@ -85,15 +92,57 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 	return true
 }
 
+// openLog opens a ShiViz or GoVector log's executions: the first in the
+// focused pane, the others in new panes beside it, as many as a page
+// holds; a log that breaks a rule is refused with its line and the rule.
+func (c *Lab) openLog(ctx app.Context, what, text string) bool {
+	runs, err := scenario.FromLog([]byte(text), logName(what))
+	if err != nil {
+		c.problem = what + " was not opened: " + err.Error()
+		return false
+	}
+	c.loading = false
+	c.load(ctx, c.focus, runs[0])
+	if c.problem != "" {
+		return false
+	}
+	first := c.sess(c.focus)
+	first.Seek(first.OpeningStep()) // the whole log, as ShiViz shows it
+	c.changed(ctx)
+	for _, s := range runs[1:] {
+		if len(c.page.Views) == lab.MaxViews {
+			c.problem = fmt.Sprintf("%s has %d executions; a page shows %d runs, so the first %d are open", what, len(runs), lab.MaxViews, lab.MaxViews)
+			break
+		}
+		c.addScenario(ctx, s)
+	}
+	if !c.sess(c.focus).Linkable() {
+		c.panes[c.focus].notice = "This log is too large for a link: the page's address does not hold it, so reloading the page does not open it again."
+	}
+	return true
+}
+
+// logName is what titles a log's runs: the file's name, or none for a
+// pasted log.
+func logName(what string) string {
+	if what == pastedText {
+		return ""
+	}
+	return what
+}
+
+// pastedText names what was pasted in the Load panel, in a problem.
+const pastedText = "This scenario"
+
 // loadFile opens a scenario file the learner picked or dropped on the
 // page, in the focused pane; a file larger than a link can carry
 // (lab.MaxPacked) is refused unread, a bad one is refused with what is
 // wrong, and the view stays.
 func (c *Lab) loadFile(file app.Value) {
 	name := file.Get("name").String()
-	if size := file.Get("size").Int(); size > lab.MaxPacked {
+	if size := file.Get("size").Int(); size > scenario.MaxLogBytes {
 		c.ctx.Dispatch(func(ctx app.Context) {
-			c.problem = fmt.Sprintf("%s was not loaded: a scenario file is at most %d bytes (1 MiB), and it has %d", name, lab.MaxPacked, size)
+			c.problem = fmt.Sprintf("%s was not loaded: a log is at most %d bytes (16 MiB), and a scenario file at most %d (1 MiB); it has %d", name, scenario.MaxLogBytes, lab.MaxPacked, size)
 		})
 		return
 	}
@@ -122,6 +171,12 @@ func (c *Lab) addView(ctx app.Context, id string) {
 		c.problem = err.Error()
 		return
 	}
+	c.addScenario(ctx, s)
+}
+
+// addScenario puts a scenario in a new pane at the bottom of the page,
+// stepping together with the others.
+func (c *Lab) addScenario(ctx app.Context, s *scenario.Scenario) {
 	sess, err := lab.Open(s)
 	if err != nil {
 		c.problem = err.Error()

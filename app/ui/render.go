@@ -351,8 +351,8 @@ func (c *Lab) exportButton(format, label string) app.UI {
 
 func (c *Lab) loader() app.UI {
 	return app.Div().Class("loader").Body(
-		app.P().Text("Open a scenario file (JSON), drop one anywhere on the page, or paste one below. Its format is described in the README; the current scenario is shown as an example."),
-		app.Input().ID("scenario-file").Type("file").Accept(".json,application/json").Attr("aria-label", "open a scenario file").
+		app.P().Text("Open a scenario file (JSON) or a ShiViz or GoVector log, drop one anywhere on the page, or paste one below. Their formats are described in the README; the current scenario is shown as an example."),
+		app.Input().ID("scenario-file").Type("file").Accept(".json,.log,.txt,application/json,text/plain").Attr("aria-label", "open a scenario file or a log").
 			OnChange(func(ctx app.Context, e app.Event) {
 				if files := ctx.JSSrc().Get("files"); files.Truthy() && files.Length() > 0 {
 					c.loadFile(files.Index(0))

@@ -566,3 +566,44 @@ func TestScenarioFileOpensFromDisk(t *testing.T) {
 	p.noConsoleErrors()
 	p2.noConsoleErrors()
 }
+
+// A ShiViz or GoVector log opens from disk as a run of its own, at its
+// last event, captioned in the log's words; a log that breaks a rule is
+// refused with its line and the rule, and the view stays; a log of
+// several executions opens one run each.
+func TestALogOpensFromDisk(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		return path
+	}
+	data, err := os.ReadFile("../../core/scenario/testdata/logs/kvstore.log")
+	require.NoError(t, err)
+	good := write("kvstore.log", string(data))
+	bad := write("bad.log", "A {\"A\":1}\nstart\nA {\"A\":3}\nskips one\n")
+	two := write("two.log", "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^--- (?<trace>.*)$\n--- monday\nA {\"A\":1}\nhello\n--- tuesday\nB {\"B\":1}\nbye\n")
+
+	p := open(t, "/?s=snapshot-bank&k=12")
+	p.click("#load", false)
+	p.waitFor(`!!document.getElementById("scenario-file")`, "the Load panel opens")
+	p.do(chromedp.SetUploadFiles("#scenario-file", []string{bad}))
+	p.waitFor(`!!document.querySelector(".problem")`, "a bad log is refused")
+	assert.Contains(t, p.text(".problem"), "bad.log was not opened: line 3: A's own clock entry is 3, but this is its event 2")
+	assert.True(t, strings.HasPrefix(p.position(), "step 12 /"), "the view stays")
+
+	p.do(chromedp.SetUploadFiles("#scenario-file", []string{good}))
+	p.waitFor(`document.getElementById("scenario").selectedOptions[0].textContent.includes("kvstore.log")`, "the log opens")
+	assert.True(t, strings.HasPrefix(p.position(), "step 13 / 13 "), "the whole log, as ShiViz shows it: %s", p.position())
+	assert.Contains(t, p.text(".caption"), `server {"client1":4, "client2":2, "server":6}: Received put x=2 from client1`)
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll(".problem").length`))
+	p.screenshot("log-kvstore")
+
+	p2 := open(t, "/?s=snapshot-bank")
+	p2.click("#load", false)
+	p2.waitFor(`!!document.getElementById("scenario-file")`, "the Load panel opens")
+	p2.do(chromedp.SetUploadFiles("#scenario-file", []string{two}))
+	p2.waitFor(`location.search.includes("sc.2=")`, "two executions, two runs")
+	p.noConsoleErrors()
+	p2.noConsoleErrors()
+}

@@ -26,16 +26,21 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	rec := trace.Record{Step: w.step, Time: w.now, Node: nx.node, Kind: nx.kind, Msg: -1,
 		FirstSent: w.nextMsg, Source: nx.source}
 	kind := nx.kind
-	if nx.source == trace.Script && kind == trace.Fault {
-		// The script was written before the run: a fault that cannot happen
-		// when its time comes (pause a crashed process, drop a message that
-		// has arrived) is skipped, as a learner's would be refused.
+	if nx.source == trace.Script && (kind == trace.Fault || kind == trace.Deliver) {
+		// The script was written before the run: a fault or a delivery that
+		// cannot happen when its time comes (pause a crashed process, drop
+		// or deliver a message that has arrived) is skipped, as a learner's
+		// would be refused.
 		if err := r.validate(w, nx.act); err != nil {
 			kind, rec.Kind = trace.Skip, trace.Skip
-			if rec.Node >= sim.NodeID(len(w.nodes)) {
+			if rec.Node < 0 || rec.Node >= sim.NodeID(len(w.nodes)) {
 				rec.Node = sim.None
 			}
-			r.stampFault(w, &rec, "the script's %s is not applied: %v", nx.act.Fault, err)
+			what := nx.act.Fault
+			if what == "" {
+				what = fmt.Sprintf("delivery of message #%d", nx.act.Msg)
+			}
+			r.stampFault(w, &rec, "the script's %s is not applied: %v", what, err)
 		}
 	}
 	switch kind {

@@ -56,6 +56,8 @@ func (s *Scenario) Config() (engine.Config, error) {
 				return engine.Config{}, err
 			}
 			a = engine.Fault(e.Fault, args)
+		} else if e.delivery() {
+			a = engine.Deliver(*e.Msg)
 		} else {
 			node, _ := s.nodeRef(e.Node)
 			target := sim.NodeID(sim.None)

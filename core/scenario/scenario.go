@@ -21,7 +21,7 @@ import (
 const MaxN = 64
 
 // MaxScript bounds a scenario's script entries.
-const MaxScript = 10_000
+const MaxScript = 100_000
 
 // MaxID is the most characters a scenario's id may have.
 const MaxID = 64
@@ -107,7 +107,9 @@ type Workload struct {
 type ProcessRef = json.RawMessage
 
 // Entry is one timed input of the script: a command of the algorithm at a
-// process, or a fault with the fields the fault registry gives it.
+// process, a fault with the fields the fault registry gives it, or, with
+// only "msg", the delivery of that message (numbered from 0 in the order
+// sent), which forces a schedule (an imported log is replayed so).
 type Entry struct {
 	At      sim.Time       `json:"at"`
 	Node    ProcessRef     `json:"node,omitempty"`
@@ -122,6 +124,10 @@ type Entry struct {
 	On      *bool          `json:"on,omitempty"`
 	Groups  [][]ProcessRef `json:"groups,omitempty"`
 }
+
+// delivery says the entry delivers a message: it names one and neither a
+// command nor a fault.
+func (e *Entry) delivery() bool { return e.Command == "" && e.Fault == "" && e.Msg != nil }
 
 // given reports whether the entry sets a fault argument.
 func (e *Entry) given(field string) bool {
@@ -345,8 +351,19 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	if err := timeField(field("at"), e.At); err != nil {
 		return err
 	}
+	if e.delivery() {
+		for _, name := range append([]string{"node", "target", "arg"}, faultFields...) {
+			if name != "msg" && e.given(name) {
+				return fieldErr(field(name), "a delivery takes only \"at\" and \"msg\"")
+			}
+		}
+		if *e.Msg < 0 || *e.Msg >= engine.MaxSteps {
+			return fieldErr(field("msg"), "want a message number from 0 to %d, got %d", engine.MaxSteps-1, *e.Msg)
+		}
+		return nil
+	}
 	if (e.Command == "") == (e.Fault == "") {
-		return fieldErr(fmt.Sprintf("script[%d]", i), "give either a \"command\" of %s or a \"fault\" (%s)", s.Algorithm, strings.Join(faults.Names(), ", "))
+		return fieldErr(fmt.Sprintf("script[%d]", i), "give either a \"command\" of %s, a \"fault\" (%s), or only a \"msg\" to deliver", s.Algorithm, strings.Join(faults.Names(), ", "))
 	}
 	if e.Fault != "" {
 		f, err := faults.Parse(e.Fault)

@@ -13,6 +13,7 @@ import (
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/lease"
 	"spacetime/core/algo/logicalclock"
+	"spacetime/core/algo/logreplay"
 	"spacetime/core/algo/maekawa"
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/algo/ringelection"
@@ -24,6 +25,7 @@ import (
 
 var specs = []*sim.Spec{
 	chandylamport.Spec,
+	logreplay.Spec,
 	logicalclock.Spec,
 	logicalclock.VectorSpec,
 	central.Spec,

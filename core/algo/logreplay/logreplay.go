@@ -1,0 +1,206 @@
+// Package logreplay replays a logged execution, such as a ShiViz or
+// GoVector log of a student's own program, as a run: each process does
+// its host's logged events in the log's order. A process's next event
+// that is not a receipt is the command "next"; a receipt is the delivery
+// of the message its sender's event sent; a process's start is its first
+// logged event, unless that is a receipt. The scenario's script forces
+// the log's schedule (see scenario.FromLog), so that the diagram, the cut
+// tool and causal highlighting work on the log as on any lesson. Each
+// event keeps the vector clock the log wrote for it, which the caption
+// says in the log's own form.
+package logreplay
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// ID is the algorithm's id.
+const ID = "log"
+
+// The command, the message kind and the label's role.
+const (
+	CmdNext = "next"
+	KindMsg = "LOG"
+	// RoleText labels an event with the log's text for it.
+	RoleText = "text"
+)
+
+// Params are the logged events of every process, in order of the names.
+type Params struct {
+	Events [][]Event `json:"events"`
+}
+
+// Event is one logged event of a process.
+type Event struct {
+	// Text is what the log says happened.
+	Text string `json:"text,omitempty"`
+	// From names the process whose message this event receives; empty
+	// for an event that receives nothing.
+	From string `json:"from,omitempty"`
+	// To names the processes the event sends a message to.
+	To []string `json:"to,omitempty"`
+}
+
+// Spec registers the algorithm.
+var Spec = &sim.Spec{
+	ID:      ID,
+	Title:   "A logged execution",
+	Summary: "The events of a logged run (a ShiViz or GoVector log) replayed in the log's order: each host is a process, each logged event a step, and a receipt the delivery of the message whose sending its vector clock merges.",
+	MinN:    1,
+	MaxN:    64,
+	Kinds:   []sim.KindSpec{{Name: KindMsg, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot}},
+	Commands: []sim.CommandSpec{
+		{Name: CmdNext, Help: "the process's next logged event, if it receives nothing"},
+	},
+	Roles: []sim.RoleSpec{{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"}},
+	New:   newProcesses,
+}
+
+// Process is one host of the log: its events and how far it is.
+type Process struct {
+	// Events are the host's logged events; shared between clones, never
+	// changed.
+	Events []Event
+	// to holds each event's receivers as process ids, from Events.
+	to [][]sim.NodeID
+	// Done counts the events done.
+	Done int
+	// Clock is the log's vector clock after the last event done.
+	Clock []int64
+}
+
+func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
+	var p Params
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Events) > len(names) {
+		return nil, sim.FieldErrorf("params.events", "want the events of at most %d processes, one list each, got %d lists", len(names), len(p.Events))
+	}
+	index := make(map[string]sim.NodeID, len(names))
+	for i, n := range names {
+		index[n] = sim.NodeID(i)
+	}
+	nodes := make([]sim.Node, len(names))
+	for i := range nodes {
+		proc := &Process{Clock: make([]int64, len(names))}
+		if i < len(p.Events) {
+			proc.Events = p.Events[i]
+		}
+		proc.to = make([][]sim.NodeID, len(proc.Events))
+		for j, ev := range proc.Events {
+			field := "params.events[" + strconv.Itoa(i) + "][" + strconv.Itoa(j) + "]"
+			if _, ok := index[ev.From]; ev.From != "" && !ok {
+				return nil, sim.FieldErrorf(field+".from", "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
+			}
+			for k, name := range ev.To {
+				id, ok := index[name]
+				if !ok || id == sim.NodeID(i) {
+					return nil, sim.FieldErrorf(field+".to["+strconv.Itoa(k)+"]", "want the name of another process, got %q", name)
+				}
+				proc.to[j] = append(proc.to[j], id)
+			}
+		}
+		nodes[i] = proc
+	}
+	return nodes, nil
+}
+
+// Step does the process's next logged event when its turn comes.
+func (p *Process) Step(env *sim.Env, ev sim.Event) {
+	me := env.Name(env.Self())
+	switch ev.Kind {
+	case sim.Init:
+		// the start is the first logged event, unless that is a receipt
+		if len(p.Events) > 0 && p.Events[0].From == "" {
+			p.do(env, nil)
+			return
+		}
+		env.Explain("%s starts; its first logged event receives a message", me)
+	case sim.Command:
+		if p.Done == len(p.Events) {
+			env.Explain("%s has no more logged events", me)
+			return
+		}
+		if from := p.Events[p.Done].From; from != "" {
+			env.Explain("%s's next logged event receives from %s: it waits for that message", me, from)
+			return
+		}
+		p.do(env, nil)
+	case sim.Deliver:
+		if p.Done == len(p.Events) || p.Events[p.Done].From != env.Name(ev.From) {
+			// only a learner's change to the schedule brings this about
+			env.Explain("%s receives a message from %s that its log does not receive here", me, env.Name(ev.From))
+			return
+		}
+		p.do(env, ev.Msg.Data)
+	}
+}
+
+// do does the next event: the clock ticks (and merges a received one),
+// the event's messages go out stamped with it.
+func (p *Process) do(env *sim.Env, received []int64) {
+	ev := p.Events[p.Done]
+	sends := p.to[p.Done]
+	p.Done++
+	p.Clock = slices.Clone(p.Clock) // clones share the old one
+	for i := range p.Clock {
+		if i < len(received) {
+			p.Clock[i] = max(p.Clock[i], received[i])
+		}
+	}
+	p.Clock[env.Self()]++
+	for _, to := range sends {
+		env.Send(to, sim.Message{Kind: KindMsg, Data: p.Clock})
+	}
+	if ev.Text != "" {
+		env.Annotate(sim.At(RoleText, 0, ev.Text))
+	}
+	if env.Quiet() {
+		return
+	}
+	stamp := p.logClock(env)
+	switch {
+	case ev.Text == "":
+		env.Explain("%s %s", env.Name(env.Self()), stamp)
+	default:
+		env.Explain("%s %s: %s", env.Name(env.Self()), stamp, ev.Text)
+	}
+}
+
+// logClock writes the clock as the log does: {"A":2, "B":1}, zero entries
+// left out.
+func (p *Process) logClock(env *sim.Env) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, v := range p.Clock {
+		if v == 0 {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(env.Name(sim.NodeID(i))))
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(v, 10))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// Inspect shows how far the process is in its log.
+func (p *Process) Inspect() []sim.Field {
+	return []sim.Field{{Name: "done", Value: strconv.Itoa(p.Done) + " of " + strconv.Itoa(len(p.Events))}}
+}
+
+// Clone copies the process; the events are shared, the clock is copied
+// when it changes.
+func (p *Process) Clone() sim.Node {
+	c := *p
+	return &c
+}

@@ -1,0 +1,481 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"spacetime/core/algo/logreplay"
+	"spacetime/core/sim"
+)
+
+// The bounds of an imported log: a file is read whole and every event
+// becomes a step, so both its size and its events are bounded.
+const (
+	// MaxLogBytes bounds a log file.
+	MaxLogBytes = 16 << 20
+	// MaxLogEvents bounds the events of one execution (a script entry each).
+	MaxLogEvents = MaxScript
+	// maxLogText bounds the text kept of one event.
+	maxLogText = 300
+)
+
+// GoVectorRegexp reads a log as GoVector writes it, "host {clock}" on one
+// line and the event on the next; it is used when a log's first line is
+// not a parsing expression.
+const GoVectorRegexp = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
+
+// LogError says why a log was not imported, and where.
+type LogError struct {
+	// Line is the line of the file, counted from 1; 0 for the whole file.
+	Line    int
+	Problem string
+}
+
+func (e *LogError) Error() string {
+	if e.Line == 0 {
+		return "the log " + e.Problem
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Problem)
+}
+
+// IsLog says whether data looks like a log rather than a scenario file,
+// which is a JSON object.
+func IsLog(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	data = bytes.TrimLeftFunc(data, unicode.IsSpace)
+	return len(data) > 0 && data[0] != '{'
+}
+
+// FromLog reads a ShiViz or GoVector log into one scenario per execution
+// that replays it (see package logreplay). The first line is the parsing
+// expression, with the named groups host, clock and (optionally) event,
+// and the second the execution delimiter, blank for one execution, as
+// ShiViz reads them; a log that does not start with an expression is read
+// as GoVector writes it. Each host's own clock entry must start at 1 and
+// rise by 1 an event, and each clock must be the merge of its host's
+// previous one and the one message it receives; a log that breaks a rule
+// is refused with the line and the rule. name titles the scenarios.
+func FromLog(data []byte, name string) ([]*Scenario, error) {
+	if len(data) > MaxLogBytes {
+		return nil, &LogError{Problem: fmt.Sprintf("is too large: at most %d bytes (16 MiB), got %d", MaxLogBytes, len(data))}
+	}
+	if !utf8.Valid(data) {
+		return nil, &LogError{Problem: "is not UTF-8 text"}
+	}
+	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
+	lines := newLineIndex(text)
+	expr, delim, body, bodyAt := GoVectorRegexp, "", text, 0
+	if first, rest, _ := strings.Cut(text, "\n"); strings.Contains(first, "(?<") || strings.Contains(first, "(?P<") {
+		expr = first
+		second, after, _ := strings.Cut(rest, "\n")
+		delim = strings.TrimSpace(second)
+		body, bodyAt = after, len(text)-len(after)
+	}
+	re, err := regexp.Compile("(?m)" + expr)
+	if err != nil {
+		return nil, &LogError{Line: 1, Problem: "the parsing expression does not compile: " + err.Error()}
+	}
+	for _, group := range []string{"host", "clock"} {
+		if re.SubexpIndex(group) < 0 {
+			return nil, &LogError{Line: 1, Problem: fmt.Sprintf("the parsing expression has no group named %q: write (?<host>…) and (?<clock>…), and (?<event>…) for the text", group)}
+		}
+	}
+	type part struct {
+		title string
+		at    int // offset in text
+		text  string
+	}
+	parts := []part{{at: bodyAt, text: body}}
+	if delim != "" {
+		dre, err := regexp.Compile("(?m)" + delim)
+		if err != nil {
+			return nil, &LogError{Line: 2, Problem: "the execution delimiter does not compile: " + err.Error()}
+		}
+		parts = parts[:0]
+		matches := dre.FindAllStringSubmatchIndex(body, -1)
+		title, from := "", 0
+		for _, m := range append(matches, []int{len(body), len(body)}) {
+			if chunk := body[from:m[0]]; strings.TrimSpace(chunk) != "" {
+				parts = append(parts, part{title: title, at: bodyAt + from, text: chunk})
+			}
+			if m[0] == len(body) && len(m) == 2 {
+				break
+			}
+			title = ""
+			if i := dre.SubexpIndex("trace"); i >= 0 && m[2*i] >= 0 {
+				title = strings.TrimSpace(body[m[2*i]:m[2*i+1]])
+			}
+			from = m[1]
+		}
+	}
+	var out []*Scenario
+	for i, p := range parts {
+		title := p.title
+		if title == "" && len(parts) > 1 {
+			title = "execution " + strconv.Itoa(i+1)
+		}
+		s, err := importExecution(re, p.text, p.at, lines, name, title)
+		if err != nil {
+			if len(parts) > 1 {
+				return nil, fmt.Errorf("%s: %w", title, err)
+			}
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, &LogError{Problem: "has no events"}
+	}
+	return out, nil
+}
+
+// lineIndex finds the line of an offset.
+type lineIndex []int
+
+func newLineIndex(text string) lineIndex {
+	starts := lineIndex{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// line is the line, from 1, that holds offset at.
+func (l lineIndex) line(at int) int { return sort.SearchInts(l, at+1) }
+
+// logged is one event of the log.
+type logged struct {
+	host  int
+	index int // the host's own count, from 1
+	line  int
+	text  string
+	clock []int64
+	// parent is the event whose message this one receives, or nil.
+	parent *logged
+	to     []int // the hosts of the events that receive from this one
+	time   sim.Time
+}
+
+// importExecution reads one execution of a log.
+func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, name, title string) (*Scenario, error) {
+	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
+	type raw struct {
+		host, event string
+		clock       map[string]int64
+		line        int
+	}
+	var events []raw
+	hostIndex := map[string]int{}
+	var hosts []string
+	from := 0
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		if m[1] == m[0] {
+			continue // an empty match reads nothing
+		}
+		if gap := text[from:m[0]]; strings.TrimSpace(gap) != "" {
+			off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
+			return nil, &LogError{Line: lines.line(at + off), Problem: fmt.Sprintf("no match for the parsing expression: %q", clipLine(text[off:]))}
+		}
+		from = m[1]
+		line := lines.line(at + m[0])
+		if len(events) == MaxLogEvents {
+			return nil, &LogError{Line: line, Problem: fmt.Sprintf("too many events: an execution has at most %d", MaxLogEvents)}
+		}
+		group := func(i int) string {
+			if i < 0 || m[2*i] < 0 {
+				return ""
+			}
+			return text[m[2*i]:m[2*i+1]]
+		}
+		host := strings.TrimSpace(group(hostGroup))
+		if err := checkName(host); err != nil {
+			return nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
+		}
+		if _, ok := hostIndex[host]; !ok {
+			if len(hosts) == MaxN {
+				return nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: a log has at most %d", MaxN)}
+			}
+			hostIndex[host] = len(hosts)
+			hosts = append(hosts, host)
+		}
+		var clock map[string]int64
+		dec := json.NewDecoder(strings.NewReader(group(clockGroup)))
+		dec.UseNumber()
+		var obj map[string]json.Number
+		if err := dec.Decode(&obj); err != nil || obj == nil {
+			why := "null"
+			if err != nil {
+				why = err.Error()
+			}
+			return nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock %q is not JSON of host names and counts ({\"A\":1, \"B\":2}): %s", clipLine(group(clockGroup)), why)}
+		}
+		clock = make(map[string]int64, len(obj))
+		for h, v := range obj {
+			n, err := strconv.ParseInt(v.String(), 10, 64)
+			if err != nil || n < 0 || n > MaxLogEvents {
+				return nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock's entry for %s is %s: want a count from 0 to %d", h, v, MaxLogEvents)}
+			}
+			clock[h] = n
+		}
+		events = append(events, raw{host: host, event: group(eventGroup), clock: clock, line: line})
+	}
+	if rest := strings.TrimSpace(text[from:]); rest != "" {
+		off := from + strings.Index(text[from:], rest[:1])
+		return nil, &LogError{Line: lines.line(at + off), Problem: fmt.Sprintf("no match for the parsing expression: %q", clipLine(text[off:]))}
+	}
+	if len(events) == 0 {
+		return nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
+	}
+
+	n := len(hosts)
+	byHost := make([][]*logged, n)
+	all := make([]*logged, len(events))
+	for i, e := range events {
+		h := hostIndex[e.host]
+		ev := &logged{host: h, index: len(byHost[h]) + 1, line: e.line, text: cleanText(e.event), clock: make([]int64, n)}
+		for name, v := range e.clock {
+			j, ok := hostIndex[name]
+			if !ok {
+				return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("the clock names the host %q, which logs no event", clipLine(name))}
+			}
+			ev.clock[j] = v
+		}
+		if own := ev.clock[h]; own != int64(ev.index) {
+			return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("%s's own clock entry is %d, but this is its event %d: a host's own entry starts at 1 and rises by 1 an event", e.host, own, ev.index)}
+		}
+		byHost[h] = append(byHost[h], ev)
+		all[i] = ev
+	}
+	zero := make([]int64, n)
+	for _, ev := range all {
+		prev := zero
+		if ev.index > 1 {
+			prev = byHost[ev.host][ev.index-2].clock
+		}
+		// what the event learns from other hosts, less what it learns
+		// through another of those: the sends it receives directly
+		var learnt []*logged
+		for j, v := range ev.clock {
+			if j == ev.host || v <= prev[j] {
+				continue
+			}
+			if v > int64(len(byHost[j])) {
+				return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock says %s:%d, but %s logs %d events", hosts[j], v, hosts[j], len(byHost[j]))}
+			}
+			learnt = append(learnt, byHost[j][v-1])
+		}
+		var parents []*logged
+		for _, x := range learnt {
+			direct := true
+			for _, y := range learnt {
+				if y != x && y.clock[x.host] >= int64(x.index) {
+					direct = false
+				}
+			}
+			if direct {
+				parents = append(parents, x)
+			}
+		}
+		if len(parents) > 1 {
+			return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d) and %s (line %d) at once: log each receipt as an event of its own", hosts[ev.host], eventName(hosts, parents[0]), parents[0].line, eventName(hosts, parents[1]), parents[1].line)}
+		}
+		want := slices.Clone(prev)
+		if len(parents) == 1 {
+			p := parents[0]
+			if p.clock[ev.host] >= int64(ev.index) {
+				return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d), which already knows this event: the clocks make a cycle", hosts[ev.host], eventName(hosts, p), p.line)}
+			}
+			for j := range want {
+				want[j] = max(want[j], p.clock[j])
+			}
+			ev.parent = p
+			p.to = append(p.to, ev.host)
+		}
+		want[ev.host]++
+		if !slices.Equal(want, ev.clock) {
+			return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock %s is not the merge of %s's previous clock and the message it receives: want %s", logClock(hosts, ev.clock), hosts[ev.host], logClock(hosts, want))}
+		}
+	}
+
+	// each event at the first time after its host's previous event and
+	// the event it receives from: concurrent events share a time, as
+	// ShiViz draws them. A host's first event is its start, at time 0,
+	// unless it is a receipt.
+	var last sim.Time
+	for _, ev := range all {
+		ev.time = unset
+	}
+	timed := 0
+	done := make([]int, n) // events timed per host
+	for timed < len(all) {
+		progress := false
+		for h := range n {
+			for done[h] < len(byHost[h]) {
+				ev := byHost[h][done[h]]
+				if ev.parent != nil && ev.parent.time == unset {
+					break
+				}
+				t := sim.Time(1)
+				switch {
+				case done[h] > 0:
+					t = byHost[h][done[h]-1].time + 1
+				case ev.parent == nil:
+					t = 0 // the host's start
+				}
+				if ev.parent != nil {
+					t = max(t, ev.parent.time+1)
+				}
+				ev.time = t
+				last = max(last, t)
+				done[h]++
+				timed++
+				progress = true
+			}
+		}
+		if !progress {
+			for h := range n {
+				if done[h] < len(byHost[h]) {
+					ev := byHost[h][done[h]]
+					return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event waits on %s (line %d), which waits on it: the clocks make a cycle", hosts[h], eventName(hosts, ev.parent), ev.parent.line)}
+				}
+			}
+		}
+	}
+
+	// the script: every event at its time, in the log's order at equal
+	// times, after the starts (in the hosts' order); a message is
+	// numbered as the run sends it
+	var order []*logged
+	starts := 0
+	for _, evs := range byHost {
+		if evs[0].time == 0 {
+			order = append(order, evs[0])
+			starts++
+		}
+	}
+	rest := slices.DeleteFunc(slices.Clone(all), func(ev *logged) bool { return ev.time == 0 })
+	slices.SortStableFunc(rest, func(a, b *logged) int { return int(a.time - b.time) })
+	order = append(order, rest...)
+	msgID := map[[2]*logged]int{} // (sender, receiver) → message number
+	receiverOf := map[*logged][]*logged{}
+	for _, ev := range all {
+		if ev.parent != nil {
+			receiverOf[ev.parent] = append(receiverOf[ev.parent], ev)
+		}
+	}
+	params := logreplay.Params{Events: make([][]logreplay.Event, n)}
+	for h, evs := range byHost {
+		params.Events[h] = make([]logreplay.Event, len(evs))
+	}
+	script := make([]Entry, 0, len(order))
+	next := 0
+	for _, ev := range order {
+		recv := receiverOf[ev]
+		slices.SortFunc(recv, func(a, b *logged) int { return a.host - b.host })
+		le := logreplay.Event{Text: ev.text}
+		for _, r := range recv {
+			le.To = append(le.To, hosts[r.host])
+			msgID[[2]*logged{ev, r}] = next
+			next++
+		}
+		entry := Entry{At: ev.time}
+		if p := ev.parent; p != nil {
+			le.From = hosts[p.host]
+			id := msgID[[2]*logged{p, ev}]
+			entry.Msg = &id
+		} else {
+			entry.Node = json.RawMessage(strconv.Quote(hosts[ev.host]))
+			entry.Command = logreplay.CmdNext
+		}
+		params.Events[ev.host][ev.index-1] = le
+		if ev.time > 0 {
+			script = append(script, entry)
+		}
+	}
+	encoded, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	fifo := false
+	delay := last + 1 // no message arrives unless the script delivers it
+	s := &Scenario{
+		Title:       logTitle(name, title),
+		Description: fmt.Sprintf("Imported from a log: %d events of %d hosts, replayed in an order that keeps every event after those it knows of. Each host is a process and each logged event a step.", len(all), n),
+		Algorithm:   logreplay.ID,
+		N:           n,
+		Names:       hosts,
+		Network:     Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
+		Params:      encoded,
+		Script:      script,
+		Until:       Until{Steps: n - starts + len(all)},
+		Lesson:      &Lesson{Opens: n - starts + len(all)},
+	}
+	if err := s.Validate(); err != nil {
+		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
+	}
+	return s, nil
+}
+
+// unset is the time of an event not yet timed.
+const unset sim.Time = -1
+
+// logTitle titles an imported execution after its file.
+func logTitle(name, title string) string {
+	t := "Log"
+	if name != "" {
+		t += " " + name
+	}
+	if title != "" {
+		t += ", " + title
+	}
+	return string([]rune(cleanText(t))[:min(len([]rune(cleanText(t))), 200)])
+}
+
+// eventName names an event of the log: "B's event 2".
+func eventName(hosts []string, ev *logged) string {
+	return fmt.Sprintf("%s's event %d", hosts[ev.host], ev.index)
+}
+
+// logClock writes a clock as a log does, zero entries left out.
+func logClock(hosts []string, c []int64) string {
+	var parts []string
+	for j, v := range c {
+		if v > 0 {
+			parts = append(parts, fmt.Sprintf("%q:%d", hosts[j], v))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// cleanText keeps an event's text on one line, visible and bounded.
+func cleanText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsSpace(r):
+			return ' '
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(s))
+	if r := []rune(s); len(r) > maxLogText {
+		s = string(r[:maxLogText-1]) + "…"
+	}
+	return s
+}
+
+// clipLine is the start of a line, for an error.
+func clipLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return clipText(s)
+}

@@ -1,0 +1,261 @@
+package scenario_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/scenario"
+	"spacetime/core/trace"
+)
+
+// clockLines keeps the "host {clock}" lines of a ShiViz log, sorted: what
+// it says about causality, without the texts or the order in which
+// concurrent events were written.
+func clockLines(log []byte) []string {
+	lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")[2:]
+	var out []string
+	for i := 0; i < len(lines); i += 2 {
+		out = append(out, lines[i])
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A GoVector log as GoVector writes it (no parsing expression) opens as a
+// run whose every step is one logged event, in the log's order, with the
+// log's own clocks: the run's ShiViz export has the same clocks.
+func TestAGoVectorLogOpens(t *testing.T) {
+	data, err := os.ReadFile("testdata/logs/govector.log")
+	require.NoError(t, err)
+	ss, err := scenario.FromLog(data, "govector.log")
+	require.NoError(t, err)
+	require.Len(t, ss, 1)
+	s := ss[0]
+	assert.Equal(t, []string{"client", "server"}, s.Names)
+	assert.Equal(t, "Log govector.log", s.Title)
+	r, err := s.Run()
+	require.NoError(t, err)
+	var got []string
+	for _, rec := range r.Trace().Records {
+		got = append(got, fmt.Sprintf("%s %s", rec.Kind, rec.Caption))
+	}
+	assert.Equal(t, []string{
+		`init client {"client":1}: Initialization Complete`,
+		`init server {"server":1}: Initialization Complete`,
+		`command client {"client":2}: Sending request to server`,
+		`deliver server {"client":2, "server":2}: Received request from client`,
+		`command server {"client":2, "server":3}: Sending reply to client`,
+		`deliver client {"client":3, "server":3}: Received reply from server`,
+	}, got)
+	msgs := r.Trace().Msgs
+	require.Len(t, msgs, 2)
+	assert.Equal(t, [2]int{2, 3}, [2]int{msgs[0].SendStep, msgs[0].RecvStep}, "the request")
+	assert.Equal(t, [2]int{4, 5}, [2]int{msgs[1].SendStep, msgs[1].RecvStep}, "the reply")
+	assert.Equal(t, clockLines(append([]byte("x\n\n"), data...)), clockLines(r.Trace().ShiViz(r.Len())), "the log's own clocks")
+}
+
+// Every lesson's ShiViz export opens again as a run with the same
+// causality: its export has exactly the clocks of the first.
+func TestEveryLessonsLogOpensAgain(t *testing.T) {
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		r, err := s.Run()
+		require.NoError(t, err)
+		k := min(r.Len(), 2000)
+		log := r.Trace().ShiViz(k)
+		ss, err := scenario.FromLog(log, id)
+		require.NoError(t, err, id)
+		require.Len(t, ss, 1)
+		again, err := ss[0].Run()
+		require.NoError(t, err, id)
+		assert.Equal(t, clockLines(log), clockLines(again.Trace().ShiViz(again.Len())), id)
+		for _, rec := range again.Trace().Records {
+			require.NotEqual(t, trace.Skip, rec.Kind, "%s: %s", id, rec.Caption)
+		}
+	}
+}
+
+// A log with a delimiter on its second line holds several executions,
+// each its own run, titled by the delimiter's "trace" group.
+func TestSeveralExecutions(t *testing.T) {
+	log := `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)
+^=== (?<trace>.*) ===$
+=== first ===
+A {"A":1}
+start
+A {"A":2}
+send
+B {"A":2, "B":1}
+receive
+=== second ===
+B {"B":1}
+alone
+`
+	ss, err := scenario.FromLog([]byte(log), "two.log")
+	require.NoError(t, err)
+	require.Len(t, ss, 2)
+	assert.Equal(t, "Log two.log, first", ss[0].Title)
+	assert.Equal(t, "Log two.log, second", ss[1].Title)
+	assert.Equal(t, []string{"A", "B"}, ss[0].Names)
+	assert.Equal(t, []string{"B"}, ss[1].Names)
+	r, err := ss[0].Run()
+	require.NoError(t, err)
+	require.Equal(t, 4, r.Len(), "A's first event, B's start, A's send, B's receipt")
+	assert.Equal(t, 2, r.Trace().Msgs[0].SendStep)
+	assert.Equal(t, 3, r.Trace().Msgs[0].RecvStep)
+}
+
+// A send that several hosts receive is one event with several messages;
+// a receipt of a message already known through another is a local
+// event (ShiViz draws no edge for it either).
+func TestMulticastAndKnownMessages(t *testing.T) {
+	log := `A {"A":1}
+broadcast
+B {"B":1}
+start
+B {"A":1, "B":2}
+got it
+C {"C":1}
+start
+C {"A":1, "C":2}
+got it too
+C {"A":1, "B":2, "C":3}
+hears from B
+`
+	ss, err := scenario.FromLog([]byte(log), "")
+	require.NoError(t, err)
+	r, err := ss[0].Run()
+	require.NoError(t, err)
+	msgs := r.Trace().Msgs
+	require.Len(t, msgs, 3, "A to B, A to C, B to C")
+	assert.Equal(t, msgs[0].SendStep, msgs[1].SendStep, "one send event, two messages")
+	assert.Equal(t, clockLines([]byte("x\n\n"+log)), clockLines(r.Trace().ShiViz(r.Len())))
+
+	// a host whose first event is a receipt starts first: one step more
+	ss, err = scenario.FromLog([]byte("A {\"A\":1}\nsend\nB {\"A\":1, \"B\":1}\nreceive\n"), "")
+	require.NoError(t, err)
+	r, err = ss[0].Run()
+	require.NoError(t, err)
+	require.Equal(t, 3, r.Len())
+	assert.Equal(t, "B starts; its first logged event receives a message", r.Trace().Records[1].Caption)
+	assert.Equal(t, `B {"A":1, "B":1}: receive`, r.Trace().Records[2].Caption)
+}
+
+// A log that breaks a rule is refused with the line and the rule.
+func TestBadLogsSayWhereAndWhy(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		want      []string
+	}{
+		{"no match", "A {\"A\":1}\nstart\nsomething else\n", []string{"line 3: no match for the parsing expression", "something else"}},
+		{"bad JSON", "A {\"A\":1,}\nstart\n", []string{"line 1: the clock", "is not JSON"}},
+		{"not a count", "A {\"A\":\"one\"}\nstart\n", []string{"line 1:", "not JSON"}},
+		{"unknown host", "A {\"A\":1, \"Z\":1}\nstart\n", []string{`line 1: the clock names the host "Z", which logs no event`}},
+		{"own entry does not rise by one", "A {\"A\":1}\nstart\nA {\"A\":3}\nnext\n", []string{"line 3: A's own clock entry is 3, but this is its event 2"}},
+		{"own entry does not start at 1", "A {\"A\":2}\nstart\n", []string{"line 1: A's own clock entry is 2, but this is its event 1"}},
+		{"not a merge", "A {\"A\":1}\nsend\nB {\"B\":1}\nstart\nB {\"A\":1, \"B\":3}\nrecv\n", []string{"line 5: B's own clock entry is 3"}},
+		{"not a merge of the message", "A {\"A\":1}\ns\nA {\"A\":2}\ns\nC {\"C\":1}\nc\nB {\"A\":2, \"B\":1, \"C\":1}\nr\n", []string{"line 7: B's event receives from", "at once"}},
+		{"a clock that forgets", "A {\"A\":1}\ns\nB {\"A\":1, \"B\":1}\nr\nB {\"B\":2}\nforgot\n", []string{`line 5: the clock {"B":2} is not the merge`, `want {"A":1, "B":2}`}},
+		{"names an event not logged", "A {\"A\":1}\ns\nB {\"A\":4, \"B\":1}\nr\n", []string{"line 3: the clock says A:4, but A logs 1 events"}},
+		{"a cycle", "A {\"A\":1, \"B\":1}\ns\nB {\"A\":1, \"B\":1}\nr\n", []string{"line 1:", "cycle"}},
+		{"regex without host", "(?<who>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\nA {\"A\":1}\nx\n", []string{`line 1: the parsing expression has no group named "host"`}},
+		{"regex that does not compile", "(?<host>\\S*) (?<clock>{.*}\n\nA {\"A\":1}\nx\n", []string{"line 1: the parsing expression does not compile"}},
+		{"a host that cannot be a name", "a/b {\"a/b\":1}\nx\n", []string{"line 1: the host cannot name a process"}},
+		{"empty", "\n\n", []string{"no event"}},
+		{"not text", "A {\"A\":1}\n\xff\n", []string{"not UTF-8"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := scenario.FromLog([]byte(tc.log), "bad.log")
+			require.Error(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}
+
+// What a log can ask for is bounded: its bytes, hosts and events, and
+// each bound is named when it is passed.
+func TestLogBounds(t *testing.T) {
+	_, err := scenario.FromLog(make([]byte, scenario.MaxLogBytes+1), "big.log")
+	require.ErrorContains(t, err, "too large: at most 16777216 bytes (16 MiB)")
+
+	var b strings.Builder
+	for i := range scenario.MaxN + 1 {
+		fmt.Fprintf(&b, "h%d {\"h%d\":1}\nstart\n", i, i)
+	}
+	_, err = scenario.FromLog([]byte(b.String()), "")
+	require.ErrorContains(t, err, "line 129: too many hosts: a log has at most 64")
+
+	b.Reset()
+	for i := range scenario.MaxLogEvents + 1 {
+		fmt.Fprintf(&b, "A {\"A\":%d}\n.\n", i+1)
+	}
+	_, err = scenario.FromLog([]byte(b.String()), "")
+	require.ErrorContains(t, err, fmt.Sprintf("line %d: too many events: an execution has at most 100000", 2*scenario.MaxLogEvents+1))
+}
+
+// The regex on the first line is the one ShiViz's own export writes.
+func TestTheExportsRegexIsRead(t *testing.T) {
+	assert.True(t, regexp.MustCompile(`\(\?<host>`).MatchString(trace.ShiVizRegexp))
+	assert.True(t, scenario.IsLog([]byte(trace.ShiVizRegexp)))
+	assert.False(t, scenario.IsLog([]byte("  {\"algorithm\": \"x\"}")))
+}
+
+// FuzzFromLog checks the log reader on any text: it never panics, and a
+// log it reads makes runs that open, each step one logged event (or a
+// host's start), with no scripted step skipped.
+func FuzzFromLog(f *testing.F) {
+	for _, name := range []string{"govector.log", "kvstore.log"} {
+		data, err := os.ReadFile("testdata/logs/" + name)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte("(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^=== (?<trace>.*)$\n=== a\nA {\"A\":1}\nx\n=== b\nB {\"B\":1}\ny\n"))
+	f.Add([]byte("A {\"A\":1}\ns\nB {\"A\":1, \"B\":1}\nr\nA {\"A\":2, \"B\":1}\nq\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		runs, err := scenario.FromLog(data, "fuzz.log")
+		if err != nil {
+			return
+		}
+		for _, s := range runs {
+			_, err := scenario.Parse(s.JSON())
+			require.NoError(t, err, "the scenario a log makes reads back")
+			r, err := s.Run()
+			require.NoError(t, err)
+			for _, rec := range r.Trace().Records {
+				require.NotEqual(t, trace.Skip, rec.Kind, rec.Caption)
+			}
+		}
+	})
+}
+
+// A script may deliver a message at a time of its choosing, ahead of the
+// network; a delivery that cannot happen when its time comes (no such
+// message, or one already delivered) is skipped and says why.
+func TestScriptedDeliveries(t *testing.T) {
+	s, err := scenario.Parse([]byte(`{"algorithm": "vector-clock", "n": 2, "network": {"delay": [50, 50], "fifo": false},
+		"script": [{"at": 1, "node": 1, "command": "send", "target": 2}, {"at": 1, "node": 1, "command": "send", "target": 2},
+		           {"at": 3, "msg": 1}, {"at": 4, "msg": 1}, {"at": 5, "msg": 7}],
+		"until": {"time": 10}}`))
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	recs := r.Trace().Records
+	require.GreaterOrEqual(t, len(recs), 7)
+	assert.Equal(t, trace.Deliver, recs[4].Kind, "the second message first, at time 3")
+	assert.Equal(t, 1, recs[4].Msg)
+	assert.Equal(t, 3, int(recs[4].Time))
+	assert.Equal(t, trace.Skip, recs[5].Kind)
+	assert.Contains(t, recs[5].Caption, "the script's delivery of message #1 is not applied")
+	assert.Equal(t, trace.Skip, recs[6].Kind)
+	assert.Equal(t, "the script's delivery of message #7 is not applied: there is no message #7", recs[6].Caption)
+}
