@@ -11,7 +11,9 @@
 //	                [--faults LIST] [--out DIR] [--run-seed R] [--json]
 //
 // A scenario file of "-" is read from standard input; files are at most
-// 1 MiB, the largest scenario a link can carry.
+// 1 MiB, the largest scenario a link can carry. A FILE may instead be a
+// ShiViz or GoVector log (at most 16 MiB): its first execution is run as
+// the page opens it (see scenario.FromLog).
 //
 // check runs N random scenarios per algorithm (every registered one, or
 // one, or variations of one lesson), each drawn from a seed derived from
@@ -60,7 +62,8 @@ const usage = `usage:
   spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
                   [--faults LIST] [--out DIR] [--run-seed R] [--json]
 
-A FILE of - is read from standard input. check runs N seeded random
+A FILE of - is read from standard input; a FILE may also be a ShiViz or
+GoVector log, replayed as a run. check runs N seeded random
 scenarios with random faults per algorithm (default: every algorithm, 1000
 runs, a random seed, every fault: crash,recover,pause,drop,delay,duplicate,
 cut,heal,partition,skew,fifo) and writes each failing one to --out
@@ -357,11 +360,18 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 		if err != nil {
 			return nil, err
 		}
-		if s, err = scenario.Parse(data); err != nil {
+		if scenario.IsLog(data) {
+			// a ShiViz or GoVector log: its first execution
+			runs, err := scenario.FromLog(data, filepath.Base(displayName(file)))
+			if err != nil {
+				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+			}
+			s = runs[0]
+		} else if s, err = scenario.Parse(data); err != nil {
 			return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
 		}
 		if s.ID == "" {
-			s.ID = strings.TrimSuffix(filepath.Base(file), ".json")
+			s.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".json"), ".log")
 			if file == "-" {
 				s.ID = "stdin"
 			}
@@ -408,12 +418,18 @@ func (c *cli) readScenario(file string) ([]byte, error) {
 		r = f
 	}
 	// one byte more than the limit tells a file of exactly the limit from
-	// a larger one without reading the rest
+	// a larger one without reading the rest; a log (see scenario.FromLog)
+	// may be larger than a scenario file
 	data, err := io.ReadAll(io.LimitReader(r, MaxScenarioBytes+1))
+	if err == nil && len(data) > MaxScenarioBytes && scenario.IsLog(data) {
+		var more []byte
+		more, err = io.ReadAll(io.LimitReader(r, scenario.MaxLogBytes-MaxScenarioBytes))
+		data = append(data, more...)
+	}
 	if err != nil {
 		return nil, errUsage{fileError("cannot read", displayName(file), err)}
 	}
-	if len(data) > MaxScenarioBytes {
+	if len(data) > MaxScenarioBytes && !scenario.IsLog(data) {
 		return nil, errUsage{fmt.Errorf("%s is too large for a scenario: the limit is %d bytes (%s)", displayName(file), MaxScenarioBytes, mebibytes(MaxScenarioBytes))}
 	}
 	return data, nil

@@ -777,7 +777,9 @@ func TestScenarioFromStandardInput(t *testing.T) {
 		{"flags first", []string{"run", "--json", "-"}, string(bank.JSON()), want, ""},
 		{"export", []string{"export", "-", "--format", "shiviz", "--step", "4"}, string(bank.JSON()), "", ""},
 		{"empty", []string{"run", "-"}, "", "", "standard input: scenario: the document is empty"},
-		{"not JSON", []string{"run", "-"}, "algorithm: x", "", "standard input: scenario: not valid JSON"},
+		{"not JSON", []string{"run", "-"}, "algorithm: x", "", `standard input: line 1: this is neither a scenario file (a JSON object, starting with {) nor a log`},
+		{"a log", []string{"run", "-"}, "A {\"A\":1}\nsend\nB {\"A\":1, \"B\":1}\nreceive\n", "messages   1 (LOG 1)", ""},
+		{"a bad log", []string{"run", "-"}, "A {\"A\":1}\nx\nA {\"A\":3}\ny\n", "", "standard input: line 3: A's own clock entry is 3, but this is its event 2"},
 		{"no id", []string{"run", "-", "--json"}, `{"algorithm": "chandy-lamport", "n": 2, "seed": 1, "until": {"steps": 5}}`, `"scenario": "stdin"`, ""},
 	}
 	for _, tc := range tests {

@@ -47,11 +47,12 @@ func (e *LogError) Error() string {
 }
 
 // IsLog says whether data looks like a log rather than a scenario file,
-// which is a JSON object.
+// which is a JSON object: text that starts with something else.
 func IsLog(data []byte) bool {
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	data = bytes.TrimLeftFunc(data, unicode.IsSpace)
-	return len(data) > 0 && data[0] != '{'
+	r, _ := utf8.DecodeRune(data)
+	return len(data) > 0 && r != '{' && unicode.IsGraphic(r)
 }
 
 // FromLog reads a ShiViz or GoVector log into one scenario per execution
@@ -122,7 +123,7 @@ func FromLog(data []byte, name string) ([]*Scenario, error) {
 		if title == "" && len(parts) > 1 {
 			title = "execution " + strconv.Itoa(i+1)
 		}
-		s, err := importExecution(re, p.text, p.at, lines, name, title)
+		s, err := importExecution(re, p.text, p.at, lines, name, title, expr == GoVectorRegexp)
 		if err != nil {
 			if len(parts) > 1 {
 				return nil, fmt.Errorf("%s: %w", title, err)
@@ -167,7 +168,7 @@ type logged struct {
 }
 
 // importExecution reads one execution of a log.
-func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, name, title string) (*Scenario, error) {
+func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, name, title string, goVector bool) (*Scenario, error) {
 	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
 	type raw struct {
 		host, event string
@@ -184,7 +185,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		}
 		if gap := text[from:m[0]]; strings.TrimSpace(gap) != "" {
 			off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
-			return nil, &LogError{Line: lines.line(at + off), Problem: fmt.Sprintf("no match for the parsing expression: %q", clipLine(text[off:]))}
+			return nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
 		}
 		from = m[1]
 		line := lines.line(at + m[0])
@@ -231,7 +232,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 	}
 	if rest := strings.TrimSpace(text[from:]); rest != "" {
 		off := from + strings.Index(text[from:], rest[:1])
-		return nil, &LogError{Line: lines.line(at + off), Problem: fmt.Sprintf("no match for the parsing expression: %q", clipLine(text[off:]))}
+		return nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
 	}
 	if len(events) == 0 {
 		return nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
@@ -424,6 +425,16 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
 	return s, nil
+}
+
+// noMatch says a line matches no event; when nothing before it did and
+// the log has no expression of its own, the file may be neither a log nor
+// a scenario, and it says what each looks like.
+func noMatch(line int, text string, first bool) error {
+	if first {
+		return &LogError{Line: line, Problem: fmt.Sprintf("this is neither a scenario file (a JSON object, starting with {) nor a log (its parsing expression on the first line, or \"host {clock}\" and then the event, as GoVector writes it): got %q", clipLine(text))}
+	}
+	return &LogError{Line: line, Problem: fmt.Sprintf("no match for the parsing expression: %q", clipLine(text))}
 }
 
 // unset is the time of an event not yet timed.
