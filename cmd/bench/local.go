@@ -9,7 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
+
+	"spacetime/app/lab"
+	"spacetime/core/scenario"
 )
 
 func wasmSizes(rep *Report) error {
@@ -106,4 +111,39 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// importLog times opening a ShiViz log natively, as the page does (read,
+// replay, lay out at 1280×720): the export of the 100,000-step lesson's
+// first 10,000 and 100,000 steps, the median of 3.
+func importLog(rep *Report) error {
+	s, err := scenario.Builtin("snapshot-long")
+	if err != nil {
+		return err
+	}
+	r, err := s.Run()
+	if err != nil {
+		return err
+	}
+	rep.ImportMS = map[string]float64{}
+	for _, n := range []int{10_000, 100_000} {
+		log := r.Trace().ShiViz(n)
+		var ms []float64
+		for range 3 {
+			start := time.Now()
+			runs, err := scenario.FromLog(log, "bench.log")
+			if err != nil {
+				return err
+			}
+			sess, err := lab.Open(runs[0])
+			if err != nil {
+				return err
+			}
+			sess.Seek(sess.OpeningStep())
+			sess.Scene(1280, 720)
+			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+		}
+		rep.ImportMS[strconv.Itoa(n)] = median(ms)
+	}
+	return nil
 }

@@ -33,29 +33,36 @@ var Budgets = map[string]float64{
 
 // Report is the JSON printed last.
 type Report struct {
-	WasmBytes       map[string]int64              `json:"wasm_bytes"`
-	FirstDiagramMS  map[string]float64            `json:"first_diagram_ms"`
-	StepMS          float64                       `json:"step_ms"`
-	SeekMS          map[string]float64            `json:"seek_ms"`
-	FrameScriptMS   float64                       `json:"frame_script_ms"`
-	FrameLayoutMS   float64                       `json:"frame_layout_ms"`
-	FrameShapes     int                           `json:"frame_shapes"`
-	CoreEventsPerS  map[string]map[string]float64 `json:"core_events_per_s"`
-	HeapMB          float64                       `json:"heap_mb"`
-	Budgets         map[string]float64            `json:"budgets"`
-	WithinBudget    map[string]bool               `json:"within_budget"`
-	MicroBenchmarks string                        `json:"micro_benchmarks"`
-	Notes           []string                      `json:"notes,omitempty"`
+	WasmBytes      map[string]int64              `json:"wasm_bytes"`
+	FirstDiagramMS map[string]float64            `json:"first_diagram_ms"`
+	StepMS         float64                       `json:"step_ms"`
+	SeekMS         map[string]float64            `json:"seek_ms"`
+	FrameScriptMS  float64                       `json:"frame_script_ms"`
+	FrameLayoutMS  float64                       `json:"frame_layout_ms"`
+	FrameShapes    int                           `json:"frame_shapes"`
+	CoreEventsPerS map[string]map[string]float64 `json:"core_events_per_s"`
+	HeapMB         float64                       `json:"heap_mb"`
+	// ImportMS is the time to open a ShiViz log of that many events
+	// natively: read it, replay it and lay out its diagram.
+	ImportMS        map[string]float64 `json:"import_ms"`
+	Budgets         map[string]float64 `json:"budgets"`
+	WithinBudget    map[string]bool    `json:"within_budget"`
+	MicroBenchmarks string             `json:"micro_benchmarks"`
+	Notes           []string           `json:"notes,omitempty"`
 }
 
 func main() {
 	server := flag.String("server", "bin/server", "the server binary, run from this directory")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "headless Chromium")
 	count := flag.Int("count", 1, "runs of each Go micro-benchmark (10 for benchstat)")
+	only := flag.String("only", "", "run only the step of this name (\"log import (native)\")")
 	flag.Parse()
 
 	rep := &Report{Budgets: Budgets, WithinBudget: map[string]bool{}, CoreEventsPerS: map[string]map[string]float64{}}
 	step := func(name string, f func() error) {
+		if *only != "" && name != *only {
+			return
+		}
 		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
 		if err := f(); err != nil {
 			rep.Notes = append(rep.Notes, name+": "+err.Error())
@@ -65,6 +72,7 @@ func main() {
 	step("wasm size", func() error { return wasmSizes(rep) })
 	step("micro-benchmarks", func() error { return microBenchmarks(rep, *count) })
 	step("throughput (native)", func() error { return throughput(rep, false) })
+	step("log import (native)", func() error { return importLog(rep) })
 	step("throughput (wasm, Node.js)", func() error { return throughput(rep, true) })
 	step("page in Chromium", func() error { return browser(rep, *server, *chromium) })
 	judge(rep)
@@ -149,6 +157,9 @@ func printTable(rep *Report) {
 	row(fmt.Sprintf("frame script (paint), %d shapes visible", rep.FrameShapes), fmt.Sprintf("%.2f ms", rep.FrameScriptMS), "≤ 2 ms", "frame_script_ms")
 	row("  and laying them out in Go (per change)", fmt.Sprintf("%.1f ms", rep.FrameLayoutMS), "", "")
 	row("Go heap after loading 100,000 steps", fmt.Sprintf("%.1f MB", rep.HeapMB), "≤ 64 MB", "heap_mb")
+	for _, n := range []string{"10000", "100000"} {
+		row("open a ShiViz log of "+n+" events, native", fmt.Sprintf("%.0f ms", rep.ImportMS[n]), "", "")
+	}
 	small := smallest(rep.CoreEventsPerS["native"])
 	for _, platform := range []string{"native", "wasm"} {
 		for _, name := range sortedKeys(rep.CoreEventsPerS[platform]) {
