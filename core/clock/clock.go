@@ -37,6 +37,26 @@ func Format[T ~int32 | ~int64](v []T) string {
 	return string(append(b, ']'))
 }
 
+// FormatLog writes a vector as a ShiViz or GoVector log does, each
+// process by name and zero entries left out: {"A":2, "B":1}. name names
+// process i.
+func FormatLog[T ~int32 | ~int64](v []T, name func(i int) string) string {
+	b := make([]byte, 0, 2+8*len(v))
+	b = append(b, '{')
+	for i, x := range v {
+		if x == 0 {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendQuote(b, name(i))
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(append(b, '}'))
+}
+
 // Clone returns an independent copy.
 func (v Vector) Clone() Vector { return append(Vector(nil), v...) }
 

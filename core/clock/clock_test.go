@@ -69,3 +69,12 @@ func BenchmarkVector(b *testing.B) {
 		})
 	}
 }
+
+// A log writes a clock by name, zero entries left out, names quoted.
+func TestFormatLog(t *testing.T) {
+	names := []string{"A", `b"c`, "C"}
+	name := func(i int) string { return names[i] }
+	assert.Equal(t, `{"A":2, "C":1}`, FormatLog([]int64{2, 0, 1}, name))
+	assert.Equal(t, `{"b\"c":3}`, FormatLog(Vector{0, 3, 0}, name))
+	assert.Equal(t, `{}`, FormatLog([]int32{0, 0, 0}, name))
+}

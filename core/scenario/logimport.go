@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"spacetime/core/algo/logreplay"
+	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
@@ -312,7 +313,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		}
 		want[ev.host]++
 		if !slices.Equal(want, ev.clock) {
-			return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock %s is not the merge of %s's previous clock and the message it receives: want %s", logClock(hosts, ev.clock), hosts[ev.host], logClock(hosts, want))}
+			return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock %s is not the merge of %s's previous clock and the message it receives: want %s", clock.FormatLog(ev.clock, named(hosts)), hosts[ev.host], clock.FormatLog(want, named(hosts)))}
 		}
 	}
 
@@ -535,16 +536,8 @@ func eventName(hosts []string, ev *logged) string {
 	return fmt.Sprintf("%s's event %d", hosts[ev.host], ev.index)
 }
 
-// logClock writes a clock as a log does, zero entries left out.
-func logClock(hosts []string, c []int64) string {
-	var parts []string
-	for j, v := range c {
-		if v > 0 {
-			parts = append(parts, fmt.Sprintf("%q:%d", hosts[j], v))
-		}
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
-}
+// named names process i by its host, for clock.FormatLog.
+func named(hosts []string) func(int) string { return func(i int) string { return hosts[i] } }
 
 // cleanText keeps an event's text on one line, visible and bounded.
 func cleanText(s string) string {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
@@ -70,16 +71,13 @@ func (t *Trace) ShiViz(k int) []byte {
 		}
 		c[r.Node]++
 		at[s] = slices.Clone(c)
-		var clock []string
-		for i, v := range c {
-			if v > 0 {
-				clock = append(clock, fmt.Sprintf("%q:%d", t.Names[i], v))
-			}
-		}
-		fmt.Fprintf(&b, "%s {%s}\n%s: %s\n", t.Names[r.Node], strings.Join(clock, ", "), r.What(), oneLine(r.Caption))
+		fmt.Fprintf(&b, "%s %s\n%s: %s\n", t.Names[r.Node], clock.FormatLog(c, t.name), r.What(), oneLine(r.Caption))
 	}
 	return b.Bytes()
 }
+
+// name names process i, for clock.FormatLog.
+func (t *Trace) name(i int) string { return t.Names[i] }
 
 // hostEvent says a step is an event of a process, for a ShiViz log: not
 // a change of the whole network, nor something the network did to a

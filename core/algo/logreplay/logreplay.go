@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
@@ -164,33 +165,13 @@ func (p *Process) do(env *sim.Env, received []int64) {
 	if env.Quiet() {
 		return
 	}
-	stamp := p.logClock(env)
+	stamp := clock.FormatLog(p.Clock, func(i int) string { return env.Name(sim.NodeID(i)) })
 	switch {
 	case ev.Text == "":
 		env.Explain("%s %s", env.Name(env.Self()), stamp)
 	default:
 		env.Explain("%s %s: %s", env.Name(env.Self()), stamp, ev.Text)
 	}
-}
-
-// logClock writes the clock as the log does: {"A":2, "B":1}, zero entries
-// left out.
-func (p *Process) logClock(env *sim.Env) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, v := range p.Clock {
-		if v == 0 {
-			continue
-		}
-		if b.Len() > 1 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Quote(env.Name(sim.NodeID(i))))
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatInt(v, 10))
-	}
-	b.WriteByte('}')
-	return b.String()
 }
 
 // Inspect shows how far the process is in its log.
