@@ -102,21 +102,21 @@ func FromLog(data []byte, name string) ([]*Scenario, error) {
 			return nil, &LogError{Line: 2, Problem: "the execution delimiter does not compile: " + err.Error()}
 		}
 		parts = parts[:0]
-		matches := dre.FindAllStringSubmatchIndex(body, -1)
 		title, from := "", 0
-		for _, m := range append(matches, []int{len(body), len(body)}) {
-			if chunk := body[from:m[0]]; strings.TrimSpace(chunk) != "" {
+		add := func(end int) { // the execution from the last delimiter to end
+			if chunk := body[from:end]; strings.TrimSpace(chunk) != "" {
 				parts = append(parts, part{title: title, at: bodyAt + from, text: chunk})
 			}
-			if m[0] == len(body) && len(m) == 2 {
-				break
-			}
+		}
+		for _, m := range dre.FindAllStringSubmatchIndex(body, -1) {
+			add(m[0])
 			title = ""
 			if i := dre.SubexpIndex("trace"); i >= 0 && m[2*i] >= 0 {
 				title = strings.TrimSpace(body[m[2*i]:m[2*i+1]])
 			}
 			from = m[1]
 		}
+		add(len(body))
 	}
 	var out []*Scenario
 	for i, p := range parts {
@@ -162,22 +162,54 @@ type logged struct {
 	line  int
 	text  string
 	clock []int64
-	// parent is the event whose message this one receives, or nil.
-	parent *logged
-	to     []int // the hosts of the events that receive from this one
-	time   sim.Time
+	// parent is the event whose message this one receives, or nil, and
+	// receivers the events that receive this one's messages.
+	parent    *logged
+	receivers []*logged
+	time      sim.Time
 }
 
-// importExecution reads one execution of a log.
+// rawEvent is an event as a log line gives it, before it is checked.
+type rawEvent struct {
+	host, event string
+	clock       map[string]int64
+	line        int
+}
+
+// execution is one execution of a log, its events checked and linked.
+type execution struct {
+	hosts  []string
+	all    []*logged   // in the log's order
+	byHost [][]*logged // each host's, in its own order
+	last   sim.Time    // the time of the last event
+}
+
+// importExecution reads one execution of a log: its events, who receives
+// from whom, when each happens, and the scenario that replays it.
 func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, name, title string, goVector bool) (*Scenario, error) {
-	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
-	type raw struct {
-		host, event string
-		clock       map[string]int64
-		line        int
+	events, hosts, err := readEvents(re, text, at, lines, goVector)
+	if err != nil {
+		return nil, err
 	}
-	var events []raw
-	hostIndex := map[string]int{}
+	x, err := newExecution(events, hosts)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.link(); err != nil {
+		return nil, err
+	}
+	if err := x.schedule(); err != nil {
+		return nil, err
+	}
+	return x.scenario(name, title)
+}
+
+// readEvents finds the events of an execution's text (at its offset in
+// the file) and the hosts, in order of their first event.
+func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVector bool) ([]rawEvent, []string, error) {
+	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
+	var events []rawEvent
+	seen := map[string]bool{}
 	var hosts []string
 	from := 0
 	found := pairMatches(text, goVector)
@@ -190,12 +222,12 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		}
 		if gap := text[from:m[0]]; strings.TrimSpace(gap) != "" {
 			off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
-			return nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
+			return nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
 		}
 		from = m[1]
 		line := lines.line(at + m[0])
 		if len(events) == MaxLogEvents {
-			return nil, &LogError{Line: line, Problem: fmt.Sprintf("too many events: an execution has at most %d", MaxLogEvents)}
+			return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many events: an execution has at most %d", MaxLogEvents)}
 		}
 		group := func(i int) string {
 			if i < 0 || m[2*i] < 0 {
@@ -205,18 +237,18 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		}
 		host := strings.TrimSpace(group(hostGroup))
 		if err := checkName(host); err != nil {
-			return nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
+			return nil, nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
 		}
-		if _, ok := hostIndex[host]; !ok {
+		if !seen[host] {
 			if len(hosts) == MaxN {
-				return nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: a log has at most %d", MaxN)}
+				return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: a log has at most %d", MaxN)}
 			}
-			hostIndex[host] = len(hosts)
+			seen[host] = true
 			hosts = append(hosts, host)
 		}
 		clock, ok := quickClock(group(clockGroup))
 		if ok {
-			events = append(events, raw{host: host, event: group(eventGroup), clock: clock, line: line})
+			events = append(events, rawEvent{host: host, event: group(eventGroup), clock: clock, line: line})
 			continue
 		}
 		dec := json.NewDecoder(strings.NewReader(group(clockGroup)))
@@ -227,32 +259,40 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 			if err != nil {
 				why = err.Error()
 			}
-			return nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock %q is not JSON of host names and counts ({\"A\":1, \"B\":2}): %s", clipLine(group(clockGroup)), why)}
+			return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock %q is not JSON of host names and counts ({\"A\":1, \"B\":2}): %s", clipLine(group(clockGroup)), why)}
 		}
 		clock = make(map[string]int64, len(obj))
 		for h, v := range obj {
 			n, err := strconv.ParseInt(v.String(), 10, 64)
 			if err != nil || n < 0 || n > MaxLogEvents {
-				return nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock's entry for %s is %s: want a count from 0 to %d", h, v, MaxLogEvents)}
+				return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock's entry for %s is %s: want a count from 0 to %d", h, v, MaxLogEvents)}
 			}
 			clock[h] = n
 		}
-		events = append(events, raw{host: host, event: group(eventGroup), clock: clock, line: line})
+		events = append(events, rawEvent{host: host, event: group(eventGroup), clock: clock, line: line})
 	}
 	if rest := strings.TrimSpace(text[from:]); rest != "" {
 		off := from + strings.Index(text[from:], rest[:1])
-		return nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
+		return nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
 	}
 	if len(events) == 0 {
-		return nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
+		return nil, nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
 	}
+	return events, hosts, nil
+}
 
+// newExecution checks that each event's clock names hosts of the log
+// and counts its own host's events.
+func newExecution(events []rawEvent, hosts []string) (*execution, error) {
 	n := len(hosts)
-	byHost := make([][]*logged, n)
-	all := make([]*logged, len(events))
+	hostIndex := make(map[string]int, n)
+	for i, h := range hosts {
+		hostIndex[h] = i
+	}
+	x := &execution{hosts: hosts, byHost: make([][]*logged, n), all: make([]*logged, len(events))}
 	for i, e := range events {
 		h := hostIndex[e.host]
-		ev := &logged{host: h, index: len(byHost[h]) + 1, line: e.line, text: cleanText(e.event), clock: make([]int64, n)}
+		ev := &logged{host: h, index: len(x.byHost[h]) + 1, line: e.line, text: cleanText(e.event), clock: make([]int64, n)}
 		for name, v := range e.clock {
 			j, ok := hostIndex[name]
 			if !ok {
@@ -263,11 +303,20 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		if own := ev.clock[h]; own != int64(ev.index) {
 			return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("%s's own clock entry is %d, but this is its event %d: a host's own entry starts at 1 and rises by 1 an event", e.host, own, ev.index)}
 		}
-		byHost[h] = append(byHost[h], ev)
-		all[i] = ev
+		x.byHost[h] = append(x.byHost[h], ev)
+		x.all[i] = ev
 	}
-	zero := make([]int64, n)
-	for _, ev := range all {
+	return x, nil
+}
+
+// link finds the message each event receives, from the event of another
+// host its clock learns of directly (the edge ShiViz draws), and checks
+// that each clock is exactly the merge of its host's previous clock and
+// that message's.
+func (x *execution) link() error {
+	hosts, byHost := x.hosts, x.byHost
+	zero := make([]int64, len(hosts))
+	for _, ev := range x.all {
 		prev := zero
 		if ev.index > 1 {
 			prev = byHost[ev.host][ev.index-2].clock
@@ -280,7 +329,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 				continue
 			}
 			if v > int64(len(byHost[j])) {
-				return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock says %s:%d, but %s logs %d events", hosts[j], v, hosts[j], len(byHost[j]))}
+				return &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock says %s:%d, but %s logs %d events", hosts[j], v, hosts[j], len(byHost[j]))}
 			}
 			learnt = append(learnt, byHost[j][v-1])
 		}
@@ -297,37 +346,40 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 			}
 		}
 		if len(parents) > 1 {
-			return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d) and %s (line %d) at once: log each receipt as an event of its own", hosts[ev.host], eventName(hosts, parents[0]), parents[0].line, eventName(hosts, parents[1]), parents[1].line)}
+			return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d) and %s (line %d) at once: log each receipt as an event of its own", hosts[ev.host], eventName(hosts, parents[0]), parents[0].line, eventName(hosts, parents[1]), parents[1].line)}
 		}
 		want := slices.Clone(prev)
 		if len(parents) == 1 {
 			p := parents[0]
 			if p.clock[ev.host] >= int64(ev.index) {
-				return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d), which already knows this event: the clocks make a cycle", hosts[ev.host], eventName(hosts, p), p.line)}
+				return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d), which already knows this event: the clocks make a cycle", hosts[ev.host], eventName(hosts, p), p.line)}
 			}
 			for j := range want {
 				want[j] = max(want[j], p.clock[j])
 			}
 			ev.parent = p
-			p.to = append(p.to, ev.host)
+			p.receivers = append(p.receivers, ev)
 		}
 		want[ev.host]++
 		if !slices.Equal(want, ev.clock) {
-			return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock %s is not the merge of %s's previous clock and the message it receives: want %s", clock.FormatLog(ev.clock, named(hosts)), hosts[ev.host], clock.FormatLog(want, named(hosts)))}
+			return &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock %s is not the merge of %s's previous clock and the message it receives: want %s", clock.FormatLog(ev.clock, named(hosts)), hosts[ev.host], clock.FormatLog(want, named(hosts)))}
 		}
 	}
+	return nil
+}
 
-	// each event at the first time after its host's previous event and
-	// the event it receives from: concurrent events share a time, as
-	// ShiViz draws them. A host's first event is its start, at time 0,
-	// unless it is a receipt.
-	var last sim.Time
-	for _, ev := range all {
+// schedule gives each event the first time after its host's previous
+// event and the event it receives from: concurrent events share a time,
+// as ShiViz draws them. A host's first event is its start, at time 0,
+// unless it is a receipt.
+func (x *execution) schedule() error {
+	n, hosts, byHost := len(x.hosts), x.hosts, x.byHost
+	for _, ev := range x.all {
 		ev.time = unset
 	}
 	timed := 0
 	done := make([]int, n) // events timed per host
-	for timed < len(all) {
+	for timed < len(x.all) {
 		progress := false
 		for h := range n {
 			for done[h] < len(byHost[h]) {
@@ -346,7 +398,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 					t = max(t, ev.parent.time+1)
 				}
 				ev.time = t
-				last = max(last, t)
+				x.last = max(x.last, t)
 				done[h]++
 				timed++
 				progress = true
@@ -356,15 +408,19 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 			for h := range n {
 				if done[h] < len(byHost[h]) {
 					ev := byHost[h][done[h]]
-					return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event waits on %s (line %d), which waits on it: the clocks make a cycle", hosts[h], eventName(hosts, ev.parent), ev.parent.line)}
+					return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event waits on %s (line %d), which waits on it: the clocks make a cycle", hosts[h], eventName(hosts, ev.parent), ev.parent.line)}
 				}
 			}
 		}
 	}
+	return nil
+}
 
-	// the script: every event at its time, in the log's order at equal
-	// times, after the starts (in the hosts' order); a message is
-	// numbered as the run sends it
+// scenario is the scenario that replays the execution: every event at
+// its time, in the log's order at equal times, after the starts (in the
+// hosts' order); a message is numbered as the run sends it.
+func (x *execution) scenario(name, title string) (*Scenario, error) {
+	n, hosts, byHost := len(x.hosts), x.hosts, x.byHost
 	var order []*logged
 	starts := 0
 	for _, evs := range byHost {
@@ -373,16 +429,10 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 			starts++
 		}
 	}
-	rest := slices.DeleteFunc(slices.Clone(all), func(ev *logged) bool { return ev.time == 0 })
+	rest := slices.DeleteFunc(slices.Clone(x.all), func(ev *logged) bool { return ev.time == 0 })
 	slices.SortStableFunc(rest, func(a, b *logged) int { return int(a.time - b.time) })
 	order = append(order, rest...)
-	msgID := map[[2]*logged]int{} // (sender, receiver) → message number
-	receiverOf := map[*logged][]*logged{}
-	for _, ev := range all {
-		if ev.parent != nil {
-			receiverOf[ev.parent] = append(receiverOf[ev.parent], ev)
-		}
-	}
+	msgID := map[*logged]int{} // by receiver: the number of the message it receives
 	params := logreplay.Params{Events: make([][]logreplay.Event, n)}
 	for h, evs := range byHost {
 		params.Events[h] = make([]logreplay.Event, len(evs))
@@ -390,18 +440,17 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 	script := make([]Entry, 0, len(order))
 	next := 0
 	for _, ev := range order {
-		recv := receiverOf[ev]
-		slices.SortFunc(recv, func(a, b *logged) int { return a.host - b.host })
+		slices.SortFunc(ev.receivers, func(a, b *logged) int { return a.host - b.host })
 		le := logreplay.Event{Text: ev.text}
-		for _, r := range recv {
+		for _, r := range ev.receivers {
 			le.To = append(le.To, hosts[r.host])
-			msgID[[2]*logged{ev, r}] = next
+			msgID[r] = next
 			next++
 		}
 		entry := Entry{At: ev.time}
 		if p := ev.parent; p != nil {
 			le.From = hosts[p.host]
-			id := msgID[[2]*logged{p, ev}]
+			id := msgID[ev]
 			entry.Msg = &id
 		} else {
 			entry.Node = json.RawMessage(strconv.Quote(hosts[ev.host]))
@@ -417,18 +466,18 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 		return nil, err
 	}
 	fifo := false
-	delay := last + 1 // no message arrives unless the script delivers it
+	delay := x.last + 1 // no message arrives unless the script delivers it
 	s := &Scenario{
 		Title:       logTitle(name, title),
-		Description: fmt.Sprintf("Imported from a log: %d events of %d hosts, replayed in an order that keeps every event after those it knows of. Each host is a process and each logged event a step.", len(all), n),
+		Description: fmt.Sprintf("Imported from a log: %d events of %d hosts, replayed in an order that keeps every event after those it knows of. Each host is a process and each logged event a step.", len(x.all), n),
 		Algorithm:   logreplay.ID,
 		N:           n,
 		Names:       hosts,
 		Network:     Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
 		Params:      encoded,
 		Script:      script,
-		Until:       Until{Steps: n - starts + len(all)},
-		Lesson:      &Lesson{Opens: n - starts + len(all)},
+		Until:       Until{Steps: n - starts + len(x.all)},
+		Lesson:      &Lesson{Opens: n - starts + len(x.all)},
 	}
 	if err := s.Validate(); err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
@@ -528,7 +577,8 @@ func logTitle(name, title string) string {
 	if title != "" {
 		t += ", " + title
 	}
-	return string([]rune(cleanText(t))[:min(len([]rune(cleanText(t))), 200)])
+	r := []rune(cleanText(t))
+	return string(r[:min(len(r), 200)]) // a title's bound
 }
 
 // eventName names an event of the log: "B's event 2".
