@@ -21,12 +21,19 @@ func (c *Lab) switchScenario(ctx app.Context, i int, id string) {
 	c.load(ctx, i, s)
 }
 
-// load opens a scenario in pane i in place of the one it shows.
-func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) {
+// load opens a scenario in pane i in place of the one it shows, at the
+// step its lesson block says it opens at (a log at its end), else at 0.
+func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) { c.loadAt(ctx, i, s, true) }
+
+// loadAt is load, at step 0 unless opening is set.
+func (c *Lab) loadAt(ctx app.Context, i int, s *scenario.Scenario, opening bool) {
 	sess, err := lab.Open(s)
 	if err != nil {
 		c.problem = "This scenario could not be opened: " + err.Error()
 		return
+	}
+	if l := s.Lesson; opening && l != nil && l.Opens > 0 {
+		sess.Seek(sess.OpeningStep())
 	}
 	old := c.sess(i)
 	sess.Axis = old.Axis
@@ -67,7 +74,7 @@ func (c *Lab) rerun(ctx app.Context, i int, err error) {
 }
 
 // reset forgets pane i's inputs and starts its scenario over.
-func (c *Lab) reset(ctx app.Context, i int) { c.load(ctx, i, c.sess(i).Scenario()) }
+func (c *Lab) reset(ctx app.Context, i int) { c.loadAt(ctx, i, c.sess(i).Scenario(), false) }
 
 func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
 
@@ -106,9 +113,6 @@ func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 	if c.problem != "" {
 		return false
 	}
-	first := c.sess(c.focus)
-	first.Seek(first.OpeningStep()) // the whole log, as ShiViz shows it
-	c.changed(ctx)
 	for _, s := range runs[1:] {
 		if len(c.page.Views) == lab.MaxViews {
 			c.problem = fmt.Sprintf("%s has %d executions; a page shows %d runs, so the first %d are open", what, len(runs), lab.MaxViews, lab.MaxViews)
