@@ -47,6 +47,9 @@ type Lab struct {
 
 	loading  bool
 	loadText string
+	// pngScale is how many pixels of a PNG export a CSS pixel of the
+	// diagram is (pngScales).
+	pngScale int
 	// winWidth is the window's width as last reported (0 before), which
 	// picks the default text size.
 	winWidth float64
@@ -75,6 +78,9 @@ type Lab struct {
 func (c *Lab) OnInit() {
 	if c.speed == 0 {
 		c.speed = 4
+	}
+	if c.pngScale == 0 {
+		c.pngScale = 2 // sharp in print and on a slide
 	}
 }
 

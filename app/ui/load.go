@@ -252,13 +252,15 @@ func (c *Lab) export(i int, format string) {
 	case "svg":
 		download(name+".svg", "image/svg+xml", c.shownScene(i).SVGIn(c.palette()))
 	case "png":
-		// twice the size on screen: sharp in print and on a slide
-		savePNG(name+".png", c.shownScene(i), c.palette(), pngScale)
+		savePNG(name+".png", c.shownScene(i), c.palette(), float64(c.pngScale))
 	case "json":
 		data, _ := r.Trace().JSON(s.Step())
 		download(name+".json", "application/json", data)
 	case "shiviz":
 		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
+	case "tikz":
+		spec := r.Config().Spec
+		download(name+".tex", "application/x-tex", s.Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Highlight()}))
 	case "scenario":
 		download(name+".scenario.json", "application/json", s.Scenario().JSON())
 	}
@@ -274,9 +276,9 @@ func (c *Lab) shownScene(i int) *diagram.Scene {
 	return c.page.Scene(i, width, c.canvasHeight(i))
 }
 
-// pngScale is how many pixels of a PNG export a CSS pixel of the diagram
-// is.
-const pngScale = 2
+// pngScales are the scales a PNG can be exported at: 1× is the size on
+// screen, 4× a poster's.
+var pngScales = []int{1, 2, 3, 4}
 
 // axisOf reads an axis name.
 func axisOf(name string) diagram.Axis {

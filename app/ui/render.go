@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -262,10 +263,26 @@ func (c *Lab) exports() app.UI {
 		app.Text("Export: "),
 		c.exportButton("svg", "SVG"),
 		c.exportButton("png", "PNG"),
+		c.pngScalePicker(),
 		c.exportButton("json", "trace JSON"),
 		c.exportButton("shiviz", "ShiViz log"),
+		c.exportButton("tikz", "TikZ"),
 		c.exportButton("scenario", "scenario"),
 	)
+}
+
+// pngScalePicker chooses how large a PNG is exported.
+func (c *Lab) pngScalePicker() app.UI {
+	options := make([]app.UI, len(pngScales))
+	for j, s := range pngScales {
+		options[j] = option(strconv.Itoa(s), strconv.Itoa(s)+"×", s == c.pngScale)
+	}
+	return app.Select().ID("png-scale").Attr("aria-label", "PNG scale").Title("The PNG's size: 1× as on screen, 2× for print and slides").Body(options...).
+		OnChange(func(ctx app.Context, e app.Event) {
+			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && slices.Contains(pngScales, v) {
+				c.pngScale = v
+			}
+		})
 }
 
 // scenarioPicker chooses pane i's lesson.

@@ -337,6 +337,7 @@ func TestExportButtonsOfferFiles(t *testing.T) {
 		{"#export-json", "snapshot-bank-step45.json", "application/json", `"records"`},
 		{"#export-shiviz", "snapshot-bank-step45.log", "text/plain", "A {"},
 		{"#export-scenario", "snapshot-bank-step45.scenario.json", "application/json", `"algorithm": "chandy-lamport"`},
+		{"#export-tikz", "snapshot-bank-step45.tex", "application/x-tex", `\begin{messagepassing}`},
 	} {
 		p.do(chromedp.Evaluate[chromedp.Void](`window.saved = null`))
 		p.click(tc.button, false)
@@ -357,27 +358,37 @@ func TestExportButtonsOfferFiles(t *testing.T) {
 		return eval[string](p, `window.saved.text`)
 	}
 	assert.Contains(t, svg(), fmt.Sprintf(`font-size="%g"`, 12*p.scale()), "the page's text size")
-	// the PNG is the same picture at twice its size on screen
-	p.do(chromedp.Evaluate[chromedp.Void](`window.saved = null`))
-	p.click("#export-png", false)
-	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!window.saved`))
-	require.NoError(t, err, "the PNG is saved")
-	assert.Equal(t, "snapshot-bank-step45.png", eval[string](p, `window.saved.name`))
-	assert.Equal(t, "image/png", eval[string](p, `window.saved.mime`))
-	size, err := chromedp.Run(p.ctx, chromedp.Evaluate[map[string]float64](`(async () => {
-		const b = await createImageBitmap(window.saved.text);
-		const c = document.createElement("canvas"); c.width = b.width; c.height = b.height;
-		const g = c.getContext("2d"); g.drawImage(b, 0, 0);
-		const d = g.getImageData(0, 0, b.width, b.height).data;
-		let ink = 0; // pixels not of the paper's colour
-		for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) ink++;
-		return {w: b.width, h: b.height, ink};
-	})()`, chromedp.EvalAwaitPromise))
-	require.NoError(t, err, "the PNG decodes")
-	assert.Greater(t, size["ink"], 5000.0, "the diagram is drawn on it")
+	// the PNG is the same picture at twice its size on screen, or at the
+	// scale chosen beside its button
+	png := func() map[string]float64 {
+		t.Helper()
+		p.do(chromedp.Evaluate[chromedp.Void](`window.saved = null`))
+		p.click("#export-png", false)
+		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!window.saved`))
+		require.NoError(t, err, "the PNG is saved")
+		assert.Equal(t, "snapshot-bank-step45.png", eval[string](p, `window.saved.name`))
+		assert.Equal(t, "image/png", eval[string](p, `window.saved.mime`))
+		size, err := chromedp.Run(p.ctx, chromedp.Evaluate[map[string]float64](`(async () => {
+			const b = await createImageBitmap(window.saved.text);
+			const c = document.createElement("canvas"); c.width = b.width; c.height = b.height;
+			const g = c.getContext("2d"); g.drawImage(b, 0, 0);
+			const d = g.getImageData(0, 0, b.width, b.height).data;
+			let ink = 0; // pixels not of the paper's colour
+			for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) ink++;
+			return {w: b.width, h: b.height, ink};
+		})()`, chromedp.EvalAwaitPromise))
+		require.NoError(t, err, "the PNG decodes")
+		assert.Greater(t, size["ink"], 5000.0, "the diagram is drawn on it")
+		return size
+	}
 	w, h := p.canvasSize()
+	size := png()
 	assert.InDelta(t, 2*w, size["w"], 2, "twice the diagram's width")
 	assert.InDelta(t, 2*h, size["h"], 2, "twice its height")
+	p.do(chromedp.SetValue(chromedp.CSS("#png-scale"), "3"))
+	size = png()
+	assert.InDelta(t, 3*w, size["w"], 3, "three times, as chosen")
+	assert.InDelta(t, 3*h, size["h"], 3)
 	p.click("#theme", false)
 	p.waitFor(`location.search.includes("theme=dark")`, "the dark theme")
 	assert.Contains(t, svg(), fmt.Sprintf(`fill="%s"`, diagram.DarkPalette[diagram.Paper]), "the dark theme's paper")

@@ -38,3 +38,12 @@ func pixelsFlag(name, text string) (float64, error) {
 	}
 	return x, nil
 }
+
+// numberFlag reads a number from lo to hi; want says it in words.
+func numberFlag(name, text string, lo, hi float64, want string) (float64, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || math.IsNaN(x) || x < lo || x > hi {
+		return 0, errUsage{fmt.Errorf("--%s: want %s, got %q", name, want, text)}
+	}
+	return x, nil
+}

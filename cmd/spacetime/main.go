@@ -5,7 +5,7 @@
 //
 //	spacetime list [--json]
 //	spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--json]
-//	spacetime export (FILE.json | - | --scenario ID) --format svg|json|shiviz [--step K]
+//	spacetime export (FILE.json | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
 //	                 [--axis time|lamport] [--width W] [--height H] [-o OUT]
 //	spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
 //	                [--faults LIST] [--out DIR] [--run-seed R] [--json]
@@ -57,7 +57,7 @@ import (
 const usage = `usage:
   spacetime list [--json]
   spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--json]
-  spacetime export (FILE.json | - | --scenario ID) --format svg|json|shiviz [--step K]
+  spacetime export (FILE.json | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
                    [--axis time|lamport] [--width W] [--height H] [-o OUT]
   spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
                   [--faults LIST] [--out DIR] [--run-seed R] [--json]
@@ -512,11 +512,13 @@ const (
 func (c *cli) export(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	sf := addScenarioFlags(fs)
-	format := fs.String("format", "", "svg, json or shiviz")
+	format := fs.String("format", "", "svg, png, json, shiviz or tikz")
 	step := fs.String("step", "", "export the first K steps (default: the whole run)")
-	axis := fs.String("axis", "time", "svg: time or lamport")
-	width := fs.String("width", "1200", "svg width in pixels")
+	axis := fs.String("axis", "time", "svg, png and tikz: time or lamport")
+	width := fs.String("width", "1200", "svg and png width in pixels")
 	height := fs.String("height", "", "svg height in pixels (default: fits the processes)")
+	scale := fs.String("scale", "2", "png: pixels of the file per pixel of the picture, from 0.5 to 8")
+	cm := fs.String("cm", "16", "tikz: the time axis's width in centimetres, from 2 to 100")
 	output := fs.String("o", "", "write to this file instead of standard output")
 	// check what needs no run before running
 	file, err := parse(fs, args)
@@ -528,11 +530,11 @@ func (c *cli) export(args []string) error {
 	}
 	set := given(fs)
 	switch *format {
-	case "svg", "json", "shiviz":
+	case "svg", "png", "json", "shiviz", "tikz":
 	case "":
-		return errUsage{errors.New("--format: say svg, json or shiviz")}
+		return errUsage{errors.New("--format: say svg, png, json, shiviz or tikz")}
 	default:
-		return errUsage{fmt.Errorf("--format: want svg, json or shiviz, got %q", *format)}
+		return errUsage{fmt.Errorf("--format: want svg, png, json, shiviz or tikz, got %q", *format)}
 	}
 	if *axis != string(diagram.AxisTime) && *axis != string(diagram.AxisLamport) {
 		return errUsage{fmt.Errorf("--axis: want time or lamport, got %q", *axis)}
@@ -546,6 +548,14 @@ func (c *cli) export(args []string) error {
 		if h, err = pixelsFlag("height", *height); err != nil {
 			return err
 		}
+	}
+	sc, err := numberFlag("scale", *scale, 0.5, 8, "a scale from 0.5 to 8")
+	if err != nil {
+		return err
+	}
+	centimetres, err := numberFlag("cm", *cm, 2, 100, "a width in centimetres from 2 to 100")
+	if err != nil {
+		return err
 	}
 	k := int64(-1)
 	if set["step"] {
@@ -569,12 +579,21 @@ func (c *cli) export(args []string) error {
 	}
 	var data []byte
 	switch *format {
-	case "svg":
+	case "svg", "png":
 		if h == 0 {
 			h = diagram.HeightFor(s.N)
 		}
 		scene := diagram.Layout(r.Trace(), int(k), r.Config().Spec, diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k))})
-		data = scene.SVG()
+		if *format == "svg" {
+			data = scene.SVG()
+			break
+		}
+		if pw, ph := scene.PNGSize(sc); float64(pw)*float64(ph) > diagram.MaxPNGPixels {
+			return errUsage{fmt.Errorf("--scale: a PNG of %d×%d pixels is too large (at most %d pixels): lower --scale, --width or --height", pw, ph, diagram.MaxPNGPixels)}
+		}
+		if data, err = scene.PNG(diagram.Palette, sc); err != nil {
+			return fmt.Errorf("cannot draw the PNG: %v", err)
+		}
 	case "json":
 		data, err = r.Trace().JSON(int(k))
 		if err != nil {
@@ -583,6 +602,9 @@ func (c *cli) export(args []string) error {
 		data = append(data, '\n')
 	case "shiviz":
 		data = r.Trace().ShiViz(int(k))
+	case "tikz":
+		ix := diagram.NewIndex(r.Trace(), diagram.Axis(*axis), r.Config().Spec)
+		data = ix.TikZ(int(k), r.Config().Spec, diagram.TikZOptions{Width: centimetres, Title: s.Title, Highlight: highlight(r, int(k))})
 	}
 	// a run stopped for its memory is exported as far as it went, and says so
 	if *output != "" {

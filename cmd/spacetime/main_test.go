@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -371,7 +372,7 @@ func TestBadInput(t *testing.T) {
 		{"list unknown flag", []string{"list", "--yaml"}, "yaml"},
 		{"list stray argument", []string{"list", "--json", "extra"}, `unexpected argument "extra"`},
 		{"export without format", []string{"export", "--scenario", "snapshot-bank"}, "--format"},
-		{"export bad format", []string{"export", "--scenario", "snapshot-bank", "--format", "png"}, `"png"`},
+		{"export bad format", []string{"export", "--scenario", "snapshot-bank", "--format", "gif"}, `"gif"`},
 		{"export step past the end", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "--step", "60"}, "--step: want at most 59, the run's number of steps, got 60"},
 		{"export bad axis", []string{"export", "--scenario", "snapshot-bank", "--format", "svg", "--axis", "up"}, `"up"`},
 		{"export unknown scenario", []string{"export", "--scenario", "nope", "--format", "json"}, `"nope"`},
@@ -456,6 +457,32 @@ func TestExport(t *testing.T) {
 		}
 		assert.Contains(t, string(data), "command: A starts snapshot 1: records its balance $126")
 		assert.Equal(t, string(r.Trace().ShiViz(r.Len())), string(data))
+	})
+	t.Run("png", func(t *testing.T) {
+		path := filepath.Join(dir, "bank.png")
+		_, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "png", "--scale", "1.5", "-o", path)
+		require.NoError(t, err)
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		defer f.Close()
+		cfg, err := png.DecodeConfig(f)
+		require.NoError(t, err, "a PNG")
+		assert.Equal(t, 1800, cfg.Width, "1200 pixels wide at 1.5 times")
+		assert.Equal(t, 525, cfg.Height)
+		want, err := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: 350}).PNG(diagram.Palette, 1.5)
+		require.NoError(t, err)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(want, data), "the diagram's picture")
+	})
+	t.Run("tikz", func(t *testing.T) {
+		out, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "tikz", "--step", "45", "--cm", "20")
+		require.NoError(t, err)
+		spec := r.Config().Spec
+		want := diagram.NewIndex(r.Trace(), diagram.AxisTime, spec).TikZ(45, spec, diagram.TikZOptions{Width: 20, Title: "Chandy–Lamport: a snapshot of three bank branches"})
+		assert.Equal(t, string(want), out)
+		assert.Contains(t, out, "% The first 45 steps of")
+		assert.Contains(t, out, `\newprocess{A}`)
 	})
 	t.Run("svg", func(t *testing.T) {
 		path := filepath.Join(dir, "bank.svg")
@@ -890,7 +917,7 @@ func TestErrorsInPlainWords(t *testing.T) {
 		want string
 	}{
 		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "unknown flag --colour (run takes --json, --max-memory, --n, --scenario, --seed)"},
-		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --format, --height, --max-memory, --n, --scenario, --seed, --step, --width, -o)"},
+		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --cm, --format, --height, --max-memory, --n, --scale, --scenario, --seed, --step, --width, -o)"},
 		{"flag without value", []string{"run", "--scenario", "snapshot-bank", "--seed"}, "--seed needs a value"},
 		{"bad boolean", []string{"list", "--json=yes please"}, `--json: want true or false (or the flag alone), got "yes please"`},
 		{"bad flag syntax", []string{"run", "---scenario", "x"}, `"---scenario" is not a flag`},
@@ -899,7 +926,11 @@ func TestErrorsInPlainWords(t *testing.T) {
 		{"bad value in the file", []string{"run", bad}, bad + `: scenario: field "seed": want a whole number of 0 or more, got -1`},
 		{"write to a missing directory", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "-o", filepath.Join(dir, "no", "x.json")}, "cannot write " + filepath.Join(dir, "no", "x.json") + ": its directory does not exist"},
 		{"write to a directory", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "-o", dir}, "cannot write " + dir + ": is a directory"},
-		{"format missing", []string{"export", "--scenario", "snapshot-bank"}, "--format: say svg, json or shiviz"},
+		{"format missing", []string{"export", "--scenario", "snapshot-bank"}, "--format: say svg, png, json, shiviz or tikz"},
+		{"png scale not a number", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--scale", "big"}, `--scale: want a scale from 0.5 to 8, got "big"`},
+		{"png scale too small", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--scale", "0"}, `--scale: want a scale from 0.5 to 8, got "0"`},
+		{"png too many pixels", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--width", "20000", "--height", "20000", "--scale", "2"}, "--scale: a PNG of 40000×40000 pixels is too large (at most 40000000 pixels): lower --scale, --width or --height"},
+		{"tikz width", []string{"export", "--scenario", "snapshot-bank", "--format", "tikz", "--cm", "1000"}, `--cm: want a width in centimetres from 2 to 100, got "1000"`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" (the commands are list, run, export, check and help)`},
 		{"stray argument", []string{"list", "extra"}, `unexpected argument "extra": list takes no file`},
 		{"two files", []string{"run", missing, missing}, `unexpected argument "` + missing + `": give one scenario file`},

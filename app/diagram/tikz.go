@@ -1,0 +1,481 @@
+package diagram
+
+// A run as a LaTeX figure for lecture notes, drawn with the messagepassing
+// package (texlive-science): its processes, messages, crashes,
+// checkpoints, annotations and snapshots' cuts, by meaning rather than
+// from the shapes on screen, so that the figure is one a reader of the
+// notes can edit.
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// TikZOptions shapes a LaTeX figure.
+type TikZOptions struct {
+	// Width is the width of the time axis in centimetres (16 if 0): the
+	// run's time is scaled to it, at most a centimetre a unit.
+	Width float64
+	// Title is written as a comment at the top of the document.
+	Title string
+	// Highlight lists messages drawn thick (the ones a failed invariant
+	// points at).
+	Highlight []int
+}
+
+// tikzMaxWidth bounds the figure's width: wider is no page's.
+const tikzMaxWidth = 100.0
+
+// TikZ writes the first k steps of the indexed run as a LaTeX document that
+// compiles as it is with pdflatex into a page the figure's size; what lies
+// between its "figure" comments can be pasted into notes that load
+// messagepassing and xcolor, with the colours defined above it. Times are the index's axis (simulated time or
+// Lamport's clock). A message still on its way at step k is dashed up to
+// the present; one the network lost ends in a cross.
+func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
+	tr := ix.tr
+	k = min(max(k, 0), tr.Len())
+	w := opt.Width
+	if w <= 0 || math.IsNaN(w) {
+		w = 16
+	}
+	w = min(w, tikzMaxWidth)
+	now := ix.upTo[k] + 1
+	unit := min(1, w/now)
+	// coordinates are centimetres (time times unit), so that the
+	// package's marks keep their shape however long the run
+	t := &tikz{ix: ix, spec: spec, k: k, unit: unit, now: now * unit, colors: map[Color]bool{}, kinds: map[string]string{}, noteEnd: map[sim.NodeID]float64{}}
+	t.names()
+	var body bytes.Buffer
+	t.out = &body
+	t.lanes()
+	t.spans()
+	t.messages(opt.Highlight)
+	t.annotations()
+	t.axis(unit)
+	t.legend()
+
+	var b bytes.Buffer
+	b.WriteString("% Drawn by Spacetime with the messagepassing package (texlive-science).\n")
+	if opt.Title != "" {
+		fmt.Fprintf(&b, "%% %s\n", oneLineComment(opt.Title))
+	}
+	fmt.Fprintf(&b, "%% The first %d steps of %d.\n", k, tr.Len())
+	b.WriteString("\\documentclass{article}\n\\usepackage{messagepassing}\n\\usepackage{xcolor}\n")
+	for _, c := range slices.Sorted(maps.Keys(t.colors)) {
+		fmt.Fprintf(&b, "\\definecolor{%s}{HTML}{%s}\n", colorName(c), strings.TrimPrefix(Palette[c], "#"))
+	}
+	if t.textNames {
+		b.WriteString("% a process whose name is no TeX name: \\newprocess with the name as text\n")
+		b.WriteString("\\newcommand{\\textprocess}[2]{\\addtocounter{processnb}{1}\\coordinate (#1) at (0, -\\value{processnb}); \\draw (#1) node[anchor=east] {#2};}\n")
+	}
+	b.WriteString("\\newsavebox{\\spacetimefigure}\n\\begin{document}\n\\begin{lrbox}{\\spacetimefigure}\n% figure\n")
+	b.WriteString("\\begin{messagepassing}[y=0.9cm, every node/.style={font=\\scriptsize}, >={Stealth[length=4pt]}]\n")
+	for i, name := range tr.Names {
+		if t.ids[i] == name {
+			fmt.Fprintf(&b, "\\newprocess{%s}\n", name)
+		} else {
+			fmt.Fprintf(&b, "\\textprocess{%s}{%s}\n", t.ids[i], texText(name))
+		}
+	}
+	b.Write(body.Bytes())
+	if t.leftOut > 0 {
+		fmt.Fprintf(&b, "%% %d notes on events were left out for want of room: export fewer steps, or a wider figure.\n", t.leftOut)
+	}
+	b.WriteString("\\end{messagepassing}\n% end of figure\n\\end{lrbox}\n")
+	// the page is the figure's size and a margin, whatever the names' and
+	// labels' widths
+	b.WriteString("\\pdfpagewidth=\\dimexpr\\wd\\spacetimefigure+0.6cm\\relax\n\\pdfpageheight=\\dimexpr\\ht\\spacetimefigure+\\dp\\spacetimefigure+0.6cm\\relax\n")
+	b.WriteString("\\shipout\\vbox{\\vskip\\dimexpr0.3cm-1in\\relax\\moveright\\dimexpr0.3cm-1in\\relax\\box\\spacetimefigure}\n\\end{document}\n")
+	return b.Bytes()
+}
+
+// tikz holds what a figure is being written from.
+type tikz struct {
+	ix   *Index
+	spec *sim.Spec
+	k    int
+	// unit is a unit of the axis in centimetres; now is the present's
+	// place, in centimetres.
+	unit, now float64
+	out       *bytes.Buffer
+	// ids are the processes' TikZ names: their own where TeX reads them
+	// (textNames false), p1, p2… otherwise.
+	ids       []string
+	textNames bool
+	// colors are the palette colours the figure uses, defined up front.
+	colors map[Color]bool
+	// marks counts the named coordinates made (crashes, checkpoints).
+	marks int
+	// kinds gives the style of each kind of message drawn, in the order
+	// of kindOrder, for the legend.
+	kinds     map[string]string
+	kindOrder []string
+	// noteEnd is where the last note written above each line ends;
+	// leftOut counts the notes left out for want of room.
+	noteEnd map[sim.NodeID]float64
+	leftOut int
+}
+
+// texName is a name both TikZ and TeX's math mode read as it is.
+var texName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+
+func (t *tikz) names() {
+	names := t.ix.tr.Names
+	t.ids = make([]string, len(names))
+	for i, n := range names {
+		t.ids[i] = n
+		if !texName.MatchString(n) || slices.Contains(names, fmt.Sprintf("p%d", i+1)) && n != fmt.Sprintf("p%d", i+1) {
+			t.textNames = true
+		}
+	}
+	if t.textNames {
+		for i := range names {
+			t.ids[i] = fmt.Sprintf("p%d", i+1)
+		}
+	}
+}
+
+// color names a palette colour for the figure and remembers to define it.
+func (t *tikz) color(c Color) string {
+	t.colors[c] = true
+	return colorName(c)
+}
+
+func colorName(c Color) string { return fmt.Sprintf("st%c", 'A'+rune(c)) }
+
+// x is step s's place, in centimetres from the start.
+func (t *tikz) x(s int) float64 { return t.ix.xs[s] * t.unit }
+
+// lanes draws each process's line while it is up, and a cross where it
+// crashes.
+func (t *tikz) lanes() {
+	tr := t.ix.tr
+	downs := make([][]span, len(tr.Names))
+	for _, sp := range t.ix.spans {
+		if sp.kind == spanDown && sp.from < t.k {
+			downs[sp.node] = append(downs[sp.node], sp)
+		}
+	}
+	for i, id := range t.ids {
+		from := 0.0
+		first := true
+		for _, sp := range downs[i] {
+			if sp.from >= 0 {
+				at := t.x(sp.from)
+				t.segment(id, from, at, first)
+				t.marks++
+				fmt.Fprintf(t.out, "\\begin{scope}[color=%s, thick]\\crash{%s}{%s}{crash%d}\\end{scope}\n", t.color(CrashColor), id, num(at), t.marks)
+			}
+			first = false
+			if sp.to < 0 || sp.to >= t.k {
+				from = -1
+				break
+			}
+			from = t.x(sp.to)
+		}
+		if from >= 0 {
+			t.segment(id, from, t.now, first)
+		}
+	}
+}
+
+// segment draws a stretch of a process's line: messagepassing's own
+// commands, \processlength from the start and \restart after a crash.
+func (t *tikz) segment(id string, from, to float64, first bool) {
+	if to <= from {
+		return
+	}
+	if first && from == 0 {
+		fmt.Fprintf(t.out, "\\processlength{%s}{%s}\n", id, num(to))
+		return
+	}
+	fmt.Fprintf(t.out, "\\restart{%s}{%s}{%s}\n", id, num(from), num(to-from))
+}
+
+// spans draws pauses and the algorithm's intervals as bars on the lines.
+func (t *tikz) spans() {
+	for _, sp := range t.ix.spans {
+		if sp.from >= t.k || sp.node < 0 || int(sp.node) >= len(t.ids) {
+			continue
+		}
+		from := 0.0
+		if sp.from >= 0 {
+			from = t.x(sp.from)
+		}
+		to := t.now
+		if sp.to >= 0 && sp.to < t.k {
+			to = t.x(sp.to)
+		}
+		var style, text string
+		switch sp.kind {
+		case spanPaused:
+			style, text = fmt.Sprintf("%s, line width=3pt, opacity=0.5", t.color(PauseColor)), "paused"
+		case spanRole:
+			rs, ok := t.role(sp.role)
+			if !ok || !rs.Style.Intervals() || rs.Style == sim.StyleBand {
+				continue
+			}
+			style, text = fmt.Sprintf("%s, line width=2.5pt, opacity=0.45", t.color(ToneColor(rs.Tone))), sp.text
+		default:
+			continue
+		}
+		y := 0.12 * float64(sp.track+1)
+		fmt.Fprintf(t.out, "\\draw[%s] ($(%s)+(%s,%s)$) -- ($(%s)+(%s,%s)$)", style, t.ids[sp.node], num(from), num(y), t.ids[sp.node], num(to), num(y))
+		if text != "" {
+			fmt.Fprintf(t.out, " node[midway, above, opacity=1, font=\\tiny] {%s}", texText(text))
+		}
+		t.out.WriteString(";\n")
+	}
+}
+
+func (t *tikz) role(name string) (sim.RoleSpec, bool) {
+	if t.spec == nil {
+		return sim.RoleSpec{}, false
+	}
+	for _, r := range t.spec.Roles {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return sim.RoleSpec{}, false
+}
+
+// messages draws every message sent in the first k steps with
+// messagepassing's \sendwithname, in its kind's colour and stroke.
+func (t *tikz) messages(highlight []int) {
+	tr := t.ix.tr
+	for i := range tr.Msgs {
+		m := &tr.Msgs[i]
+		if m.SendStep >= t.k {
+			break
+		}
+		color, width, flags := RoleStyle(sim.RoleMessage)
+		if t.spec != nil {
+			if ks, ok := t.spec.Kind(m.Kind); ok {
+				color, width, flags = KindStyle(ks)
+			}
+		}
+		style := []string{t.color(color), fmt.Sprintf("line width=%.2fpt", width*0.4)}
+		if slices.Contains(highlight, m.ID) {
+			style[1] = fmt.Sprintf("line width=%.2fpt", width*0.4+1.2)
+		}
+		if flags&FlagDashed != 0 || m.Duplicate() {
+			style = append(style, "dashed")
+		}
+		from, to := t.ids[m.From], t.ids[m.To]
+		sx := t.x(m.SendStep)
+		// the label on screen: what the message carries ("$9", "M1"),
+		// its kind told by colour and stroke (see the legend)
+		label := texText(m.Label)
+		switch {
+		case m.ReceivedAt(t.k):
+			send := fmt.Sprintf("\\send{%s}{%s}{%s}{%s}", from, num(sx), to, num(t.x(m.RecvStep)))
+			if label != "" {
+				send = fmt.Sprintf("\\sendwithname{%s}{%s}{%s}{%s}{%s}", from, num(sx), to, num(t.x(m.RecvStep)), label)
+			}
+			fmt.Fprintf(t.out, "\\begin{scope}[%s]%s\\end{scope}\n", strings.Join(style, ", "), send)
+		case m.DroppedAt(t.k):
+			// lost a third of the way, near its sender, as on screen
+			end := max(t.x(m.DropStep), sx+0.4)
+			t.marks++
+			fmt.Fprintf(t.out, "\\draw[%s] ($(%s)+(%s,0)$) -- ($(%s)!0.3!(%s)+(%s,0)$) coordinate (lost%d) node[pos=0.4, anchor=west] {%s};\n",
+				strings.Join(style, ", "), from, num(sx), from, to, num(end), t.marks, label)
+			fmt.Fprintf(t.out, "\\draw[%s, thick] (lost%d) +(-0.08,-0.08) -- +(0.08,0.08) (lost%d) +(-0.08,0.08) -- +(0.08,-0.08);\n", t.color(CrashColor), t.marks, t.marks)
+		default:
+			// still on its way: dashed to the present, as far down as
+			// its delay has run
+			f := 0.5
+			if due := float64(m.Due); due > float64(m.SendTime) {
+				f = min(max((t.now/t.unit-1-float64(m.SendTime))/(due-float64(m.SendTime)), 0.15), 0.85)
+			}
+			if !slices.Contains(style, "dashed") {
+				style = append(style, "dashed")
+			}
+			fmt.Fprintf(t.out, "\\draw[->, %s] ($(%s)+(%s,0)$) -- ($(%s)!%s!(%s)+(%s,0)$);\n",
+				strings.Join(style, ", "), from, num(sx), from, num(f), to, num(t.now-t.unit))
+		}
+		if t.kinds[m.Kind] == "" {
+			t.kindOrder = append(t.kindOrder, m.Kind)
+			t.kinds[m.Kind] = strings.Join(style[:1], ", ")
+			if flags&FlagDashed != 0 {
+				t.kinds[m.Kind] += ", dashed"
+			}
+		}
+	}
+}
+
+// legend names the kinds of message drawn, each beside a stroke of its
+// style, under the axis: a printed page has no hover.
+func (t *tikz) legend() {
+	y := -float64(len(t.ids)+1) - 0.5
+	x := 0.0
+	for _, kind := range t.kindOrder {
+		fmt.Fprintf(t.out, "\\draw[->, %s] (%s,%s) -- +(0.6,0) node[right, text=black] {%s};\n", t.kinds[kind], num(x), num(y), texText(kind))
+		x += 1.2 + 0.16*float64(len([]rune(kind)))
+	}
+}
+
+// room says whether a note centred at x above a process's line leaves
+// room for the notes already written there, and takes it if so: a figure
+// is read without hovering, so a note that would cover another is left
+// out (and counted in a comment) rather than drawn over it.
+func (t *tikz) room(node sim.NodeID, x float64, text string) bool {
+	half := 0.06 * float64(len([]rune(text))) // about half a \scriptsize word's width, in cm
+	if x-half < t.noteEnd[node] {
+		t.leftOut++
+		return false
+	}
+	t.noteEnd[node] = x + half + 0.1
+	return true
+}
+
+// annotations draws what the algorithm noted on events: a checkpoint as
+// messagepassing's \checkpointspecial, another glyph or label as
+// \annotate, and the points of a cut role's group joined into the cut.
+func (t *tikz) annotations() {
+	tr := t.ix.tr
+	type cutKey struct {
+		role  string
+		group int
+	}
+	cuts := map[cutKey][][2]float64{} // lane, x
+	var order []cutKey
+	for _, s := range stepsBefore(t.ix.noted, t.k) {
+		r := &tr.Records[s]
+		if r.Node < 0 || int(r.Node) >= len(t.ids) {
+			continue
+		}
+		id, x := t.ids[r.Node], t.x(s)
+		for _, a := range r.Annotations() {
+			rs, ok := t.role(a.Role)
+			if !ok {
+				continue
+			}
+			switch rs.Style {
+			case sim.StyleCut:
+				key := cutKey{a.Role, a.Group}
+				if _, ok := cuts[key]; !ok {
+					order = append(order, key)
+				}
+				cuts[key] = append(cuts[key], [2]float64{float64(r.Node), x})
+			case sim.StyleGlyph, sim.StyleLabel:
+				text := texText(a.Text)
+				if rs.Style == sim.StyleGlyph && rs.Glyph == sim.GlyphSquare {
+					t.marks++
+					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\checkpointspecial{%s}{%s}{cp%d}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), t.marks, text)
+				} else if text != "" && t.room(r.Node, x, a.Text) {
+					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\annotatexplicit{%s}{%s}{%s}{note%d}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), text, t.marks+1)
+					t.marks++
+				}
+			}
+		}
+	}
+	for _, key := range order {
+		rs, _ := t.role(key.role)
+		pts := cuts[key]
+		slices.SortFunc(pts, func(a, b [2]float64) int { return int(a[0] - b[0]) })
+		style := t.color(ToneColor(rs.Tone)) + ", thick"
+		if len(pts) < len(tr.Names) {
+			style += ", dashed" // not every process has recorded yet
+		}
+		var path []string
+		for i, p := range pts {
+			id := t.ids[int(p[0])]
+			top, bottom := "0.45", "-0.45"
+			if i == 0 {
+				top = "0.35"
+			}
+			path = append(path, fmt.Sprintf("($(%s)+(%s,%s)$) -- ($(%s)+(%s,%s)$)", id, num(p[1]), top, id, num(p[1]), bottom))
+		}
+		fmt.Fprintf(t.out, "\\draw[%s] %s node[below right, inner sep=1pt] {cut %d};\n", style, strings.Join(path, " -- "), key.group)
+	}
+}
+
+// axis writes the time axis under the lanes, its ticks a round number of
+// units apart.
+func (t *tikz) axis(unit float64) {
+	y := -float64(len(t.ids)+1) + 0.3
+	step := niceStep(0.9 / unit) // a tick about every centimetre or more
+	title := "time"
+	if t.ix.axis == AxisLamport {
+		title = "Lamport time"
+	}
+	fmt.Fprintf(t.out, "\\draw[->, %s] (0,%s) -- (%s,%s) node[right] {%s};\n", t.color(NowColor), num(y), num(t.now), num(y), title)
+	for v := 0.0; v*unit < t.now-0.01; v += step {
+		fmt.Fprintf(t.out, "\\draw[%s] (%s,%s) -- +(0,-0.08) node[below] {%s};\n", t.color(NowColor), num(v*unit), num(y), num(v))
+	}
+}
+
+// num writes a coordinate briefly.
+func num(v float64) string {
+	s := fmt.Sprintf("%.3f", v)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" || s == "" {
+		return "0"
+	}
+	return s
+}
+
+// texSymbols are the characters beyond ASCII that captions use, in TeX.
+var texSymbols = map[rune]string{
+	'→': `$\rightarrow$`, '←': `$\leftarrow$`, '↔': `$\leftrightarrow$`, '·': `$\cdot$`, '≤': `$\leq$`, '≥': `$\geq$`,
+	'≠': `$\neq$`, '×': `$\times$`, '…': `\dots{}`, '–': `--`, '—': `---`, '∞': `$\infty$`, '∅': `$\emptyset$`,
+	'✓': `ok`, '✗': `x`, '‖': `$\|$`, '⊥': `$\bot$`, '≈': `$\approx$`, '∈': `$\in$`, '∉': `$\notin$`, '↯': `!`,
+	'é': `\'e`, 'è': "\\`e", 'ü': `\"u`, 'ö': `\"o`, 'ä': `\"a`, 'ñ': `\~n`,
+}
+
+// texText writes a text so that TeX prints it as it is: its special
+// characters escaped, the symbols captions use in TeX's words, and what
+// pdflatex cannot print as "?".
+func texText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\textbackslash{}`)
+		case '{', '}', '$', '%', '&', '#', '_':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '^':
+			b.WriteString(`\^{}`)
+		case '~':
+			b.WriteString(`\~{}`)
+		case '<':
+			b.WriteString(`\textless{}`)
+		case '>':
+			b.WriteString(`\textgreater{}`)
+		case '|':
+			b.WriteString(`\textbar{}`)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			switch {
+			case r >= ' ' && r < 0x7f:
+				b.WriteRune(r)
+			case texSymbols[r] != "":
+				b.WriteString(texSymbols[r])
+			default:
+				b.WriteByte('?')
+			}
+		}
+	}
+	return b.String()
+}
+
+// oneLineComment keeps a text on one line of a TeX comment.
+func oneLineComment(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			return ' '
+		}
+		return r
+	}, s)
+}

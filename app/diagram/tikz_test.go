@@ -1,0 +1,156 @@
+package diagram_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/diagram"
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
+)
+
+// tikzOf is the LaTeX figure of a run's first k steps.
+func tikzOf(r *engine.Run, k int) string {
+	spec := r.Config().Spec
+	return string(diagram.NewIndex(r.Trace(), diagram.AxisTime, spec).TikZ(k, spec, diagram.TikZOptions{Title: "a test"}))
+}
+
+// count counts the lines of a figure that match a pattern.
+func count(tex, pattern string) int {
+	return len(regexp.MustCompile(`(?m)`+pattern).FindAllString(tex, -1))
+}
+
+// TestTikZDrawsTheRunByMeaning reads the figure of the bank's snapshot as
+// messagepassing's commands: a process each, a \send for every received
+// message, a dashed arrow for every one still on its way, the cut, the
+// legend of kinds.
+func TestTikZDrawsTheRunByMeaning(t *testing.T) {
+	r := builtinRun(t, "snapshot-bank")
+	for _, k := range []int{0, r.Len() / 2, r.Len()} {
+		tex := tikzOf(r, k)
+		for _, name := range []string{"A", "B", "C"} {
+			assert.Contains(t, tex, `\newprocess{`+name+`}`, "k=%d", k)
+			assert.Equal(t, 1, count(tex, `\\processlength\{`+name+`\}`), "k=%d: %s's line, never down", k, name)
+		}
+		received, inFlight := 0, 0
+		for _, m := range r.Trace().MsgsBefore(k) {
+			switch {
+			case m.ReceivedAt(k):
+				received++
+				// its send at its send step, its receipt at the receiver's
+				assert.Regexp(t, regexp.MustCompile(`\\send(withname)?\{`+r.Trace().Names[m.From]+`\}\{[0-9.]+\}\{`+r.Trace().Names[m.To]+`\}`), tex)
+			case m.InFlightAt(k):
+				inFlight++
+			}
+		}
+		assert.Equal(t, received, count(tex, `\\send(withname)?\{`), "k=%d: one \\send per received message", k)
+		assert.Equal(t, inFlight, count(tex, `^\\draw\[->, [^]]*dashed\] \(\$\(`), "k=%d: one dashed arrow per message on its way", k)
+		assert.Contains(t, tex, `\begin{messagepassing}`)
+		assert.Contains(t, tex, `\end{document}`)
+		assert.Contains(t, tex, "% a test\n", "the title is a comment")
+	}
+	end := tikzOf(r, r.Len())
+	assert.Equal(t, 1, count(end, `node\[below right, inner sep=1pt\] \{cut 1\}`), "the snapshot's cut, labelled")
+	assert.NotContains(t, end, "cut 1};\n\\draw[stE, thick, dashed]", "a complete cut is solid")
+	assert.Contains(t, end, `{\$`, "the amounts transferred label their messages, escaped")
+	assert.Contains(t, end, "node[right, text=black] {transfer}", "the legend names the kinds")
+	assert.Contains(t, end, "node[right, text=black] {marker}")
+	assert.NotContains(t, tikzOf(r, 0), "cut 1")
+}
+
+// TestTikZCrashesAndLosses: a crash is messagepassing's \crash, a process
+// down draws no line until it recovers, a lost message ends in a cross.
+func TestTikZCrashesAndLosses(t *testing.T) {
+	r := builtinRun(t, "snapshot-bank")
+	k := r.Len()
+	require.True(t, r.Trace().Msgs[21].InFlightAt(k))
+	require.NoError(t, r.Insert(k, dropAction(21)))
+	require.NoError(t, r.Insert(k+1, faultAction("crash", 1, 0)))
+	tex := tikzOf(r, k+2)
+	assert.Equal(t, 1, count(tex, `\\crash\{B\}`), "B's crash")
+	assert.Equal(t, 1, count(tex, `\\processlength\{B\}`), "B's line up to its crash")
+	assert.Zero(t, count(tex, `\\restart\{B\}`), "and none after: B is still down")
+	assert.Equal(t, 1, count(tex, `coordinate \(lost\d+\)`), "the lost message")
+	assert.Equal(t, 1, count(tex, `\(lost\d+\) \+\(-0.08,-0.08\)`), "ends in a cross")
+
+	tr := builtinRun(t, "token-ring-crash")
+	tex = tikzOf(tr, tr.Len())
+	assert.Positive(t, count(tex, `\\crash\{`), "the lesson's crash")
+}
+
+// TestTikZNamesTeXCannotRead: names that are not TeX names are written as
+// text beside coordinates TeX can read, and every caption's special
+// characters are escaped.
+func TestTikZNamesTeXCannotRead(t *testing.T) {
+	log := "node_1 {\"node_1\":1}\nstart & go\nx$y {\"x$y\":1}\nstart 50%\nnode_1 {\"node_1\":2}\nsend → x$y\nx$y {\"node_1\":2, \"x$y\":2}\nreceived {it}\n"
+	ss, err := scenario.FromLog([]byte(log), "odd.log")
+	require.NoError(t, err)
+	r, err := ss[0].Run()
+	require.NoError(t, err)
+	tex := tikzOf(r, r.Len())
+	assert.Contains(t, tex, `\textprocess{p1}{node\_1}`)
+	assert.Contains(t, tex, `\textprocess{p2}{x\$y}`)
+	assert.Contains(t, tex, `\newcommand{\textprocess}`)
+	assert.Equal(t, 1, count(tex, `\\send(withname)?\{p1\}\{[0-9.]+\}\{p2\}`))
+}
+
+// TestTikZCompiles compiles a few lessons' figures with pdflatex, where it
+// is installed (.ci/run installs it): the export must compile as it is.
+func TestTikZCompiles(t *testing.T) {
+	pdflatex, err := exec.LookPath("pdflatex")
+	if err == nil {
+		err = exec.Command("kpsewhich", "messagepassing.sty", "tikz.sty").Run()
+	}
+	if err != nil {
+		t.Skip("pdflatex with the messagepassing package is not installed (Debian: texlive-latex-base texlive-science texlive-pictures)")
+	}
+	runs := map[string]*engine.Run{}
+	for _, id := range []string{"snapshot-bank", "checkpoint-domino", "token-ring-crash", "lease-fencing", "log-kvstore"} {
+		runs[id] = builtinRun(t, id)
+	}
+	lost := builtinRun(t, "snapshot-bank")
+	k := lost.Len()
+	require.NoError(t, lost.Insert(k, dropAction(21)))
+	require.NoError(t, lost.Insert(k+1, faultAction("crash", 1, 0)))
+	require.NoError(t, lost.Insert(k+2, faultAction("pause", 2, 5)))
+	runs["bank-with-faults"] = lost
+	odd, err := scenario.FromLog([]byte("node_1 {\"node_1\":1}\nstart & go {x} 50% #1 ~ ^ \\ → α\nx$y {\"x$y\":1}\nstart\n"), "odd.log")
+	require.NoError(t, err)
+	runs["odd-names"], err = odd[0].Run()
+	require.NoError(t, err)
+
+	dir := t.TempDir()
+	for id, r := range runs {
+		t.Run(id, func(t *testing.T) {
+			src := filepath.Join(dir, id+".tex")
+			require.NoError(t, os.WriteFile(src, []byte(tikzOf(r, r.Len())), 0o644))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, pdflatex, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", id+".tex")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "pdflatex:\n%s", tail(string(out), 1500))
+			info, err := os.Stat(filepath.Join(dir, id+".pdf"))
+			require.NoError(t, err)
+			assert.Positive(t, info.Size())
+			assert.True(t, strings.Contains(string(out), "("+"1 page"), "one page, the figure's:\n%s", tail(string(out), 600))
+			assert.False(t, strings.Contains(string(out), "Overfull"), "nothing sticks out:\n%s", tail(string(out), 600))
+		})
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return strings.TrimSpace(s)
+}
