@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json core/scenario/builtin/compare/*.json) go.mod go.sum
 
-.PHONY: all build run test test-native test-wasm test-fuzz bench load clean
+.PHONY: all build run static test test-native test-wasm test-fuzz bench load clean
 
 all: build
 
@@ -27,6 +27,12 @@ bin/spacetime: $(SOURCES) $(wildcard cmd/spacetime/*.go)
 
 run: build
 	./bin/server -addr $(ADDR)
+
+# The site as static files in $(DIST), for any static host and any path
+# on it (see README.md, "A static site").
+DIST ?= dist
+static: build
+	./bin/server -static $(DIST)
 
 test: build test-native test-wasm test-fuzz
 
@@ -66,7 +72,7 @@ test-fuzz:
 	$(call fuzz,FuzzDecodeSlideMessage,./app/lab,3000x)
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz
+	rm -rf bin dist web/app.wasm web/app.wasm.br web/app.wasm.gz
 
 # Figures against the budgets: a table, then one JSON line (see cmd/bench).
 # BENCHCOUNT=10 repeats the micro-benchmarks for benchstat (out/bench.txt).

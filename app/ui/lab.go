@@ -11,6 +11,7 @@ package ui
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -169,7 +170,8 @@ func (c *Lab) OnDismount() {
 // OnNav opens the view the URL describes.
 func (c *Lab) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
-	c.compare = u.Path == "/compare"
+	// a static site serves /compare below its own path
+	c.compare = strings.HasSuffix(u.Path, "/compare")
 	c.open(u.Query())
 	c.nameThePage(ctx)
 	c.redraw(ctx)

@@ -118,7 +118,9 @@ func serviceWorker() string {
     try {
       return await fetch(request);
     } catch (err) {
-      const page = await caches.match(request, {ignoreSearch: true});
+      // any page of the site is the same client, which opens what the
+      // address says: offline, a page not cached is the root's
+      const page = await caches.match(request, {ignoreSearch: true}) || await caches.match(self.registration.scope);
       if (page) {
         return page;
       }

@@ -3,11 +3,13 @@
 // painter script, styles and icons from the web/ directory.
 //
 //	server [-addr 127.0.0.1:8080] [-dir .]
+//	server -static DIR [-dir .]
 //
 // -dir is the directory that contains web/; it defaults to the working
 // directory, so `make run` serves the tree it built. -addr with port 0
 // picks a free port; the log says which. SIGINT or SIGTERM stops the
-// server once the requests in flight have finished.
+// server once the requests in flight have finished. -static writes the
+// site as static files into DIR instead of serving it (make static).
 package main
 
 import (
@@ -34,7 +36,15 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := flag.String("dir", ".", "directory that contains web/")
 	public := flag.String("public-url", "", "the address students reach the site at (https://host), for link previews")
+	static := flag.String("static", "", "write the site as static files into this directory, and stop")
 	flag.Parse()
+	if *static != "" {
+		if err := writeStatic(*dir, *static); err != nil {
+			fmt.Fprintln(os.Stderr, "server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	debug.SetMemoryLimit(memoryLimit)
 	ctx, stop := shutdownSignals(context.Background())
 	defer stop()

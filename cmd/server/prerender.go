@@ -242,9 +242,9 @@ func (p *prerenderer) render(r *http.Request, q url.Values, prep ui.Prepared, ne
 }
 
 // emptyOpenGraph matches the link-preview tags go-app writes with no
-// address in them ("https://"), as it does when the server is not told
+// address in them ("https://", or "https:///." in a static site's page), as it does when the server is not told
 // its public address (-public-url): a preview is better without them.
-var emptyOpenGraph = regexp.MustCompile(`<meta (?:content="https://" property="og:\w+"|property="og:\w+" content="https://")>\n?`)
+var emptyOpenGraph = regexp.MustCompile(`<meta (?:content="https://(?:/\.)?" property="og:\w+"|property="og:\w+" content="https://(?:/\.)?")>\n?`)
 
 // dropEmptyOpenGraph removes the page's empty link-preview tags.
 func (b *bufferedPage) dropEmptyOpenGraph() {
