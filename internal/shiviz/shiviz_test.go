@@ -1,12 +1,14 @@
 package shiviz_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,7 +43,9 @@ func openInShiViz(t *testing.T, files ...string) map[string]opened {
 	if err != nil {
 		t.Skip("Node.js is not installed (Debian: nodejs); .ci/run installs it")
 	}
-	out, err := exec.Command(node, append([]string{filepath.Join("testdata", "harness.js")}, files...)...).Output()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, node, append([]string{filepath.Join("testdata", "harness.js")}, files...)...).Output()
 	if ee, ok := err.(*exec.ExitError); ok {
 		t.Fatalf("node: %v\n%s", err, ee.Stderr)
 	}
