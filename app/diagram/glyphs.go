@@ -5,6 +5,7 @@ package diagram
 
 import (
 	"fmt"
+	"math"
 
 	"spacetime/core/clock"
 	"spacetime/core/faults"
@@ -42,6 +43,10 @@ func (l *layout) glyph(g sim.Glyph, x, y float64, color Color, text string) {
 		l.add(Shape{Op: OpRect, X1: x - 2, Y1: y - 8, X2: 4, Y2: 16, Color: color})
 	case sim.GlyphToken:
 		l.s.Shapes = append(l.s.Shapes, l.stamp(l.coin(x, y, color))...)
+	case sim.GlyphOpenDiamond, sim.GlyphOpenSquare, sim.GlyphOpenTriangle, sim.GlyphPlus:
+		for _, sh := range openGlyph(g, x, y, 7, 2.5, color) {
+			l.add(sh)
+		}
 	default:
 		l.add(Shape{Op: OpCircle, X1: x, Y1: y, X2: 5, Color: color})
 	}
@@ -78,6 +83,31 @@ func kindMark(g sim.Glyph, x, y float64, color Color) []Shape {
 		return []Shape{{Op: OpRect, X1: x - 1.5, Y1: y - r - 1, X2: 3, Y2: 2*r + 2, Color: color, Flags: FlagSolid}}
 	case sim.GlyphDot:
 		return []Shape{{Op: OpCircle, X1: x, Y1: y, X2: r, Color: color}}
+	case sim.GlyphOpenDiamond, sim.GlyphOpenSquare, sim.GlyphOpenTriangle, sim.GlyphPlus:
+		return openGlyph(g, x, y, r+1, 1.7, color)
+	}
+	return nil
+}
+
+// openGlyph draws an open glyph of radius r centred on (x, y), its strokes
+// w wide: an outline as the filled glyph with paper inside it (the
+// painters fill these shapes and stroke only circles and rectangles), the
+// plus as two strokes.
+func openGlyph(g sim.Glyph, x, y, r, w float64, color Color) []Shape {
+	switch g {
+	case sim.GlyphOpenDiamond:
+		// the paper diamond's edges lie w inside the ink's
+		return []Shape{{Op: OpDiamond, X1: x, Y1: y, X2: r + 1, Color: color}, {Op: OpDiamond, X1: x, Y1: y, X2: r + 1 - w*math.Sqrt2, Color: Paper}}
+	case sim.GlyphOpenSquare:
+		return []Shape{{Op: OpRect, X1: x - r + 0.5, Y1: y - r + 0.5, X2: 2*r - 1, Y2: 2*r - 1, Color: color, Width: w, Flags: FlagHollow}}
+	case sim.GlyphOpenTriangle:
+		// shrunk about its centroid (0.2 of its radius below its centre),
+		// whose inradius is 0.59 of its radius: edges w inside
+		outer := r + 1
+		inner := max(outer-w/0.59, 0.5)
+		return []Shape{{Op: OpTriangle, X1: x, Y1: y, X2: outer, Color: color}, {Op: OpTriangle, X1: x, Y1: y + 0.2*(outer-inner), X2: inner, Color: Paper}}
+	case sim.GlyphPlus:
+		return []Shape{{Op: OpLine, X1: x - r, Y1: y, X2: x + r, Y2: y, Color: color, Width: w}, {Op: OpLine, X1: x, Y1: y - r, X2: x, Y2: y + r, Color: color, Width: w}}
 	}
 	return nil
 }

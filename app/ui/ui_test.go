@@ -1430,7 +1430,7 @@ func TestPrerenderLeavesFalseFlagsOut(t *testing.T) {
 	assert.Contains(t, html, `<svg`, "the diagram is prerendered")
 	// go-app writes attributes in map order: find the flag in any place
 	selected := regexp.MustCompile(`<option[^>]* selected[ >]`)
-	assert.Len(t, selected.FindAllString(html, -1), 5, "one scenario, one text size, one speed, the compare picker's prompt and no timestamps are selected")
+	assert.Len(t, selected.FindAllString(html, -1), 6, "one scenario, one text size, one speed, the compare picker's prompt, no timestamps and the PNG's scale are selected")
 }
 
 // With many processes the command bar is one button beside a picker, not a

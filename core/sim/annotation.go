@@ -152,11 +152,18 @@ const (
 	// GlyphToken is a token: a gold coin, drawn on a token's arrow and on
 	// the lane of the process that holds it.
 	GlyphToken
+	// The open glyphs are the outlines of the filled ones, and GlyphPlus
+	// an upright cross: with them every message kind of an algorithm can
+	// have a shape of its own, told apart without its colour.
+	GlyphOpenDiamond
+	GlyphOpenSquare
+	GlyphOpenTriangle
+	GlyphPlus
 )
 
-var glyphSymbols = [...]string{"●", "●", "◆", "■", "▲", "✕", "◯", "▮", "◉"}
+var glyphSymbols = [...]string{"●", "●", "◆", "■", "▲", "✕", "◯", "▮", "◉", "◇", "□", "△", "✚"}
 
-var glyphNames = [...]string{"none", "dot", "diamond", "square", "triangle", "cross", "ring", "bar", "token"}
+var glyphNames = [...]string{"none", "dot", "diamond", "square", "triangle", "cross", "ring", "bar", "token", "open-diamond", "open-square", "open-triangle", "plus"}
 
 // Symbol is the glyph as a character, for legends.
 func (g Glyph) Symbol() string {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"spacetime/app/diagram"
 	"spacetime/core/engine"
 	"spacetime/core/faults"
 	"spacetime/core/network"
@@ -454,6 +455,9 @@ func CheckSpec(spec *sim.Spec) error {
 			return fmt.Errorf("the message kind %s has the unknown tone %q", k.Name, k.Tone)
 		}
 	}
+	if a, b, ok := lookAlike(spec.Kinds); ok {
+		return fmt.Errorf("the message kinds %s and %s differ only by colour: give one a Glyph of its own (a reader who cannot tell the colours apart sees one kind)", a, b)
+	}
 	commands := map[string]bool{}
 	for _, c := range spec.Commands {
 		if !validName(c.Name) || commands[c.Name] {
@@ -521,6 +525,26 @@ func CheckSpec(spec *sim.Spec) error {
 		}
 	}
 	return nil
+}
+
+// lookAlike finds two message kinds drawn alike but for their colour: the
+// same glyph, stroke (dashed or not) and weight (a token's thick line or
+// a thin one; 1.2 and 1.6 pixels are not told apart).
+func lookAlike(kinds []sim.KindSpec) (a, b string, ok bool) {
+	type look struct {
+		glyph        sim.Glyph
+		dashed, bold bool
+	}
+	seen := map[look]string{}
+	for _, k := range kinds {
+		_, width, flags := diagram.KindStyle(k)
+		l := look{k.Glyph, flags&diagram.FlagDashed != 0, width >= 2.5}
+		if other, dup := seen[l]; dup {
+			return other, k.Name, true
+		}
+		seen[l] = k.Name
+	}
+	return "", "", false
 }
 
 func validName(s string) bool {

@@ -127,4 +127,12 @@ func TestSpecChecksCatchMistakes(t *testing.T) {
 	spec.Commands = append(spec.Commands[:0:0], spec.Commands...)
 	spec.Commands[0].Arg, spec.Commands[0].ArgMin, spec.Commands[0].ArgMax = "count", 5, 1
 	require.ErrorContains(t, CheckSpec(&spec), "no number fits")
+	// two kinds told apart by their colours alone, then by a glyph
+	spec = *Relay
+	spec.Kinds = []sim.KindSpec{{Name: "ASK", Role: sim.RoleControl, Tone: sim.Blue}, {Name: "ANSWER", Role: sim.RoleControl, Tone: sim.Green}}
+	require.ErrorContains(t, CheckSpec(&spec), "ASK and ANSWER differ only by colour")
+	spec.Kinds[1].Glyph = sim.GlyphOpenSquare
+	require.NoError(t, CheckSpec(&spec))
+	spec.Kinds = []sim.KindSpec{{Name: "DATA", Role: sim.RoleMessage, Glyph: sim.GlyphDot}, {Name: "ACK", Role: sim.RoleControl, Glyph: sim.GlyphDot}}
+	require.ErrorContains(t, CheckSpec(&spec), "DATA and ACK differ only by colour", "1.4 and 1.2 pixels wide look alike")
 }

@@ -87,7 +87,7 @@ var Spec = &sim.Spec{
 	Kinds: append([]sim.KindSpec{
 		{Name: KindAcquire, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
 		{Name: KindGrant, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphDiamond},
-		{Name: KindRenew, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphTriangle},
+		{Name: KindRenew, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphOpenTriangle},
 		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare},
 	}, fencing.Kinds...),
 	Switches: []sim.Switch{fencing.Fencing, WallClock},
