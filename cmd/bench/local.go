@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,10 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
-
-	"spacetime/app/lab"
-	"spacetime/core/scenario"
 )
 
 func wasmSizes(rep *Report) error {
@@ -55,27 +52,32 @@ func microBenchmarks(rep *Report, count int) error {
 	return nil
 }
 
-// throughput runs cmd/throughput natively, or built for js/wasm under
-// Node.js with the Go distribution's go_js_wasm_exec.
+// throughputCommand is cmd/throughput with args, run natively or built
+// for js/wasm under Node.js with the Go distribution's go_js_wasm_exec,
+// and the platform's name.
+func throughputCommand(wasm bool, args ...string) (*exec.Cmd, string, error) {
+	if !wasm {
+		return exec.Command("go", append([]string{"run", "./cmd/throughput"}, args...)...), "native", nil
+	}
+	bin := filepath.Join(os.TempDir(), "spacetime-throughput.wasm")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/throughput")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return nil, "", err
+	}
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, "", err
+	}
+	return exec.Command(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "go_js_wasm_exec"), append([]string{bin}, args...)...), "wasm", nil
+}
+
+// throughput runs cmd/throughput natively or in wasm.
 func throughput(rep *Report, wasm bool) error {
-	platform := "native"
-	var cmd *exec.Cmd
-	if wasm {
-		platform = "wasm"
-		bin := filepath.Join(os.TempDir(), "spacetime-throughput.wasm")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/throughput")
-		build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return err
-		}
-		root, err := exec.Command("go", "env", "GOROOT").Output()
-		if err != nil {
-			return err
-		}
-		cmd = exec.Command(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "go_js_wasm_exec"), bin)
-	} else {
-		cmd = exec.Command("go", "run", "./cmd/throughput")
+	cmd, platform, err := throughputCommand(wasm)
+	if err != nil {
+		return err
 	}
 	cmd.Stderr = os.Stderr
 	data, runErr := cmd.Output() // an algorithm that fails still lets the others report
@@ -113,37 +115,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// importLog times opening a ShiViz log natively, as the page does (read,
-// replay, lay out at 1280×720): the export of the 100,000-step lesson's
-// first 10,000 and 100,000 steps, the median of 3.
-func importLog(rep *Report) error {
-	s, err := scenario.Builtin("snapshot-long")
+// importLog times opening a ShiViz log as the page does (read, replay,
+// lay out at 1280×720), natively or in wasm under Node.js (V8, Chromium's
+// engine): cmd/throughput -log.
+func importLog(rep *Report, wasm bool) error {
+	cmd, platform, err := throughputCommand(wasm, "-log")
 	if err != nil {
 		return err
 	}
-	r, err := s.Run()
-	if err != nil {
-		return err
+	cmd.Stderr = os.Stderr
+	data, runErr := cmd.Output()
+	if rep.ImportMS == nil {
+		rep.ImportMS = map[string]map[string]float64{}
 	}
-	rep.ImportMS = map[string]float64{}
-	for _, n := range []int{10_000, 100_000} {
-		log := r.Trace().ShiViz(n)
-		var ms []float64
-		for range 3 {
-			start := time.Now()
-			runs, err := scenario.FromLog(log, "bench.log")
-			if err != nil {
-				return err
-			}
-			sess, err := lab.Open(runs[0])
-			if err != nil {
-				return err
-			}
-			sess.Seek(sess.OpeningStep())
-			sess.Scene(1280, 720)
-			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+	rep.ImportMS[platform] = map[string]float64{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var r struct {
+			Events int     `json:"log_events"`
+			MS     float64 `json:"ms"`
+			Error  string  `json:"error"`
 		}
-		rep.ImportMS[strconv.Itoa(n)] = median(ms)
+		if err := dec.Decode(&r); err != nil {
+			return err
+		}
+		if r.Error != "" {
+			return errors.New(r.Error)
+		}
+		rep.ImportMS[platform][strconv.Itoa(r.Events)] = r.MS
 	}
-	return nil
+	return runErr
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,9 +60,12 @@ func DecodeStrict(data []byte, v any, root string) error {
 	if t == nil || t.Kind() != reflect.Pointer {
 		return errors.New("DecodeStrict needs a pointer")
 	}
-	// the common case, a good document, costs one strict decode (which
-	// scans the document once); only a refused one is scanned again and
-	// walked to say where and why
+	// the common case, a good document, costs one decode and one walk of
+	// its bytes for its keys; anything amiss is decoded again, strictly,
+	// and walked to say where and why
+	if json.Unmarshal(trimmed, v) == nil && exactKeysOf(trimmed, t.Elem()) {
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
@@ -364,19 +368,69 @@ func lookupField(fields []jsonField, key string) (jsonField, bool) {
 	return jsonField{}, false
 }
 
+// keyChecker walks a document encoding/json decoded and refuses an object
+// key given twice, or one that names a field only when case is ignored.
+// A large document (a log's thousands of events) is walked once, so the
+// walk keeps what it can: each struct's fields are listed once, and the
+// path to where it is is written out only for an error.
+type keyChecker struct {
+	dec    *json.Decoder
+	fields map[reflect.Type][]jsonField
+	root   string
+	// path is where the walk is below root: a key, or an index when
+	// isIndex.
+	path []pathStep
+}
+
+type pathStep struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
 // exactKeys reads one value from dec, which holds a document encoding/json
 // decoded into type t, and refuses an object key given twice, or one that
 // names a field only when case is ignored.
 func exactKeys(dec *json.Decoder, t reflect.Type, path string) *FieldError {
+	k := &keyChecker{dec: dec, fields: map[reflect.Type][]jsonField{}, root: path}
+	return k.value(t)
+}
+
+// where writes the path to the value being read, then key if not empty.
+func (k *keyChecker) where(key string) string {
+	p := k.root
+	for _, s := range k.path {
+		if s.isIndex {
+			p = fmt.Sprintf("%s[%d]", p, s.index)
+		} else {
+			p = join(p, s.key)
+		}
+	}
+	if key != "" {
+		p = join(p, key)
+	}
+	return p
+}
+
+func (k *keyChecker) fieldsOf(t reflect.Type) []jsonField {
+	f, ok := k.fields[t]
+	if !ok {
+		f = jsonFields(t)
+		k.fields[t] = f
+	}
+	return f
+}
+
+func (k *keyChecker) value(t reflect.Type) *FieldError {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t != nil && (reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface) {
 		t = nil // decoded by its own rules: only repeated keys are looked for
 	}
-	tok, err := dec.Token()
+	tok, err := k.dec.Token()
 	if err != nil {
-		return &FieldError{Path: path, Problem: "not valid JSON"}
+		return &FieldError{Path: k.where(""), Problem: "not valid JSON"}
 	}
 	delim, ok := tok.(json.Delim)
 	if !ok {
@@ -388,47 +442,228 @@ func exactKeys(dec *json.Decoder, t reflect.Type, path string) *FieldError {
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
-		for i := 0; dec.More(); i++ {
-			if fe := exactKeys(dec, elem, fmt.Sprintf("%s[%d]", path, i)); fe != nil {
+		k.path = append(k.path, pathStep{isIndex: true})
+		for i := 0; k.dec.More(); i++ {
+			k.path[len(k.path)-1].index = i
+			if fe := k.value(elem); fe != nil {
 				return fe
 			}
 		}
+		k.path = k.path[:len(k.path)-1]
 	case '{':
 		var fields []jsonField
 		if t != nil && t.Kind() == reflect.Struct {
-			fields = jsonFields(t)
+			fields = k.fieldsOf(t)
 		}
-		seen := map[string]bool{}
-		for dec.More() {
-			tok, err := dec.Token()
+		// most objects have a few keys: a list is faster than a map
+		var seen []string
+		var many map[string]bool
+		for k.dec.More() {
+			tok, err := k.dec.Token()
 			if err != nil {
-				return &FieldError{Path: path, Problem: "not valid JSON"}
+				return &FieldError{Path: k.where(""), Problem: "not valid JSON"}
 			}
 			key, _ := tok.(string)
-			if seen[key] {
-				return &FieldError{Path: join(path, key), Problem: "given twice: say it once"}
+			twice := false
+			if many != nil {
+				twice = many[key]
+				many[key] = true
+			} else {
+				twice = slices.Contains(seen, key)
+				if seen = append(seen, key); len(seen) > 16 {
+					many = map[string]bool{}
+					for _, s := range seen {
+						many[s] = true
+					}
+				}
 			}
-			seen[key] = true
+			if twice {
+				return &FieldError{Path: k.where(key), Problem: "given twice: say it once"}
+			}
 			var vt reflect.Type
 			switch {
 			case fields != nil:
 				f, ok := lookupField(fields, key)
 				if !ok {
-					return &FieldError{Path: join(path, key), Problem: fmt.Sprintf("unknown field: keys match exactly, and this one differs in case from %q", caseMatch(fields, key))}
+					return &FieldError{Path: k.where(key), Problem: fmt.Sprintf("unknown field: keys match exactly, and this one differs in case from %q", caseMatch(fields, key))}
 				}
 				vt = f.typ
 			case t != nil && t.Kind() == reflect.Map:
 				vt = t.Elem()
 			}
-			if fe := exactKeys(dec, vt, join(path, key)); fe != nil {
+			k.path = append(k.path, pathStep{key: key})
+			if fe := k.value(vt); fe != nil {
 				return fe
 			}
+			k.path = k.path[:len(k.path)-1]
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing bracket
-		return &FieldError{Path: path, Problem: "not valid JSON"}
+	if _, err := k.dec.Token(); err != nil { // the closing bracket
+		return &FieldError{Path: k.where(""), Problem: "not valid JSON"}
 	}
 	return nil
+}
+
+// exactKeysOf walks a valid JSON document that encoding/json decoded into
+// type t, and reports whether every object key is given once and names
+// exactly a field of its struct (encoding/json ignores unknown keys, lets
+// a repeated key win and matches keys without regard to case). It reads
+// the bytes as they are, without decoding values: a document of a
+// hundred thousand events is walked in milliseconds.
+func exactKeysOf(data []byte, t reflect.Type) bool {
+	w := &keyWalk{data: data, fields: map[reflect.Type][]jsonField{}}
+	end, ok := w.value(skipSpace(data, 0), t)
+	return ok && skipSpace(data, end) == len(data)
+}
+
+// keyWalk is exactKeysOf's walk; fields lists each struct's fields once.
+type keyWalk struct {
+	data   []byte
+	fields map[reflect.Type][]jsonField
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// value walks the value at i and returns where it ends.
+func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t != nil && (reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface) {
+		t = nil // decoded by its own rules: only repeated keys are looked for
+	}
+	data := w.data
+	if i >= len(data) {
+		return i, false
+	}
+	switch data[i] {
+	case '"':
+		return w.stringEnd(i)
+	case '[':
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			end, ok := w.value(i, elem)
+			if !ok {
+				return end, false
+			}
+			i = skipSpace(data, end)
+			if i >= len(data) {
+				return i, false
+			}
+			if data[i] == ']' {
+				return i + 1, true
+			}
+			i = skipSpace(data, i+1) // the comma
+		}
+	case '{':
+		var fields []jsonField
+		if t != nil && t.Kind() == reflect.Struct {
+			fields = w.fieldsOf(t)
+		}
+		var elem reflect.Type
+		if t != nil && t.Kind() == reflect.Map {
+			elem = t.Elem()
+		}
+		var seen []string
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			end, ok := w.stringEnd(i)
+			if !ok {
+				return end, false
+			}
+			key, ok := w.key(i, end)
+			if !ok || slices.Contains(seen, key) {
+				return end, false
+			}
+			seen = append(seen, key)
+			vt := elem
+			if fields != nil {
+				f, ok := lookupField(fields, key)
+				if !ok {
+					return end, false
+				}
+				vt = f.typ
+			}
+			i = skipSpace(data, end)
+			if i >= len(data) || data[i] != ':' {
+				return i, false
+			}
+			end, ok = w.value(skipSpace(data, i+1), vt)
+			if !ok {
+				return end, false
+			}
+			i = skipSpace(data, end)
+			if i >= len(data) {
+				return i, false
+			}
+			if data[i] == '}' {
+				return i + 1, true
+			}
+			i = skipSpace(data, i+1) // the comma
+		}
+	}
+	// a number, true, false or null
+	for i < len(data) {
+		switch data[i] {
+		case ',', ']', '}', ' ', '\t', '\n', '\r':
+			return i, true
+		}
+		i++
+	}
+	return i, true
+}
+
+// stringEnd is where the string that opens at i ends.
+func (w *keyWalk) stringEnd(i int) (int, bool) {
+	data := w.data
+	if i >= len(data) || data[i] != '"' {
+		return i, false
+	}
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return i, false
+}
+
+// key is the string data[from:to] as text (its escapes read as
+// encoding/json reads them).
+func (w *keyWalk) key(from, to int) (string, bool) {
+	raw := w.data[from:to]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var key string
+	err := json.Unmarshal(raw, &key)
+	return key, err == nil
+}
+
+func (w *keyWalk) fieldsOf(t reflect.Type) []jsonField {
+	f, ok := w.fields[t]
+	if !ok {
+		f = jsonFields(t)
+		w.fields[t] = f
+	}
+	return f
 }
 
 // caseMatch is the field a key names when case is ignored.
