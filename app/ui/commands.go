@@ -16,6 +16,9 @@ func (c *Lab) commandBar(i int) app.UI {
 	s := c.sess(i)
 	names := s.Scenario().Names
 	var items []app.UI
+	if s.Spec().Record {
+		return app.Span().Class("commands") // a log takes no commands
+	}
 	for _, cmd := range s.Spec().Commands {
 		if cmd.Target {
 			continue

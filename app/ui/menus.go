@@ -111,14 +111,18 @@ func (c *Lab) renderMenu(i int) app.UI {
 			}
 		}
 	}
-	if m.kind == menuProcess && st.Health(m.node).Running() {
+	if m.kind == menuProcess && st.Health(m.node).Running() && !s.Spec().Record {
 		for _, cmd := range s.Spec().Commands {
 			if s.Takes(m.node, cmd) {
 				items = append(items, c.menuCommand(i, m.node, cmd))
 			}
 		}
 	}
-	if len(items) == 0 {
+	switch {
+	case s.Spec().Record:
+		// the engine refuses them all: say why rather than "nothing"
+		items = []app.UI{app.P().Class("note").Text("A log records what happened: it takes no faults, commands or deliveries. Step through it, rewind it, check its cuts.")}
+	case len(items) == 0:
 		items = append(items, app.P().Class("note").Text("Nothing can be done here at this step."))
 	}
 	items = append([]app.UI{app.Div().Class("menu-title").Text(title)}, items...)

@@ -314,11 +314,13 @@ func (c *Lab) scenarioPicker(i int) app.UI {
 func (c *Lab) runToggles(i int) []app.UI {
 	p := c.panes[i]
 	s := c.sess(i)
-	toggles := []app.UI{
-		app.Label().Class("toggle").Title("Run this scenario again with the other channel discipline, keeping your inputs").Body(
+	var toggles []app.UI
+	if !s.Spec().Record {
+		// a log's channels did what the log says
+		toggles = append(toggles, app.Label().Class("toggle").Title("Run this scenario again with the other channel discipline, keeping your inputs").Body(
 			checkbox(p.id("fifo"), s.Scenario().FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx, i) }, app.EventScope(p.n, i)),
 			app.Text(" FIFO channels"),
-		),
+		))
 	}
 	for _, sw := range s.Spec().Switches {
 		toggles = append(toggles, app.Label().Class("toggle").Title(sw.Help).Body(

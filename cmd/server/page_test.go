@@ -609,6 +609,14 @@ func TestALogOpensFromDisk(t *testing.T) {
 	assert.Contains(t, p.text(".caption"), `server {"client1":4, "client2":2, "server":6}: Received put x=2 from client1`)
 	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll(".problem").length`))
 	p.screenshot("log-kvstore")
+	// a log is read, not changed: no commands, and a process's menu says why
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll(".commands button").length`), "no command buttons")
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll("#fifo").length`), "no FIFO switch: the channels did what the log says")
+	p.clickProcess("log-kvstore", 2)
+	p.waitFor(`!!document.getElementById("process-menu")`, "the server's menu opens")
+	assert.Contains(t, p.text("#process-menu"), "A log records what happened: it takes no faults")
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll("#process-menu button:not(.link)").length`), "nothing to inject")
+	p.screenshot("log-kvstore-menu")
 
 	p2 := open(t, "/?s=snapshot-bank")
 	p2.click("#load", false)

@@ -494,7 +494,7 @@ func (g *gen) drawFault(s *scenario.Scenario, st engine.State) (scenario.Entry, 
 			if f.Validate(a, s.N, f.Given(a)) != nil {
 				continue
 			}
-			if st.Check(engine.Fault(f.Name, a)) != nil {
+			if st.CheckScripted(engine.Fault(f.Name, a)) != nil {
 				continue // the engine knows better than the draw
 			}
 			return faultEntry(s, f, a), true

@@ -377,7 +377,7 @@ func (r *Run) Insert(k int, a Action) error {
 		return fmt.Errorf("step %d is outside the run (0..%d)", k, r.Len())
 	}
 	w := r.state(k)
-	if err := r.validate(w, a); err != nil {
+	if err := r.learnerMay(w, a); err != nil {
 		return err
 	}
 	w = w.clone()
@@ -412,6 +412,18 @@ func (r *Run) Replay(inputs []Input) error {
 	return r.replayAt(w, inputs)
 }
 
+// ErrRecord refuses the learner's actions on the replay of a record.
+var ErrRecord = errors.New("this run replays a log, a record of what happened: it takes no faults, commands or deliveries")
+
+// learnerMay says why the learner's action cannot happen in w, or nil if
+// it can: as a script's action, unless the run replays a record.
+func (r *Run) learnerMay(w *world, a Action) error {
+	if r.cfg.Spec != nil && r.cfg.Spec.Record {
+		return ErrRecord
+	}
+	return r.validate(w, a)
+}
+
 // ErrPastTheEnd says an input's step is past where the run ended.
 var ErrPastTheEnd = errors.New("the run ends before it")
 
@@ -434,7 +446,7 @@ func (r *Run) replayAt(w *world, inputs []Input) error {
 			err = fmt.Errorf("input at step %d: %w, at step %d (%s)", in.Step, ErrPastTheEnd, w.step, r.stopped)
 			break
 		}
-		if verr := r.validate(w, in.Action); verr != nil {
+		if verr := r.learnerMay(w, in.Action); verr != nil {
 			err = fmt.Errorf("input at step %d: %w", in.Step, verr)
 			break
 		}

@@ -86,5 +86,11 @@ func (s State) Deliverable() []int {
 	return ids
 }
 
-// Check says why an action cannot happen in this state, or nil if it can.
-func (s State) Check(a Action) error { return s.r.validate(s.w, a) }
+// Check says why the learner's action cannot happen in this state, or nil
+// if it can.
+func (s State) Check(a Action) error { return s.r.learnerMay(s.w, a) }
+
+// CheckScripted says why a script's action could not happen in this
+// state, or nil if it could: as the learner's, except that a script may
+// change the replay of a record (a campaign's faults in a logged run).
+func (s State) CheckScripted(a Action) error { return s.r.validate(s.w, a) }

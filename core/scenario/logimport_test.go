@@ -11,7 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
 
@@ -258,4 +261,26 @@ func TestScriptedDeliveries(t *testing.T) {
 	assert.Contains(t, recs[5].Caption, "the script's delivery of message #1 is not applied")
 	assert.Equal(t, trace.Skip, recs[6].Kind)
 	assert.Equal(t, "the script's delivery of message #7 is not applied: there is no message #7", recs[6].Caption)
+}
+
+// A log is a record: the learner's faults, commands and deliveries are
+// refused on its replay, by a link's inputs as by a click, while a script
+// (a campaign's faults) may still change it.
+func TestALogIsReadOnly(t *testing.T) {
+	s, err := scenario.Builtin("log-kvstore")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	crash := faults.NoArgs()
+	crash.Node = 2
+	k := r.Len() / 2
+	steps := r.Len()
+	for _, a := range []engine.Action{engine.Fault("crash", crash), engine.Command("next", 0, sim.None, 0), engine.Deliver(0)} {
+		assert.ErrorIs(t, r.Insert(k, a), engine.ErrRecord)
+		assert.ErrorIs(t, r.At(k).Check(a), engine.ErrRecord)
+		assert.ErrorIs(t, r.Replay([]engine.Input{{Step: k, Action: a}}), engine.ErrRecord)
+	}
+	assert.Equal(t, steps, r.Len(), "the replay is as it was")
+	assert.Empty(t, r.Inputs())
+	assert.NoError(t, r.At(k).CheckScripted(engine.Fault("crash", crash)), "a script may still crash a host")
 }

@@ -301,6 +301,11 @@ type Spec struct {
 	// Switches are the boolean params a learner may flip on the page, to
 	// run the same schedule again with and without (fencing, epochs).
 	Switches []Switch
+	// Record says the algorithm replays a record of what happened (a
+	// log): its runs are read, not changed, so the engine refuses the
+	// learner's faults, commands and deliveries (its own script still
+	// runs).
+	Record bool
 	// Roles say how the algorithm's annotations are drawn; every role an
 	// algorithm annotates with must be here.
 	Roles []RoleSpec

@@ -58,8 +58,9 @@ var Spec = &sim.Spec{
 	Commands: []sim.CommandSpec{
 		{Name: CmdNext, Help: "the process's next logged event, if it receives nothing"},
 	},
-	Roles: []sim.RoleSpec{{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"}},
-	New:   newProcesses,
+	Roles:  []sim.RoleSpec{{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"}},
+	New:    newProcesses,
+	Record: true,
 }
 
 // Process is one host of the log: its events and how far it is.
