@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"spacetime/app/diagram"
+	"spacetime/core/sim"
 )
 
 // click handles a click on pane i's space-time diagram: a message in
@@ -96,4 +97,26 @@ func (c *Lab) clickTopology(ctx app.Context, i int, e app.Event) {
 	default:
 		p.menu.kind = menuNone
 	}
+}
+
+// openProcessMenu opens process node's menu beside its line, as a click
+// on the line does, for the keyboard (the Processes panel's names are
+// buttons), and gives the menu the keyboard: Tab moves through its
+// choices, Enter takes one, Escape closes it.
+func (c *Lab) openProcessMenu(ctx app.Context, i int, node sim.NodeID) {
+	c.setFocus(i)
+	p := c.panes[i]
+	y := 40.0
+	if p.scene != nil {
+		y = p.scene.ProcessY(node)
+	}
+	p.openMenu(menuProcess, 24, y, false, func(m *menu) { m.node = node })
+	id := p.id("process-menu")
+	ctx.Defer(func(app.Context) {
+		if menu := app.Window().GetElementByID(id); menu.Truthy() {
+			if first := menu.Call("querySelector", "button, input, select"); first.Truthy() {
+				first.Call("focus")
+			}
+		}
+	})
 }

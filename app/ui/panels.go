@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -113,14 +114,19 @@ func (c *Lab) messages(i int) app.UI {
 
 func (c *Lab) processes(i int) app.UI {
 	procs := c.sess(i).Processes()
+	pane := c.panes[i]
 	rows := make([]app.UI, len(procs))
 	for j, p := range procs {
 		fields := make([]string, len(p.Fields))
 		for k, f := range p.Fields {
 			fields[k] = f.Name + " " + f.Value
 		}
+		node := sim.NodeID(j)
 		rows[j] = app.Tr().Class(p.Health).Body(
-			app.Td().Body(app.Strong().Text(p.Name)),
+			// the process's menu from the keyboard, as a click on its line
+			app.Td().Body(app.Button().Class("link proc").ID(pane.id("proc-"+strconv.Itoa(j))).Title("Open "+p.Name+"'s menu: what can happen to it at this step").
+				Body(app.Strong().Text(p.Name)).
+				OnClick(func(ctx app.Context, e app.Event) { c.openProcessMenu(ctx, i, node) }, app.EventScope(pane.n, i, j))),
 			app.Td().Text(p.Health),
 			app.Td().Text(strings.Join(fields, "; ")),
 			app.Td().Text(p.Lamport),
@@ -144,7 +150,7 @@ func (c *Lab) processesHint(i int) string {
 	for _, cmd := range c.sess(i).Spec().Commands {
 		names = append(names, cmd.Name)
 	}
-	hint := "Click a process line to crash, recover, GC-pause it, skew its clock or cut one of its links"
+	hint := "Click a process line (or its name here) to crash, recover, GC-pause it, skew its clock or cut one of its links"
 	if len(names) > 0 {
 		hint += ", or to run " + strings.Join(names, " or ") + " there"
 	}

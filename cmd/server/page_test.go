@@ -582,6 +582,26 @@ func TestScenarioFileOpensFromDisk(t *testing.T) {
 // last event, captioned in the log's words; a log that breaks a rule is
 // refused with its line and the rule, and the view stays; a log of
 // several executions opens one run each.
+// A process's menu is reached from the keyboard alone: its name in the
+// Processes panel is a button; Enter opens the menu with the keyboard in
+// it, Enter takes its first choice, and the run changes as a click would.
+func TestAProcessMenuFromTheKeyboard(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=20")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("proc-1").focus()`))
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`!!document.activeElement && !!document.activeElement.closest("#process-menu")`, "the menu opens with the keyboard in it")
+	assert.True(t, strings.HasPrefix(p.text("#process-menu .menu-title"), "B (up)"), p.text("#process-menu .menu-title"))
+	first := eval[string](p, `document.activeElement.textContent`)
+	assert.Contains(t, first, "Crash", "the first choice")
+	before := p.frames()
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.settle(before)
+	p.waitFor(`document.getElementById("processes").textContent.includes("crashed")`, "B crashes")
+	assert.Contains(t, p.text("#caption"), "crash")
+	p.screenshot("keyboard-menu")
+	p.noConsoleErrors()
+}
+
 func TestALogOpensFromDisk(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
