@@ -29,7 +29,7 @@ type Page struct {
 	// Text is the text size the learner chose (S, M, L or XL), or "" for
 	// the page's default for the screen (see TextSizes).
 	Text string
-	// Theme is "dark", or "" for the light theme.
+	// Theme is "dark" or "colour-blind", or "" for the light theme.
 	Theme string
 	// Origin is the only origin ("https://slides.example.org", or "null"
 	// for slides opened from disk) whose messages drive the page when it
@@ -41,7 +41,7 @@ type Page struct {
 var TextSizes = []string{"S", "M", "L", "XL"}
 
 // Themes are the colour themes a page offers; "" is the light one.
-var Themes = []string{"light", "dark"}
+var Themes = []string{"light", "dark", "colour-blind"}
 
 // Compare is the compare view /compare opens on by default: the bank on
 // FIFO channels above the same bank without them.
@@ -262,10 +262,10 @@ func (p *Page) readLooks(q url.Values) error {
 	}
 	switch th := q.Get("theme"); th {
 	case "", "light":
-	case "dark":
+	case "dark", "colour-blind":
 		p.Theme = th
 	default:
-		return fmt.Errorf("link parameter \"theme\": want light or dark, got %q", clip(th))
+		return fmt.Errorf("link parameter \"theme\": want one of %s, got %q", strings.Join(Themes, ", "), clip(th))
 	}
 	if o := q.Get("origin"); o != "" {
 		u, err := url.Parse(o)

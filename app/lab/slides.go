@@ -116,8 +116,8 @@ func DecodeSlideMessage(data []byte) (cmd SlideCommand, ours bool, err error) {
 		}
 		cmd.Value = *m.Size
 	case "theme":
-		if m.Theme == nil || (*m.Theme != "light" && *m.Theme != "dark") {
-			return cmd, true, fmt.Errorf(`field "theme": want light or dark`)
+		if m.Theme == nil || !slices.Contains(Themes, *m.Theme) {
+			return cmd, true, fmt.Errorf(`field "theme": want one of %s`, strings.Join(Themes, ", "))
 		}
 		cmd.Value = *m.Theme
 	}

@@ -52,7 +52,7 @@ func TestSlideMessages(t *testing.T) {
 		{`{"spacetime": 1, "do": "load", "lesson": "a", "link": "?s=b"}`, "lesson", "one of them"},
 		{`{"spacetime": 1, "do": "load", "link": "?s=%zz"}`, "link", "want a link"},
 		{`{"spacetime": 1, "do": "text", "size": "huge"}`, "size", "S, M, L, XL"},
-		{`{"spacetime": 1, "do": "theme", "theme": "blue"}`, "theme", "light or dark"},
+		{`{"spacetime": 1, "do": "theme", "theme": "blue"}`, "theme", "light, dark, colour-blind"},
 		{`{"spacetime": 1, "do": "next", "colour": "red"}`, "colour", "unknown field"},
 		{`{"spacetime": 1, "do": "next", "lesson": "x"}`, "lesson", `"next" takes no lesson`},
 	}

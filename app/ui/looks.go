@@ -57,9 +57,13 @@ func (c *Lab) looks() app.UI {
 	for j, s := range lab.TextSizes {
 		options[j] = option(s, "Text "+s, s == size)
 	}
+	// the button offers the next theme: light, dark, colour-blind, light
 	theme, other := "light", "Dark"
-	if c.page.Theme == "dark" {
-		theme, other = "dark", "Light"
+	switch c.page.Theme {
+	case "dark":
+		theme, other = "dark", "Colour-blind"
+	case "colour-blind":
+		theme, other = "colour-blind", "Light"
 	}
 	return app.Span().Class("looks").Body(
 		app.Select().ID("text-size").Attr("aria-label", "text size").Title("Text size: L and XL for a lecture hall").Body(options...).
@@ -67,13 +71,9 @@ func (c *Lab) looks() app.UI {
 				c.page.Text = ctx.JSSrc().Get("value").String()
 				c.changed(ctx)
 			}),
-		app.Button().ID("theme").Attr("data-theme", theme).Title("Switch between the light and the dark theme").Text(other).
+		app.Button().ID("theme").Attr("data-theme", theme).Title("Theme: light, dark, or colours chosen to stay apart for colour-blind readers (press for the next)").Text(other).
 			OnClick(func(ctx app.Context, e app.Event) {
-				if c.page.Theme == "dark" {
-					c.page.Theme = ""
-				} else {
-					c.page.Theme = "dark"
-				}
+				c.page.Theme = map[string]string{"": "dark", "dark": "colour-blind"}[c.page.Theme]
 				c.changed(ctx)
 			}),
 	)

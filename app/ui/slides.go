@@ -105,7 +105,10 @@ func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
 		c.page.Text = cmd.Value
 		c.changed(ctx)
 	case "theme":
-		c.page.Theme = map[string]string{"dark": "dark"}[cmd.Value]
+		c.page.Theme = cmd.Value
+		if cmd.Value == "light" {
+			c.page.Theme = ""
+		}
 		c.changed(ctx)
 	}
 	return nil

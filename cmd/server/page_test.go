@@ -392,6 +392,12 @@ func TestExportButtonsOfferFiles(t *testing.T) {
 	p.click("#theme", false)
 	p.waitFor(`location.search.includes("theme=dark")`, "the dark theme")
 	assert.Contains(t, svg(), fmt.Sprintf(`fill="%s"`, diagram.DarkPalette[diagram.Paper]), "the dark theme's paper")
+	// the next press: colours kept apart for colour-blind readers
+	p.click("#theme", true)
+	p.waitFor(`location.search.includes("theme=colour-blind")`, "the colour-blind theme")
+	assert.Contains(t, svg(), fmt.Sprintf(`stroke="%s"`, diagram.ColourBlindPalette[diagram.MessageColor]), "its transfers' colour")
+	assert.Positive(t, p.countColor(diagram.ColourBlindPalette[diagram.MessageColor], 0, 1000), "painted on the canvas")
+	assert.Equal(t, "Light", p.text("#theme"), "and then back to light")
 	p.noConsoleErrors()
 }
 
