@@ -102,6 +102,6 @@ func (s *Session) SelectionText() string {
 		return "" // a step of the whole network is no process's event
 	}
 	past, future, concurrent := s.Causality()
-	return fmt.Sprintf("Step %d (%s, vector %s): %s — %d events happened before it (blue rings), %d after it (orange), %d are concurrent with it (grey). Shift-click another event to compare the two.",
+	return fmt.Sprintf("Step %d (%s, vector %s): %s — %d events happened before it (blue rings), %d after it (orange), %d are concurrent with it (grey). Shift-click another event (or step to it and press Shift+E) to compare the two.",
 		s.Selected+1, s.scn.Names[r.Node], r.Vector, r.Caption, past, future, concurrent)
 }

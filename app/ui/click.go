@@ -120,3 +120,33 @@ func (c *Lab) openProcessMenu(ctx app.Context, i int, node sim.NodeID) {
 		}
 	})
 }
+
+// selectLatestEvent does from the keyboard what a click on an event does:
+// it selects the latest process event shown (its causal past and future
+// ringed), or with compare relates it to the selected one. Pressing it
+// again on the same event clears the selection.
+func (c *Lab) selectLatestEvent(ctx app.Context, i int, compare bool) {
+	s := c.sess(i)
+	recs := s.Run().Trace().Records
+	step := -1
+	for k := min(s.Step(), len(recs)) - 1; k >= 0; k-- {
+		if recs[k].Node >= 0 {
+			step = k
+			break
+		}
+	}
+	if step < 0 {
+		return
+	}
+	p := c.panes[i]
+	if compare && s.Selected >= 0 {
+		s.Compare(step)
+	} else {
+		s.Select(step)
+	}
+	p.notice = s.RelationText()
+	if p.notice == "" {
+		p.notice = s.SelectionText()
+	}
+	c.changed(ctx)
+}

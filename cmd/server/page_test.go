@@ -588,6 +588,33 @@ func TestScenarioFileOpensFromDisk(t *testing.T) {
 // last event, captioned in the log's words; a log that breaks a rule is
 // refused with its line and the rule, and the view stays; a log of
 // several executions opens one run each.
+// E does from the keyboard what a click on an event does: it selects the
+// latest event, ringing its causal past and future; stepping on and
+// pressing Shift+E relates the new event to it; E again clears.
+func TestSelectEventsFromTheKeyboard(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=30")
+	w, h := p.canvasSize()
+	past, future := diagram.Palette[diagram.PastColor], diagram.Palette[diagram.FutureColor]
+	p.key("e")
+	p.waitFor(`location.search.includes("sel=29")`, "the 30th step's event is selected")
+	assert.Contains(t, p.text("#notice"), "Step 30 (")
+	assert.Contains(t, p.text("#notice"), "happened before it")
+	assert.Positive(t, p.countColor(past, 0, h), "its past is ringed")
+	p.key(kb.ArrowRight)
+	p.key(kb.ArrowRight)
+	before := p.frames()
+	p.do(chromedp.KeyEvent("E", chromedp.KeyModifiers(chromedp.ModifierShift)))
+	p.settle(before)
+	notice := p.text("#notice")
+	assert.True(t, strings.Contains(notice, "→") || strings.Contains(notice, "concurrent"), "the two events related: %s", notice)
+	p.key("e")
+	p.key("e")
+	p.waitFor(`!location.search.includes("sel=")`, "E on the selected event clears it")
+	assert.Zero(t, p.countColor(past, 0, h)+p.countColor(future, 0, h))
+	_ = w
+	p.noConsoleErrors()
+}
+
 // A process's menu is reached from the keyboard alone: its name in the
 // Processes panel is a button; Enter opens the menu with the keyboard in
 // it, Enter takes its first choice, and the run changes as a click would.
