@@ -111,7 +111,12 @@ func (c *Lab) openProcessMenu(ctx app.Context, i int, node sim.NodeID) {
 		y = p.scene.ProcessY(node)
 	}
 	p.openMenu(menuProcess, 24, y, false, func(m *menu) { m.node = node })
-	id := p.id("process-menu")
+	focusMenu(ctx, p.id("process-menu"))
+}
+
+// focusMenu gives the keyboard to the first choice of the menu id once it
+// is drawn.
+func focusMenu(ctx app.Context, id string) {
 	ctx.Defer(func(app.Context) {
 		if menu := app.Window().GetElementByID(id); menu.Truthy() {
 			if first := menu.Call("querySelector", "button, input, select"); first.Truthy() {
@@ -119,6 +124,45 @@ func (c *Lab) openProcessMenu(ctx app.Context, i int, node sim.NodeID) {
 			}
 		}
 	})
+}
+
+// nextMessageMenu opens, from the keyboard, the menu of a message in
+// flight beside its arrow, as a click on it does (deliver it next, lose,
+// delay or duplicate it): the oldest first, and on each press the next
+// one after the message whose menu is open, round again after the last.
+func (c *Lab) nextMessageMenu(ctx app.Context, i int) {
+	c.setFocus(i)
+	p := c.panes[i]
+	s := c.sess(i)
+	if p.scene == nil {
+		return
+	}
+	k := s.Step()
+	var flying []int
+	for _, m := range s.Run().Trace().MsgsBefore(k) {
+		if m.InFlightAt(k) {
+			if _, _, drawn := p.scene.MessageAt(m.ID, 0.5); drawn {
+				flying = append(flying, m.ID)
+			}
+		}
+	}
+	if len(flying) == 0 {
+		p.menu.kind, p.notice = menuNone, "No message is in flight at this step."
+		c.changed(ctx)
+		return
+	}
+	id := flying[0]
+	if p.menu.kind == menuMessage {
+		for _, f := range flying {
+			if f > p.menu.msg {
+				id = f
+				break
+			}
+		}
+	}
+	x, y, _ := p.scene.MessageAt(id, 0.5)
+	p.openMenu(menuMessage, x, y, false, func(m *menu) { m.msg = id })
+	focusMenu(ctx, p.id("message-menu"))
 }
 
 // selectLatestEvent does from the keyboard what a click on an event does:

@@ -6,7 +6,9 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // when they step together): arrows and PageUp/PageDown step (presenter
 // remotes send the latter), Space plays, Home and End jump, + − 0 F zoom
 // and follow, Shift+arrows pan, C the cut tool, E selects the latest event
-// (Shift+E compares it with the selected one), Escape closes what is open.
+// (Shift+E compares it with the selected one), M opens the menu of a
+// message in flight (the next one on each press), Escape closes what is
+// open.
 func (c *Lab) key(ev app.Value) {
 	// keys with Ctrl, Cmd or Alt are the browser's (zoom, find, back)
 	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
@@ -92,6 +94,8 @@ func (c *Lab) key(ev app.Value) {
 		act = func(ctx app.Context) { c.follow(ctx, i) }
 	case "c", "C":
 		act = func(ctx app.Context) { c.toggleCut(ctx, i) }
+	case "m", "M":
+		act = func(ctx app.Context) { c.nextMessageMenu(ctx, i) }
 	case "e", "E":
 		compare := ev.Get("shiftKey").Bool()
 		act = func(ctx app.Context) { c.selectLatestEvent(ctx, i, compare) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -612,6 +613,25 @@ func TestSelectEventsFromTheKeyboard(t *testing.T) {
 	p.waitFor(`!location.search.includes("sel=")`, "E on the selected event clears it")
 	assert.Zero(t, p.countColor(past, 0, h)+p.countColor(future, 0, h))
 	_ = w
+	p.noConsoleErrors()
+}
+
+// M opens the menu of a message in flight from the keyboard, the oldest
+// first and the next on each press, with the keyboard in it: Enter on its
+// first choice delivers the message next, as the menu does for a click.
+func TestMessageMenusFromTheKeyboard(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=20")
+	p.do(chromedp.KeyEvent("m"))
+	p.waitFor(`!!document.activeElement && !!document.activeElement.closest("#message-menu")`, "a message's menu opens with the keyboard in it")
+	first := p.text("#message-menu .menu-title")
+	assert.Contains(t, first, "(in flight)")
+	p.do(chromedp.KeyEvent("m"))
+	p.waitFor(`document.querySelector("#message-menu .menu-title").textContent !== `+strconv.Quote(first), "the next message's menu")
+	assert.Contains(t, eval[string](p, `document.activeElement.textContent`), "Deliver it next")
+	before := p.position()
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`document.getElementById("position").textContent !== `+strconv.Quote(before), "the message is delivered next")
+	assert.Contains(t, p.text("#caption"), "receives")
 	p.noConsoleErrors()
 }
 
