@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // FieldError is bad input at one field of a document: its path
@@ -374,9 +375,9 @@ func lookupField(fields []jsonField, key string) (jsonField, bool) {
 // walk keeps what it can: each struct's fields are listed once, and the
 // path to where it is is written out only for an error.
 type keyChecker struct {
-	dec    *json.Decoder
-	fields map[reflect.Type][]jsonField
-	root   string
+	dec   *json.Decoder
+	types keyTypes
+	root  string
 	// path is where the walk is below root: a key, or an index when
 	// isIndex.
 	path []pathStep
@@ -388,11 +389,68 @@ type pathStep struct {
 	isIndex bool
 }
 
+// keyTypes lists each struct's fields once, for the walks that check a
+// document's keys against the type it was decoded into.
+type keyTypes map[reflect.Type][]jsonField
+
+// members says what the members of a value decoded into t are decoded
+// into: a struct's fields (nil for any other type), and the type of every
+// element or value of a slice, array or map (nil for any other, and for
+// a value decoded by its own rules, an Unmarshaler's or an interface's,
+// whose keys are only looked at for repeats).
+func (kt keyTypes) members(t reflect.Type) (fields []jsonField, elem reflect.Type) {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface {
+		return nil, nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		f, ok := kt[t]
+		if !ok {
+			f = jsonFields(t)
+			kt[t] = f
+		}
+		return f, nil
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return nil, t.Elem()
+	}
+	return nil, nil
+}
+
+// keySet holds an object's keys, to find one given twice: a list while
+// they are few (most objects), a map beyond, so that an object of many
+// keys costs no more than a map.
+type keySet struct {
+	few  []string
+	many map[string]bool
+}
+
+// twice adds key and says whether it was there already.
+func (s *keySet) twice(key string) bool {
+	if s.many != nil {
+		seen := s.many[key]
+		s.many[key] = true
+		return seen
+	}
+	if slices.Contains(s.few, key) {
+		return true
+	}
+	if s.few = append(s.few, key); len(s.few) > 16 {
+		s.many = make(map[string]bool, 2*len(s.few))
+		for _, k := range s.few {
+			s.many[k] = true
+		}
+	}
+	return false
+}
+
 // exactKeys reads one value from dec, which holds a document encoding/json
 // decoded into type t, and refuses an object key given twice, or one that
 // names a field only when case is ignored.
 func exactKeys(dec *json.Decoder, t reflect.Type, path string) *FieldError {
-	k := &keyChecker{dec: dec, fields: map[reflect.Type][]jsonField{}, root: path}
+	k := &keyChecker{dec: dec, types: keyTypes{}, root: path}
 	return k.value(t)
 }
 
@@ -412,22 +470,8 @@ func (k *keyChecker) where(key string) string {
 	return p
 }
 
-func (k *keyChecker) fieldsOf(t reflect.Type) []jsonField {
-	f, ok := k.fields[t]
-	if !ok {
-		f = jsonFields(t)
-		k.fields[t] = f
-	}
-	return f
-}
-
 func (k *keyChecker) value(t reflect.Type) *FieldError {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t != nil && (reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface) {
-		t = nil // decoded by its own rules: only repeated keys are looked for
-	}
+	fields, elem := k.types.members(t)
 	tok, err := k.dec.Token()
 	if err != nil {
 		return &FieldError{Path: k.where(""), Problem: "not valid JSON"}
@@ -438,10 +482,6 @@ func (k *keyChecker) value(t reflect.Type) *FieldError {
 	}
 	switch delim {
 	case '[':
-		var elem reflect.Type
-		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-			elem = t.Elem()
-		}
 		k.path = append(k.path, pathStep{isIndex: true})
 		for i := 0; k.dec.More(); i++ {
 			k.path[len(k.path)-1].index = i
@@ -451,45 +491,23 @@ func (k *keyChecker) value(t reflect.Type) *FieldError {
 		}
 		k.path = k.path[:len(k.path)-1]
 	case '{':
-		var fields []jsonField
-		if t != nil && t.Kind() == reflect.Struct {
-			fields = k.fieldsOf(t)
-		}
-		// most objects have a few keys: a list is faster than a map
-		var seen []string
-		var many map[string]bool
+		var seen keySet
 		for k.dec.More() {
 			tok, err := k.dec.Token()
 			if err != nil {
 				return &FieldError{Path: k.where(""), Problem: "not valid JSON"}
 			}
 			key, _ := tok.(string)
-			twice := false
-			if many != nil {
-				twice = many[key]
-				many[key] = true
-			} else {
-				twice = slices.Contains(seen, key)
-				if seen = append(seen, key); len(seen) > 16 {
-					many = map[string]bool{}
-					for _, s := range seen {
-						many[s] = true
-					}
-				}
-			}
-			if twice {
+			if seen.twice(key) {
 				return &FieldError{Path: k.where(key), Problem: "given twice: say it once"}
 			}
-			var vt reflect.Type
-			switch {
-			case fields != nil:
+			vt := elem
+			if fields != nil {
 				f, ok := lookupField(fields, key)
 				if !ok {
 					return &FieldError{Path: k.where(key), Problem: fmt.Sprintf("unknown field: keys match exactly, and this one differs in case from %q", caseMatch(fields, key))}
 				}
 				vt = f.typ
-			case t != nil && t.Kind() == reflect.Map:
-				vt = t.Elem()
 			}
 			k.path = append(k.path, pathStep{key: key})
 			if fe := k.value(vt); fe != nil {
@@ -511,15 +529,15 @@ func (k *keyChecker) value(t reflect.Type) *FieldError {
 // the bytes as they are, without decoding values: a document of a
 // hundred thousand events is walked in milliseconds.
 func exactKeysOf(data []byte, t reflect.Type) bool {
-	w := &keyWalk{data: data, fields: map[reflect.Type][]jsonField{}}
+	w := &keyWalk{data: data, types: keyTypes{}}
 	end, ok := w.value(skipSpace(data, 0), t)
 	return ok && skipSpace(data, end) == len(data)
 }
 
-// keyWalk is exactKeysOf's walk; fields lists each struct's fields once.
+// keyWalk is exactKeysOf's walk.
 type keyWalk struct {
-	data   []byte
-	fields map[reflect.Type][]jsonField
+	data  []byte
+	types keyTypes
 }
 
 func skipSpace(data []byte, i int) int {
@@ -531,12 +549,7 @@ func skipSpace(data []byte, i int) int {
 
 // value walks the value at i and returns where it ends.
 func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t != nil && (reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface) {
-		t = nil // decoded by its own rules: only repeated keys are looked for
-	}
+	fields, elem := w.types.members(t)
 	data := w.data
 	if i >= len(data) {
 		return i, false
@@ -545,10 +558,6 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 	case '"':
 		return w.stringEnd(i)
 	case '[':
-		var elem reflect.Type
-		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-			elem = t.Elem()
-		}
 		i = skipSpace(data, i+1)
 		if i < len(data) && data[i] == ']' {
 			return i + 1, true
@@ -568,15 +577,7 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 			i = skipSpace(data, i+1) // the comma
 		}
 	case '{':
-		var fields []jsonField
-		if t != nil && t.Kind() == reflect.Struct {
-			fields = w.fieldsOf(t)
-		}
-		var elem reflect.Type
-		if t != nil && t.Kind() == reflect.Map {
-			elem = t.Elem()
-		}
-		var seen []string
+		var seen keySet
 		i = skipSpace(data, i+1)
 		if i < len(data) && data[i] == '}' {
 			return i + 1, true
@@ -587,10 +588,9 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 				return end, false
 			}
 			key, ok := w.key(i, end)
-			if !ok || slices.Contains(seen, key) {
+			if !ok || seen.twice(key) {
 				return end, false
 			}
-			seen = append(seen, key)
 			vt := elem
 			if fields != nil {
 				f, ok := lookupField(fields, key)
@@ -645,25 +645,17 @@ func (w *keyWalk) stringEnd(i int) (int, bool) {
 	return i, false
 }
 
-// key is the string data[from:to] as text (its escapes read as
-// encoding/json reads them).
+// key is the string data[from:to] as text, read as encoding/json reads
+// it: its escapes decoded, and bytes that are not UTF-8 replaced (so that
+// two keys it reads alike are found twice).
 func (w *keyWalk) key(from, to int) (string, bool) {
 	raw := w.data[from:to]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw[1 : len(raw)-1]), true
 	}
 	var key string
 	err := json.Unmarshal(raw, &key)
 	return key, err == nil
-}
-
-func (w *keyWalk) fieldsOf(t reflect.Type) []jsonField {
-	f, ok := w.fields[t]
-	if !ok {
-		f = jsonFields(t)
-		w.fields[t] = f
-	}
-	return f
 }
 
 // caseMatch is the field a key names when case is ignored.

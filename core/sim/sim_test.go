@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -161,6 +162,26 @@ func TestDecodeParams(t *testing.T) {
 // large for a float used to come back as encoding/json's "cannot unmarshal
 // number 1e400 into Go struct field …"; a long number or key is quoted
 // clipped, not echoed back whole (both found by FuzzDecodeStrict).
+// manyKeys writes n members "k0": 0, "k1": 1, … of an object.
+func manyKeys(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		members[i] = fmt.Sprintf(`"k%d": %d`, i, i)
+	}
+	return strings.Join(members, ", ")
+}
+
+// An object of many keys is checked for repeats in time proportional to
+// its keys: a link of a hundred thousand keys costs milliseconds, not the
+// ten billion comparisons of a list.
+func TestDecodeStrictManyKeys(t *testing.T) {
+	var v struct {
+		ByName map[string]int `json:"by_name"`
+	}
+	require.NoError(t, DecodeStrict([]byte(`{"by_name": {`+manyKeys(100_000)+`}}`), &v, ""))
+	assert.Len(t, v.ByName, 100_000)
+}
+
 func TestDecodeStrictRefusesInPlainWords(t *testing.T) {
 	type doc struct {
 		Ratio  float32        `json:"ratio"`
@@ -178,6 +199,11 @@ func TestDecodeStrictRefusesInPlainWords(t *testing.T) {
 		{`{"weight": "` + long + `"}`, `field "weight": want a number, got text "` + long[:40] + `…"`},
 		{`{"` + long + `": 1}`, `field "` + long[:40] + `…": unknown field (known here: by_name, count, port, ratio, weight)`},
 		{`{"by_name": {"` + long + `": "x"}}`, `field "by_name.` + long[:40] + `…": want a whole number, got text "x"`},
+		// encoding/json reads bytes that are not UTF-8 as U+FFFD: two such
+		// keys are one key given twice
+		{"{\"by_name\": {\"a\xff\": 1, \"a\xfe\": 2}}", "field \"by_name.a\uFFFD\": given twice: say it once"},
+		{`{"by_name": {"a": 1, "\u0061": 2}}`, `field "by_name.a": given twice: say it once`},
+		{`{"by_name": {` + manyKeys(40) + `, "k7": 2}}`, `field "by_name.k7": given twice: say it once`},
 	} {
 		var v doc
 		err := DecodeStrict([]byte(tc.doc), &v, "")
