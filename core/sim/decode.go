@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -194,8 +195,16 @@ func checkValue(raw []byte, t reflect.Type, path string) *FieldError {
 			return &FieldError{Path: path, Problem: fmt.Sprintf("want a number, got %s, which is too large", found(raw))}
 		}
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			return nil // []byte is base64 text; encoding/json checks it
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && raw[0] != '[' {
+			// bytes are base64 text (or a list of bytes, checked below)
+			var text string
+			if json.Unmarshal(raw, &text) != nil {
+				return wrong(path, "base64 text", raw)
+			}
+			if _, err := base64.StdEncoding.DecodeString(text); err != nil {
+				return &FieldError{Path: path, Problem: fmt.Sprintf("want base64 text, got %s, which is not base64", found(raw))}
+			}
+			return nil
 		}
 		if raw[0] != '[' {
 			return wrong(path, "a list", raw)

@@ -189,6 +189,7 @@ func TestDecodeStrictRefusesInPlainWords(t *testing.T) {
 		Count  int            `json:"count"`
 		Port   uint16         `json:"port"`
 		ByName map[string]int `json:"by_name"`
+		Data   []byte         `json:"data"`
 	}
 	long := "1" + strings.Repeat("9", 3000)
 	for _, tc := range []struct{ doc, want string }{
@@ -197,7 +198,9 @@ func TestDecodeStrictRefusesInPlainWords(t *testing.T) {
 		{`{"count": ` + long + `}`, `field "count": want a whole number from -9223372036854775808 to 9223372036854775807, got ` + long[:40] + `…`},
 		{`{"port": -` + long + `}`, `field "port": want a whole number of 0 or more, got -` + long[:39] + `…`},
 		{`{"weight": "` + long + `"}`, `field "weight": want a number, got text "` + long[:40] + `…"`},
-		{`{"` + long + `": 1}`, `field "` + long[:40] + `…": unknown field (known here: by_name, count, port, ratio, weight)`},
+		{`{"` + long + `": 1}`, `field "` + long[:40] + `…": unknown field (known here: by_name, count, data, port, ratio, weight)`},
+		{`{"data": 0}`, `field "data": want base64 text, got the number 0`},
+		{`{"data": "@@"}`, `field "data": want base64 text, got text "@@", which is not base64`},
 		{`{"by_name": {"` + long + `": "x"}}`, `field "by_name.` + long[:40] + `…": want a whole number, got text "x"`},
 		// encoding/json reads bytes that are not UTF-8 as U+FFFD: two such
 		// keys are one key given twice
