@@ -40,16 +40,7 @@ func (c *Lab) click(ctx app.Context, i int, e app.Event) {
 		}
 		p.openMenu(menuMessage, x, y, false, func(m *menu) { m.msg = hit.Msg })
 	case diagram.HitEvent:
-		if e.Get("shiftKey").Bool() && s.Selected >= 0 {
-			s.Compare(hit.Step) // a second event, related to the first
-		} else {
-			s.Select(hit.Step)
-		}
-		p.notice = s.RelationText()
-		if p.notice == "" {
-			p.notice = s.SelectionText()
-		}
-		c.changed(ctx)
+		c.selectEvent(ctx, i, hit.Step, e.Get("shiftKey").Bool())
 	case diagram.HitProcess:
 		p.openMenu(menuProcess, x, y, false, func(m *menu) { m.node = hit.Node })
 	default:
@@ -179,15 +170,22 @@ func (c *Lab) selectLatestEvent(ctx app.Context, i int, compare bool) {
 			break
 		}
 	}
-	if step < 0 {
-		return
+	if step >= 0 {
+		c.selectEvent(ctx, i, step, compare)
 	}
-	p := c.panes[i]
+}
+
+// selectEvent selects the event of step in pane i, ringing its causal past
+// and future, or with compare relates it to the selected one, and says so
+// in the pane's notice. Selecting the selected event again clears it.
+func (c *Lab) selectEvent(ctx app.Context, i, step int, compare bool) {
+	s := c.sess(i)
 	if compare && s.Selected >= 0 {
-		s.Compare(step)
+		s.Compare(step) // a second event, related to the first
 	} else {
 		s.Select(step)
 	}
+	p := c.panes[i]
 	p.notice = s.RelationText()
 	if p.notice == "" {
 		p.notice = s.SelectionText()
