@@ -236,16 +236,12 @@ func (t *tikz) spans() {
 	}
 }
 
+// role is how the algorithm draws an annotation role.
 func (t *tikz) role(name string) (sim.RoleSpec, bool) {
 	if t.spec == nil {
 		return sim.RoleSpec{}, false
 	}
-	for _, r := range t.spec.Roles {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return sim.RoleSpec{}, false
+	return t.spec.Role(name)
 }
 
 // messages draws every message sent in the first k steps with

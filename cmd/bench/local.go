@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 func wasmSizes(rep *Report) error {
@@ -52,48 +53,68 @@ func microBenchmarks(rep *Report, count int) error {
 	return nil
 }
 
-// throughputCommand is cmd/throughput with args, run natively or built
-// for js/wasm under Node.js with the Go distribution's go_js_wasm_exec,
-// and the platform's name.
-func throughputCommand(wasm bool, args ...string) (*exec.Cmd, string, error) {
-	if !wasm {
-		return exec.Command("go", append([]string{"run", "./cmd/throughput"}, args...)...), "native", nil
+// throughputWasm is cmd/throughput built for js/wasm, once for every
+// step that runs it.
+var throughputWasm struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// runThroughput runs cmd/throughput with args, natively or built for
+// js/wasm under Node.js with the Go distribution's go_js_wasm_exec, and
+// decodes each line it prints into a T. It returns the platform's name,
+// and the run's own failure apart (a line that says its error still lets
+// the others report).
+func runThroughput[T any](wasm bool, args ...string) (platform string, lines []T, runErr, err error) {
+	cmd := exec.Command("go", append([]string{"run", "./cmd/throughput"}, args...)...)
+	platform = "native"
+	if wasm {
+		platform = "wasm"
+		w := &throughputWasm
+		w.once.Do(func() {
+			w.bin = filepath.Join(os.TempDir(), "spacetime-throughput.wasm")
+			build := exec.Command("go", "build", "-o", w.bin, "./cmd/throughput")
+			build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+			build.Stderr = os.Stderr
+			w.err = build.Run()
+		})
+		if w.err != nil {
+			return platform, nil, nil, w.err
+		}
+		root, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			return platform, nil, nil, err
+		}
+		cmd = exec.Command(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "go_js_wasm_exec"), append([]string{w.bin}, args...)...)
 	}
-	bin := filepath.Join(os.TempDir(), "spacetime-throughput.wasm")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/throughput")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return nil, "", err
+	cmd.Stderr = os.Stderr
+	data, runErr := cmd.Output()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var line T
+		if err := dec.Decode(&line); err != nil {
+			return platform, lines, runErr, err
+		}
+		lines = append(lines, line)
 	}
-	root, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return nil, "", err
-	}
-	return exec.Command(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "go_js_wasm_exec"), append([]string{bin}, args...)...), "wasm", nil
+	return platform, lines, runErr, nil
 }
 
 // throughput runs cmd/throughput natively or in wasm.
 func throughput(rep *Report, wasm bool) error {
-	cmd, platform, err := throughputCommand(wasm)
+	platform, lines, runErr, err := runThroughput[struct {
+		Algorithm string  `json:"algorithm"`
+		N         int     `json:"n"`
+		PerSecond float64 `json:"events_per_s"`
+		Error     string  `json:"error"`
+	}](wasm)
 	if err != nil {
 		return err
 	}
-	cmd.Stderr = os.Stderr
-	data, runErr := cmd.Output() // an algorithm that fails still lets the others report
 	rep.CoreEventsPerS[platform] = map[string]float64{}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var errs []string
-	for dec.More() {
-		var r struct {
-			Algorithm string  `json:"algorithm"`
-			N         int     `json:"n"`
-			PerSecond float64 `json:"events_per_s"`
-			Error     string  `json:"error"`
-		}
-		if err := dec.Decode(&r); err != nil {
-			return err
-		}
+	for _, r := range lines {
 		if r.Error != "" {
 			errs = append(errs, fmt.Sprintf("%s: %s", r.Algorithm, r.Error))
 			continue
@@ -119,26 +140,19 @@ func sortedKeys[V any](m map[string]V) []string {
 // lay out at 1280×720), natively or in wasm under Node.js (V8, Chromium's
 // engine): cmd/throughput -log.
 func importLog(rep *Report, wasm bool) error {
-	cmd, platform, err := throughputCommand(wasm, "-log")
+	platform, lines, runErr, err := runThroughput[struct {
+		Events int     `json:"log_events"`
+		MS     float64 `json:"ms"`
+		Error  string  `json:"error"`
+	}](wasm, "-log")
 	if err != nil {
 		return err
 	}
-	cmd.Stderr = os.Stderr
-	data, runErr := cmd.Output()
 	if rep.ImportMS == nil {
 		rep.ImportMS = map[string]map[string]float64{}
 	}
 	rep.ImportMS[platform] = map[string]float64{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for dec.More() {
-		var r struct {
-			Events int     `json:"log_events"`
-			MS     float64 `json:"ms"`
-			Error  string  `json:"error"`
-		}
-		if err := dec.Decode(&r); err != nil {
-			return err
-		}
+	for _, r := range lines {
 		if r.Error != "" {
 			return errors.New(r.Error)
 		}

@@ -32,11 +32,7 @@ func seedFlag(name, text string) (uint64, error) {
 // pixelsFlag reads a picture's size in pixels, from minPixels to maxPixels
 // (NaN, infinities, 0 and negative sizes make an SVG nothing can draw).
 func pixelsFlag(name, text string) (float64, error) {
-	x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-	if err != nil || math.IsNaN(x) || x < minPixels || x > maxPixels {
-		return 0, errUsage{fmt.Errorf("--%s: want a number of pixels from %d to %d, got %q", name, minPixels, maxPixels, text)}
-	}
-	return x, nil
+	return numberFlag(name, text, minPixels, maxPixels, fmt.Sprintf("a number of pixels from %d to %d", minPixels, maxPixels))
 }
 
 // numberFlag reads a number from lo to hi; want says it in words.

@@ -114,7 +114,7 @@ func importLogs(enc *json.Encoder, repeat int) error {
 	}
 	for _, n := range []int{10_000, 100_000} {
 		log := r.Trace().ShiViz(n)
-		r := LogResult{Events: n, Platform: runtime.GOOS + "/" + runtime.GOARCH}
+		res := LogResult{Events: n, Platform: runtime.GOOS + "/" + runtime.GOARCH}
 		var ms []float64
 		for range max(repeat, 1) {
 			start := time.Now()
@@ -131,8 +131,8 @@ func importLogs(enc *json.Encoder, repeat int) error {
 			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
 		}
 		slices.Sort(ms)
-		r.MS = ms[len(ms)/2]
-		enc.Encode(r)
+		res.MS = ms[len(ms)/2]
+		enc.Encode(res)
 	}
 	return nil
 }
