@@ -15,8 +15,8 @@ import (
 	"spacetime/core/sim"
 )
 
-// luminance is a CSS colour's relative luminance (WCAG 2).
-func luminance(t *testing.T, hex string) float64 {
+// linearRGB is a CSS colour (#rrggbb) as linear red, green and blue.
+func linearRGB(t *testing.T, hex string) [3]float64 {
 	t.Helper()
 	require.Len(t, hex, 7, hex)
 	var c [3]float64
@@ -24,12 +24,18 @@ func luminance(t *testing.T, hex string) float64 {
 		v, err := strconv.ParseUint(hex[1+2*i:3+2*i], 16, 8)
 		require.NoError(t, err, hex)
 		x := float64(v) / 255
-		if x <= 0.03928 {
+		if x <= 0.04045 {
 			c[i] = x / 12.92
 		} else {
 			c[i] = math.Pow((x+0.055)/1.055, 2.4)
 		}
 	}
+	return c
+}
+
+// luminance is a CSS colour's relative luminance (WCAG 2).
+func luminance(t *testing.T, hex string) float64 {
+	c := linearRGB(t, hex)
 	return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
 }
 
@@ -87,17 +93,7 @@ var colourVision = map[string][3][3]float64{
 // labAs is a CSS colour as a reader with that vision sees it, in CIELAB.
 func labAs(t *testing.T, hex string, m [3][3]float64) [3]float64 {
 	t.Helper()
-	var c [3]float64
-	for i := range 3 {
-		v, err := strconv.ParseUint(hex[1+2*i:3+2*i], 16, 8)
-		require.NoError(t, err, hex)
-		x := float64(v) / 255
-		if x <= 0.04045 {
-			c[i] = x / 12.92
-		} else {
-			c[i] = math.Pow((x+0.055)/1.055, 2.4)
-		}
-	}
+	c := linearRGB(t, hex)
 	var s [3]float64
 	for i := range 3 {
 		s[i] = min(max(m[i][0]*c[0]+m[i][1]*c[1]+m[i][2]*c[2], 0), 1)

@@ -736,15 +736,23 @@ func TestShortSpanWindowsAShortRun(t *testing.T) {
 
 // TestFaultsAndLostMessages forks the worked example with a crash, a pause
 // and a message lost by the network, and checks how they are drawn.
-func TestFaultsAndLostMessages(t *testing.T) {
+// faultedBank is the bank's run with three of the learner's faults after
+// its end, step k: message 21 (the head of A→C) lost at step k, B crashed
+// at k+1, C paused for 5 ticks at k+2.
+func faultedBank(t testing.TB) (*engine.Run, int) {
+	t.Helper()
 	r := builtinRun(t, "snapshot-bank")
-	// Drop the head of A→C after the end, crash B, pause C.
 	k := r.Len()
 	require.True(t, r.Trace().Msgs[21].InFlightAt(k))
 	require.NoError(t, r.Insert(k, dropAction(21)))
 	require.NoError(t, r.Insert(k+1, faultAction("crash", 1, 0)))
 	require.NoError(t, r.Insert(k+2, faultAction("pause", 2, 5)))
 	require.GreaterOrEqual(t, r.Len(), k+3)
+	return r, k
+}
+
+func TestFaultsAndLostMessages(t *testing.T) {
+	r, k := faultedBank(t)
 
 	t.Run("lost message", func(t *testing.T) {
 		sc := layout(r, k+1, diagram.Options{})

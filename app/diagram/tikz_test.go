@@ -70,12 +70,8 @@ func TestTikZDrawsTheRunByMeaning(t *testing.T) {
 // TestTikZCrashesAndLosses: a crash is messagepassing's \crash, a process
 // down draws no line until it recovers, a lost message ends in a cross.
 func TestTikZCrashesAndLosses(t *testing.T) {
-	r := builtinRun(t, "snapshot-bank")
-	k := r.Len()
-	require.True(t, r.Trace().Msgs[21].InFlightAt(k))
-	require.NoError(t, r.Insert(k, dropAction(21)))
-	require.NoError(t, r.Insert(k+1, faultAction("crash", 1, 0)))
-	tex := tikzOf(r, k+2)
+	r, k := faultedBank(t)
+	tex := tikzOf(r, k+2) // lost, then B down
 	assert.Equal(t, 1, count(tex, `\\crash\{B\}`), "B's crash")
 	assert.Equal(t, 1, count(tex, `\\processlength\{B\}`), "B's line up to its crash")
 	assert.Zero(t, count(tex, `\\restart\{B\}`), "and none after: B is still down")
@@ -117,12 +113,7 @@ func TestTikZCompiles(t *testing.T) {
 	for _, id := range []string{"snapshot-bank", "checkpoint-domino", "token-ring-crash", "lease-fencing", "log-kvstore"} {
 		runs[id] = builtinRun(t, id)
 	}
-	lost := builtinRun(t, "snapshot-bank")
-	k := lost.Len()
-	require.NoError(t, lost.Insert(k, dropAction(21)))
-	require.NoError(t, lost.Insert(k+1, faultAction("crash", 1, 0)))
-	require.NoError(t, lost.Insert(k+2, faultAction("pause", 2, 5)))
-	runs["bank-with-faults"] = lost
+	runs["bank-with-faults"], _ = faultedBank(t)
 	odd, err := scenario.FromLog([]byte("node_1 {\"node_1\":1}\nstart & go {x} 50% #1 ~ ^ \\ → α\nx$y {\"x$y\":1}\nstart\n"), "odd.log")
 	require.NoError(t, err)
 	runs["odd-names"], err = odd[0].Run()

@@ -122,7 +122,15 @@ func newTab(t *testing.T) context.Context {
 // open opens a tab at path and waits for the first diagram frame.
 func open(t *testing.T, path string) *page {
 	t.Helper()
-	ctx := newTab(t)
+	p := watchConsole(t, newTab(t))
+	p.do(chromedp.Navigate(siteURL + path))
+	p.waitFrames(1)
+	return p
+}
+
+// watchConsole makes a page of an open tab, keeping the errors its console logs
+// from now on.
+func watchConsole(t *testing.T, ctx context.Context) *page {
 	errs := &[]string{}
 	msgs := chromedp.Console(ctx)
 	go func() {
@@ -137,10 +145,7 @@ func open(t *testing.T, path string) *page {
 			}
 		}
 	}()
-	p := &page{t: t, ctx: ctx, errors: errs}
-	p.do(chromedp.Navigate(siteURL + path))
-	p.waitFrames(1)
-	return p
+	return &page{t: t, ctx: ctx, errors: errs}
 }
 
 func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -34,15 +35,7 @@ func TestDeepLinkOpensOffline(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url+"/?s=snapshot-bank&k=5")))
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`(window.spacetimeFrames || 0) >= 1`))
 	require.NoError(t, err)
-	cached := false
-	for deadline := time.Now().Add(30 * time.Second); !cached && time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
-		cached, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async (keys) => {
-			for (const k of keys) { if (await (await caches.open(k)).match("/web/app.wasm")) return true; }
-			return false;
-		})`, chromedp.EvalAwaitPromise))
-		require.NoError(t, err)
-	}
-	require.True(t, cached, "the service worker caches the client")
+	waitForCachedClient(t, ctx, "/web/app.wasm")
 
 	srv.Close() // offline from here on
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url+"/?s=snapshot-bank&k=30")))
@@ -51,4 +44,20 @@ func TestDeepLinkOpensOffline(t *testing.T) {
 	pos, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS("#position")))
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(pos, "step 30 /"), pos)
+}
+
+// waitForCachedClient waits until the page's service worker has cached the
+// client at path (which it does a few seconds after the rest).
+func waitForCachedClient(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	cached := false
+	for deadline := time.Now().Add(30 * time.Second); !cached && time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		var err error
+		cached, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`caches.keys().then(async (keys) => {
+			for (const k of keys) { if (await (await caches.open(k)).match(%q)) return true; }
+			return false;
+		})`, path), chromedp.EvalAwaitPromise))
+		require.NoError(t, err)
+	}
+	require.True(t, cached, "the service worker caches the client (%s)", path)
 }

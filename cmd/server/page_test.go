@@ -543,16 +543,21 @@ func TestCentralCoordinatorInThePage(t *testing.T) {
 	assert.Contains(t, p.text("#invariants"), "(this lesson's point)")
 }
 
-// A scenario file opens from disk: picked in the Load panel, or dropped on
-// the page. A bad file is refused with its name and what is wrong, and a
-// file larger than a link can carry is refused unread; the view stays.
-func TestScenarioFileOpensFromDisk(t *testing.T) {
+// fileWriter writes files into a directory of the test's, and says where.
+func fileWriter(t *testing.T) func(name, text string) string {
 	dir := t.TempDir()
-	write := func(name, text string) string {
+	return func(name, text string) string {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 		return path
 	}
+}
+
+// A scenario file opens from disk: picked in the Load panel, or dropped on
+// the page. A bad file is refused with its name and what is wrong, and a
+// file larger than a link can carry is refused unread; the view stays.
+func TestScenarioFileOpensFromDisk(t *testing.T) {
+	write := fileWriter(t)
 	good := write("four.json", `{"id": "four-branches", "title": "Four branches", "algorithm": "chandy-lamport", "n": 4, "seed": 7, "workload": {"p": 0.5}, "until": {"time": 200}}`)
 	bad := write("bad.json", `{"algorithm": "chandy-lamport", "n": 3, "seed": 1, "until": {"steps": 10}, "netwrk": {}}`)
 	large := write("large.json", `{"title": "`+strings.Repeat("x", 1<<20)+`"}`)
@@ -594,7 +599,7 @@ func TestScenarioFileOpensFromDisk(t *testing.T) {
 // pressing Shift+E relates the new event to it; E again clears.
 func TestSelectEventsFromTheKeyboard(t *testing.T) {
 	p := open(t, "/?s=snapshot-bank&k=30")
-	w, h := p.canvasSize()
+	_, h := p.canvasSize()
 	past, future := diagram.Palette[diagram.PastColor], diagram.Palette[diagram.FutureColor]
 	p.key("e")
 	p.waitFor(`location.search.includes("sel=29")`, "the 30th step's event is selected")
@@ -612,7 +617,6 @@ func TestSelectEventsFromTheKeyboard(t *testing.T) {
 	p.key("e")
 	p.waitFor(`!location.search.includes("sel=")`, "E on the selected event clears it")
 	assert.Zero(t, p.countColor(past, 0, h)+p.countColor(future, 0, h))
-	_ = w
 	p.noConsoleErrors()
 }
 
@@ -656,12 +660,7 @@ func TestAProcessMenuFromTheKeyboard(t *testing.T) {
 }
 
 func TestALogOpensFromDisk(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		return path
-	}
+	write := fileWriter(t)
 	data, err := os.ReadFile("../../core/scenario/testdata/logs/kvstore.log")
 	require.NoError(t, err)
 	good := write("kvstore.log", string(data))

@@ -71,75 +71,39 @@ func TestStaticSiteFromASubPath(t *testing.T) {
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
 	defer cancelT()
-	require.NoError(t, chromedp.Do(ctx))
-	p := &page{t: t, ctx: ctx, errors: &[]string{}}
-	msgs := chromedp.Console(ctx)
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			if m.Type == "error" || m.Type == chromedp.ConsoleException {
-				consoleMu.Lock()
-				*p.errors = append(*p.errors, m.Text)
-				consoleMu.Unlock()
-			}
-		}
-	}()
-	opened := func(url, why string) {
+	require.NoError(t, chromedp.Do(ctx)) // open the tab before listening
+	p := watchConsole(t, ctx)
+	opened := func(url string) {
 		t.Helper()
-		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)), why)
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](`(window.spacetimeFrames || 0) >= 1`, chromedp.WithPollingTimeout(45*time.Second)))
-		require.NoError(t, err, why)
+		p.do(chromedp.Navigate(url))
+		p.waitFrames(1)
 	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
-		require.NoError(t, err)
-		return s
-	}
-	js := func(expr string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		require.NoError(t, err)
-		return s
-	}
+	js := func(expr string) string { t.Helper(); return eval[string](p, expr) }
 
 	// a lesson's page opens that lesson, at the site's root with its link
-	opened(base+"snapshot-nonfifo.html", "a lesson's page")
+	opened(base + "snapshot-nonfifo.html") // a lesson's page
 	assert.Equal(t, "/spacetime/", js(`location.pathname`))
 	assert.Contains(t, js(`location.search`), "s=snapshot-nonfifo")
 	assert.Equal(t, "snapshot-nonfifo", js(`document.getElementById("scenario").value`))
 	p.noConsoleErrors()
-	before := text("#position")
-	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)))
-	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("position").textContent !== `+strconv.Quote(before), chromedp.WithPollingTimeout(10*time.Second)))
-	require.NoError(t, err, "→ steps the lesson")
+	before := p.position()
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.waitFor(`document.getElementById("position").textContent.trim() !== `+strconv.Quote(before), "→ steps the lesson")
 
 	// a deep link, and a compare link, from the sub-path
-	opened(base+"?s=snapshot-bank&k=12", "a deep link")
-	assert.True(t, strings.HasPrefix(text("#position"), "step 12 /"), text("#position"))
-	opened(base+"compare?s=central-crash&s.2=ricart-agrawala-crash", "a compare link")
+	opened(base + "?s=snapshot-bank&k=12") // a deep link
+	assert.True(t, strings.HasPrefix(p.position(), "step 12 /"), p.position())
+	opened(base + "compare?s=central-crash&s.2=ricart-agrawala-crash") // a compare link
 	assert.Equal(t, "/spacetime/compare", js(`location.pathname`))
-	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("canvas.diagram").length`))
-	require.NoError(t, err)
-	assert.Greater(t, n, 1, "the comparison's runs side by side")
+	assert.Greater(t, eval[int](p, `document.querySelectorAll("canvas.diagram").length`), 1, "the comparison's runs side by side")
 
 	p.noConsoleErrors()
 
 	// offline once the worker has cached the client
-	cached := false
-	for deadline := time.Now().Add(30 * time.Second); !cached && time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
-		cached, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async (keys) => {
-			for (const k of keys) { if (await (await caches.open(k)).match("/spacetime/web/app.wasm")) return true; }
-			return false;
-		})`, chromedp.EvalAwaitPromise))
-		require.NoError(t, err)
-	}
-	require.True(t, cached, "the service worker caches the client below the sub-path")
+	waitForCachedClient(t, ctx, "/spacetime/web/app.wasm")
 	srv.Close()
-	opened(base+"?s=snapshot-bank&k=30", "a deep link offline")
-	assert.True(t, strings.HasPrefix(text("#position"), "step 30 /"), text("#position"))
-	opened(base+"token-ring-crash.html", "a lesson's page offline, never visited")
+	opened(base + "?s=snapshot-bank&k=30") // a deep link offline
+	assert.True(t, strings.HasPrefix(p.position(), "step 30 /"), p.position())
+	opened(base + "token-ring-crash.html") // a lesson's page offline, never visited
 	assert.Equal(t, "token-ring-crash", js(`document.getElementById("scenario").value`))
 }
