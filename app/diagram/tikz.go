@@ -124,6 +124,14 @@ type tikz struct {
 	leftOut int
 }
 
+// mark names a new coordinate of the figure ("lost 3"): with a space,
+// which no process's TikZ name has, so that a process named lost3 keeps
+// its own.
+func (t *tikz) mark(what string) string {
+	t.marks++
+	return fmt.Sprintf("%s %d", what, t.marks)
+}
+
 // texName is a name both TikZ and TeX's math mode read as it is.
 var texName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 
@@ -132,7 +140,7 @@ func (t *tikz) names() {
 	t.ids = make([]string, len(names))
 	for i, n := range names {
 		t.ids[i] = n
-		if !texName.MatchString(n) || slices.Contains(names, fmt.Sprintf("p%d", i+1)) && n != fmt.Sprintf("p%d", i+1) {
+		if !texName.MatchString(n) {
 			t.textNames = true
 		}
 	}
@@ -171,8 +179,7 @@ func (t *tikz) lanes() {
 			if sp.from >= 0 {
 				at := t.x(sp.from)
 				t.segment(id, from, at, first)
-				t.marks++
-				fmt.Fprintf(t.out, "\\begin{scope}[color=%s, thick]\\crash{%s}{%s}{crash%d}\\end{scope}\n", t.color(CrashColor), id, num(at), t.marks)
+				fmt.Fprintf(t.out, "\\begin{scope}[color=%s, thick]\\crash{%s}{%s}{%s}\\end{scope}\n", t.color(CrashColor), id, num(at), t.mark("crash"))
 			}
 			first = false
 			if sp.to < 0 || sp.to >= t.k {
@@ -281,10 +288,10 @@ func (t *tikz) messages(highlight []int) {
 		case m.DroppedAt(t.k):
 			// lost a third of the way, near its sender, as on screen
 			end := max(t.x(m.DropStep), sx+0.4)
-			t.marks++
-			fmt.Fprintf(t.out, "\\draw[%s] ($(%s)+(%s,0)$) -- ($(%s)!0.3!(%s)+(%s,0)$) coordinate (lost%d) node[pos=0.4, anchor=west] {%s};\n",
-				strings.Join(style, ", "), from, num(sx), from, to, num(end), t.marks, label)
-			fmt.Fprintf(t.out, "\\draw[%s, thick] (lost%d) +(-0.08,-0.08) -- +(0.08,0.08) (lost%d) +(-0.08,0.08) -- +(0.08,-0.08);\n", t.color(CrashColor), t.marks, t.marks)
+			lost := t.mark("lost")
+			fmt.Fprintf(t.out, "\\draw[%s] ($(%s)+(%s,0)$) -- ($(%s)!0.3!(%s)+(%s,0)$) coordinate (%s) node[pos=0.4, anchor=west] {%s};\n",
+				strings.Join(style, ", "), from, num(sx), from, to, num(end), lost, label)
+			fmt.Fprintf(t.out, "\\draw[%s, thick] (%s) +(-0.08,-0.08) -- +(0.08,0.08) (%s) +(-0.08,0.08) -- +(0.08,-0.08);\n", t.color(CrashColor), lost, lost)
 		default:
 			// still on its way: dashed to the present, as far down as
 			// its delay has run
@@ -365,11 +372,9 @@ func (t *tikz) annotations() {
 			case sim.StyleGlyph, sim.StyleLabel:
 				text := texText(a.Text)
 				if rs.Style == sim.StyleGlyph && rs.Glyph == sim.GlyphSquare {
-					t.marks++
-					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\checkpointspecial{%s}{%s}{cp%d}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), t.marks, text)
+					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\checkpointspecial{%s}{%s}{%s}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), t.mark("checkpoint"), text)
 				} else if text != "" && t.room(r.Node, x, a.Text) {
-					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\annotatexplicit{%s}{%s}{%s}{note%d}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), text, t.marks+1)
-					t.marks++
+					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\annotatexplicit{%s}{%s}{%s}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), text, t.mark("note"))
 				}
 			}
 		}
