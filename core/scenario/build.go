@@ -16,7 +16,7 @@ func (s *Scenario) Config() (engine.Config, error) {
 	if spec == nil {
 		return engine.Config{}, fmt.Errorf("scenario: unknown algorithm %q", s.Algorithm)
 	}
-	nodes, err := spec.New(s.Names, s.Params)
+	nodes, err := s.newNodes(spec)
 	if err != nil {
 		return engine.Config{}, paramsError(err)
 	}
@@ -29,6 +29,7 @@ func (s *Scenario) Config() (engine.Config, error) {
 		Generator: engine.Generator(s.RNG),
 		Net:       network.Config{FIFO: s.FIFO(), DelayMin: 1, DelayMax: 1, Loss: s.Network.Loss},
 		Until:     engine.Until(s.Until),
+		Script:    make([]engine.Timed, 0, len(s.Script)),
 	}
 	if d := s.Network.Delay; len(d) == 2 {
 		cfg.Net.DelayMin, cfg.Net.DelayMax = d[0], d[1]

@@ -5,6 +5,7 @@
 package scenario
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,6 +46,45 @@ type Scenario struct {
 	Until       Until           `json:"until"`
 	Expect      *Expect         `json:"expect,omitempty"`
 	Lesson      *Lesson         `json:"lesson,omitempty"`
+
+	// initial keeps what Validate made of the params (see newNodes).
+	initial *initialNodes
+}
+
+// initialNodes are a scenario's processes as its algorithm made them from
+// its params when the scenario was validated. A run starts from clones of
+// them instead of decoding the params again: a large log's params are
+// most of the cost of opening it, and opening validates, then runs.
+type initialNodes struct {
+	algorithm string
+	names     []string
+	params    json.RawMessage
+	nodes     []sim.Node
+}
+
+// newNodes makes the scenario's processes: clones of those Validate made,
+// while the algorithm, the names and the params are the ones it saw (the
+// same slices: params are replaced, never changed in place), or else
+// anew from the params.
+func (s *Scenario) newNodes(spec *sim.Spec) ([]sim.Node, error) {
+	if m := s.initial; m.of(s) {
+		nodes := make([]sim.Node, len(m.nodes))
+		for i, n := range m.nodes {
+			nodes[i] = n.Clone()
+		}
+		return nodes, nil
+	}
+	return spec.New(s.Names, s.Params)
+}
+
+// of says whether the processes were made for s as it is now.
+func (m *initialNodes) of(s *Scenario) bool {
+	return m != nil && m.algorithm == s.Algorithm && sameSlice(m.names, s.Names) && sameSlice(m.params, s.Params)
+}
+
+// sameSlice says whether a and b are the same slice of the same array.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // Lesson is how a scenario is presented as a lesson: where it belongs in
@@ -156,6 +196,9 @@ func (e *Entry) given(field string) bool {
 
 // faultFields are the script fields that only faults take.
 var faultFields = []string{"for", "by", "msg", "oneway", "on", "groups"}
+
+// entryFields are the script fields besides "at" and the action's name.
+var entryFields = append([]string{"node", "target", "arg"}, faultFields...)
 
 // Until is when the run stops: the first condition met.
 type Until struct {
@@ -302,9 +345,14 @@ func (s *Scenario) Validate() error {
 	if err := s.Lesson.validate(); err != nil {
 		return err
 	}
-	if _, err := spec.New(s.Names, s.Params); err != nil {
+	if s.initial.of(s) {
+		return nil // the params made these processes
+	}
+	nodes, err := spec.New(s.Names, s.Params)
+	if err != nil {
 		return paramsError(err)
 	}
+	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, params: s.Params, nodes: nodes}
 	return nil
 }
 
@@ -348,11 +396,11 @@ func timeRange(field string, r []sim.Time) error {
 func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	e := &s.Script[i]
 	field := func(f string) string { return fmt.Sprintf("script[%d].%s", i, f) }
-	if err := timeField(field("at"), e.At); err != nil {
-		return err
+	if e.At < 0 || e.At > sim.MaxTime { // checked before the field is named: a log has 100,000 entries
+		return timeField(field("at"), e.At)
 	}
 	if e.delivery() {
-		for _, name := range append([]string{"node", "target", "arg"}, faultFields...) {
+		for _, name := range entryFields {
 			if name != "msg" && e.given(name) {
 				return fieldErr(field(name), "a delivery takes only \"at\" and \"msg\"")
 			}
@@ -370,7 +418,7 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		if err != nil {
 			return fieldErr(field("fault"), "%v", err)
 		}
-		for _, name := range append([]string{"node", "target", "arg"}, faultFields...) {
+		for _, name := range entryFields {
 			if e.given(name) && !f.Takes(name) {
 				return fieldErr(field(name), "the fault %s takes no %q (it takes %s)", f.Name, name, paramList(f))
 			}
@@ -476,6 +524,15 @@ func paramList(f *faults.Fault) string {
 func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 	if len(raw) == 0 {
 		return 0, errors.New("name the process (by name, or by number from 1)")
+	}
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && !bytes.ContainsAny(raw, "\\\x00") {
+		// a plain quoted name, read without a decoder: a log's script
+		// names a process 100,000 times
+		for i, n := range s.Names {
+			if string(raw[1:len(raw)-1]) == n {
+				return sim.NodeID(i), nil
+			}
+		}
 	}
 	var name string
 	if json.Unmarshal(raw, &name) == nil {

@@ -258,8 +258,6 @@ func TestJSONRoundTrip(t *testing.T) {
 			} else {
 				assert.JSONEq(t, string(s.Params), string(back.Params))
 			}
-			back.Params = s.Params // the same JSON, differently indented
-			assert.Equal(t, s, back)
 			assert.Equal(t, string(out), string(back.JSON()), "JSON is a fixed point")
 
 			c := s.Clone()

@@ -12,6 +12,7 @@ package logreplay
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,6 +82,14 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
 	}
+	return New(names, p)
+}
+
+// New makes the processes of a log from its params, as the algorithm
+// does from their JSON: an importer that has the params at hand need not
+// encode and decode them (a large log's are most of the cost of opening
+// it).
+func New(names []string, p Params) ([]sim.Node, error) {
 	if len(p.Events) > len(names) {
 		return nil, sim.FieldErrorf("params.events", "want the events of at most %d processes, one list each, got %d lists", len(names), len(p.Events))
 	}
@@ -96,14 +105,14 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		}
 		proc.to = make([][]sim.NodeID, len(proc.Events))
 		for j, ev := range proc.Events {
-			field := "params.events[" + strconv.Itoa(i) + "][" + strconv.Itoa(j) + "]"
+			field := func(f string) string { return fmt.Sprintf("params.events[%d][%d].%s", i, j, f) }
 			if _, ok := index[ev.From]; ev.From != "" && !ok {
-				return nil, sim.FieldErrorf(field+".from", "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
+				return nil, sim.FieldErrorf(field("from"), "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
 			}
 			for k, name := range ev.To {
 				id, ok := index[name]
 				if !ok || id == sim.NodeID(i) {
-					return nil, sim.FieldErrorf(field+".to["+strconv.Itoa(k)+"]", "want the name of another process, got %q", name)
+					return nil, sim.FieldErrorf(field(fmt.Sprintf("to[%d]", k)), "want the name of another process, got %q", name)
 				}
 				proc.to[j] = append(proc.to[j], id)
 			}
