@@ -1,9 +1,9 @@
 package scenario
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -49,11 +49,19 @@ func (e *LogError) Error() string {
 
 // IsLog says whether data looks like a log rather than a scenario file,
 // which is a JSON object: text that starts with something else.
-func IsLog(data []byte) bool {
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	data = bytes.TrimLeftFunc(data, unicode.IsSpace)
-	r, _ := utf8.DecodeRune(data)
-	return len(data) > 0 && r != '{' && unicode.IsGraphic(r)
+func IsLog[T ~string | ~[]byte](data T) bool {
+	i := 0
+	if len(data) >= 3 && string(data[:3]) == "\uFEFF" {
+		i = 3
+	}
+	for i < len(data) {
+		r, size := utf8.DecodeRuneInString(string(data[i:min(i+utf8.UTFMax, len(data))]))
+		if !unicode.IsSpace(r) {
+			return r != '{' && unicode.IsGraphic(r)
+		}
+		i += size
+	}
+	return false
 }
 
 // FromLog reads a ShiViz or GoVector log into one scenario per execution
@@ -65,14 +73,15 @@ func IsLog(data []byte) bool {
 // rise by 1 an event, and each clock must be the merge of its host's
 // previous one and the one message it receives; a log that breaks a rule
 // is refused with the line and the rule. name titles the scenarios.
-func FromLog(data []byte, name string) ([]*Scenario, error) {
+func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
 	if len(data) > MaxLogBytes {
 		return nil, &LogError{Problem: fmt.Sprintf("is too large: at most %d bytes (16 MiB), got %d", MaxLogBytes, len(data))}
 	}
-	if !utf8.Valid(data) {
+	text := string(data) // no copy when data is a string: the page reads the file as one
+	if !utf8.ValidString(text) {
 		return nil, &LogError{Problem: "is not UTF-8 text"}
 	}
-	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
+	text = strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n")
 	lines := newLineIndex(text)
 	expr, delim, body, bodyAt := GoVectorRegexp, "", text, 0
 	if first, rest, _ := strings.Cut(text, "\n"); strings.Contains(first, "(?<") || strings.Contains(first, "(?P<") {
@@ -167,13 +176,58 @@ type logged struct {
 	parent    *logged
 	receivers []*logged
 	time      sim.Time
+	// msg numbers the message the event receives, as the run sends it.
+	msg int
 }
 
 // rawEvent is an event as a log line gives it, before it is checked.
 type rawEvent struct {
 	host, event string
-	clock       map[string]int64
+	clock       []clockEntry
 	line        int
+}
+
+// clockEntry is one entry of a clock as a log line gives it: the host
+// as its number among the names the log's clocks use (no pointer in it,
+// so that the collector has nothing to scan in 100,000 clocks).
+type clockEntry struct {
+	name  int32
+	count int64
+}
+
+// growEntries makes room for the clocks of the events left (of all, with
+// done read), at as many entries an event as so far: a log's clocks hold
+// millions of entries, and doubling would copy them and leave half unused.
+func growEntries(entries []clockEntry, done, all int) []clockEntry {
+	perEvent := 4
+	if done > 0 {
+		perEvent = len(entries)/done + 1
+	}
+	size := max(len(entries)+perEvent*(all-done)+MaxN, cap(entries)+cap(entries)/4) // and never many times
+	more := make([]clockEntry, len(entries), size)
+	copy(more, entries)
+	return more
+}
+
+// clockNames numbers the names a log's clocks use, as they come.
+type clockNames struct {
+	index map[string]int32
+	names []string
+}
+
+// number is the name's number; false when the clocks name more hosts
+// than a log may have.
+func (c *clockNames) number(name string) (int32, bool) {
+	if i, ok := c.index[name]; ok {
+		return i, true
+	}
+	if len(c.names) == MaxN {
+		return 0, false
+	}
+	i := int32(len(c.names))
+	c.index[name] = i
+	c.names = append(c.names, name)
+	return i, true
 }
 
 // execution is one execution of a log, its events checked and linked.
@@ -187,11 +241,11 @@ type execution struct {
 // importExecution reads one execution of a log: its events, who receives
 // from whom, when each happens, and the scenario that replays it.
 func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, name, title string, goVector bool) (*Scenario, error) {
-	events, hosts, err := readEvents(re, text, at, lines, goVector)
+	events, hosts, names, err := readEvents(re, text, at, lines, goVector)
 	if err != nil {
 		return nil, err
 	}
-	x, err := newExecution(events, hosts)
+	x, err := newExecution(events, hosts, names)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +260,8 @@ func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, na
 
 // readEvents finds the events of an execution's text (at its offset in
 // the file) and the hosts, in order of their first event.
-func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVector bool) ([]rawEvent, []string, error) {
+func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVector bool) ([]rawEvent, []string, *clockNames, error) {
 	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
-	var events []rawEvent
 	seen := map[string]bool{}
 	var hosts []string
 	from := 0
@@ -216,18 +269,25 @@ func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVecto
 	if found == nil {
 		found = re.FindAllStringSubmatchIndex(text, -1)
 	}
+	events := make([]rawEvent, 0, min(len(found), MaxLogEvents))
+	// the clocks' entries, in one array that the events' clocks slice
+	var entries []clockEntry
+	names := &clockNames{index: map[string]int32{}}
+	tooMany := func(line int) error {
+		return &LogError{Line: line, Problem: fmt.Sprintf("the clocks name more than %d hosts: a log has at most %d", MaxN, MaxN)}
+	}
 	for _, m := range found {
 		if m[1] == m[0] {
 			continue // an empty match reads nothing
 		}
 		if gap := text[from:m[0]]; strings.TrimSpace(gap) != "" {
 			off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
-			return nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
+			return nil, nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
 		}
 		from = m[1]
 		line := lines.line(at + m[0])
 		if len(events) == MaxLogEvents {
-			return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many events: an execution has at most %d", MaxLogEvents)}
+			return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many events: an execution has at most %d", MaxLogEvents)}
 		}
 		group := func(i int) string {
 			if i < 0 || m[2*i] < 0 {
@@ -236,21 +296,26 @@ func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVecto
 			return text[m[2*i]:m[2*i+1]]
 		}
 		host := strings.TrimSpace(group(hostGroup))
-		if err := checkName(host); err != nil {
-			return nil, nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
-		}
 		if !seen[host] {
+			if err := checkName(host); err != nil {
+				return nil, nil, nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
+			}
 			if len(hosts) == MaxN {
-				return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: a log has at most %d", MaxN)}
+				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: a log has at most %d", MaxN)}
 			}
 			seen[host] = true
 			hosts = append(hosts, host)
 		}
-		clock, ok := quickClock(group(clockGroup))
-		if ok {
-			events = append(events, rawEvent{host: host, event: group(eventGroup), clock: clock, line: line})
+		if cap(entries)-len(entries) < MaxN {
+			entries = growEntries(entries, len(events), len(found))
+		}
+		start := len(entries)
+		var ok bool
+		if entries, ok = quickClock(entries, names, group(clockGroup)); ok {
+			events = append(events, rawEvent{host: host, event: group(eventGroup), clock: entries[start:len(entries):len(entries)], line: line})
 			continue
 		}
+		entries = entries[:start]
 		dec := json.NewDecoder(strings.NewReader(group(clockGroup)))
 		dec.UseNumber()
 		var obj map[string]json.Number
@@ -259,46 +324,62 @@ func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVecto
 			if err != nil {
 				why = err.Error()
 			}
-			return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock %q is not JSON of host names and counts ({\"A\":1, \"B\":2}): %s", clipLine(group(clockGroup)), why)}
+			return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock %q is not JSON of host names and counts ({\"A\":1, \"B\":2}): %s", clipLine(group(clockGroup)), why)}
 		}
-		clock = make(map[string]int64, len(obj))
-		for h, v := range obj {
+		clock := make([]clockEntry, 0, len(obj))
+		for _, h := range slices.Sorted(maps.Keys(obj)) {
+			v := obj[h]
 			n, err := strconv.ParseInt(v.String(), 10, 64)
 			if err != nil || n < 0 || n > MaxLogEvents {
-				return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock's entry for %s is %s: want a count from 0 to %d", h, v, MaxLogEvents)}
+				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock's entry for %s is %s: want a count from 0 to %d", h, v, MaxLogEvents)}
 			}
-			clock[h] = n
+			i, ok := names.number(h)
+			if !ok {
+				return nil, nil, nil, tooMany(line)
+			}
+			clock = append(clock, clockEntry{name: i, count: n})
 		}
 		events = append(events, rawEvent{host: host, event: group(eventGroup), clock: clock, line: line})
 	}
 	if rest := strings.TrimSpace(text[from:]); rest != "" {
 		off := from + strings.Index(text[from:], rest[:1])
-		return nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
+		return nil, nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
 	}
 	if len(events) == 0 {
-		return nil, nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
+		return nil, nil, nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
 	}
-	return events, hosts, nil
+	return events, hosts, names, nil
 }
 
 // newExecution checks that each event's clock names hosts of the log
 // and counts its own host's events.
-func newExecution(events []rawEvent, hosts []string) (*execution, error) {
+func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execution, error) {
 	n := len(hosts)
 	hostIndex := make(map[string]int, n)
 	for i, h := range hosts {
 		hostIndex[h] = i
 	}
+	named := make([]int, len(names.names)) // the host each clock name names, or -1
+	for i, name := range names.names {
+		named[i] = -1
+		if h, ok := hostIndex[name]; ok {
+			named[i] = h
+		}
+	}
 	x := &execution{hosts: hosts, byHost: make([][]*logged, n), all: make([]*logged, len(events))}
+	// one array of events and one of clocks, not one allocation each
+	slab := make([]logged, len(events))
+	clocks := make([]int64, n*len(events))
 	for i, e := range events {
 		h := hostIndex[e.host]
-		ev := &logged{host: h, index: len(x.byHost[h]) + 1, line: e.line, text: cleanText(e.event), clock: make([]int64, n)}
-		for name, v := range e.clock {
-			j, ok := hostIndex[name]
-			if !ok {
-				return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("the clock names the host %q, which logs no event", clipLine(name))}
+		ev := &slab[i]
+		*ev = logged{host: h, index: len(x.byHost[h]) + 1, line: e.line, text: cleanText(e.event), clock: clocks[i*n : (i+1)*n : (i+1)*n]}
+		for _, c := range e.clock {
+			j := named[c.name]
+			if j < 0 {
+				return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("the clock names the host %q, which logs no event", clipLine(names.names[c.name]))}
 			}
-			ev.clock[j] = v
+			ev.clock[j] = c.count // a host named twice: the last count, as JSON has it
 		}
 		if own := ev.clock[h]; own != int64(ev.index) {
 			return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("%s's own clock entry is %d, but this is its event %d: a host's own entry starts at 1 and rises by 1 an event", e.host, own, ev.index)}
@@ -429,31 +510,33 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 			starts++
 		}
 	}
-	rest := slices.DeleteFunc(slices.Clone(x.all), func(ev *logged) bool { return ev.time == 0 })
-	slices.SortStableFunc(rest, func(a, b *logged) int { return int(a.time - b.time) })
-	order = append(order, rest...)
-	msgID := map[*logged]int{} // by receiver: the number of the message it receives
+	order = append(order, x.byTime()...)
+	quoted := make([]json.RawMessage, n) // each host, as a script names it
+	for h, name := range hosts {
+		quoted[h] = json.RawMessage(strconv.Quote(name))
+	}
 	params := logreplay.Params{Events: make([][]logreplay.Event, n)}
 	for h, evs := range byHost {
 		params.Events[h] = make([]logreplay.Event, len(evs))
 	}
 	script := make([]Entry, 0, len(order))
+	ids := make([]int, 0, len(order)) // the delivered messages' numbers
 	next := 0
 	for _, ev := range order {
 		slices.SortFunc(ev.receivers, func(a, b *logged) int { return a.host - b.host })
 		le := logreplay.Event{Text: ev.text}
 		for _, r := range ev.receivers {
 			le.To = append(le.To, hosts[r.host])
-			msgID[r] = next
+			r.msg = next
 			next++
 		}
 		entry := Entry{At: ev.time}
 		if p := ev.parent; p != nil {
 			le.From = hosts[p.host]
-			id := msgID[ev]
-			entry.Msg = &id
+			ids = append(ids, ev.msg) // never grows: the pointers stay
+			entry.Msg = &ids[len(ids)-1]
 		} else {
-			entry.Node = json.RawMessage(strconv.Quote(hosts[ev.host]))
+			entry.Node = quoted[ev.host]
 			entry.Command = logreplay.CmdNext
 		}
 		params.Events[ev.host][ev.index-1] = le
@@ -479,10 +562,37 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		Until:       Until{Steps: n - starts + len(x.all)},
 		Lesson:      &Lesson{Opens: n - starts + len(x.all)},
 	}
+	nodes, err := logreplay.New(hosts, params)
+	if err != nil {
+		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
+	}
+	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, params: s.Params, nodes: nodes}
 	if err := s.Validate(); err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
 	return s, nil
+}
+
+// byTime lists the events after time 0 by time, in the log's order at
+// equal times: a counting sort, since times are at most the number of
+// events (and a comparison sort moves pointers n log n times).
+func (x *execution) byTime() []*logged {
+	at := make([]int, x.last+2) // at[t+1] counts the events at t, then where those at t go
+	for _, ev := range x.all {
+		at[ev.time+1]++
+	}
+	at[1] = 0 // time 0 is left out
+	for t := 2; t < len(at); t++ {
+		at[t] += at[t-1]
+	}
+	out := make([]*logged, at[len(at)-1])
+	for _, ev := range x.all {
+		if ev.time > 0 {
+			out[at[ev.time]] = ev
+			at[ev.time]++
+		}
+	}
+	return out
 }
 
 // pairMatches finds the events of a log in GoVector's form (see
@@ -494,7 +604,9 @@ func pairMatches(text string, goVector bool) [][]int {
 	if !goVector {
 		return nil
 	}
-	var out [][]int
+	events := strings.Count(text, "\n")/2 + 1 // two lines an event, but for blank ones
+	out := make([][]int, 0, events)
+	flat := make([]int, 0, 8*events) // the matches' indexes, in one array rather than one each
 	for at := 0; at < len(text); {
 		end := strings.IndexByte(text[at:], '\n')
 		if end < 0 {
@@ -518,7 +630,8 @@ func pairMatches(text string, goVector bool) [][]int {
 		if evEnd < 0 {
 			evEnd = len(text) - ev
 		}
-		out = append(out, []int{start, ev + evEnd, start, start + sp, start + sp + 1, at + end, ev, ev + evEnd})
+		flat = append(flat, start, ev+evEnd, start, start+sp, start+sp+1, at+end, ev, ev+evEnd)
+		out = append(out, flat[len(flat)-8:len(flat):len(flat)])
 		at = ev + evEnd
 	}
 	return out
@@ -527,32 +640,31 @@ func pairMatches(text string, goVector bool) [][]int {
 // quickClock reads a plain clock ({"A":1, "B":2}: quoted names without
 // escapes, counts of digits) without a JSON decoder; ok is false for
 // anything else, which the decoder then reads or refuses.
-func quickClock(s string) (map[string]int64, bool) {
+func quickClock(entries []clockEntry, names *clockNames, s string) ([]clockEntry, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
-		return nil, false
+		return entries, false
 	}
-	clock := make(map[string]int64, 8)
 	body := strings.TrimSpace(s[1 : len(s)-1])
-	if body == "" {
-		return clock, true
-	}
-	for entry := range strings.SplitSeq(body, ",") {
+	for more := body != ""; more; {
+		var entry string
+		entry, body, more = strings.Cut(body, ",")
 		name, count, ok := strings.Cut(entry, ":")
 		name, count = strings.TrimSpace(name), strings.TrimSpace(count)
 		if !ok || len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' || strings.ContainsAny(name[1:len(name)-1], "\"\\") {
-			return nil, false
+			return entries, false
 		}
 		n, err := strconv.ParseInt(count, 10, 64)
 		if err != nil || n < 0 || n > MaxLogEvents || count[0] == '+' || (len(count) > 1 && count[0] == '0') {
-			return nil, false
+			return entries, false
 		}
-		if _, twice := clock[name[1:len(name)-1]]; twice {
-			return nil, false
+		i, ok := names.number(name[1 : len(name)-1])
+		if !ok {
+			return entries, false // the decoder finds the same, and says so
 		}
-		clock[name[1:len(name)-1]] = n
+		entries = append(entries, clockEntry{name: i, count: n})
 	}
-	return clock, true
+	return entries, true
 }
 
 // noMatch says a line matches no event; when nothing before it did and
@@ -591,6 +703,10 @@ func named(hosts []string) func(int) string { return func(i int) string { return
 
 // cleanText keeps an event's text on one line, visible and bounded.
 func cleanText(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxLogText && printableASCII(s) {
+		return s // most logs' texts: nothing to change
+	}
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case unicode.IsSpace(r):
@@ -599,11 +715,21 @@ func cleanText(s string) string {
 			return -1
 		}
 		return r
-	}, strings.TrimSpace(s))
+	}, s)
 	if r := []rune(s); len(r) > maxLogText {
 		s = string(r[:maxLogText-1]) + "…"
 	}
 	return s
+}
+
+// printableASCII says whether s is only printable ASCII characters.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // clipLine is the start of a line, for an error.

@@ -83,7 +83,27 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 		for _, rec := range again.Trace().Records {
 			require.NotEqual(t, trace.Skip, rec.Kind, "%s: %s", id, rec.Caption)
 		}
+		// the import makes the processes itself; its file, whose params
+		// the algorithm decodes, runs the same, and so does a second run
+		// from the processes the import made
+		file, err := scenario.Parse(ss[0].JSON())
+		require.NoError(t, err, id)
+		fromFile, err := file.Run()
+		require.NoError(t, err, id)
+		twice, err := ss[0].Run()
+		require.NoError(t, err, id)
+		assert.Equal(t, captions(again.Trace()), captions(fromFile.Trace()), id)
+		assert.Equal(t, captions(again.Trace()), captions(twice.Trace()), id)
 	}
+}
+
+// captions lists a trace's steps: what happened where, in its words.
+func captions(tr *trace.Trace) []string {
+	out := make([]string, len(tr.Records))
+	for i, rec := range tr.Records {
+		out[i] = fmt.Sprintf("%s %d: %s", rec.Kind, rec.Node, rec.Caption)
+	}
+	return out
 }
 
 // A log with a delimiter on its second line holds several executions,
@@ -153,6 +173,15 @@ hears from B
 }
 
 // A log that breaks a rule is refused with the line and the rule.
+// manyHosts is n clock entries of hosts h0, h1, … with count 0.
+func manyHosts(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, ", \"h%d\":0", i)
+	}
+	return b.String()
+}
+
 func TestBadLogsSayWhereAndWhy(t *testing.T) {
 	for _, tc := range []struct {
 		name, log string
@@ -173,6 +202,8 @@ func TestBadLogsSayWhereAndWhy(t *testing.T) {
 		{"regex that does not compile", "(?<host>\\S*) (?<clock>{.*}\n\nA {\"A\":1}\nx\n", []string{"line 1: the parsing expression does not compile"}},
 		{"a host that cannot be a name", "a/b {\"a/b\":1}\nx\n", []string{"line 1: the host cannot name a process"}},
 		{"empty", "\n\n", []string{"no event"}},
+		{"a clock of too many hosts", "A {\"A\":1" + manyHosts(70) + "}\nx\n", []string{"line 1: the clocks name more than 64 hosts"}},
+		{"unknown hosts in a clock only the JSON decoder reads", "A {\"A\":1, \"\\u005A\":1, \"Y\":1}\nx\n", []string{`line 1: the clock names the host "Y"`}},
 		{"not text", "A {\"A\":1}\n\xff\n", []string{"not UTF-8"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
