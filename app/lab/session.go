@@ -26,9 +26,10 @@ type Session struct {
 	// link says how a link names the scenario: by its built-in id, by its
 	// id with the other channel discipline, or whole.
 	link linkBase
-	// packed caches the scenario as a link writes it whole (see packed),
-	// for packedOf: a log's scenario is large, and the link is written at
-	// every step.
+	// file and packed cache the scenario's file (see File) and the file
+	// as a link writes it whole (see packedScenario), for packedOf: a
+	// log's scenario is large, and the link is written at every step.
+	file     []byte
 	packed   string
 	packedOf *scenario.Scenario
 

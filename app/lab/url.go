@@ -300,13 +300,71 @@ func packScenario(s *scenario.Scenario) string { return pack(s.JSON()) }
 // packed once for each scenario; "" when it is larger than a link may
 // carry (MaxPacked), as a long imported log is: its link cannot name it.
 func (s *Session) packedScenario() string {
-	if s.packedOf != s.scn {
-		s.packedOf, s.packed = s.scn, ""
-		if doc := s.scn.JSON(); len(doc) <= MaxPacked {
-			s.packed = pack(doc)
-		}
+	s.cacheFile()
+	if s.packed == "" && s.file != nil {
+		s.packed = pack(s.file)
 	}
 	return s.packed
+}
+
+// File is the session's scenario file, as the Load panel shows it and a
+// link carries it, or nil when it is larger than MaxPacked: a file that
+// large is neither opened from the panel nor linked (a large log's is).
+func (s *Session) File() []byte {
+	s.cacheFile()
+	return s.file
+}
+
+// cacheFile encodes the scenario's file once, unless it is too large.
+func (s *Session) cacheFile() {
+	if s.packedOf == s.scn {
+		return
+	}
+	s.packedOf, s.file, s.packed = s.scn, nil, ""
+	if tooLargeToPack(s.scn) {
+		return
+	}
+	if doc := s.scn.JSON(); len(doc) <= MaxPacked {
+		s.file = doc
+	}
+}
+
+// tooLargeToPack says, without encoding it, that a scenario's file is
+// larger than MaxPacked: encoding a large log's scenario to find that out
+// took a second.
+func tooLargeToPack(s *scenario.Scenario) bool { return leastFileSize(s) > MaxPacked }
+
+// leastFileSize is at most the size of a scenario's file (its indented
+// JSON): its params without their white space and its script's entries,
+// each at its least.
+func leastFileSize(s *scenario.Scenario) int {
+	least := 0
+	for _, b := range s.Params {
+		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {
+			least++
+		}
+	}
+	// an entry is at least "    {\n      \"at\": 0\n    },\n", and each
+	// field more at least ",\n      \"xy\": 0"
+	const entry, field = 26, 14
+	fields := 0
+	for i := range s.Script {
+		e := &s.Script[i]
+		fields += count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
+			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
+	}
+	return least + entry*len(s.Script) + field*fields
+}
+
+// count counts the true ones.
+func count(given ...bool) int {
+	n := 0
+	for _, g := range given {
+		if g {
+			n++
+		}
+	}
+	return n
 }
 
 // Linkable says whether a link can name the session's scenario.

@@ -76,13 +76,23 @@ func (c *Lab) rerun(ctx app.Context, i int, err error) {
 // reset forgets pane i's inputs and starts its scenario over.
 func (c *Lab) reset(ctx app.Context, i int) { c.loadAt(ctx, i, c.sess(i).Scenario(), false) }
 
+// toggleLoader opens or closes the Load panel. It opens on the text it
+// had, or else on the focused pane's scenario file, unless that is too
+// large to be opened again from the panel.
+func (c *Lab) toggleLoader() {
+	c.loading = !c.loading
+	if c.loading && c.loadText == "" {
+		c.loadText = string(c.sess(c.focus).File())
+	}
+}
+
 func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
 
 // openText opens a scenario file's text in the focused pane and closes
 // the Load panel, or says why what (the pasted scenario, a file's name)
 // was not loaded and keeps the view; it reports whether it opened.
 func (c *Lab) openText(ctx app.Context, what, text string) bool {
-	if scenario.IsLog([]byte(text)) {
+	if scenario.IsLog(text) {
 		return c.openLog(ctx, what, text)
 	}
 	if len(text) > lab.MaxPacked {
@@ -103,7 +113,7 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 // focused pane, the others in new panes beside it, as many as a page
 // holds; a log that breaks a rule is refused with its line and the rule.
 func (c *Lab) openLog(ctx app.Context, what, text string) bool {
-	runs, err := scenario.FromLog([]byte(text), logName(what))
+	runs, err := scenario.FromLog(text, logName(what))
 	if err != nil {
 		c.problem = what + " was not opened: " + err.Error()
 		return false

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"spacetime/app/diagram"
+	"spacetime/app/lab"
 	"spacetime/core/scenario"
 )
 
@@ -247,12 +248,7 @@ func (c *Lab) header() app.UI {
 				}
 			}
 		}),
-		app.Button().ID("load").Text("Load…").Title("Paste a scenario file").OnClick(func(ctx app.Context, e app.Event) {
-			c.loading = !c.loading
-			if c.loading && c.loadText == "" {
-				c.loadText = string(c.sess(c.focus).Scenario().JSON())
-			}
-		}),
+		app.Button().ID("load").Text("Load…").Title("Paste a scenario file").OnClick(func(ctx app.Context, e app.Event) { c.toggleLoader() }),
 	)
 	return app.Header().Class("top").Body(items...)
 }
@@ -369,8 +365,12 @@ func (c *Lab) exportButton(format, label string) app.UI {
 }
 
 func (c *Lab) loader() app.UI {
+	shown := "the current scenario is shown as an example."
+	if c.loadText == "" && c.sess(c.focus).File() == nil {
+		shown = fmt.Sprintf("the current scenario's file is larger than %d KiB, too large to show here (Export → scenario saves it).", lab.MaxPacked>>10)
+	}
 	return app.Div().Class("loader").Body(
-		app.P().Text("Open a scenario file (JSON) or a ShiViz or GoVector log, drop one anywhere on the page, or paste one below. Their formats are described in the README; the current scenario is shown as an example."),
+		app.P().Text("Open a scenario file (JSON) or a ShiViz or GoVector log, drop one anywhere on the page, or paste one below. Their formats are described in the README; "+shown),
 		app.Input().ID("scenario-file").Type("file").Accept(".json,.log,.txt,application/json,text/plain").Attr("aria-label", "open a scenario file or a log").
 			OnChange(func(ctx app.Context, e app.Event) {
 				if files := ctx.JSSrc().Get("files"); files.Truthy() && files.Length() > 0 {

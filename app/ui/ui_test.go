@@ -962,6 +962,32 @@ func TestLoaderShowsTheText(t *testing.T) {
 	assert.Equal(t, "Open this scenario", p.id("load-apply").text())
 }
 
+// A log's scenario too large to open again from the Load panel (or to
+// link) is not encoded into it: the panel says so and leaves its text
+// empty, instead of taking seconds to fill it with megabytes.
+func TestLoaderLeavesOutALargeLog(t *testing.T) {
+	long, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	r, err := long.Run()
+	require.NoError(t, err)
+	logs, err := scenario.FromLog(r.Trace().ShiViz(20_000), "long.log")
+	require.NoError(t, err)
+	sess, err := lab.Open(logs[0])
+	require.NoError(t, err)
+	require.Nil(t, sess.File(), "the log's file is larger than a link carries")
+	c := labWith(sess, func(c *Lab) { c.toggleLoader() })
+	require.True(t, c.loading)
+	p := load(t, c)
+	assert.Empty(t, p.id("scenario-text").attrs["value"])
+	assert.Contains(t, p.classed("loader")[0].words(), "the current scenario's file is larger than 1024 KiB, too large to show here")
+
+	bank := session(t, link("snapshot-bank", 0))
+	small := labWith(bank, func(c *Lab) { c.toggleLoader() })
+	p = load(t, small)
+	assert.Equal(t, string(bank.Scenario().JSON()), p.id("scenario-text").attrs["value"])
+	assert.Contains(t, p.classed("loader")[0].words(), "the current scenario is shown as an example")
+}
+
 func TestSpeedsAndPlayLabel(t *testing.T) {
 	c := labWith(session(t, link("snapshot-bank", 0)), func(c *Lab) { c.speed, c.panes[0].playing = 16, true })
 	p := load(t, c)

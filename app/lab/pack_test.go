@@ -1,0 +1,43 @@
+package lab
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/scenario"
+)
+
+// A scenario's file is never smaller than leastFileSize says, so that a
+// scenario found too large to pack without encoding it is larger than
+// MaxPacked when encoded: the estimate never refuses a link that fits.
+// The built-in lessons use every kind of script entry; the logs of
+// snapshot-long's first steps span both sides of the bound.
+func TestTooLargeToPackIsALowerBound(t *testing.T) {
+	var all []*scenario.Scenario
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		all = append(all, s)
+	}
+	s, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	for _, n := range []int{1_000, 5_000, 10_000, 20_000, 40_000, 100_000} {
+		logs, err := scenario.FromLog(r.Trace().ShiViz(n), "long.log")
+		require.NoError(t, err)
+		all = append(all, logs[0])
+	}
+	refused := 0
+	for _, s := range all {
+		size := len(s.JSON())
+		assert.LessOrEqual(t, leastFileSize(s), size, s.Title)
+		if tooLargeToPack(s) {
+			refused++
+			assert.Greater(t, size, MaxPacked, s.Title)
+		}
+	}
+	assert.Positive(t, refused, "some logs are too large")
+}
