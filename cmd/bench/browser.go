@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -48,6 +50,7 @@ func browser(rep *Report, server, chromium string) error {
 		{"step", stepLatency},
 		{"seek and heap", seekAndHeap},
 		{"frame", frameScript},
+		{"log import", importInPage},
 	} {
 		fmt.Fprintf(os.Stderr, "bench:   %s…\n", m.name)
 		if err := m.f(ctx, url, rep); err != nil {
@@ -259,4 +262,72 @@ func spanFor(want int) (float64, int, error) {
 		}
 	}
 	return hi, count(hi), nil
+}
+
+// importInPage: the time from choosing a ShiViz log in the Load panel to
+// the page showing its last step, for snapshot-long's first 10,000 and
+// 100,000 steps; the median of 3, each in a fresh tab and browser context,
+// as a student opens a log (a fresh heap that has to grow).
+func importInPage(ctx context.Context, url string, rep *Report) error {
+	s, err := scenario.Builtin("snapshot-long")
+	if err != nil {
+		return err
+	}
+	r, err := s.Run()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "spacetime-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if rep.ImportMS == nil {
+		rep.ImportMS = map[string]map[string]float64{}
+	}
+	rep.ImportMS["page"] = map[string]float64{}
+	for _, n := range []int{10_000, 100_000} {
+		file := filepath.Join(dir, fmt.Sprintf("long-%d.log", n))
+		if err := os.WriteFile(file, r.Trace().ShiViz(n), 0o644); err != nil {
+			return err
+		}
+		var ms []float64
+		for range 3 {
+			t, err := importOnce(ctx, url, file, n)
+			if err != nil {
+				return err
+			}
+			ms = append(ms, t)
+		}
+		rep.ImportMS["page"][strconv.Itoa(n)] = median(ms)
+	}
+	return nil
+}
+
+// importOnce opens the log of n events in a fresh tab and times it.
+func importOnce(ctx context.Context, url, file string, n int) (float64, error) {
+	tctx, done, err := tab(ctx, url+"/?s=snapshot-bank", chromedp.WithNewBrowserContext())
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	if err := chromedp.Do(tctx, chromedp.Click("#load")); err != nil {
+		return 0, err
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`!!document.getElementById("scenario-file")`)); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := chromedp.Do(tctx, chromedp.SetUploadFiles("#scenario-file", []string{file})); err != nil {
+		return 0, err
+	}
+	shown := fmt.Sprintf(`document.getElementById("position").textContent.startsWith("step %d / %d") || !!document.querySelector(".problem")`, n, n)
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](shown, chromedp.WithPollingInterval(5*time.Millisecond))); err != nil {
+		return 0, err
+	}
+	elapsed := float64(time.Since(start).Microseconds()) / 1000
+	if problem, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`(document.querySelector(".problem") || {}).textContent || ""`)); problem != "" {
+		return 0, errors.New(problem)
+	}
+	return elapsed, nil
 }
