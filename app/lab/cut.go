@@ -44,6 +44,12 @@ func (s *Session) PlaceCut(id sim.NodeID, t float64) {
 	s.Cut.Points[id] = math.Min(math.Max(t, -MaxAt), MaxAt)
 }
 
+// PlaceCutNow puts process id's point of the cut at the present of the
+// step on screen, so that its events so far are inside the cut: how the
+// keyboard places a cut (from a process's menu), as a click on its line
+// at the present line does.
+func (s *Session) PlaceCutNow(id sim.NodeID) { s.PlaceCut(id, s.index().Now(s.step)) }
+
 // CutVerdict says whether every process has its point, and, if so, which
 // messages make the cut inconsistent (none: it is consistent), judged on
 // the events on screen.
@@ -139,7 +145,7 @@ func (s *Session) CutText() string {
 	complete, bad := s.CutVerdict()
 	switch {
 	case !complete:
-		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(s.Cut.Points))
+		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it, or step to a moment and choose \"Cut here\" in a process's menu (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(s.Cut.Points))
 	case len(bad) == 0:
 		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + s.cutSum()
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -41,5 +42,38 @@ func TestDragACutPoint(t *testing.T) {
 	assert.Contains(t, p.text("#panels"), "State at your cut")
 	assert.Contains(t, eval[string](p, "location.search"), "cut=8.", "A's point is where the drag left it")
 	p.screenshot("cut-drag")
+	p.noConsoleErrors()
+}
+
+// The cut tool from the keyboard alone: C turns it on, and each process's
+// menu (its name in the Processes panel) puts its point at the present.
+// A's and B's points before A sends $9 to C, C's after C receives it: the
+// cut is inconsistent, and says which message.
+func TestACutFromTheKeyboard(t *testing.T) {
+	_, r := bankRun(t, "snapshot-bank")
+	m := r.Trace().Msgs[2] // A sends $9 to C at tick 9; C receives it at 12
+	require.Equal(t, int64(9), m.Value)
+	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d", m.SendStep))
+	p.do(chromedp.KeyEvent("c"))
+	p.waitFor(`!!document.querySelector("#cut-verdict")`, "the cut tool is on")
+	assert.Contains(t, p.text("#cut-verdict"), `choose "Cut here" in a process's menu (0 of 3 placed)`)
+	cutHere := func(proc int) {
+		t.Helper()
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById("proc-%d").focus()`, proc)))
+		p.do(chromedp.KeyEvent(kb.Enter))
+		p.waitFor(`!!document.activeElement && document.activeElement.id.startsWith("menu-cut-here")`, "the menu opens on its cut")
+		before := p.frames()
+		p.do(chromedp.KeyEvent(kb.Enter))
+		p.settle(before)
+	}
+	cutHere(0)
+	cutHere(1)
+	assert.Contains(t, p.text("#cut-verdict"), "(2 of 3 placed)")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
+	p.key(kb.End)
+	cutHere(2)
+	p.waitFor(`document.querySelector("#cut-verdict").textContent.includes("inconsistent")`, "the cut is read")
+	assert.Contains(t, p.text("#cut-verdict"), "transfer $9 A→C")
+	p.screenshot("cut-keyboard")
 	p.noConsoleErrors()
 }
