@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"spacetime/app/diagram"
+	"spacetime/internal/benchlog"
 	"spacetime/core/scenario"
 )
 
@@ -269,11 +270,7 @@ func spanFor(want int) (float64, int, error) {
 // 100,000 steps; the median of 3, each in a fresh tab and browser context,
 // as a student opens a log (a fresh heap that has to grow).
 func importInPage(ctx context.Context, url string, rep *Report) error {
-	s, err := scenario.Builtin("snapshot-long")
-	if err != nil {
-		return err
-	}
-	r, err := s.Run()
+	logs, err := benchlog.Long(benchlog.Sizes)
 	if err != nil {
 		return err
 	}
@@ -286,9 +283,9 @@ func importInPage(ctx context.Context, url string, rep *Report) error {
 		rep.ImportMS = map[string]map[string]float64{}
 	}
 	rep.ImportMS["page"] = map[string]float64{}
-	for _, n := range []int{10_000, 100_000} {
+	for i, n := range benchlog.Sizes {
 		file := filepath.Join(dir, fmt.Sprintf("long-%d.log", n))
-		if err := os.WriteFile(file, r.Trace().ShiViz(n), 0o644); err != nil {
+		if err := os.WriteFile(file, logs[i], 0o644); err != nil {
 			return err
 		}
 		var ms []float64

@@ -25,6 +25,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/scenario"
+	"spacetime/internal/benchlog"
 )
 
 // Result is one measurement.
@@ -104,16 +105,12 @@ type LogResult struct {
 // importLogs times opening the ShiViz export of snapshot-long's first
 // 10,000 and 100,000 steps: the median of repeat.
 func importLogs(enc *json.Encoder, repeat int) error {
-	s, err := scenario.Builtin("snapshot-long")
+	logs, err := benchlog.Long(benchlog.Sizes)
 	if err != nil {
 		return err
 	}
-	r, err := s.Run()
-	if err != nil {
-		return err
-	}
-	for _, n := range []int{10_000, 100_000} {
-		log := r.Trace().ShiViz(n)
+	for i, n := range benchlog.Sizes {
+		log := logs[i]
 		res := LogResult{Events: n, Platform: runtime.GOOS + "/" + runtime.GOARCH}
 		var ms []float64
 		for range max(repeat, 1) {
