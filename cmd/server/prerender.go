@@ -52,6 +52,10 @@ const (
 	lessonBytes = 4 << 20
 )
 
+// lessonWaitFactor is how much longer than any link a page of cheap
+// lessons waits for a slot before it goes without its pictures.
+const lessonWaitFactor = 4
+
 // lessonSlots is how many pages of cheap built-in lessons may be opened at
 // once, besides prerenderSlots: hostile links that fill every slot any
 // link may take leave the lessons, which cost a few milliseconds each,
@@ -174,9 +178,15 @@ func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler) (page *bufferedPage, ok bool) {
 	ctx := r.Context()
 	slots := p.slotsFor(q, r.URL.Path == "/compare")
+	wait := p.wait
+	if slots == p.lessons {
+		// a lesson costs milliseconds and no other link takes its slots:
+		// on a busy machine its picture is worth a longer wait
+		wait *= lessonWaitFactor
+	}
 	select {
 	case slots <- struct{}{}:
-	case <-time.After(p.wait):
+	case <-time.After(wait):
 		// every slot is busy: the page goes without its pictures
 		return p.render(r, q, ui.Prepared{}, next), true
 	case <-ctx.Done():
