@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"net/http"
@@ -10,8 +12,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"spacetime/app/ui"
 	"spacetime/core/scenario"
 )
 
@@ -118,6 +122,11 @@ func writeStatic(root, dir string) error {
 			// the app's scope is the site's directory, not the host's root
 			body = []byte(strings.Replace(string(body), `"scope":"/"`, `"scope":"./"`, 1))
 		}
+		if strings.HasSuffix(name, ".html") {
+			if body, err = withPolicyMeta(body); err != nil {
+				return fmt.Errorf("writing %s: %w", name, err)
+			}
+		}
 		if name == "app.js" {
 			const env = "const goappEnv = "
 			i := strings.Index(string(body), env)
@@ -132,6 +141,29 @@ func writeStatic(root, dir string) error {
 		}
 	}
 	return copyDir(filepath.Join(root, "web"), filepath.Join(dir, "web"))
+}
+
+// withPolicyMeta puts the site's security policy into a page as the
+// server sends it in headers, which a static host may not let the site
+// set: the content security policy (but frame-ancestors, which a page
+// cannot set for itself: a browser ignores it there and says so) and the
+// referrer policy, right after the character set, before anything they
+// govern.
+func withPolicyMeta(page []byte) ([]byte, error) {
+	const charset = `<meta charset="UTF-8">`
+	at := bytes.Index(page, []byte(charset))
+	if at < 0 {
+		return nil, errors.New("the page has no " + charset + ": review withPolicyMeta")
+	}
+	var kept []string
+	for _, directive := range strings.Split(contentSecurityPolicy(ui.InlineScripts), "; ") {
+		if !strings.HasPrefix(directive, "frame-ancestors ") {
+			kept = append(kept, directive)
+		}
+	}
+	meta := fmt.Sprintf(`<meta http-equiv="Content-Security-Policy" content="%s"><meta name="referrer" content="no-referrer">`, html.EscapeString(strings.Join(kept, "; ")))
+	end := at + len(charset)
+	return slices.Concat(page[:end], []byte(meta), page[end:]), nil
 }
 
 // copyDir copies the files of a directory tree.

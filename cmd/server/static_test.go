@@ -59,6 +59,9 @@ func TestStaticSiteFromASubPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(index), `="/`, "nothing is fetched from the host's root")
 	assert.NotContains(t, string(index), "og:url", "no link preview without an address")
+	for _, want := range []string{`<meta http-equiv="Content-Security-Policy" content="default-src &#39;self&#39;; script-src &#39;self&#39; &#39;wasm-unsafe-eval&#39; &#39;sha256-`, `<meta name="referrer" content="no-referrer">`} {
+		assert.Contains(t, string(index[:2000]), want, "a static host may set no headers: the page carries its policy")
+	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -72,6 +75,7 @@ func TestStaticSiteFromASubPath(t *testing.T) {
 	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
 	defer cancelT()
 	require.NoError(t, chromedp.Do(ctx)) // open the tab before listening
+	violations := watch(t, ctx)
 	p := watchConsole(t, ctx)
 	opened := func(url string) {
 		t.Helper()
@@ -98,6 +102,7 @@ func TestStaticSiteFromASubPath(t *testing.T) {
 	assert.Greater(t, eval[int](p, `document.querySelectorAll("canvas.diagram").length`), 1, "the comparison's runs side by side")
 
 	p.noConsoleErrors()
+	assert.Empty(t, violations.violations(t, ctx), "the page's own policy refuses nothing it does")
 
 	// offline once the worker has cached the client
 	waitForCachedClient(t, ctx, "/spacetime/web/app.wasm")
