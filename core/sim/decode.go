@@ -576,14 +576,10 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 			if !ok {
 				return end, false
 			}
-			i = skipSpace(data, end)
-			if i >= len(data) {
-				return i, false
+			var done bool
+			if i, done, ok = w.afterMember(end, ']'); done || !ok {
+				return i, ok
 			}
-			if data[i] == ']' {
-				return i + 1, true
-			}
-			i = skipSpace(data, i+1) // the comma
 		}
 	case '{':
 		var seen keySet
@@ -616,14 +612,10 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 			if !ok {
 				return end, false
 			}
-			i = skipSpace(data, end)
-			if i >= len(data) {
-				return i, false
+			var done bool
+			if i, done, ok = w.afterMember(end, '}'); done || !ok {
+				return i, ok
 			}
-			if data[i] == '}' {
-				return i + 1, true
-			}
-			i = skipSpace(data, i+1) // the comma
 		}
 	}
 	// a number, true, false or null
@@ -635,6 +627,20 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 		i++
 	}
 	return i, true
+}
+
+// afterMember reads what follows a member of an array or an object that
+// ends at end: the close, after which the value is done, or a comma and
+// the next member's start (json.Unmarshal has checked the syntax).
+func (w *keyWalk) afterMember(end int, close byte) (next int, done, ok bool) {
+	i := skipSpace(w.data, end)
+	switch {
+	case i >= len(w.data):
+		return i, false, false
+	case w.data[i] == close:
+		return i + 1, true, true
+	}
+	return skipSpace(w.data, i+1), false, true // the comma
 }
 
 // stringEnd is where the string that opens at i ends.
