@@ -13,6 +13,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/faults"
+	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
@@ -92,18 +93,10 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 		require.NoError(t, err, id)
 		twice, err := ss[0].Run()
 		require.NoError(t, err, id)
-		assert.Equal(t, captions(again.Trace()), captions(fromFile.Trace()), id)
-		assert.Equal(t, captions(again.Trace()), captions(twice.Trace()), id)
+		told := report.Transcript(ss[0], again)
+		assert.Equal(t, told, report.Transcript(file, fromFile), id)
+		assert.Equal(t, told, report.Transcript(ss[0], twice), id)
 	}
-}
-
-// captions lists a trace's steps: what happened where, in its words.
-func captions(tr *trace.Trace) []string {
-	out := make([]string, len(tr.Records))
-	for i, rec := range tr.Records {
-		out[i] = fmt.Sprintf("%s %d: %s", rec.Kind, rec.Node, rec.Caption)
-	}
-	return out
 }
 
 // A log with a delimiter on its second line holds several executions,
