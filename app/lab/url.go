@@ -321,7 +321,7 @@ func (s *Session) cacheFile() {
 		return
 	}
 	s.packedOf, s.file, s.packed = s.scn, nil, ""
-	if tooLargeToPack(s.scn) {
+	if leastFileSize(s.scn) > MaxPacked {
 		return
 	}
 	if doc := s.scn.JSON(); len(doc) <= MaxPacked {
@@ -329,14 +329,11 @@ func (s *Session) cacheFile() {
 	}
 }
 
-// tooLargeToPack says, without encoding it, that a scenario's file is
-// larger than MaxPacked: encoding a large log's scenario to find that out
-// took a second.
-func tooLargeToPack(s *scenario.Scenario) bool { return leastFileSize(s) > MaxPacked }
-
 // leastFileSize is at most the size of a scenario's file (its indented
 // JSON): its params without their white space and its script's entries,
-// each at its least.
+// each at its least. A scenario whose least size is over MaxPacked is too
+// large to link without encoding it (encoding a large log's scenario to
+// find that out took a second).
 func leastFileSize(s *scenario.Scenario) int {
 	least := 0
 	for _, b := range s.Params {
