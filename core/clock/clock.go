@@ -41,20 +41,26 @@ func Format[T ~int32 | ~int64](v []T) string {
 // process by name and zero entries left out: {"A":2, "B":1}. name names
 // process i.
 func FormatLog[T ~int32 | ~int64](v []T, name func(i int) string) string {
-	b := make([]byte, 0, 2+8*len(v))
+	return string(AppendLog(make([]byte, 0, 2+8*len(v)), v, name))
+}
+
+// AppendLog appends the vector to b as FormatLog writes it.
+func AppendLog[T ~int32 | ~int64](b []byte, v []T, name func(i int) string) []byte {
 	b = append(b, '{')
+	first := true
 	for i, x := range v {
 		if x == 0 {
 			continue
 		}
-		if len(b) > 1 {
+		if !first {
 			b = append(b, ", "...)
 		}
+		first = false
 		b = strconv.AppendQuote(b, name(i))
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return string(append(b, '}'))
+	return append(b, '}')
 }
 
 // Clone returns an independent copy.

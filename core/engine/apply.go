@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 
-	"spacetime/core/clock"
 	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
@@ -23,7 +22,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	if nx.queued {
 		w.queue.pop() // pick chose the queue's top entry
 	}
-	rec := trace.Record{Step: w.step, Time: w.now, Node: nx.node, Kind: nx.kind, Msg: -1,
+	rec := &trace.Record{Step: w.step, Time: w.now, Node: nx.node, Kind: nx.kind, Msg: -1,
 		FirstSent: w.nextMsg, Source: nx.source}
 	kind := nx.kind
 	if nx.source == trace.Script && (kind == trace.Fault || kind == trace.Deliver) {
@@ -40,21 +39,21 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			if what == "" {
 				what = fmt.Sprintf("delivery of message #%d", nx.act.Msg)
 			}
-			r.stampFault(w, &rec, "the script's %s is not applied: %v", what, err)
+			r.stampFault(w, rec, "the script's %s is not applied: %v", what, err)
 		}
 	}
 	switch kind {
 	case trace.Init:
 		w.inited++
 		w.started[nx.node] = true
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Init}, record)
+		r.stepNode(w, rec, sim.Event{Kind: sim.Init}, record)
 	case trace.Timer:
 		if i, ok := w.timerOf(nx.node, nx.tag); ok {
 			w.timers[nx.node] = append(w.timers[nx.node][:i:i], w.timers[nx.node][i+1:]...)
 		}
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Timer, Tag: nx.tag}, record)
+		r.stepNode(w, rec, sim.Event{Kind: sim.Timer, Tag: nx.tag}, record)
 		if record {
-			extra(&rec).Tag = nx.tag
+			r.extra(rec).Tag = nx.tag
 			if rec.Caption == "" {
 				rec.Caption = fmt.Sprintf("%s's timer %q fires", r.cfg.Names[nx.node], nx.tag)
 			} else {
@@ -68,29 +67,29 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			w.nextWork = w.drawGap(r.cfg.Workload)
 			if len(up) == 0 {
 				rec.Node = 0
-				r.stampFault(w, &rec, "no process is up to do any work")
+				r.stampFault(w, rec, "no process is up to do any work")
 				break
 			}
 			nx.node = up[w.work.IntN(len(up))]
 			rec.Node = nx.node
 		}
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Workload}, record)
+		r.stepNode(w, rec, sim.Event{Kind: sim.Workload}, record)
 	case trace.Command:
 		a := nx.act
 		if record {
 			args := a.Args
-			x := extra(&rec)
+			x := r.extra(rec)
 			x.Tag, x.Args, x.Arg = a.Command, &args, a.Arg
 		}
 		if !w.running(nx.node) {
-			r.stampFault(w, &rec, "%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, a.Command)
+			r.stampFault(w, rec, "%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, a.Command)
 			break
 		}
 		if c, _ := r.cfg.Spec.Command(a.Command); !c.TakenBy(r.view(w), nx.node) {
-			r.stampFault(w, &rec, "%s does not take the command %q: %s", r.cfg.Names[nx.node], a.Command, who(c))
+			r.stampFault(w, rec, "%s does not take the command %q: %s", r.cfg.Names[nx.node], a.Command, who(c))
 			break
 		}
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Command, Tag: a.Command, Target: a.Target, Arg: a.Arg}, record)
+		r.stepNode(w, rec, sim.Event{Kind: sim.Command, Tag: a.Command, Target: a.Target, Arg: a.Arg}, record)
 	case trace.Deliver:
 		m := &r.trace.Msgs[nx.msg]
 		r.takeOff(w, m)
@@ -105,13 +104,20 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			// the receiver gets its own copy: changing it must not change history
 			msg.Data = append([]int64(nil), msg.Data...)
 		}
-		r.stepNode(w, &rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: msg, MsgID: m.ID}, record)
-	case trace.Fault:
-		r.applyFault(w, &rec, nx.act, record)
-	case trace.Wake:
-		fw := &faultWorld{r: r, w: w, rec: &rec, record: record}
-		fw.SetHealth(nx.node, faults.Health{})
-		r.stampFault(w, &rec, "%s wakes from its GC pause, unaware that any time has passed", r.cfg.Names[nx.node])
+		r.stepNode(w, rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: msg, MsgID: m.ID}, record)
+	case trace.Fault, trace.Wake:
+		// the fault world keeps a pointer to the record it fills: it is
+		// the run's, so that the record of every other step stays off the
+		// heap
+		r.faultRec = *rec
+		if kind == trace.Fault {
+			r.applyFault(w, &r.faultRec, nx.act, record)
+		} else {
+			fw := &faultWorld{r: r, w: w, rec: &r.faultRec, record: record}
+			fw.SetHealth(nx.node, faults.Health{})
+			r.stampFault(w, &r.faultRec, "%s wakes from its GC pause, unaware that any time has passed", r.cfg.Names[nx.node])
+		}
+		*rec, r.faultRec = r.faultRec, trace.Record{}
 	}
 	rec.NumSent = w.nextMsg - rec.FirstSent
 	w.step++
@@ -123,7 +129,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			}
 			rec.Caption = fmt.Sprintf("%s: %s", name, rec.What())
 		}
-		r.trace.Append(rec)
+		r.trace.Append(*rec)
 	}
 }
 
@@ -139,7 +145,7 @@ func (r *Run) applyFault(w *world, rec *trace.Record, a Action, record bool) {
 	}
 	if record {
 		args := a.Args
-		x := extra(rec)
+		x := r.extra(rec)
 		x.Tag, x.Args = f.Name, &args
 	}
 	fw := &faultWorld{r: r, w: w, rec: rec, record: record}
@@ -152,9 +158,9 @@ func (r *Run) applyFault(w *world, rec *trace.Record, a Action, record bool) {
 }
 
 // extra returns the record's extra part, making it if needed.
-func extra(rec *trace.Record) *trace.Extra {
+func (r *Run) extra(rec *trace.Record) *trace.Extra {
 	if rec.Extra == nil {
-		rec.Extra = &trace.Extra{}
+		rec.Extra = r.extras.one()
 	}
 	return rec.Extra
 }
@@ -202,8 +208,12 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 		rec.Vector = r.stamps.copy(w.vector[id])
 		rec.Caption = env.Caption
 		if len(env.Annotations) > 0 {
-			x := extra(rec)
-			x.Annotations = append(x.Annotations, env.Annotations...)
+			x := r.extra(rec)
+			if len(x.Annotations) == 0 {
+				x.Annotations = r.annotations.copy(env.Annotations)
+			} else {
+				x.Annotations = append(x.Annotations, env.Annotations...)
+			}
 		}
 	}
 	cut := 0
@@ -231,7 +241,7 @@ func (r *Run) setTimer(w *world, id sim.NodeID, t sim.TimerRequest, rec *trace.R
 	}
 	if t.Cancel {
 		if armed && record {
-			x := extra(rec)
+			x := r.extra(rec)
 			x.Timers = append(x.Timers, trace.TimerNote{Tag: t.Tag, Cancelled: true})
 		}
 		return
@@ -241,7 +251,7 @@ func (r *Run) setTimer(w *world, id sim.NodeID, t sim.TimerRequest, rec *trace.R
 	w.timers[id] = append(w.timers[id], timer{tag: t.Tag, due: due, seq: w.seq})
 	w.queue.push(entry{at: due, due: due, seq: w.seq, what: queueTimer, node: int32(id)})
 	if record {
-		x := extra(rec)
+		x := r.extra(rec)
 		x.Timers = append(x.Timers, trace.TimerNote{Tag: t.Tag, Due: due})
 	}
 }
@@ -326,19 +336,36 @@ func (r *Run) describe(m *trace.Msg) string {
 	return fmt.Sprintf("%s %s→%s (#%d)", m.Describe(), r.cfg.Names[m.From], r.cfg.Names[m.To], m.ID)
 }
 
-// stamps hands out copies of vector clocks from large blocks: one
-// allocation per block instead of one per step.
-type stamps struct{ block []int32 }
+// blocks hands out copies of small arrays (vector clocks, a step's
+// annotations) and single values (a record's extra part) from large
+// blocks: one allocation per block instead of one per step. A copy is
+// capped at its length, so appending to it never reaches its neighbour.
+type blocks[T any] struct{ block []T }
 
-func (s *stamps) copy(v clock.Vector) clock.Vector {
-	if len(s.block) < len(v) {
-		s.block = make([]int32, max(8192, 64*len(v)))
+// copy returns a copy of v that lives in a block.
+func (b *blocks[T]) copy(v []T) []T {
+	if len(b.block) < len(v) {
+		b.block = make([]T, max(blockLen, 64*len(v)))
 	}
-	c := clock.Vector(s.block[:len(v):len(v)])
+	c := b.block[:len(v):len(v)]
 	copy(c, v)
-	s.block = s.block[len(v):]
+	b.block = b.block[len(v):]
 	return c
 }
+
+// one returns a new zero value that lives in a block.
+func (b *blocks[T]) one() *T {
+	if len(b.block) == 0 {
+		b.block = make([]T, blockLen/16)
+	}
+	v := &b.block[0]
+	b.block = b.block[1:]
+	return v
+}
+
+// blockLen is the length of a block of vector entries; blocks of larger
+// values hold a sixteenth as many.
+const blockLen = 8192
 
 // intern returns one shared copy of a message label ("$14", "M1"): a long
 // run then keeps a handful of label strings instead of one per message.

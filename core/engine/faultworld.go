@@ -25,7 +25,7 @@ var _ faults.World = (*faultWorld)(nil)
 
 func (f *faultWorld) change(c trace.Change) {
 	if f.record && f.rec != nil {
-		x := extra(f.rec)
+		x := f.r.extra(f.rec)
 		x.Changes = append(x.Changes, c)
 	}
 }
@@ -52,7 +52,7 @@ func (f *faultWorld) DropTimers(id sim.NodeID) int {
 	f.w.timers[id] = nil
 	if f.record {
 		for _, t := range ts {
-			x := extra(f.rec)
+			x := f.r.extra(f.rec)
 			x.Timers = append(x.Timers, trace.TimerNote{Tag: t.tag, Cancelled: true})
 		}
 	}
@@ -70,7 +70,7 @@ func (f *faultWorld) EndIntervals(id sim.NodeID) int {
 	}
 	f.w.track(id, closes)
 	if f.record {
-		x := extra(f.rec)
+		x := f.r.extra(f.rec)
 		x.Annotations = append(x.Annotations, closes...)
 	}
 	return len(open)

@@ -40,7 +40,12 @@ type Run struct {
 
 	// replaying is set while a step is replayed for seeking, not recorded.
 	replaying bool
-	stamps    stamps
+	// faultRec is the record of a fault's step while the fault applies.
+	faultRec trace.Record
+	// stamps, annotations and extras keep the records' parts in blocks.
+	stamps      blocks[int32]
+	annotations blocks[sim.Annotation]
+	extras      blocks[trace.Extra]
 	// kinds numbers the spec's message kinds, for the totals in flight.
 	kinds    map[string]int
 	labels   map[string]string
@@ -110,11 +115,7 @@ func start(cfg Config) (*Run, error) {
 	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
 	tr := &trace.Trace{Names: cfg.Names, Down: append([]sim.NodeID(nil), cfg.Down...)}
 	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}}
-	if u := cfg.Until; u.Steps > 0 && u.Time == 0 && !u.Done && !u.Quiescent {
-		// a run of known length: one allocation instead of growing (capped,
-		// since a larger run may still be cut short by a learner's input)
-		r.trace.Records = make([]trace.Record, 0, min(u.Steps, 1<<18))
-	}
+	r.reserve()
 	for i, k := range cfg.Spec.Kinds {
 		r.kinds[k.Name] = i
 	}
@@ -140,6 +141,35 @@ func (r *Run) Config() *Config { return &r.cfg }
 
 // Trace is the record of the whole run. Do not modify it.
 func (r *Run) Trace() *trace.Trace { return r.trace }
+
+// reserve sizes the trace for what the run is known to hold, so that a
+// long run's records and messages are allocated once instead of copied as
+// they grow (copying arrays that hold pointers is what a garbage
+// collector pays most for, in wasm above all). A run of a known number of
+// steps holds that many records; otherwise every script entry is a step,
+// and every scripted delivery delivers a message that was sent. Both are
+// capped, since a learner's input may still cut the run short.
+func (r *Run) reserve() {
+	const most = 1 << 18
+	steps, msgs := 0, 0
+	if len(r.cfg.Script) > 1024 {
+		steps = len(r.cfg.Script) + len(r.cfg.Nodes)
+		for _, e := range r.cfg.Script {
+			if e.Fault == "" && e.Command == "" {
+				msgs++
+			}
+		}
+	}
+	if u := r.cfg.Until; u.Steps > 0 && u.Time == 0 && !u.Done && !u.Quiescent {
+		steps = u.Steps
+	}
+	if steps > 0 {
+		r.trace.Records = make([]trace.Record, 0, min(steps, most))
+	}
+	if msgs > 1024 {
+		r.trace.Msgs = make([]trace.Msg, 0, min(msgs, most))
+	}
+}
 
 // Len is the number of steps in the run.
 func (r *Run) Len() int { return len(r.trace.Records) }

@@ -544,10 +544,7 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 			script = append(script, entry)
 		}
 	}
-	encoded, err := json.Marshal(params)
-	if err != nil {
-		return nil, err
-	}
+	encoded := params.AppendJSON(nil)
 	fifo := false
 	delay := x.last + 1 // no message arrives unless the script delivers it
 	s := &Scenario{

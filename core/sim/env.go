@@ -127,6 +127,16 @@ func (e *Env) Explain(format string, args ...any) {
 	}
 }
 
+// ExplainWith sets the step's caption to what write appends to the bytes
+// it is given: a caption built without formatting, for an algorithm whose
+// every step of a long run is captioned (a replayed log's). write must
+// only append, and is not called when the step is quiet.
+func (e *Env) ExplainWith(write func(b []byte) []byte) {
+	if !e.ctx.Quiet {
+		e.Caption = e.text.appendWith(write)
+	}
+}
+
 // Quiet reports that the step is only replayed: a node may skip work that
 // only feeds its caption.
 func (e *Env) Quiet() bool { return e.ctx.Quiet }
@@ -151,6 +161,26 @@ func (a *dataArena) copy(d []int64) []int64 {
 // number of objects.
 type textArena struct{ block []byte }
 
+// appendWith appends what write appends to the current block and returns
+// it as appendf does.
+func (a *textArena) appendWith(write func(b []byte) []byte) string {
+	if cap(a.block)-len(a.block) < 512 {
+		a.block = make([]byte, 0, 64<<10)
+	}
+	start := len(a.block)
+	a.block = write(a.block)
+	return a.text(start)
+}
+
+// text is the block's text from start on, as a string sharing its memory.
+func (a *textArena) text(start int) string {
+	text := a.block[start:]
+	if len(text) == 0 {
+		return ""
+	}
+	return unsafe.String(&text[0], len(text))
+}
+
 // appendf formats into the current block and returns the text as a string
 // that shares the block's memory. The block is only ever appended to, so
 // the strings already handed out never change.
@@ -160,9 +190,5 @@ func (a *textArena) appendf(format string, args ...any) string {
 	}
 	start := len(a.block)
 	a.block = fmt.Appendf(a.block, format, args...)
-	text := a.block[start:]
-	if len(text) == 0 {
-		return ""
-	}
-	return unsafe.String(&text[0], len(text))
+	return a.text(start)
 }

@@ -48,6 +48,96 @@ type Event struct {
 	To []string `json:"to,omitempty"`
 }
 
+// AppendJSON appends the params as encoding/json writes them, byte for
+// byte, in one pass: a large log's params are megabytes, and the generic
+// encoder walks them by reflection and grows its buffer by copying.
+func (p Params) AppendJSON(b []byte) []byte {
+	size := len(`{"events":[]}`)
+	for _, evs := range p.Events {
+		size += 3
+		for _, ev := range evs {
+			size += len(`{"text":"","from":"","to":[]},`) + len(ev.Text) + len(ev.From)
+			for _, to := range ev.To {
+				size += len(to) + 3
+			}
+		}
+	}
+	b = slices.Grow(b, size)
+	b = append(b, `{"events":`...)
+	if p.Events == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i, evs := range p.Events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if evs == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '[')
+		for j, ev := range evs {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = ev.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, "]}"...)
+}
+
+// appendJSON appends the event as encoding/json writes it.
+func (ev Event) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	comma := false
+	field := func(name string) {
+		if comma {
+			b = append(b, ',')
+		}
+		comma = true
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":`...)
+	}
+	if ev.Text != "" {
+		field("text")
+		b = appendString(b, ev.Text)
+	}
+	if ev.From != "" {
+		field("from")
+		b = appendString(b, ev.From)
+	}
+	if len(ev.To) > 0 {
+		field("to")
+		b = append(b, '[')
+		for k, to := range ev.To {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, to)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string as encoding/json writes it:
+// plain printable ASCII as it is, anything else by encoding/json itself
+// (which escapes <, > and &, control characters and bad UTF-8).
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
 // Spec registers the algorithm.
 var Spec = &sim.Spec{
 	ID:      ID,
@@ -172,16 +262,18 @@ func (p *Process) do(env *sim.Env, received []int64) {
 	if ev.Text != "" {
 		env.Annotate(sim.At(RoleText, 0, ev.Text))
 	}
-	if env.Quiet() {
-		return
-	}
-	stamp := clock.FormatLog(p.Clock, func(i int) string { return env.Name(sim.NodeID(i)) })
-	switch {
-	case ev.Text == "":
-		env.Explain("%s %s", env.Name(env.Self()), stamp)
-	default:
-		env.Explain("%s %s: %s", env.Name(env.Self()), stamp, ev.Text)
-	}
+	// the caption is written without formatting: a log has a caption for
+	// every one of its (up to 100,000) events
+	env.ExplainWith(func(b []byte) []byte {
+		b = append(b, env.Name(env.Self())...)
+		b = append(b, ' ')
+		b = clock.AppendLog(b, p.Clock, func(i int) string { return env.Name(sim.NodeID(i)) })
+		if ev.Text != "" {
+			b = append(b, ": "...)
+			b = append(b, ev.Text...)
+		}
+		return b
+	})
 }
 
 // Inspect shows how far the process is in its log.
