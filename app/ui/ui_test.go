@@ -1650,3 +1650,11 @@ func TestDiagramHasItsEventsInWords(t *testing.T) {
 	assert.True(t, strings.HasPrefix(items[30].text(), "step 40 · "), items[30].text())
 	assert.Contains(t, items[30].text(), sess.Run().Trace().Records[39].Caption)
 }
+
+// A file's bytes are read as the browser reads its text: its byte order
+// mark dropped, bytes that are not UTF-8 replaced.
+func TestAFileReadsAsItsText(t *testing.T) {
+	assert.Equal(t, "A {\"A\":1}\nstart", fileText([]byte("\xef\xbb\xbfA {\"A\":1}\nstart")))
+	assert.Equal(t, "na\uFFFDve", fileText([]byte("na\xffve")))
+	assert.Equal(t, "plain → text", fileText([]byte("plain → text")))
+}

@@ -41,26 +41,37 @@ func Format[T ~int32 | ~int64](v []T) string {
 // process by name and zero entries left out: {"A":2, "B":1}. name names
 // process i.
 func FormatLog[T ~int32 | ~int64](v []T, name func(i int) string) string {
-	return string(AppendLog(make([]byte, 0, 2+8*len(v)), v, name))
+	b := append(make([]byte, 0, 2+8*len(v)), '{')
+	for i, x := range v {
+		if x != 0 {
+			b = appendLogEntry(b, strconv.Quote(name(i)), int64(x))
+		}
+	}
+	return string(append(b, '}'))
 }
 
-// AppendLog appends the vector to b as FormatLog writes it.
-func AppendLog[T ~int32 | ~int64](b []byte, v []T, name func(i int) string) []byte {
+// AppendLog appends the vector to b as FormatLog writes it, given each
+// process's name already quoted (strconv.Quote): a replayed log writes
+// one for each of its events.
+func AppendLog[T ~int32 | ~int64](b []byte, v []T, quoted []string) []byte {
 	b = append(b, '{')
-	first := true
 	for i, x := range v {
-		if x == 0 {
-			continue
+		if x != 0 {
+			b = appendLogEntry(b, quoted[i], int64(x))
 		}
-		if !first {
-			b = append(b, ", "...)
-		}
-		first = false
-		b = strconv.AppendQuote(b, name(i))
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(x), 10)
 	}
 	return append(b, '}')
+}
+
+// appendLogEntry appends one entry of a clock in log form after the
+// opening brace or the entries before it.
+func appendLogEntry(b []byte, quoted string, x int64) []byte {
+	if b[len(b)-1] != '{' {
+		b = append(b, ", "...)
+	}
+	b = append(b, quoted...)
+	b = append(b, ':')
+	return strconv.AppendInt(b, x, 10)
 }
 
 // Clone returns an independent copy.

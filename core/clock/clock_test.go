@@ -77,4 +77,8 @@ func TestFormatLog(t *testing.T) {
 	assert.Equal(t, `{"A":2, "C":1}`, FormatLog([]int64{2, 0, 1}, name))
 	assert.Equal(t, `{"b\"c":3}`, FormatLog(Vector{0, 3, 0}, name))
 	assert.Equal(t, `{}`, FormatLog([]int32{0, 0, 0}, name))
+	quoted := []string{`"A"`, `"b\"c"`, `"C"`}
+	for _, v := range [][]int64{{2, 0, 1}, {0, 3, 0}, {0, 0, 0}, {4, 5, 6}} {
+		assert.Equal(t, "at "+FormatLog(v, name), string(AppendLog([]byte("at "), v, quoted)))
+	}
 }

@@ -22,8 +22,15 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	if nx.queued {
 		w.queue.pop() // pick chose the queue's top entry
 	}
-	rec := &trace.Record{Step: w.step, Time: w.now, Node: nx.node, Kind: nx.kind, Msg: -1,
-		FirstSent: w.nextMsg, Source: nx.source}
+	// a recorded step is written in place at the trace's end; a replayed
+	// one in a record that is dropped
+	var replayed trace.Record
+	rec := &replayed
+	if record {
+		rec = r.trace.Next()
+	}
+	rec.Step, rec.Time, rec.Node, rec.Kind, rec.Msg = w.step, w.now, nx.node, nx.kind, -1
+	rec.FirstSent, rec.Source = w.nextMsg, nx.source
 	kind := nx.kind
 	if nx.source == trace.Script && (kind == trace.Fault || kind == trace.Deliver) {
 		// The script was written before the run: a fault or a delivery that
@@ -129,7 +136,6 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			}
 			rec.Caption = fmt.Sprintf("%s: %s", name, rec.What())
 		}
-		r.trace.Append(*rec)
 	}
 }
 
@@ -283,19 +289,34 @@ func (r *Run) send(w *world, from sim.NodeID, s sim.Send, record bool, stamp []i
 	lost := r.cfg.Net.Loss > 0 && w.netRand.Float64() < r.cfg.Net.Loss
 	up := w.linkUp(from, s.To)
 	if record {
-		s.Msg.Label = r.intern(s.Msg.Label) // Data was copied by Env.Send
-		m := trace.Msg{ID: id, From: from, To: s.To, Message: s.Msg, SendStep: w.step, SendTime: w.now,
-			Due: due, RecvStep: -1, DropStep: -1, Lamport: w.lamport[from], Vector: stamp, Original: id}
+		// written in place, field by field (see trace.Next)
+		m := r.trace.NextMsg()
+		m.ID, m.From, m.To, m.Original = id, from, s.To, id
+		m.Kind, m.Value, m.Data = s.Msg.Kind, s.Msg.Value, s.Msg.Data // Data was copied by Env.Send
+		m.Label = r.intern(s.Msg.Label)
+		m.SendStep, m.SendTime, m.Due, m.RecvStep, m.DropStep = w.step, w.now, due, -1, -1
+		m.Lamport, m.Vector = w.lamport[from], stamp
 		if lost || !up {
 			m.DropStep = w.step
 		}
-		r.trace.AppendMsg(m)
 	}
 	if !lost && up {
 		r.putOn(w, from, s.To, id, s.Msg)
 	}
 	return up
 }
+
+// messageFields are sim.Message's fields, which send copies one by one:
+// the conversion below stops the build when a field is added there and
+// not here (and in send).
+type messageFields struct {
+	Kind  string
+	Value int64
+	Label string
+	Data  []int64
+}
+
+var _ = sim.Message(messageFields{})
 
 // putOn puts message id in flight on from→to.
 func (r *Run) putOn(w *world, from, to sim.NodeID, id int, m sim.Message) {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -112,7 +113,10 @@ func start(cfg Config) (*Run, error) {
 		// a seek replays a few hundred microseconds' worth of steps
 		cfg.CheckpointEvery = 128 * max(1, len(cfg.Nodes)/4)
 	}
-	sort.SliceStable(cfg.Script, func(i, j int) bool { return cfg.Script[i].At < cfg.Script[j].At })
+	byTime := func(a, b Timed) int { return cmp.Compare(a.At, b.At) }
+	if !slices.IsSortedFunc(cfg.Script, byTime) { // a long script is mostly written in order
+		slices.SortStableFunc(cfg.Script, byTime)
+	}
 	tr := &trace.Trace{Names: cfg.Names, Down: append([]sim.NodeID(nil), cfg.Down...)}
 	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}}
 	r.reserve()

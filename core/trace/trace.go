@@ -338,7 +338,12 @@ func (t *Trace) Truncate(k int) {
 	if k >= len(t.Records) {
 		return
 	}
-	t.Msgs = t.MsgsBefore(k)
+	// what is forgotten is cleared, so that Next and NextMsg hand out
+	// zero values when they reuse its room
+	msgs := t.MsgsBefore(k)
+	clear(t.Msgs[len(msgs):])
+	clear(t.Records[k:])
+	t.Msgs = msgs
 	t.Records = t.Records[:k]
 	for i := range t.Msgs {
 		m := &t.Msgs[i]
@@ -353,11 +358,30 @@ func (t *Trace) Truncate(k int) {
 
 // Append adds a record. The storage doubles when full, so that a long run
 // copies its records about once rather than at every 25% of growth.
-func (t *Trace) Append(r Record) { t.Records = append(grow(t.Records), r) }
+func (t *Trace) Append(r Record) { *t.Next() = r }
 
 // AppendMsg adds a message, growing the storage as Append does.
-func (t *Trace) AppendMsg(m Msg) { t.Msgs = append(grow(t.Msgs), m) }
+func (t *Trace) AppendMsg(m Msg) { *t.NextMsg() = m }
 
+// Next adds a zero record and returns it, to be filled in place: a run
+// writes each of its records' fields once instead of copying a whole
+// record in (a copy of a value that holds pointers is what the garbage
+// collector charges most for while it marks, in wasm above all).
+func (t *Trace) Next() *Record {
+	t.Records = grow(t.Records)
+	t.Records = t.Records[:len(t.Records)+1]
+	return &t.Records[len(t.Records)-1]
+}
+
+// NextMsg adds a zero message and returns it, as Next does.
+func (t *Trace) NextMsg() *Msg {
+	t.Msgs = grow(t.Msgs)
+	t.Msgs = t.Msgs[:len(t.Msgs)+1]
+	return &t.Msgs[len(t.Msgs)-1]
+}
+
+// grow makes room for one more element; the room past the length is zero
+// (Truncate clears what it forgets).
 func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s

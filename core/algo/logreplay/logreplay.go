@@ -165,6 +165,9 @@ type Process struct {
 	Done int
 	// Clock is the log's vector clock after the last event done.
 	Clock []int64
+	// quoted are the processes' names, quoted, for the captions' clocks;
+	// shared by every process.
+	quoted []string
 }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
@@ -188,8 +191,12 @@ func New(names []string, p Params) ([]sim.Node, error) {
 		index[n] = sim.NodeID(i)
 	}
 	nodes := make([]sim.Node, len(names))
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
 	for i := range nodes {
-		proc := &Process{Clock: make([]int64, len(names))}
+		proc := &Process{Clock: make([]int64, len(names)), quoted: quoted}
 		if i < len(p.Events) {
 			proc.Events = p.Events[i]
 		}
@@ -267,7 +274,7 @@ func (p *Process) do(env *sim.Env, received []int64) {
 	env.ExplainWith(func(b []byte) []byte {
 		b = append(b, env.Name(env.Self())...)
 		b = append(b, ' ')
-		b = clock.AppendLog(b, p.Clock, func(i int) string { return env.Name(sim.NodeID(i)) })
+		b = clock.AppendLog(b, p.Clock, p.quoted)
 		if ev.Text != "" {
 			b = append(b, ": "...)
 			b = append(b, ev.Text...)
