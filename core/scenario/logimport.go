@@ -372,8 +372,9 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 	clocks := make([]int64, n*len(events))
 	for i, e := range events {
 		h := hostIndex[e.host]
-		ev := &slab[i]
-		*ev = logged{host: h, index: len(x.byHost[h]) + 1, line: e.line, text: cleanText(e.event), clock: clocks[i*n : (i+1)*n : (i+1)*n]}
+		ev := &slab[i] // filled field by field, as execution.scenario does
+		ev.host, ev.index, ev.line = h, len(x.byHost[h])+1, e.line
+		ev.text, ev.clock = cleanText(e.event), clocks[i*n:(i+1)*n:(i+1)*n]
 		for _, c := range e.clock {
 			j := named[c.name]
 			if j < 0 {
@@ -522,15 +523,27 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 	script := make([]Entry, 0, len(order))
 	ids := make([]int, 0, len(order)) // the delivered messages' numbers
 	next := 0
+	// events and entries are written in place, field by field: copying
+	// whole values that hold pointers is what the collector charges most
+	// for while it marks
 	for _, ev := range order {
 		slices.SortFunc(ev.receivers, func(a, b *logged) int { return a.host - b.host })
-		le := logreplay.Event{Text: ev.text}
-		for _, r := range ev.receivers {
-			le.To = append(le.To, hosts[r.host])
+		le := &params.Events[ev.host][ev.index-1]
+		le.Text = ev.text
+		if len(ev.receivers) > 0 {
+			le.To = make([]string, len(ev.receivers))
+		}
+		for i, r := range ev.receivers {
+			le.To[i] = hosts[r.host]
 			r.msg = next
 			next++
 		}
-		entry := Entry{At: ev.time}
+		entry := &Entry{} // a start is no entry of the script
+		if ev.time > 0 {
+			script = script[:len(script)+1]
+			entry = &script[len(script)-1]
+		}
+		entry.At = ev.time
 		if p := ev.parent; p != nil {
 			le.From = hosts[p.host]
 			ids = append(ids, ev.msg) // never grows: the pointers stay
@@ -538,10 +551,6 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		} else {
 			entry.Node = quoted[ev.host]
 			entry.Command = logreplay.CmdNext
-		}
-		params.Events[ev.host][ev.index-1] = le
-		if ev.time > 0 {
-			script = append(script, entry)
 		}
 	}
 	encoded := params.AppendJSON(nil)
