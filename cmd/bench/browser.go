@@ -17,8 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"spacetime/app/diagram"
-	"spacetime/internal/benchlog"
 	"spacetime/core/scenario"
+	"spacetime/internal/benchlog"
 )
 
 // browser starts the server and Chromium and measures the page.
