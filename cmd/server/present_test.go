@@ -85,6 +85,24 @@ func TestTheLessonsPointIsOnOneScreen(t *testing.T) {
 	}
 }
 
+// Stepping keeps the diagram where it is: the caption has room for two
+// lines, so a longer caption does not push the diagram up and down (nor
+// make the page lay it out twice a step).
+func TestTheDiagramKeepsItsHeightAsItSteps(t *testing.T) {
+	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	view(t, p, 1280, 720, "/?s=snapshot-bank&k=0")
+	heights, captions := map[float64]int{}, map[float64]int{}
+	for range 45 {
+		p.key(kb.ArrowRight)
+		_, h := p.canvasSize()
+		heights[h]++
+		captions[eval[float64](p, `document.getElementById("caption").clientHeight`)]++
+	}
+	assert.Len(t, heights, 1, "the diagram's heights over 45 steps: %v", heights)
+	assert.Len(t, captions, 1, "the caption's heights over 45 steps (one line and two): %v", captions)
+	assert.True(t, strings.HasPrefix(p.position(), "step 45 / 59"), p.position())
+}
+
 // Embedded in a slide (an iframe on another site), at every frame size
 // from 480×270 up, the page fits its frame: the diagram, compact
 // controls, the caption and the verdict, no scrollbars.
