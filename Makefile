@@ -62,6 +62,7 @@ fuzz = $(GO) test $(FUZZFLAGS) -fuzztime=$(or $(FUZZTIME),$(3)) -fuzz='^$(1)$$' 
 test-fuzz:
 	$(call fuzz,FuzzParse,./core/scenario,8000x)
 	$(call fuzz,FuzzFromLog,./core/scenario,10000x)
+	$(call fuzz,FuzzQuickClock,./core/scenario,20000x)
 	$(call fuzz,FuzzParamsEncode,./core/algo/logreplay,20000x)
 	$(call fuzz,FuzzDecodeStrict,./core/sim,8000x)
 	$(call fuzz,FuzzDecodeArgs,./core/faults,15000x)

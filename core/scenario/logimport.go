@@ -643,34 +643,72 @@ func pairMatches(text string, goVector bool) [][]int {
 	return out
 }
 
-// quickClock reads a plain clock ({"A":1, "B":2}: quoted names without
-// escapes, counts of digits) without a JSON decoder; ok is false for
-// anything else, which the decoder then reads or refuses.
+// quickClock reads a plain clock ({"A":1, "B":2}: names quoted in
+// printable ASCII without escapes, counts of digits, JSON's white space)
+// in one pass, without a
+// JSON decoder; ok is false for anything else, which the decoder then
+// reads or refuses.
 func quickClock(entries []clockEntry, names *clockNames, s string) ([]clockEntry, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.Trim(s, " \t\n\r")
 	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
 		return entries, false
 	}
-	body := strings.TrimSpace(s[1 : len(s)-1])
-	for more := body != ""; more; {
-		var entry string
-		entry, body, more = strings.Cut(body, ",")
-		name, count, ok := strings.Cut(entry, ":")
-		name, count = strings.TrimSpace(name), strings.TrimSpace(count)
-		if !ok || len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' || strings.ContainsAny(name[1:len(name)-1], "\"\\") {
+	// s[end] is the closing brace, so s[i] may be read for any i <= end
+	i, end := 1, len(s)-1
+	space := func() {
+		for i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++
+		}
+	}
+	space()
+	if i == end {
+		return entries, true // {}
+	}
+	for {
+		if s[i] != '"' {
 			return entries, false
 		}
-		n, err := strconv.ParseInt(count, 10, 64)
-		if err != nil || n < 0 || n > MaxLogEvents || count[0] == '+' || (len(count) > 1 && count[0] == '0') {
+		j := i + 1
+		for j < end && s[j] >= ' ' && s[j] <= '~' && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if s[j] != '"' || j == end {
+			return entries, false // an escape, a byte past ASCII, or no closing quote
+		}
+		name := s[i+1 : j]
+		i = j + 1
+		space()
+		if s[i] != ':' || i == end {
 			return entries, false
 		}
-		i, ok := names.number(name[1 : len(name)-1])
+		i++
+		space()
+		digits := i
+		var n int64
+		for i < end && s[i] >= '0' && s[i] <= '9' {
+			if n = n*10 + int64(s[i]-'0'); n > MaxLogEvents {
+				return entries, false
+			}
+			i++
+		}
+		if i == digits || (s[digits] == '0' && i-digits > 1) {
+			return entries, false
+		}
+		id, ok := names.number(name)
 		if !ok {
 			return entries, false // the decoder finds the same, and says so
 		}
-		entries = append(entries, clockEntry{name: i, count: n})
+		entries = append(entries, clockEntry{name: id, count: n})
+		space()
+		if i == end {
+			return entries, true
+		}
+		if s[i] != ',' {
+			return entries, false
+		}
+		i++
+		space()
 	}
-	return entries, true
 }
 
 // noMatch says a line matches no event; when nothing before it did and
