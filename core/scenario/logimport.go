@@ -645,9 +645,8 @@ func pairMatches(text string, goVector bool) [][]int {
 
 // quickClock reads a plain clock ({"A":1, "B":2}: names quoted in
 // printable ASCII without escapes, counts of digits, JSON's white space)
-// in one pass, without a
-// JSON decoder; ok is false for anything else, which the decoder then
-// reads or refuses.
+// in one pass, without a JSON decoder; ok is false for anything else,
+// which the decoder then reads or refuses.
 func quickClock(entries []clockEntry, names *clockNames, s string) ([]clockEntry, bool) {
 	s = strings.Trim(s, " \t\n\r")
 	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
