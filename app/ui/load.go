@@ -186,9 +186,9 @@ func (c *Lab) loadFile(file app.Value) {
 	file.Call("arrayBuffer").Call("then", read)
 }
 
-// fileText is a file's bytes read as text, as the browser reads a file's
-// text: UTF-8 without its byte order mark, bytes that are not UTF-8
-// replaced.
+// fileText is a file's bytes read as text: UTF-8 without its byte order
+// mark, each run of bytes that are not UTF-8 replaced by one U+FFFD (the
+// browser's own reading replaces each such byte).
 func fileText(b []byte) string {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(b) {

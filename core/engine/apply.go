@@ -384,8 +384,8 @@ func (b *blocks[T]) one() *T {
 	return v
 }
 
-// blockLen is the length of a block of vector entries; blocks of larger
-// values hold a sixteenth as many.
+// blockLen is the length of a block handed out by copy (vector entries,
+// annotations); one's blocks of single values hold a sixteenth as many.
 const blockLen = 8192
 
 // intern returns one shared copy of a message label ("$14", "M1"): a long
