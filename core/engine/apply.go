@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"unsafe"
 
 	"spacetime/core/faults"
 	"spacetime/core/sim"
@@ -23,9 +24,8 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		w.queue.pop() // pick chose the queue's top entry
 	}
 	// a recorded step is written in place at the trace's end; a replayed
-	// one in a record that is dropped
-	var replayed trace.Record
-	rec := &replayed
+	// one in the run's scratch record (see Run.replayed)
+	rec := &r.replayed
 	if record {
 		rec = r.trace.Next()
 	}
@@ -112,19 +112,12 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			msg.Data = append([]int64(nil), msg.Data...)
 		}
 		r.stepNode(w, rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: msg, MsgID: m.ID}, record)
-	case trace.Fault, trace.Wake:
-		// the fault world keeps a pointer to the record it fills: it is
-		// the run's, so that the record of every other step stays off the
-		// heap
-		r.faultRec = *rec
-		if kind == trace.Fault {
-			r.applyFault(w, &r.faultRec, nx.act, record)
-		} else {
-			fw := &faultWorld{r: r, w: w, rec: &r.faultRec, record: record}
-			fw.SetHealth(nx.node, faults.Health{})
-			r.stampFault(w, &r.faultRec, "%s wakes from its GC pause, unaware that any time has passed", r.cfg.Names[nx.node])
-		}
-		*rec, r.faultRec = r.faultRec, trace.Record{}
+	case trace.Fault:
+		r.applyFault(w, rec, nx.act, record)
+	case trace.Wake:
+		fw := &faultWorld{r: r, w: w, rec: rec, record: record}
+		fw.SetHealth(nx.node, faults.Health{})
+		r.stampFault(w, rec, "%s wakes from its GC pause, unaware that any time has passed", r.cfg.Names[nx.node])
 	}
 	rec.NumSent = w.nextMsg - rec.FirstSent
 	w.step++
@@ -366,7 +359,7 @@ type blocks[T any] struct{ block []T }
 // copy returns a copy of v that lives in a block.
 func (b *blocks[T]) copy(v []T) []T {
 	if len(b.block) < len(v) {
-		b.block = make([]T, max(blockLen, 64*len(v)))
+		b.refill(len(v))
 	}
 	c := b.block[:len(v):len(v)]
 	copy(c, v)
@@ -377,16 +370,24 @@ func (b *blocks[T]) copy(v []T) []T {
 // one returns a new zero value that lives in a block.
 func (b *blocks[T]) one() *T {
 	if len(b.block) == 0 {
-		b.block = make([]T, blockLen/16)
+		b.refill(1)
 	}
 	v := &b.block[0]
 	b.block = b.block[1:]
 	return v
 }
 
-// blockLen is the length of a block handed out by copy (vector entries,
-// annotations); one's blocks of single values hold a sixteenth as many.
-const blockLen = 8192
+// refill starts a new block of about blockBytes, room for 64 copies of n
+// values at least.
+func (b *blocks[T]) refill(n int) {
+	var zero T
+	b.block = make([]T, max(blockBytes/max(int(unsafe.Sizeof(zero)), 1), 64*n))
+}
+
+// blockBytes is about the size of a block: a short run (a campaign makes
+// thousands) allocates one of each kind, a long one a block every few
+// hundred steps.
+const blockBytes = 32 << 10
 
 // intern returns one shared copy of a message label ("$14", "M1"): a long
 // run then keeps a handful of label strings instead of one per message.

@@ -41,8 +41,12 @@ type Run struct {
 
 	// replaying is set while a step is replayed for seeking, not recorded.
 	replaying bool
-	// faultRec is the record of a fault's step while the fault applies.
-	faultRec trace.Record
+	// replayed is the record a replayed step is written in: the trace
+	// already holds the step, and a replay sets none of a record's parts
+	// that hold pointers (its stamp, caption or extra part), so it is
+	// never cleared. A local record would escape to the heap on every
+	// step, through the fault world.
+	replayed trace.Record
 	// stamps, annotations and extras keep the records' parts in blocks.
 	stamps      blocks[int32]
 	annotations blocks[sim.Annotation]

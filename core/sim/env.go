@@ -162,7 +162,8 @@ func (a *dataArena) copy(d []int64) []int64 {
 type textArena struct{ block []byte }
 
 // appendWith appends what write appends to the current block and returns
-// it as appendf does.
+// it as a string that shares the block's memory. The block is only ever
+// appended to, so the strings already handed out never change.
 func (a *textArena) appendWith(write func(b []byte) []byte) string {
 	if cap(a.block)-len(a.block) < 512 {
 		a.block = make([]byte, 0, 64<<10)
@@ -181,14 +182,7 @@ func (a *textArena) text(start int) string {
 	return unsafe.String(&text[0], len(text))
 }
 
-// appendf formats into the current block and returns the text as a string
-// that shares the block's memory. The block is only ever appended to, so
-// the strings already handed out never change.
+// appendf formats into the current block, as appendWith appends.
 func (a *textArena) appendf(format string, args ...any) string {
-	if cap(a.block)-len(a.block) < 512 {
-		a.block = make([]byte, 0, 64<<10)
-	}
-	start := len(a.block)
-	a.block = fmt.Appendf(a.block, format, args...)
-	return a.text(start)
+	return a.appendWith(func(b []byte) []byte { return fmt.Appendf(b, format, args...) })
 }

@@ -356,17 +356,15 @@ func (t *Trace) Truncate(k int) {
 	}
 }
 
-// Append adds a record. The storage doubles when full, so that a long run
-// copies its records about once rather than at every 25% of growth.
-func (t *Trace) Append(r Record) { *t.Next() = r }
-
-// AppendMsg adds a message, growing the storage as Append does.
+// AppendMsg adds a message.
 func (t *Trace) AppendMsg(m Msg) { *t.NextMsg() = m }
 
 // Next adds a zero record and returns it, to be filled in place: a run
 // writes each of its records' fields once instead of copying a whole
 // record in (a copy of a value that holds pointers is what the garbage
-// collector charges most for while it marks, in wasm above all).
+// collector charges most for while it marks, in wasm above all). The
+// storage doubles when full, so that a long run copies its records about
+// once rather than at every 25% of growth.
 func (t *Trace) Next() *Record {
 	t.Records = grow(t.Records)
 	t.Records = t.Records[:len(t.Records)+1]
