@@ -37,7 +37,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		// cannot happen when its time comes (pause a crashed process, drop
 		// or deliver a message that has arrived) is skipped, as a learner's
 		// would be refused.
-		if err := r.validate(w, nx.act); err != nil {
+		if err := r.validate(w, *nx.act); err != nil {
 			kind, rec.Kind = trace.Skip, trace.Skip
 			if rec.Node < 0 || rec.Node >= sim.NodeID(len(w.nodes)) {
 				rec.Node = sim.None
@@ -84,9 +84,8 @@ func (r *Run) apply(w *world, nx next, record bool) {
 	case trace.Command:
 		a := nx.act
 		if record {
-			args := a.Args
 			x := r.extra(rec)
-			x.Tag, x.Args, x.Arg = a.Command, &args, a.Arg
+			x.Tag, x.Args, x.Arg = a.Command, &a.Args, a.Arg
 		}
 		if !w.running(nx.node) {
 			r.stampFault(w, rec, "%s is %s: the command %q is not run", r.cfg.Names[nx.node], w.health[nx.node].State, a.Command)
@@ -109,7 +108,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		msg := m.Message
 		if len(msg.Data) > 0 {
 			// the receiver gets its own copy: changing it must not change history
-			msg.Data = append([]int64(nil), msg.Data...)
+			msg.Data = r.received.copy(msg.Data)
 		}
 		r.stepNode(w, rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: msg, MsgID: m.ID}, record)
 	case trace.Fault:
@@ -134,7 +133,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 
 // applyFault applies a fault from the registry through the world's fault
 // interface, which records what it changes.
-func (r *Run) applyFault(w *world, rec *trace.Record, a Action, record bool) {
+func (r *Run) applyFault(w *world, rec *trace.Record, a *Action, record bool) {
 	f, _ := faults.Lookup(a.Fault)
 	if f.Takes("msg") && a.Msg >= 0 && a.Msg < len(r.trace.Msgs) {
 		// a message's fault is drawn on the message, at its receiver's end
@@ -143,9 +142,8 @@ func (r *Run) applyFault(w *world, rec *trace.Record, a Action, record bool) {
 		rec.Node = sim.None // the whole network
 	}
 	if record {
-		args := a.Args
 		x := r.extra(rec)
-		x.Tag, x.Args = f.Name, &args
+		x.Tag, x.Args = f.Name, &a.Args
 	}
 	fw := &faultWorld{r: r, w: w, rec: rec, record: record}
 	caption := f.Apply(fw, a.Args)

@@ -47,10 +47,12 @@ type Run struct {
 	// never cleared. A local record would escape to the heap on every
 	// step, through the fault world.
 	replayed trace.Record
-	// stamps, annotations and extras keep the records' parts in blocks.
+	// stamps, annotations and extras keep the records' parts in blocks,
+	// and received the receivers' copies of messages' data.
 	stamps      blocks[int32]
 	annotations blocks[sim.Annotation]
 	extras      blocks[trace.Extra]
+	received    blocks[int64]
 	// kinds numbers the spec's message kinds, for the totals in flight.
 	kinds    map[string]int
 	labels   map[string]string
@@ -399,7 +401,7 @@ func (r *Run) state(k int) *world {
 
 // inputNext turns a learner's action into the step that carries it out.
 func (r *Run) inputNext(w *world, a Action) next {
-	nx := next{kind: actionKind(a), node: a.Node, msg: a.Msg, act: a, at: w.now, source: trace.Learner}
+	nx := next{kind: actionKind(a), node: a.Node, msg: a.Msg, act: &a, at: w.now, source: trace.Learner}
 	if nx.kind == trace.Deliver {
 		nx.node = r.trace.Msgs[a.Msg].To
 	}

@@ -12,7 +12,10 @@ type next struct {
 	node   sim.NodeID
 	msg    int
 	tag    string
-	act    Action
+	// act is the script's or the learner's action; a record of it points
+	// at its arguments rather than copying them (the script is not changed
+	// once the run starts)
+	act    *Action
 	at     sim.Time
 	source trace.Source
 	// rank, due and seq break ties between events due at the same time.
@@ -99,8 +102,8 @@ func (r *Run) pickEarliest(w *world, withWork bool) (next, bool) {
 		}
 	}
 	if w.script < len(r.cfg.Script) {
-		s := r.cfg.Script[w.script]
-		consider(next{kind: actionKind(s.Action), node: s.Node, msg: s.Msg, act: s.Action,
+		s := &r.cfg.Script[w.script]
+		consider(next{kind: actionKind(s.Action), node: s.Node, msg: s.Msg, act: &s.Action,
 			at: max(s.At, w.now), source: trace.Script, rank: rankScript, due: s.At, seq: uint64(w.script)})
 	}
 	if e, ok := r.top(w); ok {
