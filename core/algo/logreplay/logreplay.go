@@ -201,6 +201,11 @@ func New(names []string, p Params) ([]sim.Node, error) {
 			proc.Events = p.Events[i]
 		}
 		proc.to = make([][]sim.NodeID, len(proc.Events))
+		sends := 0
+		for _, ev := range proc.Events {
+			sends += len(ev.To)
+		}
+		slab := make([]sim.NodeID, 0, sends) // one array for every event's receivers
 		for j, ev := range proc.Events {
 			field := func(f string) string { return fmt.Sprintf("params.events[%d][%d].%s", i, j, f) }
 			if _, ok := index[ev.From]; ev.From != "" && !ok {
@@ -211,8 +216,9 @@ func New(names []string, p Params) ([]sim.Node, error) {
 				if !ok || id == sim.NodeID(i) {
 					return nil, sim.FieldErrorf(field(fmt.Sprintf("to[%d]", k)), "want the name of another process, got %q", name)
 				}
-				proc.to[j] = append(proc.to[j], id)
+				slab = append(slab, id)
 			}
+			proc.to[j] = slab[len(slab)-len(ev.To) : len(slab) : len(slab)]
 		}
 		nodes[i] = proc
 	}
@@ -256,7 +262,8 @@ func (p *Process) do(env *sim.Env, received []int64) {
 	ev := p.Events[p.Done]
 	sends := p.to[p.Done]
 	p.Done++
-	p.Clock = slices.Clone(p.Clock) // clones share the old one
+	// the clock changes in place: a clone has its own, and a message
+	// its copy (sim.Env.Send)
 	for i := range p.Clock {
 		if i < len(received) {
 			p.Clock[i] = max(p.Clock[i], received[i])
@@ -288,9 +295,9 @@ func (p *Process) Inspect() []sim.Field {
 	return []sim.Field{{Name: "done", Value: strconv.Itoa(p.Done) + " of " + strconv.Itoa(len(p.Events))}}
 }
 
-// Clone copies the process; the events are shared, the clock is copied
-// when it changes.
+// Clone copies the process; the events are shared, the clock copied.
 func (p *Process) Clone() sim.Node {
 	c := *p
+	c.Clock = slices.Clone(p.Clock)
 	return &c
 }
