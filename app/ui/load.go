@@ -115,23 +115,37 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 // openLog opens a ShiViz or GoVector log's executions: the first in the
 // focused pane, the others in new panes beside it, as many as a page
 // holds; a log that breaks a rule is refused with its line and the rule.
+// Reading the log and running it are the two phases of a burst (see
+// lab.Burst): a large log takes half as long, and the page's memory grows
+// by what the run keeps rather than by the reading's garbage as well.
 func (c *Lab) openLog(ctx app.Context, what, text string) bool {
-	runs, err := scenario.FromLog(text, logName(what))
-	if err != nil {
-		c.problem = what + " was not opened: " + err.Error()
-		return false
-	}
-	c.loading = false
-	c.load(ctx, c.focus, runs[0])
-	if c.problem != "" {
-		return false
-	}
-	for _, s := range runs[1:] {
-		if len(c.page.Views) == lab.MaxViews {
-			c.problem = fmt.Sprintf("%s has %d executions; a page shows %d runs, so the first %d are open", what, len(runs), lab.MaxViews, lab.MaxViews)
-			break
+	var runs []*scenario.Scenario
+	opened := false
+	lab.Burst(func() bool {
+		var err error
+		if runs, err = scenario.FromLog(text, logName(what)); err != nil {
+			c.problem = what + " was not opened: " + err.Error()
+			return false
 		}
-		c.addScenario(ctx, s)
+		return true
+	}, func() bool {
+		c.loading = false
+		c.load(ctx, c.focus, runs[0])
+		if c.problem != "" {
+			return false
+		}
+		for _, s := range runs[1:] {
+			if len(c.page.Views) == lab.MaxViews {
+				c.problem = fmt.Sprintf("%s has %d executions; a page shows %d runs, so the first %d are open", what, len(runs), lab.MaxViews, lab.MaxViews)
+				break
+			}
+			c.addScenario(ctx, s)
+		}
+		opened = true
+		return true
+	})
+	if !opened {
+		return false
 	}
 	if !c.sess(c.focus).Linkable() {
 		c.panes[c.focus].notice = "This log is too large for a link: the page's address does not hold it, so reloading the page does not open it again."

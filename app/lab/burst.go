@@ -1,0 +1,38 @@
+package lab
+
+import (
+	"runtime"
+	"runtime/debug"
+)
+
+// BurstMemoryLimit is the memory the program may reach during a burst
+// (see Burst) before the collector runs anyway: opening the largest logs
+// a page takes (100,000 events, or 16 MiB with 64 hosts' clocks) peaks
+// near half of it.
+const BurstMemoryLimit = 256 << 20
+
+// Burst runs phases one after another, as a learner's long wait (opening
+// a large log) is best run in the browser: with the garbage collector
+// held off, and one full collection after each phase, when its garbage is
+// dead. In WebAssembly the collector has no thread of its own: a cycle
+// begun mid-way marks only as the program allocates, so every pointer
+// the rest of the phase writes pays the write barrier, and opening a
+// 100,000-event log took twice as long. BurstMemoryLimit bounds what a
+// phase may take before the collector runs after all. A phase that
+// returns false ends the burst. Natively it changes little.
+func Burst(phases ...func() bool) {
+	percent := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(-1) // reads it
+	debug.SetMemoryLimit(min(limit, BurstMemoryLimit))
+	defer func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	}()
+	for _, phase := range phases {
+		ok := phase()
+		runtime.GC()
+		if !ok {
+			return
+		}
+	}
+}
