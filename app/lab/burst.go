@@ -3,7 +3,11 @@ package lab
 import (
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 )
+
+// bursting counts the bursts under way: one, or one and those within it.
+var bursting atomic.Int32
 
 // BurstMemoryLimit is the memory the program may reach during a burst
 // (see Burst) before the collector runs anyway: opening the largest logs
@@ -19,8 +23,23 @@ const BurstMemoryLimit = 256 << 20
 // the rest of the phase writes pays the write barrier, and opening a
 // 100,000-event log took twice as long. BurstMemoryLimit bounds what a
 // phase may take before the collector runs after all. A phase that
-// returns false ends the burst. Natively it changes little.
+// returns false ends the burst. Natively it changes little. It sets the
+// collector for the whole program: it is for the page, not for a server
+// answering requests at once.
+//
+// A burst within a burst (opening a log opens its run) runs its phases as
+// parts of the outer one's.
 func Burst(phases ...func() bool) {
+	if bursting.Add(1) > 1 {
+		defer bursting.Add(-1)
+		for _, phase := range phases {
+			if !phase() {
+				return
+			}
+		}
+		return
+	}
+	defer bursting.Add(-1)
 	percent := debug.SetGCPercent(-1)
 	limit := debug.SetMemoryLimit(-1) // reads it
 	debug.SetMemoryLimit(min(limit, BurstMemoryLimit))

@@ -42,3 +42,19 @@ func TestABurstKeepsALowerMemoryLimit(t *testing.T) {
 	assert.Equal(t, int64(64<<20), limit)
 	assert.Equal(t, int64(64<<20), debug.SetMemoryLimit(-1))
 }
+
+func TestABurstWithinABurstIsPartOfIt(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	var ran []string
+	Burst(func() bool {
+		Burst(func() bool {
+			ran = append(ran, "inner")
+			return true
+		})
+		assert.Equal(t, -1, debug.SetGCPercent(-1), "the collector stays off until the outer burst ends")
+		ran = append(ran, "outer")
+		return true
+	})
+	assert.Equal(t, []string{"inner", "outer"}, ran)
+	assert.Equal(t, 100, debug.SetGCPercent(100))
+}
