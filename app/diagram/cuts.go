@@ -23,7 +23,7 @@ func (l *layout) cuts() {
 	groups := map[cutKey][]point{}
 	notes := map[cutKey][]string{}
 	var order []cutKey
-	for _, s := range stepsBefore(l.ix.noted, l.k) {
+	for _, s := range stepsBefore(l.ix.cutNoted, l.k) {
 		r := &l.tr.Records[s]
 		for _, a := range r.Annotations() {
 			rs, ok := l.role(a.Role)

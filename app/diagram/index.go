@@ -30,8 +30,10 @@ type Index struct {
 	// spans are the stretches, in the order they open.
 	spans []span
 	// noted lists the steps with point annotations, faulted the steps of
-	// faults, wake-ups and skipped inputs.
-	noted, faulted []int
+	// faults, wake-ups and skipped inputs, and cutNoted the noted steps
+	// that note a cut or a message of a cut: a frame draws the cuts from
+	// these alone (a log notes every step, and has no cut).
+	noted, faulted, cutNoted []int
 	// halo gives the first annotation about each message that has one.
 	halo map[int]haloNote
 	// skews and delays list, by process and by message, the skew and
@@ -147,9 +149,13 @@ type spanKey struct {
 // other, except a held token, which is drawn on the line itself.
 func (ix *Index) indexSpans(spec *sim.Spec) {
 	onLine := map[string]bool{}
+	ofCuts := map[string]bool{} // the roles layout.cuts draws
 	if spec != nil {
 		for _, r := range spec.Roles {
 			onLine[r.Name] = r.Style == sim.StyleToken
+			if r.Style == sim.StyleCut || r.Style == sim.StyleHalo && r.Of != "" {
+				ofCuts[r.Name] = true
+			}
 		}
 	}
 	open := map[spanKey]int{} // key → index in ix.spans
@@ -225,7 +231,7 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 				begin(k, span{from: s, due: t.Due, text: t.Tag})
 			}
 		}
-		noted := false
+		noted, ofCut := false, false
 		for _, a := range r.Annotations() {
 			switch a.Phase {
 			case sim.Begin:
@@ -242,9 +248,13 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 				}
 			}
 			noted = noted || a.Phase == sim.Point || a.Peer >= 0
+			ofCut = ofCut || len(ofCuts) > 0 && ofCuts[a.Role] // no lookup when no role is
 		}
 		if noted {
 			ix.noted = append(ix.noted, s)
+			if ofCut {
+				ix.cutNoted = append(ix.cutNoted, s)
+			}
 		}
 	}
 }
