@@ -8,10 +8,10 @@ import (
 
 // next is the event chosen to happen in the coming step.
 type next struct {
-	kind   trace.Kind
-	node   sim.NodeID
-	msg    int
-	tag    string
+	kind trace.Kind
+	node sim.NodeID
+	msg  int
+	tag  string
 	// act is the script's or the learner's action; a record of it points
 	// at its arguments rather than copying them (the script is not changed
 	// once the run starts)
