@@ -152,14 +152,19 @@ func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
 type lineIndex []int
 
 func newLineIndex(text string) lineIndex {
-	starts := make(lineIndex, 1, strings.Count(text, "\n")+1) // sized once: a long log has 200,000 lines
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			starts = append(starts, i+1)
+	starts := make(lineIndex, 1, len(text)/32+1) // a log's lines are longer, mostly
+	for at := 0; ; {
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return starts
 		}
+		at += i + 1
+		starts = append(starts, at)
 	}
-	return starts
 }
+
+// lines is the number of lines of text at offset at.
+func (l lineIndex) lines(at int, text string) int { return l.line(at+len(text)) - l.line(at) + 1 }
 
 // line is the line, from 1, that holds offset at.
 func (l lineIndex) line(at int) int { return sort.SearchInts(l, at+1) }
@@ -213,6 +218,25 @@ func growEntries(entries []clockEntry, done, all int) []clockEntry {
 type clockNames struct {
 	index map[string]int32
 	names []string
+	// at is the name last found at each place in a clock: clocks list
+	// their names in much the same order, and comparing a name costs less
+	// than hashing it (most in wasm)
+	at []int32
+}
+
+// numberAt is number, for the name at place i of a clock.
+func (c *clockNames) numberAt(i int, name string) (int32, bool) {
+	if i < len(c.at) && c.names[c.at[i]] == name {
+		return c.at[i], true
+	}
+	id, ok := c.number(name)
+	if ok && i < MaxN {
+		for len(c.at) <= i {
+			c.at = append(c.at, id)
+		}
+		c.at[i] = id
+	}
+	return id, ok
 }
 
 // number is the name's number; false when the clocks name more hosts
@@ -265,7 +289,7 @@ func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVecto
 	seen := map[string]bool{}
 	var hosts []string
 	from := 0
-	found := pairMatches(text, goVector)
+	found := pairMatches(text, lines.lines(at, text), goVector)
 	if found == nil {
 		found = re.FindAllStringSubmatchIndex(text, -1)
 	}
@@ -610,11 +634,11 @@ func (x *execution) byTime() []*logged {
 // nil when the text is not plainly in that form (the expression then
 // reads it, and says where it fails). goVector says the log's expression
 // is that form.
-func pairMatches(text string, goVector bool) [][]int {
+func pairMatches(text string, lines int, goVector bool) [][]int {
 	if !goVector {
 		return nil
 	}
-	events := strings.Count(text, "\n")/2 + 1 // two lines an event, but for blank ones
+	events := lines/2 + 1 // two lines an event, but for blank ones
 	out := make([][]int, 0, events)
 	flat := make([]int, 0, 8*events) // the matches' indexes, in one array rather than one each
 	for at := 0; at < len(text); {
@@ -657,7 +681,7 @@ func quickClock(entries []clockEntry, names *clockNames, s string) ([]clockEntry
 		return entries, false
 	}
 	// s[end] is the closing brace, so s[i] may be read for any i <= end
-	i, end := 1, len(s)-1
+	i, end, start := 1, len(s)-1, len(entries)
 	space := func() {
 		for i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 			i++
@@ -697,7 +721,7 @@ func quickClock(entries []clockEntry, names *clockNames, s string) ([]clockEntry
 		if i == digits || (s[digits] == '0' && i-digits > 1) {
 			return entries, false
 		}
-		id, ok := names.number(name)
+		id, ok := names.numberAt(len(entries)-start, name)
 		if !ok {
 			return entries, false // the decoder finds the same, and says so
 		}

@@ -44,3 +44,26 @@ func FuzzQuickClock(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { quickClockAgrees(t, s) })
 }
+
+// Clocks read one after another name each host by one number, whatever
+// the order of their names.
+func TestQuickClocksShareNames(t *testing.T) {
+	names := &clockNames{index: map[string]int32{}}
+	var entries []clockEntry
+	read := func(s string) map[string]int64 {
+		start := len(entries)
+		var ok bool
+		entries, ok = quickClock(entries, names, s)
+		require.True(t, ok, s)
+		got := map[string]int64{}
+		for _, e := range entries[start:] {
+			got[names.names[e.name]] = e.count
+		}
+		return got
+	}
+	assert.Equal(t, map[string]int64{"A": 1, "B": 2}, read(`{"A":1, "B":2}`))
+	assert.Equal(t, map[string]int64{"A": 3, "B": 4}, read(`{"B":4, "A":3}`))
+	assert.Equal(t, map[string]int64{"C": 1, "A": 5}, read(`{"C":1, "A":5}`))
+	assert.Equal(t, map[string]int64{"A": 6, "B": 4, "C": 1}, read(`{"A":6, "B":4, "C":1}`))
+	assert.Equal(t, []string{"A", "B", "C"}, names.names)
+}
