@@ -331,26 +331,29 @@ func (s *Session) cacheFile() {
 
 // leastFileSize is at most the size of a scenario's file (its indented
 // JSON): its params without their white space and its script's entries,
-// each at its least. A scenario whose least size is over MaxPacked is too
-// large to link without encoding it (encoding a large log's scenario to
-// find that out took a second).
+// each at its least; it stops counting once past MaxPacked. A scenario
+// whose least size is over MaxPacked is too large to link without
+// encoding it (encoding a large log's scenario to find that out took a
+// second).
 func leastFileSize(s *scenario.Scenario) int {
-	least := 0
+	// an entry is at least "    {\n      \"at\": 0\n    },\n", and each
+	// field more at least ",\n      \"xy\": 0"
+	const entry, field = 26, 14
+	least := entry * len(s.Script)
+	if least > MaxPacked {
+		return least // a large log's script alone
+	}
+	for i := range s.Script {
+		e := &s.Script[i]
+		least += field * count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
+			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
+	}
 	for _, b := range s.Params {
 		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {
 			least++
 		}
 	}
-	// an entry is at least "    {\n      \"at\": 0\n    },\n", and each
-	// field more at least ",\n      \"xy\": 0"
-	const entry, field = 26, 14
-	fields := 0
-	for i := range s.Script {
-		e := &s.Script[i]
-		fields += count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
-			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
-	}
-	return least + entry*len(s.Script) + field*fields
+	return least
 }
 
 // count counts the true ones.
