@@ -23,35 +23,33 @@ const BurstMemoryLimit = 256 << 20
 // the rest of the phase writes pays the write barrier, and opening a
 // 100,000-event log took twice as long. BurstMemoryLimit bounds what a
 // phase may take before the collector runs after all. A phase that
-// returns false ends the burst. Natively it changes little. It sets the
+// returns false ends the burst, and Burst reports whether every phase
+// ran and returned true. Natively it changes little. It sets the
 // collector for the whole program: it is for the page, not for a server
 // answering requests at once.
 //
 // A burst within a burst (opening a log opens its run) runs its phases as
-// parts of the outer one's.
-func Burst(phases ...func() bool) {
-	if bursting.Add(1) > 1 {
-		defer bursting.Add(-1)
-		for _, phase := range phases {
-			if !phase() {
-				return
-			}
-		}
-		return
-	}
+// parts of the outer one's: the outer one collects.
+func Burst(phases ...func() bool) bool {
+	outer := bursting.Add(1) == 1
 	defer bursting.Add(-1)
-	percent := debug.SetGCPercent(-1)
-	limit := debug.SetMemoryLimit(-1) // reads it
-	debug.SetMemoryLimit(min(limit, BurstMemoryLimit))
-	defer func() {
-		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(percent)
-	}()
+	if outer {
+		percent := debug.SetGCPercent(-1)
+		limit := debug.SetMemoryLimit(-1) // reads it
+		debug.SetMemoryLimit(min(limit, BurstMemoryLimit))
+		defer func() {
+			debug.SetMemoryLimit(limit)
+			debug.SetGCPercent(percent)
+		}()
+	}
 	for _, phase := range phases {
 		ok := phase()
-		runtime.GC()
+		if outer {
+			runtime.GC()
+		}
 		if !ok {
-			return
+			return false
 		}
 	}
+	return true
 }

@@ -16,7 +16,7 @@ func TestABurstRunsItsPhasesAndGivesTheCollectorBack(t *testing.T) {
 		percent int
 		limit   int64
 	}
-	Burst(func() bool {
+	done := Burst(func() bool {
 		ran = append(ran, "read")
 		during.percent = debug.SetGCPercent(-1)
 		during.limit = debug.SetMemoryLimit(-1)
@@ -29,6 +29,7 @@ func TestABurstRunsItsPhasesAndGivesTheCollectorBack(t *testing.T) {
 		return true
 	})
 	assert.Equal(t, []string{"read", "run"}, ran, "a phase that fails ends the burst")
+	assert.False(t, done, "and the burst says so")
 	assert.Equal(t, -1, during.percent, "the collector is off during a phase")
 	assert.Equal(t, int64(BurstMemoryLimit), during.limit, "within the burst's memory limit")
 	assert.Equal(t, 150, debug.SetGCPercent(150), "the collector's pace is given back")
@@ -46,15 +47,16 @@ func TestABurstKeepsALowerMemoryLimit(t *testing.T) {
 func TestABurstWithinABurstIsPartOfIt(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	var ran []string
-	Burst(func() bool {
-		Burst(func() bool {
+	done := Burst(func() bool {
+		assert.True(t, Burst(func() bool {
 			ran = append(ran, "inner")
 			return true
-		})
+		}))
 		assert.Equal(t, -1, debug.SetGCPercent(-1), "the collector stays off until the outer burst ends")
 		ran = append(ran, "outer")
 		return true
 	})
 	assert.Equal(t, []string{"inner", "outer"}, ran)
+	assert.True(t, done)
 	assert.Equal(t, 100, debug.SetGCPercent(100))
 }

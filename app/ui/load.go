@@ -126,8 +126,7 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 // by what the run keeps rather than by the reading's garbage as well.
 func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 	var runs []*scenario.Scenario
-	opened := false
-	lab.Burst(func() bool {
+	opened := lab.Burst(func() bool {
 		var err error
 		if runs, err = scenario.FromLog(text, logName(what)); err != nil {
 			c.problem = what + " was not opened: " + err.Error()
@@ -147,7 +146,6 @@ func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 			}
 			c.addScenario(ctx, s)
 		}
-		opened = true
 		return true
 	})
 	if !opened {
