@@ -32,8 +32,42 @@ func TestABurstRunsItsPhasesAndGivesTheCollectorBack(t *testing.T) {
 	assert.False(t, done, "and the burst says so")
 	assert.Equal(t, -1, during.percent, "the collector is off during a phase")
 	assert.Equal(t, int64(BurstMemoryLimit), during.limit, "within the burst's memory limit")
+	assert.Equal(t, -1, debug.SetGCPercent(-1), "and until the burst settles")
+	Settle()
 	assert.Equal(t, 150, debug.SetGCPercent(150), "the collector's pace is given back")
 	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "and so is the memory limit")
+}
+
+func TestABurstSettlesOnItsOwn(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(120))
+	Burst(func() bool { return true })
+	assert.Eventually(t, func() bool {
+		held.Lock()
+		defer held.Unlock()
+		return !held.off
+	}, 20*SettleAfter, SettleAfter/10)
+	assert.Equal(t, 120, debug.SetGCPercent(120))
+}
+
+func TestABurstBeforeTheLastSettledKeepsTheCollectorsOwnPace(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(130))
+	Burst(func() bool { return true })
+	Burst(func() bool { return true })
+	Settle()
+	assert.Equal(t, 130, debug.SetGCPercent(130), "not the pace the first burst left while it was held")
+}
+
+func TestSettleWaitsForTheBurstUnderWay(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	Burst(func() bool {
+		Settle()
+		assert.Equal(t, -1, debug.SetGCPercent(-1), "a burst's phase is not settled")
+		return true
+	})
+	Settle()
+	assert.Equal(t, 100, debug.SetGCPercent(100))
+	Settle() // nothing to settle
+	assert.Equal(t, 100, debug.SetGCPercent(100))
 }
 
 func TestABurstKeepsALowerMemoryLimit(t *testing.T) {
@@ -41,6 +75,7 @@ func TestABurstKeepsALowerMemoryLimit(t *testing.T) {
 	var limit int64
 	Burst(func() bool { limit = debug.SetMemoryLimit(-1); return true })
 	assert.Equal(t, int64(64<<20), limit)
+	Settle()
 	assert.Equal(t, int64(64<<20), debug.SetMemoryLimit(-1))
 }
 
@@ -58,5 +93,6 @@ func TestABurstWithinABurstIsPartOfIt(t *testing.T) {
 	})
 	assert.Equal(t, []string{"inner", "outer"}, ran)
 	assert.True(t, done)
+	Settle()
 	assert.Equal(t, 100, debug.SetGCPercent(100))
 }
