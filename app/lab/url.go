@@ -348,7 +348,7 @@ func leastFileSize(s *scenario.Scenario) int {
 		least += field * count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
 			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
 	}
-	for _, b := range s.Params {
+	for _, b := range s.Params { // none yet for a log's that wait to be encoded: still a least size
 		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {
 			least++
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -206,13 +207,15 @@ func (c *Lab) loadFile(file app.Value) {
 
 // fileText is a file's bytes read as text: UTF-8 without its byte order
 // mark, each run of bytes that are not UTF-8 replaced by one U+FFFD (the
-// browser's own reading replaces each such byte).
+// browser's own reading replaces each such byte). The text is the bytes
+// themselves, not a copy (a large log's tab grows by its size once, not
+// twice): b must not change after.
 func fileText(b []byte) string {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(b) {
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // addView puts a built-in lesson in a new pane at the bottom of the page,

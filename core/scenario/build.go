@@ -116,7 +116,7 @@ func (s *Scenario) WithFIFO(on bool) *Scenario {
 // default when the params leave it out (or do not parse).
 func (s *Scenario) Switched(sw sim.Switch) bool {
 	var params map[string]json.RawMessage
-	if json.Unmarshal(s.Params, &params) != nil {
+	if json.Unmarshal(s.paramsNow(), &params) != nil {
 		return sw.Default
 	}
 	var on bool

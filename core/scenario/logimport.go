@@ -581,7 +581,6 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 			entry.Command = logreplay.CmdNext
 		}
 	}
-	encoded := params.AppendJSON(nil)
 	fifo := false
 	delay := x.last + 1 // no message arrives unless the script delivers it
 	s := &Scenario{
@@ -591,7 +590,6 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		N:           n,
 		Names:       hosts,
 		Network:     Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
-		Params:      encoded,
 		Script:      script,
 		Until:       Until{Steps: n - starts + len(x.all)},
 		Lesson:      &Lesson{Opens: n - starts + len(x.all)},
@@ -600,7 +598,8 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 	if err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
-	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, params: s.Params, nodes: nodes}
+	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, nodes: nodes}
+	s.encodeParams = func() json.RawMessage { return params.AppendJSON(nil) }
 	if err := s.Validate(); err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}

@@ -49,6 +49,25 @@ type Scenario struct {
 
 	// initial keeps what Validate made of the params (see newNodes).
 	initial *initialNodes
+	// encodeParams, when set, writes Params the first time they are
+	// needed (see paramsNow): a large log's are megabytes of JSON that
+	// only saving or linking it reads.
+	encodeParams func() json.RawMessage
+}
+
+// paramsNow fills in the params if they wait to be encoded, and returns
+// them. The processes made from the params before are still theirs.
+func (s *Scenario) paramsNow() json.RawMessage {
+	if s.encodeParams != nil {
+		ours := s.initial.of(s)
+		s.Params, s.encodeParams = s.encodeParams(), nil
+		if ours {
+			m := *s.initial
+			m.params = s.Params
+			s.initial = &m
+		}
+	}
+	return s.Params
 }
 
 // initialNodes are a scenario's processes as its algorithm made them from
@@ -74,7 +93,7 @@ func (s *Scenario) newNodes(spec *sim.Spec) ([]sim.Node, error) {
 		}
 		return nodes, nil
 	}
-	return spec.New(s.Names, s.Params)
+	return spec.New(s.Names, s.paramsNow())
 }
 
 // of says whether the processes were made for s as it is now.
@@ -348,7 +367,7 @@ func (s *Scenario) Validate() error {
 	if s.initial.of(s) {
 		return nil // the params made these processes
 	}
-	nodes, err := spec.New(s.Names, s.Params)
+	nodes, err := spec.New(s.Names, s.paramsNow())
 	if err != nil {
 		return paramsError(err)
 	}
@@ -661,6 +680,7 @@ func (s *Scenario) Expected(name string) bool {
 
 // Clone returns a deep copy, to vary a scenario (another seed, another n).
 func (s *Scenario) Clone() *Scenario {
+	s.paramsNow()
 	data, _ := json.Marshal(s)
 	var c Scenario
 	_ = json.Unmarshal(data, &c)
@@ -669,6 +689,7 @@ func (s *Scenario) Clone() *Scenario {
 
 // JSON encodes the scenario as an indented file.
 func (s *Scenario) JSON() []byte {
+	s.paramsNow()
 	data, _ := json.MarshalIndent(s, "", "  ")
 	return append(data, '\n')
 }
