@@ -339,7 +339,7 @@ func leastFileSize(s *scenario.Scenario) int {
 	// an entry is at least "    {\n      \"at\": 0\n    },\n", and each
 	// field more at least ",\n      \"xy\": 0"
 	const entry, field = 26, 14
-	least := entry * len(s.Script)
+	least := entry * s.ScriptLen() // written or not (an imported log's is not)
 	if least > MaxPacked {
 		return least // a large log's script alone
 	}
@@ -348,7 +348,7 @@ func leastFileSize(s *scenario.Scenario) int {
 		least += field * count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
 			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
 	}
-	for _, b := range s.Params { // none yet for a log's that wait to be encoded: still a least size
+	for _, b := range s.Params { // none when not yet written: still a least size
 		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {
 			least++
 		}

@@ -29,7 +29,6 @@ func (s *Scenario) Config() (engine.Config, error) {
 		Generator: engine.Generator(s.RNG),
 		Net:       network.Config{FIFO: s.FIFO(), DelayMin: 1, DelayMax: 1, Loss: s.Network.Loss},
 		Until:     engine.Until(s.Until),
-		Script:    make([]engine.Timed, 0, len(s.Script)),
 	}
 	if d := s.Network.Delay; len(d) == 2 {
 		cfg.Net.DelayMin, cfg.Net.DelayMax = d[0], d[1]
@@ -48,6 +47,11 @@ func (s *Scenario) Config() (engine.Config, error) {
 		}
 		cfg.Workload = wl
 	}
+	if script, ok := s.runScript(); ok {
+		cfg.Script = script // the engine only reads it
+		return cfg, nil
+	}
+	cfg.Script = make([]engine.Timed, 0, len(s.Script))
 	for i := range s.Script {
 		e := &s.Script[i]
 		var a engine.Action
@@ -116,7 +120,8 @@ func (s *Scenario) WithFIFO(on bool) *Scenario {
 // default when the params leave it out (or do not parse).
 func (s *Scenario) Switched(sw sim.Switch) bool {
 	var params map[string]json.RawMessage
-	if json.Unmarshal(s.paramsNow(), &params) != nil {
+	s.fileNow()
+	if json.Unmarshal(s.Params, &params) != nil {
 		return sw.Default
 	}
 	var on bool

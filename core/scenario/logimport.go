@@ -14,6 +14,7 @@ import (
 
 	"spacetime/core/algo/logreplay"
 	"spacetime/core/clock"
+	"spacetime/core/engine"
 	"spacetime/core/sim"
 )
 
@@ -540,16 +541,13 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		}
 	}
 	order = append(order, x.byTime()...)
-	quoted := make([]json.RawMessage, n) // each host, as a script names it
-	for h, name := range hosts {
-		quoted[h] = json.RawMessage(strconv.Quote(name))
-	}
 	params := logreplay.Params{Events: make([][]logreplay.Event, n)}
 	for h, evs := range byHost {
 		params.Events[h] = make([]logreplay.Event, len(evs))
 	}
-	script := make([]Entry, 0, len(order))
-	ids := make([]int, 0, len(order)) // the delivered messages' numbers
+	// the run's script, in the engine's form: the file's is written from
+	// it only if the learner saves or links the log
+	script := make([]engine.Timed, 0, len(order))
 	next := 0
 	// events and entries are written in place, field by field: copying
 	// whole values that hold pointers is what the collector charges most
@@ -566,19 +564,20 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 			r.msg = next
 			next++
 		}
-		entry := &Entry{} // a start is no entry of the script
-		if ev.time > 0 {
-			script = script[:len(script)+1]
-			entry = &script[len(script)-1]
-		}
-		entry.At = ev.time
-		if p := ev.parent; p != nil {
+		p := ev.parent
+		if p != nil {
 			le.From = hosts[p.host]
-			ids = append(ids, ev.msg) // never grows: the pointers stay
-			entry.Msg = &ids[len(ids)-1]
+		}
+		if ev.time == 0 {
+			continue // a start is no entry of the script
+		}
+		script = script[:len(script)+1]
+		t := &script[len(script)-1]
+		t.At, t.Node, t.Target, t.Msg = ev.time, sim.None, sim.None, sim.None
+		if p != nil {
+			t.Msg = ev.msg
 		} else {
-			entry.Node = quoted[ev.host]
-			entry.Command = logreplay.CmdNext
+			t.Node, t.Command = sim.NodeID(ev.host), logreplay.CmdNext
 		}
 	}
 	fifo := false
@@ -590,7 +589,6 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		N:           n,
 		Names:       hosts,
 		Network:     Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
-		Script:      script,
 		Until:       Until{Steps: n - starts + len(x.all)},
 		Lesson:      &Lesson{Opens: n - starts + len(x.all)},
 	}
@@ -599,11 +597,35 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
 	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, nodes: nodes}
-	s.encodeParams = func() json.RawMessage { return params.AppendJSON(nil) }
+	s.made = &runForm{script: script, file: func() ([]Entry, json.RawMessage) {
+		return logFileScript(hosts, script), params.AppendJSON(nil)
+	}}
 	if err := s.Validate(); err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
 	return s, nil
+}
+
+// logFileScript is a log's script as its file writes it: each host's
+// next event that receives nothing, and each delivery, at its time.
+func logFileScript(hosts []string, script []engine.Timed) []Entry {
+	quoted := make([]json.RawMessage, len(hosts)) // each host, as a script names it
+	for h, name := range hosts {
+		quoted[h] = json.RawMessage(strconv.Quote(name))
+	}
+	entries := make([]Entry, len(script))
+	ids := make([]int, len(script)) // the delivered messages' numbers
+	for i := range script {
+		t, e := &script[i], &entries[i]
+		e.At = t.At
+		if t.Command == "" {
+			ids[i] = t.Msg
+			e.Msg = &ids[i]
+		} else {
+			e.Node, e.Command = quoted[t.Node], t.Command
+		}
+	}
+	return entries
 }
 
 // byTime lists the events after time 0 by time, in the log's order at

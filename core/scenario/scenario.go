@@ -49,25 +49,57 @@ type Scenario struct {
 
 	// initial keeps what Validate made of the params (see newNodes).
 	initial *initialNodes
-	// encodeParams, when set, writes Params the first time they are
-	// needed (see paramsNow): a large log's are megabytes of JSON that
-	// only saving or linking it reads.
-	encodeParams func() json.RawMessage
+	// made, when set, is the scenario in its run's own form, as an
+	// importer made it (see runForm).
+	made *runForm
 }
 
-// paramsNow fills in the params if they wait to be encoded, and returns
-// them. The processes made from the params before are still theirs.
-func (s *Scenario) paramsNow() json.RawMessage {
-	if s.encodeParams != nil {
-		ours := s.initial.of(s)
-		s.Params, s.encodeParams = s.encodeParams(), nil
-		if ours {
-			m := *s.initial
-			m.params = s.Params
-			s.initial = &m
-		}
+// runForm is a scenario made in its run's own form: the engine's script,
+// and a writer of the file's Script and Params, called only when the
+// file is first needed (see fileNow). A large log's file is tens of
+// megabytes that only saving or linking it reads.
+type runForm struct {
+	script []engine.Timed
+	// file writes the file's script and params; nil once it has.
+	file func() ([]Entry, json.RawMessage)
+	// written is the script file wrote: the run form stands for the
+	// scenario's Script while that is the same slice (a script is
+	// replaced, never changed in place).
+	written []Entry
+}
+
+// fileNow writes the file's Script and Params if they wait to be
+// written. The processes made from the params before are still theirs.
+func (s *Scenario) fileNow() {
+	m := s.made
+	if m == nil || m.file == nil {
+		return
 	}
-	return s.Params
+	ours := s.initial.of(s)
+	s.Script, s.Params = m.file()
+	m.file, m.written = nil, s.Script
+	if ours {
+		in := *s.initial
+		in.params = s.Params
+		s.initial = &in
+	}
+}
+
+// runScript is the engine's script made with the scenario, unless its
+// Script has been replaced since.
+func (s *Scenario) runScript() ([]engine.Timed, bool) {
+	if m := s.made; m != nil && (m.file != nil || sameSlice(m.written, s.Script)) {
+		return m.script, true
+	}
+	return nil, false
+}
+
+// ScriptLen is the number of the script's entries, written or not.
+func (s *Scenario) ScriptLen() int {
+	if m := s.made; m != nil && m.file != nil {
+		return len(m.script)
+	}
+	return len(s.Script)
 }
 
 // initialNodes are a scenario's processes as its algorithm made them from
@@ -93,7 +125,8 @@ func (s *Scenario) newNodes(spec *sim.Spec) ([]sim.Node, error) {
 		}
 		return nodes, nil
 	}
-	return spec.New(s.Names, s.paramsNow())
+	s.fileNow()
+	return spec.New(s.Names, s.Params)
 }
 
 // of says whether the processes were made for s as it is now.
@@ -333,8 +366,8 @@ func (s *Scenario) Validate() error {
 			return err
 		}
 	}
-	if len(s.Script) > MaxScript {
-		return fieldErr("script", "at most %d entries, got %d", MaxScript, len(s.Script))
+	if n := s.ScriptLen(); n > MaxScript {
+		return fieldErr("script", "at most %d entries, got %d", MaxScript, n)
 	}
 	for i := range s.Script {
 		if err := s.checkEntry(i, spec); err != nil {
@@ -367,7 +400,8 @@ func (s *Scenario) Validate() error {
 	if s.initial.of(s) {
 		return nil // the params made these processes
 	}
-	nodes, err := spec.New(s.Names, s.paramsNow())
+	s.fileNow()
+	nodes, err := spec.New(s.Names, s.Params)
 	if err != nil {
 		return paramsError(err)
 	}
@@ -680,7 +714,7 @@ func (s *Scenario) Expected(name string) bool {
 
 // Clone returns a deep copy, to vary a scenario (another seed, another n).
 func (s *Scenario) Clone() *Scenario {
-	s.paramsNow()
+	s.fileNow()
 	data, _ := json.Marshal(s)
 	var c Scenario
 	_ = json.Unmarshal(data, &c)
@@ -689,7 +723,7 @@ func (s *Scenario) Clone() *Scenario {
 
 // JSON encodes the scenario as an indented file.
 func (s *Scenario) JSON() []byte {
-	s.paramsNow()
+	s.fileNow()
 	data, _ := json.MarshalIndent(s, "", "  ")
 	return append(data, '\n')
 }
