@@ -254,13 +254,16 @@ func FuzzFromLog(f *testing.F) {
 			return
 		}
 		for _, s := range runs {
-			_, err := scenario.Parse(s.JSON())
-			require.NoError(t, err, "the scenario a log makes reads back")
-			r, err := s.Run()
+			r, err := s.Run() // from the run's own form, as the import made it
 			require.NoError(t, err)
 			for _, rec := range r.Trace().Records {
 				require.NotEqual(t, trace.Skip, rec.Kind, rec.Caption)
 			}
+			file, err := scenario.Parse(s.JSON())
+			require.NoError(t, err, "the scenario a log makes reads back")
+			again, err := file.Run()
+			require.NoError(t, err)
+			require.Equal(t, report.Transcript(s, r), report.Transcript(file, again), "its file runs as the log did")
 		}
 	})
 }
