@@ -173,36 +173,92 @@ const pastedText = "This scenario"
 // loadFile opens a scenario file the learner picked or dropped on the
 // page, in the focused pane; a file larger than a link can carry
 // (lab.MaxPacked) is refused unread, a bad one is refused with what is
-// wrong, and the view stays.
+// wrong, and the view stays. While a large file is read and opened, the
+// page says so.
 func (c *Lab) loadFile(file app.Value) {
 	name := file.Get("name").String()
-	if size := file.Get("size").Int(); size > scenario.MaxLogBytes {
+	size := file.Get("size").Int()
+	if size > scenario.MaxLogBytes {
 		c.ctx.Dispatch(func(ctx app.Context) {
 			c.problem = fmt.Sprintf("%s was not loaded: a log is at most %d bytes (16 MiB), and a scenario file at most %d (1 MiB); it has %d", name, scenario.MaxLogBytes, lab.MaxPacked, size)
 		})
 		return
 	}
-	var read app.Func
+	large := size >= openingNoticeAt
+	if large {
+		c.ctx.Dispatch(func(ctx app.Context) {
+			c.opening = fmt.Sprintf("Opening %s (%.1f MB)…", name, float64(size)/1e6)
+		})
+	}
+	var read, fail app.Func
+	release := func() { read.Release(); fail.Release() }
 	read = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		read.Release()
-		text := ""
-		if len(args) > 0 {
-			// the file's bytes, copied as they are: reading it as a
-			// JavaScript string would encode it again to cross into Go
-			// (a tenth of a second for a large log)
-			data := app.Window().Get("Uint8Array").New(args[0])
-			b := make([]byte, data.Get("length").Int())
-			app.CopyBytesToGo(b, data)
-			text = fileText(b)
+		release()
+		// the file's bytes, copied as they are: reading it as a
+		// JavaScript string would encode it again to cross into Go (a
+		// tenth of a second for a large log)
+		data := app.Window().Get("Uint8Array").New(args[0])
+		b := make([]byte, data.Get("length").Int())
+		app.CopyBytesToGo(b, data)
+		text := fileText(b)
+		open := func() {
+			c.ctx.Dispatch(func(ctx app.Context) {
+				c.opening = ""
+				if c.openText(ctx, name, text) {
+					c.loadText = "" // the panel shows the file's scenario next time
+				}
+			})
+		}
+		if large {
+			afterPaint(open) // the learner sees that the page is at work
+		} else {
+			open()
+		}
+		return nil
+	})
+	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		release()
+		why := "the browser did not give its bytes"
+		if len(args) > 0 && args[0].Truthy() {
+			why += ": " + args[0].Call("toString").String()
 		}
 		c.ctx.Dispatch(func(ctx app.Context) {
-			if c.openText(ctx, name, text) {
-				c.loadText = "" // the panel shows the file's scenario next time
-			}
+			c.opening = ""
+			c.problem = fmt.Sprintf("%s could not be read: %s", name, why)
 		})
 		return nil
 	})
-	file.Call("arrayBuffer").Call("then", read)
+	file.Call("arrayBuffer").Call("then", read, fail)
+}
+
+// openingNoticeAt is the size of a file from which the page says it is
+// opening it: a log of 10,000 events (0.8 MB) takes a second in a fresh
+// tab, a time in which the page would otherwise seem stuck.
+const openingNoticeAt = 256 << 10
+
+// afterPaint runs f once the browser has painted the page as it is: a
+// long computation begun before would keep what the page just said (that
+// it is opening a file) from being seen. A tab the browser does not paint
+// (hidden, or a frame out of view) runs f after a tenth of a second.
+func afterPaint(f func()) {
+	calls := 0
+	var raf, run app.Func
+	run = app.FuncOf(func(app.Value, []app.Value) any {
+		// called twice: after the frame, and after the tenth of a second
+		if calls++; calls == 1 {
+			f()
+		} else {
+			run.Release()
+		}
+		return nil
+	})
+	raf = app.FuncOf(func(app.Value, []app.Value) any {
+		raf.Release()
+		app.Window().Call("setTimeout", run, 0) // after the frame is painted
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", raf)
+	app.Window().Call("setTimeout", run, 100)
 }
 
 // fileText is a file's bytes read as text: UTF-8 without its byte order

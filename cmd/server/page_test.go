@@ -20,6 +20,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/benchlog"
 )
 
 // bankRun is the default lesson's run, computed here the way the CLI does.
@@ -656,6 +657,28 @@ func TestAProcessMenuFromTheKeyboard(t *testing.T) {
 	p.waitFor(`document.getElementById("processes").textContent.includes("crashed")`, "B crashes")
 	assert.Contains(t, p.text("#caption"), "crash")
 	p.screenshot("keyboard-menu")
+	p.noConsoleErrors()
+}
+
+// A large log takes a moment to open in a fresh tab: the page says it is
+// opening it, and says no more once it is open.
+func TestALargeLogSaysItIsOpening(t *testing.T) {
+	logs, err := benchlog.Long([]int{5000})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(logs[0]), 256<<10, "large enough for the notice")
+	file := fileWriter(t)("long.log", string(logs[0]))
+	p := open(t, "/?s=snapshot-bank")
+	p.click("#load", false)
+	p.waitFor(`!!document.getElementById("scenario-file")`, "the Load panel opens")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.openingSeen = [];
+		new MutationObserver(() => {
+			const o = document.querySelector(".opening");
+			if (o && !openingSeen.includes(o.textContent)) openingSeen.push(o.textContent);
+		}).observe(document.body, {subtree: true, childList: true, characterData: true})`))
+	p.do(chromedp.SetUploadFiles("#scenario-file", []string{file}))
+	p.waitFor(`document.getElementById("position").textContent.startsWith("step 5000 / 5000")`, "the log opens at its end")
+	assert.Equal(t, []string{fmt.Sprintf("Opening long.log (%.1f MB)…", float64(len(logs[0]))/1e6)}, eval[[]string](p, `openingSeen`))
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll(".opening").length`), "and no longer once it is open")
 	p.noConsoleErrors()
 }
 
