@@ -29,23 +29,26 @@ const MaxID = 64
 
 // Scenario is one scenario file.
 type Scenario struct {
-	ID          string          `json:"id,omitempty"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Algorithm   string          `json:"algorithm"`
-	N           int             `json:"n,omitempty"`
-	Names       []string        `json:"names,omitempty"`
-	Seed        uint64          `json:"seed"`
-	Scheduler   string          `json:"scheduler,omitempty"`
-	RNG         string          `json:"rng,omitempty"`
-	Network     Network         `json:"network"`
-	Down        []ProcessRef    `json:"down,omitempty"`
-	Params      json.RawMessage `json:"params,omitempty"`
-	Workload    *Workload       `json:"workload,omitempty"`
-	Script      []Entry         `json:"script,omitempty"`
-	Until       Until           `json:"until"`
-	Expect      *Expect         `json:"expect,omitempty"`
-	Lesson      *Lesson         `json:"lesson,omitempty"`
+	ID          string       `json:"id,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Algorithm   string       `json:"algorithm"`
+	N           int          `json:"n,omitempty"`
+	Names       []string     `json:"names,omitempty"`
+	Seed        uint64       `json:"seed"`
+	Scheduler   string       `json:"scheduler,omitempty"`
+	RNG         string       `json:"rng,omitempty"`
+	Network     Network      `json:"network"`
+	Down        []ProcessRef `json:"down,omitempty"`
+	// Params and Script of a scenario an importer made (a log's) are
+	// written when first needed, by JSON or Clone; ScriptLen counts the
+	// script's entries before.
+	Params   json.RawMessage `json:"params,omitempty"`
+	Workload *Workload       `json:"workload,omitempty"`
+	Script   []Entry         `json:"script,omitempty"`
+	Until    Until           `json:"until"`
+	Expect   *Expect         `json:"expect,omitempty"`
+	Lesson   *Lesson         `json:"lesson,omitempty"`
 
 	// initial keeps what Validate made of the params (see newNodes).
 	initial *initialNodes
