@@ -48,9 +48,6 @@ type Lab struct {
 
 	loading  bool
 	loadText string
-	// opening says which large file the page is reading and opening,
-	// while it is ("" otherwise): the page is at work, not stuck.
-	opening string
 	// pngScale is how many pixels of a PNG export a CSS pixel of the
 	// diagram is (pngScales).
 	pngScale int

@@ -186,9 +186,7 @@ func (c *Lab) loadFile(file app.Value) {
 	}
 	large := size >= openingNoticeAt
 	if large {
-		c.ctx.Dispatch(func(ctx app.Context) {
-			c.opening = fmt.Sprintf("Opening %s (%.1f MB)…", name, float64(size)/1e6)
-		})
+		showOpening(fmt.Sprintf("Opening %s (%.1f MB)…", name, float64(size)/1e6))
 	}
 	var read, fail app.Func
 	release := func() { read.Release(); fail.Release() }
@@ -203,7 +201,7 @@ func (c *Lab) loadFile(file app.Value) {
 		text := fileText(b)
 		open := func() {
 			c.ctx.Dispatch(func(ctx app.Context) {
-				c.opening = ""
+				defer showOpening("")
 				if c.openText(ctx, name, text) {
 					c.loadText = "" // the panel shows the file's scenario next time
 				}
@@ -222,8 +220,8 @@ func (c *Lab) loadFile(file app.Value) {
 		if len(args) > 0 && args[0].Truthy() {
 			why += ": " + args[0].Call("toString").String()
 		}
+		showOpening("")
 		c.ctx.Dispatch(func(ctx app.Context) {
-			c.opening = ""
 			c.problem = fmt.Sprintf("%s could not be read: %s", name, why)
 		})
 		return nil
@@ -235,6 +233,27 @@ func (c *Lab) loadFile(file app.Value) {
 // opening it: a log of 10,000 events (0.8 MB) takes a second in a fresh
 // tab, a time in which the page would otherwise seem stuck.
 const openingNoticeAt = 256 << 10
+
+// showOpening shows text in a box over the top of the page, or hides the
+// box when text is empty. The box is the page's own element, outside the
+// components: showing it must not render the whole page again, which
+// costs a tenth of a second in a fresh tab, before the wait it announces.
+func showOpening(text string) {
+	doc := app.Window().Get("document")
+	box := doc.Call("getElementById", "opening")
+	if !box.Truthy() {
+		if text == "" {
+			return
+		}
+		box = doc.Call("createElement", "div")
+		box.Set("id", "opening")
+		box.Set("className", "opening")
+		box.Call("setAttribute", "role", "status")
+		doc.Get("body").Call("appendChild", box)
+	}
+	box.Set("textContent", text)
+	box.Set("hidden", text == "")
+}
 
 // afterPaint runs f once the browser has painted the page as it is: a
 // long computation begun before would keep what the page just said (that

@@ -48,9 +48,6 @@ func (c *Lab) Render() app.UI {
 				app.Button().Class("dismiss").Text("Dismiss").OnClick(func(ctx app.Context, e app.Event) { c.problem = "" }),
 			)
 		}),
-		app.If(c.opening != "", func() app.UI {
-			return app.Div().Class("opening").Attr("role", "status").Text(c.opening)
-		}),
 		app.If(c.loading && !c.embed, c.loader),
 		app.If(c.together(), func() app.UI { return c.controls(0, true) }),
 	}
