@@ -321,50 +321,12 @@ func (s *Session) cacheFile() {
 		return
 	}
 	s.packedOf, s.file, s.packed = s.scn, nil, ""
-	if leastFileSize(s.scn) > MaxPacked {
+	if s.scn.LeastFileSize(MaxPacked) > MaxPacked {
 		return
 	}
 	if doc := s.scn.JSON(); len(doc) <= MaxPacked {
 		s.file = doc
 	}
-}
-
-// leastFileSize is at most the size of a scenario's file (its indented
-// JSON): its params without their white space and its script's entries,
-// each at its least; it stops counting once past MaxPacked. A scenario
-// whose least size is over MaxPacked is too large to link without
-// encoding it (encoding a large log's scenario to find that out took a
-// second).
-func leastFileSize(s *scenario.Scenario) int {
-	// an entry is at least "    {\n      \"at\": 0\n    },\n", and each
-	// field more at least ",\n      \"xy\": 0"
-	const entry, field = 26, 14
-	least := entry * s.ScriptLen() // written or not (an imported log's is not)
-	if least > MaxPacked {
-		return least // a large log's script alone
-	}
-	for i := range s.Script {
-		e := &s.Script[i]
-		least += field * count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
-			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
-	}
-	for _, b := range s.Params { // none when not yet written: still a least size
-		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {
-			least++
-		}
-	}
-	return least
-}
-
-// count counts the true ones.
-func count(given ...bool) int {
-	n := 0
-	for _, g := range given {
-		if g {
-			n++
-		}
-	}
-	return n
 }
 
 // Linkable says whether a link can name the session's scenario.

@@ -1,4 +1,4 @@
-package lab
+package scenario_test
 
 import (
 	"testing"
@@ -9,9 +9,9 @@ import (
 	"spacetime/core/scenario"
 )
 
-// A scenario's file is never smaller than leastFileSize says, so that a
-// scenario found too large to pack without encoding it is larger than
-// MaxPacked when encoded: the bound never refuses a link that fits.
+// A scenario's file is never smaller than LeastFileSize says, so that a
+// scenario found too large for a link without encoding it is larger than
+// a link's bound when encoded: the bound never refuses a link that fits.
 // The built-in lessons use every kind of script entry; the logs of
 // snapshot-long's first steps span both sides of the bound.
 func TestTooLargeToPackIsALowerBound(t *testing.T) {
@@ -28,18 +28,24 @@ func TestTooLargeToPackIsALowerBound(t *testing.T) {
 	for _, n := range []int{1_000, 5_000, 10_000, 20_000, 40_000, 100_000} {
 		logs, err := scenario.FromLog(r.Trace().ShiViz(n), "long.log")
 		require.NoError(t, err)
+		if n >= 10_000 {
+			assert.Greater(t, logs[0].LeastFileSize(linkBound), linkBound, "%d events: too large, found before the file is written", n)
+		}
 		all = append(all, logs[0])
 	}
 	refused := 0
 	for _, s := range all {
-		least := leastFileSize(s) // before the file is written: a log's is written when needed
+		least := s.LeastFileSize(linkBound) // before the file is written: a log's is written when needed
 		size := len(s.JSON())
 		assert.LessOrEqual(t, least, size, s.Title)
-		assert.LessOrEqual(t, leastFileSize(s), size, s.Title)
-		if least > MaxPacked {
+		assert.LessOrEqual(t, s.LeastFileSize(linkBound), size, s.Title)
+		if least > linkBound {
 			refused++
-			assert.Greater(t, size, MaxPacked, s.Title)
+			assert.Greater(t, size, linkBound, s.Title)
 		}
 	}
 	assert.Positive(t, refused, "some logs are too large")
 }
+
+// linkBound is the most a link carries (lab.MaxPacked).
+const linkBound = 1 << 20

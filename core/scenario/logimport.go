@@ -597,7 +597,13 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
 	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, nodes: nodes}
-	s.made = &runForm{script: script, file: func() ([]Entry, json.RawMessage) {
+	fields := 2 * len(script) // a step names its process and command
+	for i := range script {
+		if script[i].Command == "" {
+			fields-- // a delivery only its message
+		}
+	}
+	s.made = &runForm{script: script, paramsLen: params.JSONLen(), fields: fields, file: func() ([]Entry, json.RawMessage) {
 		return logFileScript(hosts, script), params.AppendJSON(nil)
 	}}
 	if err := s.Validate(); err != nil {

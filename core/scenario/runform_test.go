@@ -19,7 +19,7 @@ func TestALogsFileIsWrittenWhenNeeded(t *testing.T) {
 	s := runs[0]
 	assert.Nil(t, s.Params, "nothing has needed them yet")
 	assert.Nil(t, s.Script)
-	assert.Equal(t, 2, s.ScriptLen(), "the delivery and A's second event")
+	assert.Equal(t, 2, s.scriptLen(), "the delivery and A's second event")
 	made := s.initial
 	script, ok := s.runScript()
 	require.True(t, ok)

@@ -41,8 +41,8 @@ type Scenario struct {
 	Network     Network      `json:"network"`
 	Down        []ProcessRef `json:"down,omitempty"`
 	// Params and Script of a scenario an importer made (a log's) are
-	// written when first needed, by JSON or Clone; ScriptLen counts the
-	// script's entries before.
+	// written when first needed, by JSON or Clone (LeastFileSize bounds
+	// the file before).
 	Params   json.RawMessage `json:"params,omitempty"`
 	Workload *Workload       `json:"workload,omitempty"`
 	Script   []Entry         `json:"script,omitempty"`
@@ -69,6 +69,9 @@ type runForm struct {
 	// scenario's Script while that is the same slice (a script is
 	// replaced, never changed in place).
 	written []Entry
+	// paramsLen is the length of the params file writes, and fields
+	// counts the fields of its script's entries other than "at".
+	paramsLen, fields int
 }
 
 // fileNow writes the file's Script and Params if they wait to be
@@ -95,14 +98,6 @@ func (s *Scenario) runScript() ([]engine.Timed, bool) {
 		return m.script, true
 	}
 	return nil, false
-}
-
-// ScriptLen is the number of the script's entries, written or not.
-func (s *Scenario) ScriptLen() int {
-	if m := s.made; m != nil && m.file != nil {
-		return len(m.script)
-	}
-	return len(s.Script)
 }
 
 // initialNodes are a scenario's processes as its algorithm made them from
@@ -369,7 +364,7 @@ func (s *Scenario) Validate() error {
 			return err
 		}
 	}
-	if n := s.ScriptLen(); n > MaxScript {
+	if n := s.scriptLen(); n > MaxScript {
 		return fieldErr("script", "at most %d entries, got %d", MaxScript, n)
 	}
 	for i := range s.Script {

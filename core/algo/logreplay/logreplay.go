@@ -89,6 +89,68 @@ func (p Params) AppendJSON(b []byte) []byte {
 }
 
 // appendJSON appends the event as encoding/json writes it.
+// JSONLen is the length of what AppendJSON appends, found without
+// writing it: whether a large log's params fit in a link is known before
+// they are encoded, and most do not.
+func (p Params) JSONLen() int {
+	if p.Events == nil {
+		return len(`{"events":null}`)
+	}
+	n := len(`{"events":[]}`) + max(len(p.Events)-1, 0) // the lists and their commas
+	for _, evs := range p.Events {
+		if evs == nil {
+			n += len("null")
+			continue
+		}
+		n += len("[]") + max(len(evs)-1, 0)
+		for _, ev := range evs {
+			n += ev.jsonLen()
+		}
+	}
+	return n
+}
+
+// jsonLen is the length of what appendJSON appends.
+func (ev Event) jsonLen() int {
+	n, fields := len("{}"), 0
+	if ev.Text != "" {
+		n += len(`"text":`) + stringLen(ev.Text)
+		fields++
+	}
+	if ev.From != "" {
+		n += len(`"from":`) + stringLen(ev.From)
+		fields++
+	}
+	if len(ev.To) > 0 {
+		n += len(`"to":[]`) + len(ev.To) - 1
+		for _, to := range ev.To {
+			n += stringLen(to)
+		}
+		fields++
+	}
+	return n + max(fields-1, 0)
+}
+
+// stringLen is the length of what appendString appends.
+func stringLen(s string) int {
+	if !plain(s) {
+		q, _ := json.Marshal(s)
+		return len(q)
+	}
+	return len(s) + 2
+}
+
+// plain says that JSON writes s as it is between its quotes: printable
+// ASCII that encoding/json leaves unescaped.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 func (ev Event) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	comma := false
@@ -127,11 +189,9 @@ func (ev Event) appendJSON(b []byte) []byte {
 // plain printable ASCII as it is, anything else by encoding/json itself
 // (which escapes <, > and &, control characters and bad UTF-8).
 func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
+	if !plain(s) {
+		q, _ := json.Marshal(s)
+		return append(b, q...)
 	}
 	b = append(b, '"')
 	b = append(b, s...)

@@ -39,5 +39,9 @@ func FuzzParamsEncode(f *testing.F) {
 		want, err := json.Marshal(p)
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(p.AppendJSON([]byte("prefix"))[len("prefix"):]))
+		assert.Equal(t, len(want), p.JSONLen(), "the length, without writing")
+		assert.Equal(t, len(`{"events":null}`), Params{}.JSONLen())
+		one := Params{Events: [][]Event{{ev}}}
+		assert.Equal(t, len(one.AppendJSON(nil)), one.JSONLen())
 	})
 }
