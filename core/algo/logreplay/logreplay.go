@@ -52,17 +52,27 @@ type Event struct {
 // byte, in one pass: a large log's params are megabytes, and the generic
 // encoder walks them by reflection and grows its buffer by copying.
 func (p Params) AppendJSON(b []byte) []byte {
-	size := len(`{"events":[]}`)
-	for _, evs := range p.Events {
-		size += 3
-		for _, ev := range evs {
-			size += len(`{"text":"","from":"","to":[]},`) + len(ev.Text) + len(ev.From)
-			for _, to := range ev.To {
-				size += len(to) + 3
-			}
-		}
-	}
-	b = slices.Grow(b, size)
+	b = slices.Grow(b, p.JSONLen())
+	return p.appendJSON(b, func(b []byte, ev Event) []byte { return ev.appendJSON(b) })
+}
+
+// JSONLen is the length of what AppendJSON appends, found without
+// keeping it: whether a large log's params fit in a link is known before
+// they are encoded, and most do not. Each event is written in turn into
+// one small buffer, so that the length comes from the encoder itself.
+func (p Params) JSONLen() int {
+	var scratch []byte
+	events := 0
+	around := p.appendJSON(nil, func(b []byte, ev Event) []byte {
+		scratch = ev.appendJSON(scratch[:0])
+		events += len(scratch)
+		return b
+	})
+	return len(around) + events
+}
+
+// appendJSON appends the params' lists, and each event by event.
+func (p Params) appendJSON(b []byte, event func(b []byte, ev Event) []byte) []byte {
 	b = append(b, `{"events":`...)
 	if p.Events == nil {
 		return append(b, "null}"...)
@@ -81,7 +91,7 @@ func (p Params) AppendJSON(b []byte) []byte {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = ev.appendJSON(b)
+			b = event(b, ev)
 		}
 		b = append(b, ']')
 	}
@@ -89,68 +99,6 @@ func (p Params) AppendJSON(b []byte) []byte {
 }
 
 // appendJSON appends the event as encoding/json writes it.
-// JSONLen is the length of what AppendJSON appends, found without
-// writing it: whether a large log's params fit in a link is known before
-// they are encoded, and most do not.
-func (p Params) JSONLen() int {
-	if p.Events == nil {
-		return len(`{"events":null}`)
-	}
-	n := len(`{"events":[]}`) + max(len(p.Events)-1, 0) // the lists and their commas
-	for _, evs := range p.Events {
-		if evs == nil {
-			n += len("null")
-			continue
-		}
-		n += len("[]") + max(len(evs)-1, 0)
-		for _, ev := range evs {
-			n += ev.jsonLen()
-		}
-	}
-	return n
-}
-
-// jsonLen is the length of what appendJSON appends.
-func (ev Event) jsonLen() int {
-	n, fields := len("{}"), 0
-	if ev.Text != "" {
-		n += len(`"text":`) + stringLen(ev.Text)
-		fields++
-	}
-	if ev.From != "" {
-		n += len(`"from":`) + stringLen(ev.From)
-		fields++
-	}
-	if len(ev.To) > 0 {
-		n += len(`"to":[]`) + len(ev.To) - 1
-		for _, to := range ev.To {
-			n += stringLen(to)
-		}
-		fields++
-	}
-	return n + max(fields-1, 0)
-}
-
-// stringLen is the length of what appendString appends.
-func stringLen(s string) int {
-	if !plain(s) {
-		q, _ := json.Marshal(s)
-		return len(q)
-	}
-	return len(s) + 2
-}
-
-// plain says that JSON writes s as it is between its quotes: printable
-// ASCII that encoding/json leaves unescaped.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
 func (ev Event) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	comma := false
@@ -189,9 +137,11 @@ func (ev Event) appendJSON(b []byte) []byte {
 // plain printable ASCII as it is, anything else by encoding/json itself
 // (which escapes <, > and &, control characters and bad UTF-8).
 func appendString(b []byte, s string) []byte {
-	if !plain(s) {
-		q, _ := json.Marshal(s)
-		return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
 	}
 	b = append(b, '"')
 	b = append(b, s...)
