@@ -171,9 +171,9 @@ func logName(what string) string {
 const pastedText = "This scenario"
 
 // loadFile opens a scenario file the learner picked or dropped on the
-// page, in the focused pane; a file larger than a link can carry
-// (lab.MaxPacked) is refused unread, a bad one is refused with what is
-// wrong, and the view stays. While a large file is read and opened, the
+// page, in the focused pane; a file larger than a log may be
+// (scenario.MaxLogBytes) is refused unread, a bad one is refused with
+// what is wrong, and the view stays. While a large file is read and opened, the
 // page says so.
 func (c *Lab) loadFile(file app.Value) {
 	name := file.Get("name").String()
@@ -234,7 +234,7 @@ func (c *Lab) loadFile(file app.Value) {
 // tab, a time in which the page would otherwise seem stuck.
 const openingNoticeAt = 256 << 10
 
-// showOpening shows text in a box over the top of the page, or hides the
+// showOpening shows text in a box over the page, or hides the
 // box when text is empty. The box is the page's own element, outside the
 // components: showing it must not render the whole page again, which
 // costs a tenth of a second in a fresh tab, before the wait it announces.

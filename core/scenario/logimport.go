@@ -548,6 +548,7 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 	// the run's script, in the engine's form: the file's is written from
 	// it only if the learner saves or links the log
 	script := make([]engine.Timed, 0, len(order))
+	fields := 0 // of the file's entries, other than "at"
 	next := 0
 	// events and entries are written in place, field by field: copying
 	// whole values that hold pointers is what the collector charges most
@@ -576,8 +577,10 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		t.At, t.Node, t.Target, t.Msg = ev.time, sim.None, sim.None, sim.None
 		if p != nil {
 			t.Msg = ev.msg
+			fields++ // "msg"
 		} else {
 			t.Node, t.Command = sim.NodeID(ev.host), logreplay.CmdNext
+			fields += 2 // "node" and "command"
 		}
 	}
 	fifo := false
@@ -597,12 +600,6 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
 	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, nodes: nodes}
-	fields := 2 * len(script) // a step names its process and command
-	for i := range script {
-		if script[i].Command == "" {
-			fields-- // a delivery only its message
-		}
-	}
 	s.made = &runForm{script: script, paramsLen: params.JSONLen(), fields: fields, file: func() ([]Entry, json.RawMessage) {
 		return logFileScript(hosts, script), params.AppendJSON(nil)
 	}}
