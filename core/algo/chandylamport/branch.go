@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/sim"
 )
 
@@ -40,32 +41,16 @@ const (
 	CmdTransfer = "transfer"
 )
 
-// Round is one branch's part of one snapshot.
+// Round is one branch's part of one snapshot: the marker rule's part, and
+// what the branch recorded.
 type Round struct {
-	// Recorded says the branch has recorded its state for this snapshot.
-	Recorded bool
+	snapshot.Part
 	// Initiator says this branch started the snapshot.
 	Initiator bool
 	// Balance is the recorded balance.
 	Balance int64
-	// Closed[q] says a marker has arrived on the channel from q.
-	Closed []bool
 	// Channel[q] are the amounts recorded on the channel from q.
 	Channel [][]int64
-}
-
-// complete reports whether the branch has recorded and closed every incoming
-// channel.
-func (r *Round) complete(self sim.NodeID) bool {
-	if !r.Recorded {
-		return false
-	}
-	for q, c := range r.Closed {
-		if sim.NodeID(q) != self && !c {
-			return false
-		}
-	}
-	return true
 }
 
 // Branch is one bank branch running the snapshot algorithm.
@@ -87,7 +72,7 @@ func (b *Branch) Clone() sim.Node {
 	c := *b
 	c.Rounds = make([]Round, len(b.Rounds))
 	for i, r := range b.Rounds {
-		r.Closed = append([]bool(nil), r.Closed...)
+		r.Part = r.Part.Clone()
 		ch := make([][]int64, len(r.Channel))
 		for q, amounts := range r.Channel {
 			ch[q] = append([]int64(nil), amounts...)
@@ -100,10 +85,9 @@ func (b *Branch) Clone() sim.Node {
 
 // round returns snapshot number k (from 1), growing the list as needed.
 func (b *Branch) round(env *sim.Env, k int) *Round {
-	for len(b.Rounds) < k {
-		b.Rounds = append(b.Rounds, Round{Closed: make([]bool, env.N()), Channel: make([][]int64, env.N())})
-	}
-	return &b.Rounds[k-1]
+	return snapshot.Round(&b.Rounds, k, func() Round {
+		return Round{Part: snapshot.NewPart(env.N()), Channel: make([][]int64, env.N())}
+	})
 }
 
 // Step reacts to one event.
@@ -156,7 +140,7 @@ func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, msg int, amount 
 	var recording []string
 	for k := range b.Rounds {
 		r := &b.Rounds[k]
-		if r.Recorded && !r.Closed[from] {
+		if r.Records(from) {
 			r.Channel[from] = append(r.Channel[from], amount)
 			env.Annotate(sim.At(RoleChannel, k+1, fmt.Sprintf("$%d", amount)).About(msg))
 			recording = append(recording, fmt.Sprintf("snapshot %d", k+1))
@@ -190,7 +174,7 @@ func (b *Branch) record(env *sim.Env, k int) string {
 func (b *Branch) startSnapshot(env *sim.Env) {
 	me := env.Name(env.Self())
 	k := len(b.Rounds) + 1
-	if n := len(b.Rounds); n > 0 && !b.Rounds[n-1].complete(env.Self()) {
+	if n := len(b.Rounds); n > 0 && !b.Rounds[n-1].Complete(env.Self()) {
 		env.Explain("%s is still taking part in snapshot %d: it starts no new one until its markers are all in", me, n)
 		return
 	}
@@ -202,24 +186,24 @@ func (b *Branch) startSnapshot(env *sim.Env) {
 func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 	me, them := env.Name(env.Self()), env.Name(from)
 	r := b.round(env, k)
-	if !r.Recorded {
-		to := b.record(env, k)
-		r = b.round(env, k)
-		r.Closed[from] = true
-		text := fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty, sends markers to %s and starts recording its other incoming channels",
+	var to string
+	first, complete := r.Marker(env.Self(), from, func() { to = b.record(env, k) })
+	var text string
+	switch {
+	case first:
+		text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty, sends markers to %s and starts recording its other incoming channels",
 			me, k, them, me, r.Balance, them, me, to)
-		if r.complete(env.Self()) {
+		if complete {
 			text += "; that was its only incoming channel, so its part is done"
-			env.Annotate(sim.At(rolePartDone, k, ""))
 		}
-		env.Explain("%s", text)
-		return
+	default:
+		text = fmt.Sprintf("%s gets the marker of snapshot %d on %s→%s and stops recording that channel: its recorded state is %s",
+			me, k, them, me, amounts(r.Channel[from]))
+		if complete {
+			text += fmt.Sprintf(". %s has now recorded its state and every incoming channel: its part of snapshot %d is complete", me, k)
+		}
 	}
-	r.Closed[from] = true
-	text := fmt.Sprintf("%s gets the marker of snapshot %d on %s→%s and stops recording that channel: its recorded state is %s",
-		me, k, them, me, amounts(r.Channel[from]))
-	if r.complete(env.Self()) {
-		text += fmt.Sprintf(". %s has now recorded its state and every incoming channel: its part of snapshot %d is complete", me, k)
+	if complete {
 		env.Annotate(sim.At(rolePartDone, k, ""))
 	}
 	env.Explain("%s", text)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
@@ -394,7 +395,7 @@ func TestCommandRefusals(t *testing.T) {
 
 func TestBranchCloneIsDeep(t *testing.T) {
 	b := &chandylamport.Branch{Opening: 5, Balance: 5, MaxTransfer: 3, Rounds: []chandylamport.Round{
-		{Recorded: true, Balance: 4, Closed: []bool{false, true}, Channel: [][]int64{{1}, nil}},
+		{Part: snapshot.Part{Recorded: true, Closed: []bool{false, true}}, Balance: 4, Channel: [][]int64{{1}, nil}},
 	}}
 	c := b.Clone().(*chandylamport.Branch)
 	c.Balance = 9

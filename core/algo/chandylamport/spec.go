@@ -141,7 +141,7 @@ func rounds(v sim.View) int {
 func complete(v sim.View, k int) bool {
 	for i := range v.N() {
 		b := branch(v, sim.NodeID(i))
-		if len(b.Rounds) < k || !b.Rounds[k-1].complete(sim.NodeID(i)) {
+		if len(b.Rounds) < k || !b.Rounds[k-1].Complete(sim.NodeID(i)) {
 			return false
 		}
 	}

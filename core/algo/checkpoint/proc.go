@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/sim"
 )
 
@@ -27,11 +28,11 @@ type Checkpoint struct {
 	Channel []int
 }
 
-// round is a process's part of the global checkpoint it is taking.
+// round is a process's part of the global checkpoint it is taking: the
+// marker rule's part, and the checkpoint it saved.
 type round struct {
+	snapshot.Part
 	saved Checkpoint
-	// closed[q] says q's marker has come.
-	closed []bool
 }
 
 // Proc is one process. Its checkpoints, epoch and counters of ids and
@@ -71,7 +72,7 @@ func (p *Proc) Clone() sim.Node {
 	c.rounds = make([]*round, len(p.rounds))
 	for i, r := range p.rounds {
 		cr := *r
-		cr.closed = append([]bool(nil), r.closed...)
+		cr.Part = r.Part.Clone()
 		cr.saved.Channel = append([]int(nil), r.saved.Channel...)
 		c.rounds[i] = &cr
 	}
@@ -274,7 +275,7 @@ func (p *Proc) receive(env *sim.Env, ev sim.Event) {
 	p.Work++
 	text := fmt.Sprintf("%s takes message #%d from %s (work %d)", me, seq, them, p.Work)
 	for _, r := range p.rounds {
-		if r.closed[ev.From] {
+		if !r.Records(ev.From) {
 			continue
 		}
 		r.saved.Channel[ev.From]++

@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"fmt"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/sim"
 )
 
@@ -22,15 +23,16 @@ func (p *Proc) startRound(env *sim.Env) {
 	}
 	p.NextRound++
 	g := p.NextRound
-	p.record(env, g)
+	p.record(env, g, &round{Part: snapshot.NewPart(env.N())})
 	env.Explain("%s starts global checkpoint %d: it saves its state (work %d), sends a marker on every channel and records what arrives on each until that channel's marker comes", me, g, p.Work)
 }
 
-// record saves the process's part of round g and sends its markers.
-func (p *Proc) record(env *sim.Env, g int) {
+// record saves the process's part r of round g and sends its markers.
+func (p *Proc) record(env *sim.Env, g int, r *round) {
 	c := p.snapshot(env, g, false)
 	c.Channel = make([]int, env.N())
-	p.rounds = append(p.rounds, &round{saved: c, closed: make([]bool, env.N())})
+	r.Recorded, r.saved = true, c
+	p.rounds = append(p.rounds, r)
 	env.Annotate(sim.At(RoleRound, g, label(env, env.Self(), c.ID)))
 	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(g), Label: fmt.Sprintf("M%d", g), Data: []int64{int64(p.Epoch)}})
 	p.Markers += env.N() - 1
@@ -51,24 +53,21 @@ func (p *Proc) marker(env *sim.Env, ev sim.Event) {
 			r = x
 		}
 	}
-	text := fmt.Sprintf("%s gets %s's marker of global checkpoint %d and stops recording %s→%s", me, them, g, them, me)
-	switch {
-	case r == nil && p.lastRound() >= g:
-		env.Explain("%s drops %s's marker of global checkpoint %d: its part of that one is done", me, them, g)
-		return
-	case r == nil:
-		p.record(env, g)
-		r = p.rounds[len(p.rounds)-1]
-		text = fmt.Sprintf("%s gets its first marker of global checkpoint %d, from %s: it saves its state (work %d), sends its own markers, and records every other channel until its marker comes", me, g, them, p.Work)
-	default:
-		text += fmt.Sprintf(": %d message(s) in transit there", r.saved.Channel[ev.From])
-	}
-	r.closed[ev.From] = true
-	for q, closed := range r.closed {
-		if !closed && sim.NodeID(q) != env.Self() {
-			env.Explain("%s", text)
+	if r == nil {
+		if p.lastRound() >= g {
+			env.Explain("%s drops %s's marker of global checkpoint %d: its part of that one is done", me, them, g)
 			return
 		}
+		r = &round{Part: snapshot.NewPart(env.N())}
+	}
+	first, complete := r.Marker(env.Self(), ev.From, func() { p.record(env, g, r) })
+	text := fmt.Sprintf("%s gets its first marker of global checkpoint %d, from %s: it saves its state (work %d), sends its own markers, and records every other channel until its marker comes", me, g, them, p.Work)
+	if !first {
+		text = fmt.Sprintf("%s gets %s's marker of global checkpoint %d and stops recording %s→%s: %d message(s) in transit there", me, them, g, them, me, r.saved.Channel[ev.From])
+	}
+	if !complete {
+		env.Explain("%s", text)
+		return
 	}
 	p.keep(r.saved)
 	var open []*round

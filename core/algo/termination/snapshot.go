@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/sim"
 )
 
@@ -39,14 +40,12 @@ var SnapshotSpec = spec("snapshot-termination", "Termination detection: snapshot
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a snapshot waits for a marker on every channel and a report from every process: a crashed process or a lost one stops it for good"},
 	})
 
-// snapRound is a process's part of one snapshot.
+// snapRound is a process's part of one snapshot: the marker rule's part;
+// Active, the state it recorded; InChannel, the WORK recorded on its
+// channels; Done, that it has reported its part.
 type snapRound struct {
-	// Recorded says the process has recorded its state, and Active what
-	// it recorded; Closed[q] says q's marker has come; InChannel counts
-	// the WORK recorded on the channels still open.
-	Recorded  bool
+	snapshot.Part
 	Active    bool
-	Closed    []bool
 	InChannel int
 	Done      bool
 }
@@ -97,7 +96,7 @@ func (s *Snap) receiveWork(env *sim.Env, ev sim.Event, activated bool) string {
 	var in []string
 	for k := range s.Rounds {
 		r := &s.Rounds[k]
-		if r.Recorded && !r.Done && !r.Closed[ev.From] {
+		if r.Records(ev.From) {
 			r.InChannel++
 			env.Annotate(sim.At(RoleInChannel, k+1, "WORK").About(ev.MsgID))
 			in = append(in, strconv.Itoa(k+1))
@@ -138,10 +137,7 @@ func (s *Snap) start(env *sim.Env) {
 
 // record records the process's state for snapshot k and sends markers.
 func (s *Snap) record(env *sim.Env, k int) {
-	for len(s.Rounds) < k {
-		s.Rounds = append(s.Rounds, snapRound{Closed: make([]bool, env.N())})
-	}
-	r := &s.Rounds[k-1]
+	r := s.round(env, k)
 	r.Recorded, r.Active = true, s.Active()
 	state := "passive"
 	if r.Active {
@@ -156,17 +152,17 @@ func (s *Snap) record(env *sim.Env, k int) {
 	s.finishIfClosed(env, k)
 }
 
+// round is the process's part of snapshot k.
+func (s *Snap) round(env *sim.Env, k int) *snapRound {
+	return snapshot.Round(&s.Rounds, k, func() snapRound { return snapRound{Part: snapshot.NewPart(env.N())} })
+}
+
 // finishIfClosed reports the process's part of snapshot k once every
 // marker is in.
 func (s *Snap) finishIfClosed(env *sim.Env, k int) {
 	r := &s.Rounds[k-1]
-	if r.Done {
+	if r.Done || !r.Complete(env.Self()) {
 		return // a copy of a marker closes nothing new
-	}
-	for q, c := range r.Closed {
-		if !c && sim.NodeID(q) != env.Self() {
-			return
-		}
 	}
 	r.Done = true
 	active := 0
@@ -188,12 +184,8 @@ func (s *Snap) control(env *sim.Env, ev sim.Event) {
 		if k < 1 {
 			return
 		}
-		first := len(s.Rounds) < k || !s.Rounds[k-1].Recorded
-		if first {
-			s.record(env, k)
-		}
-		r := &s.Rounds[k-1]
-		r.Closed[ev.From] = true
+		r := s.round(env, k)
+		first, _ := r.Marker(env.Self(), ev.From, func() { s.record(env, k) })
 		text := fmt.Sprintf("%s gets %s's marker of snapshot %d and stops recording %s→%s", me, them, k, them, me)
 		if first {
 			text = fmt.Sprintf("%s gets its first marker of snapshot %d, from %s: it records its state (%s), sends its markers, and records the WORK that comes on its other channels", me, k, them, map[bool]string{true: "active", false: "passive"}[r.Active])
@@ -271,7 +263,7 @@ func (s *Snap) Clone() sim.Node {
 	c.Work = s.Work.clone()
 	c.Rounds = make([]snapRound, len(s.Rounds))
 	for i, r := range s.Rounds {
-		r.Closed = append([]bool(nil), r.Closed...)
+		r.Part = r.Part.Clone()
 		c.Rounds[i] = r
 	}
 	c.Results = make([]SnapResult, len(s.Results))
