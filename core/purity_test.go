@@ -1,8 +1,10 @@
 package core_test
 
 import (
+	"maps"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +71,55 @@ func TestViolationsFindsForbiddenImports(t *testing.T) {
 	}
 }
 
+// readsScenarios are the core packages that may import the scenario
+// format: the run report and the fault campaigns, which the command line
+// and the page give scenarios to. The rest of the core sits below it.
+var readsScenarios = map[string]bool{
+	"spacetime/core/scenario": true,
+	"spacetime/core/report":   true,
+	"spacetime/core/campaign": true,
+}
+
+// upward lists each direct import in a `go list` listing that runs back
+// up: a core package that imports the scenario format without being one
+// of readsScenarios, or that imports anything outside the core and the
+// standard library (test helpers included).
+func upward(listing string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		pkg := fields[0]
+		for _, imp := range fields[1:] {
+			switch {
+			case (imp == "spacetime/core/scenario" || strings.HasPrefix(imp, "spacetime/core/scenario/")) && !readsScenarios[pkg] && !strings.HasPrefix(pkg, "spacetime/core/scenario/"):
+				out = append(out, pkg+" imports "+imp+": only "+strings.Join(slices.Sorted(maps.Keys(readsScenarios)), ", ")+" read scenarios")
+			case strings.HasPrefix(imp, "spacetime/") && !strings.HasPrefix(imp, "spacetime/core/"):
+				out = append(out, pkg+" imports "+imp+": the core imports nothing of the project outside it")
+			}
+		}
+	}
+	return out
+}
+
+func TestUpwardFindsImportsThatRunBackUp(t *testing.T) {
+	tests := []struct {
+		listing string
+		bad     int
+	}{
+		{"spacetime/core/report fmt spacetime/core/scenario spacetime/core/engine", 0},
+		{"spacetime/core/algo/mutex/mutextest spacetime/core/scenario testing", 1},
+		{"spacetime/core/scenario/builtin spacetime/core/scenario", 0},
+		{"spacetime/core/algo/x spacetime/internal/golden spacetime/app/diagram", 2},
+		{"spacetime/core/algo/x spacetime/core/scenarios spacetime/core/sim", 0},
+	}
+	for _, tt := range tests {
+		assert.Len(t, upward(tt.listing), tt.bad, tt.listing)
+	}
+}
+
 // TestCoreImportsArePure lists every core package's direct imports (test
 // files' imports do not count) and fails on any forbidden one.
 func TestCoreImportsArePure(t *testing.T) {
@@ -93,4 +144,5 @@ func TestCoreImportsArePure(t *testing.T) {
 		require.True(t, strings.HasPrefix(line, "spacetime/core"), "not a core package: %s", line)
 	}
 	assert.Empty(t, violations(listing))
+	assert.Empty(t, upward(listing))
 }

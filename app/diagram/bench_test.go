@@ -7,7 +7,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 // BenchmarkLayout lays out a frame: the bank lesson whole, and the end of the

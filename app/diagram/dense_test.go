@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"spacetime/app/diagram"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 // A window with thousands of messages drops what cannot be read (labels,

@@ -20,10 +20,10 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 	"spacetime/internal/golden"
+	"spacetime/internal/scenariotest"
 )
 
 // The size the command line exports a three-process diagram at.

@@ -9,8 +9,8 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/tokenring"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/scenariotest"
 )
 
 // coins are the token glyphs of a scene: a gold disc of radius 7.

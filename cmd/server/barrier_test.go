@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 // The dataflow graph follows the alignment: while Op buffers S2's records

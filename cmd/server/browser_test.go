@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/scenariotest"
 )
 
 // The browser tests drive the real page in headless Chromium (Debian's

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 // A learner writes every event's vector clock under its dot, clicks one

@@ -12,7 +12,7 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/tokenring"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 // panelRows reads every algorithm panel's rows as text.

@@ -18,9 +18,9 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 	"spacetime/internal/benchlog"
+	"spacetime/internal/scenariotest"
 )
 
 // bankRun is the default lesson's run, computed here the way the CLI does.

@@ -12,7 +12,7 @@ import (
 	"spacetime/core/check"
 	"spacetime/core/check/causal"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 func TestBankCutIsConsistent(t *testing.T) {

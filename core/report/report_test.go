@@ -14,8 +14,8 @@ import (
 	"spacetime/core/faults"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 func builtinRun(t *testing.T, id string) (*scenario.Scenario, *engine.Run) {

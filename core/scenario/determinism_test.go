@@ -8,7 +8,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/scenariotest"
 )
 
 func runBuiltin(t testing.TB, id string) *engine.Run {

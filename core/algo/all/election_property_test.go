@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/election"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
 )
 
 // Hundreds of seeds per election algorithm. The bully runs random
@@ -48,7 +48,7 @@ func TestElectionsAgreeEventually(t *testing.T) {
 				}
 				doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "script": [%s], "until": {"quiescent": true, "time": 2000}}`,
 					tc.algorithm, n, seed, strings.Join(script, ", "))
-				r := mutextest.Run(t, doc)
+				r := algotest.Run(t, doc)
 				v := r.At(r.Len()).View()
 				require.True(t, election.Agreement.Check(v).OK, "seed %d: %s\n%s", seed, election.Agreement.Check(v).Detail, doc)
 				highest := sim.NodeID(sim.None)
@@ -60,7 +60,7 @@ func TestElectionsAgreeEventually(t *testing.T) {
 				if highest == sim.None {
 					continue
 				}
-				m := mutextest.Metrics(r)
+				m := algotest.Metrics(r)
 				require.Equal(t, v.Name(highest), m["leader"], "seed %d: the highest live id leads\n%s", seed, doc)
 				leaders[v.Name(highest)]++
 			}

@@ -11,8 +11,8 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/algo/mutex"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
 )
 
 // mutexSpecs are the registered mutual-exclusion algorithms: those whose
@@ -63,7 +63,7 @@ func TestMutexUnderPauses(t *testing.T) {
 				doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, %d]},
 					"workload": {"p": %.2f, "every": [1, %d], "until": 150}, "script": [%s], "until": {"time": 600}}`,
 					spec.ID, n, seed, delay, 0.2+0.6*rng.Float64(), 2+rng.IntN(20), strings.Join(script, ", "))
-				r := mutextest.Run(t, doc)
+				r := algotest.Run(t, doc)
 				for _, f := range r.Failures() {
 					if f.Step < 0 {
 						continue
@@ -76,7 +76,7 @@ func TestMutexUnderPauses(t *testing.T) {
 					}
 					require.Failf(t, "invariant failed", "seed %d: %s: %s\n%s", seed, f.Name, f.Detail, doc)
 				}
-				m := mutextest.Metrics(r)
+				m := algotest.Metrics(r)
 				if _, excused := spec.Excuses(mutex.SafetyName, map[string]bool{"pause": true}); !excused {
 					require.LessOrEqual(t, m["max_in_cs"], 1, doc)
 				}

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/barrier"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // failure is the run's failure of an invariant, or nil while it holds.
@@ -30,8 +30,8 @@ func failure(r *engine.Run, name string) *engine.Failure {
 // until it comes, and every checkpoint completes with no failure.
 func TestAlignmentLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "barrier-alignment")
-	assert.Empty(t, mutextest.Failed(r))
-	m := mutextest.Metrics(r)
+	assert.Empty(t, algotest.Failed(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, 3, m["checkpoints_completed"])
 	assert.Equal(t, 2, m["buffered_records"], "a6 and a7 wait for S2's barrier")
 	assert.Equal(t, 24, m["output_records"])
@@ -65,8 +65,8 @@ func TestAlignmentLesson(t *testing.T) {
 // counts a6 twice, and the invariant points at it.
 func TestRecoveryExactlyOnceOnlyWhenAligned(t *testing.T) {
 	s, r := scenariotest.Run(t, "barrier-recovery")
-	assert.Empty(t, mutextest.Failed(r), "aligned: exactly once")
-	m := mutextest.Metrics(r)
+	assert.Empty(t, algotest.Failed(r), "aligned: exactly once")
+	m := algotest.Metrics(r)
 	assert.Equal(t, 2, m["attempt"], "one failure, one restore")
 	assert.Equal(t, 24, m["output_records"])
 	assert.Equal(t, 0, m["duplicates"])
@@ -88,7 +88,7 @@ func TestRecoveryExactlyOnceOnlyWhenAligned(t *testing.T) {
 		assert.Equal(t, sim.NodeID(4), msg.To, "to Sink")
 	}
 	assert.Less(t, r.Trace().Msgs[f.Msgs[0]].ID, r.Trace().Msgs[f.Msgs[1]].ID)
-	m = mutextest.Metrics(r)
+	m = algotest.Metrics(r)
 	assert.Equal(t, 2, m["duplicates"], "a6 and a7 were in the snapshot and are replayed")
 	assert.Nil(t, failure(r, barrier.RestoreName), "the restore itself is right: the snapshot was wrong")
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/barrier"
-	"spacetime/core/algo/mutex/mutextest"
+	"spacetime/internal/algotest"
 )
 
 const propertySeeds = 300
@@ -53,19 +53,19 @@ func TestExactlyOnceThroughCrashes(t *testing.T) {
 	restores, twiceRuns, twice := 0, 0, 0
 	for seed := range uint64(propertySeeds) {
 		doc := randomJob(seed, true)
-		r := mutextest.Run(t, doc)
-		require.Empty(t, mutextest.Failed(r), "seed %d\n%s", seed, doc)
+		r := algotest.Run(t, doc)
+		require.Empty(t, algotest.Failed(r), "seed %d\n%s", seed, doc)
 		v := r.At(r.Len()).View()
 		require.Equal(t, "quiescent", r.Stopped(), "seed %d: the job ends\n%s", seed, doc)
 		require.True(t, r.Config().Spec.Done(v), "seed %d: every record is counted once in the end\n%s", seed, doc)
-		m := mutextest.Metrics(r)
+		m := algotest.Metrics(r)
 		restores += m["attempt"].(int) - 1
 
-		r = mutextest.Run(t, randomJob(seed, false))
+		r = algotest.Run(t, randomJob(seed, false))
 		if f := failure(r, barrier.ExactlyOnceName); f != nil {
 			assert.Contains(t, f.Detail, "is counted twice", "seed %d: without alignment a restore counts records again; it loses none", seed)
 			twiceRuns++
-			twice += mutextest.Metrics(r)["duplicates"].(int)
+			twice += algotest.Metrics(r)["duplicates"].(int)
 		}
 		assert.Nil(t, failure(r, barrier.RestoreName), "seed %d", seed)
 	}

@@ -10,16 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/bully"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // The seed's run: 2 notices, the election passes to 3, 4 and 6, and 6
 // wins, in the order of the seed's printed log.
 func TestSeedLog(t *testing.T) {
 	_, r := scenariotest.Run(t, "bully-seed")
-	assert.Empty(t, mutextest.Failed(r))
+	assert.Empty(t, algotest.Failed(r))
 	starts := regexp.MustCompile(`(\d) sends ELECTION to (.*?) \(every higher id`)
 	var order []string
 	for _, rec := range r.Trace().Records {
@@ -28,11 +28,11 @@ func TestSeedLog(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"2 → 3, 4, 5, 6 and 7", "3 → 4, 5, 6 and 7", "4 → 5, 6 and 7", "6 → 7"}, order, "the seed's order of elections")
-	all := mutextest.Captions(r)
+	all := algotest.Captions(r)
 	assert.Contains(t, all, "3 replies OK to 2 and takes the election over")
 	assert.Contains(t, all, "2 gets OK from 3: a higher process is alive and takes over; 2 waits up to 12 ticks for its COORDINATOR")
 	assert.Contains(t, all, "6 got no OK within 5 ticks: 6 wins and sends COORDINATOR to all")
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, "6", m["leader"])
 	assert.Equal(t, map[string]string{"1": "6", "2": "6", "3": "6", "4": "6", "6": "6"}, m["beliefs"])
 	assert.Equal(t, 4, m["elections"])
@@ -46,36 +46,36 @@ func TestSeedLog(t *testing.T) {
 	s.Script[0].Node = []byte("1")
 	worst, err := s.Run()
 	require.NoError(t, err)
-	assert.Equal(t, 10, mutextest.Metrics(worst)["election_messages_received"])
-	assert.Equal(t, "6", mutextest.Metrics(worst)["leader"])
+	assert.Equal(t, 10, algotest.Metrics(worst)["election_messages_received"])
+	assert.Equal(t, "6", algotest.Metrics(worst)["leader"])
 }
 
 // n(n−1)/2 ELECTION messages when the lowest id starts and all are alive.
 func TestWorstCase(t *testing.T) {
 	for n := 3; n <= 8; n++ {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "bully", "n": %d, "script": [{"at": 1, "node": 1, "command": "start-election"}], "until": {"quiescent": true}}`, n))
-			assert.Empty(t, mutextest.Failed(r))
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "bully", "n": %d, "script": [{"at": 1, "node": 1, "command": "start-election"}], "until": {"quiescent": true}}`, n))
+			assert.Empty(t, algotest.Failed(r))
+			m := algotest.Metrics(r)
 			assert.Equal(t, n*(n-1)/2, m["election_messages"])
 			assert.Equal(t, fmt.Sprint(n), m["leader"])
 			assert.Equal(t, n-1, m["elections"], "every process below the leader starts one, once; the leader, alive, answers with COORDINATOR")
 		})
 	}
 	_, r := scenariotest.Run(t, "bully-worst")
-	assert.Equal(t, 10, mutextest.Metrics(r)["election_messages"])
+	assert.Equal(t, 10, algotest.Metrics(r)["election_messages"])
 }
 
 // The second-highest starts: one ELECTION; the highest recovers and
 // bullies its way back.
 func TestBestCaseAndRecovery(t *testing.T) {
 	_, r := scenariotest.Run(t, "bully-best")
-	assert.Empty(t, mutextest.Failed(r))
-	all := mutextest.Captions(r)
+	assert.Empty(t, algotest.Failed(r))
+	all := algotest.Captions(r)
 	assert.Contains(t, all, "4 notices that the coordinator 5 is gone: 4 sends ELECTION to 5 (every higher id")
 	assert.Contains(t, all, "4 got no OK within 5 ticks: 4 wins and sends COORDINATOR to all")
 	assert.Contains(t, all, "5 recovers and holds an election to learn who leads: 5 sends ELECTION to nobody: 5 wins and sends COORDINATOR to all")
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, "5", m["leader"])
 	assert.Equal(t, 1, m["election_messages"])
 	var wonAt []int
@@ -92,11 +92,11 @@ func TestBestCaseAndRecovery(t *testing.T) {
 // A crash during the election: the waiting process starts over when no
 // COORDINATOR comes, and the highest live id still wins.
 func TestCrashDuringTheElection(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "bully", "n": 5, "script": [
+	r := algotest.Run(t, `{"algorithm": "bully", "n": 5, "script": [
 		{"at": 1, "fault": "crash", "node": 5}, {"at": 2, "node": 1, "command": "start-election"},
 		{"at": 4, "fault": "crash", "node": 4}], "until": {"quiescent": true}}`)
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, "3", mutextest.Metrics(r)["leader"])
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, "3", algotest.Metrics(r)["leader"])
 }
 
 // Bad timeouts are refused, naming the field.

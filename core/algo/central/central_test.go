@@ -10,9 +10,9 @@ import (
 
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/mutex"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // Three messages per entry for every N, requests far apart; the
@@ -24,9 +24,9 @@ func TestThreeMessagesPerEntry(t *testing.T) {
 			for p := 2; p <= n; p++ {
 				at[p] = 20 * p
 			}
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "central", "n": %d, "script": %s, "until": {"quiescent": true}}`, n, mutextest.Requests(at)))
-			assert.Empty(t, mutextest.Failed(r))
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "central", "n": %d, "script": %s, "until": {"quiescent": true}}`, n, algotest.Requests(at)))
+			assert.Empty(t, algotest.Failed(r))
+			m := algotest.Metrics(r)
 			assert.Equal(t, n-1, m["cs_entries"])
 			assert.Equal(t, 3.0, m["messages_per_entry"])
 			assert.Equal(t, map[string]float64{"mean": 2, "max": 2}, m["waiting_time"], "a REQUEST and a GRANT of one tick each")
@@ -34,8 +34,8 @@ func TestThreeMessagesPerEntry(t *testing.T) {
 			assert.Equal(t, 0, m["in_cs"])
 		})
 	}
-	r := mutextest.Run(t, `{"algorithm": "central", "n": 3, "script": [{"at": 1, "node": 1, "command": "request-cs"}], "until": {"quiescent": true}}`)
-	m := mutextest.Metrics(r)
+	r := algotest.Run(t, `{"algorithm": "central", "n": 3, "script": [{"at": 1, "node": 1, "command": "request-cs"}], "until": {"quiescent": true}}`)
+	m := algotest.Metrics(r)
 	assert.Equal(t, 1, m["cs_entries"])
 	assert.Equal(t, 0.0, m["messages_per_entry"], "the coordinator enters without messages")
 }
@@ -43,21 +43,21 @@ func TestThreeMessagesPerEntry(t *testing.T) {
 // The coordinator grants in the order the requests arrive, one at a time.
 func TestQueueLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "central-queue")
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, []string{"2", "3", "4"}, mutextest.Entered(r))
-	assert.Equal(t, 3.0, mutextest.Metrics(r)["messages_per_entry"])
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, []string{"2", "3", "4"}, algotest.Entered(r))
+	assert.Equal(t, 3.0, algotest.Metrics(r)["messages_per_entry"])
 }
 
 // A crashed coordinator blocks everyone after it, and the deadlock
 // invariant names it.
 func TestCoordinatorCrashBlocks(t *testing.T) {
 	s, r := scenariotest.Run(t, "central-crash")
-	got := mutextest.Failed(r)
+	got := algotest.Failed(r)
 	require.Len(t, got, 1)
 	assert.Equal(t, mutex.DeadlockName+": 3 waits for the coordinator 1, which has crashed: nobody can grant the section", got[0])
 	assert.True(t, s.Expected(mutex.DeadlockName))
-	assert.Equal(t, true, mutextest.Metrics(r)["deadlock"])
-	assert.Equal(t, 1, mutextest.Metrics(r)["cs_entries"])
+	assert.Equal(t, true, algotest.Metrics(r)["deadlock"])
+	assert.Equal(t, 1, algotest.Metrics(r)["cs_entries"])
 }
 
 // Copies and reordering of messages neither let two processes in nor
@@ -70,9 +70,9 @@ func TestCopiesAndReordering(t *testing.T) {
 		for m := 0; m < 40; m += 3 {
 			dups = append(dups, fmt.Sprintf(`{"at": %d, "fault": "duplicate", "msg": %d}`, 2+m, m))
 		}
-		r := mutextest.Run(t, fmt.Sprintf(base, seed, strings.Join(dups, ", ")))
-		assert.Empty(t, mutextest.Failed(r), "seed %d", seed)
-		assert.Positive(t, mutextest.Metrics(r)["cs_entries"], "seed %d", seed)
+		r := algotest.Run(t, fmt.Sprintf(base, seed, strings.Join(dups, ", ")))
+		assert.Empty(t, algotest.Failed(r), "seed %d", seed)
+		assert.Positive(t, algotest.Metrics(r)["cs_entries"], "seed %d", seed)
 	}
 }
 
@@ -88,7 +88,7 @@ func TestParams(t *testing.T) {
 		require.Error(t, err, tc.params)
 		assert.Contains(t, err.Error(), tc.want)
 	}
-	r := mutextest.Run(t, `{"algorithm": "central", "n": 3, "params": {"coordinator": 3, "cs_time": 9}, "script": [{"at": 1, "node": 1, "command": "request-cs"}], "until": {"quiescent": true}}`)
+	r := algotest.Run(t, `{"algorithm": "central", "n": 3, "params": {"coordinator": 3, "cs_time": 9}, "script": [{"at": 1, "node": 1, "command": "request-cs"}], "until": {"quiescent": true}}`)
 	assert.Contains(t, r.Trace().Records[0].Caption, "starts idle; it asks the coordinator 3")
 	var entered, left int
 	for _, rec := range r.Trace().Records {

@@ -9,9 +9,9 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // builtinRun runs a built-in scenario.

@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/checkpoint"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // cand is a candidate that sent sent[q] to q and took recv[q] from q.
@@ -55,8 +55,8 @@ func TestRollbackPropagation(t *testing.T) {
 // schedule with coordinated checkpoints restores global checkpoint 1.
 func TestDominoAndTheSwitch(t *testing.T) {
 	s, r := scenariotest.Run(t, "checkpoint-domino")
-	require.Empty(t, mutextest.Failed(r))
-	m := mutextest.Metrics(r)
+	require.Empty(t, algotest.Failed(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, 2, m["rolled_back_to_start"], "both processes are back at their start")
 	assert.Equal(t, 3, m["propagation_steps"])
 	assert.Equal(t, 8, m["lost_work"], "every unit of work: 2 in the crash, 2 and 4 in the rollbacks")
@@ -66,12 +66,12 @@ func TestDominoAndTheSwitch(t *testing.T) {
 	require.NoError(t, err)
 	r, err = coordinated.Run()
 	require.NoError(t, err)
-	require.Empty(t, mutextest.Failed(r))
-	m = mutextest.Metrics(r)
+	require.Empty(t, algotest.Failed(r))
+	m = algotest.Metrics(r)
 	assert.Equal(t, 0, m["rolled_back_to_start"])
 	assert.Equal(t, 2, m["markers"], "one global checkpoint: N(N−1) = 2 markers")
 	assert.Equal(t, 4, m["lost_work"], "2 in the crash, 2 at process 2")
-	assert.Contains(t, mutextest.Captions(r), "The last global checkpoint every process completed is 1")
+	assert.Contains(t, algotest.Captions(r), "The last global checkpoint every process completed is 1")
 }
 
 // Hundreds of seeds with random work, crashes and restarts, lost,
@@ -91,16 +91,16 @@ func TestRecoveryUnderFaults(t *testing.T) {
 		doc := fmt.Sprintf(`{"algorithm": "checkpoint", "n": %d, "seed": %d, "network": {"delay": [1, %d]},
 			"params": {"coordinated": %v, "interval": %d}, "workload": {"p": 0.5, "every": [1, 3]},
 			"script": [%s], "until": {"time": %d}}`, n, seed, 1+rng.IntN(6), coordinated, 4+rng.IntN(12), strings.Join(script, ", "), at+150)
-		r := mutextest.Run(t, doc)
-		require.Empty(t, mutextest.Failed(r), doc)
-		m := mutextest.Metrics(r)
+		r := algotest.Run(t, doc)
+		require.Empty(t, algotest.Failed(r), doc)
+		m := algotest.Metrics(r)
 		recoveries[coordinated] += m["recoveries"].(int)
 		if coordinated {
 			require.Equal(t, 0, m["lost_messages"], doc)
 		}
 		st := r.At(r.Len())
 		for i := range n {
-			require.Equal(t, "working", st.View().Node(sim.NodeID(i)).Inspect()[1].Value, "process %d resumed\n%s", i+1, doc)
+			require.Equal(t, "working", algotest.Field(t, st.View().Node(sim.NodeID(i)), "state"), "process %d resumed\n%s", i+1, doc)
 		}
 	}
 	assert.Greater(t, recoveries[false], 300)
@@ -142,29 +142,29 @@ func TestParams(t *testing.T) {
 // restarts at that very point: it takes the message a process that resumed
 // first sends it, instead of dropping it as if a rollback were to come.
 func TestRestartedAfterRestoringTakesWhatComes(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "checkpoint", "n": 3, "seed": 1, "params": {"interval": 0}, "network": {"delay": [1, 1]},
+	r := algotest.Run(t, `{"algorithm": "checkpoint", "n": 3, "seed": 1, "params": {"interval": 0}, "network": {"delay": [1, 1]},
 		"script": [{"at": 1, "node": 2, "command": "send", "target": 3}, {"at": 2, "node": 3, "command": "send", "target": 2},
 			{"at": 4, "fault": "crash", "node": 2}, {"at": 5, "fault": "recover", "node": 2}, {"at": 9, "fault": "crash", "node": 3},
 			{"at": 12, "fault": "crash", "node": 2}, {"at": 13, "fault": "recover", "node": 2}, {"at": 20, "fault": "recover", "node": 3},
 			{"at": 22, "fault": "delay", "msg": 14, "for": 5}, {"at": 23, "node": 3, "command": "send", "target": 2}],
 		"until": {"time": 40}}`)
-	require.Empty(t, mutextest.Failed(r))
+	require.Empty(t, algotest.Failed(r))
 	v := r.At(r.Len()).View()
 	two, three := v.Node(1).(*checkpoint.Proc), v.Node(2).(*checkpoint.Proc)
 	assert.Equal(t, three.Sent[1], two.Recv[2], "2 has taken every message 3 sent it")
-	assert.Contains(t, mutextest.Captions(r), "2 takes message #1 from 3")
+	assert.Contains(t, algotest.Captions(r), "2 takes message #1 from 3")
 }
 
 // A restart from a global checkpoint takes its channel state again: that
 // work is not lost.
 func TestRestartReplaysChannelState(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "checkpoint", "n": 2, "seed": 1, "params": {"coordinated": true, "interval": 0}, "network": {"delay": [2, 2]},
+	r := algotest.Run(t, `{"algorithm": "checkpoint", "n": 2, "seed": 1, "params": {"coordinated": true, "interval": 0}, "network": {"delay": [2, 2]},
 		"script": [{"at": 1, "node": 1, "command": "checkpoint"}, {"at": 1, "node": 2, "command": "send", "target": 1},
 			{"at": 6, "fault": "crash", "node": 1}, {"at": 7, "fault": "recover", "node": 1}],
 		"until": {"quiescent": true}}`)
-	require.Empty(t, mutextest.Failed(r))
-	m := mutextest.Metrics(r)
+	require.Empty(t, algotest.Failed(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, 0, m["lost_work"])
 	assert.Equal(t, 2, m["work"])
-	assert.Contains(t, mutextest.Captions(r), "the 0 unit(s) of work since are lost")
+	assert.Contains(t, algotest.Captions(r), "the 0 unit(s) of work since are lost")
 }

@@ -12,10 +12,10 @@ import (
 
 	"spacetime/core/algo/fencing"
 	"spacetime/core/algo/mutex"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // k clients all asking at once, with sessions that outlast the wait so
@@ -31,10 +31,10 @@ func TestMessageCounts(t *testing.T) {
 		}
 		for _, herd := range []bool{false, true} {
 			t.Run(fmt.Sprintf("n=%d herd=%v", n, herd), func(t *testing.T) {
-				r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "coordination-lock", "n": %d, "params": {"session": 200, "keepalive": 190, "herd": %v},
-					"script": %s, "until": {"quiescent": true}}`, n, herd, mutextest.Requests(at)))
-				assert.Empty(t, mutextest.Failed(r))
-				m := mutextest.Metrics(r)
+				r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "coordination-lock", "n": %d, "params": {"session": 200, "keepalive": 190, "herd": %v},
+					"script": %s, "until": {"quiescent": true}}`, n, herd, algotest.Requests(at)))
+				assert.Empty(t, algotest.Failed(r))
+				m := algotest.Metrics(r)
 				wakeups := k - 1
 				if herd {
 					wakeups = k * (k - 1) / 2
@@ -54,14 +54,14 @@ func TestMessageCounts(t *testing.T) {
 func TestQueueAndHerdLessons(t *testing.T) {
 	for id, wakeups := range map[string]int{"coordination-lock-queue": 3, "coordination-lock-herd": 6} {
 		_, r := scenariotest.Run(t, id)
-		assert.Empty(t, mutextest.Failed(r), id)
-		assert.Equal(t, []string{"client1", "client2", "client3", "client4"}, mutextest.Entered(r), id)
-		m := mutextest.Metrics(r)
+		assert.Empty(t, algotest.Failed(r), id)
+		assert.Equal(t, []string{"client1", "client2", "client3", "client4"}, algotest.Entered(r), id)
+		m := algotest.Metrics(r)
 		assert.Equal(t, wakeups, m["wakeups"], id)
 		assert.Equal(t, "paid by client 4", m["final_value"], id)
 	}
 	_, r := scenariotest.Run(t, "coordination-lock-queue")
-	assert.Contains(t, mutextest.Captions(r), "client3 watches entry 2 (client2), the one just below, and no other")
+	assert.Contains(t, algotest.Captions(r), "client3 watches entry 2 (client2), the one just below, and no other")
 }
 
 // Seed 000's pause, on the coordination lock: the paused holder's session
@@ -69,14 +69,14 @@ func TestQueueAndHerdLessons(t *testing.T) {
 // rejects the holder's late write.
 func TestPauseLesson(t *testing.T) {
 	s, r := scenariotest.Run(t, "coordination-lock-pause")
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, "paid by client 2", m["final_value"])
 	assert.Equal(t, 1, m["rejected_writes"])
 	assert.Equal(t, 2, m["max_in_cs"], "two clients believed they held the lock")
-	captions := mutextest.Captions(r)
+	captions := algotest.Captions(r)
 	assert.Contains(t, captions, "lock: client1's session 1 expires, no request for 20 ticks; its entry 1 is deleted; it tells client2, watching it")
 	assert.Contains(t, captions, "storage: write by client1 REJECTED (token 1 < 2)")
-	failed := mutextest.Failed(r)
+	failed := algotest.Failed(r)
 	require.Len(t, failed, 1)
 	assert.True(t, strings.HasPrefix(failed[0], mutex.SafetyName+": client1 and client2"), failed[0])
 	assert.True(t, s.Expected(mutex.SafetyName))
@@ -85,18 +85,18 @@ func TestPauseLesson(t *testing.T) {
 	s.Params = json.RawMessage(`{"work": 2, "fencing": false}`)
 	r, err := s.Run()
 	require.NoError(t, err)
-	m = mutextest.Metrics(r)
+	m = algotest.Metrics(r)
 	assert.Equal(t, "stale write by client 1", m["final_value"])
-	assert.Contains(t, mutextest.Failed(r), "the storage accepts no write whose lock had passed on: the storage accepted a write with token 1, but no entry holds the lock now")
+	assert.Contains(t, algotest.Failed(r), "the storage accepts no write whose lock had passed on: the storage accepted a write with token 1, but no entry holds the lock now")
 }
 
 // A crashed holder's session runs out and the lock passes on, a session's
 // length after the service last heard from it.
 func TestCrashLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "coordination-lock-crash")
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, []string{"client1", "client2", "client3"}, mutextest.Entered(r))
-	m := mutextest.Metrics(r)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, []string{"client1", "client2", "client3"}, algotest.Entered(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, 0, m["in_cs"], "the crashed client is not in the section")
 	assert.Equal(t, 3, m["sessions_expired"])
 	for _, rec := range r.Trace().Records {
@@ -127,7 +127,7 @@ func TestComparisonsWithCentral(t *testing.T) {
 					assert.True(t, s.Expected(f.Name), "%s: %s is declared", s.ID, f.Name)
 				}
 			}
-			out[s.Algorithm] = mutextest.Metrics(r)
+			out[s.Algorithm] = algotest.Metrics(r)
 		}
 		return out
 	}
@@ -161,7 +161,7 @@ func TestFencedTokensGrowUnderPauses(t *testing.T) {
 		}
 		doc := fmt.Sprintf(`{"algorithm": "coordination-lock", "n": %d, "seed": %d, "network": {"delay": [1, 3]}, "params": {"work": %d},
 			"workload": {"p": 1, "every": [1, 8], "until": 150}, "script": [%s], "until": {"time": 700}}`, n, seed, 1+rng.IntN(4), strings.Join(script, ", "))
-		r := mutextest.Run(t, doc)
+		r := algotest.Run(t, doc)
 		var last int
 		for _, rec := range r.Trace().Records {
 			for _, a := range rec.Annotations() {
@@ -202,6 +202,6 @@ func TestParamsAndCommands(t *testing.T) {
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)
 	}
-	r := mutextest.Run(t, `{"algorithm": "coordination-lock", "n": 4, "script": [{"at": 1, "node": 2, "command": "request-cs"}], "until": {"time": 9}}`)
-	assert.Contains(t, mutextest.Captions(r), `storage does not take the command "request-cs": only the clients take it`)
+	r := algotest.Run(t, `{"algorithm": "coordination-lock", "n": 4, "script": [{"at": 1, "node": 2, "command": "request-cs"}], "until": {"time": 9}}`)
+	assert.Contains(t, algotest.Captions(r), `storage does not take the command "request-cs": only the clients take it`)
 }

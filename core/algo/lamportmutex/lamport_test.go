@@ -9,8 +9,8 @@ import (
 
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/mutex"
-	"spacetime/core/algo/mutex/mutextest"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // 3(N−1) messages per entry on FIFO channels, requests far apart.
@@ -21,9 +21,9 @@ func TestThreeMessagesPerOtherProcess(t *testing.T) {
 			for p := 1; p <= n; p++ {
 				at[p] = 40 * p
 			}
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"quiescent": true}}`, lamportmutex.ID, n, mutextest.Requests(at)))
-			assert.Empty(t, mutextest.Failed(r))
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"quiescent": true}}`, lamportmutex.ID, n, algotest.Requests(at)))
+			assert.Empty(t, algotest.Failed(r))
+			m := algotest.Metrics(r)
 			assert.Equal(t, n, m["cs_entries"])
 			assert.Equal(t, float64(3*(n-1)), m["messages_per_entry"])
 			assert.Equal(t, 1, m["max_in_cs"])
@@ -54,21 +54,21 @@ func TestAReplyOvertakesARequest(t *testing.T) {
 	assert.Less(t, req.SendStep, rep.SendStep, "the REQUEST was sent first")
 	assert.Greater(t, req.RecvStep, rep.RecvStep, "and arrived after")
 	assert.True(t, s.Expected(mutex.SafetyName))
-	assert.Equal(t, 2, mutextest.Metrics(r)["max_in_cs"], "the run's most at once, though both have left by its end")
-	assert.Equal(t, 0, mutextest.Metrics(r)["in_cs"])
+	assert.Equal(t, 2, algotest.Metrics(r)["max_in_cs"], "the run's most at once, though both have left by its end")
+	assert.Equal(t, 0, algotest.Metrics(r)["in_cs"])
 
 	fifo, err := s.WithFIFO(true).Run()
 	require.NoError(t, err)
-	assert.Empty(t, mutextest.Failed(fifo), "on FIFO channels the REPLY waits behind the REQUEST")
-	assert.Equal(t, []string{"1", "2"}, mutextest.Entered(fifo), "and the earlier request enters first")
+	assert.Empty(t, algotest.Failed(fifo), "on FIFO channels the REPLY waits behind the REQUEST")
+	assert.Equal(t, []string{"1", "2"}, algotest.Entered(fifo), "and the earlier request enters first")
 }
 
 // On FIFO channels, random requests from every process over many seeds
 // stay safe, and everyone who asks gets in.
 func TestSafeOnFIFO(t *testing.T) {
 	for seed := 1; seed <= 60; seed++ {
-		r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "lamport-mutex", "n": %d, "seed": %d, "scheduler": "random", "network": {"delay": [0, 8]}, "workload": {"p": 0.4, "until": 300}, "until": {"quiescent": true}}`, 2+seed%5, seed))
-		assert.Empty(t, mutextest.Failed(r), "seed %d", seed)
-		assert.Equal(t, 0, mutextest.Metrics(r)["in_cs"], "seed %d", seed)
+		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "lamport-mutex", "n": %d, "seed": %d, "scheduler": "random", "network": {"delay": [0, 8]}, "workload": {"p": 0.4, "until": 300}, "until": {"quiescent": true}}`, 2+seed%5, seed))
+		assert.Empty(t, algotest.Failed(r), "seed %d", seed)
+		assert.Equal(t, 0, algotest.Metrics(r)["in_cs"], "seed %d", seed)
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/lease"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // Seed 000's two runs: without fencing the stale write wins, with fencing
@@ -25,7 +25,7 @@ func TestSeedStory(t *testing.T) {
 		"lease-fencing":    {"paid by client 2", 1, false},
 	} {
 		s, r := scenariotest.Run(t, id)
-		m := mutextest.Metrics(r)
+		m := algotest.Metrics(r)
 		assert.Equal(t, want.final, m["final_value"], id)
 		assert.Equal(t, want.rejected, m["rejected_writes"], id)
 		assert.Equal(t, int64(34), m["last_token"], id)
@@ -39,21 +39,21 @@ func TestSeedStory(t *testing.T) {
 		assert.True(t, failed["at most one client believes it holds the lease"], id)
 		assert.Equal(t, want.stale, failed["the storage accepts no write whose lease had run out"], id)
 		if want.rejected > 0 {
-			assert.Contains(t, mutextest.Captions(r), "storage: write by client1 REJECTED (token 33 < 34)")
+			assert.Contains(t, algotest.Captions(r), "storage: write by client1 REJECTED (token 33 < 34)")
 		}
 	}
 }
 
 // Tokens grow with every grant, and a renewed lease keeps its token.
 func TestTokensGrow(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "lease", "n": 5, "params": {"lease": 6, "first_token": 1},
+	r := algotest.Run(t, `{"algorithm": "lease", "n": 5, "params": {"lease": 6, "first_token": 1},
 		"script": [{"at": 1, "node": 3, "command": "acquire"}, {"at": 2, "node": 4, "command": "acquire"}, {"at": 3, "node": 5, "command": "acquire"},
 		           {"at": 5, "node": 3, "command": "renew"}, {"at": 9, "node": 3, "command": "release"}],
 		"until": {"quiescent": true}}`)
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, 3, m["grants"], "one grant each; the renewal keeps token 1")
 	assert.Equal(t, int64(3), m["last_token"])
-	assert.Contains(t, mutextest.Captions(r), "lock renews the lease of client1 (token 1)")
+	assert.Contains(t, algotest.Captions(r), "lock renews the lease of client1 (token 1)")
 }
 
 // Bad parameters are refused, naming the field; only clients take the
@@ -72,18 +72,18 @@ func TestParamsAndCommands(t *testing.T) {
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)
 	}
-	r := mutextest.Run(t, `{"algorithm": "lease", "n": 4, "script": [{"at": 1, "node": 1, "command": "write"}], "until": {"time": 9}}`)
-	assert.Contains(t, mutextest.Captions(r), `lock does not take the command "write": only the clients take it`)
+	r := algotest.Run(t, `{"algorithm": "lease", "n": 4, "script": [{"at": 1, "node": 1, "command": "write"}], "until": {"time": 9}}`)
+	assert.Contains(t, algotest.Captions(r), `lock does not take the command "write": only the clients take it`)
 }
 
 // A wall clock stepped back keeps a lease alive in its holder's mind; a
 // timer is not fooled, and on the same schedule the client never writes.
 func TestWallClockSteppedBack(t *testing.T) {
 	s, r := scenariotest.Run(t, "lease-wall-clock")
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, 1, m["rejected_writes"])
 	assert.Equal(t, "paid by client 2", m["final_value"])
-	captions := mutextest.Captions(r)
+	captions := algotest.Captions(r)
 	assert.Contains(t, captions, "client1 reads its wall clock, 5, before 13: it still believes it holds the lease (token 33)")
 	assert.Contains(t, captions, "storage: write by client1 REJECTED (token 33 < 34)")
 
@@ -91,26 +91,26 @@ func TestWallClockSteppedBack(t *testing.T) {
 	require.NoError(t, err)
 	r, err = timer.Run()
 	require.NoError(t, err)
-	assert.Empty(t, mutextest.Failed(r), "by its timer client1's belief ends before client2's begins")
-	assert.Contains(t, mutextest.Captions(r), "client1 believes it holds no lease, so it does not write")
-	assert.Equal(t, 0, mutextest.Metrics(r)["rejected_writes"])
+	assert.Empty(t, algotest.Failed(r), "by its timer client1's belief ends before client2's begins")
+	assert.Contains(t, algotest.Captions(r), "client1 believes it holds no lease, so it does not write")
+	assert.Equal(t, 0, algotest.Metrics(r)["rejected_writes"])
 }
 
 // A renewal keeps the token; a late one is refused and queued; a crashed
 // holder's lease runs out and the next client gets it.
 func TestRenewAndCrashLessons(t *testing.T) {
 	_, r := scenariotest.Run(t, "lease-renew")
-	assert.Empty(t, mutextest.Failed(r))
-	m := mutextest.Metrics(r)
+	assert.Empty(t, algotest.Failed(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, "paid by client 1", m["final_value"], "the write within the renewed lease is taken")
 	assert.Equal(t, int64(35), m["last_token"])
-	captions := mutextest.Captions(r)
+	captions := algotest.Captions(r)
 	assert.Contains(t, captions, "lock renews the lease of client1 (token 33) until 18")
 	assert.Contains(t, captions, "lock refuses to renew token 33 for client1: the lease is client2's now (token 34); it queues client1 for a new lease")
 
 	_, r = scenariotest.Run(t, "lease-crash")
-	assert.Empty(t, mutextest.Failed(r))
-	m = mutextest.Metrics(r)
+	assert.Empty(t, algotest.Failed(r))
+	m = algotest.Metrics(r)
 	assert.Equal(t, "paid by client 2", m["final_value"])
-	assert.Contains(t, mutextest.Captions(r), "lock: the lease of client1 (token 33) runs out; it grants client2 the lease with token 34, until 22")
+	assert.Contains(t, algotest.Captions(r), "lock: the lease of client1 (token 33) runs out; it grants client2 the lease with token 34, until 22")
 }

@@ -11,19 +11,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/logicalclock"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/check/causal"
 	"spacetime/core/clock"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/trace"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // The seed's rules, spelled out in the captions: C₂ = max(4, 7) + 1 = 8.
 func TestTwoProcessLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "lamport-clock-two")
-	captions := mutextest.Captions(r)
+	captions := algotest.Captions(r)
 	assert.Contains(t, captions, "P2 receives m stamped 7: C₂ = max(4, 7) + 1 = 8")
 	for _, rec := range r.Trace().Records {
 		if rec.Kind != trace.Fault {
@@ -31,17 +31,17 @@ func TestTwoProcessLesson(t *testing.T) {
 		}
 	}
 	assert.Contains(t, captions, "P1 receives m stamped 9: C₁ = max(7, 9) + 1 = 10")
-	assert.Equal(t, map[string]any{"P1": int64(10), "P2": int64(9)}, mutextest.Metrics(r)["clocks"])
-	assert.Empty(t, mutextest.Failed(r))
+	assert.Equal(t, map[string]any{"P1": int64(10), "P2": int64(9)}, algotest.Metrics(r)["clocks"])
+	assert.Empty(t, algotest.Failed(r))
 }
 
 // d is what every event adds, in both clocks.
 func TestIncrement(t *testing.T) {
 	doc := `{"algorithm": %q, "n": 2, "params": {"d": 3}, "script": [{"at": 1, "node": 1, "command": "local"}, {"at": 2, "node": 1, "command": "send", "target": 2}], "until": {"quiescent": true}}`
-	r := mutextest.Run(t, fmt.Sprintf(doc, logicalclock.LamportID))
-	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped 9: C₂ = max(3, 9) + 3 = 12")
-	r = mutextest.Run(t, fmt.Sprintf(doc, logicalclock.VectorID))
-	assert.Contains(t, mutextest.Captions(r), "P2 receives m stamped [9,0]: V₂[2] = 3 + 3 = 6, then V₂ = max([0,6], [9,0]) = [9,6]")
+	r := algotest.Run(t, fmt.Sprintf(doc, logicalclock.LamportID))
+	assert.Contains(t, algotest.Captions(r), "P2 receives m stamped 9: C₂ = max(3, 9) + 3 = 12")
+	r = algotest.Run(t, fmt.Sprintf(doc, logicalclock.VectorID))
+	assert.Contains(t, algotest.Captions(r), "P2 receives m stamped [9,0]: V₂[2] = 3 + 3 = 6, then V₂ = max([0,6], [9,0]) = [9,6]")
 	for _, bad := range []string{`{"d": 0}`, `{"d": 1001}`} {
 		s, err := scenario.Parse([]byte(strings.Replace(fmt.Sprintf(doc, logicalclock.LamportID), `{"d": 3}`, bad, 1)))
 		if err == nil {
@@ -88,8 +88,8 @@ func TestClocksAgainstHappenedBefore(t *testing.T) {
 			doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, 6], "fifo": %v}, "params": {"d": %d},
 				"workload": {"p": 0.7, "every": [1, 4], "until": 50}, "script": [%s], "until": {"time": 200}}`,
 				id, n, seed, fifo, 1+rng.IntN(3), strings.Join(script, ", "))
-			r := mutextest.Run(t, doc)
-			require.Empty(t, mutextest.Failed(r), doc)
+			r := algotest.Run(t, doc)
+			require.Empty(t, algotest.Failed(r), doc)
 			before := causal.Before(r.Trace())
 			events := labelled(r)
 			for _, a := range events {

@@ -9,10 +9,10 @@ import (
 
 	"spacetime/core/algo/maekawa"
 	"spacetime/core/algo/mutex"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // The built-in sets: K processes each, every process in K sets and in its
@@ -69,9 +69,9 @@ func TestBadSetsAreRefused(t *testing.T) {
 		assert.Contains(t, err.Error(), want, doc)
 	}
 	// given sets that meet run on any N
-	r := mutextest.Run(t, `{"algorithm": "maekawa", "n": 4, "params": {"sets": [[1, 2], [1, 2, 3], [1, 3, 4], [1, 4, 2]]}, "script": [{"at": 1, "node": 2, "command": "request-cs"}, {"at": 20, "node": 3, "command": "request-cs"}], "until": {"quiescent": true}}`)
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, 2, mutextest.Metrics(r)["cs_entries"])
+	r := algotest.Run(t, `{"algorithm": "maekawa", "n": 4, "params": {"sets": [[1, 2], [1, 2, 3], [1, 3, 4], [1, 4, 2]]}, "script": [{"at": 1, "node": 2, "command": "request-cs"}, {"at": 20, "node": 3, "command": "request-cs"}], "until": {"quiescent": true}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, 2, algotest.Metrics(r)["cs_entries"])
 }
 
 // 3(K−1) messages per entry, about 3√N, with requests far apart.
@@ -82,9 +82,9 @@ func TestMessagesPerEntry(t *testing.T) {
 			for p := 1; p <= n; p++ {
 				at[p] = 20 * p
 			}
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "maekawa", "n": %d, "script": %s, "until": {"quiescent": true}}`, n, mutextest.Requests(at)))
-			assert.Empty(t, mutextest.Failed(r))
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "maekawa", "n": %d, "script": %s, "until": {"quiescent": true}}`, n, algotest.Requests(at)))
+			assert.Empty(t, algotest.Failed(r))
+			m := algotest.Metrics(r)
 			assert.Equal(t, n, m["cs_entries"])
 			k := map[int]int{3: 2, 7: 3, 13: 4}[n]
 			assert.Equal(t, float64(3*(k-1)), m["messages_per_entry"])
@@ -96,9 +96,9 @@ func TestMessagesPerEntry(t *testing.T) {
 // after the other.
 func TestVotesLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "maekawa-votes")
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, []string{"1", "5"}, mutextest.Entered(r))
-	assert.Equal(t, 6.0, mutextest.Metrics(r)["messages_per_entry"])
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, []string{"1", "5"}, algotest.Entered(r))
+	assert.Equal(t, 6.0, algotest.Metrics(r)["messages_per_entry"])
 }
 
 // The deadlock lesson: the invariant names the cycle and points at the
@@ -123,7 +123,7 @@ func TestDeadlockLesson(t *testing.T) {
 	assert.Len(t, maekawa.Cycle(v), 3)
 	assert.Equal(t, [][2]sim.NodeID{{0, 1}, {1, 2}, {2, 0}}, r.Config().Spec.Topology(v).Waits, "the process graph draws 1 → 2 → 3 → 1")
 	assert.Empty(t, r.Config().Spec.Topology(r.At(1).View()).Waits, "no cycle before the deadlock")
-	assert.Equal(t, true, mutextest.Metrics(r)["deadlock"])
+	assert.Equal(t, true, algotest.Metrics(r)["deadlock"])
 	panels := r.Config().Spec.Panels(v)
 	require.Len(t, panels, 2)
 	assert.Equal(t, "Wait-for cycle", panels[1].Title)

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // 3N−1 messages when the successor of the highest id starts, 2N when the
@@ -18,9 +18,9 @@ func TestMessageCounts(t *testing.T) {
 	for n := 3; n <= 8; n++ {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			for starter, want := range map[int]int{1: 3*n - 1, n: 2 * n} {
-				r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "ring-election", "n": %d, "script": [{"at": 1, "node": %d, "command": "start-election"}], "until": {"quiescent": true}}`, n, starter))
-				assert.Empty(t, mutextest.Failed(r))
-				m := mutextest.Metrics(r)
+				r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "ring-election", "n": %d, "script": [{"at": 1, "node": %d, "command": "start-election"}], "until": {"quiescent": true}}`, n, starter))
+				assert.Empty(t, algotest.Failed(r))
+				m := algotest.Metrics(r)
 				assert.Equal(t, want, m["election_messages"], "%d starts", starter)
 				assert.Equal(t, fmt.Sprint(n), m["leader"])
 			}
@@ -33,16 +33,16 @@ func TestMessageCounts(t *testing.T) {
 func TestLessons(t *testing.T) {
 	for id, want := range map[string]int{"ring-election-worst": 17, "ring-election-best": 12} {
 		_, r := scenariotest.Run(t, id)
-		assert.Empty(t, mutextest.Failed(r), id)
-		assert.Equal(t, want, mutextest.Metrics(r)["election_messages"], id)
+		assert.Empty(t, algotest.Failed(r), id)
+		assert.Equal(t, want, algotest.Metrics(r)["election_messages"], id)
 	}
 	_, r := scenariotest.Run(t, "ring-election-concurrent")
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, "6", mutextest.Metrics(r)["leader"])
-	all := mutextest.Captions(r)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, "6", algotest.Metrics(r)["leader"])
+	all := algotest.Captions(r)
 	assert.Contains(t, all, "discards ELECTION(")
 	assert.Contains(t, all, "6 gets its own ELECTION(6) back: no id on the ring is larger, so it leads and sends ELECTED(6) to 3")
-	assert.Less(t, mutextest.Metrics(r)["election_messages"], 3*6*3, "fewer than three separate worst cases")
+	assert.Less(t, algotest.Metrics(r)["election_messages"], 3*6*3, "fewer than three separate worst cases")
 }
 
 // A bad ring is refused, naming the field.

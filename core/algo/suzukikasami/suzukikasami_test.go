@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/algo/suzukikasami"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // A process without the token pays N messages (N−1 REQUESTs and the
@@ -21,37 +21,37 @@ func TestNMessagesPerEntry(t *testing.T) {
 			for p := 2; p <= n; p++ {
 				at[p] = 20 * p
 			}
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"quiescent": true}}`, suzukikasami.ID, n, mutextest.Requests(at)))
-			assert.Empty(t, mutextest.Failed(r))
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"quiescent": true}}`, suzukikasami.ID, n, algotest.Requests(at)))
+			assert.Empty(t, algotest.Failed(r))
+			m := algotest.Metrics(r)
 			assert.Equal(t, n, m["cs_entries"])
 			assert.Equal(t, float64(n), m["messages_per_entry"], "each asked without the token")
 			assert.Equal(t, n*(n-1), m["request_messages"])
 			assert.Equal(t, n, m["token_messages"])
 		})
 	}
-	r := mutextest.Run(t, `{"algorithm": "suzuki-kasami", "n": 5, "script": [{"at": 1, "node": 1, "command": "request-cs"}, {"at": 20, "node": 1, "command": "request-cs"}], "until": {"quiescent": true}}`)
-	assert.Equal(t, 0.0, mutextest.Metrics(r)["messages_per_entry"], "the holder asks twice and sends nothing")
+	r := algotest.Run(t, `{"algorithm": "suzuki-kasami", "n": 5, "script": [{"at": 1, "node": 1, "command": "request-cs"}, {"at": 20, "node": 1, "command": "request-cs"}], "until": {"quiescent": true}}`)
+	assert.Equal(t, 0.0, algotest.Metrics(r)["messages_per_entry"], "the holder asks twice and sends nothing")
 }
 
 // The request lesson: the queue in the token serves 3 then 4, and the
 // holder asks again for free.
 func TestRequestLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "suzuki-kasami-request")
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, []string{"2", "3", "4", "4"}, mutextest.Entered(r))
-	all := mutextest.Captions(r)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, []string{"2", "3", "4", "4"}, algotest.Entered(r))
+	all := algotest.Captions(r)
 	assert.Contains(t, all, "2 leaves the critical section: LN[2] = RN[2] = 1; it queues 3 (RN = 1 = LN + 1), 4 (RN = 1 = LN + 1); it sends the token to 3, first in the queue")
 	assert.Contains(t, all, "4 wants the critical section and holds the token: it enters the critical section at once, with no message")
-	assert.Equal(t, 3.0, mutextest.Metrics(r)["messages_per_entry"], "three entries of N = 4 and one of 0")
+	assert.Equal(t, 3.0, algotest.Metrics(r)["messages_per_entry"], "three entries of N = 4 and one of 0")
 }
 
 // The outdated request: the holder sees RN[2] = LN[2] and keeps the token.
 func TestOutdatedRequestLesson(t *testing.T) {
 	_, r := scenariotest.Run(t, "suzuki-kasami-outdated")
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Contains(t, mutextest.Captions(r), "3 holds the token but 2's REQUEST #1 is outdated: LN[2] = 1, so that request was served (RN[2] = max(0, 1) = 1)")
-	assert.Equal(t, []string{"2", "3"}, mutextest.Entered(r))
+	assert.Empty(t, algotest.Failed(r))
+	assert.Contains(t, algotest.Captions(r), "3 holds the token but 2's REQUEST #1 is outdated: LN[2] = 1, so that request was served (RN[2] = max(0, 1) = 1)")
+	assert.Equal(t, []string{"2", "3"}, algotest.Entered(r))
 	p := r.At(r.Len()).View().Node(2).(*suzukikasami.Process)
 	require.NotNil(t, p.Token, "3 keeps the token")
 	assert.Empty(t, p.Token.Queue)
@@ -59,13 +59,13 @@ func TestOutdatedRequestLesson(t *testing.T) {
 
 // A network's copy of the token is told from the token by its hop count.
 func TestCopiesOfTheTokenAreDiscarded(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "suzuki-kasami", "n": 3, "network": {"delay": [3, 3]},
+	r := algotest.Run(t, `{"algorithm": "suzuki-kasami", "n": 3, "network": {"delay": [3, 3]},
 		"script": [{"at": 1, "node": 2, "command": "request-cs"}, {"at": 5, "fault": "duplicate", "msg": 2}, {"at": 6, "node": 3, "command": "request-cs"}, {"at": 7, "node": 1, "command": "request-cs"}],
 		"until": {"quiescent": true}}`)
-	assert.Empty(t, mutextest.Failed(r))
-	assert.Equal(t, 1, mutextest.Metrics(r)["max_in_cs"])
-	assert.Equal(t, 3, mutextest.Metrics(r)["cs_entries"])
-	assert.Contains(t, mutextest.Captions(r), "2 discards a copy of a token it has already held")
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, 1, algotest.Metrics(r)["max_in_cs"])
+	assert.Equal(t, 3, algotest.Metrics(r)["cs_entries"])
+	assert.Contains(t, algotest.Captions(r), "2 discards a copy of a token it has already held")
 }
 
 // The token's arrays survive the message, and a short one decodes empty.

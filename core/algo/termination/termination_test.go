@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/algo/termination"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 var detectors = []string{"dijkstra-scholten", "credit-recovery", "idle-poll", "snapshot-termination"}
@@ -27,8 +27,8 @@ func TestOneComputationUnderEveryDetector(t *testing.T) {
 		n := 3 + seed%6
 		got := map[string]map[string]any{}
 		for _, id := range detectors {
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "until": {"quiescent": true}}`, id, n, seed))
-			got[id] = mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "until": {"quiescent": true}}`, id, n, seed))
+			got[id] = algotest.Metrics(r)
 		}
 		ds, credit, poll, snap := got["dijkstra-scholten"], got["credit-recovery"], got["idle-poll"], got["snapshot-termination"]
 		for _, m := range []string{"basic_messages", "terminated_at"} {
@@ -62,9 +62,9 @@ func TestNeverEarlyAlwaysEventually(t *testing.T) {
 			}
 			doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, %d], "fifo": %v}, "params": {"depth": %d, "fanout": %d},
 				"script": [%s], "until": {"quiescent": true}}`, id, n, seed, 1+rng.IntN(8), fifo, 1+rng.IntN(5), 1+rng.IntN(3), strings.Join(script, ", "))
-			r := mutextest.Run(t, doc)
-			require.Empty(t, mutextest.Failed(r), doc)
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, doc)
+			require.Empty(t, algotest.Failed(r), doc)
+			m := algotest.Metrics(r)
 			require.NotNil(t, m["detected_at"], "announced\n%s", doc)
 			require.NotNil(t, m["terminated_at"], doc)
 			require.GreaterOrEqual(t, m["detected_at"], m["terminated_at"], doc)
@@ -77,16 +77,16 @@ func TestNeverEarlyAlwaysEventually(t *testing.T) {
 // wait for the message.
 func TestIdleIsNotTerminated(t *testing.T) {
 	s, r := scenariotest.Run(t, "termination-in-flight")
-	failed := mutextest.Failed(r)
+	failed := algotest.Failed(r)
 	require.Len(t, failed, 1)
 	assert.Equal(t, termination.SafeName+": termination announced with every process passive but 1 WORK message(s) still in flight", failed[0])
 	assert.True(t, s.Expected(termination.SafeName))
-	assert.Equal(t, sim.Time(10), mutextest.Metrics(r)["detected_at"])
+	assert.Equal(t, sim.Time(10), algotest.Metrics(r)["detected_at"])
 
 	for _, id := range []string{"termination-in-flight-ds", "termination-in-flight-credit"} {
 		_, r := scenariotest.Run(t, id)
-		assert.Empty(t, mutextest.Failed(r), id)
-		m := mutextest.Metrics(r)
+		assert.Empty(t, algotest.Failed(r), id)
+		m := algotest.Metrics(r)
 		assert.Greater(t, m["detected_at"], sim.Time(36), "%s: after the delayed WORK arrives at 36", id)
 	}
 
@@ -130,14 +130,14 @@ func TestCountingOnAnInconsistentCut(t *testing.T) {
 	require.NoError(t, err)
 	r, err := counting.Run()
 	require.NoError(t, err)
-	assert.Empty(t, mutextest.Failed(r), "the totals disagree while the WORK is held back")
-	assert.Equal(t, sim.Time(40), mutextest.Metrics(r)["detected_at"], "after it arrives at 36")
+	assert.Empty(t, algotest.Failed(r), "the totals disagree while the WORK is held back")
+	assert.Equal(t, sim.Time(40), algotest.Metrics(r)["detected_at"], "after it arrives at 36")
 
 	_, r = scenariotest.Run(t, "termination-counting")
-	failed := mutextest.Failed(r)
+	failed := algotest.Failed(r)
 	require.Len(t, failed, 1)
 	assert.Equal(t, termination.SafeName+": termination announced with every process passive but 1 WORK message(s) still in flight", failed[0])
-	assert.Contains(t, mutextest.Captions(r), "the answers count 2 WORK sent and 2 received, so it announces termination")
+	assert.Contains(t, algotest.Captions(r), "the answers count 2 WORK sent and 2 received, so it announces termination")
 
 	// the other detectors have no such param
 	for _, id := range detectors[:2] {
@@ -155,14 +155,14 @@ func TestCountingOnAnInconsistentCut(t *testing.T) {
 // held-back WORK in its channel; the third finds termination, and it holds.
 func TestTerminationReadOffSnapshots(t *testing.T) {
 	_, r := scenariotest.Run(t, "termination-snapshot")
-	require.Empty(t, mutextest.Failed(r))
+	require.Empty(t, algotest.Failed(r))
 	panel := r.Config().Spec.Panels(r.At(r.Len()).View())[0]
 	var got []string
 	for _, row := range panel.Rows {
 		got = append(got, strings.Join(row.Cells, " "))
 	}
 	assert.Equal(t, []string{"1 1 0 no", "2 0 1 no", "3 0 0 yes"}, got, "snapshot, active at the cut, WORK in channels, terminated")
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, sim.Time(38), m["terminated_at"])
 	assert.Equal(t, sim.Time(43), m["detected_at"])
 	first := r.Config().Spec.Metrics(r.At(0).View())[0]
@@ -177,9 +177,9 @@ func TestSnapshotsCountCopiesOnce(t *testing.T) {
 		for _, at := range []int{4, 5, 7, 10, 11, 12} {
 			doc := fmt.Sprintf(`{"algorithm": "snapshot-termination", "n": 4, "seed": 4, "params": {"depth": 2, "fanout": 1},
 				"script": [{"at": 6, "fault": "delay", "msg": 13, "for": 30}, {"at": %d, "fault": "duplicate", "msg": %d}], "until": {"quiescent": true}}`, at, msg)
-			r := mutextest.Run(t, doc)
-			require.Empty(t, mutextest.Failed(r), doc)
-			assert.NotNil(t, mutextest.Metrics(r)["detected_at"], doc)
+			r := algotest.Run(t, doc)
+			require.Empty(t, algotest.Failed(r), doc)
+			assert.NotNil(t, algotest.Metrics(r)["detected_at"], doc)
 		}
 	}
 }
@@ -207,7 +207,7 @@ func TestCreditBooksAgreeWithTheSum(t *testing.T) {
 				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "delay", "msg": %d, "for": 9}`, at, rng.IntN(20)))
 			}
 		}
-		r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "credit-recovery", "n": %d, "seed": %d, "network": {"delay": [1, 4]},
+		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "credit-recovery", "n": %d, "seed": %d, "network": {"delay": [1, 4]},
 			"params": {"fanout": %d, "depth": %d}, "script": [%s], "until": {"steps": 400}}`, n, seed, 1+rng.IntN(6), 1+rng.IntN(6), strings.Join(script, ", ")))
 		for k := 1; k <= r.Len(); k++ {
 			one, balanced := termination.CreditSum(r.At(k).View())

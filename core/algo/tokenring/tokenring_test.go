@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/mutex"
-	"spacetime/core/algo/mutex/mutextest"
 	"spacetime/core/algo/tokenring"
 	"spacetime/core/scenario"
-	"spacetime/core/scenario/scenariotest"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // Requests far apart cost 1 to N−1 passes each, never more; the token's
@@ -24,9 +24,9 @@ func TestPassesPerEntry(t *testing.T) {
 			for p := 1; p <= n; p++ {
 				at[p] = 7 + 23*p
 			}
-			r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"time": %d}}`, tokenring.ID, n, mutextest.Requests(at), 30+23*n))
-			assert.Empty(t, mutextest.Failed(r))
-			m := mutextest.Metrics(r)
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "script": %s, "until": {"time": %d}}`, tokenring.ID, n, algotest.Requests(at), 30+23*n))
+			assert.Empty(t, algotest.Failed(r))
+			m := algotest.Metrics(r)
 			require.Equal(t, n, m["cs_entries"])
 			perEntry := m["messages_per_entry"].(float64)
 			assert.Positive(t, perEntry)
@@ -42,10 +42,10 @@ func TestPassesPerEntry(t *testing.T) {
 // the last holder waits one pass, its predecessor N−1.
 func TestEntryCostDependsOnWhereTheTokenIs(t *testing.T) {
 	cost := func(node, at int) float64 {
-		r := mutextest.Run(t, fmt.Sprintf(`{"algorithm": "token-ring", "n": 5, "params": {"hold": 3}, "script": %s, "until": {"time": 60}}`, mutextest.Requests(map[int]int{node: at})))
-		require.Empty(t, mutextest.Failed(r))
-		require.Equal(t, 1, mutextest.Metrics(r)["cs_entries"])
-		return mutextest.Metrics(r)["messages_per_entry"].(float64)
+		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "token-ring", "n": 5, "params": {"hold": 3}, "script": %s, "until": {"time": 60}}`, algotest.Requests(map[int]int{node: at})))
+		require.Empty(t, algotest.Failed(r))
+		require.Equal(t, 1, algotest.Metrics(r)["cs_entries"])
+		return algotest.Metrics(r)["messages_per_entry"].(float64)
 	}
 	assert.Equal(t, 0.0, cost(1, 2), "1 holds the token from tick 0 to 3")
 	assert.Equal(t, 1.0, cost(2, 1), "the token's next stop")
@@ -56,12 +56,12 @@ func TestEntryCostDependsOnWhereTheTokenIs(t *testing.T) {
 // the regenerated token moves the ring again.
 func TestCrashLosesTheToken(t *testing.T) {
 	s, r := scenariotest.Run(t, "token-ring-crash")
-	failed := mutextest.Failed(r)
+	failed := algotest.Failed(r)
 	require.Len(t, failed, 1)
 	assert.Equal(t, "no deadlock: 1 waits for the token, which was lost when 3 crashed holding it", failed[0])
 	assert.True(t, s.Expected(mutex.DeadlockName))
-	assert.Equal(t, []string{"3", "1", "2"}, mutextest.Entered(r))
-	m := mutextest.Metrics(r)
+	assert.Equal(t, []string{"3", "1", "2"}, algotest.Entered(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, 1, m["regenerated"])
 	assert.Equal(t, 1, m["tokens"])
 	assert.Equal(t, 1, m["max_in_cs"], "the crash ended 3's critical section")
@@ -84,11 +84,11 @@ func TestCrashLosesTheToken(t *testing.T) {
 // two tokens and two processes in the section.
 func TestCarelessRegenerationMakesTwoTokens(t *testing.T) {
 	s, r := scenariotest.Run(t, "token-ring-two-tokens")
-	failed := mutextest.Failed(r)
+	failed := algotest.Failed(r)
 	require.Len(t, failed, 1)
 	assert.Equal(t, "at most one process in the critical section: 2 and 4 are in the critical section at once", failed[0])
 	assert.True(t, s.Expected(mutex.SafetyName))
-	m := mutextest.Metrics(r)
+	m := algotest.Metrics(r)
 	assert.Equal(t, 2, m["max_in_cs"])
 	assert.Equal(t, 1, m["regenerated"])
 	// the old token goes round until a process that has held the new one
@@ -106,15 +106,15 @@ func TestCarelessRegenerationMakesTwoTokens(t *testing.T) {
 // A network's copy of the token is recognised by its hop count and
 // discarded: copies do not make a second token.
 func TestCopiesOfTheTokenAreDiscarded(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "token-ring", "n": 3, "network": {"delay": [4, 4]},
+	r := algotest.Run(t, `{"algorithm": "token-ring", "n": 3, "network": {"delay": [4, 4]},
 		"script": [{"at": 2, "fault": "duplicate", "msg": 0}, {"at": 8, "node": 3, "command": "request-cs"}, {"at": 9, "node": 2, "command": "request-cs"}],
 		"until": {"time": 40}}`)
-	assert.Empty(t, mutextest.Failed(r))
-	m := mutextest.Metrics(r)
+	assert.Empty(t, algotest.Failed(r))
+	m := algotest.Metrics(r)
 	assert.Equal(t, 1, m["max_in_cs"])
 	assert.Equal(t, 1, m["tokens"])
 	assert.Equal(t, 2, m["cs_entries"])
-	assert.Contains(t, mutextest.Captions(r), "2 discards a copy of a token it has already held")
+	assert.Contains(t, algotest.Captions(r), "2 discards a copy of a token it has already held")
 }
 
 // Bad parameters are refused, naming the field.
@@ -137,7 +137,7 @@ func TestParams(t *testing.T) {
 
 // The ring follows params.ring: 1 → 3 → 2 → 1.
 func TestRingOrder(t *testing.T) {
-	r := mutextest.Run(t, `{"algorithm": "token-ring", "n": 3, "params": {"ring": [1, 3, 2]}, "until": {"time": 6}}`)
+	r := algotest.Run(t, `{"algorithm": "token-ring", "n": 3, "params": {"ring": [1, 3, 2]}, "until": {"time": 6}}`)
 	var to []string
 	for _, m := range r.Trace().Msgs {
 		to = append(to, r.Config().Names[m.To])

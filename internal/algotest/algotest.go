@@ -1,7 +1,8 @@
-// Package mutextest holds what the tests of every mutual-exclusion
-// algorithm share: running a scenario, reading its figures and failures,
-// and scripting requests.
-package mutextest
+// Package algotest holds what the tests of the algorithms share: running
+// a scenario, reading its figures, failures and processes' fields, and
+// scripting the mutual exclusions' requests. It lives outside core/, so
+// that no package of the core imports the scenario format only to test.
+package algotest
 
 import (
 	"fmt"
@@ -79,4 +80,19 @@ func Captions(r *engine.Run) string {
 		out[i] = rec.Caption
 	}
 	return strings.Join(out, "\n")
+}
+
+// Field is the value of a process's field, as the page's process panel
+// shows it, by the field's name; it fails the test if there is none.
+func Field(t testing.TB, n sim.Node, name string) string {
+	t.Helper()
+	var names []string
+	for _, f := range n.Inspect() {
+		if f.Name == name {
+			return f.Value
+		}
+		names = append(names, f.Name)
+	}
+	t.Fatalf("the process shows no field %q (it shows %s)", name, strings.Join(names, ", "))
+	return ""
 }
