@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
-	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -108,14 +107,14 @@ func TestBandsArrowsGlyphsAndHiddenRoles(t *testing.T) {
 
 // A crash during a pause ends the pause band where the crash begins.
 func TestACrashDuringAPauseKeepsThePause(t *testing.T) {
-	health := func(step int, t sim.Time, state faults.State, tag string) trace.Record {
+	health := func(step int, t sim.Time, state sim.Health, tag string) trace.Record {
 		return trace.Record{Step: step, Time: t, Node: 0, Kind: trace.Fault, Msg: -1, Extra: &trace.Extra{Tag: tag,
 			Changes: []trace.Change{{What: trace.ChangeHealth, Node: 0, Peer: -1, Msg: -1, Value: int64(state)}}}}
 	}
 	tr := &trace.Trace{Names: []string{"A", "B"}, Records: []trace.Record{
 		rec(0, 0, 0),
-		health(1, 2, faults.Paused, "pause"),
-		health(2, 5, faults.Crashed, "crash"),
+		health(1, 2, sim.Paused, "pause"),
+		health(2, 5, sim.Crashed, "crash"),
 		rec(3, 9, 1),
 	}}
 	bands := shapesOf(tr, 4, isRect(diagram.PauseColor))

@@ -4,7 +4,6 @@ import (
 	"math"
 	"sort"
 
-	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -206,10 +205,10 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 			case trace.ChangeHealth:
 				finish(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, s)
 				finish(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, s)
-				switch faults.State(c.Value) {
-				case faults.Crashed:
+				switch sim.Health(c.Value) {
+				case sim.Crashed:
 					begin(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, span{from: s})
-				case faults.Paused:
+				case sim.Paused:
 					begin(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, span{from: s})
 				}
 			case trace.ChangeLink:

@@ -10,7 +10,6 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
-	"spacetime/core/faults"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
@@ -262,10 +261,10 @@ func (s *Session) Processes() []Process {
 		id := sim.NodeID(i)
 		h := st.Health(id)
 		health := h.State.String()
-		if h.State == faults.Paused {
+		if h.State == sim.Paused {
 			health = fmt.Sprintf("paused until %d", h.Until)
 		}
-		if !st.Started(id) && h.State == faults.Crashed {
+		if !st.Started(id) && h.State == sim.Crashed {
 			health = "down from the start"
 		}
 		fields := st.Fields(id)

@@ -110,7 +110,7 @@ func InFlightToLive(v sim.View) bool {
 	}
 	for from := range v.N() {
 		for to := range v.N() {
-			if from != to && v.Health(sim.NodeID(to)) != "crashed" && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
+			if from != to && v.Health(sim.NodeID(to)) != sim.Crashed && len(v.InFlight(sim.NodeID(from), sim.NodeID(to))) > 0 {
 				return true
 			}
 		}

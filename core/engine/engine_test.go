@@ -219,7 +219,7 @@ func TestInsertForksANewFuture(t *testing.T) {
 	assert.Equal(t, "crash", rec.What())
 	assert.Equal(t, trace.Learner, rec.Source)
 	assert.Equal(t, sim.NodeID(0), rec.Node)
-	assert.Equal(t, faults.Crashed, r.At(121).Health(0).State)
+	assert.Equal(t, sim.Crashed, r.At(121).Health(0).State)
 	assert.NotEqual(t, orig, traceJSON(t, r), "the fork differs")
 	assert.Equal(t, []engine.Input{{Step: 120, Action: crash}}, r.Inputs())
 	forked := traceJSON(t, r)
@@ -232,8 +232,8 @@ func TestInsertForksANewFuture(t *testing.T) {
 
 	// A later input, then the same earlier one again: the later is forgotten.
 	transfer := engine.Command("transfer", 2, 0, 5)
-	require.Equal(t, faults.Up, r.At(200).Health(2).State)
-	require.Equal(t, faults.Up, r.At(60).Health(2).State)
+	require.Equal(t, sim.Up, r.At(200).Health(2).State)
+	require.Equal(t, sim.Up, r.At(60).Health(2).State)
 	require.NoError(t, r.Insert(200, transfer))
 	assert.Len(t, r.Inputs(), 2)
 	assert.NotEqual(t, forked, traceJSON(t, r))
@@ -341,7 +341,7 @@ func TestSeekAfterFork(t *testing.T) {
 	for _, k := range []int{6, 7, 8, 13, 14, 15, 99, 140, 255, 256, 257, 299, 300} {
 		ref := start(t, s, 1)
 		a := pause
-		if ref.At(k).Health(2).State != faults.Up {
+		if ref.At(k).Health(2).State != sim.Up {
 			a = engine.Command("snapshot", 0, sim.None, 0)
 		}
 		require.NoError(t, ref.Insert(k, a), "step %d", k)
@@ -396,7 +396,7 @@ func TestScriptFaultsThatCannotHappen(t *testing.T) {
 		}
 		if rec.Time >= 2 && rec.Time < 10 {
 			st := r.At(rec.Step + 1)
-			assert.Equal(t, faults.Crashed, st.Health(1).State, "B stays crashed until it recovers (step %d: %s)", rec.Step, rec.Caption)
+			assert.Equal(t, sim.Crashed, st.Health(1).State, "B stays crashed until it recovers (step %d: %s)", rec.Step, rec.Caption)
 		}
 	}
 	assert.Equal(t, 4, notApplied)

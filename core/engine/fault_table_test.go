@@ -58,21 +58,21 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 	cases := map[string]fixture{
 		"crash": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node = 1 }) },
 			check: func(t *testing.T, _, after engine.State, rec trace.Record) {
-				assert.Equal(t, faults.Crashed, after.Health(1).State)
+				assert.Equal(t, sim.Crashed, after.Health(1).State)
 				assert.Empty(t, after.Timers(1), "a crash drops the process's timers")
 				assert.NotEmpty(t, rec.Timers(), "and the trace says which")
 			}},
 		"recover": {setup: []engine.Input{{Step: 10, Action: crash(2)}},
 			fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node = 2 }) },
 			check: func(t *testing.T, before, after engine.State, rec trace.Record) {
-				assert.Equal(t, faults.Crashed, before.Health(2).State)
-				assert.Equal(t, faults.Up, after.Health(2).State)
+				assert.Equal(t, sim.Crashed, before.Health(2).State)
+				assert.Equal(t, sim.Up, after.Health(2).State)
 				assert.Contains(t, rec.Caption, "recovers")
 				assert.NotEmpty(t, after.Timers(2), "its Recover rule armed its beat again")
 			}},
 		"pause": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node, a.For = 0, 9 }) },
 			check: func(t *testing.T, _, after engine.State, _ trace.Record) {
-				assert.Equal(t, faults.Paused, after.Health(0).State)
+				assert.Equal(t, sim.Paused, after.Health(0).State)
 				assert.Equal(t, after.Now()+9, after.Health(0).Until)
 			}},
 		"drop": {fault: func(_, msg int) faults.Args { return args(func(a *faults.Args) { a.Msg = msg }) },
@@ -262,7 +262,7 @@ func TestDownFromTheStart(t *testing.T) {
 		assert.GreaterOrEqual(t, rec.Time, sim.Time(30), "3 does nothing before it recovers (%s)", rec.Caption)
 	}
 	st := r.At(2)
-	assert.Equal(t, faults.Crashed, st.Health(2).State)
+	assert.Equal(t, sim.Crashed, st.Health(2).State)
 	assert.False(t, st.Started(2))
 	for _, rec := range r.Trace().Records {
 		if rec.Node == 2 && rec.What() == "recover" {

@@ -38,10 +38,10 @@ func (f *faultWorld) Health(id sim.NodeID) faults.Health { return f.w.health[id]
 func (f *faultWorld) SetHealth(id sim.NodeID, h faults.Health) {
 	old := f.w.health[id]
 	f.w.health[id] = h
-	if h.State == faults.Paused {
+	if h.State == sim.Paused {
 		f.w.queue.push(entry{at: h.Until, due: h.Until, seq: uint64(id), what: queueWake, node: int32(id)})
 	}
-	if old.State == faults.Crashed && h.State == faults.Up {
+	if old.State == sim.Crashed && h.State == sim.Up {
 		f.r.queueChannels(f.w, id)
 	}
 	f.change(trace.Change{What: trace.ChangeHealth, Node: id, Peer: sim.None, Msg: sim.None, Value: int64(h.State)})

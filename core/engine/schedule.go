@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -45,7 +44,7 @@ func (a next) before(b next) bool {
 func (r *Run) pick(w *world) (next, bool) {
 	for w.inited < len(w.nodes) {
 		id := sim.NodeID(w.inited)
-		if w.health[id].State == faults.Up {
+		if w.health[id].State == sim.Up {
 			return next{kind: trace.Init, node: id, msg: -1, at: 0, source: trace.Scheduler}, true
 		}
 		w.inited++ // down from the start: its Init waits for its recovery
@@ -141,7 +140,7 @@ func (r *Run) top(w *world) (entry, bool) {
 		switch e.what {
 		case queueWake:
 			h := w.health[id]
-			valid = h.State == faults.Paused && h.Until == e.at
+			valid = h.State == sim.Paused && h.Until == e.at
 		case queueTimer:
 			_, valid = w.timerOfSeq(id, e.seq)
 		case queueDeliver:
@@ -151,7 +150,7 @@ func (r *Run) top(w *world) (entry, bool) {
 			w.queue.pop()
 			continue
 		}
-		if e.what != queueWake && w.health[id].State == faults.Paused && e.at < w.health[id].Until {
+		if e.what != queueWake && w.health[id].State == sim.Paused && e.at < w.health[id].Until {
 			w.queue.pop()
 			e.at = w.health[id].Until
 			w.queue.push(e)

@@ -101,7 +101,7 @@ func newWorld(cfg *Config) *world {
 		w.nodeRand[i] = newStream(cfg.Seed, streamNode+uint64(i))
 	}
 	for _, id := range cfg.Down {
-		w.health[id] = faults.Health{State: faults.Crashed}
+		w.health[id] = faults.Health{State: sim.Crashed}
 	}
 	if cfg.Generator == Python {
 		w.py = pyrand.New(int64(cfg.Seed))
@@ -270,7 +270,7 @@ type view struct {
 func (v *view) N() int                              { return len(v.w.nodes) }
 func (v *view) Name(id sim.NodeID) string           { return v.names[id] }
 func (v *view) Node(id sim.NodeID) sim.Node         { return v.w.nodes[id] }
-func (v *view) Health(id sim.NodeID) string         { return v.w.health[id].State.String() }
+func (v *view) Health(id sim.NodeID) sim.Health     { return v.w.health[id].State }
 func (v *view) Now() sim.Time                       { return v.w.now }
 func (v *view) LocalTime(id sim.NodeID) sim.Time    { return v.w.localTime(id) }
 func (v *view) Lamport(id sim.NodeID) clock.Lamport { return v.w.lamport[id] }

@@ -16,34 +16,14 @@ import (
 	"spacetime/core/sim"
 )
 
-// State is a process's health.
-type State uint8
-
-// The states a process can be in.
-const (
-	Up State = iota
-	Crashed
-	Paused
-)
-
-var stateNames = [...]string{"up", "crashed", "paused"}
-
-// String names the state.
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return "unknown"
-}
-
-// Health is a process's state and, when paused, when it wakes.
+// Health is a process's health and, when paused, when it wakes.
 type Health struct {
-	State State
+	State sim.Health
 	Until sim.Time
 }
 
 // Running reports whether the process takes events now.
-func (h Health) Running() bool { return h.State == Up }
+func (h Health) Running() bool { return h.State.Running() }
 
 // Args are a fault's arguments, as a script entry, a link or the page gives
 // them. Node, Target and Msg are sim.None when not given.

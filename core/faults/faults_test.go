@@ -50,8 +50,8 @@ func TestHealth(t *testing.T) {
 		running bool
 	}{
 		{Health{}, "up", true},
-		{Health{State: Crashed}, "crashed", false},
-		{Health{State: Paused, Until: 9}, "paused", false},
+		{Health{State: sim.Crashed}, "crashed", false},
+		{Health{State: sim.Paused, Until: 9}, "paused", false},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.name, tt.h.State.String())

@@ -15,13 +15,13 @@ var Registry = []*Fault{
 		Params: []Param{{Field: "node", Kind: ParamNode}},
 		Menus:  []Menu{MenuProcess}, Label: "Crash {node}",
 		Check: func(w World, a Args) error {
-			if w.Health(a.Node).State == Crashed {
+			if w.Health(a.Node).State == sim.Crashed {
 				return fmt.Errorf("%s has already crashed", w.Name(a.Node))
 			}
 			return nil
 		},
 		Apply: func(w World, a Args) string {
-			w.SetHealth(a.Node, Health{State: Crashed})
+			w.SetHealth(a.Node, Health{State: sim.Crashed})
 			dropped := w.DropTimers(a.Node)
 			w.EndIntervals(a.Node)
 			text := fmt.Sprintf("%s crashes: it takes no events and its timers are cancelled; messages to it wait in their channels", w.Name(a.Node))
@@ -32,7 +32,7 @@ var Registry = []*Fault{
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "crash (the line is dashed while the process is down)",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
-			return drawAtProcess(s, d, func(h Health) bool { return h.State != Crashed })
+			return drawAtProcess(s, d, func(h Health) bool { return h.State != sim.Crashed })
 		},
 	},
 	{
@@ -41,7 +41,7 @@ var Registry = []*Fault{
 		Params: []Param{{Field: "node", Kind: ParamNode}},
 		Menus:  []Menu{MenuProcess}, Label: "Recover {node}",
 		Check: func(w World, a Args) error {
-			if w.Health(a.Node).State != Crashed {
+			if w.Health(a.Node).State != sim.Crashed {
 				return fmt.Errorf("%s has not crashed", w.Name(a.Node))
 			}
 			return nil
@@ -55,7 +55,7 @@ var Registry = []*Fault{
 		},
 		Glyph: sim.GlyphRing, Tone: sim.Ink, Legend: "recovery",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
-			return drawAtProcess(s, d, func(h Health) bool { return h.State == Crashed })
+			return drawAtProcess(s, d, func(h Health) bool { return h.State == sim.Crashed })
 		},
 	},
 	{
@@ -64,18 +64,18 @@ var Registry = []*Fault{
 		Params: []Param{{Field: "node", Kind: ParamNode}, {Field: "for", Kind: ParamTicks, Before: "for", After: "ticks"}},
 		Menus:  []Menu{MenuProcess}, Label: "GC-pause {node}",
 		Check: func(w World, a Args) error {
-			if h := w.Health(a.Node); h.State != Up {
+			if h := w.Health(a.Node); h.State != sim.Up {
 				return fmt.Errorf("%s is %s and cannot pause", w.Name(a.Node), h.State)
 			}
 			return nil
 		},
 		Apply: func(w World, a Args) string {
-			w.SetHealth(a.Node, Health{State: Paused, Until: w.Now() + a.For})
+			w.SetHealth(a.Node, Health{State: sim.Paused, Until: w.Now() + a.For})
 			return fmt.Sprintf("%s stops for a GC pause of %d ticks: events for it queue up", w.Name(a.Node), a.For)
 		},
 		Glyph: sim.GlyphBar, Tone: sim.Orange, Legend: "GC pause (a band while the process is paused)",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
-			a, ok := drawAtProcess(s, d, func(h Health) bool { return h.State == Up })
+			a, ok := drawAtProcess(s, d, func(h Health) bool { return h.State == sim.Up })
 			a.For = d.Ticks()
 			return a, ok
 		},

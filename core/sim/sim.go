@@ -14,6 +14,30 @@ import (
 	"strings"
 )
 
+// Health is what a process is doing, as the run sees it: up and taking
+// events, crashed, or paused (a stop-the-world pause).
+type Health uint8
+
+// The healths a process can have.
+const (
+	Up Health = iota
+	Crashed
+	Paused
+)
+
+var healthNames = [...]string{"up", "crashed", "paused"}
+
+// String names the health: "up", "crashed" or "paused".
+func (h Health) String() string {
+	if int(h) < len(healthNames) {
+		return healthNames[h]
+	}
+	return "unknown"
+}
+
+// Running reports whether a process of this health takes events now.
+func (h Health) Running() bool { return h == Up }
+
 // NodeID identifies a process inside the simulator: 0 .. n-1. People see and
 // write processes numbered from 1 (Number), or by name.
 type NodeID int

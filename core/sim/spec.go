@@ -468,8 +468,8 @@ type View interface {
 	N() int
 	Name(id NodeID) string
 	Node(id NodeID) Node
-	// Health is "up", "crashed" or "paused".
-	Health(id NodeID) string
+	// Health is whether the process is up, crashed or paused.
+	Health(id NodeID) Health
 	Now() Time
 	// LocalTime is a process's own clock (skew included).
 	LocalTime(id NodeID) Time

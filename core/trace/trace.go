@@ -228,7 +228,7 @@ type ChangeKind uint8
 
 // The things a fault changes.
 const (
-	// ChangeHealth: Node's health became Value (a faults.State).
+	// ChangeHealth: Node's health became Value (a sim.Health).
 	ChangeHealth ChangeKind = iota + 1
 	// ChangeLink: the link Node→Peer was cut (Value 0) or healed (1).
 	ChangeLink

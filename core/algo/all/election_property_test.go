@@ -53,7 +53,7 @@ func TestElectionsAgreeEventually(t *testing.T) {
 				require.True(t, election.Agreement.Check(v).OK, "seed %d: %s\n%s", seed, election.Agreement.Check(v).Detail, doc)
 				highest := sim.NodeID(sim.None)
 				for i := range v.N() {
-					if v.Health(sim.NodeID(i)) != "crashed" {
+					if v.Health(sim.NodeID(i)) != sim.Crashed {
 						highest = sim.NodeID(i)
 					}
 				}

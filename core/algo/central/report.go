@@ -31,7 +31,7 @@ func blocked(v sim.View) string {
 	c := coordinatorOf(v)
 	who := mutex.WhoWaits(v)
 	switch coord := process(v, c); {
-	case v.Health(c) == "crashed":
+	case v.Health(c) == sim.Crashed:
 		return fmt.Sprintf("%s for the coordinator %s, which has crashed: nobody can grant the section", who, v.Name(c))
 	case coord.Holder != sim.None:
 		return fmt.Sprintf("%s while the coordinator %s believes %s holds the section, and no RELEASE is on its way", who, v.Name(c), v.Name(coord.Holder))

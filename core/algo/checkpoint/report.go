@@ -229,7 +229,7 @@ func panels(v sim.View) []sim.Panel {
 		p := proc(v, sim.NodeID(i))
 		state := "working"
 		switch {
-		case v.Health(sim.NodeID(i)) == "crashed":
+		case v.Health(sim.NodeID(i)) == sim.Crashed:
 			state = "crashed"
 		case p.Frozen:
 			state = "stopped"

@@ -20,12 +20,12 @@ var deadlock = mutex.Deadlock(blocked)
 // client has stopped its keepalives expires, and a client whose session
 // the service has ended hears so at its next keepalive.
 func blocked(v sim.View) string {
-	if v.Health(Service) == "crashed" {
+	if v.Health(Service) == sim.Crashed {
 		return mutex.WhoWaits(v) + " for the coordination service, which has crashed"
 	}
 	s := service(v)
 	for _, ss := range s.Sessions {
-		if v.Health(ss.Client) == "crashed" || process(v, ss.Client).State == mutex.Idle {
+		if v.Health(ss.Client) == sim.Crashed || process(v, ss.Client).State == mutex.Idle {
 			return "" // nobody keeps it alive: it expires
 		}
 	}

@@ -116,7 +116,7 @@ var Agreement = sim.Invariant{
 		highest := sim.NodeID(sim.None)
 		for i := range v.N() {
 			id := sim.NodeID(i)
-			if v.Health(id) == "crashed" {
+			if v.Health(id) == sim.Crashed {
 				continue
 			}
 			if belief(v, id).Electing {
@@ -131,7 +131,7 @@ var Agreement = sim.Invariant{
 		var order []sim.NodeID
 		for i := range v.N() {
 			id := sim.NodeID(i)
-			if v.Health(id) == "crashed" {
+			if v.Health(id) == sim.Crashed {
 				continue
 			}
 			l := belief(v, id).Leader
@@ -150,7 +150,7 @@ var Agreement = sim.Invariant{
 		switch l := order[0]; {
 		case l == highest:
 			return sim.Verdict{OK: true}
-		case l != sim.None && v.Health(l) == "crashed":
+		case l != sim.None && v.Health(l) == sim.Crashed:
 			return sim.Verdict{OK: true} // a crash nobody has noticed yet
 		default:
 			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", but " + v.Name(highest) + " is the highest live id"}
@@ -177,7 +177,7 @@ func Metrics(v sim.View) []sim.Metric {
 		id := sim.NodeID(i)
 		b := belief(v, id)
 		elections += b.Elections
-		if v.Health(id) == "crashed" {
+		if v.Health(id) == sim.Crashed {
 			continue
 		}
 		beliefs[v.Name(id)] = nameOf(v, b.Leader)
@@ -209,7 +209,7 @@ func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
 	case b.Electing:
 		follows += " (electing)"
 	}
-	row := sim.Row{Cells: append([]string{v.Name(id), v.Health(id), follows}, cells...)}
+	row := sim.Row{Cells: append([]string{v.Name(id), v.Health(id).String(), follows}, cells...)}
 	if b.Leading {
 		row.CellEmphasis = []string{"", "", "good"}
 	}

@@ -288,7 +288,7 @@ var oneLeader = sim.Invariant{
 		var acting []string
 		for i := range v.N() {
 			l := sim.NodeID(i)
-			if v.Health(l) == "crashed" || !v.Node(l).(*Process).Leading {
+			if v.Health(l) == sim.Crashed || !v.Node(l).(*Process).Leading {
 				continue
 			}
 			var followers []string
@@ -297,7 +297,7 @@ var oneLeader = sim.Invariant{
 				f := sim.NodeID(j)
 				fp := v.Node(f).(*Process)
 				// with epochs, a follower obeys only a leader of its epoch
-				if f != l && v.Health(f) != "crashed" && fp.Leader == l && (!fp.Epochs || fp.Epoch == leader.Epoch) {
+				if f != l && v.Health(f) != sim.Crashed && fp.Leader == l && (!fp.Epochs || fp.Epoch == leader.Epoch) {
 					followers = append(followers, v.Name(f))
 				}
 			}

@@ -20,7 +20,7 @@ var oneBeliever = sim.Invariant{
 	Check: func(v sim.View) sim.Verdict {
 		var holders []string
 		for _, id := range fencing.Clients(v) {
-			if c := process(v, id).Client; c.Holds && v.Health(id) != "crashed" {
+			if c := process(v, id).Client; c.Holds && v.Health(id) != sim.Crashed {
 				holders = append(holders, fmt.Sprintf("%s (token %d)", v.Name(id), c.Token))
 			}
 		}
@@ -67,7 +67,7 @@ func panels(v sim.View) []sim.Panel {
 	clients := sim.Panel{Title: "Clients", Note: "what each client believes, by its own timer", Columns: []string{"client", "health", "believes it holds", "token"}}
 	for _, id := range fencing.Clients(v) {
 		c := process(v, id).Client
-		row := sim.Row{Cells: []string{v.Name(id), v.Health(id), "no", ""}}
+		row := sim.Row{Cells: []string{v.Name(id), v.Health(id).String(), "no", ""}}
 		if c.Holds {
 			row.Cells[2], row.Cells[3] = "yes", fmt.Sprint(c.Token)
 			row.CellEmphasis = []string{"", "", "good"}

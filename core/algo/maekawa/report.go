@@ -102,7 +102,7 @@ func blocked(v sim.View) string {
 		for _, m := range p.Set {
 			if !p.Votes[m] {
 				name := v.Name(m)
-				if v.Health(m) == "crashed" {
+				if v.Health(m) == sim.Crashed {
 					name += " (crashed)"
 				}
 				missing = append(missing, name)

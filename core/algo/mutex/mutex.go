@@ -238,7 +238,7 @@ func SafetyPointing(culprits func(v sim.View) []int) sim.Invariant {
 			for i := range v.N() {
 				// a crashed process is not in the section: a crash ends
 				// what it was doing (and its interval on the diagram)
-				if wish(v, sim.NodeID(i)).State == InCS && v.Health(sim.NodeID(i)) != "crashed" {
+				if wish(v, sim.NodeID(i)).State == InCS && v.Health(sim.NodeID(i)) != sim.Crashed {
 					in = append(in, v.Name(sim.NodeID(i)))
 				}
 			}
@@ -281,7 +281,7 @@ func DeadlockPointing(blocked func(v sim.View) string, culprits func(v sim.View)
 		Check: func(v sim.View) sim.Verdict {
 			waiting := false
 			for i := range v.N() {
-				if v.Health(sim.NodeID(i)) == "crashed" {
+				if v.Health(sim.NodeID(i)) == sim.Crashed {
 					continue // it neither holds the section nor waits
 				}
 				switch wish(v, sim.NodeID(i)).State {
@@ -315,7 +315,7 @@ func DeadlockPointing(blocked func(v sim.View) string, culprits func(v sim.View)
 func Waiting(v sim.View) []sim.NodeID {
 	var out []sim.NodeID
 	for i := range v.N() {
-		if wish(v, sim.NodeID(i)).State == Wanting && v.Health(sim.NodeID(i)) != "crashed" {
+		if wish(v, sim.NodeID(i)).State == Wanting && v.Health(sim.NodeID(i)) != sim.Crashed {
 			out = append(out, sim.NodeID(i))
 		}
 	}
@@ -353,7 +353,7 @@ func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
 	w := wish(v, id)
 	state, mark := w.State.String(), ""
 	switch {
-	case w.State == InCS && v.Health(id) == "crashed":
+	case w.State == InCS && v.Health(id) == sim.Crashed:
 		state, mark = "crashed in the critical section", "bad"
 	case w.State == InCS:
 		mark = "good"
@@ -387,7 +387,7 @@ var Fairness = sim.Invariant{
 			}
 			for i := range v.N() {
 				in := sim.NodeID(i)
-				if wish(v, in).State != InCS || v.Health(in) == "crashed" {
+				if wish(v, in).State != InCS || v.Health(in) == sim.Crashed {
 					continue
 				}
 				mine := v.Node(in).(Stamper).Stamp()
@@ -448,7 +448,7 @@ func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric 
 		w := wish(v, sim.NodeID(i))
 		waitTotal += w.WaitTotal
 		waitMax = max(waitMax, w.WaitMax)
-		if w.State == InCS && v.Health(sim.NodeID(i)) != "crashed" {
+		if w.State == InCS && v.Health(sim.NodeID(i)) != sim.Crashed {
 			in++ // as Safety counts: a crash ends what a process was doing
 		}
 	}

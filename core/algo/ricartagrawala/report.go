@@ -24,7 +24,7 @@ func blocked(v sim.View) string {
 				continue
 			}
 			name := v.Name(sim.NodeID(q))
-			if v.Health(sim.NodeID(q)) == "crashed" {
+			if v.Health(sim.NodeID(q)) == sim.Crashed {
 				name += " (crashed)"
 			}
 			missing = append(missing, name)

@@ -76,7 +76,7 @@ var finishes = sim.Invariant{
 		var waiting []string
 		for i := range v.N() {
 			id := sim.NodeID(i)
-			if v.Health(id) != "crashed" && v.Node(id).(*Process).Electing {
+			if v.Health(id) != sim.Crashed && v.Node(id).(*Process).Electing {
 				waiting = append(waiting, v.Name(id))
 			}
 		}

@@ -16,7 +16,7 @@ var deadlock = mutex.Deadlock(blocked)
 // the token itself, and whether it travels.
 func Where(v sim.View) (holder sim.NodeID, t *Token, travelling bool) {
 	for i := range v.N() {
-		if p := process(v, sim.NodeID(i)); p.Token != nil && v.Health(sim.NodeID(i)) != "crashed" {
+		if p := process(v, sim.NodeID(i)); p.Token != nil && v.Health(sim.NodeID(i)) != sim.Crashed {
 			return sim.NodeID(i), p.Token, false
 		}
 	}

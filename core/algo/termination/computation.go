@@ -161,7 +161,7 @@ func Terminated(v sim.View) bool {
 		return false
 	}
 	for i := range v.N() {
-		if work(v, sim.NodeID(i)).Active() && v.Health(sim.NodeID(i)) != "crashed" {
+		if work(v, sim.NodeID(i)).Active() && v.Health(sim.NodeID(i)) != sim.Crashed {
 			return false
 		}
 	}

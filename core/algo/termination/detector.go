@@ -233,7 +233,7 @@ var live = sim.Invariant{
 	Name: LiveName,
 	Help: "when every process is passive and no message at all is in flight, the detector has announced termination",
 	Check: func(v sim.View) sim.Verdict {
-		if said, _ := announced(v); said || !Terminated(v) || v.InFlightCount() > 0 || v.Health(Root) == "crashed" {
+		if said, _ := announced(v); said || !Terminated(v) || v.InFlightCount() > 0 || v.Health(Root) == sim.Crashed {
 			return sim.Verdict{OK: true}
 		}
 		if w, ok := v.Node(Root).(waiter); ok && w.waiting() {

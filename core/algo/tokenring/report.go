@@ -18,7 +18,7 @@ func blocked(v sim.View) string {
 	var lostWith []string
 	for i := range v.N() {
 		if p := process(v, sim.NodeID(i)); p.Holds {
-			if v.Health(sim.NodeID(i)) != "crashed" {
+			if v.Health(sim.NodeID(i)) != sim.Crashed {
 				return ""
 			}
 			lostWith = append(lostWith, v.Name(sim.NodeID(i)))
@@ -70,7 +70,7 @@ func Passes(v sim.View) (all, charged int) {
 // travelling.
 func Tokens(v sim.View) (held []sim.NodeID, travelling int) {
 	for i := range v.N() {
-		if process(v, sim.NodeID(i)).Holds && v.Health(sim.NodeID(i)) != "crashed" {
+		if process(v, sim.NodeID(i)).Holds && v.Health(sim.NodeID(i)) != sim.Crashed {
 			held = append(held, sim.NodeID(i))
 		}
 	}
@@ -122,7 +122,7 @@ func panels(v sim.View) []sim.Panel {
 		p := process(v, sim.NodeID(i))
 		token := ""
 		switch {
-		case p.Holds && v.Health(sim.NodeID(i)) == "crashed":
+		case p.Holds && v.Health(sim.NodeID(i)) == sim.Crashed:
 			token = "lost in the crash"
 		case p.Holds:
 			token = fmt.Sprintf("holds it (generation %d)", p.Token.Gen)

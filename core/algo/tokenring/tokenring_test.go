@@ -11,6 +11,7 @@ import (
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/tokenring"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -69,7 +70,7 @@ func TestCrashLosesTheToken(t *testing.T) {
 	// while 3 is down holding it, its panel row says so, marked bad
 	for k := 1; k <= r.Len(); k++ {
 		v := r.At(k).View()
-		if v.Health(2) != "crashed" {
+		if v.Health(2) != sim.Crashed {
 			continue
 		}
 		row := tokenring.Spec.Panels(v)[0].Rows[2]
