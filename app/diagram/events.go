@@ -123,11 +123,8 @@ func (l *layout) networkMark(r *trace.Record, px float64) {
 	color := ControlColor
 	if f, ok := faults.Lookup(r.Tag()); ok {
 		color = ToneColor(f.Tone)
-		if a, _, ok := r.Args(); ok && f.Name == "fifo" {
-			text = "FIFO off"
-			if a.On {
-				text = "FIFO on"
-			}
+		if a, _, ok := r.Args(); ok && f.Mark != nil {
+			text = f.Mark(a)
 		}
 	}
 	y := float64(l.top - 4)

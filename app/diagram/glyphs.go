@@ -4,7 +4,6 @@ package diagram
 // and the marks of faults and events.
 
 import (
-	"fmt"
 	"math"
 
 	"spacetime/core/clock"
@@ -163,8 +162,8 @@ func eventLabel(px, py float64, color Color, text string) Shape {
 // faultGlyph is a fault's mark on its process's lane, from the registry.
 func (l *layout) faultGlyph(f *faults.Fault, r *trace.Record, px, py float64) []Shape {
 	text := ""
-	if a, _, ok := r.Args(); ok && f.Takes("by") {
-		text = fmt.Sprintf("%+d", a.By) // a link's faults are drawn between its lanes
+	if a, _, ok := r.Args(); ok && f.Mark != nil {
+		text = f.Mark(a)
 	}
 	return l.shapesOf(func() { l.glyph(f.Glyph, px, py, ToneColor(f.Tone), text) })
 }

@@ -97,7 +97,7 @@ func between(v, a, b float64) bool { return v >= math.Min(a, b)-8 && v <= math.M
 // A cut link and a crashed process are drawn as such in the topology view.
 func TestTopologyViewShowsFaults(t *testing.T) {
 	r := relayRun(t, 4,
-		fault(5, "cut", func(a *faults.Args) { a.Node, a.Target, a.OneWay = 2, 3, true }),
+		fault(5, "cut", func(a *faults.Args) { a.Node = 2; a.Target = 3; *a = a.With("oneway", faults.ParamFlag.Bool(true)) }),
 		fault(6, "crash", func(a *faults.Args) { a.Node = 1 }))
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	topo := conformance.Relay.Topology(r.At(0).View())
@@ -162,8 +162,8 @@ func TestTimersAreDrawn(t *testing.T) {
 // holds a message back on its way.
 func TestFaultMarks(t *testing.T) {
 	r := relayRun(t, 3,
-		fault(2, "skew", func(a *faults.Args) { a.Node, a.By = 1, 7 }),
-		fault(4, "fifo", func(a *faults.Args) { a.On = false }))
+		fault(2, "skew", func(a *faults.Args) { a.Node = 1; *a = a.With("by", faults.ParamOffset.Num(7)) }),
+		fault(4, "fifo", func(a *faults.Args) { *a = a.With("on", faults.ParamFlag.Bool(false)) }))
 	// duplicate the token while it is on its way
 	k := stepAt(r, 5)
 	for ; k < r.Len() && r.At(k).View().InFlightTotal("token").Count == 0; k++ {

@@ -32,33 +32,6 @@ func (s *Session) Fault(name string, args faults.Args) error {
 	return s.Act(engine.Fault(name, args))
 }
 
-// Crash crashes a process.
-func (s *Session) Crash(id sim.NodeID) error { return s.Fault("crash", faults.AtProcess(id)) }
-
-// Recover recovers a crashed process.
-func (s *Session) Recover(id sim.NodeID) error { return s.Fault("recover", faults.AtProcess(id)) }
-
-// Pause GC-pauses a process for the given number of ticks.
-func (s *Session) Pause(id sim.NodeID, ticks sim.Time) error {
-	a := faults.AtProcess(id)
-	a.For = ticks
-	return s.Fault("pause", a)
-}
-
-// CutLink cuts the link between two processes (both ways unless oneWay).
-func (s *Session) CutLink(from, to sim.NodeID, oneWay bool) error {
-	a := faults.AtProcess(from)
-	a.Target, a.OneWay = to, oneWay
-	return s.Fault("cut", a)
-}
-
-// HealLink heals the link between two processes (both ways).
-func (s *Session) HealLink(from, to sim.NodeID) error {
-	a := faults.AtProcess(from)
-	a.Target = to
-	return s.Fault("heal", a)
-}
-
 // Command runs one of the algorithm's commands at a process.
 func (s *Session) Command(id sim.NodeID, name string, target sim.NodeID, arg int64) error {
 	if c, ok := s.Spec().Command(name); ok && !c.Target {

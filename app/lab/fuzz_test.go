@@ -16,6 +16,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/internal/fuzzcheck"
 )
@@ -577,11 +578,11 @@ func apiLinks(f *testing.F) []string {
 		}
 		sess.Seek(20)
 		add(sess.Query())
-		if err := sess.Crash(1); err != nil {
+		if err := sess.Fault("crash", faults.AtProcess(1)); err != nil {
 			f.Fatal(err)
 		}
 		sess.Seek(30)
-		if err := sess.Pause(2, 5); err != nil {
+		if err := sess.Fault("pause", faults.AtProcess(2).With("for", faults.ParamTicks.Num(5))); err != nil {
 			f.Fatal(err)
 		}
 		sess.Axis = diagram.AxisLamport

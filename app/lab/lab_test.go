@@ -46,7 +46,7 @@ func dropAction(msg int) engine.Action          { return engine.Fault("drop", fa
 
 func pauseAction(id sim.NodeID, ticks sim.Time) engine.Action {
 	a := faults.AtProcess(id)
-	a.For = ticks
+	a = a.With("for", faults.ParamTicks.Num(int64(ticks)))
 	return engine.Fault("pause", a)
 }
 
@@ -152,7 +152,7 @@ func TestCaption(t *testing.T) {
 
 	// A learner's action says so.
 	sess.Seek(10)
-	require.NoError(t, sess.Crash(2))
+	require.NoError(t, sess.Fault("crash", faults.AtProcess(2)))
 	assert.Equal(t, "learner", sess.CaptionSource())
 	assert.Equal(t, sess.Run().Trace().Records[10].Caption, sess.Caption())
 	assert.Contains(t, sess.Caption(), "C")
@@ -184,27 +184,33 @@ func TestActRefused(t *testing.T) {
 		{"drop a delivered message", nil,
 			func(s *lab.Session) error { return s.Act(dropAction(1)) }, "not in flight"},
 		{"recover a process that is up", nil,
-			func(s *lab.Session) error { return s.Recover(0) }, "A has not crashed"},
+			func(s *lab.Session) error { return s.Fault("recover", faults.AtProcess(0)) }, "A has not crashed"},
 		{"crash a process that does not exist", nil,
-			func(s *lab.Session) error { return s.Crash(7) }, "no process 8"},
+			func(s *lab.Session) error { return s.Fault("crash", faults.AtProcess(7)) }, "no process 8"},
 		{"pause for no time", nil,
-			func(s *lab.Session) error { return s.Pause(1, 0) }, "at least one tick"},
+			func(s *lab.Session) error {
+				return s.Fault("pause", faults.AtProcess(1).With("for", faults.ParamTicks.Num(0)))
+			}, "at least one tick"},
 		{"unknown command", nil,
 			func(s *lab.Session) error { return s.Command(0, "fly", 0, 0) }, `no command "fly"`},
 		{"transfer to oneself", nil,
 			func(s *lab.Session) error { return s.Command(0, "transfer", 0, 5) }, "another process"},
 		{"crash twice",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(1)) },
-			func(s *lab.Session) error { return s.Crash(1) }, "B has already crashed"},
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(1))) },
+			func(s *lab.Session) error { return s.Fault("crash", faults.AtProcess(1)) }, "B has already crashed"},
 		{"command at a crashed process",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(1)) },
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(1))) },
 			func(s *lab.Session) error { return s.Command(1, "snapshot", 0, 0) }, "B is crashed"},
 		{"deliver to a crashed process",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(2)) },
+			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(2))) },
 			func(s *lab.Session) error { return s.Deliver(21) }, "C is crashed"},
 		{"pause a paused process",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Pause(0, 10)) },
-			func(s *lab.Session) error { return s.Pause(0, 3) }, "paused"},
+			func(t *testing.T, s *lab.Session) {
+				require.NoError(t, s.Fault("pause", faults.AtProcess(0).With("for", faults.ParamTicks.Num(10))))
+			},
+			func(s *lab.Session) error {
+				return s.Fault("pause", faults.AtProcess(0).With("for", faults.ParamTicks.Num(3)))
+			}, "paused"},
 	}
 	for _, tc := range tests {
 		for _, at := range []string{"end", "middle"} {
@@ -258,7 +264,7 @@ func TestFIFOErrorNamesTheHead(t *testing.T) {
 func TestCrashLink(t *testing.T) {
 	sess := open(t, "snapshot-bank")
 	sess.Seek(10)
-	require.NoError(t, sess.Crash(1))
+	require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
 	assert.Equal(t, 11, sess.Step(), "the action is shown")
 	q := sess.Query()
 	assert.Equal(t, "10c2", q.Get("in"), "process B is process 2")
@@ -281,7 +287,7 @@ func TestCrashLink(t *testing.T) {
 func TestProcesses(t *testing.T) {
 	sess := open(t, "snapshot-bank")
 	sess.Seek(20)
-	require.NoError(t, sess.Pause(2, 7))
+	require.NoError(t, sess.Fault("pause", faults.AtProcess(2).With("for", faults.ParamTicks.Num(7))))
 	procs := sess.Processes()
 	require.Len(t, procs, 3)
 	for i, p := range procs {
@@ -336,10 +342,12 @@ func learnerSteps(names []string) []step {
 			forwardUntilDeliverable(t, s)
 			require.NoError(t, s.Deliver(inFlight(t, s, true)))
 		}},
-		{"crash " + names[1], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Crash(1)) }},
+		{"crash " + names[1], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(1))) }},
 		{"step on", func(t *testing.T, s *lab.Session) { s.Forward(); s.Forward(); s.Forward() }},
-		{"recover " + names[1], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Recover(1)) }},
-		{"pause " + names[2], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Pause(2, 4)) }},
+		{"recover " + names[1], func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("recover", faults.AtProcess(1))) }},
+		{"pause " + names[2], func(t *testing.T, s *lab.Session) {
+			require.NoError(t, s.Fault("pause", faults.AtProcess(2).With("for", faults.ParamTicks.Num(4))))
+		}},
 		{"step on and back", func(t *testing.T, s *lab.Session) { s.Forward(); s.Forward(); s.Back() }},
 		{"snapshot at " + names[0], func(t *testing.T, s *lab.Session) {
 			require.NoError(t, s.Command(0, "snapshot", 0, 0))
@@ -601,14 +609,14 @@ func TestEncodeDecodeInputs(t *testing.T) {
 		{"crash", []engine.Input{{Step: 30, Action: crashAction(1)}}, "30c2"},
 		{"recover", []engine.Input{fault(31, "recover", func(a *faults.Args) { a.Node = 1 })}, "31r2"},
 		{"pause", []engine.Input{{Step: 40, Action: pauseAction(2, 15)}}, "40p3.15"},
-		{"delay", []engine.Input{fault(41, "delay", func(a *faults.Args) { a.Msg, a.For = 7, 20 })}, "41y7.20"},
+		{"delay", []engine.Input{fault(41, "delay", func(a *faults.Args) { a.Msg = 7; *a = a.With("for", faults.ParamTicks.Num(20)) })}, "41y7.20"},
 		{"duplicate", []engine.Input{fault(42, "duplicate", func(a *faults.Args) { a.Msg = 7 })}, "42u7"},
-		{"cut both ways", []engine.Input{fault(43, "cut", func(a *faults.Args) { a.Node, a.Target = 0, 2 })}, "43l1.3"},
-		{"cut one way", []engine.Input{fault(43, "cut", func(a *faults.Args) { a.Node, a.Target, a.OneWay = 0, 2, true })}, "43l1.3.1"},
-		{"heal everything", []engine.Input{fault(44, "heal", func(a *faults.Args) {})}, "44h"},
-		{"partition", []engine.Input{fault(45, "partition", func(a *faults.Args) { a.Groups = [][]sim.NodeID{{0}, {1, 2}} })}, "45g1_2~3"},
-		{"skew", []engine.Input{fault(46, "skew", func(a *faults.Args) { a.Node, a.By = 1, -7 })}, "46s2.-7"},
-		{"fifo off", []engine.Input{fault(47, "fifo", func(a *faults.Args) {})}, "47f0"},
+		{"cut both ways", []engine.Input{fault(43, "cut", func(a *faults.Args) { a.Node = 0; a.Target = 2 })}, "43l1.3"},
+		{"cut one way", []engine.Input{fault(43, "cut", func(a *faults.Args) { a.Node = 0; a.Target = 2; *a = a.With("oneway", faults.ParamFlag.Bool(true)) })}, "43l1.3.1"},
+		{"heal everything", []engine.Input{fault(44, "heal", func(a *faults.Args) {  })}, "44h"},
+		{"partition", []engine.Input{fault(45, "partition", func(a *faults.Args) { *a = a.With("groups", faults.ParamGroups.Of([][]sim.NodeID{{0}, {1, 2}})) })}, "45g1_2~3"},
+		{"skew", []engine.Input{fault(46, "skew", func(a *faults.Args) { a.Node = 1; *a = a.With("by", faults.ParamOffset.Num(-7)) })}, "46s2.-7"},
+		{"fifo off", []engine.Input{fault(47, "fifo", func(a *faults.Args) {  })}, "47f0"},
 		{"snapshot", []engine.Input{cmd(50, "snapshot", 1, sim.None, 0)}, "50ksnapshot.2.0.0"},
 		{"transfer", []engine.Input{cmd(50, "transfer", 0, 2, 15)}, "50ktransfer.1.3.15"},
 		{"the largest argument", []engine.Input{cmd(7, "transfer", 2, 1, 1_000_000_000_000)}, "7ktransfer.3.2.1000000000000"},

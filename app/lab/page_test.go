@@ -11,6 +11,7 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
@@ -115,7 +116,7 @@ func TestTheSharedWindow(t *testing.T) {
 // A link holds several views; it reads back to the same page.
 func TestALinkHoldsSeveralViews(t *testing.T) {
 	p := comparePage(t)
-	require.NoError(t, p.Views[0].Crash(2))
+	require.NoError(t, p.Views[0].Fault("crash", faults.AtProcess(2)))
 	for range 9 {
 		p.Forward(0)
 	}
@@ -204,7 +205,7 @@ func TestPageLinkErrors(t *testing.T) {
 func TestSetFIFOKeepsTheInputs(t *testing.T) {
 	sess := open(t, "snapshot-bank")
 	sess.Seek(20)
-	require.NoError(t, sess.Crash(1))
+	require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
 	sess.Seek(30)
 	sess.Select(25)
 	require.NoError(t, sess.SetFIFO(false))

@@ -104,9 +104,8 @@ func (c *Lab) renderMenu(i int) app.UI {
 	if m.kind == menuMessage {
 		// the message's channel: cut or heal it from here
 		msg := s.Run().Trace().Msgs[m.msg]
-		for _, name := range []string{"cut", "heal"} {
-			f, _ := faults.Lookup(name)
-			if c.linkOffered(i, f, msg.From, msg.To) {
+		for _, f := range faults.Registry {
+			if f.Offered(faults.MenuLink) && c.linkOffered(i, f, msg.From, msg.To) {
 				items = append(items, c.linkRow(i, f, msg.From, msg.To))
 			}
 		}
@@ -167,7 +166,8 @@ func (c *Lab) subject(i int) faults.Args {
 	return a
 }
 
-// fixed says whether a menu's subject gives a param.
+// fixed says whether a menu's subject gives a param: the clicked
+// process, message or link.
 func fixed(k menuKind, p faults.Param) bool {
 	switch k {
 	case menuProcess:
@@ -180,12 +180,16 @@ func fixed(k menuKind, p faults.Param) bool {
 	return false
 }
 
+// choosesFlag says the param is a required true-or-false argument: the
+// menu offers a button for each value rather than a check box.
+func choosesFlag(p faults.Param) bool { return p.Kind.Input.Type == faults.InputCheck && !p.Optional }
+
 // flagChoices are the values a menu offers a fault with for its required
 // true-or-false argument ("on"): one button each; a fault without one gets
 // one button.
 func (c *Lab) flagChoices(i int, f *faults.Fault) []bool {
 	for _, p := range f.Params {
-		if p.Kind == faults.ParamFlag && !p.Optional {
+		if choosesFlag(p) {
 			return []bool{true, false}
 		}
 	}
@@ -233,9 +237,8 @@ func (c *Lab) targets(i int, f *faults.Fault) []sim.NodeID {
 	base := c.subject(i)
 	var out []sim.NodeID
 	for t := range len(s.Scenario().Names) {
-		a := base
+		a := c.optionalFlags(i, f, base)
 		a.Target = sim.NodeID(t)
-		a.OneWay = c.formFlag(i, f.Name+".oneway")
 		if st.Check(engine.Fault(f.Name, a)) == nil {
 			out = append(out, sim.NodeID(t))
 		}
@@ -254,8 +257,9 @@ func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
 			continue
 		}
 		key := f.Name + "." + prm.Field
-		switch prm.Kind {
-		case faults.ParamTarget:
+		in := prm.Kind.Input
+		switch in.Type {
+		case faults.InputProcess:
 			if m.kind == menuNetwork {
 				continue
 			}
@@ -263,30 +267,29 @@ func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
 			if len(ts) == 0 {
 				return a, fmt.Errorf("no process to %s with", f.Name)
 			}
-			a.Target = ts[0]
+			t := ts[0]
 			if v, err := strconv.Atoi(p.form[key]); err == nil {
-				for _, t := range ts {
-					if int(t) == v {
-						a.Target = t
+				for _, x := range ts {
+					if int(x) == v {
+						t = x
 					}
 				}
 			}
-		case faults.ParamTicks:
-			a.For = sim.Time(c.formNumber(i, key, 15))
-		case faults.ParamOffset:
-			a.By = sim.Time(c.formNumber(i, key, 5))
-		case faults.ParamFlag:
-			if !prm.Optional {
-				a.On = on // the menu's button says which
+			a = prm.Set(a, prm.Kind.Num(int64(t)))
+		case faults.InputNumber:
+			a = prm.Set(a, prm.Kind.Num(c.formNumber(i, key, in.Default)))
+		case faults.InputCheck:
+			if choosesFlag(prm) {
+				a = prm.Set(a, prm.Kind.Bool(on)) // the menu's button says which
 			} else {
-				a.OneWay = c.formFlag(i, key)
+				a = prm.Set(a, prm.Kind.Bool(c.formFlag(i, key)))
 			}
-		case faults.ParamGroups:
-			groups, err := parseGroups(p.form[key], c.sess(i).Scenario().Names)
+		case faults.InputText:
+			v, err := in.Parse(p.form[key], c.sess(i).Scenario().Names)
 			if err != nil {
 				return a, err
 			}
-			a.Groups = groups
+			a = prm.Set(a, v)
 		}
 	}
 	return a, c.sess(i).State().Check(engine.Fault(f.Name, a))
@@ -301,44 +304,15 @@ func (c *Lab) formNumber(i int, key string, def int64) int64 {
 
 func (c *Lab) formFlag(i int, key string) bool { return c.panes[i].form[key] == "1" }
 
-// parseGroups reads a partition as the learner types it: groups of
-// process names or numbers, separated by "|" ("A B | C D E").
-func parseGroups(text string, names []string) ([][]sim.NodeID, error) {
-	if strings.TrimSpace(text) == "" {
-		half := len(names) / 2
-		var a, b []sim.NodeID
-		for i := range names {
-			if i < half {
-				a = append(a, sim.NodeID(i))
-			} else {
-				b = append(b, sim.NodeID(i))
-			}
+// optionalFlags is a with the optional true-or-false arguments of f set
+// as pane i's menu has them ("one way only").
+func (c *Lab) optionalFlags(i int, f *faults.Fault, a faults.Args) faults.Args {
+	for _, p := range f.Params {
+		if p.Kind.Input.Type == faults.InputCheck && p.Optional {
+			a = p.Set(a, p.Kind.Bool(c.formFlag(i, f.Name+"."+p.Field)))
 		}
-		return [][]sim.NodeID{a, b}, nil
 	}
-	var groups [][]sim.NodeID
-	for _, g := range strings.Split(text, "|") {
-		var ids []sim.NodeID
-		for _, w := range strings.FieldsFunc(g, func(r rune) bool { return r == ' ' || r == ',' }) {
-			id := -1
-			for j, n := range names {
-				if n == w {
-					id = j
-				}
-			}
-			if id < 0 {
-				if x, err := strconv.Atoi(w); err == nil && x >= 1 && x <= len(names) {
-					id = x - 1
-				}
-			}
-			if id < 0 {
-				return nil, fmt.Errorf("no process is called %q", w)
-			}
-			ids = append(ids, sim.NodeID(id))
-		}
-		groups = append(groups, ids)
-	}
-	return groups, nil
+	return a
 }
 
 // faultRow is one fault of a menu: its button, and inputs for the
@@ -366,7 +340,7 @@ func (c *Lab) faultRow(i int, f *faults.Fault, on bool) app.UI {
 		c.act(ctx, i, func() error { return c.sess(i).Fault(name, a) })
 	}, app.EventScope(p.n, i, f.Name, on))}
 	for _, prm := range f.Params {
-		if fixed(m.kind, prm) || (m.kind == menuNetwork && prm.Optional) || (prm.Kind == faults.ParamFlag && !prm.Optional) {
+		if fixed(m.kind, prm) || (m.kind == menuNetwork && prm.Optional) || choosesFlag(prm) {
 			continue
 		}
 		row = append(row, c.paramInput(i, f, prm)...)
@@ -391,34 +365,33 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 	if prm.Before != "" {
 		out = append(out, app.Text(" "+prm.Before+" "))
 	}
-	switch prm.Kind {
-	case faults.ParamTarget:
+	in := prm.Kind.Input
+	switch in.Type {
+	case faults.InputProcess:
 		names := c.sess(i).Scenario().Names
 		ts := c.targets(i, f)
 		chosen := sim.NodeID(-1)
 		if a, err := c.faultArgs(i, f, false); err == nil {
-			chosen = a.Target
+			if v, ok := prm.Get(a); ok {
+				chosen = sim.NodeID(v.Int)
+			}
 		}
 		options := make([]app.UI, len(ts))
 		for j, t := range ts {
 			options[j] = option(int(t), names[t], t == chosen)
 		}
 		out = append(out, app.Select().ID(id).Attr("aria-label", prm.Field).Body(options...).OnChange(store, app.EventScope(p.n, i, key)))
-	case faults.ParamTicks, faults.ParamOffset:
-		def := int64(15)
-		if prm.Kind == faults.ParamOffset {
-			def = 5
-		}
-		in := app.Input().ID(id).Type("number").Value(c.formNumber(i, key, def)).OnChange(store, app.EventScope(p.n, i, key))
-		if prm.Kind == faults.ParamTicks {
-			in = in.Min(1).Max(faults.MaxTicks)
-		}
-		out = append(out, in)
-	case faults.ParamFlag:
+	case faults.InputNumber:
+		out = append(out, app.Input().ID(id).Type("number").Value(c.formNumber(i, key, in.Default)).Min(in.Min).Max(in.Max).OnChange(store, app.EventScope(p.n, i, key)))
+	case faults.InputCheck:
 		out = append(out, app.Label().Body(checkbox(id, c.formFlag(i, key)).OnChange(store, app.EventScope(p.n, i, key)), app.Text(" "+prm.After)))
 		return out
-	case faults.ParamGroups:
-		out = append(out, app.Input().ID(id).Type("text").Placeholder(groupsExample(c.sess(i).Scenario().Names)).Value(p.form[key]).OnChange(store, app.EventScope(p.n, i, key)))
+	case faults.InputText:
+		example := ""
+		if in.Placeholder != nil {
+			example = in.Placeholder(c.sess(i).Scenario().Names)
+		}
+		out = append(out, app.Input().ID(id).Type("text").Placeholder(example).Value(p.form[key]).OnChange(store, app.EventScope(p.n, i, key)))
 	}
 	if prm.After != "" {
 		out = append(out, app.Text(" "+prm.After))
@@ -505,14 +478,3 @@ func (c *Lab) menuTarget(i int, id sim.NodeID) sim.NodeID {
 
 // lookupFault finds a fault of the registry by name.
 func lookupFault(name string) (*faults.Fault, bool) { return faults.Lookup(name) }
-
-// groupsExample is a partition of the run's own processes, as a
-// placeholder shows it: its first half against the rest ("A B | C").
-func groupsExample(names []string) string {
-	if len(names) < 2 {
-		return "A | B"
-	}
-	half := min((len(names)+1)/2, 4)
-	rest := names[half:min(len(names), half+4)]
-	return strings.Join(names[:half], " ") + " | " + strings.Join(rest, " ")
-}

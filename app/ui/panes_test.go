@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
 )
 
 // A compare view renders a pane per run in a grid, each with its own ids,
@@ -134,7 +135,7 @@ func TestMessageMenuOffersTheRegistrysFaults(t *testing.T) {
 	a, err := r.c.faultArgs(0, f, false)
 	require.NoError(t, err)
 	assert.Equal(t, head, a.Msg)
-	assert.Equal(t, sim.Time(15), a.For)
+	assert.Equal(t, sim.Time(15), a.Ticks("for"))
 	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("delay", a) }) })
 	assert.Equal(t, strconv.Itoa(k)+"y"+strconv.Itoa(head)+".15", r.url().Get("in"))
 	assert.Contains(t, r.page().id("caption").text(), "the network delays")
@@ -156,7 +157,7 @@ func TestNetworkMenu(t *testing.T) {
 	r.c.panes[0].form["partition.groups"] = "A | B C"
 	a, err := r.c.faultArgs(0, f, false)
 	require.NoError(t, err)
-	assert.Equal(t, [][]sim.NodeID{{0}, {1, 2}}, a.Groups)
+	assert.Equal(t, [][]sim.NodeID{{0}, {1, 2}}, a.Groups("groups"))
 	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("partition", a) }) })
 	assert.Equal(t, "20g1_2~3", r.url().Get("in"))
 	r.do(func(app.Context) { r.c.panes[0].openMenu(menuNetwork, 40, 10, false, func(*menu) {}) })
@@ -167,6 +168,33 @@ func TestNetworkMenu(t *testing.T) {
 	_, err = r.c.faultArgs(0, f, false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `no process is called "Q"`)
+}
+
+// A fault with a kind of argument the registry has never had gets its
+// inputs from its kind, and each flag lands in its own field.
+func TestMenuOfAFaultWithANewKind(t *testing.T) {
+	algotest.WithJam(t)
+	r := mount(t, link("snapshot-bank", 20))
+	r.do(func(app.Context) { r.c.panes[0].openMenu(menuProcess, 100, 50, false, func(m *menu) { m.node = 1 }) })
+	p := r.page()
+	assert.Equal(t, "Jam B", p.id("menu-jam").text())
+	share := p.id("menu-jam-share")
+	assert.Equal(t, "number", share.attrs["type"])
+	assert.Equal(t, "50", share.attrs["value"], "its kind's default")
+	assert.Equal(t, "100", share.attrs["max"])
+	assert.Equal(t, "loudly", p.id("menu-jam-loud").parent.words())
+	assert.Equal(t, "late", p.id("menu-jam-late").parent.words())
+
+	r.c.panes[0].form["jam.share"] = "30"
+	r.c.panes[0].form["jam.late"] = "1"
+	a, err := r.c.faultArgs(0, algotest.Jam, false)
+	require.NoError(t, err)
+	assert.Equal(t, int64(30), a.Int("share"))
+	assert.False(t, a.Flag("loud"))
+	assert.True(t, a.Flag("late"))
+	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("jam", a) }) })
+	assert.Equal(t, "20w2.30%.0.1", r.url().Get("in"))
+	assert.Contains(t, r.page().id("caption").text(), "B is jammed at 30% (loud false, late true)")
 }
 
 // A link's menu (a link of the process graph) cuts or heals it, one way or
@@ -187,7 +215,7 @@ func TestLinkMenu(t *testing.T) {
 	f, _ := lookupFault("cut")
 	a, err := r.c.faultArgs(0, f, false)
 	require.NoError(t, err)
-	assert.True(t, a.OneWay)
+	assert.True(t, a.Flag("oneway"))
 	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("cut", a) }) })
 	r.do(func(app.Context) {
 		r.c.panes[0].openMenu(menuLink, 60, 60, true, func(m *menu) { m.node, m.peer = 0, 2 })

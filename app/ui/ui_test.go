@@ -41,6 +41,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
+	"spacetime/core/faults"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
@@ -757,7 +758,7 @@ func TestInvariantsPanelSaysHoldsOrWhereItFails(t *testing.T) {
 
 func TestMessagesAndProcessesPanels(t *testing.T) {
 	sess := session(t, link("snapshot-bank", 45))
-	require.NoError(t, sess.Crash(1))
+	require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
 	p := load(t, labOf(sess))
 	rep := sess.Report()
 	msgs := rows(p.id("messages"))
@@ -856,7 +857,7 @@ func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
 	})
 	t.Run("crashed", func(t *testing.T) {
 		sess := session(t, link("snapshot-bank", 20))
-		require.NoError(t, sess.Crash(1))
+		require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
 		c := labWith(sess, func(c *Lab) { c.panes[0].menu = menu{kind: menuProcess, node: 1, msg: -1} })
 		p := load(t, c)
 		assert.Equal(t, "B (crashed)", p.id("process-menu").classed("menu-title")[0].text())
@@ -867,7 +868,7 @@ func TestProcessMenuOffersWhatTheProcessCanDo(t *testing.T) {
 	})
 	t.Run("paused", func(t *testing.T) {
 		sess := session(t, link("snapshot-bank", 20))
-		require.NoError(t, sess.Pause(2, 15))
+		require.NoError(t, sess.Fault("pause", faults.AtProcess(2).With("for", faults.ParamTicks.Num(15))))
 		c := labWith(sess, func(c *Lab) { c.panes[0].menu = menu{kind: menuProcess, node: 2, msg: -1} })
 		p := load(t, c)
 		assert.Equal(t, "C (paused)", p.id("process-menu").classed("menu-title")[0].text())
@@ -1186,7 +1187,9 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 	r := mount(t, link("snapshot-bank", 20))
 	r.do(func(app.Context) { r.c.panes[0].menu = menu{kind: menuProcess, node: 1, msg: -1} })
 	require.NotNil(t, r.page().byID("menu-crash"))
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(1) }) })
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
+	})
 	p := r.page()
 	assert.Nil(t, p.byID("process-menu"), "an action closes the menu")
 	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
@@ -1195,12 +1198,16 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 	assert.Equal(t, "20c2", r.url().Get("in"))
 
 	// crashing it again is refused, and says so
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(1) }) })
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
+	})
 	p = r.page()
 	assert.NotEmpty(t, p.id("notice").text())
 	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
 
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Recover(1) }) })
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("recover", faults.AtProcess(1)) })
+	})
 	p = r.page()
 	assert.Nil(t, p.byID("notice"))
 	assert.Equal(t, "up", findRow(t, rows(p.id("processes")), "B")[1])
@@ -1222,7 +1229,9 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 
 func TestTheURLReproducesTheView(t *testing.T) {
 	r := mount(t, link("snapshot-nonfifo", 25))
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(2) }) })
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(2)) })
+	})
 	r.do(r.pane0(r.c.forward))
 	r.do(func(ctx app.Context) { r.c.setAxis(ctx, 0, string(diagram.AxisLamport)) })
 	q := r.url()
@@ -1259,7 +1268,9 @@ func TestOnNavOpensThePagesURL(t *testing.T) {
 // learner's inputs and the step on screen.
 func TestFIFOToggleKeepsTheInputs(t *testing.T) {
 	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"30"}, "axis": {"lamport"}})
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Crash(1) }) })
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
+	})
 	require.Equal(t, "30c2", r.url().Get("in"))
 	r.do(r.pane0(r.c.toggleFIFO))
 	p := r.page()
@@ -1497,7 +1508,7 @@ func TestLegendNamesWhatTheDiagramDraws(t *testing.T) {
 	assert.NotContains(t, words, "GC pause", "nothing paused yet")
 	// a selection and a pause add theirs
 	s := session(t, link("snapshot-bank", 10))
-	require.NoError(t, s.Pause(1, 5))
+	require.NoError(t, s.Fault("pause", faults.AtProcess(1).With("for", faults.ParamTicks.Num(5))))
 	s.Select(3)
 	words, _ = legend(s)
 	assert.Contains(t, words, "causal past")
@@ -1554,7 +1565,11 @@ func TestPreparedPages(t *testing.T) {
 // lesson is itself again.
 func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	r := mount(t, url.Values{"s": {"lease-fencing"}, "k": {"8"}})
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Pause(3, 2) }) })
+	r.do(func(ctx app.Context) {
+		r.c.act(ctx, 0, func() error {
+			return r.c.sess(0).Fault("pause", faults.AtProcess(3).With("for", faults.ParamTicks.Num(2)))
+		})
+	})
 	inputs := r.url().Get("in")
 	require.NotEmpty(t, inputs)
 	p := r.page()

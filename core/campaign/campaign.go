@@ -503,41 +503,28 @@ func (g *gen) drawFault(s *scenario.Scenario, st engine.State) (scenario.Entry, 
 	return scenario.Entry{}, false
 }
 
-// faultEntry writes a fault and its arguments as a script entry, each
-// argument in the field its param names.
+// faultEntry writes a fault and its arguments as a script entry: each
+// argument in the field its param names, as its kind writes it.
 func faultEntry(s *scenario.Scenario, f *faults.Fault, a faults.Args) scenario.Entry {
 	e := scenario.Entry{Fault: f.Name}
-	given := f.Given(a)
+	ref := func(id sim.NodeID) json.RawMessage { return nameRef(s, id) }
 	for _, p := range f.Params {
-		if !given(p.Field) {
+		v, ok := p.Get(a)
+		if !ok && p.Optional {
 			continue
 		}
-		switch p.Kind {
-		case faults.ParamNode:
+		switch {
+		case p.Kind == faults.ParamNode:
 			e.Node = nameRef(s, a.Node)
-		case faults.ParamTarget:
+		case p.Kind == faults.ParamTarget:
 			e.Target = nameRef(s, a.Target)
-		case faults.ParamMsg:
+		case p.Kind == faults.ParamMsg:
 			e.Msg = &a.Msg
-		case faults.ParamTicks:
-			e.For = &a.For
-		case faults.ParamOffset:
-			e.By = &a.By
-		case faults.ParamFlag:
-			// the registry's two flags, as faults.Param reads them
-			if p.Field == "on" {
-				e.On = &a.On
-			} else {
-				e.OneWay = &a.OneWay
+		default:
+			if e.Args == nil {
+				e.Args = map[string]json.RawMessage{}
 			}
-		case faults.ParamGroups:
-			for _, grp := range a.Groups {
-				refs := make([]scenario.ProcessRef, len(grp))
-				for i, id := range grp {
-					refs[i] = nameRef(s, id)
-				}
-				e.Groups = append(e.Groups, refs)
-			}
+			e.Args[p.Field] = p.Kind.Write(v, ref)
 		}
 	}
 	return e

@@ -70,7 +70,9 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 				assert.Contains(t, rec.Caption, "recovers")
 				assert.NotEmpty(t, after.Timers(2), "its Recover rule armed its beat again")
 			}},
-		"pause": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node, a.For = 0, 9 }) },
+		"pause": {fault: func(int, int) faults.Args {
+			return args(func(a *faults.Args) { a.Node = 0; *a = a.With("for", faults.ParamTicks.Num(9)) })
+		},
 			check: func(t *testing.T, _, after engine.State, _ trace.Record) {
 				assert.Equal(t, sim.Paused, after.Health(0).State)
 				assert.Equal(t, after.Now()+9, after.Health(0).Until)
@@ -80,7 +82,9 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 				assert.Equal(t, before.View().NumSent(), after.View().NumSent())
 				assert.NotEqual(t, -1, after.View().Envelope(rec.Msg).DropStep)
 			}},
-		"delay": {fault: func(_, msg int) faults.Args { return args(func(a *faults.Args) { a.Msg, a.For = msg, 25 }) },
+		"delay": {fault: func(_, msg int) faults.Args {
+			return args(func(a *faults.Args) { a.Msg = msg; *a = a.With("for", faults.ParamTicks.Num(25)) })
+		},
 			check: func(t *testing.T, before, after engine.State, rec trace.Record) {
 				assert.Equal(t, max(before.Due(rec.Msg), before.Now())+25, after.Due(rec.Msg))
 				require.Len(t, rec.Changes(), 1)
@@ -93,14 +97,14 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 				assert.Equal(t, rec.Msg, dup.Original)
 				assert.Equal(t, before.View().Envelope(rec.Msg).Message, dup.Message)
 			}},
-		"cut": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node, a.Target = 0, 1 }) },
+		"cut": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node = 0; a.Target = 1 }) },
 			check: func(t *testing.T, before, after engine.State, _ trace.Record) {
 				assert.True(t, before.LinkUp(0, 1))
 				assert.False(t, after.LinkUp(0, 1))
 				assert.False(t, after.LinkUp(1, 0), "both ways")
 				assert.Empty(t, after.View().InFlight(0, 1), "what was in flight on it is lost")
 			}},
-		"heal": {setup: []engine.Input{{Step: 10, Action: engine.Fault("cut", args(func(a *faults.Args) { a.Node, a.Target, a.OneWay = 2, 3, true }))}},
+		"heal": {setup: []engine.Input{{Step: 10, Action: engine.Fault("cut", args(func(a *faults.Args) { a.Node = 2; a.Target = 3; *a = a.With("oneway", faults.ParamFlag.Bool(true)) }))}},
 			fault: func(int, int) faults.Args { return faults.NoArgs() },
 			check: func(t *testing.T, before, after engine.State, _ trace.Record) {
 				assert.False(t, before.LinkUp(2, 3))
@@ -108,7 +112,7 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 				assert.True(t, after.LinkUp(2, 3))
 			}},
 		"partition": {fault: func(int, int) faults.Args {
-			return args(func(a *faults.Args) { a.Groups = [][]sim.NodeID{{0, 1}, {2, 3}} })
+			return args(func(a *faults.Args) { *a = a.With("groups", faults.ParamGroups.Of([][]sim.NodeID{{0, 1}, {2, 3}})) })
 		},
 			check: func(t *testing.T, _, after engine.State, _ trace.Record) {
 				assert.True(t, after.LinkUp(0, 1))
@@ -116,12 +120,16 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 				assert.False(t, after.LinkUp(1, 2))
 				assert.False(t, after.LinkUp(3, 0))
 			}},
-		"skew": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.Node, a.By = 3, -6 }) },
+		"skew": {fault: func(int, int) faults.Args {
+			return args(func(a *faults.Args) { a.Node = 3; *a = a.With("by", faults.ParamOffset.Num(-6)) })
+		},
 			check: func(t *testing.T, _, after engine.State, _ trace.Record) {
 				assert.Equal(t, sim.Time(-6), after.Skew(3))
 				assert.Equal(t, after.Now()-6, after.View().LocalTime(3))
 			}},
-		"fifo": {fault: func(int, int) faults.Args { return args(func(a *faults.Args) { a.On = false }) },
+		"fifo": {fault: func(int, int) faults.Args {
+			return args(func(a *faults.Args) { *a = a.With("on", faults.ParamFlag.Bool(false)) })
+		},
 			check: func(t *testing.T, before, after engine.State, _ trace.Record) {
 				assert.True(t, before.FIFO())
 				assert.False(t, after.FIFO())
@@ -221,7 +229,8 @@ func TestSentDataIsCopied(t *testing.T) {
 func TestEnvGivesStampsAndTheLocalClock(t *testing.T) {
 	cfg := conformance.RelayConfig(3, 1)
 	a := faults.NoArgs()
-	a.Node, a.By = 1, 100
+	a.Node = 1
+	a = a.With("by", faults.ParamOffset.Num(100))
 	cfg.Script = []engine.Timed{{At: 1, Action: engine.Fault("skew", a)}}
 	r, err := engine.New(cfg)
 	require.NoError(t, err)

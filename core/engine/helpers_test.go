@@ -19,7 +19,7 @@ func recoverAt(id sim.NodeID) engine.Action { return engine.Fault("recover", fau
 
 func pause(id sim.NodeID, ticks sim.Time) engine.Action {
 	a := faults.AtProcess(id)
-	a.For = ticks
+	a = a.With("for", faults.ParamTicks.Num(int64(ticks)))
 	return engine.Fault("pause", a)
 }
 

@@ -11,6 +11,7 @@ package faults
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"spacetime/core/sim"
@@ -25,62 +26,11 @@ type Health struct {
 // Running reports whether the process takes events now.
 func (h Health) Running() bool { return h.State.Running() }
 
-// Args are a fault's arguments, as a script entry, a link or the page gives
-// them. Node, Target and Msg are sim.None when not given.
-type Args struct {
-	Node   sim.NodeID     `json:"node"`
-	Target sim.NodeID     `json:"target"`
-	Msg    int            `json:"msg"`
-	For    sim.Time       `json:"for,omitempty"`
-	By     sim.Time       `json:"by,omitempty"`
-	OneWay bool           `json:"oneway,omitempty"`
-	On     bool           `json:"on,omitempty"`
-	Groups [][]sim.NodeID `json:"groups,omitempty"`
-}
-
-// NoArgs are arguments with no process, target or message.
-func NoArgs() Args { return Args{Node: sim.None, Target: sim.None, Msg: sim.None} }
-
-// AtProcess are the arguments of a fault at process id (crash, recover…).
-func AtProcess(id sim.NodeID) Args {
-	a := NoArgs()
-	a.Node = id
-	return a
-}
-
-// OfMessage are the arguments of a fault of message id (drop, delay…).
-func OfMessage(id int) Args {
-	a := NoArgs()
-	a.Msg = id
-	return a
-}
-
-// ParamKind is the kind of one argument.
-type ParamKind uint8
-
-// The kinds of argument.
-const (
-	// ParamNode is the process the fault happens to ("node").
-	ParamNode ParamKind = iota + 1
-	// ParamTarget is another process ("target": the far end of a link).
-	ParamTarget
-	// ParamMsg is a message in flight, by id ("msg").
-	ParamMsg
-	// ParamTicks is a duration of at least one tick ("for").
-	ParamTicks
-	// ParamOffset is a number of ticks, negative or positive ("by").
-	ParamOffset
-	// ParamFlag is true or false ("oneway", "on").
-	ParamFlag
-	// ParamGroups is a list of groups of processes ("groups").
-	ParamGroups
-)
-
 // Param is one argument of a fault.
 type Param struct {
 	// Field is its name in a scenario's script entry.
 	Field string
-	Kind  ParamKind
+	Kind  *Kind
 	// Optional params may be left out (heal without a node heals every link).
 	Optional bool
 	// Before and After are the words around its input in the page's menu:
@@ -171,6 +121,10 @@ type Fault struct {
 	Glyph  sim.Glyph
 	Tone   sim.Tone
 	Legend string
+	// Mark is the words beside its mark, from its arguments (a skew's
+	// "+5", "FIFO on"); nil: none on a process's lane, and the step's
+	// words on a mark of the whole network.
+	Mark func(a Args) string
 	// Draw draws random arguments for a seeded campaign (spacetime check)
 	// in the world s, at the time the fault is to happen, or reports false
 	// when the fault cannot happen there (recover when nothing has
@@ -265,93 +219,21 @@ func (f *Fault) Validate(a Args, n int, given func(field string) bool) *ArgError
 	for _, p := range f.Params {
 		if !given(p.Field) {
 			if !p.Optional {
-				return &ArgError{Field: p.Field, Problem: fmt.Sprintf("%s needs %s", f.Name, paramWords(p))}
+				return &ArgError{Field: p.Field, Problem: fmt.Sprintf("%s needs %s", f.Name, p.Kind.Words(p.Field))}
 			}
 			continue
 		}
-		if err := p.check(a, n); err != nil {
+		if p.Kind.Check == nil {
+			continue
+		}
+		v, _ := p.Get(a)
+		if err := p.Kind.Check(v, a, n); err != nil {
 			return &ArgError{Field: p.Field, Problem: err.Error()}
 		}
 	}
 	if f.Valid != nil {
 		if err := f.Valid(a, n); err != nil {
 			return &ArgError{Problem: err.Error()}
-		}
-	}
-	return nil
-}
-
-func paramWords(p Param) string {
-	switch p.Kind {
-	case ParamNode:
-		return "the process it happens to (\"node\")"
-	case ParamTarget:
-		return "the process at the link's other end (\"target\")"
-	case ParamMsg:
-		return "the id of a message in flight (\"msg\")"
-	case ParamTicks:
-		return fmt.Sprintf("how many ticks (%q, at least 1)", p.Field)
-	case ParamOffset:
-		return fmt.Sprintf("a number of ticks (%q)", p.Field)
-	case ParamFlag:
-		return fmt.Sprintf("%q: true or false", p.Field)
-	case ParamGroups:
-		return "the groups of processes (\"groups\": [[1, 2], [3, 4, 5]])"
-	}
-	return fmt.Sprintf("%q", p.Field)
-}
-
-// check validates one given argument.
-func (p Param) check(a Args, n int) error {
-	inRange := func(id sim.NodeID) error {
-		if id < 0 || int(id) >= n {
-			return fmt.Errorf("there is no process %d (the processes are 1 to %d)", id.Number(), n)
-		}
-		return nil
-	}
-	switch p.Kind {
-	case ParamNode:
-		return inRange(a.Node)
-	case ParamTarget:
-		if err := inRange(a.Target); err != nil {
-			return err
-		}
-		if a.Target == a.Node {
-			return fmt.Errorf("the target must be another process than %d", a.Node.Number())
-		}
-	case ParamMsg:
-		if a.Msg < 0 {
-			return fmt.Errorf("a message id is 0 or more, got %d", a.Msg)
-		}
-	case ParamTicks:
-		if a.For < 1 {
-			return fmt.Errorf("it lasts at least one tick, got %d", a.For)
-		}
-		if a.For > MaxTicks {
-			return fmt.Errorf("at most %d ticks, got %d", MaxTicks, a.For)
-		}
-	case ParamOffset:
-		if a.By < -MaxTicks || a.By > MaxTicks {
-			return fmt.Errorf("from %d to %d ticks, got %d", -MaxTicks, MaxTicks, a.By)
-		}
-	case ParamGroups:
-		if len(a.Groups) < 2 {
-			return fmt.Errorf("a partition needs at least two groups, got %d", len(a.Groups))
-		}
-		seen := map[sim.NodeID]bool{}
-		for _, g := range a.Groups {
-			if len(g) == 0 {
-				return fmt.Errorf("a group is empty")
-			}
-			for _, id := range g {
-				if err := inRange(id); err != nil {
-					return err
-				}
-				if seen[id] {
-					return fmt.Errorf("process %d is in two groups", id.Number())
-				}
-				seen[id] = true
-			}
 		}
 	}
 	return nil
@@ -512,6 +394,24 @@ func drawLink(s Scene, d *Dice, keep func(from, to sim.NodeID) bool) (Args, bool
 	}
 	l := links[d.IntN(len(links))]
 	a := NoArgs()
-	a.Node, a.Target, a.OneWay = l[0], l[1], d.OneIn(3)
+	a.Node, a.Target = l[0], l[1]
+	if d.OneIn(3) {
+		a = a.With("oneway", ParamFlag.Bool(true))
+	}
 	return a, true
+}
+
+// ArgFields lists the scenario fields of the registry's arguments that
+// are not a process, a target or a message ("for", "oneway", …), each
+// once, in registry order: the fields a script entry keeps by name.
+func ArgFields() []string {
+	var out []string
+	for _, f := range Registry {
+		for _, p := range f.Params {
+			if !p.Anchored() && !slices.Contains(out, p.Field) {
+				out = append(out, p.Field)
+			}
+		}
+	}
+	return out
 }

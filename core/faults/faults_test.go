@@ -79,32 +79,32 @@ func TestValidateAndLinkRoundTrip(t *testing.T) {
 		{fault: "crash", args: args(func(a *Args) { a.Node = 1 }), link: "c2"},
 		{fault: "crash", args: args(func(a *Args) { a.Node = 5 }), field: "node", want: "there is no process 6 (the processes are 1 to 4)"},
 		{fault: "recover", args: args(func(a *Args) { a.Node = 0 }), link: "r1"},
-		{fault: "pause", args: args(func(a *Args) { a.Node = 2; a.For = 15 }), link: "p3.15"},
+		{fault: "pause", args: args(func(a *Args) { a.Node = 2; *a = a.With("for", ParamTicks.Num(15)) }), link: "p3.15"},
 		{fault: "pause", args: args(func(a *Args) { a.Node = 2 }), field: "for", want: "it lasts at least one tick, got 0"},
 		{fault: "drop", args: args(func(a *Args) { a.Msg = 12 }), link: "x12"},
 		{fault: "drop", args: args(func(a *Args) { a.Msg = -3 }), field: "msg", want: "a message id is 0 or more"},
-		{fault: "delay", args: args(func(a *Args) { a.Msg = 4; a.For = 30 }), link: "y4.30"},
+		{fault: "delay", args: args(func(a *Args) { a.Msg = 4; *a = a.With("for", ParamTicks.Num(30)) }), link: "y4.30"},
 		{fault: "duplicate", args: args(func(a *Args) { a.Msg = 7 }), link: "u7"},
 		{fault: "cut", args: args(func(a *Args) { a.Node = 0; a.Target = 3 }), link: "l1.4"},
-		{fault: "cut", args: args(func(a *Args) { a.Node = 0; a.Target = 3; a.OneWay = true }), link: "l1.4.1"},
+		{fault: "cut", args: args(func(a *Args) { a.Node = 0; a.Target = 3; *a = a.With("oneway", ParamFlag.Bool(true)) }), link: "l1.4.1"},
 		{fault: "cut", args: args(func(a *Args) { a.Node = 2; a.Target = 2 }), field: "target", want: "another process than 3"},
 		{fault: "heal", args: args(func(a *Args) {}), link: "h"},
 		{fault: "heal", args: args(func(a *Args) { a.Node = 1; a.Target = 0 }), link: "h2.1"},
 		{fault: "heal", args: args(func(a *Args) { a.Node = 1 }), field: "", want: "both ends of a link"},
-		{fault: "partition", args: args(func(a *Args) { a.Groups = [][]sim.NodeID{{0, 1}, {2, 3}} }), link: "g1~2_3~4"},
-		{fault: "partition", args: args(func(a *Args) { a.Groups = [][]sim.NodeID{{0, 1}, {1, 3}} }), field: "groups", want: "process 2 is in two groups"},
-		{fault: "partition", args: args(func(a *Args) { a.Groups = [][]sim.NodeID{{0, 1, 2, 3}} }), field: "groups", want: "at least two groups"},
-		{fault: "skew", args: args(func(a *Args) { a.Node = 3; a.By = -5 }), link: "s4.-5"},
-		{fault: "skew", args: args(func(a *Args) { a.Node = 3; a.By = MaxTicks + 1 }), field: "by", want: "got 1000001"},
-		{fault: "fifo", args: args(func(a *Args) { a.On = false }), link: "f0"},
-		{fault: "fifo", args: args(func(a *Args) { a.On = true }), link: "f1"},
+		{fault: "partition", args: args(func(a *Args) { *a = a.With("groups", ParamGroups.Of([][]sim.NodeID{{0, 1}, {2, 3}})) }), link: "g1~2_3~4"},
+		{fault: "partition", args: args(func(a *Args) { *a = a.With("groups", ParamGroups.Of([][]sim.NodeID{{0, 1}, {1, 3}})) }), field: "groups", want: "process 2 is in two groups"},
+		{fault: "partition", args: args(func(a *Args) { *a = a.With("groups", ParamGroups.Of([][]sim.NodeID{{0, 1, 2, 3}})) }), field: "groups", want: "at least two groups"},
+		{fault: "skew", args: args(func(a *Args) { a.Node = 3; *a = a.With("by", ParamOffset.Num(-5)) }), link: "s4.-5"},
+		{fault: "skew", args: args(func(a *Args) { a.Node = 3; *a = a.With("by", ParamOffset.Num(MaxTicks+1)) }), field: "by", want: "got 1000001"},
+		{fault: "fifo", args: args(func(a *Args) { *a = a.With("on", ParamFlag.Bool(false)) }), link: "f0"},
+		{fault: "fifo", args: args(func(a *Args) { *a = a.With("on", ParamFlag.Bool(true)) }), link: "f1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault+"/"+tt.link+tt.want, func(t *testing.T) {
 			f, ok := Lookup(tt.fault)
 			require.True(t, ok)
 			given := f.Given(tt.args)
-			if tt.fault == "pause" && tt.args.For == 0 {
+			if tt.fault == "pause" && tt.args.Ticks("for") == 0 {
 				given = func(string) bool { return true } // "for": 0 given
 			}
 			err := f.Validate(tt.args, 4, given)

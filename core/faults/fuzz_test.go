@@ -73,7 +73,7 @@ func FuzzDecodeArgs(f *testing.F) {
 
 func groupIDs(a Args) []int {
 	var out []int
-	for _, g := range a.Groups {
+	for _, g := range a.Groups("groups") {
 		for _, id := range g {
 			out = append(out, int(id))
 		}

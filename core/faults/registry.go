@@ -70,13 +70,13 @@ var Registry = []*Fault{
 			return nil
 		},
 		Apply: func(w World, a Args) string {
-			w.SetHealth(a.Node, Health{State: sim.Paused, Until: w.Now() + a.For})
-			return fmt.Sprintf("%s stops for a GC pause of %d ticks: events for it queue up", w.Name(a.Node), a.For)
+			w.SetHealth(a.Node, Health{State: sim.Paused, Until: w.Now() + a.Ticks("for")})
+			return fmt.Sprintf("%s stops for a GC pause of %d ticks: events for it queue up", w.Name(a.Node), a.Ticks("for"))
 		},
 		Glyph: sim.GlyphBar, Tone: sim.Orange, Legend: "GC pause (a band while the process is paused)",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a, ok := drawAtProcess(s, d, func(h Health) bool { return h.State == sim.Up })
-			a.For = d.Ticks()
+			a = a.With("for", ParamTicks.Num(int64(d.Ticks())))
 			return a, ok
 		},
 	},
@@ -101,13 +101,13 @@ var Registry = []*Fault{
 		Menus:  []Menu{MenuMessage}, Label: "Delay {msg}",
 		Check: inFlight,
 		Apply: func(w World, a Args) string {
-			due := w.Delay(a.Msg, a.For)
-			return fmt.Sprintf("the network delays %s by %d ticks: it cannot arrive before time %d", w.Describe(a.Msg), a.For, due)
+			due := w.Delay(a.Msg, a.Ticks("for"))
+			return fmt.Sprintf("the network delays %s by %d ticks: it cannot arrive before time %d", w.Describe(a.Msg), a.Ticks("for"), due)
 		},
 		Glyph: sim.GlyphRing, Tone: sim.Orange, Legend: "message delayed by the network",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a, ok := drawOfMessage(s, d)
-			a.For = d.Ticks()
+			a = a.With("for", ParamTicks.Num(int64(d.Ticks())))
 			return a, ok
 		},
 	},
@@ -133,17 +133,17 @@ var Registry = []*Fault{
 		Menus: []Menu{MenuProcess, MenuLink}, Label: "Cut the link from {node}",
 		MenuLabels: map[Menu]string{MenuLink: "Cut this link"},
 		Check: func(w World, a Args) error {
-			if !w.LinkUp(a.Node, a.Target) && (a.OneWay || !w.LinkUp(a.Target, a.Node)) {
-				return fmt.Errorf("the link %s is already cut", linkName(w, a.Node, a.Target, a.OneWay))
+			if !w.LinkUp(a.Node, a.Target) && (a.Flag("oneway") || !w.LinkUp(a.Target, a.Node)) {
+				return fmt.Errorf("the link %s is already cut", linkName(w, a.Node, a.Target, a.Flag("oneway")))
 			}
 			return nil
 		},
 		Apply: func(w World, a Args) string {
 			lost := w.SetLink(a.Node, a.Target, false)
-			if !a.OneWay {
+			if !a.Flag("oneway") {
 				lost += w.SetLink(a.Target, a.Node, false)
 			}
-			return fmt.Sprintf("the link %s is cut: messages sent on it are lost until it heals%s", linkName(w, a.Node, a.Target, a.OneWay), lostWords(lost))
+			return fmt.Sprintf("the link %s is cut: messages sent on it are lost until it heals%s", linkName(w, a.Node, a.Target, a.Flag("oneway")), lostWords(lost))
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "link cut (its messages are lost until it heals)",
 		Draw: func(s Scene, d *Dice) (Args, bool) { return drawLink(s, d, s.LinkUp) },
@@ -168,8 +168,8 @@ var Registry = []*Fault{
 				}
 				return nil
 			}
-			if w.LinkUp(a.Node, a.Target) && (a.OneWay || w.LinkUp(a.Target, a.Node)) {
-				return fmt.Errorf("the link %s is not cut", linkName(w, a.Node, a.Target, a.OneWay))
+			if w.LinkUp(a.Node, a.Target) && (a.Flag("oneway") || w.LinkUp(a.Target, a.Node)) {
+				return fmt.Errorf("the link %s is not cut", linkName(w, a.Node, a.Target, a.Flag("oneway")))
 			}
 			return nil
 		},
@@ -186,10 +186,10 @@ var Registry = []*Fault{
 				return fmt.Sprintf("the network heals: %d cut link(s) carry messages again", k)
 			}
 			w.SetLink(a.Node, a.Target, true)
-			if !a.OneWay {
+			if !a.Flag("oneway") {
 				w.SetLink(a.Target, a.Node, true)
 			}
-			return fmt.Sprintf("the link %s heals: messages sent on it arrive again", linkName(w, a.Node, a.Target, a.OneWay))
+			return fmt.Sprintf("the link %s heals: messages sent on it arrive again", linkName(w, a.Node, a.Target, a.Flag("oneway")))
 		},
 		Glyph: sim.GlyphRing, Tone: sim.Grey, Legend: "link healed",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
@@ -206,7 +206,7 @@ var Registry = []*Fault{
 		Params: []Param{{Field: "groups", Kind: ParamGroups, Before: "groups"}},
 		Menus:  []Menu{MenuNetwork}, Label: "Partition the network into",
 		Check: func(w World, a Args) error {
-			for _, g := range a.Groups {
+			for _, g := range a.Groups("groups") {
 				for _, id := range g {
 					if int(id) >= w.N() {
 						return fmt.Errorf("there is no process %d", id.Number())
@@ -217,8 +217,8 @@ var Registry = []*Fault{
 		},
 		Apply: func(w World, a Args) string {
 			lost := 0
-			for gi, g := range a.Groups {
-				for hi, h := range a.Groups {
+			for gi, g := range a.Groups("groups") {
+				for hi, h := range a.Groups("groups") {
 					if gi == hi {
 						continue
 					}
@@ -231,8 +231,8 @@ var Registry = []*Fault{
 					}
 				}
 			}
-			parts := make([]string, len(a.Groups))
-			for i, g := range a.Groups {
+			parts := make([]string, len(a.Groups("groups")))
+			for i, g := range a.Groups("groups") {
 				names := make([]string, len(g))
 				for j, id := range g {
 					names[j] = w.Name(id)
@@ -247,7 +247,7 @@ var Registry = []*Fault{
 				return Args{}, false
 			}
 			a := NoArgs()
-			a.Groups = d.Groups(s.N())
+			a = a.With("groups", ParamGroups.Of(d.Groups(s.N())))
 			return a, true
 		},
 	},
@@ -258,19 +258,20 @@ var Registry = []*Fault{
 		Menus:  []Menu{MenuProcess}, Label: "Skew {node}'s clock",
 		Check: func(w World, a Args) error { return nil },
 		Apply: func(w World, a Args) string {
-			w.SetSkew(a.Node, a.By)
+			w.SetSkew(a.Node, a.Ticks("by"))
 			switch {
-			case a.By > 0:
-				return fmt.Sprintf("%s's clock runs %d ticks ahead: it reads %d at time %d", w.Name(a.Node), a.By, w.Now()+a.By, w.Now())
-			case a.By < 0:
-				return fmt.Sprintf("%s's clock runs %d ticks behind: it reads %d at time %d", w.Name(a.Node), -a.By, w.Now()+a.By, w.Now())
+			case a.Ticks("by") > 0:
+				return fmt.Sprintf("%s's clock runs %d ticks ahead: it reads %d at time %d", w.Name(a.Node), a.Ticks("by"), w.Now()+a.Ticks("by"), w.Now())
+			case a.Ticks("by") < 0:
+				return fmt.Sprintf("%s's clock runs %d ticks behind: it reads %d at time %d", w.Name(a.Node), -a.Ticks("by"), w.Now()+a.Ticks("by"), w.Now())
 			}
 			return fmt.Sprintf("%s's clock is set right: it reads the time, %d", w.Name(a.Node), w.Now())
 		},
 		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock skew",
+		Mark: func(a Args) string { return fmt.Sprintf("%+d", a.Ticks("by")) },
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a := AtProcess(sim.NodeID(d.IntN(s.N())))
-			a.By = d.Offset()
+			a = a.With("by", ParamOffset.Num(int64(d.Offset())))
 			return a, true
 		},
 	},
@@ -280,22 +281,23 @@ var Registry = []*Fault{
 		Params: []Param{{Field: "on", Kind: ParamFlag, After: "FIFO channels"}},
 		Menus:  []Menu{MenuNetwork}, Label: "Switch FIFO {on} from now",
 		Check: func(w World, a Args) error {
-			if w.FIFO() == a.On {
-				return fmt.Errorf("FIFO is already %s", onOff(a.On))
+			if w.FIFO() == a.Flag("on") {
+				return fmt.Errorf("FIFO is already %s", onOff(a.Flag("on")))
 			}
 			return nil
 		},
 		Apply: func(w World, a Args) string {
-			w.SetFIFO(a.On)
-			if a.On {
+			w.SetFIFO(a.Flag("on"))
+			if a.Flag("on") {
 				return "channels deliver in send order again (FIFO on): only the oldest message of a channel may arrive next"
 			}
 			return "channels stop keeping send order (FIFO off): any message in flight may arrive next"
 		},
 		Glyph: sim.GlyphSquare, Tone: sim.Grey, Legend: "FIFO switched on or off",
+		Mark: func(a Args) string { return "FIFO " + onOff(a.Flag("on")) },
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a := NoArgs()
-			a.On = !s.FIFO()
+			a = a.With("on", ParamFlag.Bool(!s.FIFO()))
 			return a, true
 		},
 	},

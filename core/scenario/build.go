@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/network"
 	"spacetime/core/sim"
 )
@@ -56,7 +57,11 @@ func (s *Scenario) Config() (engine.Config, error) {
 		e := &s.Script[i]
 		var a engine.Action
 		if e.Fault != "" {
-			args, err := s.entryArgs(e, func(f string) string { return fmt.Sprintf("script[%d].%s", i, f) })
+			f, err := faults.Parse(e.Fault)
+			if err != nil {
+				return engine.Config{}, fieldErr(fmt.Sprintf("script[%d].fault", i), "%v", err)
+			}
+			args, err := s.entryArgs(e, f, func(f string) string { return fmt.Sprintf("script[%d].%s", i, f) })
 			if err != nil {
 				return engine.Config{}, err
 			}

@@ -28,8 +28,7 @@ func (s *Scenario) LeastFileSize(stop int) int {
 	}
 	for i := range s.Script {
 		e := &s.Script[i]
-		least += field * count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "",
-			e.For != nil, e.By != nil, e.Msg != nil, e.OneWay != nil, e.On != nil, len(e.Groups) > 0)
+		least += field * (count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "", e.Msg != nil) + len(e.Args))
 	}
 	for _, b := range s.Params {
 		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {

@@ -9,6 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -201,54 +204,160 @@ type ProcessRef = json.RawMessage
 // only "msg", the delivery of that message (numbered from 0 in the order
 // sent), which forces a schedule (an imported log is replayed so).
 type Entry struct {
-	At      sim.Time       `json:"at"`
-	Node    ProcessRef     `json:"node,omitempty"`
-	Command string         `json:"command,omitempty"`
-	Target  ProcessRef     `json:"target,omitempty"`
-	Arg     int64          `json:"arg,omitempty"`
-	Fault   string         `json:"fault,omitempty"`
-	For     *sim.Time      `json:"for,omitempty"`
-	By      *sim.Time      `json:"by,omitempty"`
-	Msg     *int           `json:"msg,omitempty"`
-	OneWay  *bool          `json:"oneway,omitempty"`
-	On      *bool          `json:"on,omitempty"`
-	Groups  [][]ProcessRef `json:"groups,omitempty"`
+	At      sim.Time
+	Node    ProcessRef
+	Command string
+	Target  ProcessRef
+	Arg     int64
+	Fault   string
+	Msg     *int
+	// Args are the fault's other arguments ("for": 15), by field, as the
+	// file writes them: each is read by its kind (faults.Kind), so a
+	// fault with a new kind of argument needs nothing here.
+	Args map[string]json.RawMessage
 }
 
 // delivery says the entry delivers a message: it names one and neither a
 // command nor a fault.
 func (e *Entry) delivery() bool { return e.Command == "" && e.Fault == "" && e.Msg != nil }
 
-// given reports whether the entry sets a fault argument.
+// given reports whether the entry sets an argument.
 func (e *Entry) given(field string) bool {
 	switch field {
 	case "node":
 		return len(e.Node) > 0
 	case "target":
 		return len(e.Target) > 0
-	case "for":
-		return e.For != nil
-	case "by":
-		return e.By != nil
 	case "msg":
 		return e.Msg != nil
-	case "oneway":
-		return e.OneWay != nil
-	case "on":
-		return e.On != nil
-	case "groups":
-		return e.Groups != nil
 	case "arg":
 		return e.Arg != 0
 	}
-	return false
+	_, ok := e.Args[field]
+	return ok
 }
 
-// faultFields are the script fields that only faults take.
-var faultFields = []string{"for", "by", "msg", "oneway", "on", "groups"}
+// fields lists the arguments the entry gives, besides "at" and the
+// action's name: node, target, arg and msg, then the fault's by name.
+func (e *Entry) fields() []string {
+	var out []string
+	for _, f := range []string{"node", "target", "arg", "msg"} {
+		if e.given(f) {
+			out = append(out, f)
+		}
+	}
+	return append(out, slices.Sorted(maps.Keys(e.Args))...)
+}
 
-// entryFields are the script fields besides "at" and the action's name.
-var entryFields = append([]string{"node", "target", "arg"}, faultFields...)
+// entryKeys are an entry's own fields, which every entry may take.
+var entryKeys = []string{"at", "node", "command", "target", "arg", "fault", "msg"}
+
+// UnmarshalJSON reads an entry strictly: a field of its own, or a field
+// of a fault's argument in the registry, each once and spelt exactly.
+func (e *Entry) UnmarshalJSON(data []byte) error {
+	*e = Entry{}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == 'n' {
+		return nil // null, as encoding/json leaves a value
+	}
+	return sim.Members(data, func(key string, raw []byte) error {
+		var err error
+		switch key {
+		case "at":
+			err = decodeField(raw, &e.At, key)
+		case "node":
+			e.Node = bytes.Clone(raw)
+		case "command":
+			err = decodeField(raw, &e.Command, key)
+		case "target":
+			e.Target = bytes.Clone(raw)
+		case "arg":
+			err = decodeField(raw, &e.Arg, key)
+		case "fault":
+			err = decodeField(raw, &e.Fault, key)
+		case "msg":
+			e.Msg = new(int)
+			err = decodeField(raw, e.Msg, key)
+		default:
+			fields := faults.ArgFields()
+			if !slices.Contains(fields, key) {
+				known := slices.Sorted(slices.Values(append(fields, entryKeys...)))
+				return sim.FieldErrorf(key, "unknown field (known here: %s)", strings.Join(known, ", "))
+			}
+			if _, twice := e.Args[key]; twice {
+				return sim.FieldErrorf(key, "given twice")
+			}
+			if e.Args == nil {
+				e.Args = map[string]json.RawMessage{}
+			}
+			e.Args[key] = bytes.Clone(raw)
+		}
+		return err
+	})
+}
+
+// decodeField decodes one of an entry's own fields, and says in plain
+// words what is wrong with it.
+func decodeField[T any](raw []byte, v *T, key string) error {
+	if json.Unmarshal(raw, v) == nil {
+		return nil
+	}
+	return sim.DecodeStrict(raw, v, key)
+}
+
+// MarshalJSON writes an entry: at, its own fields that are given, then the
+// fault's arguments in the order of its params.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	b := append(make([]byte, 0, 64), `{"at":`...)
+	b = strconv.AppendInt(b, int64(e.At), 10)
+	field := func(key string, raw []byte) {
+		b = append(b, ',', '"')
+		b = append(b, key...)
+		b = append(b, '"', ':')
+		b = append(b, raw...)
+	}
+	text := func(key, s string) {
+		raw, _ := json.Marshal(s)
+		field(key, raw)
+	}
+	if len(e.Node) > 0 {
+		field("node", e.Node)
+	}
+	if e.Command != "" {
+		text("command", e.Command)
+	}
+	if len(e.Target) > 0 {
+		field("target", e.Target)
+	}
+	if e.Arg != 0 {
+		field("arg", strconv.AppendInt(nil, e.Arg, 10))
+	}
+	if e.Fault != "" {
+		text("fault", e.Fault)
+	}
+	if e.Msg != nil {
+		field("msg", strconv.AppendInt(nil, int64(*e.Msg), 10))
+	}
+	keys := slices.Sorted(maps.Keys(e.Args))
+	if f, ok := faults.Lookup(e.Fault); ok {
+		order := func(key string) int {
+			for i, p := range f.Params {
+				if p.Field == key {
+					return i
+				}
+			}
+			return len(f.Params)
+		}
+		slices.SortStableFunc(keys, func(x, y string) int { return order(x) - order(y) })
+	}
+	for _, k := range keys {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, e.Args[k]); err != nil {
+			return nil, fmt.Errorf("script entry field %q: %w", k, err)
+		}
+		field(k, compact.Bytes())
+	}
+	return append(b, '}'), nil
+}
 
 // Until is when the run stops: the first condition met.
 type Until struct {
@@ -451,8 +560,8 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		return timeField(field("at"), e.At)
 	}
 	if e.delivery() {
-		for _, name := range entryFields {
-			if name != "msg" && e.given(name) {
+		for _, name := range e.fields() {
+			if name != "msg" {
 				return fieldErr(field(name), "a delivery takes only \"at\" and \"msg\"")
 			}
 		}
@@ -469,12 +578,12 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		if err != nil {
 			return fieldErr(field("fault"), "%v", err)
 		}
-		for _, name := range entryFields {
-			if e.given(name) && !f.Takes(name) {
+		for _, name := range e.fields() {
+			if !f.Takes(name) {
 				return fieldErr(field(name), "the fault %s takes no %q (it takes %s)", f.Name, name, paramList(f))
 			}
 		}
-		a, err := s.entryArgs(e, field)
+		a, err := s.entryArgs(e, f, field)
 		if err != nil {
 			return err
 		}
@@ -486,8 +595,8 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		}
 		return nil
 	}
-	for _, name := range faultFields {
-		if e.given(name) {
+	for _, name := range e.fields() {
+		if name != "node" && name != "target" && name != "arg" {
 			return fieldErr(field(name), "only faults take %q; a command takes node, target and arg", name)
 		}
 	}
@@ -517,8 +626,9 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	return nil
 }
 
-// entryArgs reads a fault entry's arguments.
-func (s *Scenario) entryArgs(e *Entry, field func(string) string) (faults.Args, error) {
+// entryArgs reads a fault entry's arguments: its process, target and
+// message, and each other argument as its kind reads it.
+func (s *Scenario) entryArgs(e *Entry, f *faults.Fault, field func(string) string) (faults.Args, error) {
 	a := faults.NoArgs()
 	var err error
 	if len(e.Node) > 0 {
@@ -534,28 +644,20 @@ func (s *Scenario) entryArgs(e *Entry, field func(string) string) (faults.Args, 
 	if e.Msg != nil {
 		a.Msg = *e.Msg
 	}
-	if e.For != nil {
-		a.For = *e.For
-	}
-	if e.By != nil {
-		a.By = *e.By
-	}
-	if e.OneWay != nil {
-		a.OneWay = *e.OneWay
-	}
-	if e.On != nil {
-		a.On = *e.On
-	}
-	for gi, g := range e.Groups {
-		ids := make([]sim.NodeID, 0, len(g))
-		for pi, raw := range g {
-			id, err := s.nodeRef(raw)
-			if err != nil {
-				return a, fieldErr(fmt.Sprintf("%s[%d][%d]", field("groups"), gi, pi), "%v", err)
-			}
-			ids = append(ids, id)
+	for _, p := range f.Params {
+		raw, ok := e.Args[p.Field]
+		if !ok || p.Anchored() {
+			continue
 		}
-		a.Groups = append(a.Groups, ids)
+		v, err := p.Kind.Read(raw, s.nodeRef)
+		if err != nil {
+			var fe *sim.FieldError
+			if errors.As(err, &fe) {
+				return a, fieldErr(sim.JoinPath(field(p.Field), fe.Path), "%s", fe.Problem)
+			}
+			return a, fieldErr(field(p.Field), "%v", err)
+		}
+		a = p.Set(a, v)
 	}
 	return a, nil
 }

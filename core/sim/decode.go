@@ -143,6 +143,15 @@ func checkValue(raw []byte, t reflect.Type, path string) *FieldError {
 		return nil
 	}
 	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || t.Implements(unmarshalerType) {
+		// a type that decodes itself says where inside it a problem is
+		u, ok := reflect.New(t).Interface().(json.Unmarshaler)
+		if !ok {
+			return nil
+		}
+		var fe *FieldError
+		if errors.As(u.UnmarshalJSON(raw), &fe) {
+			return &FieldError{Path: JoinPath(path, fe.Path), Problem: fe.Problem}
+		}
 		return nil
 	}
 	if pt := reflect.PointerTo(t); (pt.Implements(textUnmarshalerType) || t.Implements(textUnmarshalerType)) && t.Kind() != reflect.Struct {
@@ -681,4 +690,64 @@ func caseMatch(fields []jsonField, key string) string {
 		}
 	}
 	return ""
+}
+
+// Members calls member with each key of the JSON object data and its
+// value's bytes, in document order, for a type that decodes its own
+// members (an UnmarshalJSON): quickly, without decoding values. Escaped
+// keys are decoded; data must be valid JSON (UnmarshalJSON's is).
+func Members(data []byte, member func(key string, value []byte) error) error {
+	w := &keyWalk{data: data, types: keyTypes{}}
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return &FieldError{Problem: "want an object, got " + found(bytes.TrimSpace(data))}
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return nil
+	}
+	for {
+		end, ok := w.stringEnd(i)
+		if !ok {
+			return &FieldError{Problem: "not valid JSON"}
+		}
+		key, ok := w.key(i, end)
+		if !ok {
+			return &FieldError{Problem: "not valid JSON"}
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return &FieldError{Problem: "not valid JSON"}
+		}
+		from := skipSpace(data, i+1)
+		to, ok := w.value(from, nil)
+		if !ok {
+			return &FieldError{Problem: "not valid JSON"}
+		}
+		if err := member(key, data[from:to]); err != nil {
+			return err
+		}
+		var done bool
+		if i, done, ok = w.afterMember(to, '}'); done || !ok {
+			if !ok {
+				return &FieldError{Problem: "not valid JSON"}
+			}
+			return nil
+		}
+	}
+}
+
+// JoinPath is the path of a problem at path inside a value at base:
+// "script[3]" and "for" make "script[3].for", and "[1][0]" makes
+// "script[3].groups[1][0]" of "script[3].groups".
+func JoinPath(base, path string) string {
+	switch {
+	case base == "":
+		return path
+	case path == "":
+		return base
+	case path[0] == '[':
+		return base + path
+	}
+	return base + "." + path
 }

@@ -90,6 +90,7 @@ func Registered(spec *sim.Spec) (Subject, error) {
 // the registry) and commands (every command of the algorithm).
 func Randomize(cfg engine.Config, seed uint64) engine.Config {
 	rng := rand.New(rand.NewPCG(seed, 0xfa17))
+	dice := faults.NewDice(rng)
 	n := len(cfg.Nodes)
 	cfg.Seed = seed
 	cfg.Scheduler = engine.Schedulers[rng.IntN(len(engine.Schedulers))]
@@ -121,28 +122,8 @@ func Randomize(cfg engine.Config, seed uint64) engine.Config {
 					a.Node = node()
 				}
 				a.Target = other(a.Node)
-			case faults.ParamMsg:
-				a.Msg = rng.IntN(80)
-			case faults.ParamTicks:
-				a.For = sim.Time(1 + rng.IntN(40))
-			case faults.ParamOffset:
-				a.By = sim.Time(rng.IntN(41) - 20)
-			case faults.ParamFlag:
-				if p.Field == "on" {
-					a.On = rng.IntN(2) == 0
-				} else {
-					a.OneWay = rng.IntN(2) == 0
-				}
-			case faults.ParamGroups:
-				var g1, g2 []sim.NodeID
-				for i := range n {
-					if i%2 == 0 {
-						g1 = append(g1, sim.NodeID(i))
-					} else {
-						g2 = append(g2, sim.NodeID(i))
-					}
-				}
-				a.Groups = [][]sim.NodeID{g1, g2}
+			default:
+				a = p.Set(a, p.Kind.Draw(dice, n))
 			}
 		}
 		if f.Validate(a, n, f.Given(a)) != nil {
@@ -586,30 +567,28 @@ func RelaySubject() Subject {
 		cfg.Down = []sim.NodeID{4}
 		cfg.Workload = &engine.Workload{Every: [2]sim.Time{2, 6}, Until: 150}
 		at := func(t sim.Time, a engine.Action) engine.Timed { return engine.Timed{At: t, Action: a} }
-		args := func(set func(*faults.Args)) faults.Args { a := faults.NoArgs(); set(&a); return a }
 		cfg.Script = []engine.Timed{
 			at(5, engine.Command("poke", 0, sim.None, 0)),
 			at(6, engine.Command("ping", 1, 3, 0)),
-			at(9, engine.Fault("skew", args(func(a *faults.Args) { a.Node, a.By = 2, 9 }))),
-			at(12, engine.Fault("pause", args(func(a *faults.Args) { a.Node, a.For = 1, 20 }))),
-			at(15, engine.Fault("cut", args(func(a *faults.Args) { a.Node, a.Target = 2, 3 }))),
-			at(22, engine.Fault("duplicate", args(func(a *faults.Args) { a.Msg = 6 }))),
-			at(23, engine.Fault("delay", args(func(a *faults.Args) { a.Msg = 7; a.For = 30 }))),
-			at(24, engine.Fault("drop", args(func(a *faults.Args) { a.Msg = 8 }))),
-			at(30, engine.Fault("fifo", args(func(a *faults.Args) { a.On = false }))),
-			at(40, engine.Fault("partition", args(func(a *faults.Args) { a.Groups = [][]sim.NodeID{{0, 1}, {2, 3, 4}} }))),
-			at(50, engine.Fault("crash", args(func(a *faults.Args) { a.Node = 0 }))),
+			at(9, engine.Fault("skew", faults.AtProcess(2).With("by", faults.ParamOffset.Num(9)))),
+			at(12, engine.Fault("pause", faults.AtProcess(1).With("for", faults.ParamTicks.Num(20)))),
+			at(15, engine.Fault("cut", faults.Args{Node: 2, Target: 3, Msg: sim.None})),
+			at(22, engine.Fault("duplicate", faults.OfMessage(6))),
+			at(23, engine.Fault("delay", faults.OfMessage(7).With("for", faults.ParamTicks.Num(30)))),
+			at(24, engine.Fault("drop", faults.OfMessage(8))),
+			at(30, engine.Fault("fifo", faults.NoArgs().With("on", faults.ParamFlag.Bool(false)))),
+			at(40, engine.Fault("partition", faults.NoArgs().With("groups", faults.ParamGroups.Of([][]sim.NodeID{{0, 1}, {2, 3, 4}})))),
+			at(50, engine.Fault("crash", faults.AtProcess(0))),
 			at(60, engine.Fault("heal", faults.NoArgs())),
-			at(70, engine.Fault("recover", args(func(a *faults.Args) { a.Node = 0 }))),
-			at(75, engine.Fault("recover", args(func(a *faults.Args) { a.Node = 4 }))),
-			at(80, engine.Fault("fifo", args(func(a *faults.Args) { a.On = true }))),
+			at(70, engine.Fault("recover", faults.AtProcess(0))),
+			at(75, engine.Fault("recover", faults.AtProcess(4))),
+			at(80, engine.Fault("fifo", faults.NoArgs().With("on", faults.ParamFlag.Bool(true)))),
 		}
 		return cfg, nil
 	}
 	paused := func() (engine.Config, error) {
 		cfg := RelayConfig(3, 1)
-		a := faults.NoArgs()
-		a.Node, a.For = 0, 55
+		a := faults.AtProcess(0).With("for", faults.ParamTicks.Num(55))
 		cfg.Script = []engine.Timed{{At: 2, Action: engine.Fault("pause", a)}}
 		return cfg, nil
 	}

@@ -69,7 +69,7 @@ func randomBank(t testing.TB, seed uint64, sched string, fifo bool) *scenario.Sc
 		s.Script = append(s.Script, scenario.Entry{At: at + sim.Time(1+rng.IntN(200)), Node: node(pick()), Command: chandylamport.CmdSnapshot})
 	}
 	for range rng.IntN(4) {
-		s.Script = append(s.Script, scenario.Entry{At: sim.Time(rng.IntN(busy)), Node: node(pick()), Fault: "pause", For: ticks(sim.Time(1 + rng.IntN(30)))})
+		s.Script = append(s.Script, scenario.Entry{At: sim.Time(rng.IntN(busy)), Node: node(pick()), Fault: "pause", Args: ticks(1 + rng.IntN(30))})
 	}
 	for range rng.IntN(3) {
 		who, crash := pick(), sim.Time(rng.IntN(busy))
@@ -89,7 +89,10 @@ func randomBank(t testing.TB, seed uint64, sched string, fifo bool) *scenario.Sc
 }
 
 // ticks is a script entry's duration.
-func ticks(t sim.Time) *sim.Time { return &t }
+// ticks is a fault entry's "for": so many ticks.
+func ticks(t int) map[string]json.RawMessage {
+	return map[string]json.RawMessage{"for": json.RawMessage(strconv.Itoa(t))}
+}
 
 // replay is what a failure prints: the seed, the scenario and how to rerun it.
 func replay(s *scenario.Scenario) string {
