@@ -40,7 +40,8 @@ func dropAction(id int) engine.Action {
 
 func faultAction(name string, node sim.NodeID, ticks sim.Time) engine.Action {
 	a := faults.NoArgs()
-	a.Node = node; a = a.With("for", faults.ParamTicks.Num(int64(ticks)))
+	a.Node = node
+	a = a.With("for", faults.ParamTicks.Num(int64(ticks)))
 	return engine.Fault(name, a)
 }
 
