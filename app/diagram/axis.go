@@ -6,6 +6,7 @@ package diagram
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"spacetime/core/sim"
 )
@@ -88,15 +89,20 @@ func (l *layout) lanes() {
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
 		l.tag = tagOf(WhatName).at(sim.NodeID(i))
 		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
-		if skew := l.ix.Skew(sim.NodeID(i), l.k); skew != 0 {
-			// a skewed clock: how far it runs ahead (+) or behind (−)
-			// under the name; where lanes are too close for that, a
-			// movable text (the process panel says it too)
+		if c, skew := l.ix.Clock(sim.NodeID(i), l.k); skew != 0 || c.Drift != 0 {
+			// a clock that is off: how far it reads ahead (+) or behind
+			// (−) now, and its rate if it drifts, under the name; where
+			// lanes are too close for that, a movable text (the process
+			// panel says it too)
 			prio := prioFixed
 			if gap < 2*(textAscent+textDescent) {
 				prio = prioCut
 			}
 			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prio, 0, point{marginLeft + 4, y - 4})
+			if c.Drift != 0 {
+				// its rate, a line lower
+				l.text(Shape{X1: marginLeft - 10, Y1: y + 30, Color: UserCutColor, Align: AlignRight, Text: clockRate(c.Rate())}, prioCut, 0, point{marginLeft + 4, y + 9})
+			}
 		}
 	}
 	l.tag = tagOf(WhatAxis)
@@ -154,4 +160,10 @@ func (l *layout) nowLine() {
 	defer l.tagging(tagOf(WhatNow))()
 	l.add(Shape{Op: OpLine, X1: x, Y1: l.top - 12, X2: x, Y2: l.opt.Height - l.bottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
 	l.text(Shape{X1: x, Y1: l.top - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
+}
+
+// clockRate writes a clock's rate, in ticks for every hundred that pass,
+// as the factor it runs at: "×0.5".
+func clockRate(hundredths int64) string {
+	return "×" + strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
 }

@@ -35,9 +35,9 @@ type Index struct {
 	noted, faulted, cutNoted []int
 	// halo gives the first annotation about each message that has one.
 	halo map[int]haloNote
-	// skews and delays list, by process and by message, the skew and
-	// arrival time each change set, in step order.
-	skews  map[sim.NodeID][]change
+	// clocks list, by process, the changes of its wall clock, and delays,
+	// by message, the arrival time each delay set, in step order.
+	clocks map[sim.NodeID][]clockChange
 	delays map[int][]change
 	end    float64
 	// points gives the first step of each process's point annotation of a
@@ -93,7 +93,7 @@ func NewIndex(tr *trace.Trace, axis Axis, spec *sim.Spec) *Index {
 	}
 	recs := tr.Records
 	ix := &Index{tr: tr, axis: axis, xs: make([]float64, len(recs)), upTo: make([]float64, len(recs)+1),
-		halo: map[int]haloNote{}, skews: map[sim.NodeID][]change{}, delays: map[int][]change{}}
+		halo: map[int]haloNote{}, clocks: map[sim.NodeID][]clockChange{}, delays: map[int][]change{}}
 	if axis == AxisLamport {
 		for i, r := range recs {
 			ix.xs[i] = float64(r.Lamport)
@@ -217,8 +217,8 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 				if c.Value == 0 {
 					begin(k, span{from: s})
 				}
-			case trace.ChangeSkew:
-				ix.skews[c.Node] = append(ix.skews[c.Node], change{step: s, value: c.Value})
+			case trace.ChangeSkew, trace.ChangeRate:
+				ix.clocks[c.Node] = append(ix.clocks[c.Node], clockChange{step: s, at: r.Time, what: c.What, value: c.Value})
 			case trace.ChangeDelay:
 				ix.delays[c.Msg] = append(ix.delays[c.Msg], change{step: s, value: c.Value})
 			}
@@ -318,10 +318,34 @@ func valueAt(cs []change, k int) (int64, bool) {
 	return cs[i-1].value, true
 }
 
-// Skew is how far process id's clock runs ahead after the first k steps.
-func (ix *Index) Skew(id sim.NodeID, k int) sim.Time {
-	v, _ := valueAt(ix.skews[id], k)
-	return sim.Time(v)
+// clockChange is a step that set a process's clock off (a skew) or made
+// it run at a rate.
+type clockChange struct {
+	step  int
+	at    sim.Time
+	what  trace.ChangeKind
+	value int64
+}
+
+// Clock is process id's wall clock after the first k steps, and how far it
+// reads ahead of the time then (behind when negative).
+func (ix *Index) Clock(id sim.NodeID, k int) (sim.WallClock, sim.Time) {
+	var c sim.WallClock
+	for _, ch := range ix.clocks[id] {
+		if ch.step >= k {
+			break
+		}
+		if ch.what == trace.ChangeSkew {
+			c = c.Skewed(ch.at, sim.Time(ch.value))
+		} else {
+			c = c.Rated(ch.at, ch.value)
+		}
+	}
+	now := sim.Time(0)
+	if k = min(k, ix.tr.Len()); k > 0 {
+		now = ix.tr.Records[k-1].Time
+	}
+	return c, c.Reads(now) - now
 }
 
 // heldAt lists the token intervals (StyleToken roles) open after the first

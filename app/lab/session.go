@@ -7,6 +7,7 @@ package lab
 
 import (
 	"fmt"
+	"strconv"
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
@@ -268,8 +269,12 @@ func (s *Session) Processes() []Process {
 			health = "down from the start"
 		}
 		fields := st.Fields(id)
-		if skew := st.Skew(id); skew != 0 {
-			fields = append(fields, sim.Field{Name: "clock", Value: fmt.Sprintf("%+d ticks (reads %d)", skew, st.Now()+skew)})
+		if skew, rate := st.Skew(id), st.ClockRate(id); skew != 0 || rate != 100 {
+			value := fmt.Sprintf("%+d ticks (reads %d)", skew, st.Now()+skew)
+			if rate != 100 {
+				value += fmt.Sprintf(", counts %s ticks a tick", strconv.FormatFloat(float64(rate)/100, 'f', -1, 64))
+			}
+			fields = append(fields, sim.Field{Name: "clock", Value: value})
 		}
 		for _, t := range st.Timers(id) {
 			fields = append(fields, sim.Field{Name: "timer " + t.Tag, Value: fmt.Sprintf("due at %d", t.Due)})

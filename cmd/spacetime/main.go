@@ -65,8 +65,8 @@ const usage = `usage:
 A FILE of - is read from standard input; a FILE may also be a ShiViz or
 GoVector log, replayed as a run. check runs N seeded random
 scenarios with random faults per algorithm (default: every algorithm, 1000
-runs, a random seed, every fault: crash,recover,pause,drop,delay,duplicate,
-cut,heal,partition,skew,fifo) and writes each failing one to --out
+runs, a random seed, every fault of the registry: crash,recover,pause,drop,
+delay,duplicate,cut,heal,partition,skew,drift,fifo) and writes each failing one to --out
 (default out/check) with the command that replays it.
 run and export stop a run that would keep more than --max-memory MB
 (default 1024).

@@ -25,6 +25,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
@@ -934,7 +935,7 @@ func TestErrorsInPlainWords(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" (the commands are list, run, export, check and help)`},
 		{"stray argument", []string{"list", "extra"}, `unexpected argument "extra": list takes no file`},
 		{"two files", []string{"run", missing, missing}, `unexpected argument "` + missing + `": give one scenario file`},
-		{"check: unknown fault", []string{"check", "--faults", "crash,melt"}, `--faults: unknown fault "melt" (known: crash, recover, pause, drop, delay, duplicate, cut, heal, partition, skew, fifo)`},
+		{"check: unknown fault", []string{"check", "--faults", "crash,melt"}, `--faults: unknown fault "melt" (known: crash, recover, pause, drop, delay, duplicate, cut, heal, partition, skew, drift, fifo)`},
 	}
 	if !canRead {
 		tests = append(tests, struct {
@@ -1011,4 +1012,11 @@ func TestFilesAreReadExactly(t *testing.T) {
 	out, err := call(t, "run", writeScenario(t, "bom.json", []byte("\uFEFF"+`{"algorithm": "chandy-lamport", "n": 3, "until": {"steps": 5}}`)))
 	require.NoError(t, err)
 	assert.Contains(t, out, "scenario   bom (chandy-lamport, n=3, seed 0)")
+}
+
+// The usage names every fault of the registry, so that a fault added to
+// it cannot be left out of the help.
+func TestUsageNamesEveryFault(t *testing.T) {
+	flat := strings.ReplaceAll(usage, "\n", "")
+	assert.Contains(t, flat, strings.Join(faults.Names(), ","))
 }

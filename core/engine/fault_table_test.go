@@ -127,6 +127,16 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 				assert.Equal(t, sim.Time(-6), after.Skew(3))
 				assert.Equal(t, after.Now()-6, after.View().LocalTime(3))
 			}},
+		"drift": {fault: func(int, int) faults.Args {
+			return faults.AtProcess(2).With("rate", faults.ParamRate.Num(50))
+		},
+			check: func(t *testing.T, before, after engine.State, rec trace.Record) {
+				assert.Equal(t, int64(100), before.ClockRate(2))
+				assert.Equal(t, int64(50), after.ClockRate(2))
+				assert.Equal(t, after.Now(), after.View().LocalTime(2), "it reads the time when it starts to drift")
+				require.Len(t, rec.Changes(), 1)
+				assert.Equal(t, trace.ChangeRate, rec.Changes()[0].What)
+			}},
 		"fifo": {fault: func(int, int) faults.Args {
 			return args(func(a *faults.Args) { *a = a.With("on", faults.ParamFlag.Bool(false)) })
 		},

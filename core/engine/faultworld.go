@@ -158,19 +158,18 @@ func (f *faultWorld) SetLink(from, to sim.NodeID, up bool) int {
 	return lost
 }
 
-func (f *faultWorld) Skew(id sim.NodeID) sim.Time {
-	if f.w.skew == nil {
-		return 0
-	}
-	return f.w.skew[id]
-}
+func (f *faultWorld) Skew(id sim.NodeID) sim.Time { return f.w.localTime(id) - f.w.now }
 
 func (f *faultWorld) SetSkew(id sim.NodeID, by sim.Time) {
-	if f.w.skew == nil {
-		f.w.skew = make([]sim.Time, len(f.w.nodes))
-	}
-	f.w.skew[id] = by
+	f.w.setClock(id, f.w.clock(id).Skewed(f.w.now, by))
 	f.change(trace.Change{What: trace.ChangeSkew, Node: id, Peer: sim.None, Msg: sim.None, Value: int64(by)})
+}
+
+func (f *faultWorld) ClockRate(id sim.NodeID) int64 { return f.w.clock(id).Rate() }
+
+func (f *faultWorld) SetClockRate(id sim.NodeID, rate int64) {
+	f.w.setClock(id, f.w.clock(id).Rated(f.w.now, rate))
+	f.change(trace.Change{What: trace.ChangeRate, Node: id, Peer: sim.None, Msg: sim.None, Value: rate})
 }
 
 func (f *faultWorld) FIFO() bool { return f.w.fifo }

@@ -41,13 +41,13 @@ func (s State) Lamport(id sim.NodeID) clock.Lamport { return s.w.lamport[id] }
 // Vector is a process's vector clock. Do not modify it.
 func (s State) Vector(id sim.NodeID) clock.Vector { return s.w.vector[id] }
 
-// Skew is how far a process's clock runs ahead (behind when negative).
-func (s State) Skew(id sim.NodeID) sim.Time {
-	if s.w.skew == nil {
-		return 0
-	}
-	return s.w.skew[id]
-}
+// Skew is how far a process's clock reads ahead of the time now (behind
+// when negative).
+func (s State) Skew(id sim.NodeID) sim.Time { return s.w.localTime(id) - s.w.now }
+
+// ClockRate is how many ticks a process's clock counts for every hundred
+// that pass: 100 unless it drifts.
+func (s State) ClockRate(id sim.NodeID) int64 { return s.w.clock(id).Rate() }
 
 // LinkUp reports whether the link from→to carries messages.
 func (s State) LinkUp(from, to sim.NodeID) bool { return s.w.linkUp(from, to) }

@@ -56,8 +56,9 @@ type world struct {
 	fifo   bool
 	// cut marks cut links, index from*n+to; nil while none is cut.
 	cut []bool
-	// skew is each process's clock offset; nil while none is skewed.
-	skew []sim.Time
+	// clocks are the processes' wall clocks; nil while every one reads
+	// the simulated time.
+	clocks []sim.WallClock
 	// delayed holds the arrival times a delay fault pushed back, by message.
 	delayed map[int]sim.Time
 	// intervals are the annotated intervals open on each process (their
@@ -154,8 +155,8 @@ func (w *world) clone() *world {
 	if w.cut != nil {
 		c.cut = append([]bool(nil), w.cut...)
 	}
-	if w.skew != nil {
-		c.skew = append([]sim.Time(nil), w.skew...)
+	if w.clocks != nil {
+		c.clocks = append([]sim.WallClock(nil), w.clocks...)
 	}
 	if w.delayed != nil {
 		c.delayed = maps.Clone(w.delayed)
@@ -239,12 +240,28 @@ func (w *world) linkUp(from, to sim.NodeID) bool {
 	return w.cut == nil || !w.cut[int(from)*len(w.nodes)+int(to)]
 }
 
-// localTime is a process's own clock.
+// clock is a process's wall clock.
+func (w *world) clock(id sim.NodeID) sim.WallClock {
+	if w.clocks == nil {
+		return sim.WallClock{}
+	}
+	return w.clocks[id]
+}
+
+// setClock sets a process's wall clock.
+func (w *world) setClock(id sim.NodeID, c sim.WallClock) {
+	if w.clocks == nil {
+		w.clocks = make([]sim.WallClock, len(w.nodes))
+	}
+	w.clocks[id] = c
+}
+
+// localTime is what a process's own clock reads now.
 func (w *world) localTime(id sim.NodeID) sim.Time {
-	if w.skew == nil {
+	if w.clocks == nil {
 		return w.now
 	}
-	return w.now + w.skew[id]
+	return w.clocks[id].Reads(w.now)
 }
 
 // timerOf finds a node's armed timer by tag.

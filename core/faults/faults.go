@@ -89,8 +89,15 @@ type World interface {
 	// SetLink cuts or heals from→to; cutting it loses what is in flight on
 	// it, and it returns how many messages that lost.
 	SetLink(from, to sim.NodeID, up bool) int
+	// Skew is how far a process's clock reads ahead of the time now, and
+	// SetSkew sets it so (keeping its rate).
 	Skew(id sim.NodeID) sim.Time
 	SetSkew(id sim.NodeID, by sim.Time)
+	// ClockRate is how many ticks a process's clock counts for every
+	// hundred that pass (100: right), and SetClockRate makes it count so
+	// many from now on, from what it reads.
+	ClockRate(id sim.NodeID) int64
+	SetClockRate(id sim.NodeID, rate int64)
 	FIFO() bool
 	SetFIFO(on bool)
 }

@@ -18,7 +18,7 @@ func TestParseListsTheRegistry(t *testing.T) {
 	}
 	_, err := Parse("melt")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `unknown fault "melt" (known: crash, recover, pause, drop, delay, duplicate, cut, heal, partition, skew, fifo)`)
+	assert.Contains(t, err.Error(), `unknown fault "melt" (known: crash, recover, pause, drop, delay, duplicate, cut, heal, partition, skew, drift, fifo)`)
 }
 
 func TestEveryEntryIsComplete(t *testing.T) {

@@ -3,6 +3,7 @@ package faults
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -234,6 +235,39 @@ var (
 		Input: Input{Type: InputCheck},
 		Draw:  func(d *Dice, n int) Value { return Value{Int: int64(d.IntN(2))} },
 	}
+	// ParamRate is a clock's rate: the ticks it counts for every hundred
+	// that pass, from 0 (it stands still) to MaxRate. A scenario writes
+	// it as a ratio ("rate": 0.5), a link and the menu in hundredths.
+	ParamRate = &Kind{
+		Name:  "rate",
+		Words: func(field string) string { return fmt.Sprintf("a clock's rate (%q: 1 is right, 0.5 half speed, 2 twice)", field) },
+		Check: func(v Value, _ Args, _ int) error {
+			if v.Int < 0 || v.Int > MaxRate {
+				return fmt.Errorf("from 0 (a clock that stands still) to %d, got %s", MaxRate/100, ratio(v.Int))
+			}
+			return nil
+		},
+		Read: func(raw json.RawMessage, _ Procs) (Value, error) {
+			var x float64
+			if err := json.Unmarshal(raw, &x); err != nil {
+				return Value{}, sim.DecodeStrict(raw, &x, "")
+			}
+			if x < 0 || x > MaxRate/100 {
+				return Value{}, fmt.Errorf("from 0 (a clock that stands still) to %d, got %s", MaxRate/100, raw)
+			}
+			return Value{Int: int64(math.Round(x * 100))}, nil
+		},
+		Write: func(v Value, _ func(sim.NodeID) json.RawMessage) json.RawMessage {
+			return json.RawMessage(ratio(v.Int))
+		},
+		Encode: encodeNumber,
+		Decode: decodeNumberValue,
+		Input:  Input{Type: InputNumber, Min: 0, Max: MaxRate, Default: 50},
+		Draw: func(d *Dice, n int) Value {
+			rates := []int64{0, 50, 90, 110, 200, 100}
+			return Value{Int: rates[d.IntN(len(rates))]}
+		},
+	}
 	// ParamGroups is a list of groups of processes ("groups").
 	ParamGroups = &Kind{
 		Name:   "groups",
@@ -292,6 +326,12 @@ func processKind(field string, at anchor, words string) *Kind {
 type ofField string
 
 func (e ofField) Error() string { return string(e) }
+
+// MaxRate bounds a clock's rate, in ticks for every hundred that pass.
+const MaxRate = 10_000
+
+// ratio writes a rate in hundredths as a ratio: 50 is 0.5.
+func ratio(hundredths int64) string { return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64) }
 
 func inRange(id sim.NodeID, n int) error {
 	if id < 0 || int(id) >= n {

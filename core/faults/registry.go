@@ -276,6 +276,36 @@ var Registry = []*Fault{
 		},
 	},
 	{
+		Name: "drift", Letter: 't',
+		Help:   "make the process's clock run fast or slow from now on: it counts rate ticks for every one that passes (1 is right, 0.5 half speed, 0 stands still)",
+		Params: []Param{{Field: "node", Kind: ParamNode}, {Field: "rate", Kind: ParamRate, Before: "to", After: "ticks per 100 (100: right)"}},
+		Menus:  []Menu{MenuProcess}, Label: "Drift {node}'s clock",
+		Check: func(w World, a Args) error {
+			if w.ClockRate(a.Node) == a.Int("rate") {
+				return fmt.Errorf("%s's clock runs at that rate already", w.Name(a.Node))
+			}
+			return nil
+		},
+		Apply: func(w World, a Args) string {
+			w.SetClockRate(a.Node, a.Int("rate"))
+			name, reads := w.Name(a.Node), w.Now()+w.Skew(a.Node)
+			switch rate := a.Int("rate"); {
+			case rate == 100:
+				return fmt.Sprintf("%s's clock runs at the right rate again: it reads %d at time %d, and keeps time from now on", name, reads, w.Now())
+			case rate == 0:
+				return fmt.Sprintf("%s's clock stops: it reads %d at time %d, and will read %d for as long as it is stopped", name, reads, w.Now(), reads)
+			default:
+				return fmt.Sprintf("%s's clock drifts: from now on it counts %s ticks for every one that passes (%s), and reads %d at time %d", name, ratio(rate), map[bool]string{true: "fast", false: "slow"}[rate > 100], reads, w.Now())
+			}
+		},
+		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock drift: the clock runs fast or slow from here",
+		Mark:  func(a Args) string { return "×" + ratio(a.Int("rate")) },
+		Draw: func(s Scene, d *Dice) (Args, bool) {
+			a := AtProcess(sim.NodeID(d.IntN(s.N())))
+			return a.With("rate", ParamRate.Draw(d, s.N())), true
+		},
+	},
+	{
 		Name: "fifo", Letter: 'f',
 		Help:   "switch first-in-first-out delivery on or off from now on",
 		Params: []Param{{Field: "on", Kind: ParamFlag, After: "FIFO channels"}},

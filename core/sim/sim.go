@@ -188,3 +188,45 @@ func NumberNames(n int) []string {
 	}
 	return names
 }
+
+// WallClock is a process's own clock, which its LocalTime reads: the
+// simulated time, set off by a skew and running at a rate. The zero value
+// reads the simulated time exactly.
+type WallClock struct {
+	// At is the simulated time of the clock's last setting, and Offset
+	// how far ahead of it the clock read then (behind when negative).
+	At, Offset Time
+	// Drift is how many ticks more than a hundred the clock counts for
+	// every hundred that pass: 0 is right, 100 runs at twice the speed,
+	// -50 at half, -100 stands still.
+	Drift int64
+}
+
+// Rate is how many ticks the clock counts for every hundred that pass.
+func (c WallClock) Rate() int64 { return 100 + c.Drift }
+
+// Reads is what the clock reads at simulated time now (no earlier than
+// At): its reading at At, and the ticks since at its rate, rounded down.
+func (c WallClock) Reads(now Time) Time {
+	if c.Drift == 0 {
+		return now + c.Offset
+	}
+	scaled := int64(now-c.At) * c.Rate()
+	counted := scaled / 100
+	if scaled%100 < 0 {
+		counted-- // rounded down
+	}
+	return c.At + c.Offset + Time(counted)
+}
+
+// Skewed is the clock set at now to read by ticks ahead of it (behind when
+// negative), running at the same rate.
+func (c WallClock) Skewed(now, by Time) WallClock {
+	return WallClock{At: now, Offset: by, Drift: c.Drift}
+}
+
+// Rated is the clock running from now at rate ticks for every hundred
+// that pass, on from what it reads now.
+func (c WallClock) Rated(now Time, rate int64) WallClock {
+	return WallClock{At: now, Offset: c.Reads(now) - now, Drift: rate - 100}
+}

@@ -214,3 +214,28 @@ func TestDecodeStrictRefusesInPlainWords(t *testing.T) {
 		assert.Equal(t, tc.want, err.Error())
 	}
 }
+
+// A wall clock set off by a skew and running at a rate reads what a clock
+// on the wall would: never backwards while its rate holds, rounded down.
+func TestWallClockReads(t *testing.T) {
+	var right WallClock
+	assert.Equal(t, Time(7), right.Reads(7))
+	assert.Equal(t, int64(100), right.Rate())
+
+	ahead := right.Skewed(4, 5)
+	assert.Equal(t, Time(15), ahead.Reads(10))
+
+	half := ahead.Rated(10, 50) // reads 15 at time 10, then half a tick a tick
+	assert.Equal(t, []Time{15, 15, 16, 16, 17}, []Time{half.Reads(10), half.Reads(11), half.Reads(12), half.Reads(13), half.Reads(14)})
+	assert.Equal(t, int64(50), half.Rate())
+
+	stopped := half.Rated(14, 0)
+	assert.Equal(t, Time(17), stopped.Reads(1000))
+
+	fast := stopped.Rated(1000, 250)
+	assert.Equal(t, Time(17+25), fast.Reads(1010))
+
+	back := fast.Skewed(1010, -3) // a step keeps the rate
+	assert.Equal(t, Time(1007), back.Reads(1010))
+	assert.Equal(t, Time(1007+5), back.Reads(1012))
+}

@@ -238,9 +238,12 @@ const (
 	ChangeFIFO
 	// ChangeDelay: message Msg cannot arrive before time Value.
 	ChangeDelay
+	// ChangeRate: Node's clock now counts Value ticks for every hundred
+	// that pass (100: the right rate).
+	ChangeRate
 )
 
-var changeNames = [...]string{"", "health", "link", "skew", "fifo", "delay"}
+var changeNames = [...]string{"", "health", "link", "skew", "fifo", "delay", "rate"}
 
 // MarshalText writes the change kind's name.
 func (c ChangeKind) MarshalText() ([]byte, error) {

@@ -2,6 +2,7 @@ package lease_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"spacetime/core/algo/lease"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -94,6 +96,35 @@ func TestWallClockSteppedBack(t *testing.T) {
 	assert.Empty(t, algotest.Failed(r), "by its timer client1's belief ends before client2's begins")
 	assert.Contains(t, algotest.Captions(r), "client1 believes it holds no lease, so it does not write")
 	assert.Equal(t, 0, algotest.Metrics(r)["rejected_writes"])
+}
+
+// A wall clock that runs slow keeps a lease alive in its holder's mind as
+// a step back does, without ever jumping: at half speed it reads 6 when
+// the service's lease has run out, and reaches the lease's end ten ticks
+// late. A timer counts the ticks that pass and is not fooled.
+func TestWallClockThatDrifts(t *testing.T) {
+	s, r := scenariotest.Run(t, "lease-drift")
+	require.Len(t, algotest.Failed(r), 1)
+	assert.Contains(t, algotest.Failed(r)[0], "at most one client believes it holds the lease")
+	m := algotest.Metrics(r)
+	assert.Equal(t, 1, m["rejected_writes"])
+	assert.Equal(t, "paid by client 2", m["final_value"])
+	captions := algotest.Captions(r)
+	assert.Contains(t, captions, "client1 gets the lease with token 33: its wall clock reads 1, so it believes it holds it until 11")
+	assert.Contains(t, captions, "client1 reads its wall clock, 6, before 11: it still believes it holds the lease (token 33)")
+	assert.Contains(t, captions, "client1's wall clock reads 11: its lease (token 33) has run out")
+	for _, rec := range r.Trace().Records {
+		if strings.Contains(rec.Caption, "client1's wall clock reads 11") {
+			assert.Equal(t, sim.Time(22), rec.Time, "ten ticks after the service's lease ran out")
+		}
+	}
+
+	timer, err := s.WithSwitch(lease.WallClock, false)
+	require.NoError(t, err)
+	r, err = timer.Run()
+	require.NoError(t, err)
+	assert.Empty(t, algotest.Failed(r), "a timer does not drift")
+	assert.Contains(t, algotest.Captions(r), "client1 believes it holds no lease, so it does not write")
 }
 
 // A renewal keeps the token; a late one is refused and queued; a crashed
