@@ -239,8 +239,10 @@ var (
 	// that pass, from 0 (it stands still) to MaxRate. A scenario writes
 	// it as a ratio ("rate": 0.5), a link and the menu in hundredths.
 	ParamRate = &Kind{
-		Name:  "rate",
-		Words: func(field string) string { return fmt.Sprintf("a clock's rate (%q: 1 is right, 0.5 half speed, 2 twice)", field) },
+		Name: "rate",
+		Words: func(field string) string {
+			return fmt.Sprintf("a clock's rate (%q: 1 is right, 0.5 half speed, 2 twice)", field)
+		},
 		Check: func(v Value, _ Args, _ int) error {
 			if v.Int < 0 || v.Int > MaxRate {
 				return fmt.Errorf("from 0 (a clock that stands still) to %d, got %s", MaxRate/100, ratio(v.Int))

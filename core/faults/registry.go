@@ -299,7 +299,7 @@ var Registry = []*Fault{
 			}
 		},
 		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock drift: the clock runs fast or slow from here",
-		Mark:  func(a Args) string { return "×" + ratio(a.Int("rate")) },
+		Mark: func(a Args) string { return "×" + ratio(a.Int("rate")) },
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a := AtProcess(sim.NodeID(d.IntN(s.N())))
 			return a.With("rate", ParamRate.Draw(d, s.N())), true
