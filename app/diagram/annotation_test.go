@@ -20,6 +20,7 @@ var roles = &sim.Spec{ID: "roles", Roles: []sim.RoleSpec{
 	{Name: "wait-for", Style: sim.StyleArrow, Tone: sim.Red, Legend: "waits for"},
 	{Name: "rejected-write", Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "write rejected"},
 	{Name: "checker-only", Style: sim.StyleHidden},
+	{Name: "recovery-line", Style: sim.StyleLine, Tone: sim.Red, Legend: "recovery line"},
 }}
 
 // rec is a step of a made-up trace with annotations.
@@ -168,10 +169,10 @@ func TestLineThroughPastPoints(t *testing.T) {
 		rec(3, 9, 0, sim.At("saved", 1, "")),
 		rec(4, 12, 2, sim.At("checker-only", 0, "")),
 	}}
-	line := sim.Line{Label: "recovery line", Tone: sim.Red, Points: []sim.LinePoint{
+	line := sim.Overlay{Role: "recovery-line", Text: "recovery line", Points: []sim.LinePoint{
 		{Node: 0, Role: "saved", Group: 0}, {Node: 1, Role: "saved", Group: 1}, {Node: 2, Role: "saved", Group: 7},
 	}}
-	sc := diagram.Layout(tr, 5, roles, diagram.Options{Width: 600, Height: 240, Lines: []sim.Line{line}})
+	sc := diagram.Layout(tr, 5, roles, diagram.Options{Width: 600, Height: 240, Overlays: []sim.Overlay{line}})
 	label := filter(sc, func(sh diagram.Shape) bool { return sh.Op == diagram.OpText && sh.Text == "recovery line" })
 	require.Len(t, label, 1)
 	strokes := filter(sc, func(sh diagram.Shape) bool {
@@ -183,11 +184,11 @@ func TestLineThroughPastPoints(t *testing.T) {
 	assert.Zero(t, strokes[0].Flags&diagram.FlagDashed, "a settled line is solid")
 
 	line.Dashed = true
-	sc = diagram.Layout(tr, 5, roles, diagram.Options{Width: 600, Height: 240, Lines: []sim.Line{line}})
+	sc = diagram.Layout(tr, 5, roles, diagram.Options{Width: 600, Height: 240, Overlays: []sim.Overlay{line}})
 	for _, sh := range filter(sc, func(sh diagram.Shape) bool { return sh.Op == diagram.OpLine && sh.Color == label[0].Color }) {
 		assert.NotZero(t, sh.Flags&diagram.FlagDashed, "a candidate line is dashed")
 	}
-	sc = diagram.Layout(tr, 2, roles, diagram.Options{Width: 600, Height: 240, Lines: []sim.Line{line}})
+	sc = diagram.Layout(tr, 2, roles, diagram.Options{Width: 600, Height: 240, Overlays: []sim.Overlay{line}})
 	assert.Len(t, filter(sc, func(sh diagram.Shape) bool {
 		return sh.Op == diagram.OpLine && sh.Color == label[0].Color && sh.X1 == sh.X2
 	}), 1,

@@ -110,10 +110,14 @@ func (l *layout) staircase(pts []point, color Color, flags uint8, label string) 
 }
 
 // lines draws the algorithm's lines through the processes' pasts (a
-// recovery line), each point where its process made the annotation that
-// names it; a point not reached yet is left out.
+// recovery line: its StyleLine overlays), each point where its process
+// made the annotation that names it; a point not reached yet is left out.
 func (l *layout) lines() {
-	for _, line := range l.opt.Lines {
+	for _, line := range l.opt.Overlays {
+		rs, ok := l.role(line.Role)
+		if !ok || rs.Style != sim.StyleLine {
+			continue
+		}
 		var pts []point
 		for _, p := range line.Points {
 			s := l.ix.pointStep(p)
@@ -126,16 +130,16 @@ func (l *layout) lines() {
 		if line.Dashed {
 			flags = FlagDashed
 		}
-		l.tag = tagOf(WhatLine).as(line.Label)
-		l.staircase(pts, ToneColor(line.Tone), flags, line.Label)
-		l.undone(line)
+		l.tag = tagOf(WhatLine).as(line.Text)
+		l.staircase(pts, ToneColor(rs.Tone), flags, line.Text)
+		l.undone(line, ToneColor(rs.Tone))
 		l.tag = Tag{}
 	}
 }
 
 // undone draws, on each lane, the stretch from the process's point on the
 // line to the step that undid it, as a faint band: the work lost.
-func (l *layout) undone(line sim.Line) {
+func (l *layout) undone(line sim.Overlay, color Color) {
 	from := map[sim.NodeID]int{}
 	for _, p := range line.Points {
 		from[p.Node] = l.ix.pointStep(p)
@@ -151,7 +155,7 @@ func (l *layout) undone(line sim.Line) {
 			continue
 		}
 		y := l.s.lanes[u.Node]
-		l.add(Shape{Op: OpRect, X1: x0, Y1: y - 9, X2: x1 - x0, Y2: 18, Color: ToneColor(line.Tone), Flags: FlagFaint})
+		l.add(Shape{Op: OpRect, X1: x0, Y1: y - 9, X2: x1 - x0, Y2: 18, Color: color, Flags: FlagFaint})
 	}
 }
 

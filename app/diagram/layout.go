@@ -40,9 +40,10 @@ type Options struct {
 	// Other is a second event compared with the selected one, ringed too.
 	Other    int
 	HasOther bool
-	// Lines are the algorithm's lines through the processes' pasts at
-	// the step on screen (Spec.Lines).
-	Lines []sim.Line
+	// Overlays are the algorithm's overlays at the step on screen
+	// (Spec.Overlays): the lanes draw its lines through the processes'
+	// pasts.
+	Overlays []sim.Overlay
 	// Stamps writes every event's Lamport timestamp or vector clock (the
 	// engine's, kept for every algorithm) under its dot.
 	Stamps Stamps

@@ -44,6 +44,9 @@ type LegendOptions struct {
 	Cut bool
 	// Highlight says messages that failed an invariant are pointed at.
 	Highlight bool
+	// Overlays are the algorithm's overlays at the step on screen: the
+	// legend explains the roles of those drawn.
+	Overlays []sim.Overlay
 }
 
 // Legend lists what the diagram of the first k steps of an indexed run of
@@ -61,7 +64,14 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 			}
 			out = append(out, e)
 		}
+		drawn := map[string]bool{}
+		for _, o := range opt.Overlays {
+			drawn[o.Role] = true
+		}
 		for _, rs := range spec.Roles {
+			if rs.Style.Overlays() && !drawn[rs.Name] {
+				continue
+			}
 			e := LegendEntry{Color: ToneColor(rs.Tone), Label: rs.Legend}
 			switch rs.Style {
 			case sim.StyleHidden:
@@ -82,6 +92,14 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 				e.Swatch, e.Symbol = SwatchGlyph, sim.GlyphToken.Symbol()
 			case sim.StyleLabel:
 				e.Swatch, e.Symbol = SwatchGlyph, "9"
+			case sim.StyleState:
+				continue // words under a process, which say what they are
+			case sim.StyleWait:
+				e.Swatch, e.Width = SwatchLine, 2.5
+			case sim.StyleHeld:
+				e.Swatch, e.Width = SwatchLine, blockedWidth
+			case sim.StyleLine:
+				e.Swatch, e.Width = SwatchLine, 2
 			}
 			out = append(out, e)
 		}

@@ -14,6 +14,9 @@ type TopologyOptions struct {
 	Highlight []int
 	// Scale is as the diagram's Options.Scale.
 	Scale float64
+	// Overlays are the algorithm's overlays at the step on screen
+	// (Spec.Overlays): the graph draws its states, waits and held links.
+	Overlays []sim.Overlay
 }
 
 // TopologyHeight is the height the topology view is drawn at.
@@ -43,8 +46,26 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	opt.Width, opt.Height = opt.Width/u, opt.Height/u
 	s := &Scene{Width: opt.Width, Height: opt.Height, T0: 0, T1: 1}
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, xs: ix.xs, s: s, now: ix.Now(k), opt: Options{Width: opt.Width, Height: opt.Height}}
+	// the overlays by style: a state line under a process, arrows beside
+	// links for who waits for whom, links held back
+	states := map[sim.NodeID]string{}
+	var waits, held []sim.Overlay
+	for _, o := range opt.Overlays {
+		rs, ok := l.role(o.Role)
+		if !ok || o.Node < 0 || int(o.Node) >= n {
+			continue
+		}
+		switch rs.Style {
+		case sim.StyleState:
+			states[o.Node] = o.Text
+		case sim.StyleWait:
+			waits = append(waits, o)
+		case sim.StyleHeld:
+			held = append(held, o)
+		}
+	}
 	height := opt.Height
-	if len(topo.Labels) > 0 {
+	if hasStates(spec) {
 		height -= labelGap // room under the lowest circle for its state line
 	}
 	// every circle wide enough for the longest name ("client4")
@@ -85,24 +106,26 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		s.edges = append(s.edges, edgeHit{from: a, to: b, x1: x1, y1: y1, x2: x2, y2: y2})
 	}
 	// waits, over the links: who waits for whom
-	for _, w := range topo.Waits {
-		a, b := w[0], w[1]
-		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b {
+	for _, w := range waits {
+		a, b := w.Node, w.Peer
+		if b < 0 || int(b) >= n || a == b {
 			continue
 		}
+		rs, _ := l.role(w.Role)
 		p, q := pos[a], pos[b]
 		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R+3)
 		nx, ny := normal(x1, y1, x2, y2) // beside the link, so both directions show
-		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: CrashColor, Width: 2.5, Flags: FlagArrow, Tag: tagOf(WhatWait).at(a)})
+		l.add(Shape{Op: OpLine, X1: x1 - nx*4, Y1: y1 - ny*4, X2: x2 - nx*4, Y2: y2 - ny*4, Color: ToneColor(rs.Tone), Width: 2.5, Flags: FlagArrow, Tag: tagOf(WhatWait).at(a)})
 	}
-	// blocked links, over the links: the receiver holds their messages back
-	for _, e := range topo.Blocked {
-		a, b := e[0], e[1]
-		if a < 0 || b < 0 || int(a) >= n || int(b) >= n || a == b {
+	// links held back, over the links: the receiver takes nothing from them
+	for _, e := range held {
+		a, b := e.Node, e.Peer
+		if b < 0 || int(b) >= n || a == b {
 			continue
 		}
+		rs, _ := l.role(e.Role)
 		l.tag = tagOf(WhatLink).at(a).as("blocked")
-		s.Shapes = append(s.Shapes, l.stamp(blockedLink(pos[a], pos[b], R))...)
+		s.Shapes = append(s.Shapes, l.stamp(heldLink(pos[a], pos[b], R, ToneColor(rs.Tone)))...)
 	}
 	// processes
 	for i := range n {
@@ -125,8 +148,8 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		if paused[i] {
 			l.add(Shape{Op: OpRect, X1: p[0] + R*0.6, Y1: p[1] - R - 4, X2: 4, Y2: 14, Color: PauseColor, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as("pause")})
 		}
-		if i < len(topo.Labels) && topo.Labels[i] != "" {
-			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: topo.Labels[i]}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
+		if text := states[sim.NodeID(i)]; text != "" {
+			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: text}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
 		}
 	}
 	// tokens held, as a coin on the holder's circle
@@ -200,14 +223,30 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 // blockedLink draws a link whose receiver holds its messages back: a thick
 // orange stroke over the link, and a bar across it just before the
 // receiver, where the messages stop.
-func blockedLink(from, to [2]float64, r float64) []Shape {
+// heldLink is a link held back: thick, with a bar across it near the end
+// that holds it.
+func heldLink(from, to [2]float64, r float64, color Color) []Shape {
 	x1, y1, x2, y2 := shorten(from[0], from[1], to[0], to[1], r+2)
 	nx, ny := normal(x1, y1, x2, y2)
 	bx, by := x1+(x2-x1)*0.85, y1+(y2-y1)*0.85
 	return []Shape{
-		{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: PauseColor, Width: blockedWidth},
-		{Op: OpLine, X1: bx - nx*blockedBar, Y1: by - ny*blockedBar, X2: bx + nx*blockedBar, Y2: by + ny*blockedBar, Color: PauseColor, Width: blockedWidth},
+		{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: color, Width: blockedWidth},
+		{Op: OpLine, X1: bx - nx*blockedBar, Y1: by - ny*blockedBar, X2: bx + nx*blockedBar, Y2: by + ny*blockedBar, Color: color, Width: blockedWidth},
 	}
+}
+
+// hasStates says the algorithm writes processes' states under them in
+// the process graph: the graph leaves room for the lowest one's.
+func hasStates(spec *sim.Spec) bool {
+	if spec == nil {
+		return false
+	}
+	for _, r := range spec.Roles {
+		if r.Style == sim.StyleState {
+			return true
+		}
+	}
+	return false
 }
 
 // blockedWidth is the stroke of a blocked link (a link's is 2 at most), and

@@ -209,8 +209,8 @@ func TestTopologyViewDrawsWaits(t *testing.T) {
 	r := relayRun(t, 4)
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	topo := conformance.Relay.Topology(r.At(0).View())
-	arrows := func(topo *sim.Topology) int {
-		sc := ix.Topology(0, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240})
+	arrows := func(overlays []sim.Overlay) int {
+		sc := ix.Topology(0, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240, Overlays: overlays})
 		n := 0
 		for _, sh := range sc.Shapes {
 			if sh.Op == diagram.OpLine && sh.Color == diagram.CrashColor && sh.Flags&diagram.FlagArrow != 0 {
@@ -219,9 +219,16 @@ func TestTopologyViewDrawsWaits(t *testing.T) {
 		}
 		return n
 	}
-	assert.Equal(t, 0, arrows(topo))
-	topo.Waits = [][2]sim.NodeID{{0, 2}, {2, 0}, {1, 1}, {1, 9}}
-	assert.Equal(t, 2, arrows(topo), "one arrow per wait; none to itself or to no one")
+	assert.Equal(t, 0, arrows(nil))
+	waits := func(pairs ...[2]sim.NodeID) []sim.Overlay {
+		var out []sim.Overlay
+		for _, p := range pairs {
+			out = append(out, sim.Overlay{Role: "awaits", Node: p[0], Peer: p[1]})
+		}
+		return out
+	}
+	assert.Equal(t, 2, arrows(waits([2]sim.NodeID{0, 2}, [2]sim.NodeID{2, 0}, [2]sim.NodeID{1, 1}, [2]sim.NodeID{1, 9})), "one arrow per wait; none to itself or to no one")
+	assert.Equal(t, 0, arrows([]sim.Overlay{{Role: "held", Node: 0, Peer: 2}, {Role: "undeclared", Node: 0, Peer: 2}}), "an overlay is drawn in its role's style")
 }
 
 // A topology may write a short line of state under each process, and mark
@@ -239,8 +246,10 @@ func TestTopologyViewDrawsStateLinesAndBlockedLinks(t *testing.T) {
 			heaviest = math.Max(heaviest, sh.Width)
 		}
 	}
-	topo.Labels = []string{"count 7", "", "buffering a3 a4"} // the rest have none
-	topo.Blocked = [][2]sim.NodeID{{0, 1}, {2, 2}, {1, 9}}
+	opt.Overlays = []sim.Overlay{
+		{Role: "tally", Node: 0, Text: "count 7"}, {Role: "tally", Node: 2, Text: "buffering a3 a4"}, // the rest have none
+		{Role: "held", Node: 0, Peer: 1}, {Role: "held", Node: 2, Peer: 2}, {Role: "held", Node: 1, Peer: 9},
+	}
 	sc := ix.Topology(0, conformance.Relay, topo, opt)
 
 	texts := map[string]diagram.Shape{}

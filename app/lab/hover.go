@@ -51,8 +51,8 @@ func (s *Session) HoverText(h diagram.Hit) string {
 		}
 		p := ps[h.Node]
 		parts := []string{fmt.Sprintf("%s (%s)", p.Name, p.Health)}
-		if topo := s.Topology(); topo != nil && int(h.Node) < len(topo.Labels) && topo.Labels[h.Node] != "" {
-			parts = append(parts, topo.Labels[h.Node])
+		if state := s.StateOf(h.Node); state != "" {
+			parts = append(parts, state)
 		}
 		return strings.Join(parts, ": ")
 	}

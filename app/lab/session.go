@@ -307,11 +307,7 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	if s.Cut.On {
 		cut = s.Cut.Points
 	}
-	var lines []sim.Line
-	if s.Spec().Lines != nil {
-		lines = s.Spec().Lines(s.State().View())
-	}
-	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Lines: lines,
+	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Overlays: s.Overlays(),
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
 		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
 		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps}
@@ -354,14 +350,38 @@ func (s *Session) TopologyScene(width, height float64) *diagram.Scene {
 	if topo == nil {
 		return nil
 	}
-	return s.index().Topology(s.step, s.Spec(), topo, diagram.TopologyOptions{Width: width, Height: height, Highlight: s.highlightAll(), Scale: s.Scale})
+	return s.index().Topology(s.step, s.Spec(), topo, diagram.TopologyOptions{Width: width, Height: height, Highlight: s.highlightAll(), Scale: s.Scale, Overlays: s.Overlays()})
+}
+
+// Overlays are the algorithm's overlays at the step on screen.
+func (s *Session) Overlays() []sim.Overlay {
+	if s.Spec().Overlays == nil {
+		return nil
+	}
+	return s.Spec().Overlays(s.State().View())
+}
+
+// StateOf is the words an algorithm writes under process id at the step on
+// screen (its StyleState overlay), or "".
+func (s *Session) StateOf(id sim.NodeID) string {
+	for _, o := range s.Overlays() {
+		if o.Node != id {
+			continue
+		}
+		for _, r := range s.Spec().Roles {
+			if r.Name == o.Role && r.Style == sim.StyleState {
+				return o.Text
+			}
+		}
+	}
+	return ""
 }
 
 // Legend lists what the diagram on screen draws.
 func (s *Session) Legend() []diagram.LegendEntry {
 	return s.index().Legend(s.Spec(), s.step, diagram.LegendOptions{
 		Selected: s.Selected >= 0 && s.Selected < s.step, Other: s.Other >= 0 && s.Other < s.step,
-		Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0})
+		Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0, Overlays: s.Overlays()})
 }
 
 // Index is the diagram's index of the run, for the current axis.

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
+	"spacetime/core/algo/barrier"
+	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
 
@@ -20,7 +22,7 @@ func TestTopologyShowsTheBlockedInput(t *testing.T) {
 	spec := r.Config().Spec
 	blocked := -1
 	for k := 1; k <= r.Len() && blocked < 0; k++ {
-		if len(spec.Topology(r.At(k).View()).Blocked) > 0 {
+		if len(algotest.Overlays(spec, r.At(k).View(), barrier.RoleHeld)) > 0 {
 			blocked = k
 		}
 	}

@@ -114,9 +114,24 @@ const (
 	// StyleLabel writes the annotation's text beside the event, with no
 	// glyph (a clock's value after the event).
 	StyleLabel
+
+	// The overlays' styles (see Overlay).
+
+	// StyleState writes an overlay's text, a process's state, under its
+	// circle in the process graph and in its tooltip.
+	StyleState
+	// StyleWait draws an arrow beside the link from the overlay's Node to
+	// its Peer in the process graph: Node waits for Peer.
+	StyleWait
+	// StyleHeld draws the link from Node to Peer in the process graph as
+	// held back: Peer takes nothing from it for now.
+	StyleHeld
+	// StyleLine draws a line through the overlay's Points on the lanes,
+	// labelled with its Text, and the work its Undone points lost.
+	StyleLine
 )
 
-var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token", "label"}
+var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token", "label", "state", "wait", "held", "line"}
 
 // String names the style.
 func (s Style) String() string {
@@ -128,6 +143,10 @@ func (s Style) String() string {
 
 // Known reports whether the style is one of the styles above.
 func (s Style) Known() bool { return int(s) < len(styleNames) }
+
+// Overlays reports whether the style draws overlays rather than
+// annotations.
+func (s Style) Overlays() bool { return s >= StyleState && s.Known() }
 
 // Intervals reports whether the style draws intervals (Begin to End) rather
 // than points.

@@ -132,17 +132,6 @@ type Topology struct {
 	Order    []NodeID
 	Edges    [][2]NodeID
 	Directed bool
-	// Waits are drawn over the graph as arrows from a process to the one
-	// it waits for, at the step on screen (a deadlock's wait-for cycle).
-	Waits [][2]NodeID
-	// Labels, when set, are a short line of each process's state at the
-	// step on screen, by id, drawn under its circle ("count 7",
-	// "buffering a3 a4"); "" for none.
-	Labels []string
-	// Blocked are links whose messages the receiver holds back at the
-	// step on screen (an operator aligning barriers blocks an input),
-	// drawn apart from the links that flow.
-	Blocked [][2]NodeID
 }
 
 // Complete is the topology of processes that all talk to each other.
@@ -328,9 +317,10 @@ type Spec struct {
 	// Topology is the graph the processes form, for the page's second
 	// view; nil for none.
 	Topology func(v View) *Topology
-	// Lines are lines the algorithm draws through the processes' pasts at
-	// the step on screen (a recovery line); nil for none.
-	Lines func(v View) []Line
+	// Overlays are the marks the algorithm draws over its pictures at the
+	// step on screen (each process's state, who waits for whom, a link
+	// held back, a recovery line); nil for none.
+	Overlays func(v View) []Overlay
 	// Measure is a quantity the processes and the messages between them
 	// hold (the bank's money), which the cut tool adds up at a learner's
 	// cut; nil for none.

@@ -96,3 +96,36 @@ func Field(t testing.TB, n sim.Node, name string) string {
 	t.Fatalf("the process shows no field %q (it shows %s)", name, strings.Join(names, ", "))
 	return ""
 }
+
+// Overlays are the algorithm's overlays of the given role at view v.
+func Overlays(spec *sim.Spec, v sim.View, role string) []sim.Overlay {
+	if spec.Overlays == nil {
+		return nil
+	}
+	var out []sim.Overlay
+	for _, o := range spec.Overlays(v) {
+		if o.Role == role {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Links are the overlays' links, from Node to Peer.
+func Links(os []sim.Overlay) [][2]sim.NodeID {
+	var out [][2]sim.NodeID
+	for _, o := range os {
+		out = append(out, [2]sim.NodeID{o.Node, o.Peer})
+	}
+	return out
+}
+
+// TextOf is the text of the overlay of process id among os, or "".
+func TextOf(os []sim.Overlay, id sim.NodeID) string {
+	for _, o := range os {
+		if o.Node == id {
+			return o.Text
+		}
+	}
+	return ""
+}

@@ -15,6 +15,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -359,10 +360,16 @@ func RandomRuns(t *testing.T, sub Subject, runs int) (int, int) {
 // algorithm: steps numbered in order, time never going back, messages
 // received after they were sent and by their addressee, every annotation
 // of a declared role, every message of a declared kind, every step of a
-// process captioned.
+// process captioned, and every overlay of a declared overlay role and
+// anchored to processes of the run.
 func WellFormed(r *engine.Run) error {
 	tr := r.Trace()
 	spec := r.Config().Spec
+	for _, k := range []int{r.Len() / 2, r.Len()} {
+		if err := overlaysFit(spec, r.At(k).View()); err != nil {
+			return fmt.Errorf("step %d: %w", k, err)
+		}
+	}
 	var last sim.Time
 	for i := range tr.Records {
 		rec := &tr.Records[i]
@@ -377,8 +384,12 @@ func WellFormed(r *engine.Run) error {
 			return fmt.Errorf("step %d (%s) has no caption", i+1, rec.What())
 		}
 		for _, a := range rec.Annotations() {
-			if _, ok := spec.Role(a.Role); !ok {
+			rs, ok := spec.Role(a.Role)
+			if !ok {
 				return fmt.Errorf("step %d annotates with the role %q, which %s's Spec.Roles does not declare", i+1, a.Role, spec.ID)
+			}
+			if rs.Style.Overlays() {
+				return fmt.Errorf("step %d annotates with the role %q, whose style %s is an overlay's", i+1, a.Role, rs.Style)
 			}
 		}
 		if rec.Kind == trace.Deliver && (rec.Msg < 0 || tr.Msgs[rec.Msg].To != rec.Node || tr.Msgs[rec.Msg].RecvStep != i) {
@@ -466,8 +477,8 @@ func CheckSpec(spec *sim.Spec) error {
 		roles[r.Name] = r
 	}
 	for _, r := range spec.Roles {
-		if r.Style == sim.StyleHidden {
-			continue
+		if r.Style == sim.StyleHidden || r.Style == sim.StyleState {
+			continue // not drawn, or words that say what they are
 		}
 		if !r.Style.Known() {
 			return fmt.Errorf("the role %s has an unknown style", r.Name)
@@ -681,4 +692,31 @@ func CostGrowth(t testing.TB, sub Subject, n, steps int) (allocRatio, timeRatio 
 	earlyBytes, earlyTime := measure(steps)
 	lateBytes, lateTime := measure(4 * steps)
 	return lateBytes / earlyBytes, lateTime / earlyTime, what
+}
+
+// overlaysFit checks the algorithm's overlays at v: each of a role it
+// declares with an overlay's style, and anchored to processes of the run.
+func overlaysFit(spec *sim.Spec, v sim.View) error {
+	if spec.Overlays == nil {
+		return nil
+	}
+	in := func(id sim.NodeID) bool { return id >= 0 && int(id) < v.N() }
+	for _, o := range spec.Overlays(v) {
+		rs, ok := spec.Role(o.Role)
+		switch {
+		case !ok:
+			return fmt.Errorf("an overlay of the role %q, which %s's Spec.Roles does not declare", o.Role, spec.ID)
+		case !rs.Style.Overlays():
+			return fmt.Errorf("an overlay of the role %q, whose style %s is an annotation's", o.Role, rs.Style)
+		case rs.Style == sim.StyleLine:
+			for _, p := range append(slices.Clone(o.Points), o.Undone...) {
+				if !in(p.Node) {
+					return fmt.Errorf("the line %q has a point at process %d, of %d", o.Text, p.Node.Number(), v.N())
+				}
+			}
+		case !in(o.Node) || (rs.Style != sim.StyleState && (!in(o.Peer) || o.Peer == o.Node)):
+			return fmt.Errorf("an overlay of the role %q at processes %d and %d, of %d", o.Role, o.Node.Number(), o.Peer.Number(), v.N())
+		}
+	}
+	return nil
 }

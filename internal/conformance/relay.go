@@ -38,6 +38,11 @@ var Relay = &sim.Spec{
 		{Name: "lap", Style: sim.StyleBand, Tone: sim.Teal, Legend: "a lap of the ring"},
 		{Name: "fired", Style: sim.StyleGlyph, Glyph: sim.GlyphRing, Tone: sim.Grey, Legend: "a timer fired"},
 		{Name: "count", Style: sim.StyleHidden},
+		// overlays: what the pictures draw at the step on screen
+		{Name: "tally", Style: sim.StyleState},
+		{Name: "awaits", Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for the other"},
+		{Name: "held", Style: sim.StyleHeld, Tone: sim.Orange, Legend: "a link held back"},
+		{Name: "mark-line", Style: sim.StyleLine, Tone: sim.Teal, Legend: "a line through the processes' pasts"},
 	},
 	New:        newRelay,
 	Invariants: []sim.Invariant{{Name: "at most one token", Help: "holders plus tokens in flight", Check: oneToken}},
@@ -53,6 +58,15 @@ var Relay = &sim.Spec{
 	},
 	Formula:  func(v sim.View) string { return fmt.Sprintf("Tokens: one around a ring of %d.", v.N()) },
 	Topology: func(v sim.View) *sim.Topology { return sim.RingOf(ringOrder(v.N())) },
+	Overlays: func(v sim.View) []sim.Overlay {
+		var out []sim.Overlay
+		for i := range v.N() {
+			if pokes := v.Node(sim.NodeID(i)).(*relayNode).Pokes; pokes > 0 {
+				out = append(out, sim.Overlay{Role: "tally", Node: sim.NodeID(i), Text: fmt.Sprintf("poked %d", pokes)})
+			}
+		}
+		return out
+	},
 }
 
 func ringOrder(n int) []sim.NodeID {

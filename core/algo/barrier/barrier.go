@@ -64,6 +64,11 @@ const (
 	// RoleMissing Sink taking a record whose predecessor never came.
 	RoleTwice   = "counted-twice"
 	RoleMissing = "record-missing"
+	// RoleState writes a process's state under it in the dataflow graph
+	// ("count 7", "buffering a3 a4"), and RoleHeld draws an input Op
+	// holds back (overlays, not annotations).
+	RoleState = "state"
+	RoleHeld  = "held"
 )
 
 // The timers.
@@ -138,6 +143,8 @@ var Spec = &sim.Spec{
 		{Name: RoleStale, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "a message of a failed attempt, dropped"},
 		{Name: RoleTwice, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "Sink counts a record a second time"},
 		{Name: RoleMissing, Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "Sink takes a record whose predecessor never came"},
+		{Name: RoleState, Style: sim.StyleState},
+		{Name: RoleHeld, Style: sim.StyleHeld, Tone: sim.Orange, Legend: "an input Op holds back while it aligns a checkpoint's barriers"},
 	},
 	New:        newJob,
 	Invariants: []sim.Invariant{exactlyOnce, restoresCompleted},
@@ -146,6 +153,7 @@ var Spec = &sim.Spec{
 	Formula:    formula,
 	Done:       done,
 	Topology:   topology,
+	Overlays:   overlays,
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: ExactlyOnceName, Faults: []string{"fifo", "duplicate", "drop", "cut", "partition"},
 			Why: "barriers cut the streams consistently only on reliable FIFO channels: out of order a record overtakes a barrier (or reaches Sink behind a later one), a copied record is processed twice, and a lost one is never replayed, for no task failed"},

@@ -49,15 +49,16 @@ func TestAlignmentLesson(t *testing.T) {
 			continue
 		}
 		v := r.At(k + 1).View()
-		topo := r.Config().Spec.Topology(v)
-		assert.Equal(t, [][2]sim.NodeID{{1, op}}, topo.Blocked, "S1→Op is held back at tick 15")
-		assert.Equal(t, "count 10 · buffering a6 a7", topo.Labels[op])
-		assert.Equal(t, "next a8", topo.Labels[1])
+		spec := r.Config().Spec
+		assert.Equal(t, [][2]sim.NodeID{{1, op}}, algotest.Links(algotest.Overlays(spec, v, barrier.RoleHeld)), "S1→Op is held back at tick 15")
+		states := algotest.Overlays(spec, v, barrier.RoleState)
+		assert.Equal(t, "count 10 · buffering a6 a7", algotest.TextOf(states, op))
+		assert.Equal(t, "next a8", algotest.TextOf(states, 1))
 		aligning = true
 		break
 	}
 	assert.True(t, aligning)
-	assert.Empty(t, r.Config().Spec.Topology(r.At(r.Len()).View()).Blocked, "nothing is blocked at the end")
+	assert.Empty(t, algotest.Overlays(r.Config().Spec, r.At(r.Len()).View(), barrier.RoleHeld), "nothing is held back at the end")
 }
 
 // The recovery lesson both ways: aligned, Op's crash and the restore of

@@ -245,24 +245,31 @@ func panels(v sim.View) []sim.Panel {
 }
 
 // topology is the dataflow graph: JM triggers the sources, which feed Op,
-// which feeds Sink. Each process's state is written under it, and an input
-// Op holds back is drawn blocked.
+// which feeds Sink.
 func topology(v sim.View) *sim.Topology {
 	n := v.N()
-	t := &sim.Topology{Kind: sim.Graph, Directed: true, Labels: make([]string, n)}
+	t := &sim.Topology{Kind: sim.Graph, Directed: true}
 	for s := 1; s <= sources(n); s++ {
 		t.Edges = append(t.Edges, [2]sim.NodeID{JM, sim.NodeID(s)}, [2]sim.NodeID{sim.NodeID(s), operator(n)})
 	}
 	t.Edges = append(t.Edges, [2]sim.NodeID{operator(n), sink(n)})
-	t.Labels[JM] = jobManager(v).label()
-	for id := sim.NodeID(1); int(id) < n; id++ {
+	return t
+}
+
+// overlays write each process's state under it in the dataflow graph,
+// and draw an input Op holds back as held.
+func overlays(v sim.View) []sim.Overlay {
+	out := []sim.Overlay{{Role: RoleState, Node: JM, Text: jobManager(v).label()}}
+	for id := sim.NodeID(1); int(id) < v.N(); id++ {
 		r := taskOf(v, id)
-		t.Labels[id] = r.label()
+		out = append(out, sim.Overlay{Role: RoleState, Node: id, Text: r.label()})
+		held := r.base().heldFrom(id)
 		if o, ok := r.(*Operator); ok {
-			t.Blocked = append(t.Blocked, o.blockedInputs(id)...)
-		} else {
-			t.Blocked = append(t.Blocked, r.base().heldFrom(id)...)
+			held = o.blockedInputs(id)
+		}
+		for _, e := range held {
+			out = append(out, sim.Overlay{Role: RoleHeld, Node: e[0], Peer: e[1]})
 		}
 	}
-	return t
+	return out
 }

@@ -71,6 +71,11 @@ const (
 	// from an older epoch, arrived while frozen, or a network duplicate);
 	// its Group is the message's id.
 	RoleIgnored = "ignored"
+	// RoleCandidateLine and RoleRecoveryLine are the lines a recovery
+	// draws through the checkpoints it restores: still moving back, and
+	// settled (overlays, not annotations).
+	RoleCandidateLine = "candidate-line"
+	RoleRecoveryLine  = "recovery-line"
 )
 
 // Commands a learner or script may give a process.
@@ -136,6 +141,8 @@ var Spec = &sim.Spec{
 		{Name: RoleSaved, Style: sim.StyleHidden},
 		{Name: RoleLine, Style: sim.StyleHidden},
 		{Name: RoleIgnored, Style: sim.StyleHidden},
+		{Name: RoleCandidateLine, Style: sim.StyleLine, Tone: sim.Orange, Legend: "candidate line: the rollback is still moving it back"},
+		{Name: RoleRecoveryLine, Style: sim.StyleLine, Tone: sim.Red, Legend: "recovery line: every process restores its point on it"},
 	},
 	New:        newProcs,
 	Invariants: []sim.Invariant{consistentLine, noLostMessage},
@@ -143,7 +150,7 @@ var Spec = &sim.Spec{
 	Panels:     panels,
 	Formula:    formula,
 	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	Lines:      lines,
+	Overlays:   lines,
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: ConsistentName, Faults: []string{"fifo"}, Why: "without FIFO a message sent after its sender's marker can arrive before the receiver's, and a global checkpoint then records a receipt without its send"},
 		{Invariant: NoLostName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a global checkpoint records only what arrives before the markers: a message the network loses, or one that overtakes a marker, is not in it"},

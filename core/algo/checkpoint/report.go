@@ -165,19 +165,19 @@ var noLostMessage = sim.Invariant{
 // lines draws the recovery under way, or the last one: a dashed
 // candidate line while rollback propagation moves it, then the line, with
 // the work each rollback undid.
-func lines(v sim.View) []sim.Line {
+func lines(v sim.View) []sim.Overlay {
 	r := proc(v, Manager).rec
 	if r == nil || r.Line == nil {
 		return nil
 	}
 	if r.phase == propagating {
-		return []sim.Line{{Label: fmt.Sprintf("candidate line, rollback %d", r.Steps), Tone: sim.Orange, Dashed: true, Points: linePoints(r)}}
+		return []sim.Overlay{{Role: RoleCandidateLine, Text: fmt.Sprintf("candidate line, rollback %d", r.Steps), Dashed: true, Points: linePoints(r)}}
 	}
 	undone := make([]sim.LinePoint, v.N())
 	for j := range undone {
 		undone[j] = sim.LinePoint{Node: sim.NodeID(j), Role: RoleRollback, Group: r.Epoch}
 	}
-	return []sim.Line{{Label: fmt.Sprintf("recovery line, epoch %d", r.Epoch), Tone: sim.Red, Points: linePoints(r), Undone: undone}}
+	return []sim.Overlay{{Role: RoleRecoveryLine, Text: fmt.Sprintf("recovery line, epoch %d", r.Epoch), Points: linePoints(r), Undone: undone}}
 }
 
 // totals adds the processes' counts up.

@@ -140,8 +140,7 @@ func latest(v sim.View, from, to sim.NodeID, kind string, n int64) (int, bool) {
 	return 0, false
 }
 
-// quorums links each process to the members of its request set, and
-// draws the wait-for cycle over them when there is one.
+// quorums links each process to the members of its request set.
 func quorums(v sim.View) *sim.Topology {
 	t := &sim.Topology{Kind: sim.Graph}
 	seen := map[[2]sim.NodeID]bool{}
@@ -154,10 +153,19 @@ func quorums(v sim.View) *sim.Topology {
 			}
 		}
 	}
-	for _, e := range Cycle(v) {
-		t.Waits = append(t.Waits, [2]sim.NodeID{e.Waiter, e.Holder})
-	}
 	return t
+}
+
+// RoleWaitsFor marks who waits for whom in a wait-for cycle.
+const RoleWaitsFor = "waits-for"
+
+// waits draws the wait-for cycle over the request sets when there is one.
+func waits(v sim.View) []sim.Overlay {
+	var out []sim.Overlay
+	for _, e := range Cycle(v) {
+		out = append(out, sim.Overlay{Role: RoleWaitsFor, Node: e.Waiter, Peer: e.Holder})
+	}
+	return out
 }
 
 func panels(v sim.View) []sim.Panel {
