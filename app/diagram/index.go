@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 )
@@ -190,7 +191,7 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 		delete(open, k)
 	}
 	for _, id := range ix.tr.Down {
-		begin(spanKey{kind: spanDown, node: id, peer: sim.None}, span{from: -1})
+		begin(spanKey{kind: spanDown, node: id, peer: sim.None}, span{from: -1, text: leaving(sim.Crashed)})
 	}
 	for s := range ix.tr.Records {
 		r := &ix.tr.Records[s]
@@ -205,17 +206,17 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 			case trace.ChangeHealth:
 				finish(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, s)
 				finish(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, s)
-				switch sim.Health(c.Value) {
+				switch h := sim.Health(c.Value); h {
 				case sim.Crashed:
-					begin(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, span{from: s})
+					begin(spanKey{kind: spanDown, node: c.Node, peer: sim.None}, span{from: s, text: causeOf(r, h)})
 				case sim.Paused:
-					begin(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, span{from: s})
+					begin(spanKey{kind: spanPaused, node: c.Node, peer: sim.None}, span{from: s, text: causeOf(r, h)})
 				}
 			case trace.ChangeLink:
 				k := spanKey{kind: spanLink, node: c.Node, peer: c.Peer}
 				finish(k, s)
 				if c.Value == 0 {
-					begin(k, span{from: s})
+					begin(k, span{from: s, text: r.Tag()}) // the fault that cut it
 				}
 			case trace.ChangeSkew, trace.ChangeRate:
 				ix.clocks[c.Node] = append(ix.clocks[c.Node], clockChange{step: s, at: r.Time, what: c.What, value: c.Value})
@@ -362,4 +363,22 @@ func (ix *Index) heldAt(k int, l *layout) []*span {
 		}
 	}
 	return out
+}
+
+// causeOf names what left a process in health h at record r: the fault
+// of the step, or the registry's fault that leaves a process so.
+func causeOf(r *trace.Record, h sim.Health) string {
+	if r.Kind == trace.Fault {
+		return r.Tag()
+	}
+	return leaving(h)
+}
+
+// leaving is the registry's fault that leaves a process in health h (the
+// crash for a process down from the start), or the health's name.
+func leaving(h sim.Health) string {
+	if f, ok := faults.Leaving(h); ok {
+		return f.Name
+	}
+	return h.String()
 }

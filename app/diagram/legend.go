@@ -106,7 +106,7 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 	}
 	seen := map[string]bool{}
 	if len(ix.tr.Down) > 0 {
-		seen["crash"] = true
+		seen[leaving(sim.Crashed)] = true // drawn as that fault leaves a process
 	}
 	timers := false
 	k = min(max(k, 0), ix.tr.Len())

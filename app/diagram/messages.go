@@ -228,9 +228,10 @@ func (l *layout) progress(m *trace.Msg, due sim.Time, queued int) float64 {
 }
 
 // messageFault marks a fault of one message on its arrow: a delay where it
-// was delayed, a duplicate where it was copied (a loss is the arrow's cross).
+// was delayed, a duplicate where it was copied; a fault that lost the
+// message is its arrow's cross.
 func (l *layout) messageFault(f *faults.Fault, r *trace.Record, px float64) {
-	if f.Name == "drop" || r.Msg < 0 {
+	if r.Msg < 0 || r.Msg >= len(l.tr.Msgs) || l.tr.Msgs[r.Msg].DropStep == r.Step {
 		return
 	}
 	for _, a := range l.s.arrows {

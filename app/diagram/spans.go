@@ -34,14 +34,10 @@ func (l *layout) spans() {
 		at := tagOf(WhatFault).at(sp.node).when(sp.from)
 		switch sp.kind {
 		case spanDown, spanPaused:
-			fault := "pause"
-			if sp.kind == spanDown {
-				fault = "crash"
-			}
-			l.tag = at.as(fault)
+			l.tag = at.as(sp.text) // the fault that caused it
 			l.health(sp, from, until)
 		case spanLink:
-			l.tag = at.as("cut")
+			l.tag = at.as(sp.text)
 			l.cutLink(sp, from)
 		case spanTimer:
 			l.tag = tagOf(WhatTimer).at(sp.node).when(sp.from).as(sp.text)

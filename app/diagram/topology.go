@@ -88,7 +88,10 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		drawn[[2]sim.NodeID{a, b}] = true
 		p, q := pos[a], pos[b]
 		x1, y1, x2, y2 := shorten(p[0], p[1], q[0], q[1], R+2)
-		isCut := cut[[2]sim.NodeID{a, b}] || (!topo.Directed && cut[[2]sim.NodeID{b, a}])
+		cause, isCut := cut[[2]sim.NodeID{a, b}]
+		if back, ok := cut[[2]sim.NodeID{b, a}]; !isCut && ok && !topo.Directed {
+			cause, isCut = back, true
+		}
 		l.tag = tagOf(WhatLink).at(a)
 		sh := Shape{Op: OpLine, X1: x1, Y1: y1, X2: x2, Y2: y2, Color: LaneColor, Width: 1.5}
 		if topo.Directed {
@@ -101,7 +104,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		}
 		l.add(sh)
 		if isCut {
-			l.add(Shape{Op: OpCross, X1: (x1 + x2) / 2, Y1: (y1 + y2) / 2, X2: 6, Color: CrashColor, Width: 2, Tag: tagOf(WhatFault).at(a).as("cut")})
+			l.add(Shape{Op: OpCross, X1: (x1 + x2) / 2, Y1: (y1 + y2) / 2, X2: 6, Color: CrashColor, Width: 2, Tag: tagOf(WhatFault).at(a).as(cause)})
 		}
 		s.edges = append(s.edges, edgeHit{from: a, to: b, x1: x1, y1: y1, x2: x2, y2: y2})
 	}
@@ -132,9 +135,9 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		p := pos[i]
 		stroke := Ink
 		switch {
-		case down[i]:
+		case down[i] != "":
 			stroke = CrashColor
-		case paused[i]:
+		case paused[i] != "":
 			stroke = PauseColor
 		}
 		l.tag = tagOf(WhatProcess).at(sim.NodeID(i))
@@ -142,11 +145,11 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 		// labels keep off the circles
 		l.obstacles = append(l.obstacles, box{p[0] - R, p[1] - R, p[0] + R, p[1] + R})
 		l.text(Shape{X1: p[0], Y1: p[1] + 4, Color: Ink, Align: AlignCenter, Flags: FlagBold, Text: tr.Names[i]}, prioFixed, 0)
-		if down[i] {
-			l.add(Shape{Op: OpCross, X1: p[0] + R*0.7, Y1: p[1] - R*0.7, X2: 6, Color: CrashColor, Width: 3, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as("crash")})
+		if down[i] != "" {
+			l.add(Shape{Op: OpCross, X1: p[0] + R*0.7, Y1: p[1] - R*0.7, X2: 6, Color: CrashColor, Width: 3, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as(down[i])})
 		}
-		if paused[i] {
-			l.add(Shape{Op: OpRect, X1: p[0] + R*0.6, Y1: p[1] - R - 4, X2: 4, Y2: 14, Color: PauseColor, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as("pause")})
+		if paused[i] != "" {
+			l.add(Shape{Op: OpRect, X1: p[0] + R*0.6, Y1: p[1] - R - 4, X2: 4, Y2: 14, Color: PauseColor, Tag: tagOf(WhatFault).at(sim.NodeID(i)).as(paused[i])})
 		}
 		if text := states[sim.NodeID(i)]; text != "" {
 			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: text}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
@@ -266,9 +269,9 @@ const topologyLabels = 4
 const nodeRadius = 18.0
 
 // healthAt says which processes are down and which paused after k steps.
-func (ix *Index) healthAt(k int) (down, paused []bool) {
+func (ix *Index) healthAt(k int) (down, paused []string) {
 	n := len(ix.tr.Names)
-	down, paused = make([]bool, n), make([]bool, n)
+	down, paused = make([]string, n), make([]string, n)
 	for i := range ix.spans {
 		sp := &ix.spans[i]
 		if sp.from >= k || (sp.to >= 0 && sp.to < k) {
@@ -276,21 +279,21 @@ func (ix *Index) healthAt(k int) (down, paused []bool) {
 		}
 		switch sp.kind {
 		case spanDown:
-			down[sp.node] = true
+			down[sp.node] = sp.text
 		case spanPaused:
-			paused[sp.node] = true
+			paused[sp.node] = sp.text
 		}
 	}
 	return down, paused
 }
 
-// cutAt lists the links cut after k steps.
-func (ix *Index) cutAt(k int) map[[2]sim.NodeID]bool {
-	cut := map[[2]sim.NodeID]bool{}
+// cutAt lists the links cut after k steps, with the fault that cut each.
+func (ix *Index) cutAt(k int) map[[2]sim.NodeID]string {
+	cut := map[[2]sim.NodeID]string{}
 	for i := range ix.spans {
 		sp := &ix.spans[i]
 		if sp.kind == spanLink && sp.from < k && (sp.to < 0 || sp.to >= k) {
-			cut[[2]sim.NodeID{sp.node, sp.peer}] = true
+			cut[[2]sim.NodeID{sp.node, sp.peer}] = sp.text
 		}
 	}
 	return cut

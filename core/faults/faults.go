@@ -128,6 +128,11 @@ type Fault struct {
 	Glyph  sim.Glyph
 	Tone   sim.Tone
 	Legend string
+	// Leaves is the health the fault leaves its process in when it takes
+	// it out of service (a crash's Crashed, a pause's Paused); Up for the
+	// rest. A process down from the start is drawn as the fault that
+	// leaves it Crashed would leave it.
+	Leaves sim.Health
 	// Mark is the words beside its mark, from its arguments (a skew's
 	// "+5", "FIFO on"); nil: none on a process's lane, and the step's
 	// words on a mark of the whole network.
@@ -421,4 +426,15 @@ func ArgFields() []string {
 		}
 	}
 	return out
+}
+
+// Leaving is the first fault of the registry that leaves its process in
+// health h, and false if none does.
+func Leaving(h sim.Health) (*Fault, bool) {
+	for _, f := range Registry {
+		if f.Leaves == h && h != sim.Up {
+			return f, true
+		}
+	}
+	return nil, false
 }

@@ -31,6 +31,7 @@ var Registry = []*Fault{
 			return text
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "crash (the line is dashed while the process is down)",
+		Leaves: sim.Crashed,
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			return drawAtProcess(s, d, func(h Health) bool { return h.State != sim.Crashed })
 		},
@@ -74,6 +75,7 @@ var Registry = []*Fault{
 			return fmt.Sprintf("%s stops for a GC pause of %d ticks: events for it queue up", w.Name(a.Node), a.Ticks("for"))
 		},
 		Glyph: sim.GlyphBar, Tone: sim.Orange, Legend: "GC pause (a band while the process is paused)",
+		Leaves: sim.Paused,
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a, ok := drawAtProcess(s, d, func(h Health) bool { return h.State == sim.Up })
 			a = a.With("for", ParamTicks.Num(int64(d.Ticks())))
