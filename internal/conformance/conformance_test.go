@@ -1,7 +1,7 @@
 package conformance
 
 import (
-	"encoding/json"
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -86,22 +86,36 @@ func TestCostPerStepDoesNotGrow(t *testing.T) {
 	}
 }
 
-// TestLessonHashes compares the SHA-256 of every lesson's trace with the
-// golden hashes; under GOOS=js GOARCH=wasm (make test-wasm) the same test
-// shows that the browser computes exactly the traces the command line does.
-// Regenerate them with: go test ./internal/conformance -run TestLessonHashes -update
+// TestLessonHashes compares the SHA-256 of every lesson's trace with its
+// golden hash, one file a lesson (testdata/hashes/ID.sha256), so that an
+// algorithm's commit touches only its own lessons' files; under GOOS=js
+// GOARCH=wasm (make test-wasm) the same test shows that the browser
+// computes exactly the traces the command line does. Regenerate them
+// with: go test ./internal/conformance -run TestLessonHashes -update
 func TestLessonHashes(t *testing.T) {
-	got := map[string]string{}
+	dir := filepath.Join("testdata", "hashes")
+	want := map[string]bool{}
 	for _, sub := range subjects(t) {
 		for _, l := range sub.Lessons {
 			cfg, err := l.Config()
 			require.NoError(t, err)
-			got[l.Name] = Hash(t, start(t, cfg))
+			name := l.Name + ".sha256"
+			want[name] = true
+			golden.Check(t, filepath.Join(dir, name), Hash(t, start(t, cfg))+"\n")
 		}
 	}
-	data, err := json.MarshalIndent(got, "", "  ")
+	files, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	golden.Check(t, filepath.Join("testdata", "hashes.json"), string(data)+"\n")
+	for _, f := range files {
+		if want[f.Name()] {
+			continue
+		}
+		if golden.Updating() {
+			require.NoError(t, os.Remove(filepath.Join(dir, f.Name())))
+			continue
+		}
+		t.Errorf("%s is the hash of no lesson (run the test with -update to remove it)", filepath.Join(dir, f.Name()))
+	}
 }
 
 // TestSpecChecksCatchMistakes: the static checks refuse what would break
