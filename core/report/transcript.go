@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"spacetime/core/engine"
@@ -37,6 +40,14 @@ func Transcript(sc *scenario.Scenario, r *engine.Run) string {
 		}
 		fmt.Fprintf(&b, "# down from the start: %s\n", strings.Join(down, " "))
 	}
+	for _, part := range []struct {
+		name string
+		v    any
+	}{{"params", sc.Params}, {"network", sc.Network}, {"workload", sc.Workload}} {
+		if text := headerJSON(part.v); text != "" {
+			fmt.Fprintf(&b, "# %s %s\n", part.name, text)
+		}
+	}
 	fmt.Fprintf(&b, "# step   time  proc what               caption ⟨annotations⟩ ⏲timers ✗failures\n")
 	failed := map[int][]engine.Failure{}
 	for _, f := range r.Failures() {
@@ -45,9 +56,14 @@ func Transcript(sc *scenario.Scenario, r *engine.Run) string {
 		}
 	}
 	spec := r.Config().Spec
+	inputs := scriptInputs(sc)
 	quiet := 0
 	for i := range tr.Records {
 		rec := &tr.Records[i]
+		var input string
+		if rec.Source == trace.Script && len(inputs) > 0 {
+			input, inputs = inputs[0], inputs[1:]
+		}
 		if i >= TranscriptFull && !eventful(spec, rec) && len(failed[i]) == 0 {
 			quiet++
 			continue
@@ -55,6 +71,9 @@ func Transcript(sc *scenario.Scenario, r *engine.Run) string {
 		if quiet > 0 {
 			fmt.Fprintf(&b, "        … %d step(s) of ordinary traffic …\n", quiet)
 			quiet = 0
+		}
+		if input != "" {
+			fmt.Fprintf(&b, "     > %s\n", input) // the script's entry, before the step it causes
 		}
 		b.WriteString(transcriptLine(tr, rec, failed[i]))
 		b.WriteByte('\n')
@@ -75,6 +94,49 @@ func Transcript(sc *scenario.Scenario, r *engine.Run) string {
 	}
 	return b.String()
 }
+
+// scriptInputs are the scenario's script entries as its file writes them,
+// in the order the run takes them (by time, the file's order at equal
+// times): each causes one step of the script, done or skipped.
+func scriptInputs(sc *scenario.Scenario) []string {
+	order := make([]int, len(sc.Script))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return sc.Script[order[a]].At < sc.Script[order[b]].At })
+	out := make([]string, len(order))
+	for i, j := range order {
+		data, err := json.Marshal(sc.Script[j])
+		if err != nil {
+			return nil
+		}
+		out[i] = string(data)
+	}
+	return out
+}
+
+// headerJSON writes a part of the scenario for the transcript's header:
+// compact, and only when it says something and is short.
+func headerJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	var compact bytes.Buffer
+	if json.Compact(&compact, data) != nil {
+		return ""
+	}
+	text := compact.String()
+	switch {
+	case text == "null", text == "{}", text == `""`, len(text) > maxHeaderJSON:
+		return ""
+	}
+	return text
+}
+
+// maxHeaderJSON is the longest part of a scenario a transcript's header
+// writes out: a log's params are megabytes.
+const maxHeaderJSON = 400
 
 // eventful reports whether a step is more than ordinary traffic.
 func eventful(spec *sim.Spec, rec *trace.Record) bool {
