@@ -25,7 +25,7 @@ func TestBudget(t *testing.T) {
 		assert.False(t, b.Exhausted())
 		assert.Equal(t, engine.NotSpent, b.Cause())
 		// one unit per process a step, and the copies of processes and
-		// checkpoints on top
+		// keyframes on top
 		assert.GreaterOrEqual(t, b.Used(), int64(4000))
 		assert.Less(t, b.Used(), int64(8000))
 		assert.Equal(t, traceJSON(t, free), traceJSON(t, r))
@@ -87,7 +87,7 @@ func TestBudget(t *testing.T) {
 
 // What a run keeps grows with its length, not with its square: a process
 // down from tick 1 leaves every message sent to it in its channel, and
-// the checkpoints share them instead of copying them all each time.
+// the keyframes share them instead of copying them all each time.
 func TestKeptGrowsWithTheRun(t *testing.T) {
 	kept := func(steps int) int64 {
 		b := &engine.Budget{}

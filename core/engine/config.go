@@ -3,7 +3,7 @@
 // applies learner inputs and faults (through the fault registry), stamps
 // Lamport and vector clocks on every record, records timers, checks
 // invariants after every step, and seeks to any step by replaying from the
-// nearest checkpoint. A learner input at an earlier step forks a new future.
+// nearest keyframe. A learner input at an earlier step forks a new future.
 package engine
 
 import (
@@ -124,11 +124,11 @@ type Config struct {
 	// Script is sorted by time; entries at equal times keep their order.
 	Script []Timed
 	Until  Until
-	// CheckpointEvery is the least spacing of rewind checkpoints (default
+	// KeyframeEvery is the least spacing of rewind keyframes (default
 	// 128 steps, times n/4 beyond 4 processes). A world that is costly to
-	// copy is copied less often, so that checkpoints keep a few words a
+	// copy is copied less often, so that keyframes keep a few words a
 	// step whatever the world holds.
-	CheckpointEvery int
+	KeyframeEvery int
 	// Budget, when set, bounds the work this run may take on a caller's
 	// behalf (a server prerendering a link); nil bounds it by MaxSteps alone.
 	Budget *Budget
@@ -138,10 +138,10 @@ type Config struct {
 // computes runs on someone else's behalf: a server prerendering a link, or
 // a page opening one, must not spend seconds and gigabytes because a link
 // asks for a million steps of 64 processes. It counts in the units that
-// hurt: the memory the runs keep (their trace and their checkpoints, as
+// hurt: the memory the runs keep (their trace and their keyframes, as
 // the engine reckons them) and their work (one unit per process a step,
 // since a step's clocks and checks grow with the world, and one per word
-// a checkpoint copies), and it asks the caller before every step whether
+// a keyframe copies), and it asks the caller before every step whether
 // to give up (its time is up, or its client has gone). A run that passes
 // the budget stops early with Stopped() == StoppedBudget, and Cause says
 // why.

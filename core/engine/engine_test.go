@@ -289,9 +289,9 @@ func TestInsertDeliveryChoosesTheMessage(t *testing.T) {
 }
 
 // TestSeekEqualsFreshRun compares At(k) against the worlds the run recorded
-// as it went (a run that checkpoints every step) and against fresh runs cut
+// as it went (a run that keyframes every step) and against fresh runs cut
 // at k, for every k, seeking forwards, backwards and at random, with
-// checkpoints every 7 steps and every 256.
+// keyframes every 7 steps and every 256.
 func TestSeekEqualsFreshRun(t *testing.T) {
 	for name, doc := range map[string]string{"bank": bank, "lossy": lossy} {
 		t.Run(name, func(t *testing.T) {
@@ -334,7 +334,7 @@ func TestSeekEqualsFreshRun(t *testing.T) {
 }
 
 // TestSeekAfterFork checks that forking at any step gives the same future
-// whatever the checkpoint spacing, and that seeking in the fork agrees.
+// whatever the keyframe spacing, and that seeking in the fork agrees.
 func TestSeekAfterFork(t *testing.T) {
 	s := parse(t, bank)
 	pause := pause(2, 9)
@@ -349,7 +349,7 @@ func TestSeekAfterFork(t *testing.T) {
 			r := start(t, s, every)
 			r.At(k / 2) // leave something in the seek cache
 			require.NoError(t, r.Insert(k, a))
-			require.Equal(t, traceJSON(t, ref), traceJSON(t, r), "fork at %d, checkpoints every %d", k, every)
+			require.Equal(t, traceJSON(t, ref), traceJSON(t, r), "fork at %d, keyframes every %d", k, every)
 			for _, j := range []int{k + 1, k - 1, ref.Len(), 0, k, k + 9} {
 				require.Equal(t, fingerprint(ref, ref.At(j)), fingerprint(r, r.At(j)), "fork at %d, seek to %d", k, j)
 			}

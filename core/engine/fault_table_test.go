@@ -15,12 +15,12 @@ import (
 )
 
 // relay is the conformance fixture's ring of four, with pings to keep
-// messages in flight; with a checkpoint every `every` steps.
+// messages in flight; with a keyframe every `every` steps.
 func relay(t *testing.T, every int) *engine.Run {
 	t.Helper()
 	cfg := conformance.RelayConfig(4, 5)
 	cfg.Workload = &engine.Workload{Every: [2]sim.Time{1, 3}, Until: 120}
-	cfg.CheckpointEvery = every
+	cfg.KeyframeEvery = every
 	r, err := engine.New(cfg)
 	require.NoError(t, err)
 	return r
@@ -46,7 +46,7 @@ func inFlightAt(t *testing.T, r *engine.Run, from int) (int, int) {
 
 // TestEveryFaultAppliesAndRewinds applies each fault of the registry as a
 // learner's input, checks what it changed, and that seeking across it
-// (with and without checkpoints, forwards and back) gives what a fresh
+// (with and without keyframes, forwards and back) gives what a fresh
 // replay gives. A fault added to the registry needs its case here.
 func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 	args := func(set func(*faults.Args)) faults.Args { a := faults.NoArgs(); set(&a); return a }
@@ -174,7 +174,7 @@ func TestEveryFaultAppliesAndRewinds(t *testing.T) {
 			require.NoError(t, ref.Replay(inputs))
 			fx.check(t, ref.At(k), r.At(k+1), rec)
 
-			// seeking across it, with checkpoints and without, gives the
+			// seeking across it, with keyframes and without, gives the
 			// same states as a fresh replay of the same inputs
 			require.Equal(t, conformance.TraceJSON(t, ref), conformance.TraceJSON(t, r))
 			for _, j := range []int{k + 1, k - 1, r.Len(), k + 5, 0, k, k + 1} {

@@ -31,12 +31,12 @@ func parse(t testing.TB, doc string) *scenario.Scenario {
 	return s
 }
 
-// start runs a scenario with the given checkpoint spacing (0: the default).
+// start runs a scenario with the given keyframe spacing (0: the default).
 func start(t testing.TB, s *scenario.Scenario, every int) *engine.Run {
 	t.Helper()
 	cfg, err := s.Config()
 	require.NoError(t, err)
-	cfg.CheckpointEvery = every
+	cfg.KeyframeEvery = every
 	r, err := engine.New(cfg)
 	require.NoError(t, err)
 	return r

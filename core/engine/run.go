@@ -20,19 +20,19 @@ type Failure struct {
 	Msgs   []int
 }
 
-// Run is one scenario's run: its trace, the learner's inputs, checkpoints to
+// Run is one scenario's run: its trace, the learner's inputs, keyframes to
 // seek with, and the first failure of each invariant.
 type Run struct {
 	cfg    Config
 	trace  *trace.Trace
 	inputs []Input
-	// checkpoints are copies of the world to seek from, by step ascending;
-	// the next is taken at step nextCheckpoint.
-	checkpoints    []*world
-	nextCheckpoint int
-	head           *world
-	cache          *world
-	failures       []Failure
+	// keyframes are copies of the world to seek from, by step ascending;
+	// the next is taken at step nextKeyframe.
+	keyframes    []*world
+	nextKeyframe int
+	head         *world
+	cache        *world
+	failures     []Failure
 	// Stopped says why the run ended.
 	stopped string
 	// version counts the changes of the trace (one per learner input).
@@ -113,11 +113,11 @@ func start(cfg Config) (*Run, error) {
 			return nil, fmt.Errorf("engine: there is no process %d to start down", id.Number())
 		}
 	}
-	if cfg.CheckpointEvery <= 0 {
-		// a checkpoint copies what changed of the processes and channels:
+	if cfg.KeyframeEvery <= 0 {
+		// a keyframe copies what changed of the processes and channels:
 		// space them out as the world grows, so that memory stays flat and
 		// a seek replays a few hundred microseconds' worth of steps
-		cfg.CheckpointEvery = 128 * max(1, len(cfg.Nodes)/4)
+		cfg.KeyframeEvery = 128 * max(1, len(cfg.Nodes)/4)
 	}
 	byTime := func(a, b Timed) int { return cmp.Compare(a.At, b.At) }
 	if !slices.IsSortedFunc(cfg.Script, byTime) { // a long script is mostly written in order
@@ -133,8 +133,8 @@ func start(cfg Config) (*Run, error) {
 		r.failures = append(r.failures, Failure{Name: inv.Name, Step: -1})
 	}
 	r.head = newWorld(&r.cfg)
-	r.checkpoints = []*world{r.head.clone()}
-	r.nextCheckpoint = cfg.CheckpointEvery
+	r.keyframes = []*world{r.head.clone()}
+	r.nextKeyframe = cfg.KeyframeEvery
 	return r, nil
 }
 
@@ -255,13 +255,13 @@ func (r *Run) advance(w *world, limit int) bool {
 	}
 }
 
-// record applies one step at the head, checks invariants and checkpoints.
+// record applies one step at the head, checks invariants and keyframes.
 func (r *Run) record(w *world, nx next) {
 	msgs := len(r.trace.Msgs)
 	r.apply(w, nx, true)
 	r.charge(msgs)
-	if w.step >= r.nextCheckpoint {
-		r.checkpoint(w)
+	if w.step >= r.nextKeyframe {
+		r.keyframe(w)
 	}
 	v := r.view(w)
 	for i, inv := range r.cfg.Spec.Invariants {
@@ -274,21 +274,21 @@ func (r *Run) record(w *world, nx next) {
 	}
 }
 
-// checkpoint keeps a copy of the head to seek from. A world that is costly
+// keyframe keeps a copy of the head to seek from. A world that is costly
 // to copy (a long queue, many delayed messages) is copied less often: the
-// next checkpoint comes after at least a step per checkpointWordsPerStep
-// words this one copied, so that checkpoints keep a few words a step
+// next keyframe comes after at least a step per keyframeWordsPerStep
+// words this one copied, so that keyframes keep a few words a step
 // whatever the world holds.
-func (r *Run) checkpoint(w *world) {
+func (r *Run) keyframe(w *world) {
 	cost := w.cloneCost()
-	r.checkpoints = append(r.checkpoints, w.clone())
+	r.keyframes = append(r.keyframes, w.clone())
 	r.cfg.Budget.charge(int64(cost), 8*int64(cost))
-	r.nextCheckpoint = w.step + max(r.cfg.CheckpointEvery, cost/checkpointWordsPerStep)
+	r.nextKeyframe = w.step + max(r.cfg.KeyframeEvery, cost/keyframeWordsPerStep)
 }
 
-// checkpointWordsPerStep is how many words checkpoints may copy per step
+// keyframeWordsPerStep is how many words keyframes may copy per step
 // of the run, at most, in a world that is costly to copy.
-const checkpointWordsPerStep = 8
+const keyframeWordsPerStep = 8
 
 // Reckoned sizes, in bytes, of what a run keeps for each step and message
 // (see TestReckonedSizes).
@@ -375,10 +375,10 @@ func (r *Run) view(w *world) sim.View {
 }
 
 // state returns the world after k steps, replaying from the nearest
-// checkpoint (or from the last world it returned, when that is closer).
+// keyframe (or from the last world it returned, when that is closer).
 func (r *Run) state(k int) *world {
 	k = min(max(k, 0), r.Len())
-	cp := r.checkpoints[sort.Search(len(r.checkpoints), func(i int) bool { return r.checkpoints[i].step > k })-1]
+	cp := r.keyframes[sort.Search(len(r.keyframes), func(i int) bool { return r.keyframes[i].step > k })-1]
 	var w *world
 	if c := r.cache; c != nil && c.step <= k && c.step >= cp.step {
 		w = c
@@ -500,8 +500,8 @@ func (r *Run) replayAt(w *world, inputs []Input) error {
 // truncate forgets every step from k on.
 func (r *Run) truncate(k int) {
 	r.trace.Truncate(k)
-	r.checkpoints = r.checkpoints[:sort.Search(len(r.checkpoints), func(i int) bool { return r.checkpoints[i].step > k })]
-	r.nextCheckpoint = r.checkpoints[len(r.checkpoints)-1].step + r.cfg.CheckpointEvery
+	r.keyframes = r.keyframes[:sort.Search(len(r.keyframes), func(i int) bool { return r.keyframes[i].step > k })]
+	r.nextKeyframe = r.keyframes[len(r.keyframes)-1].step + r.cfg.KeyframeEvery
 	for _, steps := range r.firsts {
 		for i, s := range steps {
 			if s >= k {

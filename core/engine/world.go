@@ -20,7 +20,7 @@ type timer struct {
 }
 
 // world is the whole simulated state after some number of steps. Copying it
-// (clone) gives a checkpoint to rewind to: everything a step or a fault
+// (clone) gives a keyframe to rewind to: everything a step or a fault
 // changes lives here, never in the shared trace.
 type world struct {
 	step int
@@ -40,7 +40,7 @@ type world struct {
 	nodes []sim.Node
 	// owned says a node is this world's own: a copy shares the nodes of
 	// the world it was copied from, and each is copied only before it next
-	// takes a step, so that a checkpoint costs the processes that changed.
+	// takes a step, so that a keyframe costs the processes that changed.
 	owned []bool
 	// started says a process has taken its Init step.
 	started []bool
@@ -117,7 +117,7 @@ func newWorld(cfg *Config) *world {
 	return w
 }
 
-// clone copies the world, for a checkpoint or a seek. The copy shares
+// clone copies the world, for a keyframe or a seek. The copy shares
 // what it can with w: the nodes (each side copies one before stepping it)
 // and the messages in flight (see network.Net).
 func (w *world) clone() *world {

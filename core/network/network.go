@@ -26,7 +26,7 @@ type Config struct {
 // only ever joins at a channel's tail, so every channel is sorted by id:
 // finding a message is a binary search. Copies share their channels'
 // storage: a copy costs what is busy, not what is in flight, so that the
-// engine's rewind checkpoints grow with the run and never with its square
+// engine's rewind keyframes grow with the run and never with its square
 // (a process that is down can have a million messages waiting for it).
 type Net struct {
 	n int

@@ -6,7 +6,7 @@
 //
 // Random is a plain value type with no pointers: copying it by value
 // snapshots the generator state, which the simulator relies on when it
-// deep-copies world state for rewind checkpoints.
+// deep-copies world state for rewind keyframes.
 package pyrand
 
 const (

@@ -233,7 +233,7 @@ func CheckDeterminism(t *testing.T, l Lesson) {
 }
 
 // CheckSeek seeks a run to random steps, forwards and back, and compares
-// each state with a run that replays from the start (no checkpoints) and
+// each state with a run that replays from the start (no keyframes) and
 // with a fresh run stopped at that step.
 func CheckSeek(t *testing.T, l Lesson, seed uint64, seeks int) {
 	t.Helper()
@@ -241,10 +241,10 @@ func CheckSeek(t *testing.T, l Lesson, seed uint64, seeks int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.CheckpointEvery = 16
+	cfg.KeyframeEvery = 16
 	r := start(t, cfg)
 	plain, _ := l.Config()
-	plain.CheckpointEvery = 1 << 30
+	plain.KeyframeEvery = 1 << 30
 	ref := start(t, plain)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for range seeks {
@@ -628,7 +628,7 @@ var stress = map[string]string{
 // sizes): its first lesson (with its stress params), the Earliest
 // scheduler, a workload that never stops, and the last process crashed at
 // tick 5 for good, so that messages to it pile up; it stops after steps
-// steps, and takes a checkpoint every 8.
+// steps, and takes a keyframe every 8.
 func Long(sub Subject, n, steps int) (engine.Config, string, error) {
 	lesson := sub.Lessons[0]
 	s, err := scenario.Builtin(lesson.Name)
@@ -650,19 +650,19 @@ func Long(sub Subject, n, steps int) (engine.Config, string, error) {
 	cfg.Scheduler = engine.Earliest
 	cfg.Workload = &engine.Workload{P: 0.5, Every: [2]sim.Time{1, 3}}
 	cfg.Until = engine.Until{Steps: steps}
-	// a checkpoint every few steps, so that what one copies weighs in a
+	// a keyframe every few steps, so that what one copies weighs in a
 	// step's cost as it would over a run a hundred times longer
-	cfg.CheckpointEvery = 8
+	cfg.KeyframeEvery = 8
 	cfg.Script = []engine.Timed{{At: 5, Action: engine.Fault("crash", faults.AtProcess(sim.NodeID(len(cfg.Nodes)-1)))}}
 	return cfg, fmt.Sprintf("%s at %d processes, %d steps, the last process down from tick 5", lesson.Name, len(cfg.Nodes), steps), nil
 }
 
 // CostGrowth runs the subject's Long run of n processes for steps and for
 // four times as many, and compares what a step costs in each: the bytes it allocates
-// (which count what checkpoints copy and invariants compute) and its time
+// (which count what keyframes copy and invariants compute) and its time
 // (the process's CPU time, not the wall clock, which other programs on a
 // shared machine stretch; the least of a few runs). A step that costs more late in a run than
-// early (a checkpoint that copies everything in flight, an invariant that
+// early (a keyframe that copies everything in flight, an invariant that
 // visits the whole trace) makes a long run quadratic: it returns the two
 // ratios, late over early, which stay near 1 when a step's cost is flat.
 func CostGrowth(t testing.TB, sub Subject, n, steps int) (allocRatio, timeRatio float64, what string) {
