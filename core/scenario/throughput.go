@@ -9,8 +9,13 @@ import (
 
 // ThroughputSizes are the process counts an algorithm's throughput is
 // measured at: 3 and 32, or the nearest its Spec allows (for Maekawa, the
-// nearest sizes that have request sets).
+// nearest sizes that have request sets); none for an algorithm that
+// replays a record (a log), which has the record's size and takes no
+// workload: the log import's figures measure it.
 func ThroughputSizes(spec *sim.Spec) []int {
+	if spec.Record {
+		return nil
+	}
 	lo, hi := max(spec.MinN, 1), min(spec.MaxN, MaxN)
 	near := func(want int) int { return min(max(want, lo), hi) }
 	if len(spec.Sizes) > 0 {
