@@ -68,3 +68,18 @@ func TestANewKindsErrorsNameItsField(t *testing.T) {
 	_, err := algotest.Jam.DecodeArgs("1.40", 1)
 	assert.EqualError(t, err, `"40" is not a share such as 40%`)
 }
+
+// An entry writes its texts as encoding/json would, whatever they hold.
+func TestEntryWritesTextsAsJSONDoes(t *testing.T) {
+	for _, text := range []string{"snapshot", "a<b&c>", "é", "tab\there", `quote"back\slash`, ""} {
+		data, err := json.Marshal(scenario.Entry{At: 3, Command: text, Fault: text})
+		require.NoError(t, err)
+		want, err := json.Marshal(struct {
+			At      int    `json:"at"`
+			Command string `json:"command,omitempty"`
+			Fault   string `json:"fault,omitempty"`
+		}{3, text, text})
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(data), "%q", text)
+	}
+}

@@ -295,6 +295,18 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 	})
 }
 
+// plainText says JSON writes s as it is between quotes: printable ASCII
+// that needs no escape (encoding/json escapes <, > and & too).
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
 // decodeField decodes one of an entry's own fields, and says in plain
 // words what is wrong with it.
 func decodeField[T any](raw []byte, v *T, key string) error {
@@ -316,6 +328,14 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		b = append(b, raw...)
 	}
 	text := func(key, s string) {
+		if plainText(s) { // most names: quoted as encoding/json would, without it
+			b = append(b, ',', '"')
+			b = append(b, key...)
+			b = append(b, '"', ':', '"')
+			b = append(b, s...)
+			b = append(b, '"')
+			return
+		}
 		raw, _ := json.Marshal(s)
 		field(key, raw)
 	}
