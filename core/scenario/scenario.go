@@ -281,10 +281,10 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 			fields := faults.ArgFields()
 			if !slices.Contains(fields, key) {
 				known := slices.Sorted(slices.Values(append(fields, entryKeys...)))
-				return sim.FieldErrorf(key, "unknown field (known here: %s)", strings.Join(known, ", "))
+				return sim.FieldErrorf(sim.ClipKey(key), "unknown field (known here: %s)", strings.Join(known, ", "))
 			}
 			if _, twice := e.Args[key]; twice {
-				return sim.FieldErrorf(key, "given twice")
+				return sim.FieldErrorf(sim.ClipKey(key), "given twice")
 			}
 			if e.Args == nil {
 				e.Args = map[string]json.RawMessage{}

@@ -751,3 +751,7 @@ func JoinPath(base, path string) string {
 	}
 	return base + "." + path
 }
+
+// ClipKey shortens an object's key for a FieldError's path, as the
+// decoder does, so that a long unknown key is not echoed back whole.
+func ClipKey(key string) string { return clipped(key) }
