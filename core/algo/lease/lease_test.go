@@ -89,9 +89,16 @@ func TestWallClockSteppedBack(t *testing.T) {
 	assert.Contains(t, captions, "client1 reads its wall clock, 5, before 13: it still believes it holds the lease (token 33)")
 	assert.Contains(t, captions, "storage: write by client1 REJECTED (token 33 < 34)")
 
+	byTimer(t, s)
+}
+
+// byTimer runs a wall-clock lesson again with the switch off: by its timer
+// client1's belief ends before client2's begins, and it never writes.
+func byTimer(t *testing.T, s *scenario.Scenario) {
+	t.Helper()
 	timer, err := s.WithSwitch(lease.WallClock, false)
 	require.NoError(t, err)
-	r, err = timer.Run()
+	r, err := timer.Run()
 	require.NoError(t, err)
 	assert.Empty(t, algotest.Failed(r), "by its timer client1's belief ends before client2's begins")
 	assert.Contains(t, algotest.Captions(r), "client1 believes it holds no lease, so it does not write")
@@ -119,12 +126,7 @@ func TestWallClockThatDrifts(t *testing.T) {
 		}
 	}
 
-	timer, err := s.WithSwitch(lease.WallClock, false)
-	require.NoError(t, err)
-	r, err = timer.Run()
-	require.NoError(t, err)
-	assert.Empty(t, algotest.Failed(r), "a timer does not drift")
-	assert.Contains(t, algotest.Captions(r), "client1 believes it holds no lease, so it does not write")
+	byTimer(t, s)
 }
 
 // A renewal keeps the token; a late one is refused and queued; a crashed
