@@ -90,7 +90,8 @@ func (l *layout) lanes() {
 		l.tag = tagOf(WhatName).at(sim.NodeID(i))
 		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
 		if c, skew := l.ix.Clock(sim.NodeID(i), l.k); skew != 0 || c.Drift != 0 {
-			// a clock that is off: how far it reads ahead (+) or behind
+			// a clock that is off (◷, a clock face every font has, unlike
+			// the stopwatch emoji): how far it reads ahead (+) or behind
 			// (−) now, and its rate if it drifts, under the name; where
 			// lanes are too close for that, a movable text (the process
 			// panel says it too)
@@ -98,7 +99,7 @@ func (l *layout) lanes() {
 			if gap < 2*(textAscent+textDescent) {
 				prio = prioCut
 			}
-			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("⏱%+d", skew)}, prio, 0, point{marginLeft + 4, y - 4})
+			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("◷%+d", skew)}, prio, 0, point{marginLeft + 4, y - 4})
 			if c.Drift != 0 {
 				// its rate, a line lower
 				l.text(Shape{X1: marginLeft - 10, Y1: y + 30, Color: UserCutColor, Align: AlignRight, Text: clockRate(c.Rate())}, prioCut, 0, point{marginLeft + 4, y + 9})

@@ -188,7 +188,7 @@ func TestFaultMarks(t *testing.T) {
 			texts[sh.Text] = true
 		}
 	}
-	assert.True(t, texts["⏱+7"], "process 2's clock runs 7 ahead")
+	assert.True(t, texts["◷+7"], "process 2's clock runs 7 ahead")
 	assert.True(t, texts["+7"], "the skew's mark says by how much")
 	assert.True(t, texts["FIFO off"], "the network's fault is marked at the top")
 	var dup *trace.Msg
