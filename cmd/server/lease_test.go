@@ -73,3 +73,23 @@ func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
 	p.screenshot("epochs-switch")
 	p.noConsoleErrors()
 }
+
+// A learner makes a client's clock run slow from the process menu: the
+// lane says how far it is off and its rate, the process panel what it
+// reads, and the link keeps the drift.
+func TestDriftAClockFromTheMenu(t *testing.T) {
+	p := open(t, "/?s=lease-wall-clock&k=4")
+	p.clickProcess("lease-wall-clock", sim.NodeID(2))
+	p.do(chromedp.WaitVisible(chromedp.CSS("#process-menu")))
+	assert.Equal(t, "50", eval[string](p, `document.getElementById("menu-drift-rate").value`), "half speed at first")
+	p.click("#menu-drift", true)
+	assert.Contains(t, p.text("#caption"), "client1's clock drifts: from now on it counts 0.5 ticks for every one that passes (slow)")
+	assert.Contains(t, eval[string](p, "location.search"), "t3.50", "the drift is in the link")
+	for range 8 {
+		p.key(kb.ArrowRight)
+	}
+	assert.Contains(t, p.text("#processes"), "counts 0.5 ticks a tick")
+	assert.Contains(t, p.text("#legend"), "clock drift", "the legend says what the mark is")
+	p.screenshot("lease-drift-menu")
+	p.noConsoleErrors()
+}
