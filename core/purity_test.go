@@ -36,9 +36,9 @@ func forbidden(path string) string {
 	return ""
 }
 
-// violations reads `go list -f '{{.ImportPath}} {{join .Imports " "}}'`
-// output and lists each forbidden direct import.
-func violations(listing string) []string {
+// judged reads `go list -f '{{.ImportPath}} {{join .Imports " "}}'`
+// output and lists each direct import that why finds fault with, and why.
+func judged(listing string, why func(pkg, imp string) string) []string {
 	var out []string
 	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
 		fields := strings.Fields(line)
@@ -46,12 +46,17 @@ func violations(listing string) []string {
 			continue
 		}
 		for _, imp := range fields[1:] {
-			if why := forbidden(imp); why != "" {
-				out = append(out, fields[0]+" imports "+imp+": "+why)
+			if w := why(fields[0], imp); w != "" {
+				out = append(out, fields[0]+" imports "+imp+": "+w)
 			}
 		}
 	}
 	return out
+}
+
+// violations lists each forbidden direct import of a listing.
+func violations(listing string) []string {
+	return judged(listing, func(_, imp string) string { return forbidden(imp) })
 }
 
 func TestViolationsFindsForbiddenImports(t *testing.T) {
@@ -80,28 +85,20 @@ var readsScenarios = map[string]bool{
 	"spacetime/core/campaign": true,
 }
 
-// upward lists each direct import in a `go list` listing that runs back
-// up: a core package that imports the scenario format without being one
-// of readsScenarios, or that imports anything outside the core and the
+// upward lists each direct import in a listing that runs back up: a core
+// package that imports the scenario format without being one of
+// readsScenarios, or that imports anything outside the core and the
 // standard library (test helpers included).
 func upward(listing string) []string {
-	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			continue
+	return judged(listing, func(pkg, imp string) string {
+		switch {
+		case (imp == "spacetime/core/scenario" || strings.HasPrefix(imp, "spacetime/core/scenario/")) && !readsScenarios[pkg] && !strings.HasPrefix(pkg, "spacetime/core/scenario/"):
+			return "only " + strings.Join(slices.Sorted(maps.Keys(readsScenarios)), ", ") + " read scenarios"
+		case strings.HasPrefix(imp, "spacetime/") && !strings.HasPrefix(imp, "spacetime/core/"):
+			return "the core imports nothing of the project outside it"
 		}
-		pkg := fields[0]
-		for _, imp := range fields[1:] {
-			switch {
-			case (imp == "spacetime/core/scenario" || strings.HasPrefix(imp, "spacetime/core/scenario/")) && !readsScenarios[pkg] && !strings.HasPrefix(pkg, "spacetime/core/scenario/"):
-				out = append(out, pkg+" imports "+imp+": only "+strings.Join(slices.Sorted(maps.Keys(readsScenarios)), ", ")+" read scenarios")
-			case strings.HasPrefix(imp, "spacetime/") && !strings.HasPrefix(imp, "spacetime/core/"):
-				out = append(out, pkg+" imports "+imp+": the core imports nothing of the project outside it")
-			}
-		}
-	}
-	return out
+		return ""
+	})
 }
 
 func TestUpwardFindsImportsThatRunBackUp(t *testing.T) {

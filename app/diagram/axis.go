@@ -6,7 +6,6 @@ package diagram
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"spacetime/core/sim"
 )
@@ -102,7 +101,7 @@ func (l *layout) lanes() {
 			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("◷%+d", skew)}, prio, 0, point{marginLeft + 4, y - 4})
 			if c.Drift != 0 {
 				// its rate, a line lower
-				l.text(Shape{X1: marginLeft - 10, Y1: y + 30, Color: UserCutColor, Align: AlignRight, Text: clockRate(c.Rate())}, prioCut, 0, point{marginLeft + 4, y + 9})
+				l.text(Shape{X1: marginLeft - 10, Y1: y + 30, Color: UserCutColor, Align: AlignRight, Text: "×" + sim.RateText(c.Rate())}, prioCut, 0, point{marginLeft + 4, y + 9})
 			}
 		}
 	}
@@ -161,10 +160,4 @@ func (l *layout) nowLine() {
 	defer l.tagging(tagOf(WhatNow))()
 	l.add(Shape{Op: OpLine, X1: x, Y1: l.top - 12, X2: x, Y2: l.opt.Height - l.bottom + 4, Color: NowColor, Width: 1, Flags: FlagDashed})
 	l.text(Shape{X1: x, Y1: l.top - 16, Color: NowColor, Align: AlignCenter, Text: "now"}, prioFixed, 0)
-}
-
-// clockRate writes a clock's rate, in ticks for every hundred that pass,
-// as the factor it runs at: "×0.5".
-func clockRate(hundredths int64) string {
-	return "×" + strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
 }

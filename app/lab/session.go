@@ -7,7 +7,6 @@ package lab
 
 import (
 	"fmt"
-	"strconv"
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
@@ -272,7 +271,7 @@ func (s *Session) Processes() []Process {
 		if skew, rate := st.Skew(id), st.ClockRate(id); skew != 0 || rate != 100 {
 			value := fmt.Sprintf("%+d ticks (reads %d)", skew, st.Now()+skew)
 			if rate != 100 {
-				value += fmt.Sprintf(", counts %s ticks a tick", strconv.FormatFloat(float64(rate)/100, 'f', -1, 64))
+				value += fmt.Sprintf(", counts %s ticks a tick", sim.RateText(rate))
 			}
 			fields = append(fields, sim.Field{Name: "clock", Value: value})
 		}

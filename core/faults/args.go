@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"spacetime/core/sim"
 )
@@ -57,16 +58,11 @@ func OfMessage(id int) Args {
 // value its kind would not write (a false flag) unsets the argument,
 // which means the same.
 func (a Args) With(field string, v Value) Args {
+	a = a.without(field)
 	if v.Kind != nil && !v.Kind.worth(v) {
-		return a.without(field)
+		return a
 	}
-	values := make([]fieldValue, 0, len(a.values)+1)
-	for _, fv := range a.values {
-		if fv.field != field {
-			values = append(values, fv)
-		}
-	}
-	a.values = append(values, fieldValue{field: field, v: v})
+	a.values = append(a.values, fieldValue{field: field, v: v}) // without copied them
 	return a
 }
 
@@ -124,15 +120,7 @@ func (a Args) MarshalJSON() ([]byte, error) {
 	b = append(b, `,"msg":`...)
 	b = strconv.AppendInt(b, int64(a.Msg), 10)
 	values := slices.Clone(a.values)
-	slices.SortFunc(values, func(x, y fieldValue) int {
-		switch {
-		case x.field < y.field:
-			return -1
-		case x.field > y.field:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(values, func(x, y fieldValue) int { return strings.Compare(x.field, y.field) })
 	for _, fv := range values {
 		k := fv.v.Kind
 		if k == nil || !k.worth(fv.v) {

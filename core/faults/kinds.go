@@ -245,7 +245,7 @@ var (
 		},
 		Check: func(v Value, _ Args, _ int) error {
 			if v.Int < 0 || v.Int > MaxRate {
-				return fmt.Errorf("from 0 (a clock that stands still) to %d, got %s", MaxRate/100, ratio(v.Int))
+				return fmt.Errorf("from 0 (a clock that stands still) to %d, got %s", MaxRate/100, sim.RateText(v.Int))
 			}
 			return nil
 		},
@@ -260,7 +260,7 @@ var (
 			return Value{Int: int64(math.Round(x * 100))}, nil
 		},
 		Write: func(v Value, _ func(sim.NodeID) json.RawMessage) json.RawMessage {
-			return json.RawMessage(ratio(v.Int))
+			return json.RawMessage(sim.RateText(v.Int))
 		},
 		Encode: encodeNumber,
 		Decode: decodeNumberValue,
@@ -331,9 +331,6 @@ func (e ofField) Error() string { return string(e) }
 
 // MaxRate bounds a clock's rate, in ticks for every hundred that pass.
 const MaxRate = 10_000
-
-// ratio writes a rate in hundredths as a ratio: 50 is 0.5.
-func ratio(hundredths int64) string { return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64) }
 
 func inRange(id sim.NodeID, n int) error {
 	if id < 0 || int(id) >= n {

@@ -297,11 +297,11 @@ var Registry = []*Fault{
 			case rate == 0:
 				return fmt.Sprintf("%s's clock stops: it reads %d at time %d, and will read %d for as long as it is stopped", name, reads, w.Now(), reads)
 			default:
-				return fmt.Sprintf("%s's clock drifts: from now on it counts %s ticks for every one that passes (%s), and reads %d at time %d", name, ratio(rate), map[bool]string{true: "fast", false: "slow"}[rate > 100], reads, w.Now())
+				return fmt.Sprintf("%s's clock drifts: from now on it counts %s ticks for every one that passes (%s), and reads %d at time %d", name, sim.RateText(rate), map[bool]string{true: "fast", false: "slow"}[rate > 100], reads, w.Now())
 			}
 		},
 		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock drift: the clock runs fast or slow from here",
-		Mark: func(a Args) string { return "×" + ratio(a.Int("rate")) },
+		Mark: func(a Args) string { return "×" + sim.RateText(a.Int("rate")) },
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a := AtProcess(sim.NodeID(d.IntN(s.N())))
 			return a.With("rate", ParamRate.Draw(d, s.N())), true

@@ -205,6 +205,13 @@ type WallClock struct {
 // Rate is how many ticks the clock counts for every hundred that pass.
 func (c WallClock) Rate() int64 { return 100 + c.Drift }
 
+// RateText writes a rate in ticks for every hundred that pass as the
+// ticks it counts for one: 50 is "0.5", as a scenario, a caption and the
+// diagram write it.
+func RateText(hundredths int64) string {
+	return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
+}
+
 // Reads is what the clock reads at simulated time now (no earlier than
 // At): its reading at At, and the ticks since at its rate, rounded down.
 func (c WallClock) Reads(now Time) Time {
