@@ -318,25 +318,13 @@ func join(path, key string) string {
 
 // members lists an object's keys and values in document order.
 func members(raw []byte) ([]string, []json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, err
-	}
 	var keys []string
 	var values []json.RawMessage
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		keys, values = append(keys, key), append(values, v)
-	}
-	return keys, values, nil
+	err := Members(raw, func(key string, value []byte) error {
+		keys, values = append(keys, key), append(values, value)
+		return nil
+	})
+	return keys, values, err
 }
 
 type jsonField struct {
@@ -556,6 +544,9 @@ func exactKeysOf(data []byte, t reflect.Type) bool {
 type keyWalk struct {
 	data  []byte
 	types keyTypes
+	// skim says the walk only finds where values end: a key given twice
+	// inside one is not its to refuse (Members).
+	skim bool
 }
 
 func skipSpace(data []byte, i int) int {
@@ -602,7 +593,7 @@ func (w *keyWalk) value(i int, t reflect.Type) (int, bool) {
 				return end, false
 			}
 			key, ok := w.key(i, end)
-			if !ok || seen.twice(key) {
+			if !ok || (!w.skim && seen.twice(key)) {
 				return end, false
 			}
 			vt := elem
@@ -697,9 +688,12 @@ func caseMatch(fields []jsonField, key string) string {
 // members (an UnmarshalJSON): quickly, without decoding values. Escaped
 // keys are decoded; data must be valid JSON (UnmarshalJSON's is).
 func Members(data []byte, member func(key string, value []byte) error) error {
-	w := &keyWalk{data: data, types: keyTypes{}}
+	w := &keyWalk{data: data, types: keyTypes{}, skim: true}
 	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
+	switch {
+	case i >= len(data):
+		return &FieldError{Problem: "want an object, got nothing"}
+	case data[i] != '{':
 		return &FieldError{Problem: "want an object, got " + found(bytes.TrimSpace(data))}
 	}
 	i = skipSpace(data, i+1)

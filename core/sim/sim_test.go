@@ -239,3 +239,21 @@ func TestWallClockReads(t *testing.T) {
 	assert.Equal(t, Time(1007), back.Reads(1010))
 	assert.Equal(t, Time(1007+5), back.Reads(1012))
 }
+
+// Members lists an object's keys and values as they are written; a key
+// repeated inside a value is the value's decoder's to judge, not its.
+func TestMembers(t *testing.T) {
+	var keys, values []string
+	err := Members([]byte(` {"a": 1, "b\u00e9": {"x": 1, "x": [2, "}"]}, "c" : null} `), func(k string, v []byte) error {
+		keys, values = append(keys, k), append(values, string(v))
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "bé", "c"}, keys)
+	assert.Equal(t, []string{"1", `{"x": 1, "x": [2, "}"]}`, "null"}, values)
+	var fe *FieldError
+	require.ErrorAs(t, Members([]byte(`[1]`), func(string, []byte) error { return nil }), &fe)
+	assert.Equal(t, "want an object, got a list", fe.Problem)
+	require.ErrorAs(t, Members([]byte(" "), func(string, []byte) error { return nil }), &fe)
+	assert.Equal(t, "want an object, got nothing", fe.Problem)
+}
