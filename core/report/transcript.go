@@ -99,14 +99,15 @@ func Transcript(sc *scenario.Scenario, r *engine.Run) string {
 // in the order the run takes them (by time, the file's order at equal
 // times): each causes one step of the script, done or skipped.
 func scriptInputs(sc *scenario.Scenario) []string {
-	order := make([]int, len(sc.Script))
+	script := sc.FileScript()
+	order := make([]int, len(script))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return sc.Script[order[a]].At < sc.Script[order[b]].At })
+	sort.SliceStable(order, func(a, b int) bool { return script[order[a]].At < script[order[b]].At })
 	out := make([]string, len(order))
 	for i, j := range order {
-		data, err := json.Marshal(sc.Script[j])
+		data, err := json.Marshal(script[j])
 		if err != nil {
 			return nil
 		}

@@ -237,16 +237,24 @@ func (e *Entry) given(field string) bool {
 	return ok
 }
 
-// fields lists the arguments the entry gives, besides "at" and the
-// action's name: node, target, arg and msg, then the fault's by name.
-func (e *Entry) fields() []string {
-	var out []string
-	for _, f := range []string{"node", "target", "arg", "msg"} {
-		if e.given(f) {
-			out = append(out, f)
+// firstOther is the first argument the entry gives, besides "at" and the
+// action's name (node, target, arg and msg, then the fault's by name),
+// that takes is false for, and whether there is one. It allocates only
+// for a fault's arguments: a log's file checks 100,000 entries.
+func (e *Entry) firstOther(takes func(field string) bool) (string, bool) {
+	for _, f := range [...]string{"node", "target", "arg", "msg"} {
+		if e.given(f) && !takes(f) {
+			return f, true
 		}
 	}
-	return append(out, slices.Sorted(maps.Keys(e.Args))...)
+	if len(e.Args) > 0 {
+		for _, f := range slices.Sorted(maps.Keys(e.Args)) {
+			if !takes(f) {
+				return f, true
+			}
+		}
+	}
+	return "", false
 }
 
 // entryKeys are an entry's own fields, which every entry may take.
@@ -580,10 +588,8 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		return timeField(field("at"), e.At)
 	}
 	if e.delivery() {
-		for _, name := range e.fields() {
-			if name != "msg" {
-				return fieldErr(field(name), "a delivery takes only \"at\" and \"msg\"")
-			}
+		if name, ok := e.firstOther(func(f string) bool { return f == "msg" }); ok {
+			return fieldErr(field(name), "a delivery takes only \"at\" and \"msg\"")
 		}
 		if *e.Msg < 0 || *e.Msg >= engine.MaxSteps {
 			return fieldErr(field("msg"), "want a message number from 0 to %d, got %d", engine.MaxSteps-1, *e.Msg)
@@ -598,10 +604,8 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		if err != nil {
 			return fieldErr(field("fault"), "%v", err)
 		}
-		for _, name := range e.fields() {
-			if !f.Takes(name) {
-				return fieldErr(field(name), "the fault %s takes no %q (it takes %s)", f.Name, name, paramList(f))
-			}
+		if name, ok := e.firstOther(f.Takes); ok {
+			return fieldErr(field(name), "the fault %s takes no %q (it takes %s)", f.Name, name, paramList(f))
 		}
 		a, err := s.entryArgs(e, f, field)
 		if err != nil {
@@ -615,10 +619,8 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 		}
 		return nil
 	}
-	for _, name := range e.fields() {
-		if name != "node" && name != "target" && name != "arg" {
-			return fieldErr(field(name), "only faults take %q; a command takes node, target and arg", name)
-		}
+	if name, ok := e.firstOther(func(f string) bool { return f == "node" || f == "target" || f == "arg" }); ok {
+		return fieldErr(field(name), "only faults take %q; a command takes node, target and arg", name)
 	}
 	c, ok := spec.Command(e.Command)
 	if !ok {
@@ -839,6 +841,13 @@ func (s *Scenario) Clone() *Scenario {
 	var c Scenario
 	_ = json.Unmarshal(data, &c)
 	return &c
+}
+
+// FileScript is the script as the scenario's file writes it (a log's,
+// written now if it waits to be).
+func (s *Scenario) FileScript() []Entry {
+	s.fileNow()
+	return s.Script
 }
 
 // JSON encodes the scenario as an indented file.
