@@ -98,38 +98,6 @@ func TestOpenDefault(t *testing.T) {
 	}
 }
 
-func TestForwardBackSeek(t *testing.T) {
-	sess := open(t, "snapshot-bank")
-	n := sess.Len()
-	tests := []struct {
-		seek, want int
-	}{
-		{0, 0}, {1, 1}, {10, 10}, {n - 1, n - 1}, {n, n},
-		{-1, 0}, {-1000, 0}, {n + 1, n}, {1 << 40, n},
-	}
-	for _, tc := range tests {
-		sess.Seek(tc.seek)
-		assert.Equal(t, tc.want, sess.Step(), "Seek(%d)", tc.seek)
-		assert.Equal(t, tc.want, sess.State().Step(), "the state follows the step")
-	}
-
-	sess.Seek(0)
-	assert.False(t, sess.Back(), "nothing before step 0")
-	assert.Equal(t, 0, sess.Step())
-	for k := 1; k <= n; k++ {
-		require.True(t, sess.Forward())
-		require.Equal(t, k, sess.Step())
-	}
-	assert.False(t, sess.Forward(), "nothing after the end")
-	assert.Equal(t, n, sess.Step())
-	for k := n - 1; k >= 0; k-- {
-		require.True(t, sess.Back())
-		require.Equal(t, k, sess.Step())
-	}
-	assert.False(t, sess.Back())
-	assert.Equal(t, n, sess.Len(), "stepping does not change the run")
-}
-
 func TestCaption(t *testing.T) {
 	sess := open(t, "snapshot-bank")
 	recs := sess.Run().Trace().Records
@@ -166,69 +134,6 @@ func TestCaption(t *testing.T) {
 	assert.NotEmpty(t, bare.Caption())
 }
 
-// TestActRefused checks that an action that cannot happen is refused with
-// a plain reason and leaves the session exactly as it was.
-func TestActRefused(t *testing.T) {
-	tests := []struct {
-		name string
-		prep func(t *testing.T, s *lab.Session)
-		act  func(s *lab.Session) error
-		want string
-	}{
-		{"deliver behind the head of a FIFO channel", nil,
-			func(s *lab.Session) error { return s.Deliver(27) }, "FIFO"},
-		{"deliver a delivered message", nil,
-			func(s *lab.Session) error { return s.Deliver(0) }, "not in flight"},
-		{"deliver a message never sent", nil,
-			func(s *lab.Session) error { return s.Deliver(999) }, "no message #999"},
-		{"drop a delivered message", nil,
-			func(s *lab.Session) error { return s.Act(dropAction(1)) }, "not in flight"},
-		{"recover a process that is up", nil,
-			func(s *lab.Session) error { return s.Fault("recover", faults.AtProcess(0)) }, "A has not crashed"},
-		{"crash a process that does not exist", nil,
-			func(s *lab.Session) error { return s.Fault("crash", faults.AtProcess(7)) }, "no process 8"},
-		{"pause for no time", nil,
-			func(s *lab.Session) error {
-				return s.Fault("pause", faults.AtProcess(1).With("for", faults.ParamTicks.Num(0)))
-			}, "at least one tick"},
-		{"unknown command", nil,
-			func(s *lab.Session) error { return s.Command(0, "fly", 0, 0) }, `no command "fly"`},
-		{"transfer to oneself", nil,
-			func(s *lab.Session) error { return s.Command(0, "transfer", 0, 5) }, "another process"},
-		{"crash twice",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(1))) },
-			func(s *lab.Session) error { return s.Fault("crash", faults.AtProcess(1)) }, "B has already crashed"},
-		{"command at a crashed process",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(1))) },
-			func(s *lab.Session) error { return s.Command(1, "snapshot", 0, 0) }, "B is crashed"},
-		{"deliver to a crashed process",
-			func(t *testing.T, s *lab.Session) { require.NoError(t, s.Fault("crash", faults.AtProcess(2))) },
-			func(s *lab.Session) error { return s.Deliver(21) }, "C is crashed"},
-		{"pause a paused process",
-			func(t *testing.T, s *lab.Session) {
-				require.NoError(t, s.Fault("pause", faults.AtProcess(0).With("for", faults.ParamTicks.Num(10))))
-			},
-			func(s *lab.Session) error {
-				return s.Fault("pause", faults.AtProcess(0).With("for", faults.ParamTicks.Num(3)))
-			}, "paused"},
-	}
-	for _, tc := range tests {
-		for _, at := range []string{"end", "middle"} {
-			t.Run(tc.name+" at the "+at, func(t *testing.T) {
-				sess := open(t, "snapshot-bank")
-				sess.Seek(sess.Len())
-				if at == "middle" {
-					if strings.HasPrefix(tc.name, "deliver") {
-						t.Skip("the messages named are those of the end")
-					}
-					sess.Seek(30)
-				}
-				actRefused(t, sess, tc.prep, tc.act, tc.want)
-			})
-		}
-	}
-}
-
 // actRefused prepares the session, takes an action that must be refused,
 // and checks that nothing changed.
 func actRefused(t *testing.T, sess *lab.Session, prep func(t *testing.T, s *lab.Session), act func(s *lab.Session) error, want string) {
@@ -246,58 +151,6 @@ func actRefused(t *testing.T, sess *lab.Session, prep func(t *testing.T, s *lab.
 	assert.Equal(t, inputs, sess.Run().Inputs())
 	assert.Equal(t, before, traceJSON(t, sess), "the run is unchanged")
 	assert.Equal(t, query, sess.Query().Encode(), "the link is unchanged")
-}
-
-func TestFIFOErrorNamesTheHead(t *testing.T) {
-	sess := open(t, "snapshot-bank")
-	sess.Seek(sess.Len())
-	err := sess.Deliver(27)
-	require.Error(t, err)
-	assert.Equal(t, "the channel A→C is FIFO: only its head, transfer $7 A→C (#21), can be delivered next", err.Error())
-	require.NoError(t, sess.Deliver(21), "the head can be delivered")
-	assert.Equal(t, 60, sess.Step())
-	assert.Equal(t, "learner", sess.CaptionSource())
-	assert.Equal(t, "transfer $7 A→C", sess.Describe(21))
-	assert.Equal(t, "marker M1 A→B", sess.Describe(18))
-}
-
-func TestCrashLink(t *testing.T) {
-	sess := open(t, "snapshot-bank")
-	sess.Seek(10)
-	require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
-	assert.Equal(t, 11, sess.Step(), "the action is shown")
-	q := sess.Query()
-	assert.Equal(t, "10c2", q.Get("in"), "process B is process 2")
-	assert.Regexp(t, `^10c\d+$`, q.Get("in"))
-	assert.Contains(t, q.Get("in"), "c")
-	assert.Equal(t, "11", q.Get("k"))
-	assert.Equal(t, "snapshot-bank", q.Get("s"))
-	assert.Equal(t, lab.URLVersion, q.Get("v"))
-	assert.Empty(t, q.Get("sc"), "a built-in is named, not packed")
-	assert.Empty(t, q.Get("axis"), "the default axis is left out")
-	assert.Contains(t, q.Encode(), "in=10c2")
-
-	procs := sess.Processes()
-	require.Len(t, procs, 3)
-	assert.Equal(t, "B", procs[1].Name)
-	assert.Equal(t, "crashed", procs[1].Health)
-	assert.Equal(t, "up", procs[0].Health)
-}
-
-func TestProcesses(t *testing.T) {
-	sess := open(t, "snapshot-bank")
-	sess.Seek(20)
-	require.NoError(t, sess.Fault("pause", faults.AtProcess(2).With("for", faults.ParamTicks.Num(7))))
-	procs := sess.Processes()
-	require.Len(t, procs, 3)
-	for i, p := range procs {
-		assert.Equal(t, sess.Scenario().Names[i], p.Name)
-		assert.NotEmpty(t, p.Fields)
-		assert.Positive(t, p.Lamport)
-		assert.NotEmpty(t, p.Vector)
-	}
-	assert.Equal(t, "paused until "+strconv.Itoa(int(sess.Now())+7), procs[2].Health)
-	assert.Equal(t, "balance", procs[0].Fields[0].Name)
 }
 
 // step is one learner action and what the session does with it.

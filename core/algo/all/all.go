@@ -68,3 +68,16 @@ func IDs() []string {
 	}
 	return ids
 }
+
+// AddFixture registers an algorithm that only tests run, such as the
+// conformance suite's relay, so that the generic layers above the
+// registry (scenarios, sessions, links) are tested on a fixture whose
+// story never changes rather than on a lesson that may. A test package
+// calls it once, before its tests run (in TestMain); the product never
+// does. It panics if the id is taken.
+func AddFixture(spec *sim.Spec) {
+	if _, taken := Lookup(spec.ID); taken {
+		panic("all: an algorithm named " + spec.ID + " is already registered")
+	}
+	specs = append(specs[:len(specs):len(specs)], spec)
+}
