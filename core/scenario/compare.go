@@ -119,11 +119,9 @@ func ParseComparison(data []byte) (*Comparison, error) {
 	return &c, nil
 }
 
-// comparisons are the built-in comparisons, by id.
-var comparisons = map[string]*Comparison{}
-
 // Comparisons lists the built-in comparisons in id order.
 func Comparisons() []*Comparison {
+	comparisons := compared().byID
 	out := make([]*Comparison, 0, len(comparisons))
 	for _, c := range comparisons {
 		out = append(out, c)
@@ -134,7 +132,7 @@ func Comparisons() []*Comparison {
 
 // LookupComparison finds a built-in comparison.
 func LookupComparison(id string) (*Comparison, bool) {
-	c, ok := comparisons[id]
+	c, ok := compared().byID[id]
 	return c, ok
 }
 
