@@ -21,16 +21,26 @@ import (
 	"spacetime/internal/benchlog"
 )
 
-// browser starts the server and Chromium and measures the page.
-func browser(rep *Report, server, chromium string) error {
+// browser starts the server and Chromium and measures the page; and the
+// floor's page, served by the same server from floorDir, if there is one.
+func browser(rep *Report, server, chromium, floorDir string) error {
 	if _, err := os.Stat(chromium); err != nil {
 		return fmt.Errorf("no Chromium at %s (apt-get install chromium): %v", chromium, err)
 	}
-	url, stop, err := startServer(server)
+	url, stop, err := startServer(server, ".")
 	if err != nil {
 		return err
 	}
 	defer stop()
+	floorURL := ""
+	if floorDir != "" {
+		u, stopFloor, err := startServer(server, floorDir)
+		if err != nil {
+			return fmt.Errorf("the floor's server: %w", err)
+		}
+		defer stopFloor()
+		floorURL = u
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium), chromedp.NoSandbox,
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-component-update", true),
@@ -47,7 +57,12 @@ func browser(rep *Report, server, chromium string) error {
 		name string
 		f    func(context.Context, string, *Report) error
 	}{
-		{"first diagram", firstDiagram},
+		{"first diagram", func(ctx context.Context, url string, rep *Report) error {
+			if floorURL == "" {
+				return errors.New("no floor client to measure against")
+			}
+			return loads(ctx, url, floorURL, rep)
+		}},
 		{"step", stepLatency},
 		{"seek and heap", seekAndHeap},
 		{"frame", frameScript},
@@ -61,15 +76,16 @@ func browser(rep *Report, server, chromium string) error {
 	return errors.Join(errs...)
 }
 
-// startServer runs the server on a free port of 127.0.0.1 and waits for it.
-func startServer(bin string) (string, func(), error) {
+// startServer runs the server on a free port of 127.0.0.1, serving dir's
+// web/, and waits for it.
+func startServer(bin, dir string) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(bin, "-addr", addr)
+	cmd := exec.Command(bin, "-addr", addr, "-dir", dir)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("%v (make build makes it)", err)
@@ -105,27 +121,6 @@ func tab(parent context.Context, url string, opts ...chromedp.ContextOption) (co
 func median(xs []float64) float64 {
 	sort.Float64s(xs)
 	return xs[len(xs)/2]
-}
-
-// firstDiagram: 5 cold loads, each in a fresh browser context (no cache, no
-// service worker): navigation start to the prerendered SVG and to the
-// client's first canvas frame.
-func firstDiagram(ctx context.Context, url string, rep *Report) error {
-	var canvas, static []float64
-	for range 5 {
-		tctx, done, err := tab(ctx, url+"/", chromedp.WithNewBrowserContext())
-		if err != nil {
-			return err
-		}
-		marks, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`["spacetime-first-diagram-static", "spacetime-first-diagram"].map(n => performance.getEntriesByName(n)[0].startTime)`))
-		done()
-		if err != nil {
-			return err
-		}
-		static, canvas = append(static, marks[0]), append(canvas, marks[1])
-	}
-	rep.FirstDiagramMS = map[string]float64{"prerendered": median(static), "canvas": median(canvas)}
-	return nil
 }
 
 // measure runs a JS action (a function of nothing) and returns the time from

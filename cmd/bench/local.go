@@ -15,16 +15,22 @@ import (
 	"sync"
 )
 
-func wasmSizes(rep *Report) error {
-	rep.WasmBytes = map[string]int64{}
+func wasmSizes(rep *Report) (err error) {
+	rep.WasmBytes, err = sizesIn("web")
+	return err
+}
+
+// sizesIn gives the sizes of the client in dir, raw and compressed.
+func sizesIn(dir string) (map[string]int64, error) {
+	out := map[string]int64{}
 	for key, name := range map[string]string{"raw": "app.wasm", "gzip": "app.wasm.gz", "brotli": "app.wasm.br"} {
-		st, err := os.Stat(filepath.Join("web", name))
+		st, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
-			return fmt.Errorf("%v (make build makes it)", err)
+			return nil, fmt.Errorf("%v (make build makes it)", err)
 		}
-		rep.WasmBytes[key] = st.Size()
+		out[key] = st.Size()
 	}
-	return nil
+	return out, nil
 }
 
 // microBenchmarks runs every Go benchmark of the core and the layout and

@@ -16,6 +16,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,10 +33,33 @@ var Budgets = map[string]float64{
 	"core_events_per_s_min": 1_000_000,
 }
 
+// Goals are the ratios to the floors the figures are held to.
+var Goals = map[string]float64{
+	"first_diagram_cold": 1.3,
+	"first_diagram_warm": 1.2,
+	"wasm_brotli":        1.3,
+	"simulator_wasm":     3,
+}
+
+// atExit are what the steps leave to be cleaned up at the end.
+var atExit []func()
+
 // Report is the JSON printed last.
 type Report struct {
-	WasmBytes      map[string]int64              `json:"wasm_bytes"`
-	FirstDiagramMS map[string]float64            `json:"first_diagram_ms"`
+	WasmBytes map[string]int64 `json:"wasm_bytes"`
+	// FirstDiagramMS is navigation start to the prerendered picture and
+	// to the client's first canvas frame, cold and warm (see loads).
+	FirstDiagramMS map[string]float64 `json:"first_diagram_ms"`
+	// Floor is the same figures of the floor, the smallest go-app client
+	// that draws a diagram, measured in the same run.
+	Floor struct {
+		WasmBytes      map[string]int64   `json:"wasm_bytes"`
+		FirstDiagramMS map[string]float64 `json:"first_diagram_ms"`
+	} `json:"floor"`
+	// Ratios are figures over their floors (the simulator's: native
+	// events per second over wasm's), and Goals what they should be.
+	Ratios         map[string]float64            `json:"ratios"`
+	Goals          map[string]float64            `json:"goals"`
 	StepMS         float64                       `json:"step_ms"`
 	SeekMS         map[string]float64            `json:"seek_ms"`
 	FrameScriptMS  float64                       `json:"frame_script_ms"`
@@ -58,12 +83,12 @@ func main() {
 	server := flag.String("server", "bin/server", "the server binary, run from this directory")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "headless Chromium")
 	count := flag.Int("count", 1, "runs of each Go micro-benchmark (10 for benchstat)")
-	only := flag.String("only", "", "run only the step of this name (\"log import (native)\")")
+	only := flag.String("only", "", "run only the steps of these names, separated by commas (\"floor client,page in Chromium\")")
 	flag.Parse()
 
-	rep := &Report{Budgets: Budgets, WithinBudget: map[string]bool{}, CoreEventsPerS: map[string]map[string]float64{}}
+	rep := &Report{Budgets: Budgets, Goals: Goals, Ratios: map[string]float64{}, WithinBudget: map[string]bool{}, CoreEventsPerS: map[string]map[string]float64{}}
 	step := func(name string, f func() error) {
-		if *only != "" && name != *only {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), name) {
 			return
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
@@ -73,21 +98,46 @@ func main() {
 		}
 	}
 	step("wasm size", func() error { return wasmSizes(rep) })
+	floorDir := ""
+	step("floor client", func() error {
+		dir, cleanup, err := floorSite()
+		if err != nil {
+			return err
+		}
+		floorDir = dir
+		atExit = append(atExit, cleanup)
+		rep.Floor.WasmBytes, err = sizesIn(filepath.Join(dir, "web"))
+		return err
+	})
 	step("micro-benchmarks", func() error { return microBenchmarks(rep, *count) })
 	step("throughput (native)", func() error { return throughput(rep, false) })
 	step("log import (native)", func() error { return importLog(rep, false) })
 	step("throughput (wasm, Node.js)", func() error { return throughput(rep, true) })
 	step("log import (wasm, Node.js)", func() error { return importLog(rep, true) })
-	step("page in Chromium", func() error { return browser(rep, *server, *chromium) })
+	step("page in Chromium", func() error { return browser(rep, *server, *chromium, floorDir) })
+	for _, f := range atExit {
+		f()
+	}
 	judge(rep)
 	printTable(rep)
 	data, _ := json.Marshal(rep)
 	fmt.Println(string(data))
 }
 
-// judge compares the figures with the budgets.
+// judge compares the figures with the budgets, and with their floors.
 func judge(rep *Report) {
 	w := rep.WithinBudget
+	ratio := func(key string, v, floor float64) {
+		if v > 0 && floor > 0 {
+			rep.Ratios[key] = v / floor
+		}
+	}
+	ratio("first_diagram_cold", rep.FirstDiagramMS["canvas"], rep.Floor.FirstDiagramMS["canvas"])
+	ratio("first_diagram_warm", rep.FirstDiagramMS["canvas, warm"], rep.Floor.FirstDiagramMS["canvas, warm"])
+	ratio("wasm_brotli", float64(rep.WasmBytes["brotli"]), float64(rep.Floor.WasmBytes["brotli"]))
+	for name, native := range rep.CoreEventsPerS["native"] {
+		ratio("simulator_wasm/"+name, native, rep.CoreEventsPerS["wasm"][name])
+	}
 	if br, ok := rep.WasmBytes["brotli"]; ok {
 		w["wasm_brotli_mb"] = float64(br)/1e6 <= Budgets["wasm_brotli_mb"]
 	}
@@ -156,6 +206,7 @@ func printTable(rep *Report) {
 	row("app.wasm brotli (raw, gzip)", fmt.Sprintf("%.2f MB (%.2f, %.2f)", mb(rep.WasmBytes["brotli"]), mb(rep.WasmBytes["raw"]), mb(rep.WasmBytes["gzip"])), "≤ 2.0 MB", "wasm_brotli_mb")
 	row("first diagram, interactive canvas (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas"]), "≤ 500 ms", "first_diagram_ms")
 	row("first diagram, prerendered SVG (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["prerendered"]), "", "")
+	row("first diagram, canvas, opened again (median 3)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas, warm"]), "", "")
 	row("step: key press to frame painted (median)", fmt.Sprintf("%.1f ms", rep.StepMS), "≤ 16 ms", "step_ms")
 	row("seek in 100,000 steps (median / worst)", fmt.Sprintf("%.1f / %.1f ms", rep.SeekMS["median"], rep.SeekMS["worst"]), "≤ 16 ms worst", "seek_worst_ms")
 	row(fmt.Sprintf("frame script (paint), %d shapes visible", rep.FrameShapes), fmt.Sprintf("%.2f ms", rep.FrameScriptMS), "≤ 2 ms", "frame_script_ms")
@@ -179,9 +230,35 @@ func printTable(rep *Report) {
 			row(fmt.Sprintf("simulator %s, %s", name, platform), fmt.Sprintf("%.0f events/s", rep.CoreEventsPerS[platform][name]), budget, key)
 		}
 	}
+	printFloors(rep)
 	fmt.Printf("micro-benchmarks (benchstat input): %s\n", rep.MicroBenchmarks)
 	for _, n := range rep.Notes {
 		fmt.Println("note:", n)
+	}
+}
+
+// printFloors prints each figure beside its floor, measured in the same
+// run, the ratio and the goal.
+func printFloors(rep *Report) {
+	fmt.Printf("\n%-44s %14s %14s %7s %7s\n", "against its floor", "measured", "floor", "ratio", "goal")
+	row := func(name, measured, floor, key, goal string) {
+		r, ok := rep.Ratios[key]
+		ratio := "–"
+		if ok {
+			ratio = fmt.Sprintf("%.2f×", r)
+		}
+		fmt.Printf("%-44s %14s %14s %7s %7s\n", name, measured, floor, ratio, goal)
+	}
+	goal := func(key string) string { return fmt.Sprintf("≤ %g×", Goals[key]) }
+	row("app.wasm brotli / the go-app floor's", fmt.Sprintf("%.2f MB", mb(rep.WasmBytes["brotli"])), fmt.Sprintf("%.2f MB", mb(rep.Floor.WasmBytes["brotli"])), "wasm_brotli", goal("wasm_brotli"))
+	row("first canvas frame, cold (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas"]), fmt.Sprintf("%.0f ms", rep.Floor.FirstDiagramMS["canvas"]), "first_diagram_cold", goal("first_diagram_cold"))
+	row("first canvas frame, opened again (median 3)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas, warm"]), fmt.Sprintf("%.0f ms", rep.Floor.FirstDiagramMS["canvas, warm"]), "first_diagram_warm", goal("first_diagram_warm"))
+	for _, name := range sortedKeys(rep.CoreEventsPerS["wasm"]) {
+		native, ok := rep.CoreEventsPerS["native"][name]
+		if !ok {
+			continue
+		}
+		row("simulator "+name+" in wasm, native", fmt.Sprintf("%.0f ev/s", rep.CoreEventsPerS["wasm"][name]), fmt.Sprintf("%.0f ev/s", native), "simulator_wasm/"+name, goal("simulator_wasm"))
 	}
 }
 
