@@ -40,6 +40,13 @@ func watchViolations(t *testing.T) (context.Context, *violationWatch) {
 // next document on.
 func watch(t *testing.T, ctx context.Context) *violationWatch {
 	t.Helper()
+	recordViolations(t, ctx)
+	return consoleViolations(ctx)
+}
+
+// consoleViolations keeps the refusals the console of ctx's target reports
+// while ctx lasts.
+func consoleViolations(ctx context.Context) *violationWatch {
 	w := &violationWatch{}
 	msgs := chromedp.Console(ctx)
 	go func() {
@@ -54,6 +61,13 @@ func watch(t *testing.T, ctx context.Context) *violationWatch {
 			}
 		}
 	}()
+	return w
+}
+
+// recordViolations has every next document of ctx's target keep the
+// policy's refusals in window.cspViolations.
+func recordViolations(t *testing.T, ctx context.Context) {
+	t.Helper()
 	// the script the browser runs first in every document, before the page's
 	_, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
 		window.cspViolations = [];
@@ -61,7 +75,6 @@ func watch(t *testing.T, ctx context.Context) *violationWatch {
 			window.cspViolations.push(e.violatedDirective + " refused " + (e.blockedURI || "inline") + (e.sample ? " (" + e.sample + ")" : ""));
 		}, true);`})
 	require.NoError(t, err)
-	return w
 }
 
 // violations are the refusals seen so far, from the console and the page.
@@ -79,6 +92,8 @@ func (w *violationWatch) violations(t *testing.T, ctx context.Context) []string 
 // stepping, the service worker, a download from a blob: URL.
 func TestPageRunsUnderTheSecurityPolicy(t *testing.T) {
 	downloads := t.TempDir()
+	tab := newTab(t)
+	recordViolations(t, tab)
 	for _, tc := range []struct {
 		name      string
 		path      string
@@ -121,7 +136,10 @@ func TestPageRunsUnderTheSecurityPolicy(t *testing.T) {
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, w := watchViolations(t)
+			// the cases share a tab, each page a new document
+			ctx, cancel := context.WithCancel(tab)
+			defer cancel()
+			w := consoleViolations(ctx)
 			p := &page{t: t, ctx: ctx, errors: &[]string{}}
 			p.do(chromedp.Navigate(siteURL + tc.path))
 			p.waitFrames(1) // the client runs: it painted the canvas
