@@ -38,6 +38,7 @@ var Goals = map[string]float64{
 	"first_diagram_cold": 1.3,
 	"first_diagram_warm": 1.2,
 	"wasm_brotli":        1.3,
+	"frame_script":       2,
 	"simulator_wasm":     3,
 }
 
@@ -55,6 +56,8 @@ type Report struct {
 	Floor struct {
 		WasmBytes      map[string]int64   `json:"wasm_bytes"`
 		FirstDiagramMS map[string]float64 `json:"first_diagram_ms"`
+		// FrameScriptMS is the bare batch's paint of the frame's scene.
+		FrameScriptMS float64 `json:"frame_script_ms"`
 	} `json:"floor"`
 	// Ratios are figures over their floors (the simulator's: native
 	// events per second over wasm's), and Goals what they should be.
@@ -135,6 +138,7 @@ func judge(rep *Report) {
 	ratio("first_diagram_cold", rep.FirstDiagramMS["canvas"], rep.Floor.FirstDiagramMS["canvas"])
 	ratio("first_diagram_warm", rep.FirstDiagramMS["canvas, warm"], rep.Floor.FirstDiagramMS["canvas, warm"])
 	ratio("wasm_brotli", float64(rep.WasmBytes["brotli"]), float64(rep.Floor.WasmBytes["brotli"]))
+	ratio("frame_script", rep.FrameScriptMS, rep.Floor.FrameScriptMS)
 	for name, native := range rep.CoreEventsPerS["native"] {
 		ratio("simulator_wasm/"+name, native, rep.CoreEventsPerS["wasm"][name])
 	}
@@ -253,6 +257,7 @@ func printFloors(rep *Report) {
 	row("app.wasm brotli / the go-app floor's", fmt.Sprintf("%.2f MB", mb(rep.WasmBytes["brotli"])), fmt.Sprintf("%.2f MB", mb(rep.Floor.WasmBytes["brotli"])), "wasm_brotli", goal("wasm_brotli"))
 	row("first canvas frame, cold (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas"]), fmt.Sprintf("%.0f ms", rep.Floor.FirstDiagramMS["canvas"]), "first_diagram_cold", goal("first_diagram_cold"))
 	row("first canvas frame, opened again (median 3)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas, warm"]), fmt.Sprintf("%.0f ms", rep.Floor.FirstDiagramMS["canvas, warm"]), "first_diagram_warm", goal("first_diagram_warm"))
+	row(fmt.Sprintf("painting %d visible shapes / a bare batch", rep.FrameShapes), fmt.Sprintf("%.2f ms", rep.FrameScriptMS), fmt.Sprintf("%.2f ms", rep.Floor.FrameScriptMS), "frame_script", goal("frame_script"))
 	for _, name := range sortedKeys(rep.CoreEventsPerS["wasm"]) {
 		native, ok := rep.CoreEventsPerS["native"][name]
 		if !ok {
