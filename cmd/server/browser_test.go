@@ -121,7 +121,7 @@ func newTab(t *testing.T) context.Context {
 	return ctx
 }
 
-// reused is the tab open navigates, test after test: a page opened where
+// reused is the tab that open and reusedTab give test after test: a page opened where
 // a page ran before starts in a renderer that has the client compiled
 // (0.6 s here, against 1.2 s in a new tab), and a navigation is a new
 // document, so nothing of the last page is left but what tabs of the
@@ -134,9 +134,9 @@ var reused struct {
 	err  error
 }
 
-// open opens path in the reused tab, as it is with the browser's window
-// size, and waits for the first diagram frame.
-func open(t *testing.T, path string) *page {
+// reusedTab is the reused tab for a test, as a new tab would be: the window
+// of the browser's size, the pointer outside it.
+func reusedTab(t *testing.T) context.Context {
 	t.Helper()
 	site(t)
 	reused.once.Do(func() {
@@ -146,24 +146,36 @@ func open(t *testing.T, path string) *page {
 	require.NoError(t, reused.err)
 	ctx, cancel := context.WithTimeout(reused.ctx, 90*time.Second)
 	t.Cleanup(cancel)
-	// a test before may have emulated another window
+	// a test before may have emulated another window, and left the pointer
+	// over something that the next page would find hovered
 	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
 			return err
 		}
 		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{})
 		return err
-	})))
-	p := watchConsole(t, ctx)
-	// and left the pointer over something, which the next page would find
-	// hovered: it leaves the window, as it starts in a new tab
-	p.do(chromedp.MouseEvent(chromedp.MouseMoved, -1, -1))
+	}), chromedp.MouseEvent(chromedp.MouseMoved, -1, -1)))
+	return ctx
+}
+
+// open opens path in the reused tab and waits for the first diagram frame.
+func open(t *testing.T, path string) *page {
+	t.Helper()
+	p := watchConsole(t, reusedTab(t))
 	p.do(chromedp.Navigate(siteURL + path))
 	p.waitFrames(1)
-	// a page that loads quickly may still lay itself out again for its
-	// final size: a test that counts frames starts once they have stopped
-	p.waitFor(`performance.now() - window.spacetimeLastPaintEnd > 150`, "the page settles")
+	p.waitStill()
 	return p
+}
+
+// waitStill waits until the page has not painted for a moment: a page that
+// loads quickly may still lay itself out again for its final size, and an
+// input may repaint in steps (one pane, then the next, then the panels
+// beside them); a test that counts frames or reads what an input changed
+// starts once they have stopped.
+func (p *page) waitStill() {
+	p.t.Helper()
+	p.waitFor(`performance.now() - window.spacetimeLastPaintEnd > 60`, "the page settles")
 }
 
 // watchConsole makes a page of an open tab, keeping the errors its console logs
@@ -220,10 +232,7 @@ func (p *page) frames() int { return eval[int](p, "window.spacetimeFrames || 0")
 func (p *page) settle(before int) {
 	p.t.Helper()
 	p.waitFrames(before + 1)
-	// an input may repaint in steps (one pane, then the next, then the
-	// panels beside them): what it changed is all there once the page
-	// has been still for a moment
-	p.waitFor(`performance.now() - window.spacetimeLastPaintEnd > 50`, "the page settles")
+	p.waitStill()
 }
 
 func (p *page) text(sel string) string {

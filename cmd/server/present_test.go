@@ -50,6 +50,7 @@ func view(t *testing.T, p *page, w, h int64, path string) {
 	p.waitFrames(1)
 	p.waitFor(`(() => { const c = document.getElementById("diagram"); return c && c.width === Math.round(c.clientWidth * (devicePixelRatio || 1)) && c.height === Math.round(c.clientHeight * (devicePixelRatio || 1)); })()`,
 		"the diagram is painted at the size of its stage")
+	p.waitStill()
 }
 
 // For a projector's and a wide screen's windows, lessons at their key
@@ -57,7 +58,7 @@ func view(t *testing.T, p *page, w, h int64, path string) {
 // without scrolling; seven lanes included.
 func TestTheLessonsPointIsOnOneScreen(t *testing.T) {
 	lessons := []string{"token-ring-crash&k=11", "snapshot-nonfifo&k=47", "maekawa-deadlock&k=19", "coordination-lock-herd&k=58", "lease-fencing&k=20"}
-	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	p := &page{t: t, ctx: reusedTab(t), errors: &[]string{}}
 	check := func(w, h int64, l string) {
 		t.Helper()
 		view(t, p, w, h, "/?s="+l)
@@ -89,7 +90,7 @@ func TestTheLessonsPointIsOnOneScreen(t *testing.T) {
 // lines, so a longer caption does not push the diagram up and down (nor
 // make the page lay it out twice a step).
 func TestTheDiagramKeepsItsHeightAsItSteps(t *testing.T) {
-	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	p := &page{t: t, ctx: reusedTab(t), errors: &[]string{}}
 	view(t, p, 1280, 720, "/?s=snapshot-bank&k=0")
 	heights, captions := map[float64]int{}, map[float64]int{}
 	for range 45 {
@@ -134,7 +135,7 @@ func TestEmbedFitsEveryFrame(t *testing.T) {
 
 // A phone's window: the page does not scroll sideways.
 func TestPhoneDoesNotScrollSideways(t *testing.T) {
-	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	p := &page{t: t, ctx: reusedTab(t), errors: &[]string{}}
 	for _, l := range []string{"snapshot-bank&k=40", "barrier-alignment&k=48"} {
 		view(t, p, 390, 844, "/?s="+l)
 		assert.LessOrEqual(t, eval[float64](p, `document.documentElement.scrollWidth`), 391.0, l)
@@ -288,7 +289,7 @@ func TestThePictureShowsAndKeysCountWhileTheClientLoads(t *testing.T) {
 // A menu opened near the window's edge stays inside it: on the lowest
 // lane, every item of the process menu can be reached.
 func TestMenusStayInsideTheWindow(t *testing.T) {
-	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	p := &page{t: t, ctx: reusedTab(t), errors: &[]string{}}
 	view(t, p, 1280, 720, "/?s=snapshot-bank&k=20")
 	p.clickProcess("snapshot-bank", 2)
 	p.waitFor(`!!document.getElementById("process-menu")`, "the menu opens")
@@ -305,7 +306,7 @@ func TestMenusStayInsideTheWindow(t *testing.T) {
 // rests on its message, and the tip stays inside the window.
 func TestHoverShowsWhatTheLabelsLeaveOut(t *testing.T) {
 	const lesson, k = "coordination-lock-herd", 58
-	p := &page{t: t, ctx: newTab(t), errors: &[]string{}}
+	p := &page{t: t, ctx: reusedTab(t), errors: &[]string{}}
 	view(t, p, 1280, 720, fmt.Sprintf("/?s=%s&k=%d", lesson, k))
 	w, h := p.canvasSize()
 	scn, err := scenario.Builtin(lesson)
