@@ -121,13 +121,14 @@ func newTab(t *testing.T) context.Context {
 	return ctx
 }
 
-// reused is the tab that open and reusedTab give test after test: a page opened where
-// a page ran before starts in a renderer that has the client compiled
-// (0.6 s here, against 1.2 s in a new tab), and a navigation is a new
-// document, so nothing of the last page is left but what tabs of the
+// reused is the tab that open and reusedTab hand test after test: a page
+// opened where a page ran before starts in a renderer that has the client
+// compiled (0.6 s here, against 1.2 s in a new tab), and a navigation is a
+// new document, so nothing of the last page is left but what tabs of the
 // shared browser share anyway (storage, the service worker). Tests that
-// change the tab itself beyond its viewport (a script for every page,
-// requests held) open one of their own with newTab.
+// change the tab itself beyond its window size (a script for every page,
+// requests held, frames of another site) open one of their own with
+// newTab.
 var reused struct {
 	once sync.Once
 	ctx  context.Context
