@@ -59,9 +59,12 @@ func open(t *testing.T, id string) *lab.Session {
 	return sess
 }
 
-func openCustom(t *testing.T) *lab.Session {
+func openCustom(t *testing.T) *lab.Session { return openJSON(t, customJSON) }
+
+// openJSON opens a scenario file's text.
+func openJSON(t *testing.T, doc string) *lab.Session {
 	t.Helper()
-	s, err := scenario.Parse([]byte(customJSON))
+	s, err := scenario.Parse([]byte(doc))
 	require.NoError(t, err)
 	sess, err := lab.Open(s)
 	require.NoError(t, err)

@@ -12,7 +12,6 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/faults"
-	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/internal/conformance"
 )
@@ -39,14 +38,7 @@ const relayJSON = `{
 }`
 
 // openRelay opens relayJSON.
-func openRelay(t *testing.T) *lab.Session {
-	t.Helper()
-	s, err := scenario.Parse([]byte(relayJSON))
-	require.NoError(t, err)
-	sess, err := lab.Open(s)
-	require.NoError(t, err)
-	return sess
-}
+func openRelay(t *testing.T) *lab.Session { t.Helper(); return openJSON(t, relayJSON) }
 
 // queued seeks to the first step at which a channel holds two messages or
 // more, and returns them in the order they must be delivered, and the
