@@ -2,10 +2,7 @@ package core_test
 
 import (
 	"maps"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -57,19 +54,9 @@ func judged(listing string, why func(pkg, imp string) string) []string {
 	return out
 }
 
-// onceOnly are the packages that may import sync, for sync.Once alone:
-// the built-in lessons are read from the binary when first asked for, and
-// the server asks from many goroutines at once. The core starts none.
-var onceOnly = map[string]bool{"spacetime/core/scenario": true}
-
 // violations lists each forbidden direct import of a listing.
 func violations(listing string) []string {
-	return judged(listing, func(pkg, imp string) string {
-		if imp == "sync" && onceOnly[pkg] {
-			return ""
-		}
-		return forbidden(imp)
-	})
+	return judged(listing, func(_, imp string) string { return forbidden(imp) })
 }
 
 func TestViolationsFindsForbiddenImports(t *testing.T) {
@@ -83,9 +70,6 @@ func TestViolationsFindsForbiddenImports(t *testing.T) {
 		{"spacetime/core/ui github.com/maxence-charriere/go-app/v10/pkg/app syscall/js", 2},
 		{"spacetime/core/x timeline/pkg ossify network/thing synchronise", 0},
 		{"spacetime/core/empty", 0},
-		{"spacetime/core/scenario sync embed", 0},
-		{"spacetime/core/scenario sync/atomic", 1},
-		{"spacetime/core/engine sync", 1},
 	}
 	for _, tt := range tests {
 		assert.Len(t, violations(tt.listing), tt.bad, tt.listing)
@@ -158,19 +142,4 @@ func TestCoreImportsArePure(t *testing.T) {
 	}
 	assert.Empty(t, violations(listing))
 	assert.Empty(t, upward(listing))
-	for pkg := range onceOnly {
-		files, err := filepath.Glob(filepath.Join(strings.TrimPrefix(pkg, "spacetime/core/"), "*.go"))
-		require.NoError(t, err)
-		require.NotEmpty(t, files, pkg)
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			data, err := os.ReadFile(f)
-			require.NoError(t, err)
-			for _, use := range regexp.MustCompile(`\bsync\.\w+`).FindAllString(string(data), -1) {
-				assert.True(t, strings.HasPrefix(use, "sync.Once"), "%s uses %s: the core uses sync for sync.Once alone", f, use)
-			}
-		}
-	}
 }

@@ -119,9 +119,11 @@ func ParseComparison(data []byte) (*Comparison, error) {
 	return &c, nil
 }
 
+// comparisons are the built-in comparisons, by id.
+var comparisons = map[string]*Comparison{}
+
 // Comparisons lists the built-in comparisons in id order.
 func Comparisons() []*Comparison {
-	comparisons := compared().byID
 	out := make([]*Comparison, 0, len(comparisons))
 	for _, c := range comparisons {
 		out = append(out, c)
@@ -132,7 +134,7 @@ func Comparisons() []*Comparison {
 
 // LookupComparison finds a built-in comparison.
 func LookupComparison(id string) (*Comparison, bool) {
-	c, ok := compared().byID[id]
+	c, ok := comparisons[id]
 	return c, ok
 }
 

@@ -55,8 +55,8 @@ func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 	}
 	var first, busy *Scenario
 	for _, id := range BuiltinIDs() {
-		s, ok, _ := builtin(id)
-		if !ok || s.Algorithm != algorithm {
+		s := builtins[id]
+		if s.Algorithm != algorithm {
 			continue
 		}
 		if first == nil {
