@@ -19,6 +19,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/benchlog"
 )
 
@@ -207,12 +208,13 @@ func seekAndHeap(ctx context.Context, url string, rep *Report) error {
 // and messages are visible and times redrawing it: script time from the key
 // press to the end of painting.
 func frameScript(ctx context.Context, url string, rep *Report) error {
-	span, shapes, err := spanFor(10_000)
+	long, err := layLong()
 	if err != nil {
 		return err
 	}
+	span, shapes := long.spanFor(10_000)
 	rep.FrameShapes = shapes
-	tctx, done, err := tab(ctx, fmt.Sprintf("%s/?s=snapshot-long&k=99990&span=%g", url, span))
+	tctx, done, err := tab(ctx, fmt.Sprintf("%s/?s=snapshot-long&k=%d&span=%g", url, longStep, span))
 	if err != nil {
 		return err
 	}
@@ -230,7 +232,7 @@ func frameScript(ctx context.Context, url string, rep *Report) error {
 		paint, layout = append(paint, v[0]), append(layout, v[1])
 	}
 	rep.FrameScriptMS, rep.FrameLayoutMS = median(paint), median(layout)
-	floor, err := bareBatch(tctx, span)
+	floor, err := long.bareBatch(tctx, span)
 	if err != nil {
 		return fmt.Errorf("the bare batch: %w", err)
 	}
@@ -242,21 +244,12 @@ func frameScript(ctx context.Context, url string, rep *Report) error {
 // the page lays it out) painted in the same tab by the least a canvas
 // needs, one path per kind of shape and no styles, halos or dashes, from
 // one Float32Array with no Go in the loop; the median of 21 paints.
-func bareBatch(ctx context.Context, span float64) (float64, error) {
-	s, err := scenario.Builtin("snapshot-long")
-	if err != nil {
-		return 0, err
-	}
-	r, err := s.Run()
-	if err != nil {
-		return 0, err
-	}
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
+func (l longLesson) bareBatch(ctx context.Context, span float64) (float64, error) {
 	size, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const c = document.getElementById("diagram"); return [c.clientWidth, c.clientHeight, devicePixelRatio || 1]; })()`))
 	if err != nil {
 		return 0, err
 	}
-	scene := ix.Layout(99_990, r.Config().Spec, diagram.Options{Width: size[0], Height: size[1], Span: span})
+	scene := l.ix.Layout(longStep, l.spec, diagram.Options{Width: size[0], Height: size[1], Span: span})
 	buf, texts := scene.Encode(nil, nil)
 	data, err := json.Marshal(map[string]any{"buf": buf, "texts": texts, "w": size[0], "h": size[1], "dpr": size[2]})
 	if err != nil {
@@ -292,20 +285,33 @@ const bareBatchJS = `((S, LINE, CIRCLE, RECT, TEXT, scene) => {
 	return ms[10];
 })(%d, %d, %d, %d, %d, %s)`
 
-// spanFor finds the zoom at which the end of the 100,000-step lesson shows
-// about want events and messages, counting them in the same layout.
-func spanFor(want int) (float64, int, error) {
+// longLesson is the 100,000-step lesson laid out natively, as the page
+// lays it out.
+type longLesson struct {
+	ix   *diagram.Index
+	spec *sim.Spec
+}
+
+// longStep is the step the frame is measured at, near the lesson's end.
+const longStep = 99_990
+
+func layLong() (longLesson, error) {
 	s, err := scenario.Builtin("snapshot-long")
 	if err != nil {
-		return 0, 0, err
+		return longLesson{}, err
 	}
 	r, err := s.Run()
 	if err != nil {
-		return 0, 0, err
+		return longLesson{}, err
 	}
-	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
+	return longLesson{ix: diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec), spec: r.Config().Spec}, nil
+}
+
+// spanFor finds the zoom at which the end of the lesson shows about want
+// events and messages, counting them in the same layout.
+func (l longLesson) spanFor(want int) (float64, int) {
 	count := func(span float64) int {
-		events, messages := ix.Layout(99_990, r.Config().Spec, diagram.Options{Width: 1268, Height: 350, Span: span}).Visible()
+		events, messages := l.ix.Layout(longStep, l.spec, diagram.Options{Width: 1268, Height: 350, Span: span}).Visible()
 		return events + messages
 	}
 	lo, hi := 10.0, 100_000.0
@@ -317,7 +323,7 @@ func spanFor(want int) (float64, int, error) {
 			hi = mid
 		}
 	}
-	return hi, count(hi), nil
+	return hi, count(hi)
 }
 
 // importInPage: the time from choosing a ShiViz log in the Load panel to

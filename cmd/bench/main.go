@@ -42,9 +42,6 @@ var Goals = map[string]float64{
 	"simulator_wasm":     3,
 }
 
-// atExit are what the steps leave to be cleaned up at the end.
-var atExit []func()
-
 // Report is the JSON printed last.
 type Report struct {
 	WasmBytes map[string]int64 `json:"wasm_bytes"`
@@ -101,14 +98,13 @@ func main() {
 		}
 	}
 	step("wasm size", func() error { return wasmSizes(rep) })
-	floorDir := ""
+	floorDir, removeFloor := "", func() {}
 	step("floor client", func() error {
 		dir, cleanup, err := floorSite()
 		if err != nil {
 			return err
 		}
-		floorDir = dir
-		atExit = append(atExit, cleanup)
+		floorDir, removeFloor = dir, cleanup
 		rep.Floor.WasmBytes, err = sizesIn(filepath.Join(dir, "web"))
 		return err
 	})
@@ -118,9 +114,7 @@ func main() {
 	step("throughput (wasm, Node.js)", func() error { return throughput(rep, true) })
 	step("log import (wasm, Node.js)", func() error { return importLog(rep, true) })
 	step("page in Chromium", func() error { return browser(rep, *server, *chromium, floorDir) })
-	for _, f := range atExit {
-		f()
-	}
+	removeFloor()
 	judge(rep)
 	printTable(rep)
 	data, _ := json.Marshal(rep)
