@@ -22,6 +22,13 @@ func main() {
 		runtime.ReadMemStats(&m)
 		return float64(m.HeapAlloc) / (1 << 20)
 	}))
+	// spacetimeGCs counts the Go collections so far, for the benchmark
+	// harness: a seek that took long with one under way is the collector's.
+	app.Window().Set("spacetimeGCs", app.FuncOf(func(app.Value, []app.Value) any {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.NumGC
+	}))
 	// a link, a file or a click computes at most so much in the browser
 	lab.Bounds = ui.ClientBounds
 	ui.Routes()

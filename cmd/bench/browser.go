@@ -186,6 +186,11 @@ func seekAndHeap(ctx context.Context, url string, rep *Report) error {
 		return err
 	}
 	rep.HeapMB = heap
+	gcs := `window.spacetimeGCs ? window.spacetimeGCs() : 0` // a build before it has none
+	before, err := chromedp.Run(tctx, chromedp.Evaluate[float64](gcs))
+	if err != nil {
+		return err
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var ms []float64
 	for range 40 {
@@ -200,7 +205,11 @@ func seekAndHeap(ctx context.Context, url string, rep *Report) error {
 	if os.Getenv("BENCH_VERBOSE") != "" {
 		fmt.Fprintln(os.Stderr, "seeks (ms):", ms)
 	}
-	rep.SeekMS = map[string]float64{"median": ms[len(ms)/2], "worst": ms[len(ms)-1]}
+	after, err := chromedp.Run(tctx, chromedp.Evaluate[float64](gcs))
+	if err != nil {
+		return err
+	}
+	rep.SeekMS = map[string]float64{"median": ms[len(ms)/2], "worst": ms[len(ms)-1], "collections": after - before}
 	return nil
 }
 

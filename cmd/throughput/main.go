@@ -11,7 +11,7 @@
 // replay, lay out at 1280×720): the export of the 100,000-step lesson's
 // first 10,000 and 100,000 steps, the median of -repeat.
 //
-//	throughput [-steps 100000] [-repeat 3] [-log]
+//	throughput [-steps 100000] [-repeat 3] [-only id,id] [-log]
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"spacetime/app/lab"
@@ -44,6 +45,7 @@ func main() {
 	steps := flag.Int("steps", 100_000, "steps per run")
 	repeat := flag.Int("repeat", 3, "runs per measurement; the fastest counts")
 	logs := flag.Bool("log", false, "time opening ShiViz logs instead")
+	only := flag.String("only", "", "comma-separated algorithm ids to measure (all when empty)")
 	flag.Parse()
 	enc := json.NewEncoder(os.Stdout)
 	if *logs {
@@ -56,6 +58,9 @@ func main() {
 	failed := false
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	for _, spec := range all.Specs() {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), spec.ID) {
+			continue
+		}
 		for _, n := range scenario.ThroughputSizes(spec) {
 			s, err := scenario.Throughput(spec.ID, n, *steps)
 			if err != nil {

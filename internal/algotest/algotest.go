@@ -6,6 +6,7 @@ package algotest
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -128,4 +129,15 @@ func TextOf(os []sim.Overlay, id sim.NodeID) string {
 		}
 	}
 	return ""
+}
+
+// Seeds is how many seeded runs a property test draws: native natively,
+// and a tenth of it (at least 10) under js/wasm. There the same code runs
+// five to ten times slower, and the runs' purpose is to show that the
+// platform agrees with the native one, whose runs cover the schedules.
+func Seeds(native int) int {
+	if runtime.GOOS == "js" {
+		return max(native/10, 10)
+	}
+	return native
 }

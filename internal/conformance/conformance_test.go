@@ -11,6 +11,7 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/sim"
+	"spacetime/internal/algotest"
 	"spacetime/internal/golden"
 )
 
@@ -50,11 +51,7 @@ func TestEveryAlgorithmConforms(t *testing.T) {
 					CheckClones(t, l, uint64(i+1))
 				})
 			}
-			runs := 300
-			if wasm {
-				runs = 30
-			}
-			n, steps := RandomRuns(t, sub, runs)
+			n, steps := RandomRuns(t, sub, algotest.Seeds(300))
 			t.Logf("%s: %d random runs with faults, %d steps, no panic", sub.Spec.ID, n, steps)
 		})
 	}

@@ -18,9 +18,11 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/algotest"
 )
 
-const propertySeeds = 1000
+// propertySeeds is how many random banks the property runs draw.
+var propertySeeds = uint64(algotest.Seeds(1000))
 
 func node(name string) json.RawMessage { return json.RawMessage(strconv.Quote(name)) }
 
