@@ -10,6 +10,9 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // message in flight (the next one on each press), Escape closes what is
 // open.
 func (c *Lab) key(ev app.Value) {
+	if c.page == nil {
+		return // the course's index: its links are the browser's
+	}
 	// keys with Ctrl, Cmd or Alt are the browser's (zoom, find, back)
 	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
 		return

@@ -44,6 +44,9 @@ type Lab struct {
 	embed   bool
 	// compare says the page was opened as /compare.
 	compare bool
+	// index says the page shows the course's index (courseIndex) and no
+	// run: page and panes are empty.
+	index bool
 	speed   int
 
 	loading  bool
@@ -182,9 +185,14 @@ func (c *Lab) OnNav(ctx app.Context) {
 // the default lesson) and says what is wrong with it.
 func (c *Lab) open(q url.Values) {
 	c.embed = q.Get("embed") == "1"
+	prep, prepared := takePrepared(q)
+	if lab.IsCourseIndex(q, c.compare) {
+		c.showIndex()
+		return
+	}
 	var page *lab.Page
 	var err error
-	if prep, ok := takePrepared(q); app.IsServer && ok {
+	if app.IsServer && prepared {
 		// the server opened the link within its budget; past it, the
 		// page goes without its pictures and the client opens the link
 		if page, err = prep.Page, prep.Err; page == nil && err == nil {
@@ -208,7 +216,7 @@ func (c *Lab) open(q url.Values) {
 
 // setPage shows a page, keeping the panes' state where a pane stays.
 func (c *Lab) setPage(p *lab.Page) {
-	c.page = p
+	c.page, c.index = p, false
 	for len(c.panes) < len(p.Views) {
 		c.nextPane++
 		c.panes = append(c.panes, newPane(c.nextPane))

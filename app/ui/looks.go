@@ -85,6 +85,13 @@ func (c *Lab) OnPreRender(ctx app.Context) { c.nameThePage(ctx) }
 
 // nameThePage sets the page's title and description to the lesson's.
 func (c *Lab) nameThePage(ctx app.Context) {
+	if c.index {
+		ctx.Page().SetTitle("Spacetime: the course, claim by claim")
+		if app.IsServer {
+			ctx.Page().SetDescription("Every claim of the course on global state and coordination, each a link to a run that shows it, to step, rewind and break.")
+		}
+		return
+	}
 	if c.page == nil || len(c.page.Views) == 0 {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 )
@@ -229,7 +230,7 @@ func TestLinkMenu(t *testing.T) {
 // Choosing a comparison opens its six runs stepped together, with the
 // side-by-side table of their figures, and the link names every run.
 func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
-	r := mount(t, url.Values{})
+	r := mount(t, url.Values{"s": {scenario.Default}})
 	p := r.page()
 	var offered []string
 	for _, o := range p.id("scenario").tags("option") {

@@ -21,6 +21,9 @@ import (
 // its own.
 func (c *Lab) Render() app.UI {
 	c.OnInit() // go-app's native engine renders before it initialises
+	if c.index {
+		return c.courseIndex()
+	}
 	if c.page == nil {
 		return app.Div().Class("lab").Body(app.P().Text("Loading…"))
 	}
@@ -225,7 +228,8 @@ func option(value any, text string, selected bool) app.HTMLOption {
 }
 
 func (c *Lab) header() app.UI {
-	items := []app.UI{app.H1().Text("Spacetime")}
+	// the title leads to the course's index, on the site's own path
+	items := []app.UI{app.H1().Body(app.A().Href("./").Title("The course: every claim and its lesson").Text("Spacetime"))}
 	if !c.several() {
 		items = append(items, c.scenarioPicker(0), c.finder())
 	} else {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -57,6 +58,9 @@ func (c *Lab) listenToSlides() {
 
 // obey does what a slide deck asks, to the pane with the focus.
 func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
+	if c.page == nil && cmd.Do != "load" {
+		return fmt.Errorf("do: the page shows the course's index, with no lesson to %s; send \"load\" with a lesson's link first", cmd.Do)
+	}
 	i := min(max(c.focus, 0), len(c.panes)-1)
 	switch cmd.Do {
 	case "next", "prev", "first", "last", "goto":
@@ -89,6 +93,12 @@ func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
 			p.playing = false
 		}
 		// the deck's looks and origin stay unless the link sets its own
+		if c.page == nil {
+			c.setPage(page)
+			c.focus, c.problem = 0, ""
+			c.changed(ctx)
+			return nil
+		}
 		if page.Text == "" {
 			page.Text = c.page.Text
 		}

@@ -93,7 +93,7 @@ func loads(ctx context.Context, spacetime, floor string, rep *Report) error {
 	for i := range 5 {
 		for _, s := range sites {
 			warm := i < 3
-			c, w, static, err := coldAndWarm(ctx, s.url+"/", warm)
+			c, w, static, err := coldAndWarm(ctx, s.url+"/?s=snapshot-bank", warm) // the floor ignores the query
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.key, err)
 			}

@@ -24,7 +24,10 @@ type target struct {
 // ordinaryTargets are what learners ask for: the page, the client and a
 // link to a view.
 var ordinaryTargets = []target{
-	{name: "page /", path: "/", check: func(res *http.Response, body []byte) error {
+	{name: "page / (the course's index)", path: "/", check: func(res *http.Response, body []byte) error {
+		return contains(body, `<main class="claims">`)
+	}},
+	{name: "a lesson /?s=snapshot-bank", path: "/?s=snapshot-bank", check: func(res *http.Response, body []byte) error {
 		return contains(body, `<div class="prerender">`)
 	}},
 	{name: "wasm /web/app.wasm (br)", path: "/web/app.wasm", encoding: "br", check: func(res *http.Response, body []byte) error {

@@ -29,8 +29,8 @@ func bankRun(t *testing.T, id string) (*scenario.Scenario, *engine.Run) {
 	return scenariotest.Run(t, id)
 }
 
-func TestPageOpensOnTheBankAndDraws(t *testing.T) {
-	p := open(t, "/")
+func TestTheBankOpensAndDraws(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank")
 	_, r := bankRun(t, "snapshot-bank")
 	assert.Equal(t, fmt.Sprintf("step 0 / %d · time 0", r.Len()), p.position())
 	assert.Contains(t, p.text("#caption"), "Branches A, B and C hold $100 each")

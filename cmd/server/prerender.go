@@ -210,6 +210,9 @@ func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler
 func (p *prerenderer) open(client context.Context, q url.Values, compare bool) (prep ui.Prepared, ok bool) {
 	// the budget asks before every step; the flag it reads is set when the
 	// client leaves or the time is up
+	if lab.IsCourseIndex(q, compare) {
+		return prep, true // the index is links: nothing to open
+	}
 	limit := p.bounds.time
 	if _, lessons := lab.Lessons(q, compare); lessons {
 		limit = max(limit, p.bounds.lessonTime)

@@ -282,9 +282,33 @@ func (c *cli) list(args []string) error {
 	for _, cmp := range scenario.Comparisons() {
 		comparisons = append(comparisons, comparison{cmp.ID, cmp.Title, cmp.Description, cmp.MemberIDs()})
 	}
-	if *asJSON {
-		return writeJSON(c.stdout, map[string]any{"scenarios": entries, "comparisons": comparisons, "algorithms": all.IDs()})
+	type claim struct {
+		scenario.Claim
+		Link string `json:"link"`
 	}
+	type topic struct {
+		Name   string  `json:"topic"`
+		Claims []claim `json:"claims"`
+	}
+	var course []topic
+	for _, t := range scenario.Course() {
+		entry := topic{Name: t.Name}
+		for _, cl := range t.Claims {
+			entry.Claims = append(entry.Claims, claim{cl, serveAddress + "/?" + lab.ClaimQuery(cl)})
+		}
+		course = append(course, entry)
+	}
+	if *asJSON {
+		return writeJSON(c.stdout, map[string]any{"course": course, "scenarios": entries, "comparisons": comparisons, "algorithms": all.IDs()})
+	}
+	fmt.Fprintf(c.stdout, "The course, claim by claim: each lesson opens at the step that shows it (the links are the page's, as make run serves it on %s).\n", serveAddress)
+	for _, t := range course {
+		fmt.Fprintf(c.stdout, "\n%s\n", strings.ToUpper(t.Name[:1])+t.Name[1:])
+		for _, cl := range t.Claims {
+			fmt.Fprintf(c.stdout, "  %s\n    %s at step %d: %s\n", cl.Text, cl.Lesson, cl.Step, cl.Link)
+		}
+	}
+	fmt.Fprintf(c.stdout, "\nLessons (spacetime run --scenario ID):\n")
 	for _, e := range entries {
 		fmt.Fprintf(c.stdout, "%-*s %-16s n=%-3d %s\n", width, e.ID, e.Algorithm, e.N, e.Title)
 	}
@@ -293,6 +317,10 @@ func (c *cli) list(args []string) error {
 	}
 	return nil
 }
+
+// serveAddress is where make run serves the page, for the links list
+// prints.
+const serveAddress = "http://127.0.0.1:8080"
 
 // scenarioFlags are the flags that choose and vary the scenario to run.
 type scenarioFlags struct {

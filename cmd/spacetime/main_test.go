@@ -89,7 +89,20 @@ func builtinFile(t *testing.T, id string) string {
 func TestList(t *testing.T) {
 	out, err := call(t, "list")
 	require.NoError(t, err)
-	scenarios, comparisons, _ := strings.Cut(strings.TrimSpace(out), "\n\n")
+	index, rest, ok := strings.Cut(out, "\nLessons (spacetime run --scenario ID):\n")
+	require.True(t, ok, out)
+	// the course's index: every claim by topic, its lesson's link below it
+	for _, topic := range scenario.Course() {
+		heading := strings.ToUpper(topic.Name[:1]) + topic.Name[1:]
+		require.Contains(t, index, "\n"+heading+"\n")
+		_, index, _ = strings.Cut(index, "\n"+heading+"\n")
+		for _, c := range topic.Claims {
+			entry := fmt.Sprintf("  %s\n    %s at step %d: http://127.0.0.1:8080/?%s\n", c.Text, c.Lesson, c.Step, lab.ClaimQuery(c))
+			require.True(t, strings.HasPrefix(index, entry), "want %q next, got %q", entry, index[:min(len(index), 200)])
+			index = index[len(entry):]
+		}
+	}
+	scenarios, comparisons, _ := strings.Cut(strings.TrimSpace(rest), "\n\n")
 	lines := strings.Split(scenarios, "\n")
 	require.Len(t, lines, len(scenario.BuiltinIDs()))
 	assert.Contains(t, comparisons, "comparison mutex-contention-low: Six mutual exclusions, low contention\n  runs mutex-contention-low-central, mutex-contention-low-lamport-mutex,")
@@ -122,6 +135,13 @@ func TestListJSON(t *testing.T) {
 			Scenarios   []string `json:"scenarios"`
 		} `json:"comparisons"`
 		Algorithms []string `json:"algorithms"`
+		Course     []struct {
+			Topic  string `json:"topic"`
+			Claims []struct {
+				scenario.Claim
+				Link string `json:"link"`
+			} `json:"claims"`
+		} `json:"course"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
@@ -151,7 +171,15 @@ func TestListJSON(t *testing.T) {
 	assert.Equal(t, all.IDs(), got.Algorithms)
 	assert.NotContains(t, out, `\u0026`, "no HTML escaping in the JSON")
 	assert.Contains(t, out, "$126", "descriptions are printed as written")
-
+	require.Len(t, got.Course, len(scenario.Course()))
+	for i, topic := range scenario.Course() {
+		assert.Equal(t, topic.Name, got.Course[i].Topic)
+		require.Len(t, got.Course[i].Claims, len(topic.Claims), topic.Name)
+		for j, c := range topic.Claims {
+			assert.Equal(t, c, got.Course[i].Claims[j].Claim)
+			assert.Equal(t, "http://127.0.0.1:8080/?"+lab.ClaimQuery(c), got.Course[i].Claims[j].Link)
+		}
+	}
 }
 
 // runReport runs `spacetime run ... --json` and decodes the report.

@@ -19,6 +19,9 @@ var builtins, broken = loadBuiltins()
 
 func loadBuiltins() (map[string]*Scenario, map[string]error) {
 	out, bad := map[string]*Scenario{}, map[string]error{}
+	if courseErr != nil {
+		bad["course.json"] = courseErr
+	}
 	entries, err := builtinFiles.ReadDir("builtin")
 	if err != nil {
 		bad["builtin"] = err

@@ -167,17 +167,6 @@ type Mark struct {
 // MaxMarks bounds the events a lesson names.
 const MaxMarks = 26
 
-// Topics are the parts of the course, in its order.
-var Topics = []string{
-	"snapshots and cuts",
-	"clocks",
-	"mutual exclusion",
-	"elections",
-	"leases and locks",
-	"termination",
-	"checkpointing and streams",
-}
-
 // FIFO reports whether the scenario's channels are FIFO (the default).
 func (s *Scenario) FIFO() bool { return s.Network.FIFO == nil || *s.Network.FIFO }
 

@@ -1,0 +1,92 @@
+package scenario
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+
+	"spacetime/core/sim"
+)
+
+// A Claim is one statement of the course texts and the built-in lesson
+// that shows it. The course's index (the page's start and `spacetime
+// list`) lists the claims by topic, in the course's order, each a link to
+// its lesson at the step that shows it.
+type Claim struct {
+	// Text is the claim in one sentence.
+	Text string `json:"claim"`
+	// Lesson is the id of the built-in lesson that shows it.
+	Lesson string `json:"lesson"`
+	// Step is the step that shows it, counted as the page counts them
+	// (the events drawn), from 1 to the run's length.
+	Step int `json:"step"`
+	// Breaks names the invariant whose failure the claim is about; it has
+	// failed by Step (a test holds the course to it).
+	Breaks string `json:"breaks,omitempty"`
+}
+
+// A CourseTopic is a part of the course and the claims its lessons show,
+// in the course's order.
+type CourseTopic struct {
+	Name   string  `json:"topic"`
+	Claims []Claim `json:"claims"`
+}
+
+//go:embed course.json
+var courseFile []byte
+
+// course is the course's index, read once; courseErr says why it could
+// not be (Broken lists it).
+var course, courseErr = loadCourse()
+
+// Topics are the parts of the course, in its order: the topics of
+// course.json. A lesson's topic is one of them.
+var Topics = topicNames(course)
+
+// Course is the course's index: its topics in order, each with the claims
+// its lessons show. The caller must not change it.
+func Course() []CourseTopic { return course }
+
+// loadCourse reads course.json: every topic named once, every claim with
+// its text and lesson. That each lesson exists and shows its claim is
+// checked by the package's tests, which run the lessons.
+func loadCourse() ([]CourseTopic, error) {
+	var doc struct {
+		Topics []CourseTopic `json:"topics"`
+	}
+	if err := sim.DecodeStrict(courseFile, &doc, ""); err != nil {
+		return nil, err
+	}
+	if len(doc.Topics) == 0 {
+		return nil, errors.New("topics: want the course's topics, got none")
+	}
+	seen := map[string]bool{}
+	for i, t := range doc.Topics {
+		at := fmt.Sprintf("topics[%d]", i)
+		if t.Name == "" || seen[t.Name] {
+			return nil, fmt.Errorf("%s.topic: want a name no other topic has, got %q", at, t.Name)
+		}
+		seen[t.Name] = true
+		for j, c := range t.Claims {
+			at := fmt.Sprintf("%s.claims[%d]", at, j)
+			switch {
+			case c.Text == "":
+				return nil, fmt.Errorf("%s.claim: want the claim in one sentence, got none", at)
+			case c.Lesson == "":
+				return nil, fmt.Errorf("%s.lesson: want the id of the lesson that shows it, got none", at)
+			case c.Step < 1:
+				return nil, fmt.Errorf("%s.step: want the step that shows it, from 1, got %d", at, c.Step)
+			}
+		}
+	}
+	return doc.Topics, nil
+}
+
+// topicNames are the topics' names, in order.
+func topicNames(topics []CourseTopic) []string {
+	names := make([]string, len(topics))
+	for i, t := range topics {
+		names[i] = t.Name
+	}
+	return names
+}
