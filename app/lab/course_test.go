@@ -2,6 +2,7 @@ package lab
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,4 +29,34 @@ func TestClaimLinksOpenTheirStep(t *testing.T) {
 			assert.Empty(t, s.LinkNote, link)
 		}
 	}
+}
+
+// A claim's own link parses, and a cut it names is complete, and
+// inconsistent when the claim says so (else consistent).
+func TestClaimsOwnLinks(t *testing.T) {
+	cuts := 0
+	for _, topic := range scenario.Course() {
+		for _, c := range topic.Claims {
+			if c.Link == "" {
+				continue
+			}
+			_, err := url.ParseQuery(c.Link)
+			require.NoError(t, err, c.Link)
+			q, err := url.ParseQuery(ClaimQuery(c))
+			require.NoError(t, err)
+			p, err := PageFromQuery(q, false)
+			require.NoError(t, err, c.Link)
+			if q.Has("cut") {
+				cuts++
+				complete, bad := p.Views[0].CutVerdict()
+				assert.True(t, complete, "%s: every process has its point", c.Text)
+				if strings.Contains(c.Text, "inconsistent") {
+					assert.NotEmpty(t, bad, "%s: the cut is inconsistent, as the claim says", c.Text)
+				} else {
+					assert.Empty(t, bad, "%s: the cut is consistent", c.Text)
+				}
+			}
+		}
+	}
+	assert.Positive(t, cuts)
 }
