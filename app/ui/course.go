@@ -44,7 +44,7 @@ func (c *Lab) courseIndex() app.UI {
 			app.Ul().Body(items...),
 		))
 	}
-	return app.Div().Class("lab course text-" + c.textSize()).Body(
+	return app.Div().Class("lab course text-"+c.textSize()).Body(
 		app.Header().Class("top").Body(
 			app.H1().Text("Spacetime"),
 			app.P().Class("intro").Text("Every claim of the course, shown by a run you can step, rewind and break. Choose one to open its lesson at the step that shows it."),

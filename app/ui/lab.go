@@ -47,7 +47,7 @@ type Lab struct {
 	// index says the page shows the course's index (courseIndex) and no
 	// run: page and panes are empty.
 	index bool
-	speed   int
+	speed int
 
 	loading  bool
 	loadText string
