@@ -13,7 +13,7 @@ import (
 // A claim's own link that does not parse is left out (a test holds every
 // claim's link to opening as it says).
 func ClaimQuery(c scenario.Claim) string {
-	q, err := url.ParseQuery(c.Link)
+	q, err := url.ParseQuery(c.LinkParams)
 	if err != nil {
 		q = url.Values{}
 	}

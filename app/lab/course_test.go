@@ -37,15 +37,15 @@ func TestClaimsOwnLinks(t *testing.T) {
 	cuts := 0
 	for _, topic := range scenario.Course() {
 		for _, c := range topic.Claims {
-			if c.Link == "" {
+			if c.LinkParams == "" {
 				continue
 			}
-			_, err := url.ParseQuery(c.Link)
-			require.NoError(t, err, c.Link)
+			_, err := url.ParseQuery(c.LinkParams)
+			require.NoError(t, err, c.LinkParams)
 			q, err := url.ParseQuery(ClaimQuery(c))
 			require.NoError(t, err)
 			p, err := PageFromQuery(q, false)
-			require.NoError(t, err, c.Link)
+			require.NoError(t, err, c.LinkParams)
 			if q.Has("cut") {
 				cuts++
 				complete, bad := p.Views[0].CutVerdict()

@@ -23,9 +23,10 @@ type Claim struct {
 	// Breaks names the invariant whose failure the claim is about; it has
 	// failed by Step (a test holds the course to it).
 	Breaks string `json:"breaks,omitempty"`
-	// Link is more of the link, in the link's own words, for a claim that
-	// needs more than the step: "cut=32.5,38.5,35", a cut to check.
-	Link string `json:"link,omitempty"`
+	// LinkParams are more of the link, in the link's own words, for a
+	// claim that needs more than the step: "cut=32.5,38.5,35", a cut to
+	// check.
+	LinkParams string `json:"link_params,omitempty"`
 }
 
 // A CourseTopic is a part of the course and the claims its lessons show,

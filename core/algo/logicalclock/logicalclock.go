@@ -42,6 +42,17 @@ const (
 type Params struct {
 	// D is what every event adds to the clock (default 1).
 	D int64 `json:"d"`
+	// SeedRule judges happened-before by seed 002's test, every entry of
+	// V(a) less than V(b)'s, instead of every entry at most and one less
+	// (vector-clock only). The test is too strict: it misses the send and
+	// the receipt of every message, which the invariant shows.
+	SeedRule bool `json:"seed_rule"`
+}
+
+// SeedRuleSwitch is vector-clock's switch to seed 002's test.
+var SeedRuleSwitch = sim.Switch{
+	Param: "seed_rule", Label: "seed 002's test: every entry less",
+	Help: "judge happened-before as seed 002 does, a before b when every entry of V(a) is less than V(b)'s; the usual test asks every entry to be at most, and one less",
 }
 
 // Spec and VectorSpec register the two algorithms.
@@ -55,7 +66,12 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 	if vector {
 		clocks = "vector clock V, and Lamport clock C beside it,"
 	}
+	var switches []sim.Switch
+	if vector {
+		switches = []sim.Switch{SeedRuleSwitch}
+	}
 	return &sim.Spec{
+		Switches:     switches,
 		ID:           id,
 		Title:        title,
 		Summary:      summary,
@@ -93,6 +109,12 @@ type Process struct {
 	V []int64
 	// Events counts the process's events since it started.
 	Events int
+	// SeedRule says happened-before is judged by seed 002's test.
+	SeedRule bool
+	// Sent and Received are the stamp of the latest message received and
+	// the vector just after its receipt (vector-clock): a pair that
+	// happened-before must order.
+	Sent, Received []int64
 }
 
 func newProcesses(names []string, raw json.RawMessage, vector bool) ([]sim.Node, error) {
@@ -103,9 +125,12 @@ func newProcesses(names []string, raw json.RawMessage, vector bool) ([]sim.Node,
 	if p.D < 1 || p.D > MaxD {
 		return nil, sim.FieldErrorf("params.d", "want an increment from 1 to %d, got %d", MaxD, p.D)
 	}
+	if p.SeedRule && !vector {
+		return nil, sim.FieldErrorf("params.seed_rule", "want false: seed 002's test compares vector clocks, and lamport-clock has none (use vector-clock), got true")
+	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		proc := &Process{D: p.D, Vector: vector}
+		proc := &Process{D: p.D, Vector: vector, SeedRule: p.SeedRule}
 		if vector {
 			proc.V = make([]int64, len(names))
 		}
@@ -208,6 +233,7 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 			p.V[j] = max(p.V[j], m.Data[j])
 		}
 	}
+	p.Sent, p.Received = append(p.Sent[:0], m.Data...), append(p.Received[:0], p.V...)
 	before := p.C
 	p.C = max(p.C, m.Value) + p.D
 	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
@@ -243,6 +269,7 @@ func (p *Process) Inspect() []sim.Field {
 func (p *Process) Clone() sim.Node {
 	c := *p
 	c.V = append([]int64(nil), p.V...)
+	c.Sent, c.Received = append([]int64(nil), p.Sent...), append([]int64(nil), p.Received...)
 	return &c
 }
 

@@ -148,3 +148,43 @@ func vecString(v clock.Vector) string {
 	}
 	return "[" + strings.Join(parts, ",") + "]"
 }
+
+// Seed 002's happened-before test, every entry less, fails at the first
+// receipt of any run (the receipt keeps the sender's entry as it is); the
+// usual test holds on every receipt of random runs.
+func TestSeedRuleMissesEverySendBeforeItsReceipt(t *testing.T) {
+	const name = "the test finds every send before its receipt"
+	for seed := uint64(1); seed <= uint64(algotest.Seeds(50)); seed++ {
+		for _, strict := range []bool{false, true} {
+			r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "vector-clock", "n": 4, "seed": %d, "params": {"seed_rule": %t},
+				"workload": {"p": 0.6}, "until": {"steps": 120}}`, seed, strict))
+			first := -1
+			for _, f := range r.Failures() {
+				if f.Name == name {
+					first = f.Step
+				}
+			}
+			if !strict {
+				assert.Equal(t, -1, first, "seed %d: the usual test orders every send before its receipt", seed)
+				continue
+			}
+			receipt := -1
+			for k, rec := range r.Trace().Records {
+				if rec.Kind == trace.Deliver {
+					receipt = k
+					break
+				}
+			}
+			require.GreaterOrEqual(t, receipt, 0, "seed %d: a message is received", seed)
+			assert.Equal(t, receipt, first, "seed %d: seed 002's test fails at the first receipt", seed)
+		}
+	}
+}
+
+// Lamport clocks have no vector to test: the switch is refused there.
+func TestSeedRuleIsForVectorClocks(t *testing.T) {
+	_, err := scenario.Parse([]byte(`{"algorithm": "lamport-clock", "n": 2, "params": {"seed_rule": true}, "until": {"steps": 5}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "params.seed_rule")
+	assert.Contains(t, err.Error(), "vector-clock")
+}

@@ -47,9 +47,62 @@ var counted = sim.Invariant{
 	},
 }
 
+// ordered is the happened-before test's invariant: the send of every
+// message happened before its receipt, and the test in use must say so.
+// Seed 002's test, every entry less, fails it at the first receipt: the
+// receipt takes the sender's entry as it is, so that entry is equal.
+var ordered = sim.Invariant{
+	Name: "the test finds every send before its receipt",
+	Help: "a message's send happened before its receipt, so V(send) < V(receipt) by the test in use: every entry at most and one less (seed 002's test: every entry less)",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			p := process(v, sim.NodeID(i))
+			if p.Sent == nil || before(p.Sent, p.Received, p.SeedRule) {
+				continue
+			}
+			rule := "the test (every entry at most, one less)"
+			if p.SeedRule {
+				rule = "seed 002's test (every entry less)"
+			}
+			detail := fmt.Sprintf("%s received m stamped %s, so the send happened before the receipt %s, but %s says it did not", v.Name(sim.NodeID(i)), clock.Format(p.Sent), clock.Format(p.Received), rule)
+			for j := range p.Sent {
+				if j < len(p.Received) && p.Sent[j] >= p.Received[j] {
+					detail += fmt.Sprintf(": entry %d is %d in both", j+1, p.Received[j])
+					break
+				}
+			}
+			return sim.Verdict{Detail: detail}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// before tells whether the event stamped a happened before the event
+// stamped b: every entry at most and one less, or, by seed 002's test
+// (strict), every entry less.
+func before(a, b []int64, strict bool) bool {
+	less := false
+	for j := range max(len(a), len(b)) {
+		var x, y int64
+		if j < len(a) {
+			x = a[j]
+		}
+		if j < len(b) {
+			y = b[j]
+		}
+		switch {
+		case x > y, strict && x == y:
+			return false
+		case x < y:
+			less = true
+		}
+	}
+	return less
+}
+
 func invariants(vector bool) []sim.Invariant {
 	if vector {
-		return []sim.Invariant{rising, counted}
+		return []sim.Invariant{rising, counted, ordered}
 	}
 	return []sim.Invariant{rising}
 }
