@@ -46,6 +46,13 @@ func blocked(v sim.View) string {
 		}
 		return fmt.Sprintf("%s for the token, which is nowhere: it was lost on its way", who)
 	}
+	if hp := process(v, holder); hp.SeedLN {
+		for i := range v.N() {
+			if q := process(v, sim.NodeID(i)); q.State == mutex.Wanting && hp.RN[i] > 0 && hp.RN[i] == hp.Token.LN[i] {
+				return fmt.Sprintf("%s while %s holds the token idle: it heard %s's REQUEST #%d, but seed 003's rule set LN[%s] = RN[%s] = %d when the token arrived, marking it served before it was", who, v.Name(holder), v.Name(sim.NodeID(i)), hp.RN[i], v.Name(sim.NodeID(i)), v.Name(sim.NodeID(i)), hp.RN[i])
+			}
+		}
+	}
 	return fmt.Sprintf("%s while %s holds the token idle: it never heard their request (a REQUEST was lost, or it forgot RN in a crash)", who, v.Name(holder))
 }
 

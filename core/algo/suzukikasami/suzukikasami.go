@@ -11,9 +11,10 @@
 // none when the holder itself asks.
 //
 // Seed 003 updates LN[j] = RN[j] for every j when the token arrives; that
-// would mark requests that are still waiting as served and lose them, so
+// marks requests that are still waiting as served and loses them, so
 // here, as in the paper, a process updates only its own LN entry, on
-// leaving.
+// leaving. params.seed_ln (a switch) runs seed 003's rule instead, so
+// that a lesson shows the request it loses.
 package suzukikasami
 
 import (
@@ -43,6 +44,15 @@ type Params struct {
 	mutex.Params
 	// Holder is the first token holder's process number (default 1).
 	Holder int `json:"holder"`
+	// SeedLN runs seed 003's rule: the token's LN[j] = RN[j] for every j
+	// when it arrives, which marks waiting requests as served.
+	SeedLN bool `json:"seed_ln"`
+}
+
+// SeedLNSwitch is the switch to seed 003's rule for LN.
+var SeedLNSwitch = sim.Switch{
+	Param: "seed_ln", Label: "seed 003's rule: LN[j] = RN[j] for all j",
+	Help: "on the token's arrival set LN[j] = RN[j] for every process, as seed 003 says, rather than LN[self] = RN[self] on leaving, as the paper does: a request the holder has heard of but not served is marked served, and its process waits for ever",
 }
 
 // Spec registers the algorithm.
@@ -59,6 +69,7 @@ var Spec = &sim.Spec{
 		sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"}),
 	New:        newProcesses,
 	Invariants: []sim.Invariant{mutex.Safety, deadlock},
+	Switches:   []sim.Switch{SeedLNSwitch},
 	NewTally:   mutex.NewTally,
 	Metrics:    metrics,
 	Panels:     panels,
@@ -122,6 +133,8 @@ type Process struct {
 	Hop int64
 	// Passed counts the tokens this process sent.
 	Passed int
+	// SeedLN says the process runs seed 003's rule for LN (Params.SeedLN).
+	SeedLN bool
 }
 
 // Wish is the process's part of the critical section.
@@ -141,7 +154,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, n)
 	for i := range nodes {
-		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, RN: make([]int64, n)}
+		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, RN: make([]int64, n), SeedLN: p.SeedLN}
 	}
 	nodes[p.Holder-1].(*Process).Token = &Token{LN: make([]int64, n)}
 	return nodes, nil
@@ -239,6 +252,12 @@ func (p *Process) onToken(env *sim.Env, t Token) {
 	env.Annotate(sim.Opens(RoleToken, 0, ""))
 	if p.State == mutex.Wanting {
 		p.Enter(env)
+		if p.SeedLN {
+			before := numbers(t.LN)
+			copy(p.Token.LN, p.RN)
+			env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s; by seed 003's rule LN[j] = RN[j] for all j: LN = %s", me, before, names(env, t.Queue), sim.Ticks(p.CSTime), numbers(p.Token.LN))
+			return
+		}
 		env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s", me, numbers(t.LN), names(env, t.Queue), sim.Ticks(p.CSTime))
 		return
 	}

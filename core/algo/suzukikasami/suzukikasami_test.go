@@ -76,3 +76,20 @@ func TestTokenEncoding(t *testing.T) {
 	assert.Len(t, tok.Queue, 2)
 	assert.Equal(t, []int64{0, 0, 0}, suzukikasami.Decode([]int64{1}, 3).LN)
 }
+
+// Seed 003's rule, LN[j] = RN[j] for all j on the token's arrival, marks
+// 3's waiting request served and 3 waits for ever; the paper's rule, on
+// the same schedule, serves both.
+func TestSeedRuleForLNLosesARequest(t *testing.T) {
+	doc := func(seedLN bool) string {
+		return fmt.Sprintf(`{"algorithm": "suzuki-kasami", "n": 3, "seed": 1, "params": {"seed_ln": %t},
+			"script": [{"at": 1, "node": 2, "command": "request-cs"}, {"at": 2, "node": 3, "command": "request-cs"}],
+			"until": {"quiescent": true}}`, seedLN)
+	}
+	seed := algotest.Run(t, doc(true))
+	assert.Equal(t, []string{"no deadlock: 3 waits while 2 holds the token idle: it heard 3's REQUEST #1, but seed 003's rule set LN[3] = RN[3] = 1 when the token arrived, marking it served before it was"}, algotest.Failed(seed))
+	assert.Equal(t, 1, algotest.Metrics(seed)["cs_entries"])
+	paper := algotest.Run(t, doc(false))
+	assert.Empty(t, algotest.Failed(paper))
+	assert.Equal(t, 2, algotest.Metrics(paper)["cs_entries"])
+}
