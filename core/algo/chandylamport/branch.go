@@ -65,6 +65,9 @@ type Branch struct {
 	Rounds []Round
 	// MarkersSent counts the markers this branch has sent.
 	MarkersSent int
+	// SeedChannels says the branch records channels by seed 003's rule 3
+	// (Params.SeedChannels).
+	SeedChannels bool
 }
 
 // Clone returns a deep copy.
@@ -195,6 +198,13 @@ func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 			me, k, them, me, r.Balance, them, me, to)
 		if complete {
 			text += "; that was its only incoming channel, so its part is done"
+		}
+	case b.SeedChannels && len(r.Channel[from]) > 0:
+		text = fmt.Sprintf("%s gets the marker of snapshot %d on %s→%s and, by seed 003's rule 3, records that channel as empty: the %s that arrived on it since %s recorded are dropped from the snapshot",
+			me, k, them, me, amounts(r.Channel[from]), me)
+		r.Channel[from] = nil
+		if complete {
+			text += fmt.Sprintf(". %s has now recorded its state and every incoming channel: its part of snapshot %d is complete", me, k)
 		}
 	default:
 		text = fmt.Sprintf("%s gets the marker of snapshot %d on %s→%s and stops recording that channel: its recorded state is %s",

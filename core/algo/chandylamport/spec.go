@@ -18,6 +18,16 @@ type Params struct {
 	Balances []int64 `json:"balances"`
 	// MaxTransfer bounds a random transfer (default 20).
 	MaxTransfer int64 `json:"max_transfer"`
+	// SeedChannels runs seed 003's rule 3 (and its pseudocode): a channel
+	// whose marker comes after the branch recorded is recorded as empty,
+	// which drops the money that was in flight on it.
+	SeedChannels bool `json:"seed_channels"`
+}
+
+// SeedChannelsSwitch is the switch to seed 003's rule for channels.
+var SeedChannelsSwitch = sim.Switch{
+	Param: "seed_channels", Label: "seed 003's rule 3: later channels empty",
+	Help: "record a channel as empty when its marker comes after the branch recorded, as seed 003's rule 3 and pseudocode say, rather than as the money that arrived on it in between: the money in flight at the cut is lost from the snapshot",
 }
 
 // MaxMoney bounds a balance and a transfer, so that no sum of them can
@@ -55,6 +65,7 @@ var Spec = &sim.Spec{
 	Formula:  formula,
 	Done:     done,
 	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	Switches: []sim.Switch{SeedChannelsSwitch},
 	Measure:  money,
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
@@ -93,7 +104,7 @@ func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		if bal < 0 || bal > MaxMoney {
 			return nil, sim.FieldErrorf(fmt.Sprintf("params.balances[%d]", i), "a balance is from $0 to $%d, got %d", MaxMoney, bal)
 		}
-		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer}
+		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer, SeedChannels: p.SeedChannels}
 	}
 	return nodes, nil
 }
