@@ -26,7 +26,7 @@ type Params struct {
 
 // SeedChannelsSwitch is the switch to seed 003's rule for channels.
 var SeedChannelsSwitch = sim.Switch{
-	Param: "seed_channels", Label: "seed 003's rule 3: later channels empty",
+	Param: "seed_channels", Label: "seed 003: later channels empty",
 	Help: "record a channel as empty when its marker comes after the branch recorded, as seed 003's rule 3 and pseudocode say, rather than as the money that arrived on it in between: the money in flight at the cut is lost from the snapshot",
 }
 

@@ -51,7 +51,7 @@ type Params struct {
 
 // SeedRuleSwitch is vector-clock's switch to seed 002's test.
 var SeedRuleSwitch = sim.Switch{
-	Param: "seed_rule", Label: "seed 002's test: every entry less",
+	Param: "seed_rule", Label: "seed 002: every entry less",
 	Help: "judge happened-before as seed 002 does, a before b when every entry of V(a) is less than V(b)'s; the usual test asks every entry to be at most, and one less",
 }
 

@@ -51,7 +51,7 @@ type Params struct {
 
 // SeedLNSwitch is the switch to seed 003's rule for LN.
 var SeedLNSwitch = sim.Switch{
-	Param: "seed_ln", Label: "seed 003's rule: LN[j] = RN[j] for all j",
+	Param: "seed_ln", Label: "seed 003: LN[j] = RN[j], all j",
 	Help: "on the token's arrival set LN[j] = RN[j] for every process, as seed 003 says, rather than LN[self] = RN[self] on leaving, as the paper does: a request the holder has heard of but not served is marked served, and its process waits for ever",
 }
 
