@@ -27,6 +27,11 @@ type Claim struct {
 	// claim that needs more than the step: "cut=32.5,38.5,35", a cut to
 	// check.
 	LinkParams string `json:"link_params,omitempty"`
+	// Metric names a figure of the run the claim quotes, read at Step
+	// ("messages_per_entry", or "sync_delay.max" for one of a figure's
+	// parts), and Value is what it reads there (a test holds it).
+	Metric string `json:"metric,omitempty"`
+	Value  any    `json:"value,omitempty"`
 }
 
 // A CourseTopic is a part of the course and the claims its lessons show,
@@ -80,6 +85,8 @@ func loadCourse() ([]CourseTopic, error) {
 				return nil, fmt.Errorf("%s.lesson: want the id of the lesson that shows it, got none", at)
 			case c.Step < 1:
 				return nil, fmt.Errorf("%s.step: want the step that shows it, from 1, got %d", at, c.Step)
+			case (c.Metric == "") != (c.Value == nil):
+				return nil, fmt.Errorf("%s: want a metric and its value together, or neither, got metric %q and value %v", at, c.Metric, c.Value)
 			}
 		}
 	}

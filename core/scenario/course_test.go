@@ -1,12 +1,14 @@
 package scenario_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/engine"
 	"spacetime/core/scenario"
 )
 
@@ -30,6 +32,9 @@ func TestCourseClaimsAreShownByTheirLessons(t *testing.T) {
 			r, err := s.Run()
 			require.NoError(t, err, c.Lesson)
 			assert.LessOrEqual(t, c.Step, r.Len(), "%s: step %d of a run of %d", c.Text, c.Step, r.Len())
+			if c.Metric != "" {
+				assert.Equal(t, c.Value, metricAt(t, r, c.Step, c.Metric), "%s: %s at step %d", c.Text, c.Metric, c.Step)
+			}
 			if c.Breaks == "" {
 				continue
 			}
@@ -69,4 +74,28 @@ func TestTopicsAreTheCourses(t *testing.T) {
 	}
 	assert.Equal(t, names, scenario.Topics)
 	assert.Equal(t, "snapshots and cuts", scenario.Topics[0])
+}
+
+// metricAt reads a run's figure at step k, as JSON reads it (numbers are
+// float64): "name", or "name.part" for a part of a figure.
+func metricAt(t *testing.T, r *engine.Run, k int, path string) any {
+	t.Helper()
+	name, part, _ := strings.Cut(path, ".")
+	for _, m := range r.Config().Spec.Metrics(r.At(k).View()) {
+		if m.Name != name {
+			continue
+		}
+		data, err := json.Marshal(m.Value)
+		require.NoError(t, err)
+		var v any
+		require.NoError(t, json.Unmarshal(data, &v))
+		if part == "" {
+			return v
+		}
+		parts, ok := v.(map[string]any)
+		require.True(t, ok, "%s has no parts", name)
+		return parts[part]
+	}
+	t.Fatalf("no metric %q", name)
+	return nil
 }
