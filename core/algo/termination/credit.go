@@ -16,13 +16,33 @@ var CreditSpec = withTally(spec("credit-recovery", "Termination detection: credi
 	"The root starts with credit 1. A process halves its credit with every WORK it sends and gives the message one half; an active process that receives more credit returns it at once, and a process that goes passive returns all it holds to the root. When the root has all its credit back, exactly 1, the computation has terminated. Credit is an exact fraction, never a float.",
 	[]sim.KindSpec{{Name: KindCredit, Role: sim.RoleControl, Tone: sim.Gold, Glyph: sim.GlyphDiamond}},
 	nil,
-	plain(func(p Params) detector { return &Credit{Base: Base{Work: Work{Params: p}}} }),
+	own(CreditParams{Params: defaults()}, func(p *CreditParams) *Params { return &p.Params }, func(p CreditParams) detector {
+		return &Credit{Base: Base{Work: Work{Params: p.Params}}, SeedParent: p.SeedParent}
+	}),
 	[]sim.Invariant{live, conserved}, creditPanel,
 	[]sim.KnownLimit{
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "credit lost with a crashed process or a lost message never comes back, and a copied message makes more than 1, so the root never holds exactly 1 again"},
 		{Invariant: conservedName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "a crash or a lost message destroys credit, and a copied message makes it"},
 		{Invariant: SafeName, Faults: []string{"duplicate"}, Why: "a copied message makes credit, so the root can reach 1 while WORK is still under way"},
 	}), newLedger)
+
+func init() { CreditSpec.Switches = []sim.Switch{SeedParentSwitch} }
+
+// CreditParams are credit recovery's params: the computation's, and
+// whether credit goes back by seed 003's rule.
+type CreditParams struct {
+	Params
+	// SeedParent returns credit to the parent, the process whose WORK
+	// gave it, as seed 003 says, rather than to the root: a parent that
+	// is already passive holds what comes back and never returns it.
+	SeedParent bool `json:"seed_parent"`
+}
+
+// SeedParentSwitch is the switch to seed 003's rule for returning credit.
+var SeedParentSwitch = sim.Switch{
+	Param: "seed_parent", Label: "seed 003: credit to the parent",
+	Help: "return credit to the parent, the process whose WORK gave it, as seed 003 says, rather than to the root: a parent that has gone passive keeps what comes back, and the root never gets all its credit back",
+}
 
 // withTally gives a spec its tally.
 func withTally(s *sim.Spec, newTally func(n int) sim.Tally) *sim.Spec {
@@ -37,6 +57,10 @@ type Credit struct {
 	Base
 	Holds bool
 	Exp   int
+	// SeedParent says credit goes back to Parent, the process whose WORK
+	// gave this process its credit (CreditParams.SeedParent).
+	SeedParent bool
+	Parent     sim.NodeID
 	// returned is the credit the root has got back (the root only), and
 	// collected the shares it got back in its latest step.
 	returned  *dyadic
@@ -70,7 +94,7 @@ func (c *Credit) receiveWork(env *sim.Env, ev sim.Event, activated bool) string 
 		exp = int(m.Data[0])
 	}
 	if !c.Holds {
-		c.Holds, c.Exp = true, exp
+		c.Holds, c.Exp, c.Parent = true, exp, ev.From
 		return ", with credit " + shareString(exp)
 	}
 	return "; it already holds credit, so it returns this " + shareString(exp) + c.giveBack(env, exp)
@@ -84,13 +108,21 @@ func (c *Credit) passive(env *sim.Env) string {
 	return ", and returns its credit " + shareString(c.Exp) + c.giveBack(env, c.Exp)
 }
 
-// giveBack returns a share to the root (the root keeps its own).
+// giveBack returns a share to the root (the root keeps its own), or by
+// seed 003's rule to the parent.
 func (c *Credit) giveBack(env *sim.Env, exp int) string {
 	if env.Self() == Root {
 		return c.collect(env, exp)
 	}
-	c.send(env, Root, sim.Message{Kind: KindCredit, Value: int64(exp), Label: "CREDIT " + shareString(exp)})
-	return " to " + env.Name(Root)
+	to := Root
+	if c.SeedParent {
+		to = c.Parent
+	}
+	c.send(env, to, sim.Message{Kind: KindCredit, Value: int64(exp), Label: "CREDIT " + shareString(exp)})
+	if c.SeedParent {
+		return " to its parent " + env.Name(to) + " (seed 003's rule)"
+	}
+	return " to " + env.Name(to)
 }
 
 // collect is the root's rule for credit that comes back.
@@ -106,7 +138,17 @@ func (c *Credit) collect(env *sim.Env, exp int) string {
 }
 
 func (c *Credit) control(env *sim.Env, ev sim.Event) {
-	if ev.Msg.Kind != KindCredit || env.Self() != Root {
+	if ev.Msg.Kind != KindCredit {
+		return
+	}
+	if env.Self() != Root { // only by seed 003's rule: credit for a parent
+		me, exp := env.Name(env.Self()), int(ev.Msg.Value)
+		if c.Holds {
+			env.Explain("%s gets credit %s back from %s; it already holds credit, so it passes this on%s", me, shareString(exp), env.Name(ev.From), c.giveBack(env, exp))
+			return
+		}
+		c.Holds, c.Exp = true, exp
+		env.Explain("%s gets credit %s back from %s and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has", me, shareString(exp), env.Name(ev.From))
 		return
 	}
 	env.Explain("%s gets credit %s back from %s%s", env.Name(env.Self()), shareString(int(ev.Msg.Value)), env.Name(ev.From), c.collect(env, int(ev.Msg.Value)))

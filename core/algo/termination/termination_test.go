@@ -219,3 +219,19 @@ func TestCreditBooksAgreeWithTheSum(t *testing.T) {
 	}
 	assert.Positive(t, broken, "faults broke conservation, and the books said so")
 }
+
+// Seed 003's rule returns credit to the parent: on termination-credit's
+// computation a passive parent keeps what comes back, and the root never
+// announces; by the paper's rule, the same computation is announced.
+func TestSeedRuleStrandsCreditAtAParent(t *testing.T) {
+	doc := `{"algorithm": "credit-recovery", "n": 5, "seed": 2, "params": {"seed_parent": %t}, "until": {"quiescent": true}}`
+	seed := algotest.Run(t, fmt.Sprintf(doc, true))
+	assert.Equal(t, []string{termination.LiveName + ": the computation has terminated and nothing is in flight, but termination was never announced"}, algotest.Failed(seed))
+	assert.Contains(t, algotest.Captions(seed), "3 gets credit 1/256 back from 5 and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has")
+	paper := algotest.Run(t, fmt.Sprintf(doc, false))
+	assert.Empty(t, algotest.Failed(paper))
+	assert.Equal(t, algotest.Metrics(paper)["basic_messages"], algotest.Metrics(seed)["basic_messages"], "the same computation; only the credit goes elsewhere")
+	_, err := scenario.Parse([]byte(`{"algorithm": "dijkstra-scholten", "n": 3, "params": {"seed_parent": true}, "until": {"steps": 5}}`))
+	require.Error(t, err, "the switch is credit recovery's own")
+	assert.Contains(t, err.Error(), "params.seed_parent")
+}
