@@ -12,6 +12,8 @@ package bully
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"spacetime/core/algo/election"
@@ -88,6 +90,10 @@ type Process struct {
 	// Sent and Received count the ELECTION messages this process sent
 	// and received.
 	Sent, Received int
+	// Noticed says the process noticed on its own that the coordinator was
+	// gone (the learner's or the script's start-election): the seed's log
+	// starts there.
+	Noticed bool
 }
 
 // Election is the process's part of the election.
@@ -139,6 +145,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			env.Explain("%s is already running an election", me)
 			return
 		}
+		p.Noticed = true
 		env.Explain("%s notices that the coordinator %s is gone: %s", me, env.Name(p.Leader), p.start(env))
 	case sim.Timer:
 		switch {
@@ -291,7 +298,85 @@ func panels(v sim.View) []sim.Panel {
 		p := v.Node(sim.NodeID(i)).(*Process)
 		panel.Rows = append(panel.Rows, election.Row(v, sim.NodeID(i), p.state(), fmt.Sprint(p.Sent), fmt.Sprint(p.Received)))
 	}
-	return []sim.Panel{panel}
+	panels := []sim.Panel{panel}
+	if log := seedPanel(v); log != nil {
+		panels = append(panels, *log)
+	}
+	return panels
+}
+
+// seedPanel is seed 000's Python program run on this run: its log for
+// the lowest process that noticed the coordinator was gone, with the
+// processes alive now, in the program's own words. The program knows who
+// is alive; the processes of the run do not, and also send ELECTION to
+// the dead.
+func seedPanel(v sim.View) *sim.Panel {
+	initiator, alive := -1, []int{}
+	for i := range v.N() {
+		if v.Node(sim.NodeID(i)).(*Process).Noticed && initiator < 0 {
+			initiator = sim.NodeID(i).Number()
+		}
+		if v.Health(sim.NodeID(i)) != sim.Crashed {
+			alive = append(alive, sim.NodeID(i).Number())
+		}
+	}
+	if initiator < 0 || !slices.Contains(alive, initiator) {
+		return nil
+	}
+	p := &sim.Panel{Title: "Seed 000's log", Note: "the seed's Python program on this run: who noticed, and who is alive", Columns: []string{"it prints"}}
+	for _, line := range SeedLog(initiator, alive) {
+		p.Rows = append(p.Rows, sim.Row{Cells: []string{line}})
+	}
+	return p
+}
+
+// SeedLog is seed 000's bully program, line for line: the log of an
+// election that initiator starts among the alive processes (numbers), its
+// coordinator, and the ELECTION messages if every process started one.
+func SeedLog(initiator int, alive []int) []string {
+	var log []string
+	var bully func(initiator int) int
+	bully = func(initiator int) int {
+		var higher []int
+		for _, p := range alive {
+			if p > initiator {
+				higher = append(higher, p)
+			}
+		}
+		slices.Sort(higher)
+		if len(higher) == 0 {
+			log = append(log, fmt.Sprintf("%d sends ELECTION to nobody", initiator), fmt.Sprintf("%d wins and sends COORDINATOR to all", initiator))
+			return initiator
+		}
+		log = append(log, fmt.Sprintf("%d sends ELECTION to %s", initiator, pyList(higher)))
+		verb := "reply"
+		if len(higher) == 1 {
+			verb = "replies"
+		}
+		log = append(log, fmt.Sprintf("%s %s OK to %d; %d waits", joinInts(higher, ", "), verb, initiator, initiator))
+		return bully(higher[0])
+	}
+	winner := bully(initiator)
+	msgs := 0
+	for _, p := range alive {
+		for _, q := range alive {
+			if q > p {
+				msgs++
+			}
+		}
+	}
+	return append(log, fmt.Sprintf("coordinator: %d", winner), fmt.Sprintf("ELECTION messages if every process starts an election (worst case): %d", msgs))
+}
+
+// pyList writes numbers as Python prints a list: [3, 4, 6].
+func pyList(xs []int) string { return "[" + joinInts(xs, ", ") + "]" }
+
+func joinInts(xs []int, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, sep)
 }
 
 // formula compares the ELECTION count with the worst case n(n−1)/2.

@@ -114,3 +114,39 @@ func TestParams(t *testing.T) {
 		assert.Contains(t, err.Error(), want, params)
 	}
 }
+
+// seedOutput is what seed 000's bully program prints.
+const seedOutput = `2 sends ELECTION to [3, 4, 6]
+3, 4, 6 reply OK to 2; 2 waits
+3 sends ELECTION to [4, 6]
+4, 6 reply OK to 3; 3 waits
+4 sends ELECTION to [6]
+6 replies OK to 4; 4 waits
+6 sends ELECTION to nobody
+6 wins and sends COORDINATOR to all
+coordinator: 6
+ELECTION messages if every process starts an election (worst case): 10`
+
+// The seed's program, run on bully-seed (2 notices; 5 and 7 are down),
+// prints exactly the seed's output, in a panel beside the run whose
+// processes also send ELECTION to 5 and 7.
+func TestSeedLogPanel(t *testing.T) {
+	assert.Equal(t, strings.Split(seedOutput, "\n"), bully.SeedLog(2, []int{1, 2, 3, 4, 6}))
+	_, r := scenariotest.Run(t, "bully-seed")
+	v := r.At(r.Len()).View()
+	var log []string
+	for _, p := range r.Config().Spec.Panels(v) {
+		if p.Title == "Seed 000's log" {
+			for _, row := range p.Rows {
+				log = append(log, row.Cells[0])
+			}
+		}
+	}
+	assert.Equal(t, strings.Split(seedOutput, "\n"), log)
+	assert.Equal(t, []string{"4 sends ELECTION to nobody", "4 wins and sends COORDINATOR to all", "coordinator: 4", "ELECTION messages if every process starts an election (worst case): 3"},
+		bully.SeedLog(4, []int{1, 3, 4}), "the highest alive notices: it wins at once")
+	_, quiet := scenariotest.Run(t, "bully-best")
+	for _, p := range quiet.Config().Spec.Panels(quiet.At(1).View()) {
+		assert.NotEqual(t, "Seed 000's log", p.Title, "no log before anyone notices")
+	}
+}
