@@ -61,6 +61,10 @@ type Credit struct {
 	// gave this process its credit (CreditParams.SeedParent).
 	SeedParent bool
 	Parent     sim.NodeID
+	// kept are the shares a process gains beyond its own by seed 003's
+	// rule ("receive message → gain credit"), returned with it when it
+	// goes passive; released are those it sent back in its latest step.
+	kept, released []int
 	// returned is the credit the root has got back (the root only), and
 	// collected the shares it got back in its latest step.
 	returned  *dyadic
@@ -69,7 +73,7 @@ type Credit struct {
 
 // Step reacts to one event.
 func (c *Credit) Step(env *sim.Env, ev sim.Event) {
-	c.collected = nil
+	c.collected, c.released = nil, nil
 	switch ev.Kind {
 	case sim.Init:
 		if env.Self() == Root {
@@ -97,6 +101,10 @@ func (c *Credit) receiveWork(env *sim.Env, ev sim.Event, activated bool) string 
 		c.Holds, c.Exp, c.Parent = true, exp, ev.From
 		return ", with credit " + shareString(exp)
 	}
+	if c.SeedParent {
+		c.keep(exp)
+		return "; it already holds credit and, by seed 003's rule, gains this " + shareString(exp) + " too"
+	}
 	return "; it already holds credit, so it returns this " + shareString(exp) + c.giveBack(env, exp)
 }
 
@@ -105,7 +113,21 @@ func (c *Credit) passive(env *sim.Env) string {
 		return ""
 	}
 	c.Holds = false
-	return ", and returns its credit " + shareString(c.Exp) + c.giveBack(env, c.Exp)
+	held := c.heldString()
+	text := c.giveBack(env, c.Exp)
+	for _, e := range c.kept {
+		c.giveBack(env, e)
+		c.released = append(c.released, e)
+	}
+	c.kept = nil
+	return ", and returns its credit " + held + text
+}
+
+// keep adds a share to the credit the process holds beyond its own (seed
+// 003's rule), booked as come in.
+func (c *Credit) keep(exp int) {
+	c.kept = append(c.kept, exp)
+	c.collected = append(c.collected, exp)
 }
 
 // giveBack returns a share to the root (the root keeps its own), or by
@@ -144,11 +166,15 @@ func (c *Credit) control(env *sim.Env, ev sim.Event) {
 	if env.Self() != Root { // only by seed 003's rule: credit for a parent
 		me, exp := env.Name(env.Self()), int(ev.Msg.Value)
 		if c.Holds {
-			env.Explain("%s gets credit %s back from %s; it already holds credit, so it passes this on%s", me, shareString(exp), env.Name(ev.From), c.giveBack(env, exp))
+			c.keep(exp)
+		} else {
+			c.Holds, c.Exp = true, exp
+		}
+		if c.Active() {
+			env.Explain("%s gets credit %s back from %s and keeps it until it goes idle (seed 003's rule); it holds %s", me, shareString(exp), env.Name(ev.From), c.heldString())
 			return
 		}
-		c.Holds, c.Exp = true, exp
-		env.Explain("%s gets credit %s back from %s and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has", me, shareString(exp), env.Name(ev.From))
+		env.Explain("%s gets credit %s back from %s and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has; it holds %s", me, shareString(exp), env.Name(ev.From), c.heldString())
 		return
 	}
 	env.Explain("%s gets credit %s back from %s%s", env.Name(env.Self()), shareString(int(ev.Msg.Value)), env.Name(ev.From), c.collect(env, int(ev.Msg.Value)))
@@ -168,13 +194,22 @@ func (c *Credit) heldString() string {
 	if !c.Holds {
 		return "0"
 	}
-	return shareString(c.Exp)
+	if len(c.kept) == 0 {
+		return shareString(c.Exp)
+	}
+	sum := &dyadic{}
+	sum.addShare(c.Exp, 1)
+	for _, e := range c.kept {
+		sum.addShare(e, 1)
+	}
+	return sum.String()
 }
 
 // Clone copies the process.
 func (c *Credit) Clone() sim.Node {
 	d := *c
 	d.Work = c.Work.clone()
+	d.kept = append([]int(nil), c.kept...)
 	if c.returned != nil {
 		d.returned = &dyadic{}
 		d.returned.set(c.returned)
@@ -260,6 +295,9 @@ func (l *ledger) Stepped(id sim.NodeID, n sim.Node) {
 	for _, e := range c.collected {
 		l.add(e, 1)
 	}
+	for _, e := range c.released {
+		l.add(e, -1)
+	}
 	if was := l.held[id]; was >= 0 && was != now {
 		l.add(was, -1)
 	}
@@ -307,6 +345,9 @@ func holdings(v sim.View) (held, returned *dyadic) {
 	for i := range v.N() {
 		if c := v.Node(sim.NodeID(i)).(*Credit); c.Holds {
 			held.addShare(c.Exp, 1)
+			for _, e := range c.kept {
+				held.addShare(e, 1)
+			}
 		}
 	}
 	if r := v.Node(Root).(*Credit).returned; r != nil {

@@ -227,7 +227,7 @@ func TestSeedRuleStrandsCreditAtAParent(t *testing.T) {
 	doc := `{"algorithm": "credit-recovery", "n": 5, "seed": 2, "params": {"seed_parent": %t}, "until": {"quiescent": true}}`
 	seed := algotest.Run(t, fmt.Sprintf(doc, true))
 	assert.Equal(t, []string{termination.LiveName + ": the computation has terminated and nothing is in flight, but termination was never announced"}, algotest.Failed(seed))
-	assert.Contains(t, algotest.Captions(seed), "3 gets credit 1/256 back from 5 and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has")
+	assert.Contains(t, algotest.Captions(seed), "3 gets credit 1/512 back from 5 and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has; it holds 15/512")
 	paper := algotest.Run(t, fmt.Sprintf(doc, false))
 	assert.Empty(t, algotest.Failed(paper))
 	assert.Equal(t, algotest.Metrics(paper)["basic_messages"], algotest.Metrics(seed)["basic_messages"], "the same computation; only the credit goes elsewhere")
