@@ -86,6 +86,12 @@ func (c *Lab) OnInit() {
 	if c.pngScale == 0 {
 		c.pngScale = 2 // sharp in print and on a slide
 	}
+	if app.IsClient && c.page == nil && !c.index {
+		// the page's start shows the index from the first render, as the
+		// server sent it, rather than "Loading…" until OnNav
+		u := app.Window().URL()
+		c.index = lab.IsCourseIndex(u.Query(), strings.HasSuffix(u.Path, "/compare"))
+	}
 }
 
 // OnMount listens to the keyboard and to the canvases' sizes.

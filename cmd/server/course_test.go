@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -21,7 +22,13 @@ func openIndex(t *testing.T) *page {
 	site(t)
 	p := watchConsole(t, reusedTab(t))
 	p.do(chromedp.EmulateViewport(1280, 720), chromedp.Navigate(siteURL+"/"))
-	p.waitFor(`!!window.goappNav && document.querySelectorAll(".claims a").length > 0`, "the index and the client")
+	claims := 0
+	for _, topic := range scenario.Course() {
+		claims += len(topic.Claims)
+	}
+	p.waitFor(fmt.Sprintf(`!!window.goappNav && document.querySelectorAll(".claims a").length === %d`, claims), "the index and the client")
+	time.Sleep(100 * time.Millisecond) // the client's first render, over the server's page
+	p.waitFor(fmt.Sprintf(`document.querySelectorAll(".claims a").length === %d`, claims), "the index, rendered by the client")
 	return p
 }
 
