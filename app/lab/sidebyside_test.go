@@ -20,11 +20,19 @@ func TestComparisonSideBySide(t *testing.T) {
 		v.Seek(v.Len())
 	}
 	table := lab.SideBySide(p)
-	assert.Equal(t, []string{"run", "time", "messages", "cs entries", "messages per entry", "in cs", "max in cs", "deadlock", "waiting time", "sync delay"}, table.Columns)
+	assert.Equal(t, []string{"run", "time", "messages", "cs entries", "messages per entry", "in cs", "max in cs", "deadlock", "waiting time", "sync delay", "busiest"}, table.Columns)
 	require.Len(t, table.Rows, 6)
-	perEntry := map[string]string{}
+	perEntry, busiest := map[string]string{}, map[string]string{}
 	for _, r := range table.Rows {
 		perEntry[r.Cells[0]] = r.Cells[4]
+		busiest[r.Cells[0]] = r.Cells[10]
+	}
+	// the coordinator sends or receives every message: the bottleneck
+	assert.Equal(t, "process 1, share 1", busiest["Central coordinator"])
+	for name, cell := range busiest {
+		if name != "Central coordinator" {
+			assert.NotContains(t, cell, "share 1", name)
+		}
 	}
 	assert.Equal(t, map[string]string{
 		"Central coordinator": "2.25", "Lamport's mutual exclusion": "18", "Ricart–Agrawala": "12",

@@ -471,7 +471,34 @@ func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric 
 		{Name: "deadlock", Value: !deadlock.Check(v).OK},
 		{Name: "waiting_time", Value: map[string]float64{"mean": round2(mean), "max": float64(waitMax)}},
 		{Name: "sync_delay", Value: map[string]float64{"mean": round2(syncMean), "max": float64(h.SyncMax)}},
+		busiest(v),
 	}
+}
+
+// busiest is the load on the process that handles the most messages: the
+// share of every message sent that it sent or received, a central
+// coordinator's bottleneck measured (1: every message goes to it or from
+// it). The first such process counts on a tie.
+func busiest(v sim.View) sim.Metric {
+	handled := make([]int, v.N())
+	for id := range v.NumSent() {
+		e := v.Envelope(id)
+		handled[e.From]++
+		if e.RecvStep >= 0 && e.To != e.From {
+			handled[e.To]++
+		}
+	}
+	top := 0
+	for i, h := range handled {
+		if h > handled[top] {
+			top = i
+		}
+	}
+	share := 0.0
+	if n := v.NumSent(); n > 0 {
+		share = round2(float64(handled[top]) / float64(n))
+	}
+	return sim.Metric{Name: "busiest", Value: map[string]any{"process": v.Name(sim.NodeID(top)), "share": share}}
 }
 
 // History is what the run so far says about the critical section as a
