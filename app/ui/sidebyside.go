@@ -102,7 +102,7 @@ func topicLabel(topic string) string {
 	if topic == "" {
 		return "Other lessons"
 	}
-	return strings.ToUpper(topic[:1]) + topic[1:]
+	return scenario.TopicHeading(topic)
 }
 
 // openComparison replaces the page with a comparison's runs, stepped

@@ -303,7 +303,7 @@ func (c *cli) list(args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "The course, claim by claim: each lesson opens at the step that shows it (the links are the page's, as make run serves it on %s).\n", serveAddress)
 	for _, t := range course {
-		fmt.Fprintf(c.stdout, "\n%s\n", strings.ToUpper(t.Name[:1])+t.Name[1:])
+		fmt.Fprintf(c.stdout, "\n%s\n", scenario.TopicHeading(t.Name))
 		for _, cl := range t.Claims {
 			fmt.Fprintf(c.stdout, "  %s\n    %s at step %d: %s\n", cl.Text, cl.Lesson, cl.Step, cl.Link)
 		}

@@ -93,7 +93,7 @@ func TestList(t *testing.T) {
 	require.True(t, ok, out)
 	// the course's index: every claim by topic, its lesson's link below it
 	for _, topic := range scenario.Course() {
-		heading := strings.ToUpper(topic.Name[:1]) + topic.Name[1:]
+		heading := scenario.TopicHeading(topic.Name)
 		require.Contains(t, index, "\n"+heading+"\n")
 		_, index, _ = strings.Cut(index, "\n"+heading+"\n")
 		for _, c := range topic.Claims {

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"strings"
 
 	"spacetime/core/sim"
 )
@@ -91,6 +92,14 @@ func loadCourse() ([]CourseTopic, error) {
 		}
 	}
 	return doc.Topics, nil
+}
+
+// TopicHeading is a topic's name as a heading: "Mutual exclusion".
+func TopicHeading(name string) string {
+	if name == "" {
+		return ""
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 // topicNames are the topics' names, in order.
