@@ -9,6 +9,8 @@
 //	                 [--axis time|lamport] [--width W] [--height H] [-o OUT]
 //	spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
 //	                [--faults LIST] [--out DIR] [--run-seed R] [--json]
+//	spacetime explore (FILE.json | - | --scenario ID) [--from K] [--invariant NAME]
+//	                  [--depth D] [--max-states M] [--faults K] [--json]
 //
 // A scenario file of "-" is read from standard input; files are at most
 // 1 MiB, the largest scenario a link can carry. A FILE may instead be a
@@ -61,6 +63,8 @@ const usage = `usage:
                    [--axis time|lamport] [--width W] [--height H] [-o OUT]
   spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
                   [--faults LIST] [--out DIR] [--run-seed R] [--json]
+  spacetime explore (FILE.json | - | --scenario ID) [--from K] [--invariant NAME]
+                    [--depth D] [--max-states M] [--faults K] [--json]
 
 A FILE of - is read from standard input; a FILE may also be a ShiViz or
 GoVector log, replayed as a run. check runs N seeded random
@@ -139,11 +143,13 @@ func (c *cli) run(args []string) error {
 		return c.export(args[1:])
 	case "check":
 		return c.check(args[1:])
+	case "explore":
+		return c.explore(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(c.stdout, usage)
 		return nil
 	}
-	return errUsage{fmt.Errorf("unknown command %q (the commands are list, run, export, check and help)\n%s", args[0], usage)}
+	return errUsage{fmt.Errorf("unknown command %q (the commands are list, run, export, check, explore and help)\n%s", args[0], usage)}
 }
 
 // errHelp is what parse returns for -h: the caller prints the usage.

@@ -7,11 +7,15 @@
 // that cannot be measured gets a line with its error, and the others are
 // still measured.
 //
+// With -explore it times the schedule search of every lesson that sets
+// one (lesson.search): its states per second and the time to its
+// violation, or to its bound when it finds none, the median of -repeat.
+//
 // With -log it times opening a ShiViz log instead, as the page does (read,
 // replay, lay out at 1280×720): the export of the 100,000-step lesson's
 // first 10,000 and 100,000 steps, the median of -repeat.
 //
-//	throughput [-steps 100000] [-repeat 3] [-only id,id] [-log]
+//	throughput [-steps 100000] [-repeat 3] [-only id,id] [-log | -explore]
 package main
 
 import (
@@ -25,6 +29,7 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
+	"spacetime/core/explore"
 	"spacetime/core/scenario"
 	"spacetime/internal/benchlog"
 )
@@ -45,12 +50,20 @@ func main() {
 	steps := flag.Int("steps", 100_000, "steps per run")
 	repeat := flag.Int("repeat", 3, "runs per measurement; the fastest counts")
 	logs := flag.Bool("log", false, "time opening ShiViz logs instead")
+	searches := flag.Bool("explore", false, "time the lessons' schedule searches instead")
 	only := flag.String("only", "", "comma-separated algorithm ids to measure (all when empty)")
 	flag.Parse()
 	enc := json.NewEncoder(os.Stdout)
 	if *logs {
 		if err := importLogs(enc, *repeat); err != nil {
 			enc.Encode(LogResult{Platform: runtime.GOOS + "/" + runtime.GOARCH, Error: err.Error()})
+			os.Exit(1)
+		}
+		return
+	}
+	if *searches {
+		if err := timeSearches(enc, *repeat); err != nil {
+			enc.Encode(SearchResult{Platform: runtime.GOOS + "/" + runtime.GOARCH, Error: err.Error()})
 			os.Exit(1)
 		}
 		return
@@ -142,6 +155,53 @@ func importLogs(enc *json.Encoder, repeat int) error {
 		}
 		slices.Sort(ms)
 		res.MS = ms[len(ms)/2]
+		enc.Encode(res)
+	}
+	return nil
+}
+
+// SearchResult is one lesson's schedule search.
+type SearchResult struct {
+	Lesson    string  `json:"lesson"`
+	Outcome   string  `json:"outcome"`
+	States    int     `json:"states"`
+	MS        float64 `json:"ms"`
+	PerSecond float64 `json:"states_per_s"`
+	Platform  string  `json:"platform"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// timeSearches runs the search of every lesson that sets one, from its
+// starting step within its bounds, and times it: the median of repeat.
+func timeSearches(enc *json.Encoder, repeat int) error {
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		if err != nil {
+			return err
+		}
+		if s.Lesson == nil || s.Lesson.Search == nil {
+			continue
+		}
+		r, err := s.Run()
+		if err != nil {
+			return err
+		}
+		res := SearchResult{Lesson: id, Platform: runtime.GOOS + "/" + runtime.GOARCH}
+		var ms []float64
+		for range max(repeat, 1) {
+			runtime.GC()
+			start := time.Now()
+			x, err := explore.New(r, s.Lesson.Search.From, s.Lesson.Search.Options())
+			if err != nil {
+				return err
+			}
+			p := x.Run()
+			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+			res.Outcome, res.States = string(p.Outcome), p.States
+		}
+		slices.Sort(ms)
+		res.MS = ms[len(ms)/2]
+		res.PerSecond = float64(res.States) / (res.MS / 1000)
 		enc.Encode(res)
 	}
 	return nil

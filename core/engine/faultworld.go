@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"spacetime/core/faults"
 	"spacetime/core/sim"
@@ -241,4 +242,13 @@ func (r *Run) validate(w *world, a Action) error {
 		return fmt.Errorf("the channel %s→%s is FIFO: only its head, %s, can be delivered next", name(m.From), name(m.To), r.describe(head))
 	}
 	return nil
+}
+
+// Messages lists the ids of the messages in flight, in id order (a
+// faults.Scene, for the faults a search tries).
+func (f *faultWorld) Messages() []int {
+	var ids []int
+	f.w.net.Busy(func(_, _ sim.NodeID, m []int) { ids = append(ids, m...) })
+	slices.Sort(ids)
+	return ids
 }

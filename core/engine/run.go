@@ -438,15 +438,24 @@ func (r *Run) Replay(inputs []Input) error {
 	if len(inputs) == 0 {
 		return nil
 	}
+	return r.ReplayFrom(inputs[0].Step, inputs)
+}
+
+// ReplayFrom forgets the run from step k on (the learner's inputs there
+// too) and replays inputs, all at k or later, in one pass: how a schedule
+// found by a search replaces the future it was searched from.
+func (r *Run) ReplayFrom(k int, inputs []Input) error {
 	if err := checkOrder(inputs); err != nil {
 		return err
 	}
-	first := inputs[0].Step
-	if first < 0 || first > r.Len() {
-		return fmt.Errorf("input at step %d: step %d is outside the run (0..%d)", first, first, r.Len())
+	if k < 0 || k > r.Len() {
+		return fmt.Errorf("input at step %d: step %d is outside the run (0..%d)", k, k, r.Len())
 	}
-	w := r.state(first).clone()
-	r.truncate(first)
+	if len(inputs) > 0 && inputs[0].Step < k {
+		return fmt.Errorf("input at step %d: it comes before step %d, where the replay starts", inputs[0].Step, k)
+	}
+	w := r.state(k).clone()
+	r.truncate(k)
 	r.version++
 	r.head = w
 	return r.replayAt(w, inputs)

@@ -143,6 +143,12 @@ type Fault struct {
 	// crashed). It knows what makes sense for this fault (a message in
 	// flight, a link that is up), so a campaign needs no list of faults.
 	Draw func(s Scene, d *Dice) (Args, bool)
+	// Search lists the arguments a schedule search tries for the fault in
+	// s (every process that can crash, every message in flight), so that
+	// a search with a budget of faults needs no list of its own; nil: the
+	// search does not try the fault (a pause's or a delay's length, a
+	// cut's links, are too many choices to try them all).
+	Search func(s Scene) []Args
 }
 
 // LabelIn is the fault's button words in menu m.
@@ -387,6 +393,27 @@ func drawAtProcess(s Scene, d *Dice, keep func(h Health) bool) (Args, bool) {
 		return Args{}, false
 	}
 	return AtProcess(d.Pick(ids)), true
+}
+
+// eachProcess is the arguments of a fault at each process whose health
+// keep accepts.
+func eachProcess(s Scene, keep func(h Health) bool) []Args {
+	ids := nodesWhere(s, func(id sim.NodeID) bool { return keep(s.Health(id)) })
+	out := make([]Args, len(ids))
+	for i, id := range ids {
+		out[i] = AtProcess(id)
+	}
+	return out
+}
+
+// eachMessage is the arguments of a fault of each message in flight.
+func eachMessage(s Scene) []Args {
+	ids := s.Messages()
+	out := make([]Args, len(ids))
+	for i, id := range ids {
+		out[i] = OfMessage(id)
+	}
+	return out
 }
 
 // drawOfMessage draws the arguments of a fault of a message in flight.

@@ -35,6 +35,9 @@ var Registry = []*Fault{
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			return drawAtProcess(s, d, func(h Health) bool { return h.State != sim.Crashed })
 		},
+		Search: func(s Scene) []Args {
+			return eachProcess(s, func(h Health) bool { return h.State != sim.Crashed })
+		},
 	},
 	{
 		Name: "recover", Letter: 'r',
@@ -57,6 +60,9 @@ var Registry = []*Fault{
 		Glyph: sim.GlyphRing, Tone: sim.Ink, Legend: "recovery",
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			return drawAtProcess(s, d, func(h Health) bool { return h.State == sim.Crashed })
+		},
+		Search: func(s Scene) []Args {
+			return eachProcess(s, func(h Health) bool { return h.State == sim.Crashed })
 		},
 	},
 	{
@@ -95,6 +101,7 @@ var Registry = []*Fault{
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "message lost",
 		Draw: drawOfMessage,
+		Search: eachMessage,
 	},
 	{
 		Name: "delay", Letter: 'y',
@@ -126,6 +133,7 @@ var Registry = []*Fault{
 		},
 		Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "message duplicated by the network (dotted: the copy)",
 		Draw: drawOfMessage,
+		Search: eachMessage,
 	},
 	{
 		Name: "cut", Letter: 'l',

@@ -23,6 +23,9 @@ const (
 type Random struct {
 	mt  [n]uint32
 	mti int
+	// drawn counts the raw outputs drawn since seeding: with the seed, it
+	// is the whole state, and a word to compare instead of 625.
+	drawn uint64
 }
 
 // New returns a generator in the same state as CPython's random.seed(seed)
@@ -83,8 +86,14 @@ func (r *Random) initByArray(key []uint32) {
 	r.mti = n
 }
 
+// Drawn is how many raw 32-bit outputs were drawn since the seeding: two
+// generators seeded alike are in the same state when they have drawn as
+// many.
+func (r *Random) Drawn() uint64 { return r.drawn }
+
 // genrand returns the next raw 32-bit output of the twister.
 func (r *Random) genrand() uint32 {
+	r.drawn++
 	if r.mti >= n {
 		for kk := 0; kk < n; kk++ {
 			y := (r.mt[kk] & upperMask) | (r.mt[(kk+1)%n] & lowerMask)

@@ -17,6 +17,7 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
+	"spacetime/core/explore"
 	"spacetime/core/faults"
 	"spacetime/core/sim"
 )
@@ -155,6 +156,41 @@ type Lesson struct {
 	// Marks name the events the lesson's text talks about ("a", "b"),
 	// written beside their dots.
 	Marks []Mark `json:"marks,omitempty"`
+	// Search is where the lesson's search for a breaking schedule starts
+	// and what it looks for; nil: from the step the learner is at, for any
+	// invariant, within the default bounds.
+	Search *Search `json:"search,omitempty"`
+}
+
+// Search sets a lesson's search for a schedule that breaks an invariant
+// (see core/explore); a field left out takes the search's default.
+type Search struct {
+	// From is the step it starts at, counted as the page counts steps
+	// (after From steps).
+	From int `json:"from,omitempty"`
+	// Invariant is the one to break.
+	Invariant string `json:"invariant,omitempty"`
+	// Depth and MaxStates bound it, and Faults is how many faults a
+	// schedule may hold.
+	Depth     int `json:"depth,omitempty"`
+	MaxStates int `json:"max_states,omitempty"`
+	Faults    int `json:"faults,omitempty"`
+}
+
+// Options are the search's bounds: the lesson's, or the default.
+func (s *Search) Options() explore.Options {
+	o := explore.DefaultOptions
+	if s == nil {
+		return o
+	}
+	if s.Depth > 0 {
+		o.Depth = s.Depth
+	}
+	if s.MaxStates > 0 {
+		o.MaxStates = s.MaxStates
+	}
+	o.Faults, o.Invariant = s.Faults, s.Invariant
+	return o
 }
 
 // Mark names an event of a lesson: the step that made it, counted from 1
@@ -521,6 +557,9 @@ func (s *Scenario) Validate() error {
 	if err := s.Lesson.validate(); err != nil {
 		return err
 	}
+	if l := s.Lesson; l != nil && l.Search != nil && l.Search.Invariant != "" && !hasInvariant(spec, l.Search.Invariant) {
+		return fieldErr("lesson.search.invariant", "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(l.Search.Invariant), strings.Join(invariantNames(spec), "; "))
+	}
 	if s.initial.of(s) {
 		return nil // the params made these processes
 	}
@@ -869,6 +908,18 @@ func (l *Lesson) validate() error {
 		}
 		if m.Step < 1 || m.Step > engine.MaxSteps {
 			return fieldErr(fmt.Sprintf("lesson.marks[%d].step", i), "a step from 1 to %d, got %d", engine.MaxSteps, m.Step)
+		}
+	}
+	if x := l.Search; x != nil {
+		switch {
+		case x.From < 0 || x.From > engine.MaxSteps:
+			return fieldErr("lesson.search.from", "a step from 0 to %d, got %d", engine.MaxSteps, x.From)
+		case x.Depth < 0 || x.Depth > explore.MaxDepth:
+			return fieldErr("lesson.search.depth", "a number of steps from 1 to %d, got %d", explore.MaxDepth, x.Depth)
+		case x.MaxStates < 0 || x.MaxStates > explore.MaxMaxStates:
+			return fieldErr("lesson.search.max_states", "a number from 1 to %d, got %d", explore.MaxMaxStates, x.MaxStates)
+		case x.Faults < 0 || x.Faults > explore.MaxFaults:
+			return fieldErr("lesson.search.faults", "a number from 0 to %d, got %d", explore.MaxFaults, x.Faults)
 		}
 	}
 	if l.Frame != nil {

@@ -299,9 +299,13 @@ func CheckClones(t *testing.T, l Lesson, seed uint64) {
 		for i := range v.N() {
 			id := sim.NodeID(i)
 			before := fmt.Sprint(v.Node(id).Inspect())
+			fp := sim.Fingerprint(v.Node(id))
 			clone := v.Node(id).Clone()
 			if fmt.Sprint(clone.Inspect()) != before {
 				t.Fatalf("%s: a clone of %s at step %d does not look like it", l.Name, names[id], k)
+			}
+			if sim.Fingerprint(clone) != fp {
+				t.Fatalf("%s: a clone of %s at step %d has another fingerprint: a search would not know it has been there", l.Name, names[id], k)
 			}
 			for _, ev := range events {
 				if ev.Kind == sim.Deliver && ev.From == id {
@@ -315,6 +319,12 @@ func CheckClones(t *testing.T, l Lesson, seed uint64) {
 					defer func() { _ = recover() }() // an event it would never get may upset it; the original is what matters
 					clone.Step(&env, ev)
 				}()
+				if fmt.Sprint(clone.Inspect()) != before && sim.Fingerprint(clone) == fp {
+					t.Fatalf("%s: %s at step %d changed with %s but kept its fingerprint: a search would take it for where it was", l.Name, names[id], k, ev.Kind)
+				}
+			}
+			if sim.Fingerprint(v.Node(id)) != fp {
+				t.Fatalf("%s: stepping a clone of %s at step %d changed the original's fingerprint", l.Name, names[id], k)
 			}
 			if after := fmt.Sprint(v.Node(id).Inspect()); after != before {
 				t.Fatalf("%s: stepping a clone of %s at step %d changed the original:\nbefore %s\nafter  %s", l.Name, names[id], k, before, after)

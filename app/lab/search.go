@@ -1,0 +1,51 @@
+package lab
+
+import (
+	"fmt"
+
+	"spacetime/core/explore"
+	"spacetime/core/scenario"
+)
+
+// SearchPlan is where a search for a breaking schedule starts, and its
+// bounds: the lesson's starting step while the run is the lesson's own
+// (the learner has changed nothing in it), else the step on screen; the
+// lesson's bounds, or the default ones.
+func (s *Session) SearchPlan() (from int, opts explore.Options) {
+	var ls *scenario.Search
+	if l := s.scn.Lesson; l != nil {
+		ls = l.Search
+	}
+	opts = ls.Options()
+	from = s.step
+	if ls != nil && ls.From > 0 && len(s.run.Inputs()) == 0 {
+		from = min(ls.From, s.run.Len())
+	}
+	return from, opts
+}
+
+// Search starts a search from step from (see explore.New).
+func (s *Session) Search(from int, opts explore.Options) (*explore.Search, error) {
+	return explore.New(s.run, from, opts)
+}
+
+// Adopt makes the violation a search from step from found the run's future:
+// the run from that step on is replaced by the schedule, and the page
+// shows the step at which the invariant fails.
+func (s *Session) Adopt(from int, v *explore.Violation) error {
+	if Bounds != nil {
+		s.budget = Bounds()
+		s.run.SetBudget(s.budget)
+	}
+	var after = v.Inputs[:0:0]
+	for _, in := range v.Inputs {
+		if in.Step >= from {
+			after = append(after, in)
+		}
+	}
+	if err := s.run.ReplayFrom(from, after); err != nil {
+		return fmt.Errorf("the schedule found could not be replayed: %w", err)
+	}
+	s.Seek(v.Step)
+	return nil
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"spacetime/app/lab"
+	"spacetime/core/explore"
+)
+
+// exploreReport is what explore --json prints.
+type exploreReport struct {
+	Scenario  string             `json:"scenario"`
+	From      int                `json:"from"`
+	Depth     int                `json:"depth_bound"`
+	MaxStates int                `json:"max_states"`
+	Faults    int                `json:"faults"`
+	Invariant string             `json:"invariant,omitempty"`
+	Progress  explore.Progress   `json:"progress"`
+	Ignored   []string           `json:"ignored,omitempty"`
+	Violation *explore.Violation `json:"violation,omitempty"`
+	// Link opens the schedule found on the page make run serves.
+	Link string `json:"link,omitempty"`
+}
+
+// explore searches the scenario's schedules for one that breaks an
+// invariant: exit status 1 with the schedule when it finds one, 0 when
+// the bound is exhausted with none.
+func (c *cli) explore(args []string) error {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	sf := addScenarioFlags(fs)
+	from := fs.String("from", "", "start at this step (default: the lesson's starting step, else 0)")
+	invariant := fs.String("invariant", "", "the one invariant to break (default: the lesson's, else any)")
+	depth := fs.String("depth", "", "look at most this many steps beyond the start")
+	states := fs.String("max-states", "", "visit at most this many states")
+	nfaults := fs.String("faults", "", "how many faults (crash, recover, drop, duplicate) a schedule may hold")
+	asJSON := fs.Bool("json", false, "print a JSON report")
+	file, err := parse(fs, args)
+	if errors.Is(err, errHelp) {
+		return c.help()
+	}
+	if err != nil {
+		return err
+	}
+	s, err := c.load(fs, sf, file)
+	if err != nil {
+		return err
+	}
+	sess, err := lab.Open(s)
+	if err != nil {
+		return errUsage{err}
+	}
+	start, opts := sess.SearchPlan()
+	set := given(fs)
+	num := func(name, text string, lo, hi int, into *int) error {
+		if !set[name] {
+			return nil
+		}
+		x, err := intFlag(name, text, int64(lo), int64(hi), fmt.Sprintf("a number from %d to %d", lo, hi))
+		*into = int(x)
+		return err
+	}
+	for _, f := range []struct {
+		name, text string
+		lo, hi     int
+		into       *int
+	}{
+		{"from", *from, 0, sess.Len(), &start},
+		{"depth", *depth, 1, explore.MaxDepth, &opts.Depth},
+		{"max-states", *states, 1, explore.MaxMaxStates, &opts.MaxStates},
+		{"faults", *nfaults, 0, explore.MaxFaults, &opts.Faults},
+	} {
+		if err := num(f.name, f.text, f.lo, f.hi, f.into); err != nil {
+			return err
+		}
+	}
+	if set["invariant"] {
+		opts.Invariant = *invariant
+	}
+	search, err := sess.Search(start, opts)
+	if err != nil {
+		return errUsage{err}
+	}
+	for search.Work(4096) {
+		if c.terminal {
+			p := search.Progress()
+			fmt.Fprintf(c.stderr, "\rsearching: %d states, every schedule of up to %d steps tried ", p.States, p.Depth)
+		}
+	}
+	if c.terminal {
+		fmt.Fprintln(c.stderr)
+	}
+	rep := exploreReport{Scenario: s.ID, From: start, Depth: opts.Depth, MaxStates: opts.MaxStates, Faults: opts.Faults,
+		Invariant: opts.Invariant, Progress: search.Progress(), Ignored: search.Ignored(), Violation: search.Violation()}
+	if v := rep.Violation; v != nil {
+		if err := sess.Adopt(start, v); err != nil {
+			return err
+		}
+		if sess.Linkable() {
+			rep.Link = serveAddress + "/?" + lab.EncodeQuery(sess.Query())
+		}
+	}
+	if *asJSON {
+		if err := writeJSON(c.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		c.printExplore(rep, search)
+	}
+	if rep.Violation != nil {
+		return errViolation
+	}
+	return nil
+}
+
+// printExplore writes the search's outcome for people.
+func (c *cli) printExplore(rep exploreReport, search *explore.Search) {
+	what := "any invariant"
+	if rep.Invariant != "" {
+		what = strconv.Quote(rep.Invariant)
+	}
+	fmt.Fprintf(c.stdout, "explore %s from step %d for a schedule that breaks %s (at most %d steps, %d states, %d faults)\n",
+		rep.Scenario, rep.From, what, rep.Depth, rep.MaxStates, rep.Faults)
+	fmt.Fprintln(c.stdout, search.Describe())
+	v := rep.Violation
+	if v == nil {
+		return
+	}
+	fmt.Fprintf(c.stdout, "%s\n\nthe schedule (* marks the search's choices, the rest is the run's own course):\n%s", v.Detail, v.String())
+	if rep.Link != "" {
+		fmt.Fprintf(c.stdout, "\nopen it at step %d: %s\n", v.Step, rep.Link)
+	}
+}

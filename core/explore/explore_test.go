@@ -1,0 +1,192 @@
+package explore_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/engine"
+	"spacetime/core/explore"
+	"spacetime/core/scenario"
+	"spacetime/internal/golden"
+)
+
+// search runs a lesson's own search (its starting step and bounds) to
+// its end.
+func search(t *testing.T, id string) (*scenario.Scenario, *engine.Run, *explore.Search, int) {
+	t.Helper()
+	s, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	var from int
+	opts := explore.DefaultOptions
+	if s.Lesson != nil && s.Lesson.Search != nil {
+		from, opts = s.Lesson.Search.From, s.Lesson.Search.Options()
+	}
+	x, err := explore.New(r, from, opts)
+	require.NoError(t, err)
+	x.Run()
+	return s, r, x, from
+}
+
+// The broken variants of the course: from each lesson's starting point
+// the search finds the violation the lesson teaches, at the fewest
+// steps, and the schedule it reports opens as a run that fails there.
+// The schedules are a golden file, the same natively and in js/wasm.
+func TestFindsEachBrokenVariantsBug(t *testing.T) {
+	var out strings.Builder
+	for _, tc := range []struct{ id, invariant string }{
+		{"lamport-mutex-nonfifo", "at most one process in the critical section"},
+		{"snapshot-nonfifo", "snapshot total equals the money there is"},
+		{"maekawa-deadlock", "no deadlock"},
+		{"token-ring-two-tokens", "at most one process in the critical section"},
+		{"split-brain", "two processes act as leader in overlapping intervals"},
+		{"lease-no-fencing", "the storage accepts no write whose lease had run out"},
+	} {
+		s, _, x, from := search(t, tc.id)
+		v := x.Violation()
+		require.NotNil(t, v, "%s: %s", tc.id, x.Describe())
+		assert.Equal(t, tc.invariant, v.Invariant, tc.id)
+		assert.Equal(t, explore.Found, x.Progress().Outcome)
+		assert.Len(t, v.Schedule, v.Step-from, "%s: the schedule runs from the start to the failure", tc.id)
+
+		// opened as an ordinary run, the schedule fails where the search said
+		replay, err := s.RunWithInputs(nil, v.Inputs)
+		require.NoError(t, err, tc.id)
+		failed := false
+		for _, f := range replay.Failures() {
+			if f.Name == v.Invariant {
+				assert.Equal(t, v.Step, f.Step+1, "%s: the replayed run fails at another step", tc.id)
+				failed = true
+			}
+		}
+		assert.True(t, failed, "%s: the replayed run does not fail", tc.id)
+		fmt.Fprintf(&out, "%s from step %d\n%s\n%s\n%s\n", tc.id, from, x.Describe(), v.Detail, v)
+	}
+	golden.Check(t, "testdata/violations.golden", out.String())
+}
+
+// Where the algorithm is correct for a few processes, the search tries
+// every schedule within its bound and finds none.
+func TestFindsNoneWhereTheAlgorithmIsCorrect(t *testing.T) {
+	for _, id := range []string{"snapshot-bank", "ricart-agrawala-defer", "lamport-mutex-queue", "central-queue"} {
+		_, _, x, _ := search(t, id)
+		assert.Nil(t, x.Violation(), "%s: %s", id, x.Describe())
+		assert.NotEqual(t, explore.Running, x.Progress().Outcome, id)
+	}
+}
+
+// A search is worked in slices: each slice takes a bounded number of
+// steps, progress only grows, and it can be left between two slices.
+func TestWorksInSlices(t *testing.T) {
+	s, err := scenario.Builtin("lamport-mutex-queue")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	before, err := r.Trace().JSON(r.Len())
+	require.NoError(t, err)
+	x, err := explore.New(r, 0, explore.Options{Depth: 30, MaxStates: 100_000})
+	require.NoError(t, err)
+	last := x.Progress()
+	slices := 0
+	for x.Work(50) {
+		p := x.Progress()
+		assert.GreaterOrEqual(t, p.States, last.States)
+		assert.GreaterOrEqual(t, p.Depth, last.Depth)
+		assert.LessOrEqual(t, p.Steps-last.Steps, 50+r.Config().Spec.MaxN*8, "a slice takes about the steps it is given")
+		last = p
+		slices++
+	}
+	assert.Greater(t, slices, 10)
+	assert.Equal(t, explore.Exhausted, x.Progress().Outcome)
+	assert.Less(t, x.Progress().States, x.Progress().Steps, "states met again are not counted twice")
+	after, err := r.Trace().JSON(r.Len())
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "the run searched is not changed")
+}
+
+// The bounds: a search stops at its states or its depth, and reports that
+// it was bounded rather than that none exists.
+func TestStopsAtItsBounds(t *testing.T) {
+	s, err := scenario.Builtin("lamport-mutex-queue")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	x, err := explore.New(r, 0, explore.Options{Depth: 5, MaxStates: 100_000})
+	require.NoError(t, err)
+	assert.Equal(t, explore.Bounded, x.Run().Outcome)
+	assert.Equal(t, 5, x.Progress().Depth)
+	y, err := explore.New(r, 0, explore.Options{Depth: 100, MaxStates: 100})
+	require.NoError(t, err)
+	assert.Equal(t, explore.Bounded, y.Run().Outcome)
+	assert.Equal(t, 100, y.Progress().States)
+}
+
+// Bad requests are refused in words that name the field.
+func TestRefusesBadRequests(t *testing.T) {
+	s, err := scenario.Builtin("lamport-mutex-nonfifo")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		k    int
+		opts explore.Options
+		want string
+	}{
+		{0, explore.Options{Depth: 0, MaxStates: 10}, "depth: expected a number of steps from 1 to 200, found 0"},
+		{0, explore.Options{Depth: 10, MaxStates: explore.MaxMaxStates + 1}, "max-states: expected"},
+		{0, explore.Options{Depth: 10, MaxStates: 10, Faults: 9}, "faults: expected a number from 0 to 3, found 9"},
+		{0, explore.Options{Depth: 10, MaxStates: 10, Invariant: "no bugs"}, `has no invariant "no bugs"`},
+		{99, explore.Options{Depth: 10, MaxStates: 10}, "step 99 is outside the run (0..13)"},
+		{12, explore.Options{Depth: 10, MaxStates: 10, Invariant: "granted in timestamp order"}, "has already failed before step 12"},
+	} {
+		_, err := explore.New(r, tc.k, tc.opts)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+}
+
+// With a budget of faults the search finds what a fault breaks: one
+// crash in Ricart–Agrawala leaves the others waiting for ever.
+func TestFaultsWithinABudget(t *testing.T) {
+	s, err := scenario.Builtin("ricart-agrawala-defer")
+	require.NoError(t, err)
+	r, err := s.Run()
+	require.NoError(t, err)
+	x, err := explore.New(r, 0, explore.Options{Depth: 30, MaxStates: 100_000, Faults: 1, Invariant: "no deadlock"})
+	require.NoError(t, err)
+	x.Run()
+	v := x.Violation()
+	require.NotNil(t, v, x.Describe())
+	chosen := 0
+	for _, st := range v.Schedule {
+		if st.Chosen && strings.Contains(st.Caption, "crashes") {
+			chosen++
+		}
+	}
+	assert.Equal(t, 1, chosen, "one crash:\n%s", v)
+}
+
+// BenchmarkSearch times the searches of two lessons: one that finds its
+// violation among thousands of states and one that exhausts its bound.
+func BenchmarkSearch(b *testing.B) {
+	for _, id := range []string{"maekawa-deadlock", "snapshot-bank"} {
+		s, err := scenario.Builtin(id)
+		require.NoError(b, err)
+		r, err := s.Run()
+		require.NoError(b, err)
+		b.Run(id, func(b *testing.B) {
+			states := 0
+			for range b.N {
+				x, err := explore.New(r, s.Lesson.Search.From, s.Lesson.Search.Options())
+				require.NoError(b, err)
+				states += x.Run().States
+			}
+			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+		})
+	}
+}
