@@ -29,9 +29,14 @@
 // (default 1024, as the engine reckons it), and report or export it as
 // far as it went.
 //
-// Exit status: 0 when the run completed (check: found no bug), 1 when an
-// invariant failed that the scenario does not declare as expected (check:
-// an unexpected violation or a panic), 2 on bad input, 3 when the run
+// explore searches the scenario's schedules for the shortest that breaks
+// an invariant (see core/explore), from the lesson's starting step, and
+// prints it with the link that opens it on the page.
+//
+// Exit status: 0 when the run completed (check: found no bug; explore:
+// found no schedule within its bound), 1 when an invariant failed that
+// the scenario does not declare as expected (check: an unexpected
+// violation or a panic; explore: a breaking schedule found), 2 on bad input, 3 when the run
 // stopped at --max-memory.
 package main
 
@@ -72,10 +77,14 @@ scenarios with random faults per algorithm (default: every algorithm, 1000
 runs, a random seed, every fault of the registry: crash,recover,pause,drop,
 delay,duplicate,cut,heal,partition,skew,drift,fifo) and writes each failing one to --out
 (default out/check) with the command that replays it.
+explore searches the scenario's schedules, from the lesson's starting step
+(else 0), for the shortest that breaks an invariant (default: the
+lesson's, else any; at most 40 steps and 100000 states), and prints it
+with a link that opens it.
 run and export stop a run that would keep more than --max-memory MB
 (default 1024).
 Exit status: 0 ok, 1 an unexpected invariant violation (check: or a
-panic), 2 bad input, 3 a run stopped at --max-memory.
+panic; explore: a schedule found), 2 bad input, 3 a run stopped at --max-memory.
 `
 
 // MaxScenarioBytes bounds a scenario file: the largest scenario a link

@@ -960,7 +960,7 @@ func TestErrorsInPlainWords(t *testing.T) {
 		{"png scale too small", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--scale", "0"}, `--scale: want a scale from 0.5 to 8, got "0"`},
 		{"png too many pixels", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--width", "20000", "--height", "20000", "--scale", "2"}, "--scale: a PNG of 40000×40000 pixels is too large (at most 40000000 pixels): lower --scale, --width or --height"},
 		{"tikz width", []string{"export", "--scenario", "snapshot-bank", "--format", "tikz", "--cm", "1000"}, `--cm: want a width in centimetres from 2 to 100, got "1000"`},
-		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" (the commands are list, run, export, check and help)`},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" (the commands are list, run, export, check, explore and help)`},
 		{"stray argument", []string{"list", "extra"}, `unexpected argument "extra": list takes no file`},
 		{"two files", []string{"run", missing, missing}, `unexpected argument "` + missing + `": give one scenario file`},
 		{"check: unknown fault", []string{"check", "--faults", "crash,melt"}, `--faults: unknown fault "melt" (known: crash, recover, pause, drop, delay, duplicate, cut, heal, partition, skew, drift, fifo)`},
