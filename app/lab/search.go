@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 
+	"spacetime/app/diagram"
 	"spacetime/core/explore"
 	"spacetime/core/scenario"
 )
@@ -47,5 +48,18 @@ func (s *Session) Adopt(from int, v *explore.Violation) error {
 		return fmt.Errorf("the schedule found could not be replayed: %w", err)
 	}
 	s.Seek(v.Step)
+	s.frameSchedule(from, v.Step)
 	return nil
+}
+
+// frameSchedule zooms the window onto the steps from..to of a schedule a
+// search found: its choices happen without time passing, and the default
+// window would crowd them into a few ticks among the rest of the run.
+func (s *Session) frameSchedule(from, to int) {
+	if s.Axis != "" && s.Axis != diagram.AxisTime {
+		return
+	}
+	t0, t1 := float64(s.run.At(from).Now()), float64(s.run.At(to).Now())
+	span := max(t1-t0+6, 2*MinSpan)
+	s.View = View{Span: span, Pinned: true, Start: max(t0-2, 0)}
 }

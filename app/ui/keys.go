@@ -7,7 +7,8 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // remotes send the latter), Space plays, Home and End jump, + − 0 F zoom
 // and follow, Shift+arrows pan, C the cut tool, E selects the latest event
 // (Shift+E compares it with the selected one), M opens the menu of a
-// message in flight (the next one on each press), Escape closes what is
+// message in flight (the next one on each press), B finds the bug (starts
+// or stops the search for a breaking schedule), Escape closes what is
 // open.
 func (c *Lab) key(ev app.Value) {
 	if c.page == nil {
@@ -99,6 +100,8 @@ func (c *Lab) key(ev app.Value) {
 		act = func(ctx app.Context) { c.toggleCut(ctx, i) }
 	case "m", "M":
 		act = func(ctx app.Context) { c.nextMessageMenu(ctx, i) }
+	case "b", "B":
+		act = func(ctx app.Context) { c.toggleSearch(ctx, i); c.changed(ctx) }
 	case "e", "E":
 		compare := ev.Get("shiftKey").Bool()
 		act = func(ctx app.Context) { c.selectLatestEvent(ctx, i, compare) }

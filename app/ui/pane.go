@@ -22,7 +22,12 @@ type pane struct {
 	playGen int
 	menu    menu
 	// notice is feedback on the last action, such as a refused delivery.
-	notice   string
+	notice string
+	// search is the search for a breaking schedule under way (nil: none);
+	// searchGen counts the searches started and stopped, so that a slice
+	// of an old one does nothing.
+	search    *searching
+	searchGen int
 	drag     drag
 	scrubGen int
 	// commandNode is the process the command bar acts at, with many processes.
@@ -47,6 +52,10 @@ func newPane(n int) *pane { return &pane{n: n, form: map[string]string{}} }
 // reset forgets what belonged to the run the pane showed before.
 func (p *pane) reset() {
 	p.playing, p.menu, p.notice = false, menu{}, ""
+	if p.search != nil {
+		p.search = nil
+		p.searchGen++
+	}
 }
 
 // id is an element id of this pane: name for the first pane, name-N for

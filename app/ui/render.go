@@ -94,8 +94,9 @@ func (c *Lab) renderPane(i int) app.UI {
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.renderMenu(i) }),
 			// feedback on a click sits over the diagram's foot, so that
 			// the diagram keeps its size (and what was clicked its place)
-			app.If(p.notice != "" || s.Cut.On, func() app.UI {
+			app.If(p.notice != "" || s.Cut.On || p.search != nil, func() app.UI {
 				return app.Div().Class("notes").Body(
+					app.If(p.search != nil, func() app.UI { return c.searchStatus(i) }),
 					app.If(p.notice != "", func() app.UI {
 						return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
 					}),
@@ -498,6 +499,7 @@ func (c *Lab) paneTools(i int) []app.UI {
 				pn.openMenu(menuNetwork, 40, 10, false, func(*menu) {})
 			}, app.EventScope(p.n, i)),
 		app.Button().ID(p.id("reset")).Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.reset(ctx, i) }, app.EventScope(p.n, i)),
+		app.If(c.searchable(i), func() app.UI { return c.searchButton(i) }),
 		c.commandBar(i),
 	)
 	return items

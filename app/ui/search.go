@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"spacetime/core/explore"
+)
+
+// searching is a pane's search for a schedule that breaks an invariant,
+// while it runs: it is worked in slices between the browser's frames, so
+// that the page keeps answering, and a newer search or a stop ends it.
+type searching struct {
+	x    *explore.Search
+	from int
+	// version is the run's version when the search started: a run the
+	// learner changed meanwhile is not the one searched.
+	version int
+	gen     int
+	started time.Time
+}
+
+// searchSlice is how long one slice of a search may take before the page
+// gets the thread back, and searchPause how long it then waits: a fifth
+// of the time goes to the page, so that it keeps painting and answering.
+const (
+	searchSlice = 40 * time.Millisecond
+	searchPause = 10 * time.Millisecond
+)
+
+// searchable says whether pane i's run can be searched: it checks an
+// invariant and is not the replay of a log.
+func (c *Lab) searchable(i int) bool {
+	spec := c.sess(i).Spec()
+	return !spec.Record && len(spec.Invariants) > 0
+}
+
+// toggleSearch starts pane i's search from where its lesson says (or the
+// step on screen), or stops the one under way.
+func (c *Lab) toggleSearch(ctx app.Context, i int) {
+	p := c.panes[i]
+	if p.search != nil {
+		c.stopSearch(i, "Search stopped: "+p.search.x.Describe()+".")
+		return
+	}
+	if !c.searchable(i) {
+		return
+	}
+	c.stopPlaying(i)
+	s := c.sess(i)
+	from, opts := s.SearchPlan()
+	x, err := s.Search(from, opts)
+	if err != nil {
+		p.notice = "Cannot search: " + err.Error()
+		return
+	}
+	p.searchGen++
+	p.search = &searching{x: x, from: from, version: s.Run().Version(), gen: p.searchGen, started: time.Now()}
+	p.notice = ""
+	c.searchSlice(i, p.searchGen)
+}
+
+// stopSearch ends pane i's search, saying why.
+func (c *Lab) stopSearch(i int, why string) {
+	p := c.panes[i]
+	p.search = nil
+	p.searchGen++
+	p.notice = why
+}
+
+// searchSlice works pane i's search for one slice, then hands the thread
+// back to the page until the next.
+func (c *Lab) searchSlice(i, gen int) {
+	if i >= len(c.panes) {
+		return
+	}
+	p := c.panes[i]
+	st := p.search
+	if st == nil || st.gen != gen {
+		return
+	}
+	deadline := time.Now().Add(searchSlice)
+	more := true
+	for more && time.Now().Before(deadline) {
+		more = st.x.Work(64)
+	}
+	if more {
+		c.ctx.After(searchPause, func(app.Context) { c.searchSlice(i, gen) })
+		return
+	}
+	c.finishSearch(i, st)
+	c.changed(c.ctx)
+}
+
+// finishSearch opens the schedule found as the run's future, at the step
+// that breaks the invariant, or says that none was found.
+func (c *Lab) finishSearch(i int, st *searching) {
+	s := c.sess(i)
+	took := time.Since(st.started).Seconds()
+	p := st.x.Progress()
+	v := st.x.Violation()
+	if v == nil {
+		c.stopSearch(i, fmt.Sprintf("%s (%.1f s, %.0f states a second).", capitalise(st.x.Describe()), took, float64(p.States)/took))
+		return
+	}
+	if s.Run().Version() != st.version {
+		c.stopSearch(i, "The run changed while the search ran: search again.")
+		return
+	}
+	if err := s.Adopt(st.from, v); err != nil {
+		c.stopSearch(i, err.Error())
+		return
+	}
+	chosen := 0
+	for _, step := range v.Schedule {
+		if step.Chosen {
+			chosen++
+		}
+	}
+	c.stopSearch(i, fmt.Sprintf("Found: %q fails at step %d, %d steps after step %d; %d of them are the search's choices, the rest the run's own course (%d states in %.1f s). Step back through it.",
+		v.Invariant, v.Step, len(v.Schedule), st.from, chosen, p.States, took))
+}
+
+// searchButton starts and stops pane i's search.
+func (c *Lab) searchButton(i int) app.UI {
+	p := c.panes[i]
+	if p.search != nil {
+		return app.Button().ID(p.id("search")).Class("searching").Title("Stop the search (B)").Text("Stop search").
+			OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx, i); c.changed(ctx) }, app.EventScope(p.n, i))
+	}
+	return app.Button().ID(p.id("search")).Title("Search every schedule from here for one that breaks an invariant, and open it (B)").Text("Find the bug").
+		OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx, i); c.changed(ctx) }, app.EventScope(p.n, i))
+}
+
+// searchStatus is pane i's search's progress, while it runs.
+func (c *Lab) searchStatus(i int) app.UI {
+	p := c.panes[i]
+	pr := p.search.x.Progress()
+	return app.Div().ID(p.id("search-status")).Class("notice search").Attr("role", "status").
+		Text(fmt.Sprintf("Searching from step %d: %d states, every schedule of up to %d steps tried…", p.search.from, pr.States, pr.Depth))
+}
+
+// capitalise writes a sentence's first letter as a capital.
+func capitalise(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
