@@ -28,8 +28,8 @@ type pane struct {
 	// of an old one does nothing.
 	search    *searching
 	searchGen int
-	drag     drag
-	scrubGen int
+	drag      drag
+	scrubGen  int
 	// commandNode is the process the command bar acts at, with many processes.
 	commandNode sim.NodeID
 	// form holds what the learner typed into the menus' inputs, by input

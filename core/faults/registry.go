@@ -100,7 +100,7 @@ var Registry = []*Fault{
 			return text
 		},
 		Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "message lost",
-		Draw: drawOfMessage,
+		Draw:   drawOfMessage,
 		Search: eachMessage,
 	},
 	{
@@ -132,7 +132,7 @@ var Registry = []*Fault{
 			return fmt.Sprintf("the network duplicates %s: a second copy (#%d) is on its way behind it", text, c)
 		},
 		Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "message duplicated by the network (dotted: the copy)",
-		Draw: drawOfMessage,
+		Draw:   drawOfMessage,
 		Search: eachMessage,
 	},
 	{
