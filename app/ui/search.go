@@ -59,7 +59,8 @@ func (c *Lab) toggleSearch(ctx app.Context, i int) {
 	p.searchGen++
 	p.search = &searching{x: x, from: from, version: s.Run().Version(), gen: p.searchGen, started: time.Now()}
 	p.notice = ""
-	c.searchSlice(i, p.searchGen)
+	gen := p.searchGen
+	c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, i, gen) })
 }
 
 // stopSearch ends pane i's search, saying why.
@@ -72,7 +73,7 @@ func (c *Lab) stopSearch(i int, why string) {
 
 // searchSlice works pane i's search for one slice, then hands the thread
 // back to the page until the next.
-func (c *Lab) searchSlice(i, gen int) {
+func (c *Lab) searchSlice(ctx app.Context, i, gen int) {
 	if i >= len(c.panes) {
 		return
 	}
@@ -87,11 +88,17 @@ func (c *Lab) searchSlice(i, gen int) {
 		more = st.x.Work(64)
 	}
 	if more {
-		c.ctx.After(searchPause, func(app.Context) { c.searchSlice(i, gen) })
+		// only the progress changes: its words are set in place, without
+		// rendering the page again for them
+		ctx.PreventUpdate()
+		if el := app.Window().GetElementByID(p.id("search-status")); el.Truthy() {
+			el.Set("textContent", c.searchProgress(i))
+		}
+		c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, i, gen) })
 		return
 	}
 	c.finishSearch(i, st)
-	c.changed(c.ctx)
+	c.changed(ctx)
 }
 
 // finishSearch opens the schedule found as the run's future, at the step
@@ -137,9 +144,16 @@ func (c *Lab) searchButton(i int) app.UI {
 // searchStatus is pane i's search's progress, while it runs.
 func (c *Lab) searchStatus(i int) app.UI {
 	p := c.panes[i]
-	pr := p.search.x.Progress()
-	return app.Div().ID(p.id("search-status")).Class("notice search").Attr("role", "status").
-		Text(fmt.Sprintf("Searching from step %d: %d states, every schedule of up to %d steps tried…", p.search.from, pr.States, pr.Depth))
+	// a p, not a div as the notices are: the slices set its words in
+	// place, so the element must be replaced, not reused, once it goes
+	return app.P().ID(p.id("search-status")).Class("notice search").Attr("role", "status").Text(c.searchProgress(i))
+}
+
+// searchProgress says how far pane i's search has gone.
+func (c *Lab) searchProgress(i int) string {
+	st := c.panes[i].search
+	pr := st.x.Progress()
+	return fmt.Sprintf("Searching from step %d: %d states, every schedule of up to %d steps tried…", st.from, pr.States, pr.Depth)
 }
 
 // capitalise writes a sentence's first letter as a capital.

@@ -69,6 +69,7 @@ func browser(rep *Report, server, chromium, floorDir string) error {
 		{"seek and heap", seekAndHeap},
 		{"frame", frameScript},
 		{"log import", importInPage},
+		{"schedule search", searchInPage},
 	} {
 		fmt.Fprintf(os.Stderr, "bench:   %s…\n", m.name)
 		if err := m.f(ctx, url, rep); err != nil {
@@ -423,4 +424,43 @@ func importOnce(tctx context.Context, file string, n int) (float64, error) {
 		return 0, errors.New(problem)
 	}
 	return elapsed, nil
+}
+
+// searchInPage times the page's search of two lessons, from the key
+// press to the finding on screen: one that finds its violation and one
+// that tries every schedule within its bound. The states come from the
+// page's sentence.
+func searchInPage(ctx context.Context, url string, rep *Report) error {
+	if rep.Searches == nil {
+		rep.Searches = map[string]map[string]SearchFigure{}
+	}
+	rep.Searches["page"] = map[string]SearchFigure{}
+	for _, lesson := range []string{"maekawa-deadlock", "snapshot-bank"} {
+		tctx, cancel, err := tab(ctx, url+"/?s="+lesson)
+		if err != nil {
+			return err
+		}
+		res, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`new Promise(done => {
+			const t0 = performance.now();
+			document.getElementById("search").click();
+			const poll = () => {
+				const n = document.getElementById("notice");
+				const text = n ? n.textContent : "";
+				const m = text.match(/(\d+) states/);
+				if (m) { done([performance.now() - t0, +m[1], text.startsWith("Found") ? 1 : 0]); return; }
+				setTimeout(poll, 5);
+			};
+			poll();
+		})`, chromedp.EvalAsValue, chromedp.EvalAwaitPromise))
+		cancel()
+		if err != nil {
+			return fmt.Errorf("%s: %w", lesson, err)
+		}
+		outcome := "bounded"
+		if res[2] == 1 {
+			outcome = "found"
+		}
+		rep.Searches["page"][lesson] = SearchFigure{Outcome: outcome, States: int(res[1]), MS: res[0], PerSecond: res[1] / (res[0] / 1000)}
+	}
+	return nil
 }

@@ -166,3 +166,37 @@ func importLog(rep *Report, wasm bool) error {
 	}
 	return runErr
 }
+
+// SearchFigure is one lesson's schedule search: how it ended, the states
+// it visited, the time to its end (its violation, or its bound) and the
+// states per second.
+type SearchFigure struct {
+	Outcome   string  `json:"outcome"`
+	States    int     `json:"states"`
+	MS        float64 `json:"ms"`
+	PerSecond float64 `json:"states_per_s"`
+}
+
+// searches times every lesson's schedule search natively or in wasm
+// under Node.js: cmd/throughput -explore.
+func searches(rep *Report, wasm bool) error {
+	platform, lines, runErr, err := runThroughput[struct {
+		Lesson string `json:"lesson"`
+		SearchFigure
+		Error string `json:"error"`
+	}](wasm, "-explore")
+	if err != nil {
+		return err
+	}
+	if rep.Searches == nil {
+		rep.Searches = map[string]map[string]SearchFigure{}
+	}
+	rep.Searches[platform] = map[string]SearchFigure{}
+	for _, r := range lines {
+		if r.Error != "" {
+			return errors.New(r.Error)
+		}
+		rep.Searches[platform][r.Lesson] = r.SearchFigure
+	}
+	return runErr
+}

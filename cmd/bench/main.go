@@ -72,7 +72,11 @@ type Report struct {
 	// process): read it, replay it and lay out its diagram; and in the
 	// page, from choosing the file to its last step shown, in a fresh tab
 	// ("page") and again in that tab ("page, again").
-	ImportMS        map[string]map[string]float64 `json:"import_ms"`
+	ImportMS map[string]map[string]float64 `json:"import_ms"`
+	// Searches are the lessons' schedule searches (lesson.search), by
+	// platform (native, wasm under Node.js, and the page in Chromium, from
+	// the key press to the finding on screen) and lesson.
+	Searches        map[string]map[string]SearchFigure `json:"searches"`
 	Budgets         map[string]float64            `json:"budgets"`
 	WithinBudget    map[string]bool               `json:"within_budget"`
 	MicroBenchmarks string                        `json:"micro_benchmarks"`
@@ -113,6 +117,8 @@ func main() {
 	step("log import (native)", func() error { return importLog(rep, false) })
 	step("throughput (wasm, Node.js)", func() error { return throughput(rep, true) })
 	step("log import (wasm, Node.js)", func() error { return importLog(rep, true) })
+	step("schedule search (native)", func() error { return searches(rep, false) })
+	step("schedule search (wasm, Node.js)", func() error { return searches(rep, true) })
 	step("page in Chromium", func() error { return browser(rep, *server, *chromium, floorDir) })
 	removeFloor()
 	judge(rep)
@@ -215,6 +221,12 @@ func printTable(rep *Report) {
 			if ms, ok := rep.ImportMS[platform][n]; ok {
 				row("open a ShiViz log of "+n+" events, "+platform, fmt.Sprintf("%.0f ms", ms), "", "")
 			}
+		}
+	}
+	for _, platform := range []string{"native", "wasm", "page"} {
+		for _, lesson := range sortedKeys(rep.Searches[platform]) {
+			f := rep.Searches[platform][lesson]
+			row(fmt.Sprintf("search %s, %s: %s", lesson, platform, f.Outcome), fmt.Sprintf("%.0f ms, %.0f states/s", f.MS, f.PerSecond), "", "")
 		}
 	}
 	small := smallest(rep.CoreEventsPerS["native"])
