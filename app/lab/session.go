@@ -70,6 +70,10 @@ type Session struct {
 	// what was last read from the run at it.
 	Cut     CutTool
 	cutRead cutReading
+	// tourStop is the stop of the tour the page is at (0: none), and
+	// tourOfClaims the tour made of a built-in lesson's claims, once made.
+	tourStop     int
+	tourOfClaims []scenario.TourStop
 }
 
 // Bounds, when set, gives every run the page opens, and every extension of
@@ -324,7 +328,7 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 // highlightAll is what the diagram points at: the messages failing
 // invariants name, and those that make the learner's cut inconsistent.
 func (s *Session) highlightAll() []int {
-	highlight := s.Highlight()
+	highlight := append(s.Highlight(), s.tourMessages()...)
 	if s.Cut.On {
 		if _, bad := s.CutVerdict(); len(bad) > 0 {
 			highlight = append(highlight, bad...)

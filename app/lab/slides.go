@@ -17,6 +17,10 @@ import (
 // are another tool's (a slide framework talks to its frames too) and are
 // ignored.
 
+// MaxTourStop is the largest stop a message may name: a tour's stops are
+// checked by the page, which knows the lesson's.
+const MaxTourStop = 1000
+
 // SlideVersion is the version of the postMessage protocol a message carries
 // in its "spacetime" field.
 const SlideVersion = 1
@@ -26,7 +30,7 @@ const SlideVersion = 1
 const MaxSlideMessage = 64 << 10
 
 // SlideCommands are what a message can ask, in its "do" field.
-var SlideCommands = []string{"next", "prev", "goto", "first", "last", "play", "pause", "load", "text", "theme", "state"}
+var SlideCommands = []string{"next", "prev", "goto", "first", "last", "play", "pause", "load", "text", "theme", "state", "tour"}
 
 // SlideCommand is a message from a slide deck, checked.
 type SlideCommand struct {
@@ -39,6 +43,8 @@ type SlideCommand struct {
 	Link url.Values
 	// Value is the text size (text) or theme (theme) to set.
 	Value string
+	// Stop is the stop of the lesson's tour to go to (tour; 0 ends it).
+	Stop int
 }
 
 // slideMessage is a message as sent.
@@ -50,6 +56,7 @@ type slideMessage struct {
 	Link      *string `json:"link,omitempty"`
 	Size      *string `json:"size,omitempty"`
 	Theme     *string `json:"theme,omitempty"`
+	Stop      *int    `json:"stop,omitempty"`
 }
 
 // DecodeSlideMessage reads a message a page received (JSON): ours says
@@ -84,9 +91,9 @@ func DecodeSlideMessage(data []byte) (cmd SlideCommand, ours bool, err error) {
 		return cmd, true, fmt.Errorf(`field "do": want one of %s, got %q`, strings.Join(SlideCommands, ", "), clip(cmd.Do))
 	}
 	// each command takes its own fields and no other
-	takes := map[string]string{"goto": "step", "load": "lesson or link", "text": "size", "theme": "theme"}
-	given := map[string]bool{"step": m.Step != nil, "lesson": m.Lesson != nil, "link": m.Link != nil, "size": m.Size != nil, "theme": m.Theme != nil}
-	for _, f := range []string{"step", "lesson", "link", "size", "theme"} {
+	takes := map[string]string{"goto": "step", "load": "lesson or link", "text": "size", "theme": "theme", "tour": "stop"}
+	given := map[string]bool{"step": m.Step != nil, "lesson": m.Lesson != nil, "link": m.Link != nil, "size": m.Size != nil, "theme": m.Theme != nil, "stop": m.Stop != nil}
+	for _, f := range []string{"step", "lesson", "link", "size", "theme", "stop"} {
 		if given[f] && !strings.Contains(takes[cmd.Do], f) {
 			return cmd, true, fmt.Errorf("field %q: %q takes no %s", f, cmd.Do, f)
 		}
@@ -109,6 +116,14 @@ func DecodeSlideMessage(data []byte) (cmd SlideCommand, ours bool, err error) {
 				return cmd, true, fmt.Errorf(`field "link": want a link or its query ("?s=snapshot-bank&k=40"), got %q`, clip(*m.Link))
 			}
 			cmd.Link = q
+		}
+	case "tour":
+		cmd.Stop = 1
+		if m.Stop != nil {
+			if *m.Stop < 0 || *m.Stop > MaxTourStop {
+				return cmd, true, fmt.Errorf(`field "stop": "tour" takes a stop of the lesson's tour from 1 (0 ends the tour), got %d`, *m.Stop)
+			}
+			cmd.Stop = *m.Stop
 		}
 	case "text":
 		if m.Size == nil || !slices.Contains(TextSizes, *m.Size) {
@@ -163,4 +178,10 @@ type SlideState struct {
 	Caption   string `json:"caption,omitempty"`
 	Verdict   string `json:"verdict,omitempty"`
 	Playing   bool   `json:"playing"`
+	// Stop is the stop of the lesson's tour the page is at, from 1 (0: no
+	// tour under way), Stops how many the tour has, and Narration the
+	// stop's words.
+	Stop      int    `json:"stop,omitempty"`
+	Stops     int    `json:"stops,omitempty"`
+	Narration string `json:"narration,omitempty"`
 }

@@ -54,6 +54,7 @@ const (
 //	sel=12             the event (step) whose causal past and future show
 //	sel2=20            an event compared with the selected one
 //	cut=12.5,_,30      the cut tool's points, one per process (_: not placed)
+//	tour=2             the stop of the lesson's guided tour the page is at
 //
 // A page of several views writes the second view's parameters with the
 // suffix .2 (s.2=, k.2=, …), the third's with .3, and so on.
@@ -97,6 +98,9 @@ func (s *Session) encode(q url.Values, suffix string) {
 	}
 	if s.Cut.On {
 		set("cut", encodeCut(s.Cut.Points))
+	}
+	if s.tourStop > 0 {
+		set("tour", strconv.Itoa(s.tourStop))
 	}
 }
 
@@ -247,6 +251,22 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 			return nil, fmt.Errorf("%s: %w", param("cut"), err)
 		}
 		sess.Cut = CutTool{On: true, Points: points}
+	}
+	if raw := get("tour"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		stops := len(sess.Tour())
+		switch {
+		case stops == 0:
+			return nil, fmt.Errorf("%s: this lesson has no tour", param("tour"))
+		case err != nil || n < 1 || n > stops:
+			return nil, fmt.Errorf("%s: want a stop of the lesson's tour, from 1 to %d, got %q", param("tour"), stops, clip(raw))
+		}
+		// the stop's step, unless the link names its own
+		step, sel := sess.step, sess.Selected
+		sess.GoToStop(n)
+		if get("k") != "" {
+			sess.step, sess.Selected = step, sel
+		}
 	}
 	return sess, nil
 }

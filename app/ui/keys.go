@@ -69,8 +69,16 @@ func (c *Lab) key(ev app.Value) {
 	case "pan":
 	case "ArrowRight", "PageDown":
 		act, stepping = func(ctx app.Context) { c.forward(ctx, i) }, true
+		if c.touring(i) {
+			act = func(ctx app.Context) { c.nextStop(ctx, i) }
+		}
 	case "ArrowLeft", "PageUp":
 		act, stepping = func(ctx app.Context) { c.back(ctx, i) }, true
+		if c.touring(i) {
+			act = func(ctx app.Context) { c.prevStop(ctx, i) }
+		}
+	case "t", "T":
+		act = func(ctx app.Context) { c.toggleTour(ctx, i) }
 	case "Home":
 		act, stepping = func(ctx app.Context) { c.home(ctx, i) }, true
 	case "End":
@@ -80,6 +88,10 @@ func (c *Lab) key(ev app.Value) {
 	case "Escape":
 		act = func(ctx app.Context) {
 			p := c.panes[i]
+			if p.menu.kind == menuNone && p.notice == "" && c.touring(i) {
+				c.goToStop(ctx, i, 0) // nothing else to close: the tour ends
+				return
+			}
 			if p.menu.kind == menuNone && p.notice == "" && c.sess(i).Selected < 0 && c.enlarged != 0 {
 				c.enlarge(ctx, -1) // nothing else to close: back to every run
 				return

@@ -67,9 +67,17 @@ func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
 		c.stopPlaying(i)
 		switch cmd.Do {
 		case "next":
-			c.forward(ctx, i)
+			if c.touring(i) {
+				c.nextStop(ctx, i)
+			} else {
+				c.forward(ctx, i)
+			}
 		case "prev":
-			c.back(ctx, i)
+			if c.touring(i) {
+				c.prevStop(ctx, i)
+			} else {
+				c.back(ctx, i)
+			}
 		case "first":
 			c.home(ctx, i)
 		case "last":
@@ -78,6 +86,8 @@ func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
 			k := min(cmd.Step, c.page.Len(i))
 			c.step(ctx, i, func() { c.page.Seek(i, k) })
 		}
+	case "tour":
+		return c.goToStop(ctx, i, cmd.Stop)
 	case "play":
 		if !c.playing(i) {
 			c.togglePlay(ctx, i)
@@ -130,8 +140,13 @@ func (c *Lab) slideState() lab.SlideState {
 	i := min(max(c.focus, 0), len(c.panes)-1)
 	s := c.sess(i)
 	verdict, _ := s.Verdict()
-	return lab.SlideState{Spacetime: lab.SlideVersion, Event: "state", Lesson: s.Scenario().ID, Title: s.Scenario().Title,
+	st := lab.SlideState{Spacetime: lab.SlideVersion, Event: "state", Lesson: s.Scenario().ID, Title: s.Scenario().Title,
 		Step: c.page.Position(i), Steps: c.page.Len(i), Caption: c.page.Caption(i), Verdict: verdict, Playing: c.playing(i)}
+	if n := s.TourStop(); n > 0 {
+		tour := s.Tour()
+		st.Stop, st.Stops, st.Narration = n, len(tour), tour[n-1].Say
+	}
+	return st
 }
 
 // announce tells the slides the page's state when it changed, in a framed

@@ -160,7 +160,35 @@ type Lesson struct {
 	// and what it looks for; nil: from the step the learner is at, for any
 	// invariant, within the default bounds.
 	Search *Search `json:"search,omitempty"`
+	// Tour is the lesson's guided tour: a few narrated stops. A built-in
+	// lesson without one is toured through the claims of the course's
+	// index it shows (see the page's lab.Session.Tour).
+	Tour []TourStop `json:"tour,omitempty"`
 }
+
+// TourStop is one stop of a lesson's guided tour: a step, what to look at
+// there, and what to try next.
+type TourStop struct {
+	// Step is where the stop is, counted as the page counts steps.
+	Step int `json:"step"`
+	// Say is the narration: what to look at and why it matters.
+	Say string `json:"say"`
+	// Event is the step whose event the stop selects, ringing its causal
+	// past and future (0: none).
+	Event int `json:"event,omitempty"`
+	// Messages are the messages the stop points at, by id.
+	Messages []int `json:"messages,omitempty"`
+	// Try is the "now try" prompt: what the learner should do next.
+	Try string `json:"try,omitempty"`
+}
+
+// Tour limits: a tour is a few stops, each a sentence or three.
+const (
+	MaxTourStops    = 12
+	MaxTourSay      = 400
+	MaxTourTry      = 200
+	MaxTourMessages = 8
+)
 
 // Search sets a lesson's search for a schedule that breaks an invariant
 // (see core/explore); a field left out takes the search's default.
@@ -908,6 +936,35 @@ func (l *Lesson) validate() error {
 		}
 		if m.Step < 1 || m.Step > engine.MaxSteps {
 			return fieldErr(fmt.Sprintf("lesson.marks[%d].step", i), "a step from 1 to %d, got %d", engine.MaxSteps, m.Step)
+		}
+	}
+	if len(l.Tour) > MaxTourStops {
+		return fieldErr("lesson.tour", "at most %d stops, got %d", MaxTourStops, len(l.Tour))
+	}
+	for i, st := range l.Tour {
+		field := func(name string) string { return fmt.Sprintf("lesson.tour[%d].%s", i, name) }
+		switch {
+		case st.Step < 0 || st.Step > engine.MaxSteps:
+			return fieldErr(field("step"), "a step from 0 to %d, got %d", engine.MaxSteps, st.Step)
+		case st.Say == "":
+			return fieldErr(field("say"), "say what to look at (1 to %d characters), got nothing", MaxTourSay)
+		case st.Event < 0 || st.Event > st.Step:
+			return fieldErr(field("event"), "a step from 1 to the stop's step %d, got %d", st.Step, st.Event)
+		case len(st.Messages) > MaxTourMessages:
+			return fieldErr(field("messages"), "at most %d messages, got %d", MaxTourMessages, len(st.Messages))
+		case i > 0 && st.Step < l.Tour[i-1].Step:
+			return fieldErr(field("step"), "stops come in step order: %d comes after step %d", st.Step, l.Tour[i-1].Step)
+		}
+		if err := checkText(st.Say, MaxTourSay, false); err != nil {
+			return fieldErr(field("say"), "%v", err)
+		}
+		if err := checkText(st.Try, MaxTourTry, false); err != nil {
+			return fieldErr(field("try"), "%v", err)
+		}
+		for j, m := range st.Messages {
+			if m < 0 || m > engine.MaxSteps {
+				return fieldErr(fmt.Sprintf("lesson.tour[%d].messages[%d]", i, j), "a message id from 0 to %d, got %d", engine.MaxSteps, m)
+			}
 		}
 	}
 	if x := l.Search; x != nil {

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// touring says whether pane i is on a stop of its lesson's tour: then the
+// keys and the slides' next and prev go from stop to stop.
+func (c *Lab) touring(i int) bool { return c.sess(i).TourStop() > 0 }
+
+// goToStop moves pane i to stop n of its tour (0 ends the tour).
+func (c *Lab) goToStop(ctx app.Context, i, n int) error {
+	c.stopPlaying(i)
+	var err error
+	c.step(ctx, i, func() { err = c.sess(i).GoToStop(n) })
+	return err
+}
+
+// toggleTour starts pane i's tour at its first stop, or ends it.
+func (c *Lab) toggleTour(ctx app.Context, i int) {
+	if c.touring(i) {
+		c.goToStop(ctx, i, 0)
+		return
+	}
+	if len(c.sess(i).Tour()) > 0 {
+		c.goToStop(ctx, i, 1)
+	}
+}
+
+// nextStop and prevStop move pane i along its tour.
+func (c *Lab) nextStop(ctx app.Context, i int) {
+	c.stopPlaying(i)
+	c.step(ctx, i, func() { c.sess(i).NextStop() })
+}
+
+func (c *Lab) prevStop(ctx app.Context, i int) {
+	c.stopPlaying(i)
+	c.step(ctx, i, func() { c.sess(i).PrevStop() })
+}
+
+// tourButton starts and ends pane i's tour.
+func (c *Lab) tourButton(i int) app.UI {
+	p := c.panes[i]
+	on := c.touring(i)
+	return app.Button().ID(p.id("tour-button")).Attr("aria-pressed", on).
+		Title("A few narrated stops through the lesson: → and ← (or the remote) go from stop to stop, Esc ends it (T)").
+		Text("Tour").OnClick(func(ctx app.Context, e app.Event) { c.toggleTour(ctx, i) }, app.EventScope(p.n, i))
+}
+
+// narration is the tour's stop on pane i: where it is in the tour, what
+// to look at, what to try, and buttons to move on.
+func (c *Lab) narration(i int) app.UI {
+	p := c.panes[i]
+	s := c.sess(i)
+	tour, n := s.Tour(), s.TourStop()
+	st := tour[n-1]
+	where := fmt.Sprintf("Tour %d/%d", n, len(tour))
+	if s.Step() != st.Step {
+		where += fmt.Sprintf(" (its step is %d)", st.Step)
+	}
+	scope := app.EventScope(p.n, i)
+	return app.Div().ID(p.id("tour")).Class("notice tour").Attr("role", "status").Body(
+		app.Div().Class("tour-text").Body(
+			app.Strong().Text(where+" · "),
+			app.Span().ID(p.id("tour-say")).Text(st.Say),
+			app.If(st.Try != "", func() app.UI {
+				return app.Span().ID(p.id("tour-try")).Class("try").Body(app.Strong().Text(" Now try: "), app.Text(st.Try))
+			}),
+		),
+		app.Div().Class("tour-moves").Body(
+			app.Button().ID(p.id("tour-prev")).Title("The previous stop (←)").Text("◀").Disabled(n <= 1).
+				OnClick(func(ctx app.Context, e app.Event) { c.prevStop(ctx, i) }, scope),
+			app.Button().ID(p.id("tour-next")).Title("The next stop (→)").Text("Next ▶").Disabled(n >= len(tour)).
+				OnClick(func(ctx app.Context, e app.Event) { c.nextStop(ctx, i) }, scope),
+			app.Button().ID(p.id("tour-end")).Title("End the tour (Esc)").Text("End").
+				OnClick(func(ctx app.Context, e app.Event) { c.goToStop(ctx, i, 0) }, scope),
+		),
+	)
+}
