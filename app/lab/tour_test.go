@@ -25,6 +25,12 @@ func TestEveryClaimsTourPlaysToTheEnd(t *testing.T) {
 			s := page.Views[0]
 			tour := s.Tour()
 			require.NotEmpty(t, tour, "%s has no tour", c.Lesson)
+			if n := s.TourStop(); n > 0 {
+				assert.Equal(t, c.Step, tour[n-1].Step, "%s: the claim opens at a stop of its step", c.Lesson)
+				assert.Equal(t, c.Step, s.Step())
+			} else {
+				assert.NotEmpty(t, s.Scenario().Lesson.Tour, "%s: the claim %q opens at no stop of the tour of its claims", c.Lesson, c.Text)
+			}
 			require.NoError(t, s.GoToStop(1))
 			stops := 1
 			for s.NextStop() {

@@ -77,10 +77,10 @@ type Report struct {
 	// platform (native, wasm under Node.js, and the page in Chromium, from
 	// the key press to the finding on screen) and lesson.
 	Searches        map[string]map[string]SearchFigure `json:"searches"`
-	Budgets         map[string]float64            `json:"budgets"`
-	WithinBudget    map[string]bool               `json:"within_budget"`
-	MicroBenchmarks string                        `json:"micro_benchmarks"`
-	Notes           []string                      `json:"notes,omitempty"`
+	Budgets         map[string]float64                 `json:"budgets"`
+	WithinBudget    map[string]bool                    `json:"within_budget"`
+	MicroBenchmarks string                             `json:"micro_benchmarks"`
+	Notes           []string                           `json:"notes,omitempty"`
 }
 
 func main() {

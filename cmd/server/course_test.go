@@ -64,6 +64,7 @@ func TestTheIndexOpensAClaimAtItsStep(t *testing.T) {
 	p.waitStill()
 	assert.Equal(t, fmt.Sprintf("step %d / %d", nonFIFO.Step, nonFIFO.Step), strings.SplitN(p.position(), " ·", 2)[0])
 	assert.Contains(t, p.text("#verdict"), nonFIFO.Breaks)
+	assert.Contains(t, p.text("#tour"), "Tour 4/4 · The snapshot is complete", "the claim is narrated by its stop of the lesson's tour")
 	p.screenshot("course-claim")
 
 	// the keys step the lesson the claim opened

@@ -190,3 +190,13 @@ func BuiltinIDs() []string {
 
 // Default is the scenario the page opens on.
 const Default = "snapshot-bank"
+
+// BuiltinTour is the built-in lesson's own guided tour (nil: none, or no
+// such lesson), read without copying the lesson; the caller must not
+// change it.
+func BuiltinTour(id string) []TourStop {
+	if s, ok := builtins[id]; ok && s.Lesson != nil {
+		return s.Lesson.Tour
+	}
+	return nil
+}
