@@ -74,6 +74,8 @@ type Session struct {
 	// tourOfClaims the tour made of a built-in lesson's claims, once made.
 	tourStop     int
 	tourOfClaims []scenario.TourStop
+	// quiz is the quiz under way, or nil.
+	quiz *quiz
 }
 
 // Bounds, when set, gives every run the page opens, and every extension of
@@ -174,11 +176,11 @@ func (s *Session) Step() int { return s.step }
 func (s *Session) Len() int { return s.run.Len() }
 
 // Seek shows the first k steps (clamped to the run).
-func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.run.Len()) }
+func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.gate()) }
 
 // Forward shows one more step; it reports whether there was one.
 func (s *Session) Forward() bool {
-	if s.step >= s.run.Len() {
+	if s.step >= s.gate() {
 		return false
 	}
 	s.step++

@@ -55,6 +55,8 @@ const (
 //	sel2=20            an event compared with the selected one
 //	cut=12.5,_,30      the cut tool's points, one per process (_: not placed)
 //	tour=2             the stop of the lesson's guided tour the page is at
+//	quiz=1             a quiz on steps drawn from the run, or quiz=9,43 on
+//	                   those steps: the page asks before each what it does
 //
 // A page of several views writes the second view's parameters with the
 // suffix .2 (s.2=, k.2=, …), the third's with .3, and so on.
@@ -101,6 +103,9 @@ func (s *Session) encode(q url.Values, suffix string) {
 	}
 	if s.tourStop > 0 {
 		set("tour", strconv.Itoa(s.tourStop))
+	}
+	if s.quiz != nil {
+		set("quiz", s.quiz.encode())
 	}
 }
 
@@ -267,6 +272,17 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		if get("k") != "" {
 			sess.step, sess.Selected = step, sel
 		}
+	}
+	if raw := get("quiz"); raw != "" {
+		steps, err := decodeQuiz(raw)
+		if err == nil {
+			err = sess.StartQuiz(steps)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", param("quiz"), err)
+		}
+		// a quiz's link opens before its first question: what comes after
+		// is the learner's to predict
 	}
 	return sess, nil
 }

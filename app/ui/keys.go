@@ -79,6 +79,17 @@ func (c *Lab) key(ev app.Value) {
 		}
 	case "t", "T":
 		act = func(ctx app.Context) { c.toggleTour(ctx, i) }
+	case "q", "Q":
+		if c.several() {
+			return
+		}
+		act = func(ctx app.Context) { c.toggleQuiz(ctx, i) }
+	case "1", "2", "3", "4":
+		if _, asking := c.sess(i).Asking(); !asking {
+			return
+		}
+		n := int(k[0] - '1')
+		act = func(ctx app.Context) { c.answer(ctx, i, n) }
 	case "Home":
 		act, stepping = func(ctx app.Context) { c.home(ctx, i) }, true
 	case "End":

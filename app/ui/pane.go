@@ -28,6 +28,8 @@ type pane struct {
 	// of an old one does nothing.
 	search    *searching
 	searchGen int
+	// quizResult is what the page says of the quiz's last answer.
+	quizResult quizResult
 	drag      drag
 	scrubGen  int
 	// commandNode is the process the command bar acts at, with many processes.

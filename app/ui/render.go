@@ -109,6 +109,7 @@ func (c *Lab) renderPane(i int) app.UI {
 		// a tour's stop takes its room from the diagram rather than
 		// covering any of it
 		app.If(s.TourStop() > 0, func() app.UI { return c.narration(i) }),
+		app.If(s.QuizOn(), func() app.UI { return c.quizBox(i) }),
 		app.If(!c.together(), func() app.UI { return c.controls(i, false) }),
 		// stepping together in the grid, the run's position is in its bar
 		app.If(c.together() && !c.gridded(), func() app.UI { return app.Div().Class("controls").Body(c.position(i)) }),
@@ -503,6 +504,7 @@ func (c *Lab) paneTools(i int) []app.UI {
 			}, app.EventScope(p.n, i)),
 		app.Button().ID(p.id("reset")).Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.reset(ctx, i) }, app.EventScope(p.n, i)),
 		app.If(len(c.sess(i).Tour()) > 0, func() app.UI { return c.tourButton(i) }),
+		app.If(!c.several(), func() app.UI { return c.quizButton(i) }),
 		app.If(c.searchable(i), func() app.UI { return c.searchButton(i) }),
 		c.commandBar(i),
 	)
