@@ -119,9 +119,9 @@ func TestQuizScoreAndLinks(t *testing.T) {
 	assert.False(t, strings.Contains(EncodeQuery(link), "answer"))
 
 	for raw, want := range map[string]string{
-		"0":     `link parameter "quiz": want 1, or steps from 1 separated by commas, got "0"`,
-		"x":     `want 1, or steps from 1`,
-		"5,999": `a quiz step is from 1 to 13, the run's steps, got 999`,
+		"0":                            `link parameter "quiz": want 1, or steps from 1 separated by commas, got "0"`,
+		"x":                            `want 1, or steps from 1`,
+		"5,999":                        `a quiz step is from 1 to 13, the run's steps, got 999`,
 		strings.Repeat("2,", 30) + "2": "at most 20 steps",
 	} {
 		_, err := FromQuery(url.Values{"v": {"2"}, "s": {"lamport-mutex-nonfifo"}, "quiz": {raw}})

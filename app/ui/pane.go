@@ -30,8 +30,8 @@ type pane struct {
 	searchGen int
 	// quizResult is what the page says of the quiz's last answer.
 	quizResult quizResult
-	drag      drag
-	scrubGen  int
+	drag       drag
+	scrubGen   int
 	// commandNode is the process the command bar acts at, with many processes.
 	commandNode sim.NodeID
 	// form holds what the learner typed into the menus' inputs, by input
