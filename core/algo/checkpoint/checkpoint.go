@@ -46,6 +46,10 @@ const (
 	KindRollback = "ROLLBACK"
 	KindRestored = "RESTORED"
 	KindResume   = "RESUME"
+	// Two-phase global checkpoints' messages.
+	KindCheckpointRequest = "CHECKPOINT"
+	KindAck               = "ACK"
+	KindDone              = "DONE"
 )
 
 // Annotation roles.
@@ -62,6 +66,9 @@ const (
 	RoleSaved = "saved"
 	// RoleFrozen is the interval a process is stopped for recovery.
 	RoleFrozen = "frozen"
+	// RoleBlocked is the interval a process holds its sends, between its
+	// tentative checkpoint and the commit (two-phase).
+	RoleBlocked = "blocked"
 	// RoleRollback marks a restore, with the work it undid.
 	RoleRollback = "rollback"
 	// RoleLine marks, at process 1, the step recovery Group settled its
@@ -101,6 +108,10 @@ type Params struct {
 	// Coordinated takes global checkpoints with markers instead of local
 	// ones at random.
 	Coordinated bool `json:"coordinated"`
+	// TwoPhase takes the global checkpoints with the blocking two-phase
+	// protocol (CHECKPOINT, ACK, DONE) instead of markers; it implies
+	// Coordinated.
+	TwoPhase bool `json:"two_phase"`
 	// Interval is how often checkpoints are taken, in ticks: each
 	// process's mean gap (uncoordinated), or process 1's period between
 	// global checkpoints (coordinated); 0 means only when commanded.
@@ -124,6 +135,9 @@ var Spec = &sim.Spec{
 		{Name: KindRollback, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphDiamond},
 		{Name: KindRestored, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing},
 		{Name: KindResume, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphBar},
+		{Name: KindCheckpointRequest, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphOpenSquare},
+		{Name: KindAck, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphOpenTriangle},
+		{Name: KindDone, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphPlus},
 	},
 	Commands: []sim.CommandSpec{
 		{Name: CmdCheckpoint, Help: "take a checkpoint now (coordinated: start a global one; process 1 only)", Takes: takesCheckpoint, Who: "the processes that start global checkpoints (process 1, when they are coordinated)"},
@@ -131,12 +145,14 @@ var Spec = &sim.Spec{
 	},
 	Switches: []sim.Switch{
 		{Param: "coordinated", Label: "coordinated checkpoints", Help: "process 1 takes global checkpoints with Chandy–Lamport markers instead of every process checkpointing on its own; recovery restores the last global one"},
+		{Param: "two_phase", Label: "two-phase checkpoints", Help: "process 1 takes global checkpoints with the blocking two-phase protocol (TENTATIVE, ACK, COMMIT) instead of markers: no process sends between its checkpoint and DONE, and nothing in transit is recorded"},
 	},
 	Roles: []sim.RoleSpec{
 		{Name: RoleCheckpoint, Style: sim.StyleGlyph, Glyph: sim.GlyphSquare, Tone: sim.Blue, Legend: "checkpoint saved to stable storage"},
 		{Name: RoleRound, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "part of a global checkpoint; its points make a cut"},
 		{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRound},
 		{Name: RoleFrozen, Style: sim.StyleOutline, Tone: sim.Grey, Legend: "stopped for recovery"},
+		{Name: RoleBlocked, Style: sim.StyleOutline, Tone: sim.Purple, Legend: "holds its sends: its part of a two-phase global checkpoint is saved, and it waits for DONE"},
 		{Name: RoleRollback, Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "rolled back: the shaded stretch since its point on the line is undone"},
 		{Name: RoleSaved, Style: sim.StyleHidden},
 		{Name: RoleLine, Style: sim.StyleHidden},
@@ -167,6 +183,9 @@ func newProcs(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p := Params{Interval: 12}
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
+	}
+	if p.TwoPhase {
+		p.Coordinated = true
 	}
 	if p.Interval < 0 || p.Interval > maxInterval {
 		return nil, sim.FieldErrorf("params.interval", "want ticks from 0 (only when commanded) to %d, got %d", maxInterval, p.Interval)

@@ -10,8 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/checkpoint"
+	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/core/trace"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -80,31 +82,73 @@ func TestDominoAndTheSwitch(t *testing.T) {
 // reliable channels, and everyone resumes once nothing is down.
 func TestRecoveryUnderFaults(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	recoveries := map[bool]int{}
-	for seed := range 400 {
+	recoveries := map[string]int{}
+	modes := []string{"uncoordinated", "markers", "two-phase"}
+	for seed := range 450 {
 		n := 2 + rng.IntN(5)
-		coordinated := seed%2 == 1
+		mode := modes[seed%3]
 		script, at := crashes(rng, n, 1+rng.IntN(3), 5, 40, 10)
-		if !coordinated && rng.IntN(2) == 0 {
+		if mode == "uncoordinated" && rng.IntN(2) == 0 {
 			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "duplicate", "msg": %d}`, 1+rng.IntN(at), rng.IntN(20)))
 		}
 		doc := fmt.Sprintf(`{"algorithm": "checkpoint", "n": %d, "seed": %d, "network": {"delay": [1, %d]},
-			"params": {"coordinated": %v, "interval": %d}, "workload": {"p": 0.5, "every": [1, 3]},
-			"script": [%s], "until": {"time": %d}}`, n, seed, 1+rng.IntN(6), coordinated, 4+rng.IntN(12), strings.Join(script, ", "), at+150)
+			"params": {"coordinated": %v, "two_phase": %v, "interval": %d}, "workload": {"p": 0.5, "every": [1, 3]},
+			"script": [%s], "until": {"time": %d}}`, n, seed, 1+rng.IntN(6), mode != "uncoordinated", mode == "two-phase", 4+rng.IntN(12), strings.Join(script, ", "), at+150)
 		r := algotest.Run(t, doc)
 		require.Empty(t, algotest.Failed(r), doc)
 		m := algotest.Metrics(r)
-		recoveries[coordinated] += m["recoveries"].(int)
-		if coordinated {
+		recoveries[mode] += m["recoveries"].(int)
+		if mode == "markers" {
 			require.Equal(t, 0, m["lost_messages"], doc)
+		}
+		if mode == "two-phase" {
+			require.Equal(t, 0, m["markers"], doc)
+			checkHeldSends(t, r, doc)
 		}
 		st := r.At(r.Len())
 		for i := range n {
-			require.Equal(t, "working", algotest.Field(t, st.View().Node(sim.NodeID(i)), "state"), "process %d resumed\n%s", i+1, doc)
+			state := algotest.Field(t, st.View().Node(sim.NodeID(i)), "state")
+			if mode == "two-phase" && state == "holds its sends" {
+				continue // a global checkpoint under way as the run ends
+			}
+			require.Equal(t, "working", state, "process %d resumed\n%s", i+1, doc)
 		}
 	}
-	assert.Greater(t, recoveries[false], 300)
-	assert.Greater(t, recoveries[true], 300)
+	for _, mode := range modes {
+		assert.Greater(t, recoveries[mode], 200, mode)
+	}
+}
+
+// checkHeldSends holds a two-phase run to its protocol: no process sends
+// an application message between saving its part of a global checkpoint
+// and hearing that the checkpoint is done (or forgetting it in a crash or
+// a recovery).
+func checkHeldSends(t *testing.T, r *engine.Run, doc string) {
+	t.Helper()
+	tr := r.Trace()
+	held := make([]bool, len(tr.Names))
+	sends := 0
+	for i := range tr.Records {
+		rec := &tr.Records[i]
+		for j := rec.FirstSent; j < rec.FirstSent+rec.NumSent; j++ {
+			if m := &tr.Msgs[j]; m.Kind == checkpoint.KindMsg {
+				require.False(t, held[m.From], "step %d: %s sends message %s while it holds its sends\n%s", rec.Step+1, tr.Names[m.From], m.Label, doc)
+				sends++
+			}
+		}
+		if rec.Node < 0 {
+			continue
+		}
+		if rec.Kind == trace.Fault && rec.Tag() == "crash" {
+			held[rec.Node] = false
+		}
+		for _, a := range rec.Annotations() {
+			if a.Role == checkpoint.RoleBlocked {
+				held[rec.Node] = a.Phase == sim.Begin
+			}
+		}
+	}
+	require.Positive(t, sends)
 }
 
 // crashes scripts pairs of a crash and a recovery of random processes of

@@ -48,6 +48,13 @@ type Proc struct {
 	Frozen, Restored bool
 	// rounds are the global checkpoints it is taking part in, oldest first.
 	rounds []*round
+	// Blocked says the process holds its sends: it saved its part of
+	// two-phase global checkpoint blockedRound at blockedSince, and waits
+	// for DONE; acks counts process 1's ACKs of it.
+	Blocked      bool
+	blockedRound int
+	blockedSince sim.Time
+	acks         int
 	// rec is process 1's recovery in progress (or the last one, done).
 	rec *recovery
 
@@ -61,6 +68,10 @@ type Proc struct {
 	// Counts for the reports, kept by the observer, not the process.
 	// Propagated counts the rollbacks propagation made, over every recovery.
 	Taken, Markers, Control, Recoveries, RolledBack, LostWork, LostMsgs, ToInitial, Propagated int
+	// Coordination counts the two-phase protocol's messages sent, and
+	// BlockedTicks the ticks the process held its sends for it.
+	Coordination int
+	BlockedTicks sim.Time
 }
 
 // Clone returns a deep copy; checkpoints never change, so they are shared.
@@ -217,6 +228,10 @@ func (p *Proc) work(env *sim.Env, to sim.NodeID) {
 		env.Explain("%s is stopped for recovery: no work", me)
 		return
 	}
+	if p.Blocked {
+		env.Explain("%s holds its message back: it saved its part of global checkpoint %d and sends nothing until DONE", me, p.blockedRound)
+		return
+	}
 	if to == sim.None {
 		to = sim.NodeID(env.Rand().IntN(env.N() - 1))
 		if to >= env.Self() {
@@ -245,6 +260,8 @@ func (p *Proc) deliver(env *sim.Env, ev sim.Event) {
 		p.resume(env, ev)
 	case KindFailed, KindInfo, KindRestored:
 		p.manage(env, ev)
+	case KindCheckpointRequest, KindAck, KindDone:
+		p.twoPhase(env, ev)
 	}
 }
 
@@ -288,8 +305,11 @@ func (p *Proc) receive(env *sim.Env, ev sim.Event) {
 // Inspect shows the process's state.
 func (p *Proc) Inspect() []sim.Field {
 	state := "working"
-	if p.Frozen {
+	switch {
+	case p.Frozen:
 		state = "stopped for recovery"
+	case p.Blocked:
+		state = "holds its sends"
 	}
 	f := []sim.Field{{Name: "work", Value: fmt.Sprint(p.Work)}, {Name: "state", Value: state}, {Name: "epoch", Value: fmt.Sprint(p.Epoch)}}
 	if n := len(p.Checkpoints); n > 0 {

@@ -119,6 +119,7 @@ func decode(d []int64, n int) []Candidate {
 // just restarted from a checkpoint.
 func (p *Proc) freeze(env *sim.Env) string {
 	p.rounds, p.Restored = nil, false
+	p.unblock(env) // a recovery forgets a round under way
 	if p.Frozen {
 		return ""
 	}
@@ -149,6 +150,7 @@ func (p *Proc) restart(env *sim.Env) {
 	// restored, and takes what the processes that resumed first send it.
 	p.Restored = last.Base && last.Epoch == p.Epoch && p.Epoch > 0 && env.Self() != Manager
 	p.rec, p.rounds = nil, nil
+	p.Blocked = false // it forgot the round under way; its part is on stable storage
 	if !p.Frozen {
 		p.Frozen = true
 		env.Annotate(sim.Opens(RoleFrozen, 0, "stopped"))
