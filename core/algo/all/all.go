@@ -9,6 +9,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/checkpoint"
 	"spacetime/core/algo/coordlock"
+	"spacetime/core/algo/deadlock"
 	"spacetime/core/algo/epochs"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/lease"
@@ -25,6 +26,7 @@ import (
 
 var specs = []*sim.Spec{
 	chandylamport.Spec,
+	deadlock.Spec,
 	logreplay.Spec,
 	logicalclock.Spec,
 	logicalclock.VectorSpec,
