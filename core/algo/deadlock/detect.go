@@ -9,9 +9,10 @@ import (
 	"spacetime/core/sim"
 )
 
-// group numbers detection round of initiator, for the annotations that
-// make its cut.
-func group(initiator sim.NodeID, round int) int { return round*Spec.MaxN + int(initiator) }
+// group numbers a detection's annotations, which make its cut: by its
+// number, which a process draws above every number it has seen (see
+// onMarker), so that only detections started at once share one.
+func group(_ sim.NodeID, round int) int { return round }
 
 // detect starts a detection at this process: a snapshot, or the naive
 // poll.
@@ -46,6 +47,7 @@ func (p *Process) onMarker(env *sim.Env, ev sim.Event) {
 		return
 	}
 	initiator, round := sim.NodeID(ev.Msg.Data[0]), int(ev.Msg.Value)
+	p.Next = max(p.Next, round)
 	var x *part
 	for _, y := range p.parts {
 		if y.initiator == initiator && y.round == round {
