@@ -606,6 +606,14 @@ func apiLinks(f *testing.F) []string {
 	p.Together = false
 	p.Forward(1)
 	add(p.Query())
+	// a tour's stop and quizzes, drawn and chosen
+	for _, q := range []url.Values{
+		{"v": {URLVersion}, "s": {"snapshot-nonfifo"}, "tour": {"3"}},
+		{"v": {URLVersion}, "s": {"lamport-mutex-nonfifo"}, "quiz": {"1"}, "k": {"4"}},
+		{"v": {URLVersion}, "s": {"lamport-mutex-nonfifo"}, "quiz": {"6,7"}},
+	} {
+		add(q)
+	}
 	return out
 }
 
