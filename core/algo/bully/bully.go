@@ -23,20 +23,13 @@ import (
 // ID is the algorithm's id in scenario files and on the command line.
 const ID = "bully"
 
-// The message kinds.
+// The message kinds and timers: the bully election's (see election.Bully).
 const (
-	KindElection    = "ELECTION"
-	KindOK          = "OK"
-	KindCoordinator = "COORDINATOR"
-)
-
-// The timers.
-const (
-	// TimerOK fires when a process has waited Timeout ticks for an OK.
-	TimerOK = "ok"
-	// TimerCoordinator fires when a process that got an OK has waited
-	// Wait ticks for the COORDINATOR.
-	TimerCoordinator = "coordinator"
+	KindElection     = election.KindElection
+	KindOK           = election.KindOK
+	KindCoordinator  = election.KindCoordinator
+	TimerOK          = election.TimerOK
+	TimerCoordinator = election.TimerCoordinator
 	// MaxTimeout bounds the timeouts.
 	MaxTimeout = 1_000_000
 )
@@ -61,35 +54,24 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	MaxDelay:     2, // the default timeouts outlast a round trip and a higher election at this delay
 	DefaultNames: sim.NumberNames,
-	Kinds: []sim.KindSpec{
-		{Name: KindElection, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
-		{Name: KindOK, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing},
-		{Name: KindCoordinator, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphDiamond},
-	},
-	Commands:   []sim.CommandSpec{election.Start},
-	Roles:      election.Roles,
-	New:        newProcesses,
-	Invariants: []sim.Invariant{election.Agreement},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	Kinds:        election.BullyKinds,
+	Commands:     []sim.CommandSpec{election.Start},
+	Roles:        election.Roles,
+	New:          newProcesses,
+	Invariants:   []sim.Invariant{election.Agreement},
+	Metrics:      metrics,
+	Panels:       panels,
+	Formula:      formula,
+	Topology:     func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
 	KnownLimits: []sim.KnownLimit{
 		{Invariant: election.AgreementName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "the timeouts stand in for a failure detector: a lost, slow or paused answer looks like a dead process, and a process that is only cut off or slow elects itself beside the real leader"},
 	},
 }
 
-// Process is one process.
+// Process is one process: the bully election's part, and whether it
+// noticed on its own that the coordinator was gone.
 type Process struct {
-	election.Belief
-	// Asking says the process waits for an OK; an electing process that
-	// is not asking waits for the COORDINATOR.
-	Asking bool
-	// Timeout and Wait are the process's timeouts.
-	Timeout, Wait sim.Time
-	// Sent and Received count the ELECTION messages this process sent
-	// and received.
-	Sent, Received int
+	election.Bully
 	// Noticed says the process noticed on its own that the coordinator was
 	// gone (the learner's or the script's start-election): the seed's log
 	// starts there.
@@ -115,7 +97,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
 		// everyone starts following the highest id
-		nodes[i] = &Process{Belief: election.Belief{Leader: sim.NodeID(len(names) - 1)}, Timeout: p.Timeout, Wait: p.Wait}
+		nodes[i] = &Process{Bully: election.Bully{Belief: election.Belief{Leader: sim.NodeID(len(names) - 1)}, Timeout: p.Timeout, Wait: p.Wait}}
 	}
 	return nodes, nil
 }
@@ -127,7 +109,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Init:
 		if env.Now() > 0 {
 			// down from the start, it comes up late: like a recovery
-			env.Explain("%s comes up and holds an election to learn who leads: %s", me, p.start(env))
+			env.Explain("%s comes up and holds an election to learn who leads: %s", me, p.Start(env))
 			return
 		}
 		if p.Leader == env.Self() {
@@ -139,144 +121,34 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Recover:
 		p.Forget(env)
 		p.Asking = false
-		env.Explain("%s recovers and holds an election to learn who leads: %s", me, p.start(env))
+		env.Explain("%s recovers and holds an election to learn who leads: %s", me, p.Start(env))
 	case sim.Command:
 		if p.Electing {
 			env.Explain("%s is already running an election", me)
 			return
 		}
 		p.Noticed = true
-		env.Explain("%s notices that the coordinator %s is gone: %s", me, env.Name(p.Leader), p.start(env))
+		env.Explain("%s notices that the coordinator %s is gone: %s", me, env.Name(p.Leader), p.Start(env))
 	case sim.Timer:
-		switch {
-		case ev.Tag == TimerOK && p.Asking:
-			env.Explain("%s got no OK within %s: %s", me, sim.Ticks(p.Timeout), p.declare(env))
-		case ev.Tag == TimerCoordinator && p.Electing && !p.Asking:
-			env.Explain("%s got no COORDINATOR within %s: it starts over, %s", me, sim.Ticks(p.Wait), p.start(env))
-		}
+		p.Timer(env, ev.Tag)
 	case sim.Deliver:
-		who := env.Name(ev.From)
-		switch ev.Msg.Kind {
-		case KindElection:
-			p.Received++
-			p.send(env, ev.From, KindOK)
-			switch {
-			case p.Electing:
-				env.Explain("%s replies OK to %s; it is already running an election", me, who)
-			case p.Leading:
-				// it has won already: it tells the late one so
-				p.send(env, ev.From, KindCoordinator)
-				env.Explain("%s replies OK to %s and, as it leads, sends it COORDINATOR", me, who)
-			default:
-				env.Explain("%s replies OK to %s and takes the election over: %s", me, who, p.start(env))
-			}
-		case KindOK:
-			if !p.Asking {
-				env.Explain("%s gets OK from %s as well", me, who)
-				return
-			}
-			p.Asking = false
-			env.CancelTimer(TimerOK)
-			env.SetTimer(TimerCoordinator, p.Wait)
-			env.Explain("%s gets OK from %s: a higher process is alive and takes over; %s waits up to %s for its COORDINATOR", me, who, me, sim.Ticks(p.Wait))
-		case KindCoordinator:
-			if ev.From < env.Self() {
-				switch {
-				case p.Electing:
-					env.Explain("%s hears %s claim to lead, but %s is higher and already running an election", me, who, me)
-					return
-				case p.Leading:
-					// others may have followed the claim: tell everyone again
-					env.Explain("%s hears %s claim to lead, but %s leads and is higher: %s", me, who, me, p.declare(env))
-					return
-				}
-				env.Explain("%s hears %s claim to lead, but %s is higher and bullies: %s", me, who, me, p.start(env))
-				return
-			}
-			p.Asking = false
-			env.CancelTimer(TimerOK)
-			env.CancelTimer(TimerCoordinator)
-			p.Follow(env, ev.From)
-			env.Explain("%s follows %s, the new coordinator", me, who)
-		}
+		p.Deliver(env, ev)
 	}
-}
-
-// start begins an election: ELECTION to every higher id, or, with none,
-// the win. It says what it did, for the caption.
-func (p *Process) start(env *sim.Env) string {
-	p.Begin(env)
-	self := env.Self()
-	var higher []string
-	for q := self + 1; int(q) < env.N(); q++ {
-		p.send(env, q, KindElection)
-		p.Sent++
-		higher = append(higher, env.Name(q))
-	}
-	if len(higher) == 0 {
-		return env.Name(self) + " sends ELECTION to nobody: " + p.declare(env)
-	}
-	p.Asking = true
-	env.CancelTimer(TimerCoordinator)
-	env.SetTimer(TimerOK, p.Timeout)
-	return fmt.Sprintf("%s sends ELECTION to %s (every higher id: it cannot know which are alive) and waits up to %s for an OK", env.Name(self), list(higher), sim.Ticks(p.Timeout))
-}
-
-// declare wins the election: COORDINATOR to every other process.
-func (p *Process) declare(env *sim.Env) string {
-	again := p.Leading
-	p.Asking = false
-	env.CancelTimer(TimerOK)
-	env.CancelTimer(TimerCoordinator)
-	p.Lead(env)
-	for q := range env.N() {
-		if sim.NodeID(q) != env.Self() {
-			p.send(env, sim.NodeID(q), KindCoordinator)
-		}
-	}
-	if again {
-		return "it sends COORDINATOR to all again"
-	}
-	return env.Name(env.Self()) + " wins and sends COORDINATOR to all"
-}
-
-func (p *Process) send(env *sim.Env, to sim.NodeID, kind string) {
-	env.Send(to, sim.Message{Kind: kind, Label: kind})
 }
 
 // Inspect shows whom the process follows and where its election stands.
 func (p *Process) Inspect() []sim.Field {
 	return []sim.Field{
 		{Name: "follows", Value: fmt.Sprint(p.Leader.Number())},
-		{Name: "state", Value: p.state()},
+		{Name: "state", Value: p.State()},
 		{Name: "elections", Value: fmt.Sprint(p.Elections)},
 	}
-}
-
-func (p *Process) state() string {
-	switch {
-	case p.Asking:
-		return "waits for an OK"
-	case p.Electing:
-		return "waits for the COORDINATOR"
-	case p.Leading:
-		return "leads"
-	}
-	return "follows"
 }
 
 // Clone copies the process.
 func (p *Process) Clone() sim.Node {
 	c := *p
 	return &c
-}
-
-// list writes names as people do: "3", "3 and 4", "3, 4 and 6".
-func list(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func metrics(v sim.View) []sim.Metric {
@@ -296,7 +168,7 @@ func panels(v sim.View) []sim.Panel {
 	panel := sim.Panel{Title: "Bully election", Note: "ELECTION goes to every higher id; an OK hands the election to a higher process", Columns: []string{"process", "health", "follows", "state", "ELECTION sent", "received"}}
 	for i := range v.N() {
 		p := v.Node(sim.NodeID(i)).(*Process)
-		panel.Rows = append(panel.Rows, election.Row(v, sim.NodeID(i), p.state(), fmt.Sprint(p.Sent), fmt.Sprint(p.Received)))
+		panel.Rows = append(panel.Rows, election.Row(v, sim.NodeID(i), p.State(), fmt.Sprint(p.Sent), fmt.Sprint(p.Received)))
 	}
 	panels := []sim.Panel{panel}
 	if log := seedPanel(v); log != nil {
