@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spacetime/core/algo/election"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
 )
@@ -31,6 +32,15 @@ type Params struct {
 	mutex.Params
 	// Coordinator is the coordinator's process number (default 1).
 	Coordinator int `json:"coordinator"`
+	// Reelect makes the processes elect a new coordinator when theirs
+	// stops answering (see reelect.go): a waiting process PINGs it every
+	// Ping ticks, holds a bully election when no PONG comes within
+	// Timeout, and a new coordinator grants nothing for Wait ticks while
+	// the requests come in again.
+	Reelect bool     `json:"reelect"`
+	Ping    sim.Time `json:"ping"`
+	Timeout sim.Time `json:"timeout"`
+	Wait    sim.Time `json:"wait"`
 }
 
 // Spec registers the algorithm.
@@ -41,9 +51,10 @@ var Spec = &sim.Spec{
 	MinN:         2,
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
-	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.GrantKind, mutex.ReleaseKind},
+	Kinds:        append([]sim.KindSpec{mutex.RequestKind, mutex.GrantKind, mutex.ReleaseKind}, reelectKinds...),
+	Switches:     []sim.Switch{Reelect},
 	Commands:     []sim.CommandSpec{mutex.Request},
-	Roles:        mutex.Roles,
+	Roles:        append(append([]sim.RoleSpec(nil), mutex.Roles...), election.Roles...),
 	New:          newProcesses,
 	Invariants:   []sim.Invariant{mutex.Safety, deadlock},
 	NewTally:     mutex.NewTally,
@@ -67,6 +78,7 @@ var deadlock = mutex.Deadlock(blocked)
 // nor a REQUEST that overtook its process's RELEASE be taken for a copy.
 type Process struct {
 	mutex.Want
+	params *Params
 	// Self is the process's own id, and Coordinator the coordinator's.
 	Self        sim.NodeID
 	Coordinator sim.NodeID
@@ -80,6 +92,13 @@ type Process struct {
 	// latest request number of each process (coordinator only).
 	Queue []Ask
 	Seen  []int64
+	// Elect is the process's part of electing a new coordinator, Watching
+	// says it checks on its coordinator (a PING or its timer on the way),
+	// and Collecting that a new coordinator waits for the requests before
+	// it grants (re-election only).
+	Elect      election.Bully
+	Watching   bool
+	Collecting bool
 }
 
 // Ask is a queued request: who asked, and its number.
@@ -92,9 +111,17 @@ type Ask struct {
 func (p *Process) Wish() *mutex.Want { return &p.Want }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p := Params{Params: mutex.Defaults(), Coordinator: 1}
+	p := Params{Params: mutex.Defaults(), Coordinator: 1, Ping: defaultPing, Timeout: defaultTimeout, Wait: defaultWait}
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
+	}
+	for _, t := range []struct {
+		field string
+		v     sim.Time
+	}{{"params.ping", p.Ping}, {"params.timeout", p.Timeout}, {"params.wait", p.Wait}} {
+		if t.v < 1 || t.v > maxTicks {
+			return nil, sim.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", maxTicks, t.v)
+		}
 	}
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -104,7 +131,9 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, Self: sim.NodeID(i), Coordinator: sim.NodeID(p.Coordinator - 1), Holder: sim.None, Seen: make([]int64, len(names))}
+		c := sim.NodeID(p.Coordinator - 1)
+		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, params: &p, Self: sim.NodeID(i), Coordinator: c, Holder: sim.None, Seen: make([]int64, len(names)),
+			Elect: election.Bully{Belief: election.Belief{Leader: c}, Timeout: p.Timeout, Wait: p.Wait}}
 	}
 	return nodes, nil
 }
@@ -123,20 +152,37 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		p.Forget(env)
 		p.Holder, p.Queue = sim.None, nil
 		clear(p.Seen)
+		if p.params.Reelect {
+			// it no longer knows who coordinates: not itself, until elected
+			p.Elect.Forget(env)
+			p.Elect.Leader, p.Coordinator = sim.None, sim.None
+			p.Elect.Asking, p.Watching, p.Collecting = false, false, false
+			env.Explain("%s recovers, has forgotten whether it wanted the section and who coordinates, and holds an election: %s", me, p.Elect.Start(env))
+			p.settle(env)
+			return
+		}
 		env.Explain("%s recovers and has forgotten whether it wanted the section; as coordinator it has forgotten the holder and the queue", me)
 	case sim.Command, sim.Workload:
 		if !p.Ask(env) {
 			return
 		}
 		p.Asked++
+		if p.Coordinator == sim.None {
+			env.Explain("%s wants the critical section; it asks once the election it runs names a coordinator", me)
+			return
+		}
 		if p.coordinator(env) {
 			env.Explain("%s, the coordinator, wants the critical section itself", me)
 			p.request(env, Ask{From: env.Self(), N: p.Asked})
 			return
 		}
 		p.send(env, p.Coordinator, KindRequest, p.Asked)
+		p.watch(env)
 		env.Explain("%s wants the critical section: REQUEST to the coordinator %s", me, env.Name(p.Coordinator))
 	case sim.Timer:
+		if p.params.Reelect && p.reelectTimer(env, ev.Tag) {
+			return
+		}
 		if ev.Tag != mutex.TimerRelease || p.State != mutex.InCS {
 			return
 		}
@@ -149,10 +195,25 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		p.send(env, p.Coordinator, KindRelease, p.Asked)
 		env.Explain("%s leaves the critical section after %d ticks: RELEASE to %s", me, p.CSTime, env.Name(p.Coordinator))
 	case sim.Deliver:
+		if p.params.Reelect && p.reelectDeliver(env, ev) {
+			return
+		}
 		switch ev.Msg.Kind {
 		case KindRequest:
+			if p.params.Reelect && !p.coordinator(env) {
+				env.Explain("%s is not the coordinator: it ignores %s's REQUEST (its sender will find out, and elect)", me, env.Name(ev.From))
+				return
+			}
+			if len(ev.Msg.Data) == 1 && ev.Msg.Data[0] == 1 && p.coordinator(env) {
+				p.heldReport(env, Ask{From: ev.From, N: ev.Msg.Value})
+				return
+			}
 			p.request(env, Ask{From: ev.From, N: ev.Msg.Value})
 		case KindRelease:
+			if p.params.Reelect && !p.coordinator(env) {
+				env.Explain("%s is not the coordinator: it ignores %s's RELEASE", me, env.Name(ev.From))
+				return
+			}
 			p.release(env, Ask{From: ev.From, N: ev.Msg.Value})
 		case KindGrant:
 			switch {
@@ -168,6 +229,9 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 				return
 			}
 			p.Enter(env)
+			env.CancelTimer(timerCheck)
+			env.CancelTimer(timerPong)
+			p.Watching = false
 			env.Explain("%s gets the GRANT and enters the critical section for %d ticks", me, p.CSTime)
 		}
 	}
@@ -191,6 +255,11 @@ func (p *Process) request(env *sim.Env, a Ask) {
 	if p.Holder != sim.None {
 		p.Queue = append(p.Queue, a)
 		env.Explain("%s queues %s's request: %s holds the section (queue: %s)", me, who, env.Name(p.Holder), names(env, p.Queue))
+		return
+	}
+	if p.Collecting {
+		p.Queue = append(p.Queue, a)
+		env.Explain("%s queues %s's request: as a new coordinator it grants nothing until the requests are in (queue: %s)", me, who, names(env, p.Queue))
 		return
 	}
 	p.grant(env, a)
@@ -230,6 +299,9 @@ func (p *Process) release(env *sim.Env, a Ask) {
 // queue.
 func (p *Process) Inspect() []sim.Field {
 	f := append(p.Fields(), sim.Field{Name: "request", Value: "#" + strconv.FormatInt(p.Asked, 10)})
+	if p.params.Reelect {
+		f = append(f, p.reelectFields()...)
+	}
 	if p.Self != p.Coordinator {
 		return f
 	}

@@ -2,6 +2,7 @@ package central_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -100,4 +101,34 @@ func TestParams(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 9, left-entered, "held for cs_time ticks")
+}
+
+// With re-election, a crashed coordinator is replaced: over many seeds,
+// with the coordinator crashing (and now and then recovering) at random
+// times among random requests, at most one process is ever in the
+// critical section and nobody waits for ever. (A holder that crashes
+// still blocks everyone: nobody watches the holder.)
+func TestReelectionSurvivesCrashes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	elected := 0
+	for seed := range 300 {
+		n := 3 + rng.IntN(3)
+		var script []string
+		for range 2 + rng.IntN(4) {
+			script = append(script, fmt.Sprintf(`{"at": %d, "node": %d, "command": "request-cs"}`, 1+rng.IntN(40), 1+rng.IntN(n)))
+		}
+		crash := 2 + rng.IntN(30)
+		script = append(script, fmt.Sprintf(`{"at": %d, "fault": "crash", "node": 1}`, crash))
+		if rng.IntN(2) == 0 {
+			script = append(script, fmt.Sprintf(`{"at": %d, "fault": "recover", "node": 1}`, crash+5+rng.IntN(40)))
+		}
+		doc := fmt.Sprintf(`{"algorithm": "central", "n": %d, "seed": %d, "params": {"reelect": true}, "network": {"delay": [1, 2]},
+			"script": [%s], "until": {"time": 400}}`, n, seed, strings.Join(script, ", "))
+		r := algotest.Run(t, doc)
+		require.Empty(t, algotest.Failed(r), doc)
+		if strings.Contains(algotest.Captions(r), "is the coordinator now") {
+			elected++
+		}
+	}
+	assert.Greater(t, elected, 150, "most runs elect a new coordinator")
 }

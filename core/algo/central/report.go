@@ -11,8 +11,16 @@ import (
 
 func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
-// coordinatorOf is the coordinator's id (every process knows it).
-func coordinatorOf(v sim.View) sim.NodeID { return process(v, 0).Coordinator }
+// coordinatorOf is the coordinator's id, as the first live process
+// believes (every process knows it, until one is elected anew).
+func coordinatorOf(v sim.View) sim.NodeID {
+	for i := range v.N() {
+		if v.Health(sim.NodeID(i)) != sim.Crashed {
+			return process(v, sim.NodeID(i)).Coordinator
+		}
+	}
+	return process(v, 0).Coordinator
+}
 
 // star is the coordinator in the middle, linked to every other process.
 func star(v sim.View) *sim.Topology {
@@ -28,6 +36,13 @@ func star(v sim.View) *sim.Topology {
 
 // blocked says what the waiting processes wait for.
 func blocked(v sim.View) string {
+	for i := range v.N() {
+		// with re-election, a process that checks on its coordinator or
+		// elects another will act: it is not stuck
+		if p := process(v, sim.NodeID(i)); v.Health(sim.NodeID(i)) != sim.Crashed && (p.Watching || p.Elect.Electing || p.Collecting) {
+			return ""
+		}
+	}
 	c := coordinatorOf(v)
 	who := mutex.WhoWaits(v)
 	switch coord := process(v, c); {
