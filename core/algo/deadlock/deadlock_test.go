@@ -45,3 +45,13 @@ func TestPhantomAndSnapshot(t *testing.T) {
 	assert.Equal(t, 0, algotest.Metrics(r2)["deadlocks_announced"])
 	assert.Contains(t, algotest.Captions(r2), "3 has 1's report: it waited for nobody at the cut; with every report in, the wait-for graph has no cycle: no deadlock")
 }
+
+// The wait-for graph's panel names the processes as the scenario does.
+func TestPanelNamesProcesses(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "deadlock-detection", "names": ["ann", "bob"], "seed": 1, "network": {"delay": [2, 2]},
+		"script": [{"at": 1, "node": "ann", "command": "request", "target": "bob"}, {"at": 1, "node": "bob", "command": "request", "target": "ann"}],
+		"until": {"quiescent": true}}`)
+	panels := r.Config().Spec.Panels(r.At(r.Len()).View())
+	require.Len(t, panels, 1)
+	assert.Equal(t, []string{"ann", "bob", "bob", "—"}, panels[0].Rows[0].Cells, "ann waits for bob and owes bob a REPLY")
+}

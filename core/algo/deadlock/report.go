@@ -93,12 +93,20 @@ func panels(v sim.View) []sim.Panel {
 	pn := sim.Panel{Title: "Wait-for graph", Columns: []string{"process", "waits for", "owes a REPLY to", "last verdict"}}
 	for i := range v.N() {
 		p := proc(v, sim.NodeID(i))
-		f := p.Inspect()
+		var waits, owes []string
+		for q, w := range p.Waits {
+			if w {
+				waits = append(waits, v.Name(sim.NodeID(q)))
+			}
+		}
+		for _, q := range p.Owes {
+			owes = append(owes, v.Name(q))
+		}
 		verdict := "—"
 		if p.Verdict != "" {
 			verdict = p.Verdict
 		}
-		pn.Rows = append(pn.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(i)), f[0].Value, f[1].Value, verdict}})
+		pn.Rows = append(pn.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(i)), listOr(waits, "nobody"), listOr(owes, "nobody"), verdict}})
 	}
 	return []sim.Panel{pn}
 }
