@@ -13,15 +13,21 @@ import (
 // forking a new future, and shows it. A refused action changes nothing and
 // the error says why in plain words.
 func (s *Session) Act(a engine.Action) error {
-	if Bounds != nil {
-		s.budget = Bounds()
-		s.run.SetBudget(s.budget)
-	}
+	s.freshBudget()
 	if err := s.run.Insert(s.step, a); err != nil {
 		return err
 	}
 	s.step++
 	return nil
+}
+
+// freshBudget gives the run's next extension a budget of its own, when
+// the page bounds its runs (see Bounds).
+func (s *Session) freshBudget() {
+	if Bounds != nil {
+		s.budget = Bounds()
+		s.run.SetBudget(s.budget)
+	}
 }
 
 // Deliver delivers message id next.

@@ -243,8 +243,9 @@ func (s *Session) changedField(rec *trace.Record) (name, now string, others []st
 		}
 		add(was)
 		// what the field read for the other processes, then later on
+		st := s.run.At(k)
 		for id := range s.scn.Names {
-			if v, ok := fieldValue(s.run.At(k).Fields(sim.NodeID(id)), name); ok {
+			if v, ok := fieldValue(st.Fields(sim.NodeID(id)), name); ok {
 				add(v)
 			}
 		}

@@ -34,10 +34,7 @@ func (s *Session) Search(from int, opts explore.Options) (*explore.Search, error
 // the run from that step on is replaced by the schedule, and the page
 // shows the step at which the invariant fails.
 func (s *Session) Adopt(from int, v *explore.Violation) error {
-	if Bounds != nil {
-		s.budget = Bounds()
-		s.run.SetBudget(s.budget)
-	}
+	s.freshBudget()
 	var after = v.Inputs[:0:0]
 	for _, in := range v.Inputs {
 		if in.Step >= from {

@@ -81,8 +81,11 @@ func (s *Session) PrevStop() bool {
 // tourMessages are the messages the stop on screen points at, while the
 // page is at its step.
 func (s *Session) tourMessages() []int {
+	if s.tourStop < 1 {
+		return nil // no tour: not even made, on every frame
+	}
 	tour := s.Tour()
-	if s.tourStop < 1 || s.tourStop > len(tour) {
+	if s.tourStop > len(tour) {
 		return nil
 	}
 	st := tour[s.tourStop-1]

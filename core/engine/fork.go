@@ -7,7 +7,6 @@ import (
 
 	"spacetime/core/faults"
 	"spacetime/core/sim"
-	"spacetime/core/trace"
 )
 
 // Choice is one way a run may go on from a state: the run's own next
@@ -74,12 +73,6 @@ func (r *Run) Fork(k int) (*Fork, error) {
 	}
 	return &Fork{r: fr, until: r.cfg.Until, path: []*world{fr.head}, prefix: prefix}, nil
 }
-
-// Depth is how many steps the fork has taken from its start.
-func (f *Fork) Depth() int { return len(f.taken) }
-
-// Step is the step the fork stands at, counted from the run's start.
-func (f *Fork) Step() int { return f.top().step }
 
 // Taken are the choices down the path, in order.
 func (f *Fork) Taken() []Choice { return f.taken }
@@ -221,7 +214,3 @@ func (f *Fork) Caption(i int) string {
 	}
 	return f.r.trace.Records[f.path[i].step-1].Caption
 }
-
-// Trace is the fork's trace: the run up to its start and the path. Do
-// not modify it.
-func (f *Fork) Trace() *trace.Trace { return f.r.trace }

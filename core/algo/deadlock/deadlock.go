@@ -271,7 +271,7 @@ func (p *Process) onReply(env *sim.Env, ev sim.Event) {
 	for _, x := range p.parts {
 		if x.Records(from) {
 			x.replied[from]++
-			env.Annotate(sim.At(RoleInFlight, group(x.initiator, x.round), "in flight").About(ev.MsgID))
+			env.Annotate(sim.At(RoleInFlight, x.round, "in flight").About(ev.MsgID))
 		}
 	}
 	if !p.Waits[from] {

@@ -9,11 +9,6 @@ import (
 	"spacetime/core/sim"
 )
 
-// group numbers a detection's annotations, which make its cut: by its
-// number, which a process draws above every number it has seen (see
-// onMarker), so that only detections started at once share one.
-func group(_ sim.NodeID, round int) int { return round }
-
 // detect starts a detection at this process: a snapshot, or the naive
 // poll.
 func (p *Process) detect(env *sim.Env) {
@@ -31,10 +26,12 @@ func (p *Process) detect(env *sim.Env) {
 }
 
 // record records the process's waits for detection x and sends its
-// markers.
+// markers. The annotations that make the detection's cut are grouped by
+// its number, which an initiator draws above every number it has seen
+// (see onMarker), so that only detections started at once share one.
 func (p *Process) record(env *sim.Env, x *part) {
 	x.waits = slices.Clone(p.Waits)
-	env.Annotate(sim.At(RoleRecorded, group(x.initiator, x.round), "waits for "+p.waitList(env)))
+	env.Annotate(sim.At(RoleRecorded, x.round, "waits for "+p.waitList(env)))
 	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(x.round), Label: fmt.Sprintf("M%d", x.round), Data: []int64{int64(x.initiator)}})
 	p.Control += env.N() - 1
 }
