@@ -100,6 +100,8 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 				e.Swatch, e.Width = SwatchLine, blockedWidth
 			case sim.StyleLine:
 				e.Swatch, e.Width = SwatchLine, 2
+			case sim.StyleCells:
+				e.Swatch = SwatchBand
 			}
 			out = append(out, e)
 		}

@@ -19,8 +19,16 @@ type TopologyOptions struct {
 	Overlays []sim.Overlay
 }
 
-// TopologyHeight is the height the topology view is drawn at.
-func TopologyHeight(n int) float64 { return min(max(120+22*float64(n), 240), 420) }
+// TopologyHeight is the height the topology view of n processes of the
+// algorithm is drawn at: room for the graph, and for a table of cells
+// (a row a process) when the algorithm draws one.
+func TopologyHeight(spec *sim.Spec, n int) float64 {
+	graph := min(max(120+22*float64(n), 240), 420)
+	if !hasStyle(spec, sim.StyleCells) {
+		return graph
+	}
+	return max(200, graph-40) + float64(n)*cellRow + cellGap
+}
 
 // edgeHit is a drawn link, kept for hit-testing.
 type edgeHit struct {
@@ -49,7 +57,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	// the overlays by style: a state line under a process, arrows beside
 	// links for who waits for whom, links held back
 	states := map[sim.NodeID]string{}
-	var waits, held []sim.Overlay
+	var waits, held, rows []sim.Overlay
 	for _, o := range opt.Overlays {
 		rs, ok := l.role(o.Role)
 		if !ok || o.Node < 0 || int(o.Node) >= n {
@@ -62,9 +70,16 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			waits = append(waits, o)
 		case sim.StyleHeld:
 			held = append(held, o)
+		case sim.StyleCells:
+			rows = append(rows, o)
 		}
 	}
 	height := opt.Height
+	if len(rows) > 0 {
+		// the rows of cells in a table under the graph, as tall as the
+		// view can give them and the graph keeps half of it
+		height -= min(float64(len(rows))*cellRow+cellGap, height*0.4)
+	}
 	if hasStates(spec) {
 		height -= labelGap // room under the lowest circle for its state line
 	}
@@ -155,6 +170,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: text}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
 		}
 	}
+	l.cellRows(rows, height+labelGap*boolFloat(hasStates(spec)), opt.Width, opt.Height)
 	// tokens held, as a coin on the holder's circle
 	for _, sp := range ix.heldAt(k, l) {
 		p := pos[sp.node]
@@ -238,14 +254,77 @@ func heldLink(from, to [2]float64, r float64, color Color) []Shape {
 	}
 }
 
+// cellRows draws the StyleCells overlays as a table between top and
+// bottom: a row for each, its process's name, then its cells, each
+// coloured by its group (tinted when settled, outlined when tentative).
+// A row longer than the width shows its end, after an ellipsis.
+func (l *layout) cellRows(rows []sim.Overlay, top, width, bottom float64) {
+	if len(rows) == 0 {
+		return
+	}
+	rowH := min(cellRow, (bottom-top-cellGap)/float64(len(rows)))
+	nameW := 0.0
+	for _, o := range rows {
+		nameW = max(nameW, TextWidth(l.tr.Names[o.Node], true))
+	}
+	x0 := cellGap + nameW + 6
+	fit := max(int((width-x0-cellGap)/(cellWidth+2)), 1)
+	for r, o := range rows {
+		y := top + cellGap + float64(r)*rowH
+		mid := y + rowH/2
+		l.tag = tagOf(WhatProcess).at(o.Node)
+		l.add(Shape{Op: OpText, X1: x0 - 6, Y1: mid + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: l.tr.Names[o.Node], Tag: l.tag})
+		cells := o.Cells
+		x := x0
+		if len(cells) > fit {
+			cells = cells[len(cells)-fit+1:]
+			l.add(Shape{Op: OpText, X1: x + cellWidth/2, Y1: mid + 4, Color: Faint, Align: AlignCenter, Text: "…", Tag: l.tag})
+			x += cellWidth + 2
+		}
+		h := rowH - 3
+		for _, c := range cells {
+			color := ToneColor(cellTones[c.Group%len(cellTones)])
+			if c.Tentative {
+				for _, e := range [4][4]float64{{x, y, x + cellWidth, y}, {x + cellWidth, y, x + cellWidth, y + h}, {x + cellWidth, y + h, x, y + h}, {x, y + h, x, y}} {
+					l.add(Shape{Op: OpLine, X1: e[0], Y1: e[1], X2: e[2], Y2: e[3], Color: color, Width: 1.5, Tag: l.tag})
+				}
+			} else {
+				l.add(Shape{Op: OpRect, X1: x, Y1: y, X2: cellWidth, Y2: h, Color: color, Tag: l.tag})
+			}
+			l.add(Shape{Op: OpText, X1: x + cellWidth/2, Y1: y + h/2 + 4, Color: Ink, Align: AlignCenter, Text: c.Text, Tag: l.tag})
+			x += cellWidth + 2
+		}
+	}
+}
+
+// cellTones colour the cells of a row by their group, in turn.
+var cellTones = [...]sim.Tone{sim.Blue, sim.Green, sim.Orange, sim.Purple, sim.Teal, sim.Gold, sim.Cyan, sim.Red}
+
+// The table of cells: a row's height, a cell's width, and the margin.
+const (
+	cellRow   = 20.0
+	cellWidth = 20.0
+	cellGap   = 6.0
+)
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // hasStates says the algorithm writes processes' states under them in
 // the process graph: the graph leaves room for the lowest one's.
-func hasStates(spec *sim.Spec) bool {
+func hasStates(spec *sim.Spec) bool { return hasStyle(spec, sim.StyleState) }
+
+// hasStyle says the algorithm has a role of the style.
+func hasStyle(spec *sim.Spec, style sim.Style) bool {
 	if spec == nil {
 		return false
 	}
 	for _, r := range spec.Roles {
-		if r.Style == sim.StyleState {
+		if r.Style == style {
 			return true
 		}
 	}

@@ -530,7 +530,7 @@ func checkView(t *testing.T, p *Page, i int) {
 	checkScene(t, own)
 	_ = own.SVG()
 	_, _ = own.Encode(nil, nil)
-	if ts := s.TopologyScene(300, diagram.TopologyHeight(n)); ts != nil {
+	if ts := s.TopologyScene(300, diagram.TopologyHeight(s.Spec(), n)); ts != nil {
 		checkScene(t, ts)
 		_ = ts.Hit(150, 150)
 	}

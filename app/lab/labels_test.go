@@ -60,7 +60,7 @@ func TestNoLabelsCollideInAnyLesson(t *testing.T) {
 		for _, k := range steps {
 			s.Seek(k)
 			scenes := []*diagram.Scene{s.Scene(projectorWidth, projectorHeight)}
-			if ts := s.TopologyScene(graphWidth, diagram.TopologyHeight(len(scn.Names))*scale); ts != nil {
+			if ts := s.TopologyScene(graphWidth, diagram.TopologyHeight(scn.Spec(), len(scn.Names))*scale); ts != nil {
 				scenes = append(scenes, ts)
 			}
 			lost += pointLeftOut(t, s, scenes[0], fmt.Sprintf("%s k=%d", id, k))

@@ -205,5 +205,5 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 // topologyHeight is pane i's process graph's height: room for its
 // processes at the page's text size.
 func (c *Lab) topologyHeight(i int) float64 {
-	return diagram.TopologyHeight(len(c.sess(i).Scenario().Names)) * c.scale()
+	return diagram.TopologyHeight(c.sess(i).Spec(), len(c.sess(i).Scenario().Names)) * c.scale()
 }

@@ -129,9 +129,13 @@ const (
 	// StyleLine draws a line through the overlay's Points on the lanes,
 	// labelled with its Text, and the work its Undone points lost.
 	StyleLine
+	// StyleCells draws an overlay's Cells as a row of boxes for its Node,
+	// in a table under the process graph: a process's log, each box
+	// coloured by its cell's Group (a Raft entry's term).
+	StyleCells
 )
 
-var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token", "label", "state", "wait", "held", "line"}
+var styleNames = [...]string{"hidden", "glyph", "bar", "outline", "band", "arrow", "halo", "cut", "token", "label", "state", "wait", "held", "line", "cells"}
 
 // String names the style.
 func (s Style) String() string {

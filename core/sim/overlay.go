@@ -4,12 +4,12 @@ package sim
 // screen, beside what its trace draws: a process's state, who waits for
 // whom, a link held back, a line through the processes' pasts. Its Role
 // names one of the Spec's Roles, whose Style (one of the overlay styles:
-// StyleState, StyleWait, StyleHeld, StyleLine) says how app/diagram draws
+// StyleState, StyleWait, StyleHeld, StyleLine, StyleCells) says how app/diagram draws
 // it, once for every algorithm, and whose Tone and Legend colour and
 // explain it. What it is anchored to depends on its style.
 type Overlay struct {
 	Role string
-	// Node and Peer anchor it to a process (StyleState: Node) or to the
+	// Node and Peer anchor it to a process (StyleState, StyleCells: Node) or to the
 	// link from Node to Peer (StyleWait: Node waits for Peer; StyleHeld:
 	// Peer holds back what comes from Node).
 	Node, Peer NodeID
@@ -22,6 +22,19 @@ type Overlay struct {
 	Text string
 	// Dashed says it is not settled yet (a candidate line).
 	Dashed bool
+	// Cells are the boxes of a StyleCells row, first to last; First is the
+	// number of the first (a long row shows only its end).
+	Cells []Cell
+	First int
+}
+
+// Cell is one box of a StyleCells row: a short text, a group that picks
+// its colour (entries of one term share one), and whether it is only
+// tentative (an entry not yet committed, drawn hollow).
+type Cell struct {
+	Text      string
+	Group     int
+	Tentative bool
 }
 
 // LinePoint is the step at which process Node made its first annotation of

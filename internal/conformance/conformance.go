@@ -724,7 +724,7 @@ func overlaysFit(spec *sim.Spec, v sim.View) error {
 					return fmt.Errorf("the line %q has a point at process %d, of %d", o.Text, p.Node.Number(), v.N())
 				}
 			}
-		case !in(o.Node) || (rs.Style != sim.StyleState && (!in(o.Peer) || o.Peer == o.Node)):
+		case !in(o.Node) || (rs.Style != sim.StyleState && rs.Style != sim.StyleCells && (!in(o.Peer) || o.Peer == o.Node)):
 			return fmt.Errorf("an overlay of the role %q at processes %d and %d, of %d", o.Role, o.Node.Number(), o.Peer.Number(), v.N())
 		}
 	}

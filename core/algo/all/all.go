@@ -16,6 +16,7 @@ import (
 	"spacetime/core/algo/logicalclock"
 	"spacetime/core/algo/logreplay"
 	"spacetime/core/algo/maekawa"
+	"spacetime/core/algo/raft"
 	"spacetime/core/algo/ricartagrawala"
 	"spacetime/core/algo/ringelection"
 	"spacetime/core/algo/suzukikasami"
@@ -41,6 +42,7 @@ var specs = []*sim.Spec{
 	lease.Spec,
 	coordlock.Spec,
 	epochs.Spec,
+	raft.Spec,
 	termination.DSSpec,
 	termination.CreditSpec,
 	termination.PollSpec,

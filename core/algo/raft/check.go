@@ -1,0 +1,277 @@
+package raft
+
+import (
+	"fmt"
+	"maps"
+
+	"spacetime/core/sim"
+)
+
+// The names of the paper's five guarantees, which the invariants check.
+const (
+	electionSafetyName = "election safety"
+	logMatchingName    = "log matching"
+	completenessName   = "leader completeness"
+	stateMachineName   = "state machine safety"
+	appendOnlyName     = "leader append-only"
+)
+
+// The guarantees, in the order of the paper's Figure 3.
+const (
+	guaranteeElection = iota
+	guaranteeAppendOnly
+	guaranteeMatching
+	guaranteeCompleteness
+	guaranteeStateMachine
+	guarantees
+)
+
+// commitPoint is the furthest a server of some term saw the log
+// committed: up to index, whose log up to there hashes to sum.
+type commitPoint struct {
+	term  int64
+	index int
+	sum   uint64
+}
+
+// tally follows the run as an observer with a view of every server's
+// disk would: each server's log after each of its steps, who led which
+// term, what was committed and applied where. It checks the guarantees
+// against that history, each at the step that could break it, at a cost
+// that grows with what the step changed, not with the logs.
+type tally struct {
+	n int
+	// logs, roles and terms are each server's after its last step.
+	logs  []Log
+	roles []Role
+	terms []int64
+	// commits and applied are how far each server had committed and
+	// applied after its last step.
+	commits, applied []int
+	// leaders are who led each term.
+	leaders map[int64]sim.NodeID
+	// points are the furthest commit seen in each term, in the order of
+	// their terms.
+	points []commitPoint
+	// firstApplied is the entry first applied at each index, by anyone.
+	firstApplied Log
+	// broken is, for each guarantee, what broke it first (nil if nothing
+	// did).
+	broken [guarantees]*breach
+	// the figures: leaders at the last annotation, time without one,
+	// elections, the highest term and commit index, and each entry's wait
+	// from its appending to its commit
+	leading        []bool
+	lastAt         sim.Time
+	leaderless     sim.Time
+	elections      int
+	maxTerm        int64
+	maxCommit      int
+	appendedAt     map[int]sim.Time
+	latencySum     sim.Time
+	latencyMax     sim.Time
+	latencyEntries int
+}
+
+func newTally(n int) sim.Tally {
+	return &tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), commits: make([]int, n),
+		applied: make([]int, n), leaders: map[int64]sim.NodeID{}, leading: make([]bool, n), appendedAt: map[int]sim.Time{}}
+}
+
+// Clone copies the tally: logs share their full chunks.
+func (t *tally) Clone() sim.Tally {
+	c := *t
+	c.logs = make([]Log, t.n)
+	for i := range t.logs {
+		c.logs[i] = t.logs[i].Clone()
+	}
+	c.roles, c.terms = append([]Role(nil), t.roles...), append([]int64(nil), t.terms...)
+	c.commits, c.applied = append([]int(nil), t.commits...), append([]int(nil), t.applied...)
+	c.leaders = maps.Clone(t.leaders)
+	c.points = append([]commitPoint(nil), t.points...)
+	c.firstApplied = t.firstApplied.Clone()
+	c.leading = append([]bool(nil), t.leading...)
+	c.appendedAt = maps.Clone(t.appendedAt)
+	return &c
+}
+
+// Note follows the leaders' intervals (a crash ends them), for the time
+// without a leader, and the entries appended and committed, for the
+// commit latency.
+func (t *tally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
+	if !t.anyLeading() {
+		t.leaderless += at - t.lastAt
+	}
+	t.lastAt = at
+	for _, a := range as {
+		switch {
+		case a.Role == roleLeader:
+			t.leading[node] = a.Phase == sim.Begin
+		case a.Role == roleCandidate && a.Phase == sim.Begin:
+			t.elections++
+		case a.Role == roleAppended:
+			t.appendedAt[a.Group] = at
+		case a.Role == roleCommit:
+			for i, since := range t.appendedAt {
+				if i <= a.Group {
+					wait := at - since
+					t.latencySum += wait
+					t.latencyMax = max(t.latencyMax, wait)
+					t.latencyEntries++
+					delete(t.appendedAt, i)
+				}
+			}
+		}
+	}
+}
+
+func (t *tally) anyLeading() bool {
+	for _, l := range t.leading {
+		if l {
+			return true
+		}
+	}
+	return false
+}
+
+// Joined and Left: the tally follows servers, not messages.
+func (t *tally) Joined(sim.Message) {}
+func (t *tally) Left(sim.Message)   {}
+
+// Stepped checks the guarantees a server's step could break.
+func (t *tally) Stepped(id sim.NodeID, n sim.Node) {
+	s := n.(*Server)
+	t.maxTerm = max(t.maxTerm, s.Term)
+	wasLeader := t.roles[id] == Leader && t.terms[id] == s.Term
+	if changed := t.logs[id].Diverges(&s.Log); changed != 0 {
+		if wasLeader && s.Role == Leader && changed <= t.logs[id].Len() {
+			t.breaks(guaranteeAppendOnly, "%s, leader of term %d, changed its own entry %d", id, s.Term, changed)
+		}
+		t.matchLogs(id, &s.Log, changed)
+		t.logs[id] = s.Log.Clone()
+	}
+	if s.Role == Leader && !wasLeader {
+		if l, ok := t.leaders[s.Term]; ok && l != id {
+			t.breaks(guaranteeElection, "%s and %s both became leader of term %d", l, id, s.Term)
+		}
+		t.leaders[s.Term] = id
+		t.complete(id, s)
+	}
+	if s.Commit > t.commits[id] {
+		t.committed(s)
+	}
+	if s.Applied > t.applied[id] {
+		t.apply(id, s)
+	}
+	t.roles[id], t.terms[id], t.commits[id], t.applied[id] = s.Role, s.Term, s.Commit, s.Applied
+	t.maxCommit = max(t.maxCommit, s.Commit)
+}
+
+// matchLogs checks log matching from index from of server id's log on:
+// where another log has an entry of the same index and term, the two logs
+// must be the same up to it. The entries before from were checked when
+// they, or the other log's, last changed.
+func (t *tally) matchLogs(id sim.NodeID, l *Log, from int) {
+	for j := range t.logs {
+		o := &t.logs[j]
+		if sim.NodeID(j) == id {
+			continue
+		}
+		for i := from; i <= min(l.Len(), o.Len()); i++ {
+			if l.Term(i) == o.Term(i) && l.Sum(i) != o.Sum(i) {
+				t.breaks(guaranteeMatching, "%s and %s both have an entry %d of term %d, but their logs differ before it", id, sim.NodeID(j), i, l.Term(i))
+				return
+			}
+		}
+	}
+}
+
+// complete checks a new leader's log holds every entry committed in an
+// earlier term.
+func (t *tally) complete(id sim.NodeID, s *Server) {
+	for k := len(t.points) - 1; k >= 0; k-- {
+		p := t.points[k]
+		if p.term >= s.Term {
+			continue
+		}
+		if s.Log.Len() < p.index || s.Log.Sum(p.index) != p.sum {
+			t.breaks(guaranteeCompleteness, "%s leads term %d without entry %d as it was committed in term %d", id, s.Term, p.index, p.term)
+		}
+		return // the points before it are prefixes of it
+	}
+}
+
+// committed records how far a server saw the log committed in its term.
+func (t *tally) committed(s *Server) {
+	p := commitPoint{term: s.Term, index: s.Commit, sum: s.Log.Sum(s.Commit)}
+	k := len(t.points) - 1
+	for k >= 0 && t.points[k].term > p.term {
+		k--
+	}
+	switch {
+	case k >= 0 && t.points[k].term == p.term:
+		if p.index > t.points[k].index {
+			t.points[k] = p
+		}
+	default:
+		t.points = append(t.points, commitPoint{})
+		copy(t.points[k+2:], t.points[k+1:])
+		t.points[k+1] = p
+	}
+}
+
+// apply checks the entries a server applied against those first applied
+// at their indexes by anyone.
+func (t *tally) apply(id sim.NodeID, s *Server) {
+	for i := t.applied[id] + 1; i <= s.Applied; i++ {
+		e := s.Log.At(i)
+		if i > t.firstApplied.Len() {
+			t.firstApplied.Append(e.Term, e.Cmd)
+			continue
+		}
+		if f := t.firstApplied.At(i); f.Term != e.Term || f.Cmd != e.Cmd {
+			t.breaks(guaranteeStateMachine, "%s applied entry %d of term %d (x ← %d), where another server applied one of term %d (x ← %d)", id, i, e.Term, e.Cmd, f.Term, f.Cmd)
+		}
+	}
+}
+
+// breach is what broke a guarantee: a caption whose servers are named
+// when it is shown, as the scenario names them.
+type breach struct {
+	format string
+	args   []any
+}
+
+func (b *breach) text(v sim.View) string {
+	args := append([]any(nil), b.args...)
+	for i, a := range args {
+		if id, ok := a.(sim.NodeID); ok {
+			args[i] = v.Name(id)
+		}
+	}
+	return fmt.Sprintf(b.format, args...)
+}
+
+// breaks records the first breach of a guarantee.
+func (t *tally) breaks(g int, format string, args ...any) {
+	if t.broken[g] == nil {
+		t.broken[g] = &breach{format: format, args: args}
+	}
+}
+
+func invariant(g int, name, help string) sim.Invariant {
+	return sim.Invariant{Name: name, Help: help, Check: func(v sim.View) sim.Verdict {
+		if b := v.Tally().(*tally).broken[g]; b != nil {
+			return sim.Verdict{Detail: b.text(v)}
+		}
+		return sim.Verdict{OK: true}
+	}}
+}
+
+var invariants = []sim.Invariant{
+	invariant(guaranteeElection, electionSafetyName, "at most one leader is elected in a term"),
+	invariant(guaranteeAppendOnly, appendOnlyName, "a leader never overwrites or deletes entries in its log; it only appends"),
+	invariant(guaranteeMatching, logMatchingName, "if two logs hold an entry with the same index and term, they are the same up to it"),
+	invariant(guaranteeCompleteness, completenessName, "an entry committed in a term is in the log of the leader of every later term"),
+	invariant(guaranteeStateMachine, stateMachineName, "no two servers apply different commands at the same index"),
+}

@@ -1,0 +1,126 @@
+package raft
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spacetime/core/sim"
+)
+
+// shownEntries is how many of a log's last entries the pictures and the
+// panel show.
+const shownEntries = 16
+
+// leaderOf is the live leader of the highest term, or None.
+func leaderOf(v sim.View) sim.NodeID {
+	leader, term := sim.NodeID(sim.None), int64(-1)
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		if s := v.Node(id).(*Server); s.Role == Leader && v.Health(id) != sim.Crashed && s.Term > term {
+			leader, term = id, s.Term
+		}
+	}
+	return leader
+}
+
+func metrics(v sim.View) []sim.Metric {
+	t := v.Tally().(*tally)
+	var leader any
+	if l := leaderOf(v); l != sim.None {
+		leader = v.Name(l)
+	}
+	leaderless := t.leaderless
+	if !t.anyLeading() {
+		leaderless += v.Now() - t.lastAt
+	}
+	var perEntry, latency any
+	if t.maxCommit > 0 {
+		perEntry = float64(v.NumSent()) / float64(t.maxCommit)
+	}
+	if t.latencyEntries > 0 {
+		latency = float64(t.latencySum) / float64(t.latencyEntries)
+	}
+	return []sim.Metric{
+		{Name: "leader", Value: leader},
+		{Name: "elections", Value: t.elections},
+		{Name: "terms", Value: t.maxTerm},
+		{Name: "leaderless_ticks", Value: int64(leaderless)},
+		{Name: "committed", Value: t.maxCommit},
+		{Name: "messages_per_entry", Value: perEntry},
+		{Name: "commit_latency", Value: latency},
+		{Name: "commit_latency_max", Value: int64(t.latencyMax)},
+	}
+}
+
+// termsText writes a log as its entries' terms, a bar after the last
+// committed one, and only its last entries when it is long: "1 1 2 | 3".
+func termsText(l *Log, commit, limit int) string {
+	if l.Len() == 0 {
+		return "empty"
+	}
+	var b strings.Builder
+	from := 1
+	if limit > 0 && l.Len() > limit {
+		from = l.Len() - limit + 1
+		fmt.Fprintf(&b, "…%d: ", from)
+	}
+	for i := from; i <= l.Len(); i++ {
+		if i > from {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatInt(l.Term(i), 10))
+		if i == commit && i < l.Len() {
+			b.WriteString(" |")
+		}
+	}
+	return b.String()
+}
+
+func panels(v sim.View) []sim.Panel {
+	p := sim.Panel{Title: "Servers and their logs", Columns: []string{"server", "role", "term", "log (terms)", "commit", "x"},
+		Note: fmt.Sprintf("a leader needs %d of %d votes; an entry of its term held by %d is committed (| marks the commit index)", v.N()/2+1, v.N(), v.N()/2+1)}
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		s := v.Node(id).(*Server)
+		role := s.Role.String()
+		if h := v.Health(id); h != sim.Up {
+			role = h.String()
+		}
+		row := sim.Row{Cells: []string{v.Name(id), role, strconv.FormatInt(s.Term, 10), termsText(&s.Log, s.Commit, shownEntries),
+			strconv.Itoa(s.Commit), strconv.FormatInt(s.Register, 10)}}
+		if s.Role == Leader && v.Health(id) != sim.Crashed {
+			row.CellEmphasis = []string{"", "good"}
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	return []sim.Panel{p}
+}
+
+func formula(v sim.View) string {
+	t := v.Tally().(*tally)
+	text := fmt.Sprintf("Elections: %d, up to term %d; a leader needs %d of %d votes.", t.elections, t.maxTerm, v.N()/2+1, v.N())
+	if t.maxCommit > 0 {
+		text += fmt.Sprintf(" Committed: %d entries, %.1f messages an entry.", t.maxCommit, float64(v.NumSent())/float64(t.maxCommit))
+	}
+	return text
+}
+
+// overlays are each server's role and term under its circle, and its log
+// in the table under the graph.
+func overlays(v sim.View) []sim.Overlay {
+	out := make([]sim.Overlay, 0, 2*v.N())
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		s := v.Node(id).(*Server)
+		out = append(out, sim.Overlay{Role: roleState, Node: id, Peer: sim.None, Text: fmt.Sprintf("%s t%d", s.Role, s.Term)})
+		first := max(1, s.Log.Len()-shownEntries+1)
+		cells := make([]sim.Cell, 0, s.Log.Len()-first+1)
+		for j := first; j <= s.Log.Len(); j++ {
+			t := s.Log.Term(j)
+			cells = append(cells, sim.Cell{Text: strconv.FormatInt(t, 10), Group: int(t), Tentative: j > s.Commit})
+		}
+		out = append(out, sim.Overlay{Role: roleLog, Node: id, Peer: sim.None, Cells: cells, First: first})
+	}
+	return out
+}
