@@ -47,9 +47,10 @@ func (s *Session) Command(id sim.NodeID, name string, target sim.NodeID, arg int
 }
 
 // Takes reports whether process id takes the command at the step on screen
-// (only some processes take some commands).
+// (only some processes take some commands, and a crashed one none).
 func (s *Session) Takes(id sim.NodeID, c sim.CommandSpec) bool {
-	return c.TakenBy(s.State().View(), id)
+	v := s.State().View()
+	return v.Health(id) != sim.Crashed && c.TakenBy(v, id)
 }
 
 // SetFIFO runs the same scenario again with FIFO channels on or off from

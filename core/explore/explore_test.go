@@ -46,6 +46,7 @@ func TestFindsEachBrokenVariantsBug(t *testing.T) {
 		{"token-ring-two-tokens", "at most one process in the critical section"},
 		{"split-brain", "two processes act as leader in overlapping intervals"},
 		{"lease-no-fencing", "the storage accepts no write whose lease had run out"},
+		{"raft-figure8-three", "leader completeness"},
 	} {
 		s, _, x, from := search(t, tc.id)
 		v := x.Violation()
@@ -78,6 +79,25 @@ func TestFindsNoneWhereTheAlgorithmIsCorrect(t *testing.T) {
 		assert.Nil(t, x.Violation(), "%s: %s", id, x.Describe())
 		assert.NotEqual(t, explore.Running, x.Progress().Outcome, id)
 	}
+}
+
+// Raft's Figure 8 on three servers: with the wrong commit rule the search
+// finds the lost entry (above); with Raft's rule, from the same step and
+// within the same bound, every schedule keeps every guarantee.
+func TestFindsNoFigure8WithRaftsRule(t *testing.T) {
+	s, err := scenario.Builtin("raft-figure8-three")
+	require.NoError(t, err)
+	sw := s.Spec().Switches[1]
+	require.Equal(t, "count_replicas", sw.Param)
+	right, err := s.WithSwitch(sw, false)
+	require.NoError(t, err)
+	r, err := right.Run()
+	require.NoError(t, err)
+	x, err := explore.New(r, s.Lesson.Search.From, s.Lesson.Search.Options())
+	require.NoError(t, err)
+	x.Run()
+	assert.Nil(t, x.Violation(), x.Describe())
+	assert.Equal(t, s.Lesson.Search.Depth, x.Progress().Depth, "every schedule of the lesson's depth was tried")
 }
 
 // A search is worked in slices: each slice takes a bounded number of

@@ -83,12 +83,15 @@ func panels(v sim.View) []sim.Panel {
 	for i := range v.N() {
 		id := sim.NodeID(i)
 		s := v.Node(id).(*Server)
-		role := s.Role.String()
-		if h := v.Health(id); h != sim.Up {
-			role = h.String()
+		role, commit, x := s.Role.String(), strconv.Itoa(s.Commit), strconv.FormatInt(s.Register, 10)
+		known := s.Commit
+		switch h := v.Health(id); h {
+		case sim.Crashed:
+			role, commit, x, known = h.String(), "–", "–", 0 // lost with its memory
+		case sim.Paused:
+			role += " (" + h.String() + ")"
 		}
-		row := sim.Row{Cells: []string{v.Name(id), role, strconv.FormatInt(s.Term, 10), termsText(&s.Log, s.Commit, shownEntries),
-			strconv.Itoa(s.Commit), strconv.FormatInt(s.Register, 10)}}
+		row := sim.Row{Cells: []string{v.Name(id), role, strconv.FormatInt(s.Term, 10), termsText(&s.Log, known, shownEntries), commit, x}}
 		if s.Role == Leader && v.Health(id) != sim.Crashed {
 			row.CellEmphasis = []string{"", "good"}
 		}
@@ -113,12 +116,18 @@ func overlays(v sim.View) []sim.Overlay {
 	for i := range v.N() {
 		id := sim.NodeID(i)
 		s := v.Node(id).(*Server)
-		out = append(out, sim.Overlay{Role: roleState, Node: id, Peer: sim.None, Text: fmt.Sprintf("%s t%d", s.Role, s.Term)})
+		state, commit := fmt.Sprintf("%s t%d", s.Role, s.Term), s.Commit
+		if v.Health(id) == sim.Crashed {
+			// its disk holds its term and log, not its role or what it
+			// knew committed
+			state, commit = fmt.Sprintf("term %d", s.Term), 0
+		}
+		out = append(out, sim.Overlay{Role: roleState, Node: id, Peer: sim.None, Text: state})
 		first := max(1, s.Log.Len()-shownEntries+1)
 		cells := make([]sim.Cell, 0, s.Log.Len()-first+1)
 		for j := first; j <= s.Log.Len(); j++ {
 			t := s.Log.Term(j)
-			cells = append(cells, sim.Cell{Text: strconv.FormatInt(t, 10), Group: int(t), Tentative: j > s.Commit})
+			cells = append(cells, sim.Cell{Text: strconv.FormatInt(t, 10), Group: int(t), Tentative: j > commit})
 		}
 		out = append(out, sim.Overlay{Role: roleLog, Node: id, Peer: sim.None, Cells: cells, First: first})
 	}
