@@ -230,7 +230,7 @@ func (t *tally) apply(id sim.NodeID, s *Server) {
 			continue
 		}
 		if f := t.firstApplied.At(i); f.Term != e.Term || f.Cmd != e.Cmd {
-			t.breaks(guaranteeStateMachine, "%s applied entry %d of term %d (x ← %d), where another server applied one of term %d (x ← %d)", id, i, e.Term, e.Cmd, f.Term, f.Cmd)
+			t.breaks(guaranteeStateMachine, "%s applied entry %d of term %d (x ← %d), where another server applied one of term %d (x ← %d)", id, i, e.Term, e.Cmd[0], f.Term, f.Cmd[0])
 		}
 	}
 }

@@ -1,11 +1,10 @@
 package raft
 
 // Entry is one entry of a server's log: the term of the leader that
-// appended it and the client's command, the value it sets the register
-// to (0 sets nothing).
+// appended it and the command it carries to the state machine.
 type Entry struct {
 	Term int64
-	Cmd  int64
+	Cmd  Command
 	// sum is the hash of the log up to and including this entry, so that
 	// two logs are compared at an index in one step (log matching), and a
 	// log's changes are found by bisection.
@@ -57,8 +56,11 @@ func (l *Log) Sum(i int) uint64 {
 }
 
 // Append adds an entry at the end.
-func (l *Log) Append(term, cmd int64) {
-	s := (l.Sum(l.Len()) ^ uint64(term)*0x9e3779b97f4a7c15 ^ uint64(cmd)) * 0xbf58476d1ce4e5b9
+func (l *Log) Append(term int64, cmd Command) {
+	s := (l.Sum(l.Len()) ^ uint64(term)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	for _, w := range cmd {
+		s = (s ^ s>>31 ^ uint64(w)) * 0xbf58476d1ce4e5b9
+	}
 	l.tail = append(l.tail, Entry{Term: term, Cmd: cmd, sum: s ^ s>>31})
 	if len(l.tail) == chunkLen {
 		c := new([chunkLen]Entry)

@@ -80,12 +80,19 @@ type Params struct {
 	Logs  [][]int64 `json:"logs"`
 }
 
-// config is what every server of a run shares, read from the params.
-type config struct {
-	electionMin, electionMax sim.Time
-	heartbeat                sim.Time
-	randomized, countReplica bool
-	batch                    int
+// Config is what every member of a group shares: its timing and rules.
+type Config struct {
+	// ElectionMin and ElectionMax bound an election timeout, and
+	// Heartbeat is a leader's period (ticks).
+	ElectionMin, ElectionMax, Heartbeat sim.Time
+	// Randomized draws each timeout within the bounds (else every timeout
+	// is the least); CountReplicas is Figure 8's wrong commit rule.
+	Randomized, CountReplicas bool
+	// NoOp makes a new leader append an empty entry of its term, so that
+	// what it inherited is committed without waiting for a command.
+	NoOp bool
+	// Batch is the most entries an APPEND carries.
+	Batch int
 }
 
 // Role is a server's role: follower, candidate or leader.
@@ -184,12 +191,16 @@ func newServers(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	case par.Terms != nil && len(par.Terms) != n:
 		return nil, sim.FieldErrorf("params.terms", "want a term for each of the %d servers, got %d", n, len(par.Terms))
 	}
-	cfg := &config{electionMin: lo, electionMax: hi, heartbeat: par.Heartbeat, randomized: par.Randomized == nil || *par.Randomized,
-		countReplica: par.CountReplicas, batch: par.Batch}
+	cfg := &Config{ElectionMin: lo, ElectionMax: hi, Heartbeat: par.Heartbeat, Randomized: par.Randomized == nil || *par.Randomized,
+		CountReplicas: par.CountReplicas, Batch: par.Batch}
+	group := make([]sim.NodeID, n)
+	for i := range group {
+		group[i] = sim.NodeID(i)
+	}
 	total := 0
 	nodes := make([]sim.Node, n)
 	for i := range nodes {
-		s := &Server{cfg: cfg, Voted: sim.None, Leader: sim.None, next: make([]int, n), match: make([]int, n)}
+		s := &Server{Replica: NewReplica(cfg, group, n)}
 		if par.Logs != nil {
 			total += len(par.Logs[i])
 			if total > maxEntries {
@@ -199,7 +210,7 @@ func newServers(names []string, raw json.RawMessage) ([]sim.Node, error) {
 				if t < 1 || t > maxTicks || t < s.Log.LastTerm() {
 					return nil, sim.FieldErrorf(fmt.Sprintf("params.logs[%d][%d]", i, j), "want a term from %d to %d (terms never fall along a log), got %d", max(1, s.Log.LastTerm()), maxTicks, t)
 				}
-				s.Log.Append(t, t) // x ← its term, so that entries of two terms differ
+				s.Log.Append(t, Command{t}) // x ← its term, so that entries of two terms differ
 			}
 		}
 		s.Term = s.Log.LastTerm()

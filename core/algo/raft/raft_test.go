@@ -27,8 +27,8 @@ func TestLogIsASliceWhoseCopiesAreIndependent(t *testing.T) {
 		switch r := rng.IntN(10); {
 		case r < 6:
 			term := int64(1 + len(want)/50)
-			log.Append(term, int64(step))
-			want = append(want, Entry{Term: term, Cmd: int64(step)})
+			log.Append(term, Command{int64(step)})
+			want = append(want, Entry{Term: term, Cmd: Command{int64(step)}})
 		case r < 8 && len(want) > 0:
 			n := rng.IntN(len(want) + 1)
 			if rng.IntN(4) > 0 {
@@ -57,7 +57,7 @@ func TestLogIsASliceWhoseCopiesAreIndependent(t *testing.T) {
 	c := log.Clone()
 	c.TruncateTo(c.Len() / 2)
 	for range 3 * chunkLen {
-		c.Append(99, 99)
+		c.Append(99, Command{99})
 	}
 	check(&log, want)
 }
@@ -67,25 +67,26 @@ func TestLogIsASliceWhoseCopiesAreIndependent(t *testing.T) {
 func TestLogDiverges(t *testing.T) {
 	var a, b Log
 	for i := range 200 {
-		a.Append(int64(1+i/70), int64(i))
-		b.Append(int64(1+i/70), int64(i))
+		a.Append(int64(1+i/70), Command{int64(i)})
+		b.Append(int64(1+i/70), Command{int64(i)})
 	}
 	assert.Equal(t, 0, a.Diverges(&b))
-	b.Append(3, 7)
+	b.Append(3, Command{7})
 	assert.Equal(t, 201, a.Diverges(&b))
 	b.TruncateTo(130)
-	b.Append(4, 1)
+	b.Append(4, Command{1})
 	assert.Equal(t, 131, a.Diverges(&b))
 	b.TruncateTo(10)
-	b.Append(5, 5)
+	b.Append(5, Command{5})
 	assert.Equal(t, 11, b.Diverges(&a))
 }
 
 // server is a server with the given term, role and log, for the checks.
 func server(n int, term int64, role Role, terms ...int64) *Server {
-	s := &Server{cfg: &config{}, Term: term, Role: role, Voted: sim.None, Leader: sim.None, next: make([]int, n), match: make([]int, n)}
+	s := &Server{Replica: NewReplica(&Config{}, nil, n)}
+	s.Term, s.Role = term, role
 	for _, t := range terms {
-		s.Log.Append(t, t)
+		s.Log.Append(t, Command{t})
 	}
 	return s
 }
