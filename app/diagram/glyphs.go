@@ -138,6 +138,9 @@ func KindStyle(ks sim.KindSpec) (Color, float64, uint8) {
 	if ks.Tone != "" {
 		color = ToneColor(ks.Tone)
 	}
+	if ks.Dashed {
+		flags |= FlagDashed
+	}
 	return color, width, flags
 }
 

@@ -241,6 +241,7 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 	assert.Equal(t, []string{
 		"Compare: Coordinator or coordination service: a crashed holder",
 		"Compare: Coordinator or coordination service: a paused holder",
+		"Compare: One coordination service or a replicated one: the service crashes",
 		"Compare: Coordinator or coordination service: steady load",
 		"Compare: Six mutual exclusions, high contention",
 		"Compare: Six mutual exclusions, low contention",

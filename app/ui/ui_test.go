@@ -531,7 +531,7 @@ func TestScenarioPickerListsTheBuiltinsAndSelectsTheCurrent(t *testing.T) {
 				labels = append(labels, g.attrs["label"])
 			}
 			assert.Equal(t, []string{"Snapshots and cuts", "Clocks", "Mutual exclusion", "Elections", "Leases and locks", "Termination",
-				"Checkpointing and streams", "Comparisons, side by side"}, labels, "the course's order")
+				"Checkpointing and streams", "Consensus", "Comparisons, side by side"}, labels, "the course's order")
 			opts := picker.tags("option")
 			require.Len(t, opts, len(ids)+len(scenario.Comparisons()), "one option per built-in lesson and per comparison, no extra one")
 			var listed, selected []string

@@ -33,6 +33,10 @@ type KindSpec struct {
 	// without colour (REQUEST, REPLY, RELEASE, GRANT); a token's arrow
 	// carries GlyphToken at its head while it travels. GlyphNone for none.
 	Glyph Glyph `json:"glyph,omitempty"`
+	// Dashed draws the kind's arrows dashed, so that traffic of another
+	// layer stands apart (a replicated service's consensus among its
+	// replicas, beside its clients' requests).
+	Dashed bool `json:"dashed,omitempty"`
 	// Application marks traffic that belongs to the application the algorithm
 	// runs beside (bank transfers), not to the algorithm itself; reports count
 	// it apart from the algorithm's own messages.

@@ -41,6 +41,7 @@ var specs = []*sim.Spec{
 	ringelection.Spec,
 	lease.Spec,
 	coordlock.Spec,
+	coordlock.ReplicatedSpec,
 	epochs.Spec,
 	raft.Spec,
 	termination.DSSpec,

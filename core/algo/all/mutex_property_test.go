@@ -30,7 +30,7 @@ func mutexSpecs(t *testing.T) []*sim.Spec {
 			out = append(out, s)
 		}
 	}
-	require.Len(t, out, 7, "central, Lamport, Ricart–Agrawala, token ring, Suzuki–Kasami, Maekawa, the coordination lock")
+	require.Len(t, out, 8, "central, Lamport, Ricart–Agrawala, token ring, Suzuki–Kasami, Maekawa, the coordination lock, replicated or not")
 	return out
 }
 
@@ -48,7 +48,7 @@ func TestMutexUnderPauses(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, uint64(len(spec.ID))))
 			entries, pauses := 0, 0
 			for seed := range seeds {
-				n := 3 + rng.IntN(6)
+				n := max(3+rng.IntN(6), spec.MinN)
 				if len(spec.Sizes) > 0 {
 					n = spec.Sizes[rng.IntN(2)]
 				}

@@ -25,6 +25,11 @@ type ClientState struct {
 	Asked int64
 	// Write is the write being prepared.
 	Write fencing.Writer
+	// Server is the replica of a replicated service the client asks, and
+	// Pending the request it has had no answer to, which it asks the next
+	// replica when TimerRetry fires.
+	Server  sim.NodeID
+	Pending sim.Message
 }
 
 func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
@@ -32,10 +37,14 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 	me := env.Name(env.Self())
 	switch ev.Kind {
 	case sim.Init:
+		if p.Config.Replicas > 1 {
+			env.Explain("%s is a client: it asks the service's leader for the lock, starting with %s, and writes to %s with the lock's token", me, env.Name(c.Server), env.Name(p.Config.Storage))
+			return
+		}
 		env.Explain("%s is a client: it takes the lock from %s and writes to %s with the lock's token", me, env.Name(Service), env.Name(Storage))
 	case sim.Recover:
 		p.Forget(env)
-		*c = ClientState{Asked: c.Asked}
+		*c = ClientState{Asked: c.Asked, Write: fencing.Writer{To: c.Write.To}}
 		env.Explain("%s recovers: it has forgotten its session and entry (whatever it left at the service goes when the session expires)", me)
 	case sim.Command, sim.Workload:
 		if !p.Ask(env) {
@@ -56,7 +65,7 @@ func (p *Process) create(env *sim.Env) {
 	c := &p.Client
 	c.Asked++
 	c.Entry, c.Watching = 0, 0
-	p.send(env, Service, sim.Message{Kind: KindCreate, Value: c.Asked, Label: KindCreate, Data: []int64{c.Session, int64(env.Now())}})
+	p.ask(env, sim.Message{Kind: KindCreate, Value: c.Asked, Label: KindCreate, Data: []int64{c.Session, int64(env.Now())}})
 	if c.Session != 0 {
 		env.SetTimer(TimerKeepalive, p.Config.Keepalive)
 	}
@@ -74,10 +83,10 @@ func (p *Process) clientTimer(env *sim.Env, ev sim.Event) {
 	me := env.Name(env.Self())
 	switch {
 	case c.Write.Fire(env, ev):
-		env.Explain("%s sends its write with token %d to %s: it checked its lock when it began, and does not check again", me, c.Write.Token, env.Name(Storage))
+		env.Explain("%s sends its write with token %d to %s: it checked its lock when it began, and does not check again", me, c.Write.Token, env.Name(p.Config.Storage))
 	case ev.Tag == mutex.TimerRelease && p.State == mutex.InCS:
 		p.Leave(env)
-		p.send(env, Service, sim.Message{Kind: KindDelete, Value: c.Entry, Label: fmt.Sprintf("DELETE %d", c.Entry), Data: []int64{c.Session}})
+		p.ask(env, sim.Message{Kind: KindDelete, Value: c.Entry, Label: fmt.Sprintf("DELETE %d", c.Entry), Data: []int64{c.Session}})
 		env.Explain("%s is done after %s: it deletes its entry %d to release the lock", me, sim.Ticks(p.CSTime), c.Entry)
 		c.Entry = 0
 	case ev.Tag == TimerKeepalive && c.Session != 0:
@@ -85,12 +94,56 @@ func (p *Process) clientTimer(env *sim.Env, ev sim.Event) {
 			env.Explain("%s has no entry: it stops its keepalives and lets session %d lapse", me, c.Session)
 			return
 		}
-		p.send(env, Service, sim.Message{Kind: KindKeepalive, Value: c.Session, Label: KindKeepalive, Data: []int64{int64(env.Now())}})
+		p.ask(env, sim.Message{Kind: KindKeepalive, Value: c.Session, Label: KindKeepalive, Data: []int64{int64(env.Now())}})
 		env.SetTimer(TimerKeepalive, p.Config.Keepalive)
 		env.Explain("%s keeps session %d alive", me, c.Session)
 	case ev.Tag == TimerSession && c.Session != 0 && env.Now() >= c.ValidUntil:
 		p.lost(env, fmt.Sprintf("by its own timer its session %d has run out", c.Session))
+	case ev.Tag == TimerRetry && c.Pending.Kind != "":
+		was := c.Server
+		c.Server = (c.Server + 1) % sim.NodeID(p.Config.Replicas)
+		p.retry(env, fmt.Sprintf("%s has not answered its %s for %s", env.Name(was), c.Pending.Kind, sim.Ticks(retryAfter)))
 	}
+}
+
+// ask sends the service a request that wants an answer, to the replica
+// the client asks; with a replicated service it waits for the answer
+// only so long before it asks the next replica.
+func (p *Process) ask(env *sim.Env, m sim.Message) {
+	c := &p.Client
+	p.send(env, c.Server, m)
+	switch {
+	case p.Config.Replicas == 1:
+	case c.Pending.Kind == "":
+		c.Pending = m
+		env.SetTimer(TimerRetry, retryAfter)
+	case m.Kind != KindKeepalive:
+		c.Pending = m // the newer request, on the first one's time
+	}
+}
+
+// settled takes a replicated service's answer to a request of kind (""
+// for any: a session that expired): if it is the one the client waits
+// for, it waits no more.
+func (p *Process) settled(env *sim.Env, kind string) {
+	if p.Config.Replicas > 1 && p.Client.Pending.Kind != "" && (kind == "" || kind == p.Client.Pending.Kind) {
+		p.Client.Pending = sim.Message{}
+		env.CancelTimer(TimerRetry)
+	}
+}
+
+// retry asks the replica the client now asks its pending request again
+// (a waiting client asks where its entry stands instead of a KEEPALIVE: a
+// new leader may not have told it that the entry it watched is gone).
+func (p *Process) retry(env *sim.Env, why string) {
+	c := &p.Client
+	m := c.Pending
+	if p.State == mutex.Wanting && c.Entry != 0 && m.Kind == KindKeepalive {
+		m = sim.Message{Kind: KindCheck, Value: c.Entry, Label: fmt.Sprintf("CHECK %d", c.Entry), Data: []int64{c.Session, int64(env.Now())}}
+	}
+	c.Pending = sim.Message{} // asked anew, on a new time
+	p.ask(env, m)
+	env.Explain("%s: %s; it sends its %s to %s", env.Name(env.Self()), why, m.Kind, env.Name(c.Server))
 }
 
 func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {
@@ -104,6 +157,7 @@ func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {
 			env.Explain("%s gets CREATED %d for a request it no longer waits on: it ignores it (the entry goes with its session)", me, m.Value)
 			return
 		}
+		p.settled(env, KindCreate)
 		if c.Session == 0 {
 			c.Session = session
 			if late := env.Now() - sim.Time(sentAt); late >= p.Config.Session {
@@ -122,20 +176,27 @@ func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {
 			env.Explain("%s gets CHECKED %d, which it no longer waits on: it ignores it", me, m.Value)
 			return
 		}
+		p.settled(env, KindCheck)
 		p.answered(env, sentAt)
 		p.stand(env, watch, fmt.Sprintf("%s hears where its entry %d stands", me, c.Entry))
 	case KindDeleted:
+		if c.Pending.Kind == KindDelete && m.Value == c.Pending.Value {
+			p.settled(env, KindDelete)
+			env.Explain("%s hears that its entry %d is deleted", me, m.Value)
+			return
+		}
 		if p.State != mutex.Wanting || c.Entry == 0 || m.Value != c.Watching {
 			env.Explain("%s hears that entry %d is gone, which it does not watch", me, m.Value)
 			return
 		}
 		c.Watching = 0
-		p.send(env, Service, sim.Message{Kind: KindCheck, Value: c.Entry, Label: fmt.Sprintf("CHECK %d", c.Entry), Data: []int64{c.Session, int64(env.Now())}})
+		p.ask(env, sim.Message{Kind: KindCheck, Value: c.Entry, Label: fmt.Sprintf("CHECK %d", c.Entry), Data: []int64{c.Session, int64(env.Now())}})
 		env.Explain("%s hears that entry %d is gone: it asks whether its own entry %d is the lowest now", me, m.Value, c.Entry)
 	case KindKept:
 		if m.Value != c.Session {
 			return
 		}
+		p.settled(env, KindKeepalive)
 		p.answered(env, at(m.Data, 0))
 		env.Explain("%s's session %d is good until %d, by its own timer", me, c.Session, c.ValidUntil)
 	case KindExpired:
@@ -143,7 +204,19 @@ func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {
 			env.Explain("%s hears that its session %d, which it had already given up, has expired", me, m.Value)
 			return
 		}
+		p.settled(env, "")
 		p.lost(env, fmt.Sprintf("the service says its session %d has expired", c.Session))
+	case KindNotLeader:
+		if c.Pending.Kind == "" || ev.From != c.Server {
+			env.Explain("%s hears from %s that it does not lead, but waits for no answer from it", me, env.Name(ev.From))
+			return
+		}
+		if m.Value == 0 {
+			env.Explain("%s hears from %s that it does not lead, and knows no leader: %s waits, and asks the next replica if nothing comes", me, env.Name(ev.From), me)
+			return
+		}
+		c.Server = sim.NodeID(m.Value - 1)
+		p.retry(env, fmt.Sprintf("%s does not lead and names %s", env.Name(ev.From), env.Name(c.Server)))
 	case fencing.KindWritten:
 		env.Explain("%s's write with token %d is stored", me, m.Value)
 	case fencing.KindRejected:

@@ -25,6 +25,7 @@ import (
 
 	"spacetime/core/algo/fencing"
 	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/raft"
 	"spacetime/core/sim"
 )
 
@@ -86,6 +87,11 @@ type Params struct {
 type Config struct {
 	Session, Keepalive, Work sim.Time
 	Herd                     bool
+	// Replicas is the number of the service's processes: 1, or a Raft
+	// group's (the replicated lock); Storage is the storage's id, which
+	// follows them.
+	Replicas int
+	Storage  sim.NodeID
 }
 
 // Spec registers the algorithm.
@@ -137,6 +143,12 @@ type Process struct {
 	Service ServiceState
 	Store   fencing.Store
 	Client  ClientState
+	// Raft is a replica's consensus, in a replicated service; its state
+	// machine is Service.
+	Raft raft.Replica
+	// mute is set while a follower replica applies entries: its state
+	// machine changes, but it answers nobody and arms no timer.
+	mute bool
 }
 
 // Wish is the process's part of the critical section.
@@ -146,43 +158,78 @@ func (p *Process) Wish() *mutex.Want { return &p.Want }
 func (p *Process) Storage() *fencing.Store { return &p.Store }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p := Params{Params: mutex.Defaults(), WriteParams: fencing.Defaults(), Session: 20, Keepalive: 5}
+	p := defaults()
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
 	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return build(names, p, 1, nil), nil
+}
+
+func defaults() Params {
+	return Params{Params: mutex.Defaults(), WriteParams: fencing.Defaults(), Session: 20, Keepalive: 5}
+}
+
+// check refuses params out of range, naming the field.
+func (p *Params) check() error {
 	for _, check := range []error{p.Params.Check(), p.WriteParams.Check(), fencing.CheckTicks("params.session", p.Session), fencing.CheckTicks("params.keepalive", p.Keepalive)} {
 		if check != nil {
-			return nil, check
+			return check
 		}
 	}
 	if p.Keepalive >= p.Session {
-		return nil, sim.FieldErrorf("params.keepalive", "want fewer ticks than params.session (%d), so that a session can be kept alive, got %d", p.Session, p.Keepalive)
+		return sim.FieldErrorf("params.keepalive", "want fewer ticks than params.session (%d), so that a session can be kept alive, got %d", p.Session, p.Keepalive)
 	}
 	if p.Work >= p.CSTime {
-		return nil, sim.FieldErrorf("params.work", "want fewer ticks than params.cs_time (%d), so that the write goes out while the lock is held, got %d", p.CSTime, p.Work)
+		return sim.FieldErrorf("params.work", "want fewer ticks than params.cs_time (%d), so that the write goes out while the lock is held, got %d", p.CSTime, p.Work)
 	}
-	cfg := &Config{Session: p.Session, Keepalive: p.Keepalive, Work: p.Work, Herd: p.Herd}
+	return nil
+}
+
+// build makes the processes: the service's replicas (one, or a Raft group
+// run by rc), the storage, then the clients.
+func build(names []string, p Params, replicas int, rc *raft.Config) []sim.Node {
+	cfg := &Config{Session: p.Session, Keepalive: p.Keepalive, Work: p.Work, Herd: p.Herd, Replicas: replicas, Storage: sim.NodeID(replicas)}
+	group := make([]sim.NodeID, replicas)
+	for i := range group {
+		group[i] = sim.NodeID(i)
+	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		proc := &Process{Want: mutex.Want{CSTime: p.CSTime}, Part: fencing.PartOf(sim.NodeID(i)), Config: cfg}
+		proc := &Process{Want: mutex.Want{CSTime: p.CSTime}, Part: fencing.PartIn(sim.NodeID(i), replicas), Config: cfg}
 		switch proc.Part {
 		case fencing.PartService:
 			proc.Service.Seen = make([]int64, len(names))
+			if replicas > 1 {
+				proc.Raft = raft.NewReplica(rc, group, len(names))
+			}
 		case fencing.PartStorage:
 			proc.Store = fencing.Store{Fencing: p.Fenced()}
+		case fencing.PartClient:
+			proc.Client.Write.To = cfg.Storage
 		}
 		nodes[i] = proc
 	}
-	return nodes, nil
+	return nodes
 }
 
 // Step reacts to one event, in the part the process plays.
 func (p *Process) Step(env *sim.Env, ev sim.Event) {
-	p.Part.Step(env, ev, p.stepService, p.stepClient, &p.Store)
+	service := p.stepService
+	if p.Config.Replicas > 1 {
+		service = p.stepReplica
+	}
+	p.Part.Step(env, ev, service, p.stepClient, &p.Store)
 }
 
-// send sends one of the lock's messages, counted against the entries.
+// send sends one of the lock's messages, counted against the entries
+// (a muted replica sends nothing).
 func (p *Process) send(env *sim.Env, to sim.NodeID, m sim.Message) {
+	if p.mute {
+		return
+	}
 	env.Send(to, m)
 	p.Sent++
 }
@@ -191,6 +238,9 @@ func (p *Process) send(env *sim.Env, to sim.NodeID, m sim.Message) {
 func (p *Process) Inspect() []sim.Field {
 	switch p.Part {
 	case fencing.PartService:
+		if p.Config.Replicas > 1 {
+			return append(p.Raft.Fields(), p.Service.fields()...)
+		}
 		return p.Service.fields()
 	case fencing.PartStorage:
 		return p.Store.Fields()
@@ -205,5 +255,8 @@ func (p *Process) Clone() sim.Node {
 	c.Service.Sessions = slices.Clone(p.Service.Sessions)
 	c.Service.Watches = slices.Clone(p.Service.Watches)
 	c.Service.Seen = slices.Clone(p.Service.Seen)
+	if p.Config.Replicas > 1 {
+		c.Raft = p.Raft.CloneReplica()
+	}
 	return &c
 }

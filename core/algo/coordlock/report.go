@@ -11,7 +11,18 @@ import (
 
 func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
-func service(v sim.View) *ServiceState { return &process(v, Service).Service }
+// service is the lock's state as the service holds it: its one
+// process's, or, replicated, that of the replica that has applied the
+// most of the committed log.
+func service(v sim.View) *ServiceState {
+	best := process(v, Service)
+	for id := 1; id < best.Config.Replicas; id++ {
+		if p := process(v, sim.NodeID(id)); p.Raft.Applied > best.Raft.Applied {
+			best = p
+		}
+	}
+	return &best.Service
+}
 
 var deadlock = mutex.Deadlock(blocked)
 
@@ -20,7 +31,22 @@ var deadlock = mutex.Deadlock(blocked)
 // client has stopped its keepalives expires, and a client whose session
 // the service has ended hears so at its next keepalive.
 func blocked(v sim.View) string {
-	if v.Health(Service) == sim.Crashed {
+	if replicas := process(v, Service).Config.Replicas; replicas > 1 {
+		down := 0
+		for id := range replicas {
+			if v.Health(sim.NodeID(id)) == sim.Crashed {
+				down++
+			}
+		}
+		if down > replicas/2 {
+			return mutex.WhoWaits(v) + fmt.Sprintf(" for the coordination service: %d of its %d replicas have crashed, and the rest are no majority", down, replicas)
+		}
+		for _, id := range mutex.Waiting(v) {
+			if process(v, id).Client.Pending.Kind != "" {
+				return "" // it asks the next replica when its retry fires
+			}
+		}
+	} else if v.Health(Service) == sim.Crashed {
 		return mutex.WhoWaits(v) + " for the coordination service, which has crashed"
 	}
 	s := service(v)

@@ -31,11 +31,13 @@ type ServiceState struct {
 	Expired, Notified int
 }
 
-// Entry is a sequential entry under the lock, owned by a session.
+// Entry is a sequential entry under the lock, owned by a session; Asked
+// is the number of the client's CREATE that made it.
 type Entry struct {
 	Rev     int64
 	Client  sim.NodeID
 	Session int64
+	Asked   int64
 }
 
 // Session is a client's session: it lives until Expiry unless the client
@@ -92,6 +94,10 @@ func (p *Process) serve(env *sim.Env, from sim.NodeID, m sim.Message) {
 	case KindCreate:
 		asked, session, sentAt := m.Value, at(m.Data, 0), at(m.Data, 1)
 		if asked <= s.Seen[from] {
+			if p.Config.Replicas > 1 {
+				p.createdAgain(env, from, asked, sentAt)
+				return
+			}
 			env.Explain("%s already has %s's CREATE #%d (this is a copy): it ignores it", me, who, asked)
 			return
 		}
@@ -104,7 +110,7 @@ func (p *Process) serve(env *sim.Env, from sim.NodeID, m sim.Message) {
 			return
 		}
 		s.Revision++
-		e := Entry{Rev: s.Revision, Client: from, Session: session}
+		e := Entry{Rev: s.Revision, Client: from, Session: session, Asked: asked}
 		s.Entries = append(s.Entries, e)
 		if len(s.Entries) == 1 {
 			p.showHolder(env)
@@ -136,6 +142,11 @@ func (p *Process) serve(env *sim.Env, from sim.NodeID, m sim.Message) {
 		rev, session := m.Value, at(m.Data, 0)
 		if i := s.session(session); i >= 0 && s.Sessions[i].Client == from {
 			p.touch(env, i)
+		}
+		if p.Config.Replicas > 1 {
+			// a replicated service says it is done, so that a client
+			// whose DELETE met a crashed leader knows to ask again
+			p.send(env, from, sim.Message{Kind: KindDeleted, Value: rev, Label: fmt.Sprintf("DELETED %d", rev)})
 		}
 		i := s.entry(rev)
 		if i < 0 || s.Entries[i].Client != from {
@@ -169,11 +180,14 @@ func (p *Process) refresh(env *sim.Env, from sim.NodeID, session int64) bool {
 	return true
 }
 
-// touch gives session i its full time again, from now.
+// touch gives session i its full time again, from now (a muted replica
+// keeps no session's time: its leader does).
 func (p *Process) touch(env *sim.Env, i int) {
 	ss := &p.Service.Sessions[i]
 	ss.Expiry = env.Now() + p.Config.Session
-	env.SetTimer(timerExpire+strconv.FormatInt(ss.ID, 10), p.Config.Session)
+	if !p.mute {
+		env.SetTimer(timerExpire+strconv.FormatInt(ss.ID, 10), p.Config.Session)
+	}
 }
 
 // expire ends session i and deletes its entries.
@@ -206,7 +220,7 @@ func (p *Process) remove(env *sim.Env, i int) string {
 	wasHolder := i == 0
 	s.Entries = slices.Delete(s.Entries, i, i+1)
 	s.Revision++
-	if wasHolder {
+	if wasHolder && p.Config.Replicas == 1 {
 		env.Annotate(sim.Closes(RoleHolder, int(e.Client)))
 	}
 	var told []string
@@ -234,6 +248,9 @@ func (p *Process) remove(env *sim.Env, i int) string {
 // showHolder opens the interval of the lowest entry, which has just become
 // the lowest: the service's holder, whether its client knows yet or not.
 func (p *Process) showHolder(env *sim.Env) {
+	if p.Config.Replicas > 1 {
+		return // a replicated service's holder is in every replica's state
+	}
 	e := p.Service.Entries[0]
 	env.Annotate(sim.Opens(RoleHolder, int(e.Client), fmt.Sprintf("%s, entry %d", env.Name(e.Client), e.Rev)).To(e.Client))
 }

@@ -105,14 +105,44 @@ const (
 )
 
 // PartOf is the part of a process, by its place.
-func PartOf(id sim.NodeID) Part {
-	switch id {
-	case Service:
+func PartOf(id sim.NodeID) Part { return PartIn(id, 1) }
+
+// PartIn is the part of a process, by its place, when the service is
+// the first services processes (a replicated one): the storage follows
+// them, and the clients the storage.
+func PartIn(id sim.NodeID, services int) Part {
+	switch {
+	case int(id) < services:
 		return PartService
-	case Storage:
+	case int(id) == services:
 		return PartStorage
 	}
 	return PartClient
+}
+
+// Plays is the part, for a node that embeds it.
+func (part Part) Plays() Part { return part }
+
+// Player is a node that plays a part: every node of a fenced lock
+// embeds its Part.
+type Player interface{ Plays() Part }
+
+// plays is the part process id plays in the world v.
+func plays(v sim.View, id sim.NodeID) Part {
+	if p, ok := v.Node(id).(Player); ok {
+		return p.Plays()
+	}
+	return PartOf(id)
+}
+
+// StorageOf is the storage's id in the world v.
+func StorageOf(v sim.View) sim.NodeID {
+	for i := range v.N() {
+		if plays(v, sim.NodeID(i)) == PartStorage {
+			return sim.NodeID(i)
+		}
+	}
+	return Storage
 }
 
 // Step runs the step of the part a process plays: the algorithm's own
@@ -129,30 +159,55 @@ func (part Part) Step(env *sim.Env, ev sim.Event, service, client func(*sim.Env,
 }
 
 // IsClient says whether a process is a client.
-func IsClient(v sim.View, id sim.NodeID) bool { return id > Storage }
+func IsClient(v sim.View, id sim.NodeID) bool { return plays(v, id) == PartClient }
 
 // ClientCommand is a command only the clients take.
 func ClientCommand(name, help string) sim.CommandSpec {
 	return sim.CommandSpec{Name: name, Help: help, Takes: IsClient, Who: "the clients"}
 }
 
-// ClientNumber is a client's number among the clients: client 1, 2, ….
-func ClientNumber(id sim.NodeID) int { return int(id) - int(Storage) }
+// ClientNumber is a client's number among the clients (client 1, 2, …),
+// the storage being at storage: the clients follow it.
+func ClientNumber(id, storage sim.NodeID) int { return int(id) - int(storage) }
 
 // Clients lists the clients' ids.
 func Clients(v sim.View) []sim.NodeID {
 	out := make([]sim.NodeID, 0, v.N()-2)
-	for i := int(Storage) + 1; i < v.N(); i++ {
-		out = append(out, sim.NodeID(i))
+	for i := range v.N() {
+		if plays(v, sim.NodeID(i)) == PartClient {
+			out = append(out, sim.NodeID(i))
+		}
 	}
 	return out
 }
 
-// Star links the clients to the service and to the storage.
+// Services lists the ids of the service's processes (one, or a
+// replicated service's group).
+func Services(v sim.View) []sim.NodeID {
+	var out []sim.NodeID
+	for i := range v.N() {
+		if plays(v, sim.NodeID(i)) == PartService {
+			out = append(out, sim.NodeID(i))
+		}
+	}
+	return out
+}
+
+// Star links the clients to the service and to the storage, and the
+// processes of a replicated service to each other.
 func Star(v sim.View) *sim.Topology {
 	t := &sim.Topology{Kind: sim.Graph}
+	services, storage := Services(v), StorageOf(v)
+	for i, a := range services {
+		for _, b := range services[i+1:] {
+			t.Edges = append(t.Edges, [2]sim.NodeID{a, b})
+		}
+	}
 	for _, c := range Clients(v) {
-		t.Edges = append(t.Edges, [2]sim.NodeID{Service, c}, [2]sim.NodeID{c, Storage})
+		for _, s := range services {
+			t.Edges = append(t.Edges, [2]sim.NodeID{s, c})
+		}
+		t.Edges = append(t.Edges, [2]sim.NodeID{c, storage})
 	}
 	return t
 }
@@ -183,7 +238,7 @@ func (s *Store) Step(env *sim.Env, ev sim.Event) {
 			return
 		}
 		token, who := ev.Msg.Value, env.Name(ev.From)
-		k := ClientNumber(ev.From)
+		k := ClientNumber(ev.From, env.Self())
 		if s.Fencing && token < s.MaxToken {
 			s.Rejected++
 			env.Send(ev.From, sim.Message{Kind: KindRejected, Value: token, Label: KindRejected})
@@ -242,6 +297,9 @@ func (s *Store) Metrics() []sim.Metric {
 type Writer struct {
 	Writing bool
 	Token   int64
+	// To is the storage the write goes to; 0 is the usual place, Storage
+	// (the service is always at 0).
+	To sim.NodeID
 }
 
 // Start begins a write with the lock's token, to go out in work ticks (a
@@ -258,7 +316,11 @@ func (w *Writer) Fire(env *sim.Env, ev sim.Event) bool {
 		return false
 	}
 	w.Writing = false
-	env.Send(Storage, sim.Message{Kind: KindWrite, Value: w.Token, Label: fmt.Sprintf("WRITE %d", w.Token)})
+	to := w.To
+	if to == 0 {
+		to = Storage
+	}
+	env.Send(to, sim.Message{Kind: KindWrite, Value: w.Token, Label: fmt.Sprintf("WRITE %d", w.Token)})
 	return true
 }
 
@@ -270,7 +332,7 @@ type Stored interface {
 }
 
 // StoreOf is the storage's state in a view.
-func StoreOf(v sim.View) *Store { return v.Node(Storage).(Stored).Storage() }
+func StoreOf(v sim.View) *Store { return v.Node(StorageOf(v)).(Stored).Storage() }
 
 // NoStaleWrite is the invariant fencing is for: when the storage accepts a
 // write, its token is the lock's current one. stale says why a token is

@@ -121,6 +121,28 @@ const (
 	roleLog       = "log"
 )
 
+// Kinds are Raft's message kinds, for an algorithm that embeds a Replica.
+var Kinds = []sim.KindSpec{
+	{Name: KindRequestVote, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
+	{Name: KindVote, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing},
+	{Name: KindRefuse, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
+	{Name: KindAppend, Role: sim.RoleMessage, Tone: sim.Purple, Glyph: sim.GlyphDiamond},
+	{Name: KindAck, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphOpenSquare},
+	{Name: KindNack, Role: sim.RoleControl, Tone: sim.Orange, Glyph: sim.GlyphOpenTriangle},
+}
+
+// Roles are how Raft's annotations and overlays are drawn, for an
+// algorithm that embeds a Replica (its overlays: Overlays).
+var Roles = []sim.RoleSpec{
+	{Name: roleLeader, Style: sim.StyleBar, Tone: sim.Purple, Legend: "leader of a term"},
+	{Name: roleCandidate, Style: sim.StyleOutline, Tone: sim.Blue, Legend: "candidate, asking for votes"},
+	{Name: roleTerm, Style: sim.StyleLabel, Tone: sim.Grey, Legend: "learns of a new term"},
+	{Name: roleCommit, Style: sim.StyleGlyph, Glyph: sim.GlyphSquare, Tone: sim.Green, Legend: "the leader commits up to an index"},
+	{Name: roleAppended, Style: sim.StyleHidden},
+	{Name: roleState, Style: sim.StyleState, Tone: sim.Ink, Legend: "role and term"},
+	{Name: roleLog, Style: sim.StyleCells, Tone: sim.Ink, Legend: "log: each entry's term, filled once committed"},
+}
+
 // Spec registers the algorithm.
 var Spec = &sim.Spec{
 	ID:           ID,
@@ -129,14 +151,7 @@ var Spec = &sim.Spec{
 	MinN:         3,
 	MaxN:         9,
 	DefaultNames: sim.NumberNames,
-	Kinds: []sim.KindSpec{
-		{Name: KindRequestVote, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
-		{Name: KindVote, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing},
-		{Name: KindRefuse, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
-		{Name: KindAppend, Role: sim.RoleMessage, Tone: sim.Purple, Glyph: sim.GlyphDiamond},
-		{Name: KindAck, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphOpenSquare},
-		{Name: KindNack, Role: sim.RoleControl, Tone: sim.Orange, Glyph: sim.GlyphOpenTriangle},
-	},
+	Kinds:        Kinds,
 	Commands: []sim.CommandSpec{
 		{Name: CmdSubmit, Help: "a client asks the leader to append a command that sets the register", Arg: "value", ArgMin: 1, ArgMax: 99,
 			Takes: func(v sim.View, id sim.NodeID) bool { return v.Node(id).(*Server).Role == Leader }, Who: "leaders"},
@@ -147,15 +162,7 @@ var Spec = &sim.Spec{
 		{Param: "randomized", Default: true, Label: "randomized timeouts", Help: "Run the same schedule again with every election timeout the same: candidates that start together split the votes"},
 		{Param: "count_replicas", Default: false, Label: "commit by counting replicas (wrong)", Help: "Run the same schedule again with the rule of the paper's Figure 8: an entry of an earlier term counts as committed once a majority holds it"},
 	},
-	Roles: []sim.RoleSpec{
-		{Name: roleLeader, Style: sim.StyleBar, Tone: sim.Purple, Legend: "leader of a term"},
-		{Name: roleCandidate, Style: sim.StyleOutline, Tone: sim.Blue, Legend: "candidate, asking for votes"},
-		{Name: roleTerm, Style: sim.StyleLabel, Tone: sim.Grey, Legend: "learns of a new term"},
-		{Name: roleCommit, Style: sim.StyleGlyph, Glyph: sim.GlyphSquare, Tone: sim.Green, Legend: "the leader commits up to an index"},
-		{Name: roleAppended, Style: sim.StyleHidden},
-		{Name: roleState, Style: sim.StyleState, Tone: sim.Ink, Legend: "role and term"},
-		{Name: roleLog, Style: sim.StyleCells, Tone: sim.Ink, Legend: "log: each entry's term, filled once committed"},
-	},
+	Roles:      Roles,
 	New:        newServers,
 	Invariants: invariants,
 	Metrics:    metrics,

@@ -112,10 +112,20 @@ func formula(v sim.View) string {
 // overlays are each server's role and term under its circle, and its log
 // in the table under the graph.
 func overlays(v sim.View) []sim.Overlay {
-	out := make([]sim.Overlay, 0, 2*v.N())
-	for i := range v.N() {
-		id := sim.NodeID(i)
-		s := v.Node(id).(*Server)
+	ids := make([]sim.NodeID, v.N())
+	for i := range ids {
+		ids[i] = sim.NodeID(i)
+	}
+	return Overlays(v, ids, func(id sim.NodeID) *Replica { return &v.Node(id).(*Server).Replica })
+}
+
+// Overlays are the role and term of each process of ids under its circle,
+// and its log in the table under the graph, for an algorithm that embeds
+// a Replica (replica finds a process's).
+func Overlays(v sim.View, ids []sim.NodeID, replica func(sim.NodeID) *Replica) []sim.Overlay {
+	out := make([]sim.Overlay, 0, 2*len(ids))
+	for _, id := range ids {
+		s := replica(id)
 		state, commit := fmt.Sprintf("%s t%d", s.Role, s.Term), s.Commit
 		if v.Health(id) == sim.Crashed {
 			// its disk holds its term and log, not its role or what it

@@ -1,0 +1,287 @@
+package coordlock
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"spacetime/core/algo/fencing"
+	"spacetime/core/algo/raft"
+	"spacetime/core/sim"
+)
+
+// ReplicatedID is the replicated lock's id in scenario files and on the
+// command line.
+const ReplicatedID = "replicated-lock"
+
+// KindNotLeader is a replica's answer to a client's request when it does
+// not lead: it names the leader it knows, if any.
+const KindNotLeader = "NOT-LEADER"
+
+// TimerRetry fires when a client's request to the service has had no
+// answer for retryAfter ticks: it asks the next replica.
+const (
+	TimerRetry = "retry"
+	retryAfter = 16 // four messages' longest delay, and some: a request's round through the log
+)
+
+// The operations a replicated service's log holds, in a command's first
+// number: a client's request (its id, value and data follow), or the
+// expiry of a session (its id follows).
+const (
+	opNoop int64 = iota
+	opCreate
+	opCheck
+	opDelete
+	opExpire
+)
+
+var opKinds = map[string]int64{KindCreate: opCreate, KindCheck: opCheck, KindDelete: opDelete}
+
+// ReplicatedParams are the replicated lock's params: the lock's, the
+// size of the service's Raft group and its timing.
+type ReplicatedParams struct {
+	Params
+	// Replicas is the number of the service's processes, odd, from 3 to 7
+	// (default 3): the first processes, before the storage.
+	Replicas int `json:"replicas"`
+	// Election is the range of the replicas' election timeouts and
+	// Heartbeat their leader's period (ticks, default [10, 20] and 3).
+	Election  []sim.Time `json:"election"`
+	Heartbeat sim.Time   `json:"heartbeat"`
+}
+
+// ReplicatedSpec registers the lock whose coordination service is a Raft
+// group: the same recipe, sessions and fencing, with every change to the
+// entries and sessions logged and committed by a majority of the
+// replicas before the leader answers, so that the lock outlives the
+// crash of any minority of them, its leader included.
+var ReplicatedSpec = &sim.Spec{
+	ID:           ReplicatedID,
+	Title:        "Lock from a coordination service replicated by Raft",
+	Summary:      "The coordination service's lock recipe on a Raft group of 3 or 5: the leader logs each request and answers once a majority holds it; when it crashes, another is elected and the lock goes on.",
+	MinN:         5,
+	MaxN:         32,
+	MaxDelay:     3,
+	DefaultNames: replicatedNames,
+	Kinds:        append(append(slices.Clone(Spec.Kinds), dashed(raft.Kinds)...), sim.KindSpec{Name: KindNotLeader, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphBar, Dashed: true}),
+	Switches:     Spec.Switches,
+	Commands:     append(slices.Clone(Spec.Commands), sim.CommandSpec{Name: raft.CmdTimeout, Help: "make the replica's election timer run out now: it stands for the next term", Takes: isFollowingReplica, Who: "the service's replicas that do not lead"}),
+	Roles:        append(slices.Clone(Spec.Roles[1:]), raft.Roles...), // the holder is in every replica's state, not on a line
+	New:          newReplicated,
+	Invariants:   Spec.Invariants,
+	NewTally:     Spec.NewTally,
+	Metrics:      metrics,
+	Panels:       panels,
+	Formula:      formula,
+	Topology:     fencing.Star,
+	Overlays:     replicaOverlays,
+	KnownLimits: []sim.KnownLimit{
+		Spec.KnownLimits[0], Spec.KnownLimits[1],
+		{Invariant: Spec.KnownLimits[2].Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
+	},
+}
+
+// dashed are kinds drawn dashed: the replicas' consensus, beside the
+// clients' requests.
+func dashed(kinds []sim.KindSpec) []sim.KindSpec {
+	out := slices.Clone(kinds)
+	for i := range out {
+		out[i].Dashed = true
+	}
+	return out
+}
+
+// replicatedNames are the default names with three replicas.
+func replicatedNames(n int) []string {
+	out := []string{"lock1", "lock2", "lock3", "storage"}
+	for i := 1; i <= n-4; i++ {
+		out = append(out, "client"+strconv.Itoa(i))
+	}
+	return out[:n]
+}
+
+func isFollowingReplica(v sim.View, id sim.NodeID) bool {
+	p := process(v, id)
+	return p.Part == fencing.PartService && p.Raft.Role != raft.Leader
+}
+
+func newReplicated(names []string, raw json.RawMessage) ([]sim.Node, error) {
+	p := ReplicatedParams{Params: defaults(), Replicas: 3, Election: []sim.Time{10, 20}, Heartbeat: 3}
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Replicas < 3 || p.Replicas > 7 || p.Replicas%2 == 0:
+		return nil, sim.FieldErrorf("params.replicas", "want an odd number of replicas from 3 to 7, got %d", p.Replicas)
+	case len(names) < p.Replicas+2:
+		return nil, sim.FieldErrorf("params.replicas", "want %d replicas, the storage and a client at least, %d processes; the scenario has %d", p.Replicas, p.Replicas+2, len(names))
+	case len(p.Election) != 2 || p.Election[0] < 1 || p.Election[1] < p.Election[0] || p.Election[1] > fencing.MaxTicks:
+		return nil, sim.FieldErrorf("params.election", "want [least, most] ticks, from 1 to %d, got %v", fencing.MaxTicks, p.Election)
+	}
+	if err := fencing.CheckTicks("params.heartbeat", p.Heartbeat); err != nil {
+		return nil, err
+	}
+	rc := &raft.Config{ElectionMin: p.Election[0], ElectionMax: p.Election[1], Heartbeat: p.Heartbeat, Randomized: true, NoOp: true, Batch: 4}
+	return build(names, p.Params, p.Replicas, rc), nil
+}
+
+// stepReplica is a replica's step: Raft's messages and timers, the
+// clients' requests, which the leader logs, and its sessions' timers.
+func (p *Process) stepReplica(env *sim.Env, ev sim.Event) {
+	r := &p.Raft
+	me := env.Name(env.Self())
+	was := r.Role
+	switch ev.Kind {
+	case sim.Init:
+		r.Start(env)
+		env.Explain("%s is one of the %d replicas of the coordination service: they elect a leader, which logs every request and answers once a majority holds it", me, p.Config.Replicas)
+	case sim.Recover:
+		r.Restart(env)
+		p.Service = ServiceState{Seen: make([]int64, len(p.Service.Seen))}
+		env.Explain("%s recovers as a follower: it kept its term, vote and log, and rebuilds the lock's state as it learns what is committed", me)
+	case sim.Command:
+		env.Explain("%s", r.TimeOut(env))
+	case sim.Workload:
+		env.Explain("%s serves the lock; it does no work of its own", me)
+	case sim.Timer:
+		if what, ok := r.Timer(env, ev.Tag); ok {
+			env.Explain("%s", what)
+		} else if strings.HasPrefix(ev.Tag, timerExpire) {
+			p.sessionTimer(env, ev.Tag)
+		}
+	case sim.Deliver:
+		if raft.Handles(ev.Msg.Kind) {
+			env.Explain("%s", r.Receive(env, ev, p))
+		} else {
+			p.request(env, ev.From, ev.Msg)
+		}
+	}
+	if r.Role == raft.Leader && was != raft.Leader {
+		// sessions are timed by the leader: a new one gives each its full
+		// time, as ZooKeeper's does after an election
+		for i := range p.Service.Sessions {
+			p.touch(env, i)
+		}
+		if n := len(p.Service.Sessions); n > 0 {
+			env.Explain("%s; it gives the %d open sessions it knows %s afresh", env.Caption, n, sim.Ticks(p.Config.Session))
+		}
+	}
+}
+
+// request is a client's request at a replica: a follower names the
+// leader; the leader answers a KEEPALIVE itself, once it has committed an
+// entry of its term (and so knows every session), and logs the others.
+func (p *Process) request(env *sim.Env, from sim.NodeID, m sim.Message) {
+	r := &p.Raft
+	me, who := env.Name(env.Self()), env.Name(from)
+	if r.Role != raft.Leader {
+		hint, named := int64(0), "it knows no leader"
+		if r.Leader != sim.None {
+			hint, named = int64(r.Leader)+1, "the leader is "+env.Name(r.Leader)
+		}
+		p.send(env, from, sim.Message{Kind: KindNotLeader, Value: hint, Label: KindNotLeader})
+		env.Explain("%s does not lead: it tells %s so (%s)", me, who, named)
+		return
+	}
+	if m.Kind == KindKeepalive {
+		if r.Log.Term(r.Commit) != r.Term {
+			env.Explain("%s has not committed an entry of its term yet, so it may not know %s's session: it does not answer the KEEPALIVE", me, who)
+			return
+		}
+		p.serve(env, from, m)
+		return
+	}
+	op, ok := opKinds[m.Kind]
+	if !ok {
+		env.Explain("%s has no use for %s's %s", me, who, m.Kind)
+		return
+	}
+	if i := p.Service.session(at(m.Data, 0)); i >= 0 && p.Service.Sessions[i].Client == from {
+		p.touch(env, i) // a request keeps its session alive
+	}
+	cmd := raft.Command{op, int64(from), m.Value, at(m.Data, 0), at(m.Data, 1), at(m.Data, 2)}
+	index, sent := r.Propose(env, cmd)
+	env.Explain("%s, the leader, logs %s's %s as entry %d of term %d and sends it to %d replicas: it answers once a majority holds it", me, who, m.Kind, index, r.Term, sent)
+}
+
+// sessionTimer is a session's time running out at a replica: the leader
+// logs its expiry, which every replica applies.
+func (p *Process) sessionTimer(env *sim.Env, tag string) {
+	r := &p.Raft
+	id, err := strconv.ParseInt(strings.TrimPrefix(tag, timerExpire), 10, 64)
+	i := p.Service.session(id)
+	if err != nil || i < 0 || r.Role != raft.Leader || env.Now() < p.Service.Sessions[i].Expiry {
+		return
+	}
+	index, _ := r.Propose(env, raft.Command{opExpire, 0, id})
+	env.Explain("%s: %s's session %d has had no request for %s; it logs its expiry as entry %d", env.Name(env.Self()), env.Name(p.Service.Sessions[i].Client), id, sim.Ticks(p.Config.Session), index)
+}
+
+// Apply applies committed entries to the lock's state, in every replica
+// alike; only the leader answers the clients and times the sessions.
+func (p *Process) Apply(env *sim.Env, from, to int) string {
+	p.mute = p.Raft.Role != raft.Leader
+	defer func() { p.mute = false }()
+	caption := env.Caption
+	var did []string
+	for i := from; i <= to; i++ {
+		cmd := p.Raft.Log.At(i).Cmd
+		env.Caption = ""
+		switch cmd[0] {
+		case opNoop:
+			continue
+		case opExpire:
+			if j := p.Service.session(cmd[2]); j >= 0 {
+				p.expire(env, j)
+			}
+		default:
+			kind := KindCreate
+			for k, op := range opKinds {
+				if op == cmd[0] {
+					kind = k
+				}
+			}
+			p.serve(env, sim.NodeID(cmd[1]), sim.Message{Kind: kind, Value: cmd[2], Data: cmd[3:]})
+		}
+		if env.Caption != "" {
+			did = append(did, fmt.Sprintf("entry %d: %s", i, env.Caption))
+		}
+	}
+	env.Caption = caption
+	applied := fmt.Sprintf(" and applies entries %d to %d", from, to)
+	if from == to {
+		applied = fmt.Sprintf(" and applies entry %d", from)
+	}
+	if len(did) > 0 {
+		applied += " (" + strings.Join(did, "; ") + ")"
+	}
+	return applied
+}
+
+// createdAgain answers a CREATE the service has already applied (a client
+// that heard nothing asks the next replica again): with its entry, if it
+// is still there.
+func (p *Process) createdAgain(env *sim.Env, from sim.NodeID, asked, sentAt int64) {
+	s := &p.Service
+	me, who := env.Name(env.Self()), env.Name(from)
+	i := slices.IndexFunc(s.Entries, func(e Entry) bool { return e.Client == from && e.Asked == asked })
+	if i < 0 {
+		env.Explain("%s has applied %s's CREATE #%d before, and its entry is gone: it ignores it", me, who, asked)
+		return
+	}
+	e := s.Entries[i]
+	watch := p.watchFor(e)
+	p.send(env, from, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{asked, e.Session, sentAt, watch}})
+	env.Explain("%s has applied %s's CREATE #%d before: it answers again with entry %d: %s", me, who, asked, e.Rev, p.standing(env, e, watch))
+}
+
+// replicaOverlays are each replica's role, term and log.
+func replicaOverlays(v sim.View) []sim.Overlay {
+	return raft.Overlays(v, fencing.Services(v), func(id sim.NodeID) *raft.Replica { return &process(v, id).Raft })
+}

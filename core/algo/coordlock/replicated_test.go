@@ -1,0 +1,65 @@
+package coordlock_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/internal/algotest"
+)
+
+// The replicated lock outlives the crash of any minority of its replicas,
+// its leader included, and their recovery: over many seeds with a random
+// workload, 3 or 5 replicas, one or two of them crashed at random times
+// (at most a minority at once) and sometimes recovered, the section is
+// never held by two at once, nobody waits for good, and the lock keeps
+// being taken after the crashes.
+func TestReplicatedLockOutlivesAMinorityCrashed(t *testing.T) {
+	seeds := algotest.Seeds(200)
+	rng := rand.New(rand.NewPCG(3, 5))
+	after := 0
+	for seed := range seeds {
+		replicas := []int{3, 5}[rng.IntN(2)]
+		clients := 1 + rng.IntN(4)
+		n := replicas + 1 + clients
+		script := ""
+		crashed := rng.Perm(replicas)[:replicas/2]
+		for i, id := range crashed {
+			at := 30 + rng.IntN(120)
+			script += fmt.Sprintf(`{"at": %d, "fault": "crash", "node": %d},`, at, id+1)
+			if i == 0 && rng.IntN(2) == 0 {
+				script += fmt.Sprintf(`{"at": %d, "fault": "recover", "node": %d},`, at+10+rng.IntN(60), id+1)
+			}
+		}
+		doc := fmt.Sprintf(`{"algorithm": "replicated-lock", "n": %d, "seed": %d, "network": {"delay": [1, 3]},
+			"params": {"replicas": %d, "session": 60, "keepalive": 10},
+			"workload": {"p": %.2f, "every": [1, 6], "until": 400}, "script": [%s], "until": {"time": 900}}`,
+			n, seed, replicas, 0.2+0.5*rng.Float64(), script[:max(len(script)-1, 0)])
+		r := algotest.Run(t, doc)
+		require.Empty(t, algotest.Failed(r), "seed %d\n%s", seed, doc)
+		m := algotest.Metrics(r)
+		require.Equal(t, false, m["deadlock"], "seed %d\n%s", seed, doc)
+		// the lock was still taken after the last crash
+		last := 0
+		for i, rec := range r.Trace().Records {
+			if rec.Tag() == "crash" {
+				last = i
+			}
+		}
+		recs := r.Trace().Records
+	taken:
+		for i := last; i < len(recs); i++ {
+			for _, a := range recs[i].Annotations() {
+				if a.Role == mutex.RoleCS {
+					after++
+					break taken
+				}
+			}
+		}
+	}
+	assert.Greater(t, after, seeds*3/4, "in most runs a client takes the lock after the crashes")
+}
