@@ -27,9 +27,14 @@ type ClientState struct {
 	Write fencing.Writer
 	// Server is the replica of a replicated service the client asks, and
 	// Pending the request it has had no answer to, which it asks the next
-	// replica when TimerRetry fires.
+	// replica when TimerRetry fires; Silent is the last replica that did
+	// not answer at all, which a follower may still take for the leader
+	// (Heard says the replica asked said something, if only that it does
+	// not lead).
 	Server  sim.NodeID
 	Pending sim.Message
+	Silent  sim.NodeID
+	Heard   bool
 }
 
 func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
@@ -44,7 +49,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 		env.Explain("%s is a client: it takes the lock from %s and writes to %s with the lock's token", me, env.Name(Service), env.Name(Storage))
 	case sim.Recover:
 		p.Forget(env)
-		*c = ClientState{Asked: c.Asked, Write: fencing.Writer{To: c.Write.To}}
+		*c = ClientState{Asked: c.Asked, Write: fencing.Writer{To: c.Write.To}, Silent: sim.None}
 		env.Explain("%s recovers: it has forgotten its session and entry (whatever it left at the service goes when the session expires)", me)
 	case sim.Command, sim.Workload:
 		if !p.Ask(env) {
@@ -101,6 +106,9 @@ func (p *Process) clientTimer(env *sim.Env, ev sim.Event) {
 		p.lost(env, fmt.Sprintf("by its own timer its session %d has run out", c.Session))
 	case ev.Tag == TimerRetry && c.Pending.Kind != "":
 		was := c.Server
+		if !c.Heard {
+			c.Silent = was
+		}
 		c.Server = (c.Server + 1) % sim.NodeID(p.Config.Replicas)
 		p.retry(env, fmt.Sprintf("%s has not answered its %s for %s", env.Name(was), c.Pending.Kind, sim.Ticks(retryAfter)))
 	}
@@ -115,7 +123,7 @@ func (p *Process) ask(env *sim.Env, m sim.Message) {
 	switch {
 	case p.Config.Replicas == 1:
 	case c.Pending.Kind == "":
-		c.Pending = m
+		c.Pending, c.Heard = m, false
 		env.SetTimer(TimerRetry, retryAfter)
 	case m.Kind != KindKeepalive:
 		c.Pending = m // the newer request, on the first one's time
@@ -211,11 +219,24 @@ func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {
 			env.Explain("%s hears from %s that it does not lead, but waits for no answer from it", me, env.Name(ev.From))
 			return
 		}
+		c.Heard = true
 		if m.Value == 0 {
 			env.Explain("%s hears from %s that it does not lead, and knows no leader: %s waits, and asks the next replica if nothing comes", me, env.Name(ev.From), me)
 			return
 		}
-		c.Server = sim.NodeID(m.Value - 1)
+		named := sim.NodeID(m.Value - 1)
+		if named == c.Silent {
+			// the replica that did not answer: the follower has not
+			// noticed yet that its leader is gone
+			c.Server = (ev.From + 1) % sim.NodeID(p.Config.Replicas)
+			if c.Server == c.Silent {
+				c.Server = (c.Server + 1) % sim.NodeID(p.Config.Replicas)
+			}
+			c.Silent = sim.None // once: it may lead again by the time it is named again
+			p.retry(env, fmt.Sprintf("%s names %s, which did not answer", env.Name(ev.From), env.Name(named)))
+			return
+		}
+		c.Server = named
 		p.retry(env, fmt.Sprintf("%s does not lead and names %s", env.Name(ev.From), env.Name(c.Server)))
 	case fencing.KindWritten:
 		env.Explain("%s's write with token %d is stored", me, m.Value)

@@ -208,7 +208,7 @@ func build(names []string, p Params, replicas int, rc *raft.Config) []sim.Node {
 		case fencing.PartStorage:
 			proc.Store = fencing.Store{Fencing: p.Fenced()}
 		case fencing.PartClient:
-			proc.Client.Write.To = cfg.Storage
+			proc.Client.Write.To, proc.Client.Silent = cfg.Storage, sim.None
 		}
 		nodes[i] = proc
 	}
