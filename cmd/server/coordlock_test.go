@@ -40,3 +40,28 @@ func TestCoordinationLockBesideCentral(t *testing.T) {
 	p.screenshot("coordination-lock-compare")
 	p.noConsoleErrors()
 }
+
+// One coordination service or a replicated one, and the service crashes
+// while client1 holds the lock: the single service stops the lock for
+// good, the replicated one elects a new leader and every client takes it.
+func TestReplicatedLockOutlivesItsLeader(t *testing.T) {
+	p := open(t, "/?s=lock-service-crash-coordination-lock&s.2=lock-service-crash-replicated-lock")
+	p.key(kb.End)
+	column := func(name string) []string {
+		head := eval[[]string](p, `[...document.querySelectorAll('#side-by-side thead th')].map(th => th.textContent)`)
+		rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+		for i, h := range head {
+			if h == name {
+				return []string{rows[0][i], rows[1][i]}
+			}
+		}
+		t.Fatalf("no column %s in %v", name, head)
+		return nil
+	}
+	assert.Equal(t, []string{"true", "false"}, column("deadlock"), "the single service's clients wait for good")
+	assert.Equal(t, []string{"1", "3"}, column("cs entries"))
+	p.enlarge(2)
+	assert.Contains(t, p.text("#panels-2"), "Servers and their logs", "the replicas' logs")
+	p.screenshot("replicated-lock-compare")
+	p.noConsoleErrors()
+}

@@ -74,7 +74,7 @@ var ReplicatedSpec = &sim.Spec{
 	Invariants:   Spec.Invariants,
 	NewTally:     Spec.NewTally,
 	Metrics:      metrics,
-	Panels:       panels,
+	Panels:       replicatedPanels,
 	Formula:      formula,
 	Topology:     fencing.Star,
 	Overlays:     replicaOverlays,
@@ -279,6 +279,11 @@ func (p *Process) createdAgain(env *sim.Env, from sim.NodeID, asked, sentAt int6
 	watch := p.watchFor(e)
 	p.send(env, from, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{asked, e.Session, sentAt, watch}})
 	env.Explain("%s has applied %s's CREATE #%d before: it answers again with entry %d: %s", me, who, asked, e.Rev, p.standing(env, e, watch))
+}
+
+// replicatedPanels are the lock's panels and the replicas' logs.
+func replicatedPanels(v sim.View) []sim.Panel {
+	return append(panels(v), raft.Panel(v, fencing.Services(v), func(id sim.NodeID) *raft.Replica { return &process(v, id).Raft }, nil))
 }
 
 // replicaOverlays are each replica's role, term and log.

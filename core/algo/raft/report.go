@@ -78,26 +78,51 @@ func termsText(l *Log, commit, limit int) string {
 }
 
 func panels(v sim.View) []sim.Panel {
-	p := sim.Panel{Title: "Servers and their logs", Columns: []string{"server", "role", "term", "log (terms)", "commit", "x"},
-		Note: fmt.Sprintf("a leader needs %d of %d votes; an entry of its term held by %d is committed (| marks the commit index)", v.N()/2+1, v.N(), v.N()/2+1)}
-	for i := range v.N() {
-		id := sim.NodeID(i)
-		s := v.Node(id).(*Server)
-		role, commit, x := s.Role.String(), strconv.Itoa(s.Commit), strconv.FormatInt(s.Register, 10)
+	ids := make([]sim.NodeID, v.N())
+	for i := range ids {
+		ids[i] = sim.NodeID(i)
+	}
+	return []sim.Panel{Panel(v, ids, func(id sim.NodeID) *Replica { return &v.Node(id).(*Server).Replica }, func(id sim.NodeID) string {
+		return strconv.FormatInt(v.Node(id).(*Server).Register, 10)
+	})}
+}
+
+// Panel is the table of the replicas ids: each one's role, term, log (as
+// its entries' terms, a bar at the commit index) and commit index, and
+// what machine says of its state machine (nil for nothing), for an
+// algorithm that embeds a Replica (replica finds a process's).
+func Panel(v sim.View, ids []sim.NodeID, replica func(sim.NodeID) *Replica, machine func(sim.NodeID) string) sim.Panel {
+	columns := []string{"server", "role", "term", "log (terms)", "commit"}
+	if machine != nil {
+		columns = append(columns, "x")
+	}
+	n := len(ids)
+	p := sim.Panel{Title: "Servers and their logs", Columns: columns,
+		Note: fmt.Sprintf("a leader needs %d of %d votes; an entry of its term held by %d is committed (| marks the commit index)", n/2+1, n, n/2+1)}
+	for _, id := range ids {
+		s := replica(id)
+		role, commit := s.Role.String(), strconv.Itoa(s.Commit)
 		known := s.Commit
+		state := ""
+		if machine != nil {
+			state = machine(id)
+		}
 		switch h := v.Health(id); h {
 		case sim.Crashed:
-			role, commit, x, known = h.String(), "–", "–", 0 // lost with its memory
+			role, commit, state, known = h.String(), "–", "–", 0 // lost with its memory
 		case sim.Paused:
 			role += " (" + h.String() + ")"
 		}
-		row := sim.Row{Cells: []string{v.Name(id), role, strconv.FormatInt(s.Term, 10), termsText(&s.Log, known, shownEntries), commit, x}}
+		row := sim.Row{Cells: []string{v.Name(id), role, strconv.FormatInt(s.Term, 10), termsText(&s.Log, known, shownEntries), commit}}
+		if machine != nil {
+			row.Cells = append(row.Cells, state)
+		}
 		if s.Role == Leader && v.Health(id) != sim.Crashed {
 			row.CellEmphasis = []string{"", "good"}
 		}
 		p.Rows = append(p.Rows, row)
 	}
-	return []sim.Panel{p}
+	return p
 }
 
 func formula(v sim.View) string {
