@@ -426,7 +426,7 @@ func importOnce(tctx context.Context, file string, n int) (float64, error) {
 	return elapsed, nil
 }
 
-// searchInPage times the page's search of two lessons, from the key
+// searchInPage times the page's search of three lessons, from the key
 // press to the finding on screen: one that finds its violation and one
 // that tries every schedule within its bound. The states come from the
 // page's sentence.
@@ -435,7 +435,7 @@ func searchInPage(ctx context.Context, url string, rep *Report) error {
 		rep.Searches = map[string]map[string]SearchFigure{}
 	}
 	rep.Searches["page"] = map[string]SearchFigure{}
-	for _, lesson := range []string{"maekawa-deadlock", "snapshot-bank"} {
+	for _, lesson := range []string{"maekawa-deadlock", "snapshot-bank", "raft-figure8-three"} {
 		tctx, cancel, err := tab(ctx, url+"/?s="+lesson)
 		if err != nil {
 			return err
