@@ -283,7 +283,7 @@ func (l *layout) cellRows(rows []sim.Overlay, top, width, bottom float64) {
 		}
 		h := rowH - 3
 		for _, c := range cells {
-			color := ToneColor(cellTones[c.Group%len(cellTones)])
+			color := ToneColor(CellTone(c.Group))
 			if c.Tentative {
 				for _, e := range [4][4]float64{{x, y, x + cellWidth, y}, {x + cellWidth, y, x + cellWidth, y + h}, {x + cellWidth, y + h, x, y + h}, {x, y + h, x, y}} {
 					l.add(Shape{Op: OpLine, X1: e[0], Y1: e[1], X2: e[2], Y2: e[3], Color: color, Width: 1.5, Tag: l.tag})
@@ -299,6 +299,10 @@ func (l *layout) cellRows(rows []sim.Overlay, top, width, bottom float64) {
 
 // cellTones colour the cells of a row by their group, in turn.
 var cellTones = [...]sim.Tone{sim.Blue, sim.Green, sim.Orange, sim.Purple, sim.Teal, sim.Gold, sim.Cyan, sim.Red}
+
+// CellTone is the tone of a cell of group g, wherever cells are drawn
+// (the process graph's table, a panel's strip).
+func CellTone(g int) sim.Tone { return cellTones[((g%len(cellTones))+len(cellTones))%len(cellTones)] }
 
 // The table of cells: a row's height, a cell's width, and the margin.
 const (

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"spacetime/app/diagram"
 	"spacetime/core/sim"
 )
 
@@ -54,6 +55,9 @@ func panelTable(p sim.Panel) app.UI {
 		cells := make([]app.UI, len(r.Cells))
 		for j, cell := range r.Cells {
 			td := app.Td().Text(cell)
+			if j < len(r.Strips) && r.Strips[j] != nil {
+				td = app.Td().Title(cell).Body(strip(r.Strips[j])...)
+			}
 			if j < len(r.CellEmphasis) && r.CellEmphasis[j] != "" {
 				td = td.Class(r.CellEmphasis[j])
 			}
@@ -66,6 +70,20 @@ func panelTable(p sim.Panel) app.UI {
 		app.Table().Body(app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)),
 		app.If(p.Note != "", func() app.UI { return app.P().Class("note").Text(p.Note) }),
 	)
+}
+
+// strip is a panel cell drawn as boxes, coloured by group as the process
+// graph colours them, hollow while tentative.
+func strip(cells []sim.Cell) []app.UI {
+	out := make([]app.UI, len(cells))
+	for i, c := range cells {
+		class := "cell tone-" + string(diagram.CellTone(c.Group))
+		if c.Tentative {
+			class += " tentative"
+		}
+		out[i] = app.Span().Class(class).Text(c.Text)
+	}
+	return out
 }
 
 func (c *Lab) invariants(i int) app.UI {

@@ -27,6 +27,11 @@ func TestRaftFigure8FromThePicker(t *testing.T) {
 	assert.Contains(t, p.text("#invariants"), "state machine safety: fails")
 	assert.Contains(t, p.text("#panels"), "1 3 5", "S5's log, its entry 2 of term 3 where S1 had one of term 2")
 	assert.Equal(t, []string{"crashed", "follower", "follower", "follower", "leader"}, p.roles())
+	// the logs as strips coloured by term: S1's two entries hollow, for a
+	// crashed server knows nothing committed; the others' three filled
+	assert.Equal(t, 14, eval[int](p, `document.querySelectorAll('#panels .cell').length`))
+	assert.Equal(t, 2, eval[int](p, `document.querySelectorAll('#panels .cell.tentative').length`))
+	assert.Equal(t, 4, eval[int](p, `document.querySelectorAll('#panels .cell.tone-purple').length`), "entry 2 of term 3 at S2 to S5")
 	p.screenshot("raft-figure8")
 	p.click("#switch-count_replicas", false) // the run stays at its end
 	p.waitFor(`document.getElementById("invariants").textContent.includes("leader completeness: holds")`, "the right rule keeps leader completeness")

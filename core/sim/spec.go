@@ -105,6 +105,10 @@ type Row struct {
 	Cells        []string
 	Emphasis     string
 	CellEmphasis []string
+	// Strips, where a column has one, draw that cell as a row of boxes
+	// (a Raft log), coloured by group as the process graph's cells are;
+	// the cell's text says the same in words.
+	Strips [][]Cell
 }
 
 // Panel is a small table an algorithm shows beside the diagram; the page

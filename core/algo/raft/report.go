@@ -53,6 +53,18 @@ func metrics(v sim.View) []sim.Metric {
 	}
 }
 
+// logCells are a log's last entries as cells, each its term, tentative
+// after the commit index known, and the index of the first.
+func logCells(l *Log, commit int) (int, []sim.Cell) {
+	first := max(1, l.Len()-shownEntries+1)
+	cells := make([]sim.Cell, 0, l.Len()-first+1)
+	for j := first; j <= l.Len(); j++ {
+		t := l.Term(j)
+		cells = append(cells, sim.Cell{Text: strconv.FormatInt(t, 10), Group: int(t), Tentative: j > commit})
+	}
+	return first, cells
+}
+
 // termsText writes a log as its entries' terms, a bar after the last
 // committed one, and only its last entries when it is long: "1 1 2 | 3".
 func termsText(l *Log, commit, limit int) string {
@@ -114,6 +126,9 @@ func Panel(v sim.View, ids []sim.NodeID, replica func(sim.NodeID) *Replica, mach
 			role += " (" + h.String() + ")"
 		}
 		row := sim.Row{Cells: []string{v.Name(id), role, strconv.FormatInt(s.Term, 10), termsText(&s.Log, known, shownEntries), commit}}
+		if _, cells := logCells(&s.Log, known); len(cells) > 0 {
+			row.Strips = [][]sim.Cell{3: cells} // its last entries; the text says from where
+		}
 		if machine != nil {
 			row.Cells = append(row.Cells, state)
 		}
@@ -158,12 +173,7 @@ func Overlays(v sim.View, ids []sim.NodeID, replica func(sim.NodeID) *Replica) [
 			state, commit = fmt.Sprintf("term %d", s.Term), 0
 		}
 		out = append(out, sim.Overlay{Role: roleState, Node: id, Peer: sim.None, Text: state})
-		first := max(1, s.Log.Len()-shownEntries+1)
-		cells := make([]sim.Cell, 0, s.Log.Len()-first+1)
-		for j := first; j <= s.Log.Len(); j++ {
-			t := s.Log.Term(j)
-			cells = append(cells, sim.Cell{Text: strconv.FormatInt(t, 10), Group: int(t), Tentative: j > commit})
-		}
+		first, cells := logCells(&s.Log, commit)
 		out = append(out, sim.Overlay{Role: roleLog, Node: id, Peer: sim.None, Cells: cells, First: first})
 	}
 	return out
