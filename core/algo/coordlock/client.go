@@ -35,6 +35,9 @@ type ClientState struct {
 	Pending sim.Message
 	Silent  sim.NodeID
 	Heard   bool
+	// Queued is a request sent while a DELETE was pending: the DELETE
+	// keeps its place until it is answered, and this one follows it.
+	Queued sim.Message
 }
 
 func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
@@ -125,7 +128,11 @@ func (p *Process) ask(env *sim.Env, m sim.Message) {
 	case c.Pending.Kind == "":
 		c.Pending, c.Heard = m, false
 		env.SetTimer(TimerRetry, retryAfter)
-	case m.Kind != KindKeepalive:
+	case m.Kind == KindKeepalive:
+		// a keepalive rides on the pending request's time
+	case c.Pending.Kind == KindDelete:
+		c.Queued = m // the entry must go, or it holds the lock for good
+	default:
 		c.Pending = m // the newer request, on the first one's time
 	}
 }
@@ -134,10 +141,18 @@ func (p *Process) ask(env *sim.Env, m sim.Message) {
 // for any: a session that expired): if it is the one the client waits
 // for, it waits no more.
 func (p *Process) settled(env *sim.Env, kind string) {
-	if p.Config.Replicas > 1 && p.Client.Pending.Kind != "" && (kind == "" || kind == p.Client.Pending.Kind) {
-		p.Client.Pending = sim.Message{}
-		env.CancelTimer(TimerRetry)
+	c := &p.Client
+	if p.Config.Replicas == 1 || c.Pending.Kind == "" || (kind != "" && kind != c.Pending.Kind) {
+		return
 	}
+	if kind != "" && c.Queued.Kind != "" {
+		// the request that waited behind it waits on its own time now
+		c.Pending, c.Queued, c.Heard = c.Queued, sim.Message{}, false
+		env.SetTimer(TimerRetry, retryAfter)
+		return
+	}
+	c.Pending, c.Queued = sim.Message{}, sim.Message{}
+	env.CancelTimer(TimerRetry)
 }
 
 // retry asks the replica the client now asks its pending request again
@@ -151,7 +166,12 @@ func (p *Process) retry(env *sim.Env, why string) {
 	}
 	c.Pending = sim.Message{} // asked anew, on a new time
 	p.ask(env, m)
-	env.Explain("%s: %s; it sends its %s to %s", env.Name(env.Self()), why, m.Kind, env.Name(c.Server))
+	also := ""
+	if c.Queued.Kind != "" {
+		p.send(env, c.Server, c.Queued) // it went where the first did
+		also = " and its " + c.Queued.Kind
+	}
+	env.Explain("%s: %s; it sends its %s%s to %s", env.Name(env.Self()), why, m.Kind, also, env.Name(c.Server))
 }
 
 func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {

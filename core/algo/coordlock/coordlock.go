@@ -149,6 +149,10 @@ type Process struct {
 	// mute is set while a follower replica applies entries: its state
 	// machine changes, but it answers nobody and arms no timer.
 	mute bool
+	// heard is, for a leading replica, when each replica last answered
+	// its APPEND in its term: it answers a KEEPALIVE itself only while a
+	// majority has (a leader cut off from it may have been replaced).
+	heard []sim.Time
 }
 
 // Wish is the process's part of the critical section.
@@ -204,6 +208,7 @@ func build(names []string, p Params, replicas int, rc *raft.Config) []sim.Node {
 			proc.Service.Seen = make([]int64, len(names))
 			if replicas > 1 {
 				proc.Raft = raft.NewReplica(rc, group, len(names))
+				proc.heard = make([]sim.Time, replicas)
 			}
 		case fencing.PartStorage:
 			proc.Store = fencing.Store{Fencing: p.Fenced()}
@@ -257,6 +262,7 @@ func (p *Process) Clone() sim.Node {
 	c.Service.Seen = slices.Clone(p.Service.Seen)
 	if p.Config.Replicas > 1 {
 		c.Raft = p.Raft.CloneReplica()
+		c.heard = slices.Clone(p.heard)
 	}
 	return &c
 }

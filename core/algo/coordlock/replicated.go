@@ -158,11 +158,15 @@ func (p *Process) stepReplica(env *sim.Env, ev sim.Event) {
 	case sim.Deliver:
 		if raft.Handles(ev.Msg.Kind) {
 			env.Explain("%s", r.Receive(env, ev, p))
+			if r.Role == raft.Leader && ev.Msg.Value == r.Term && (ev.Msg.Kind == raft.KindAck || ev.Msg.Kind == raft.KindNack) {
+				p.heard[ev.From] = env.Now()
+			}
 		} else {
 			p.request(env, ev.From, ev.Msg)
 		}
 	}
 	if r.Role == raft.Leader && was != raft.Leader {
+		clear(p.heard) // what it heard in another term says nothing of this one
 		// sessions are timed by the leader: a new one gives each its full
 		// time, as ZooKeeper's does after an election
 		for i := range p.Service.Sessions {
@@ -190,11 +194,14 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, m sim.Message) {
 		return
 	}
 	if m.Kind == KindKeepalive {
-		if r.Log.Term(r.Commit) != r.Term {
+		switch {
+		case r.Log.Term(r.Commit) != r.Term:
 			env.Explain("%s has not committed an entry of its term yet, so it may not know %s's session: it does not answer the KEEPALIVE", me, who)
-			return
+		case !p.quorum(env):
+			env.Explain("%s has not heard from a majority of the replicas for %s: another may lead now, so it does not answer the KEEPALIVE", me, sim.Ticks(p.Raft.Config().ElectionMin))
+		default:
+			p.serve(env, from, m)
 		}
-		p.serve(env, from, m)
 		return
 	}
 	op, ok := opKinds[m.Kind]
@@ -208,6 +215,20 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, m sim.Message) {
 	cmd := raft.Command{op, int64(from), m.Value, at(m.Data, 0), at(m.Data, 1), at(m.Data, 2)}
 	index, sent := r.Propose(env, cmd)
 	env.Explain("%s, the leader, logs %s's %s as entry %d of term %d and sends it to %d replicas: it answers once a majority holds it", me, who, m.Kind, index, r.Term, sent)
+}
+
+// quorum says a majority of the replicas, the leader included, answered
+// its APPENDs within the least election timeout: no other replica can
+// have been elected since without one of them.
+func (p *Process) quorum(env *sim.Env) bool {
+	within := p.Raft.Config().ElectionMin
+	n := 1
+	for id, at := range p.heard {
+		if sim.NodeID(id) != env.Self() && at > 0 && env.Now()-at <= within {
+			n++
+		}
+	}
+	return n > p.Config.Replicas/2
 }
 
 // sessionTimer is a session's time running out at a replica: the leader

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 )
 
@@ -62,4 +63,37 @@ func TestReplicatedLockOutlivesAMinorityCrashed(t *testing.T) {
 		}
 	}
 	assert.Greater(t, after, seeds*3/4, "in most runs a client takes the lock after the crashes")
+}
+
+// A leader cut off with the client that holds the lock stops answering
+// its KEEPALIVEs once it has not heard from a majority, so that the
+// client gives the lock up by its own timer before the majority's new
+// leader expires its session and hands the lock on: never two holders.
+func TestReplicatedLockLeaderCutOffWithItsHolder(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "replicated-lock", "n": 7, "seed": 1, "network": {"delay": [1, 3]},
+		"params": {"replicas": 3, "session": 60, "keepalive": 10, "cs_time": 200},
+		"script": [
+			{"at": 25, "node": "client1", "command": "request-cs"},
+			{"at": 27, "node": "client2", "command": "request-cs"},
+			{"at": 45, "fault": "partition", "groups": [[1, 5], [2, 3, 4, 6, 7]]}
+		],
+		"until": {"time": 300}}`)
+	require.Empty(t, algotest.Failed(r))
+	left, entered := -1, -1
+	for i, rec := range r.Trace().Records {
+		for _, a := range rec.Annotations() {
+			if a.Role != mutex.RoleCS {
+				continue
+			}
+			switch {
+			case rec.Node == 4 && a.Phase == sim.End && left < 0:
+				left = i
+			case rec.Node == 5 && a.Phase == sim.Begin && entered < 0:
+				entered = i
+			}
+		}
+	}
+	require.Positive(t, left, "client1 gives the lock up")
+	require.Positive(t, entered, "client2 takes it")
+	assert.Less(t, left, entered)
 }

@@ -187,17 +187,18 @@ func (t *tally) matchLogs(id sim.NodeID, l *Log, from int) {
 }
 
 // complete checks a new leader's log holds every entry committed in an
-// earlier term.
+// earlier term: it must hold each earlier term's furthest commit (a later
+// term's point may lie before an earlier one's, when a follower learned
+// only part of what was committed).
 func (t *tally) complete(id sim.NodeID, s *Server) {
-	for k := len(t.points) - 1; k >= 0; k-- {
-		p := t.points[k]
+	for _, p := range t.points {
 		if p.term >= s.Term {
 			continue
 		}
 		if s.Log.Len() < p.index || s.Log.Sum(p.index) != p.sum {
 			t.breaks(guaranteeCompleteness, "%s leads term %d without entry %d as it was committed in term %d", id, s.Term, p.index, p.term)
+			return
 		}
-		return // the points before it are prefixes of it
 	}
 }
 

@@ -130,6 +130,17 @@ func TestChecksCatchEachBreach(t *testing.T) {
 		tl.Stepped(2, server(3, 5, Leader, 1, 3))
 		assert.Equal(t, []int{guaranteeCompleteness}, broken(tl))
 	})
+	t.Run("a leader without an entry committed in an earlier term, past a later term's commit", func(t *testing.T) {
+		tl := newTally(3).(*tally)
+		a := server(3, 2, Leader, 1, 2, 2)
+		a.Commit = 3
+		tl.Stepped(0, a)
+		b := server(3, 3, Follower, 1, 2)
+		b.Commit = 2 // a follower of term 3 that learned only part of it
+		tl.Stepped(1, b)
+		tl.Stepped(2, server(3, 4, Leader, 1, 2))
+		assert.Equal(t, []int{guaranteeCompleteness}, broken(tl))
+	})
 	t.Run("two commands applied at one index", func(t *testing.T) {
 		tl := newTally(3).(*tally)
 		a, b := server(3, 4, Follower, 1, 2), server(3, 5, Follower, 1, 3)

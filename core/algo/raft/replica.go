@@ -105,6 +105,9 @@ func NewReplica(cfg *Config, group []sim.NodeID, n int) Replica {
 	return Replica{cfg: cfg, group: group, Voted: sim.None, Leader: sim.None, next: make([]int, n), match: make([]int, n)}
 }
 
+// Config is the group's timing and rules.
+func (s *Replica) Config() *Config { return s.cfg }
+
 // Start arms the election timer of a replica that starts (Init).
 func (s *Replica) Start(env *sim.Env) { s.armElection(env) }
 
