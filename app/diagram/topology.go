@@ -77,9 +77,10 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 	height := opt.Height
 	if len(rows) > 0 {
 		// the rows of cells in a table under the graph, as tall as the
-		// view can give them and the graph keeps half of it
+		// view can give them while the graph keeps 60% of it
 		height -= min(float64(len(rows))*cellRow+cellGap, height*0.4)
 	}
+	tableTop := height
 	if hasStates(spec) {
 		height -= labelGap // room under the lowest circle for its state line
 	}
@@ -170,7 +171,7 @@ func (ix *Index) Topology(k int, spec *sim.Spec, topo *sim.Topology, opt Topolog
 			l.text(Shape{X1: p[0], Y1: p[1] + R + labelGap, Color: NowColor, Align: AlignCenter, Text: text}, prioMark, -float64(i), point{p[0], p[1] - R - 6})
 		}
 	}
-	l.cellRows(rows, height+labelGap*boolFloat(hasStates(spec)), opt.Width, opt.Height)
+	l.cellRows(rows, tableTop, opt.Width, opt.Height)
 	// tokens held, as a coin on the holder's circle
 	for _, sp := range ix.heldAt(k, l) {
 		p := pos[sp.node]
@@ -310,13 +311,6 @@ const (
 	cellWidth = 20.0
 	cellGap   = 6.0
 )
-
-func boolFloat(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // hasStates says the algorithm writes processes' states under them in
 // the process graph: the graph leaves room for the lowest one's.

@@ -119,19 +119,23 @@ var Spec = &sim.Spec{
 	Roles: append(append([]sim.RoleSpec{
 		{Name: RoleHolder, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's holder: the lowest entry (on its line, one row per client)"},
 	}, mutex.Roles...), fencing.Roles...),
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.Safety, deadlock, noStaleWrite},
-	NewTally:   mutex.NewTally,
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   fencing.Star,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.SafetyName, Faults: []string{"pause"}, Why: "a holder paused past its session cannot notice that it ran out: the service hands the lock on, and the client wakes believing it still holds it, which is why the storage checks tokens"},
-		{Invariant: noStaleWriteName, Faults: []string{"pause", "delay", "crash", "cut", "partition"}, Why: "a write checked against the lock and then paused, slowed, or held in its channel (a cut link, a crashed storage) lands after the lock has passed on; fencing refuses it only once a newer token has reached the storage"},
-		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the recipe assumes a service that stays up (the real one is replicated) and a session that loses nothing and keeps its order (ZooKeeper's is a TCP connection): a lost CREATE or DELETED, or a DELETED that overtakes the CREATED that set its watch, leaves a client waiting for news that will not come"},
-	},
+	New:         newProcesses,
+	Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite},
+	NewTally:    mutex.NewTally,
+	Metrics:     metrics,
+	Panels:      panels,
+	Formula:     formula,
+	Topology:    fencing.Star,
+	KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews},
 }
+
+// The ways the lock is known to break (Spec.KnownLimits), which the
+// replicated lock shares but for what a crash does.
+var (
+	pausedHolder = sim.KnownLimit{Invariant: mutex.SafetyName, Faults: []string{"pause"}, Why: "a holder paused past its session cannot notice that it ran out: the service hands the lock on, and the client wakes believing it still holds it, which is why the storage checks tokens"}
+	staleWrite   = sim.KnownLimit{Invariant: noStaleWriteName, Faults: []string{"pause", "delay", "crash", "cut", "partition"}, Why: "a write checked against the lock and then paused, slowed, or held in its channel (a cut link, a crashed storage) lands after the lock has passed on; fencing refuses it only once a newer token has reached the storage"}
+	lostNews     = sim.KnownLimit{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the recipe assumes a service that stays up (the real one is replicated) and a session that loses nothing and keeps its order (ZooKeeper's is a TCP connection): a lost CREATE or DELETED, or a DELETED that overtakes the CREATED that set its watch, leaves a client waiting for news that will not come"}
+)
 
 // Process is one process: the service, the storage or a client; each uses
 // its part. Every process embeds Want, for the shared figures: only

@@ -38,7 +38,18 @@ const (
 	opExpire
 )
 
-var opKinds = map[string]int64{KindCreate: opCreate, KindCheck: opCheck, KindDelete: opDelete}
+// opKinds are the requests a leader logs, by their operation, and opOf
+// finds a request's operation (opNoop for one that is not logged).
+var opKinds = [...]string{opCreate: KindCreate, opCheck: KindCheck, opDelete: KindDelete}
+
+func opOf(kind string) int64 {
+	for op, k := range opKinds {
+		if k == kind && k != "" {
+			return int64(op)
+		}
+	}
+	return opNoop
+}
 
 // ReplicatedParams are the replicated lock's params: the lock's, the
 // size of the service's Raft group and its timing.
@@ -79,8 +90,8 @@ var ReplicatedSpec = &sim.Spec{
 	Topology:     fencing.Star,
 	Overlays:     replicaOverlays,
 	KnownLimits: []sim.KnownLimit{
-		Spec.KnownLimits[0], Spec.KnownLimits[1],
-		{Invariant: Spec.KnownLimits[2].Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
+		pausedHolder, staleWrite,
+		{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
 	},
 }
 
@@ -204,8 +215,8 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, m sim.Message) {
 		}
 		return
 	}
-	op, ok := opKinds[m.Kind]
-	if !ok {
+	op := opOf(m.Kind)
+	if op == opNoop {
 		env.Explain("%s has no use for %s's %s", me, who, m.Kind)
 		return
 	}
@@ -261,14 +272,8 @@ func (p *Process) Apply(env *sim.Env, from, to int) string {
 			if j := p.Service.session(cmd[2]); j >= 0 {
 				p.expire(env, j)
 			}
-		default:
-			kind := KindCreate
-			for k, op := range opKinds {
-				if op == cmd[0] {
-					kind = k
-				}
-			}
-			p.serve(env, sim.NodeID(cmd[1]), sim.Message{Kind: kind, Value: cmd[2], Data: cmd[3:]})
+		case opCreate, opCheck, opDelete:
+			p.serve(env, sim.NodeID(cmd[1]), sim.Message{Kind: opKinds[cmd[0]], Value: cmd[2], Data: cmd[3:]})
 		}
 		if env.Caption != "" {
 			did = append(did, fmt.Sprintf("entry %d: %s", i, env.Caption))
@@ -298,7 +303,7 @@ func (p *Process) createdAgain(env *sim.Env, from sim.NodeID, asked, sentAt int6
 	}
 	e := s.Entries[i]
 	watch := p.watchFor(e)
-	p.send(env, from, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{asked, e.Session, sentAt, watch}})
+	p.created(env, e, sentAt, watch)
 	env.Explain("%s has applied %s's CREATE #%d before: it answers again with entry %d: %s", me, who, asked, e.Rev, p.standing(env, e, watch))
 }
 

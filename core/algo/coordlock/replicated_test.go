@@ -1,6 +1,7 @@
 package coordlock_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/coordlock"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
@@ -96,4 +98,24 @@ func TestReplicatedLockLeaderCutOffWithItsHolder(t *testing.T) {
 	require.Positive(t, left, "client1 gives the lock up")
 	require.Positive(t, entered, "client2 takes it")
 	assert.Less(t, left, entered)
+}
+
+// Bad params of the replicated lock are refused with the field, what was
+// wanted and what came.
+func TestReplicatedParamsAreChecked(t *testing.T) {
+	names := coordlock.ReplicatedSpec.Names(6)
+	for _, c := range []struct{ params, want string }{
+		{`{"replicas": 4}`, `field "params.replicas": want an odd number of replicas from 3 to 7, got 4`},
+		{`{"replicas": 9}`, `got 9`},
+		{`{"replicas": 5}`, `want 5 replicas, the storage and a client at least, 7 processes; the scenario has 6`},
+		{`{"election": [20, 10]}`, `params.election`},
+		{`{"heartbeat": 0}`, `params.heartbeat`},
+		{`{"keepalive": 30, "session": 20}`, `params.keepalive`},
+	} {
+		_, err := coordlock.ReplicatedSpec.New(names, json.RawMessage(c.params))
+		require.Error(t, err, c.params)
+		assert.Contains(t, err.Error(), c.want, c.params)
+	}
+	_, err := coordlock.ReplicatedSpec.New(names, json.RawMessage(`{"replicas": 3}`))
+	assert.NoError(t, err)
 }

@@ -116,7 +116,7 @@ func (p *Process) serve(env *sim.Env, from sim.NodeID, m sim.Message) {
 			p.showHolder(env)
 		}
 		watch := p.watchFor(e)
-		p.send(env, from, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{asked, session, sentAt, watch}})
+		p.created(env, e, sentAt, watch)
 		env.Explain("%s %screates entry %d for %s: %s", me, opened, e.Rev, who, p.standing(env, e, watch))
 	case KindCheck:
 		rev, session, sentAt := m.Value, at(m.Data, 0), at(m.Data, 1)
@@ -155,6 +155,12 @@ func (p *Process) serve(env *sim.Env, from sim.NodeID, m sim.Message) {
 		}
 		env.Explain("%s deletes entry %d for %s%s", me, rev, who, p.remove(env, i))
 	}
+}
+
+// created answers the CREATE that made entry e: its entry, its session,
+// when the client asked, and the entry it watches (0 when it holds).
+func (p *Process) created(env *sim.Env, e Entry, sentAt, watch int64) {
+	p.send(env, e.Client, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{e.Asked, e.Session, sentAt, watch}})
 }
 
 // open starts a session for a client.
