@@ -25,7 +25,7 @@ func (c *Lab) commandBar(i int) app.UI {
 		}
 		cmdName := cmd.Name
 		if len(names) > maxCommandButtons {
-			items = append(items, app.Button().Class("cmd").ID(p.id("cmd-"+cmd.Name)).Title(cmd.Help).
+			items = append(items, app.Button().Class("cmd").ID(p.id("cmd-"+cmd.Name)).Title(attrText(cmd.Help)).
 				Textf("%s from %s", cmd.Name, names[p.commandNode]).
 				OnClick(func(ctx app.Context, e app.Event) {
 					node := c.panes[i].commandNode
@@ -38,7 +38,7 @@ func (c *Lab) commandBar(i int) app.UI {
 			if !s.Takes(node, cmd) {
 				continue
 			}
-			items = append(items, app.Button().Class("cmd").ID(p.id("cmd-"+cmd.Name+"-"+name)).Title(cmd.Help).
+			items = append(items, app.Button().Class("cmd").ID(p.id("cmd-"+cmd.Name+"-"+name)).Title(attrText(cmd.Help)).
 				Textf("%s from %s", cmd.Name, name).
 				OnClick(func(ctx app.Context, e app.Event) {
 					c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
@@ -48,7 +48,7 @@ func (c *Lab) commandBar(i int) app.UI {
 	if len(names) > maxCommandButtons && len(items) > 0 {
 		options := make([]app.UI, len(names))
 		for j, name := range names {
-			options[j] = option(j, name, sim.NodeID(j) == p.commandNode)
+			options[j] = option(strconv.Itoa(j), name, sim.NodeID(j) == p.commandNode)
 		}
 		picker := app.Select().ID(p.id("command-node")).Attr("aria-label", "process").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v >= 0 && v < len(names) {

@@ -33,7 +33,7 @@ func (c *Lab) courseIndex() app.UI {
 		items := make([]app.UI, 0, len(t.Claims))
 		for _, cl := range t.Claims {
 			items = append(items, app.Li().Body(
-				app.A().Href("./?"+lab.ClaimQuery(cl)).Body(
+				app.A().Href(attrText("./?"+lab.ClaimQuery(cl))).Body(
 					app.Span().Class("claim").Text(cl.Text),
 					app.Span().Class("lesson").Text(titles[cl.Lesson]),
 				),
@@ -44,7 +44,7 @@ func (c *Lab) courseIndex() app.UI {
 			app.Ul().Body(items...),
 		))
 	}
-	return app.Div().Class("lab course text-"+c.textSize()).Body(
+	return app.Div().Class(attrText("lab course text-"+c.textSize())).Body(
 		app.Header().Class("top").Body(
 			app.H1().Text("Spacetime"),
 			app.P().Class("intro").Text("Every claim of the course, shown by a run you can step, rewind and break. Choose one to open its lesson at the step that shows it."),

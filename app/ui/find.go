@@ -18,7 +18,7 @@ func (c *Lab) finder() app.UI {
 		if p.matches(c.find) {
 			n++
 		}
-		titles = append(titles, app.Option().Value(p.title))
+		titles = append(titles, app.Option().Value(attrText(p.title)))
 	}
 	hint := "Find a lesson by words of its title or topic; Enter opens the first"
 	if c.find != "" {
@@ -29,8 +29,8 @@ func (c *Lab) finder() app.UI {
 		cls += " miss"
 	}
 	return app.Span().Class("finder").Body(
-		app.Input().ID("find").Type("search").Class(cls).Placeholder("Find… /").Attr("aria-label", "find a lesson").
-			Title(hint).Attr("list", "lesson-titles").Value(c.find).Attr("autocomplete", "off").
+		app.Input().ID("find").Type("search").Class(attrText(cls)).Placeholder("Find… /").Attr("aria-label", "find a lesson").
+			Title(attrText(hint)).Attr("list", "lesson-titles").Value(attrText(c.find)).Attr("autocomplete", "off").
 			OnInput(func(ctx app.Context, e app.Event) {
 				c.find, c.findMiss = ctx.JSSrc().Get("value").String(), false
 				for _, p := range picks(true) {

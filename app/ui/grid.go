@@ -96,7 +96,7 @@ func (c *Lab) gridBar(i int) app.UI {
 	}
 	return app.Div().Class("pane-bar grid-bar").Body(
 		app.Strong().Textf("Run %d", i+1),
-		app.Span().Class("run-title").Title(title+" · "+c.summary(i)).Text(short),
+		app.Span().Class("run-title").Title(attrText(title+" · "+c.summary(i))).Text(short),
 		app.If(c.together(), func() app.UI { return c.position(i) }),
 		app.Button().ID(p.id("enlarge")).Title(fmt.Sprintf("Enlarge run %d: show it alone, with its settings and panels", i+1)).
 			Attr("aria-label", fmt.Sprintf("enlarge run %d", i+1)).Text("⤢").

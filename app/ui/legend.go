@@ -21,18 +21,18 @@ func (c *Lab) legend(i int) app.UI {
 			if e.Dashed {
 				style = "dashed"
 			}
-			swatch = app.Span().Class("swatch line").Style("border-top", fmt.Sprintf("%.0fpx %s %s", max(e.Width, 2), style, color))
+			swatch = app.Span().Class("swatch line").Style("border-top", attrText(fmt.Sprintf("%.0fpx %s %s", max(e.Width, 2), style, color)))
 			if e.Symbol != "" {
-				swatch = app.Span().Body(swatch, app.Span().Class("swatch mark").Style("color", color).Text(e.Symbol))
+				swatch = app.Span().Body(swatch, app.Span().Class("swatch mark").Style("color", attrText(color)).Text(e.Symbol))
 			}
 		case diagram.SwatchGlyph:
-			swatch = app.Span().Class("swatch").Style("color", color).Text(e.Symbol)
+			swatch = app.Span().Class("swatch").Style("color", attrText(color)).Text(e.Symbol)
 		case diagram.SwatchBar:
-			swatch = app.Span().Class("swatch bar").Style("background", color)
+			swatch = app.Span().Class("swatch bar").Style("background", attrText(color))
 		case diagram.SwatchOutline:
-			swatch = app.Span().Class("swatch bar outline").Style("border", "1.5px dashed "+color)
+			swatch = app.Span().Class("swatch bar outline").Style("border", attrText("1.5px dashed "+color))
 		case diagram.SwatchBand:
-			swatch = app.Span().Class("swatch bar band").Style("background", color)
+			swatch = app.Span().Class("swatch bar band").Style("background", attrText(color))
 		}
 		items = append(items, app.Span().Class("key").Body(swatch, app.Text(e.Label)))
 	}

@@ -71,7 +71,7 @@ func (c *Lab) looks() app.UI {
 				c.page.Text = ctx.JSSrc().Get("value").String()
 				c.changed(ctx)
 			}),
-		app.Button().ID("theme").Attr("data-theme", theme).Title("Theme: light, dark, or colours chosen to stay apart for colour-blind readers (press for the next)").Text(other).
+		app.Button().ID("theme").Attr("data-theme", attrText(theme)).Title("Theme: light, dark, or colours chosen to stay apart for colour-blind readers (press for the next)").Text(other).
 			OnClick(func(ctx app.Context, e app.Event) {
 				c.page.Theme = map[string]string{"": "dark", "dark": "colour-blind"}[c.page.Theme]
 				c.changed(ctx)

@@ -329,7 +329,7 @@ func (c *Lab) faultRow(i int, f *faults.Fault, on bool) app.UI {
 	label = strings.ReplaceAll(label, "{msg}", "it")
 	label = strings.ReplaceAll(label, "{on}", map[bool]string{true: "on", false: "off"}[on])
 	name := f.Name
-	row := []app.UI{app.Button().ID(p.id("menu-"+f.Name)).Title(f.Help).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+	row := []app.UI{app.Button().ID(p.id("menu-"+f.Name)).Title(attrText(f.Help)).Text(label).OnClick(func(ctx app.Context, e app.Event) {
 		fl, _ := faults.Lookup(name)
 		a, err := c.faultArgs(i, fl, on)
 		if err != nil {
@@ -378,11 +378,11 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 		}
 		options := make([]app.UI, len(ts))
 		for j, t := range ts {
-			options[j] = option(int(t), names[t], t == chosen)
+			options[j] = option(strconv.Itoa(int(t)), names[t], t == chosen)
 		}
-		out = append(out, app.Select().ID(id).Attr("aria-label", prm.Field).Body(options...).OnChange(store, app.EventScope(p.n, i, key)))
+		out = append(out, app.Select().ID(attrText(id)).Attr("aria-label", attrText(prm.Field)).Body(options...).OnChange(store, app.EventScope(p.n, i, key)))
 	case faults.InputNumber:
-		out = append(out, app.Input().ID(id).Type("number").Value(c.formNumber(i, key, in.Default)).Min(in.Min).Max(in.Max).OnChange(store, app.EventScope(p.n, i, key)))
+		out = append(out, app.Input().ID(attrText(id)).Type("number").Value(c.formNumber(i, key, in.Default)).Min(in.Min).Max(in.Max).OnChange(store, app.EventScope(p.n, i, key)))
 	case faults.InputCheck:
 		out = append(out, app.Label().Body(checkbox(id, c.formFlag(i, key)).OnChange(store, app.EventScope(p.n, i, key)), app.Text(" "+prm.After)))
 		return out
@@ -391,7 +391,7 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 		if in.Placeholder != nil {
 			example = in.Placeholder(c.sess(i).Scenario().Names)
 		}
-		out = append(out, app.Input().ID(id).Type("text").Placeholder(example).Value(p.form[key]).OnChange(store, app.EventScope(p.n, i, key)))
+		out = append(out, app.Input().ID(attrText(id)).Type("text").Placeholder(attrText(example)).Value(attrText(p.form[key])).OnChange(store, app.EventScope(p.n, i, key)))
 	}
 	if prm.After != "" {
 		out = append(out, app.Text(" "+prm.After))
@@ -412,7 +412,7 @@ func (c *Lab) linkRow(i int, f *faults.Fault, from, to sim.NodeID) app.UI {
 	names := c.sess(i).Scenario().Names
 	name := f.Name
 	label := fmt.Sprintf("%s the link %s↔%s", strings.ToUpper(name[:1])+name[1:], names[from], names[to])
-	return app.Div().Class("menu-row").Body(app.Button().ID(p.id("menu-link-"+f.Name)).Title(f.Help).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+	return app.Div().Class("menu-row").Body(app.Button().ID(p.id("menu-link-"+f.Name)).Title(attrText(f.Help)).Text(label).OnClick(func(ctx app.Context, e app.Event) {
 		a := faults.NoArgs()
 		a.Node, a.Target = from, to
 		c.act(ctx, i, func() error { return c.sess(i).Fault(name, a) })
@@ -427,7 +427,7 @@ func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
 	names := c.sess(i).Scenario().Names
 	cmdName := cmd.Name
 	if !cmd.Target && cmd.Arg == "" {
-		return app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(cmd.Help).Textf("%s from %s", cmd.Name, names[id]).OnClick(func(ctx app.Context, e app.Event) {
+		return app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(attrText(cmd.Help)).Textf("%s from %s", cmd.Name, names[id]).OnClick(func(ctx app.Context, e app.Event) {
 			node := c.panes[i].menu.node
 			c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
 		}, app.EventScope(p.n, i, cmd.Name))
@@ -435,7 +435,7 @@ func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
 	target := c.menuTarget(i, id)
 	// the handler reads the menu's choices when clicked: go-app keeps the
 	// first closure of an element, so values captured here would go stale
-	row := []app.UI{app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(cmd.Help).Text(cmd.Name).OnClick(func(ctx app.Context, e app.Event) {
+	row := []app.UI{app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(attrText(cmd.Help)).Text(cmd.Name).OnClick(func(ctx app.Context, e app.Event) {
 		node := c.panes[i].menu.node
 		target := sim.NodeID(sim.None)
 		if cmd, _ := c.sess(i).Spec().Command(cmdName); cmd.Target {
@@ -444,7 +444,7 @@ func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
 		c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, target, c.panes[i].menu.arg) })
 	}, app.EventScope(p.n, i, cmd.Name))}
 	if cmd.Arg != "" {
-		row = append(row, app.Input().ID(p.id("menu-arg-"+cmd.Name)).Type("number").Title(cmd.Arg).Attr("min", cmd.ArgMin).Attr("max", cmd.ArgMax).Value(p.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
+		row = append(row, app.Input().ID(p.id("menu-arg-"+cmd.Name)).Type("number").Title(attrText(cmd.Arg)).Attr("min", cmd.ArgMin).Attr("max", cmd.ArgMax).Value(p.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64); err == nil {
 				c.panes[i].menu.arg = v
 			}
@@ -454,7 +454,7 @@ func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
 		var options []app.UI
 		for j, name := range names {
 			if sim.NodeID(j) != id {
-				options = append(options, option(j, name, sim.NodeID(j) == target))
+				options = append(options, option(strconv.Itoa(j), name, sim.NodeID(j) == target))
 			}
 		}
 		row = append(row, app.Text(" to "), app.Select().ID(p.id("menu-target-"+cmd.Name)).Attr("aria-label", "to").Body(options...).OnChange(func(ctx app.Context, e app.Event) {

@@ -61,12 +61,13 @@ func (p *pane) reset() {
 }
 
 // id is an element id of this pane: name for the first pane, name-N for
-// the N-th.
+// the N-th. A name may hold an algorithm's words (a command's), so the id
+// is quote-proof (attrText).
 func (p *pane) id(name string) string {
 	if p.n == 1 {
-		return name
+		return attrText(name)
 	}
-	return name + "-" + strconv.Itoa(p.n)
+	return attrText(name + "-" + strconv.Itoa(p.n))
 }
 
 func (p *pane) stopObserving() {

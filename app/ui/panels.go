@@ -56,16 +56,16 @@ func panelTable(p sim.Panel) app.UI {
 		for j, cell := range r.Cells {
 			td := app.Td().Text(cell)
 			if j < len(r.Strips) && r.Strips[j] != nil {
-				td = app.Td().Title(cell).Body(strip(r.Strips[j])...)
+				td = app.Td().Title(attrText(cell)).Body(strip(r.Strips[j])...)
 			}
 			if j < len(r.CellEmphasis) && r.CellEmphasis[j] != "" {
-				td = td.Class(r.CellEmphasis[j])
+				td = td.Class(attrText(r.CellEmphasis[j]))
 			}
 			cells[j] = td
 		}
-		rows[i] = app.Tr().Class(r.Emphasis).Body(cells...)
+		rows[i] = app.Tr().Class(attrText(r.Emphasis)).Body(cells...)
 	}
-	return app.Section().Class("panel").DataSet("panel", p.Title).Body(
+	return app.Section().Class("panel").DataSet("panel", attrText(p.Title)).Body(
 		app.H2().Text(p.Title),
 		app.Table().Body(app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)),
 		app.If(p.Note != "", func() app.UI { return app.P().Class("note").Text(p.Note) }),
@@ -81,7 +81,7 @@ func strip(cells []sim.Cell) []app.UI {
 		if c.Tentative {
 			class += " tentative"
 		}
-		out[i] = app.Span().Class(class).Text(c.Text)
+		out[i] = app.Span().Class(attrText(class)).Text(c.Text)
 	}
 	return out
 }
@@ -97,7 +97,7 @@ func (c *Lab) invariants(i int) app.UI {
 				status += " (this lesson's point)"
 			}
 		}
-		rows[j] = app.Li().Class(cls).Body(
+		rows[j] = app.Li().Class(attrText(cls)).Body(
 			app.Strong().Text(inv.Name+": "),
 			app.Span().Class("status").Text(status),
 			app.If(inv.Detail != "", func() app.UI { return app.Div().Class("detail").Text(inv.Detail) }),
@@ -140,9 +140,9 @@ func (c *Lab) processes(i int) app.UI {
 			fields[k] = f.Name + " " + f.Value
 		}
 		node := sim.NodeID(j)
-		rows[j] = app.Tr().Class(p.Health).Body(
+		rows[j] = app.Tr().Class(attrText(p.Health)).Body(
 			// the process's menu from the keyboard, as a click on its line
-			app.Td().Body(app.Button().Class("link proc").ID(pane.id("proc-"+strconv.Itoa(j))).Title("Open "+p.Name+"'s menu: what can happen to it at this step").
+			app.Td().Body(app.Button().Class("link proc").ID(pane.id("proc-"+strconv.Itoa(j))).Title(attrText("Open "+p.Name+"'s menu: what can happen to it at this step")).
 				Body(app.Strong().Text(p.Name)).
 				OnClick(func(ctx app.Context, e app.Event) { c.openProcessMenu(ctx, i, node) }, app.EventScope(pane.n, i, j))),
 			app.Td().Text(p.Health),

@@ -70,7 +70,7 @@ func (c *Lab) quizBox(i int) app.UI {
 		if r.right {
 			cls = "result right"
 		}
-		return app.Span().ID(p.id("quiz-result")).Class(cls).Text(r.text + " ")
+		return app.Span().ID(p.id("quiz-result")).Class(attrText(cls)).Text(r.text + " ")
 	})
 	if q, ok := s.Asking(); ok {
 		choices := make([]app.UI, len(q.Choices))

@@ -63,12 +63,12 @@ func (c *Lab) Render() app.UI {
 	if !c.several() || c.embed {
 		body = append(body, app.If(c.several(), c.sideBySide))
 		body = append(body, panes...)
-		return app.Div().Class(cls).Body(body...)
+		return app.Div().Class(attrText(cls)).Body(body...)
 	}
 	// a compare view: the runs in a grid, the table of their figures
 	// under it (an enlarged run alone, the table under it too)
 	body = append(body, app.Div().Class("runs").Body(panes...), c.sideBySide())
-	return app.Div().Class(cls).Body(body...)
+	return app.Div().Class(attrText(cls)).Body(body...)
 }
 
 // renderPane draws one run: its pictures and controls, caption and
@@ -141,7 +141,7 @@ func (c *Lab) renderPane(i int) app.UI {
 		)
 		side = append(side, c.exports())
 	}
-	return app.Section().ID(p.id("pane")).Class(cls).Attr("aria-label", "run "+strconv.Itoa(i+1)).
+	return app.Section().ID(p.id("pane")).Class(attrText(cls)).Attr("aria-label", "run "+strconv.Itoa(i+1)).
 		On("focusin", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
 		On("mousedown", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
 		Body(main, app.If(len(side) > 0, func() app.UI { return app.Aside().Class("side").Body(side...) }))
@@ -215,7 +215,7 @@ const (
 // (go-app sets it so), but the server's prerendered HTML must leave a false
 // one out: checked="false" would still tick the box.
 func checkbox(id string, on bool) app.HTMLInput {
-	in := app.Input().ID(id).Type("checkbox")
+	in := app.Input().ID(attrText(id)).Type("checkbox")
 	if on || app.IsClient {
 		in = in.Checked(on)
 	}
@@ -224,8 +224,8 @@ func checkbox(id string, on bool) app.HTMLInput {
 
 // option is a select's option; like checkbox, a false selection is left out
 // of the prerendered HTML.
-func option(value any, text string, selected bool) app.HTMLOption {
-	o := app.Option().Value(value).Text(text)
+func option(value, text string, selected bool) app.HTMLOption {
+	o := app.Option().Value(attrText(value)).Text(text)
 	if selected || app.IsClient {
 		o = o.Selected(selected)
 	}
@@ -328,7 +328,7 @@ func (c *Lab) runToggles(i int) []app.UI {
 		))
 	}
 	for _, sw := range s.Spec().Switches {
-		toggles = append(toggles, app.Label().Class("toggle").Title(sw.Help).Body(
+		toggles = append(toggles, app.Label().Class("toggle").Title(attrText(sw.Help)).Body(
 			checkbox(p.id("switch-"+sw.Param), s.Scenario().Switched(sw)).OnChange(func(ctx app.Context, e app.Event) { c.toggleSwitch(ctx, i, sw) }, app.EventScope(p.n, i)),
 			app.Text(" "+sw.Label),
 		))
@@ -370,7 +370,7 @@ func (c *Lab) paneBar(i int) app.UI {
 }
 
 func (c *Lab) exportButton(format, label string) app.UI {
-	return app.Button().Class("link").ID("export-"+format).Text(label).OnClick(func(ctx app.Context, e app.Event) { c.export(c.focus, format) }, app.EventScope(format))
+	return app.Button().Class("link").ID(attrText("export-"+format)).Text(label).OnClick(func(ctx app.Context, e app.Event) { c.export(c.focus, format) }, app.EventScope(format))
 }
 
 func (c *Lab) loader() app.UI {
@@ -420,15 +420,15 @@ const eventLines = 30
 // fails, which is the comparison's point.
 func (c *Lab) words(i int, verdict string, holds bool) app.UI {
 	p := c.panes[i]
-	caption := app.Div().ID(p.id("caption")).Class("caption "+c.sess(i).CaptionSource()).Attr("aria-live", "polite").Title(c.page.Caption(i)).Text(c.page.Caption(i))
+	caption := app.Div().ID(p.id("caption")).Class(attrText("caption "+c.sess(i).CaptionSource())).Attr("aria-live", "polite").Title(attrText(c.page.Caption(i))).Text(c.page.Caption(i))
 	cls, text := map[bool]string{true: "verdict good", false: "verdict bad"}[holds], verdict
 	if !c.gridded() {
-		return app.Div().Class("words").Body(caption, app.Div().ID(p.id("verdict")).Class(cls).Title(verdict).Text(text))
+		return app.Div().Class("words").Body(caption, app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(verdict)).Text(text))
 	}
 	if holds {
 		text = "✓"
 	}
-	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(cls).Title(verdict).Attr("aria-label", verdict).Text(text), caption)
+	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(verdict)).Attr("aria-label", attrText(verdict)).Text(text), caption)
 }
 
 // controls are the step, play and scrub controls of pane i, or, shared,
@@ -445,21 +445,21 @@ func (c *Lab) controls(i int, shared bool) app.UI {
 	}
 	speeds := make([]app.UI, len(Speeds))
 	for j, s := range Speeds {
-		speeds[j] = option(s, fmt.Sprintf("%d steps/s", s), s == c.speed)
+		speeds[j] = option(strconv.Itoa(s), fmt.Sprintf("%d steps/s", s), s == c.speed)
 	}
 	scope := app.EventScope(p.n, i, shared)
 	items := []app.UI{
-		app.Button().ID(id("home")).Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.home(ctx, i) }, scope),
-		app.Button().ID(id("back")).Title("Step back (←, PageUp)").Text("◀ Back").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.back(ctx, i) }, scope),
-		app.Button().ID(id("play")).Title("Play or pause (Space)").Text(play).OnClick(func(ctx app.Context, e app.Event) { c.togglePlay(ctx, i) }, scope),
-		app.Button().ID(id("forward")).Title("Step forward (→, PageDown)").Text("Step ▶").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.forward(ctx, i) }, scope),
-		app.Button().ID(id("end")).Title("Last step (End)").Text("▶|").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.end(ctx, i) }, scope),
-		app.Select().ID(id("speed")).Attr("aria-label", "speed").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
+		app.Button().ID(attrText(id("home"))).Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.home(ctx, i) }, scope),
+		app.Button().ID(attrText(id("back"))).Title("Step back (←, PageUp)").Text("◀ Back").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.back(ctx, i) }, scope),
+		app.Button().ID(attrText(id("play"))).Title("Play or pause (Space)").Text(play).OnClick(func(ctx app.Context, e app.Event) { c.togglePlay(ctx, i) }, scope),
+		app.Button().ID(attrText(id("forward"))).Title("Step forward (→, PageDown)").Text("Step ▶").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.forward(ctx, i) }, scope),
+		app.Button().ID(attrText(id("end"))).Title("Last step (End)").Text("▶|").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.end(ctx, i) }, scope),
+		app.Select().ID(attrText(id("speed"))).Attr("aria-label", "speed").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
 				c.speed = v
 			}
 		}, scope),
-		app.Input().ID(id("scrubber")).Type("range").Min(0).Max(c.page.Len(i)).Value(c.page.Position(i)).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
+		app.Input().ID(attrText(id("scrubber"))).Type("range").Min(0).Max(c.page.Len(i)).Value(c.page.Position(i)).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
 			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
 				c.scrub(ctx, i, v)
 			}
@@ -520,10 +520,10 @@ func (c *Lab) zoomButtons(i int, shared bool) app.UI {
 	}
 	scope := app.EventScope(p.n, i, shared)
 	return app.Span().Class("zoom").Body(
-		app.Button().ID(id("zoom-out")).Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, i, zoomStep) }, scope),
-		app.Button().ID(id("zoom-in")).Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, i, 1/zoomStep) }, scope),
+		app.Button().ID(attrText(id("zoom-out"))).Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, i, zoomStep) }, scope),
+		app.Button().ID(attrText(id("zoom-in"))).Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, i, 1/zoomStep) }, scope),
 		app.If(c.page.ViewOf(i).Pinned, func() app.UI {
-			return app.Button().ID(id("follow")).Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
+			return app.Button().ID(attrText(id("follow"))).Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
 				OnClick(func(ctx app.Context, e app.Event) { c.follow(ctx, i) }, scope)
 		}),
 	)

@@ -68,7 +68,7 @@ func lessonOptions(selected string, withComparisons bool, query string) []app.UI
 	var options []app.UI
 	flush := func() {
 		if len(options) > 0 {
-			out = append(out, app.OptGroup().Label("%s", group).Body(options...))
+			out = append(out, app.OptGroup().Label("%s", attrText(group)).Body(options...))
 		}
 		options = nil
 	}

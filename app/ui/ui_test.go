@@ -69,8 +69,9 @@ var voids = map[string]bool{
 
 // parseHTML reads what go-app's encoder writes (app.HTMLString): tags,
 // attributes written bare when "true" and otherwise as name=strconv.Quote
-// (value) — Go quoting, not HTML's, so no HTML parser reads it back
-// faithfully — text escaped by html.EscapeString, void elements left open.
+// (value) — Go quoting, of values that attrText has written as HTML
+// (character references) where they were not constant — text escaped by
+// html.EscapeString, void elements left open.
 func parseHTML(t testing.TB, s string) *node {
 	t.Helper()
 	root := &node{tag: "#document", attrs: map[string]string{}}
@@ -131,7 +132,8 @@ func parseHTML(t testing.TB, s string) *node {
 						fail(j, "attribute value is not Go-quoted")
 						return root
 					}
-					n.attrs[attr], _ = strconv.Unquote(q)
+					v, _ := strconv.Unquote(q)
+					n.attrs[attr] = html.UnescapeString(v)
 					j += 1 + len(q)
 				} else {
 					n.attrs[attr] = "true"
