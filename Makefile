@@ -50,8 +50,9 @@ test-wasm:
 # (go fuzzes one target at a time): scenario files, algorithm params, fault
 # arguments, links, their input logs, cuts and packed scenarios, the
 # ShiViz and GoVector logs a learner opens, and the
-# windows that zooming and panning write into links, and the messages
-# a slide deck sends an embedded page. The seed corpora
+# windows that zooming and panning write into links, the messages
+# a slide deck sends an embedded page, and any text a scenario carries
+# into the server's page (which must stay text). The seed corpora
 # (testdata/fuzz/) already run as unit tests under test-native; a failing
 # input is written there. Each target runs a count of inputs (about 4 s
 # here) rather than a duration: Go before 1.27 can fail a duration-bound
@@ -72,6 +73,7 @@ test-fuzz:
 	$(call fuzz,FuzzPackedScenario,./app/lab,800x)
 	$(call fuzz,FuzzZoomPan,./app/lab,2000x)
 	$(call fuzz,FuzzDecodeSlideMessage,./app/lab,3000x)
+	$(call fuzz,FuzzPageText,./app/ui,500x)
 
 clean:
 	rm -rf bin dist web/app.wasm web/app.wasm.br web/app.wasm.gz

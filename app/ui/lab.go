@@ -76,6 +76,9 @@ type Lab struct {
 	onDrop    app.Func
 	// announced is the state last told to the slides that frame the page.
 	announced lab.SlideState
+	// prepared is the token of what the server opened for this page (on
+	// the server; "" otherwise), under which it names the page (namePage).
+	prepared string
 }
 
 // OnInit sets the defaults, on the server and in the browser alike.
@@ -191,14 +194,15 @@ func (c *Lab) OnNav(ctx app.Context) {
 // the default lesson) and says what is wrong with it.
 func (c *Lab) open(q url.Values) {
 	c.embed = q.Get("embed") == "1"
-	prep, prepared := takePrepared(q)
+	prep, token := takePrepared(q)
+	c.prepared = token
 	if lab.IsCourseIndex(q, c.compare) {
 		c.showIndex()
 		return
 	}
 	var page *lab.Page
 	var err error
-	if app.IsServer && prepared {
+	if app.IsServer && prep != nil {
 		// the server opened the link within its budget; past it, the
 		// page goes without its pictures and the client opens the link
 		if page, err = prep.Page, prep.Err; page == nil && err == nil {

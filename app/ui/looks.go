@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -86,10 +87,8 @@ func (c *Lab) OnPreRender(ctx app.Context) { c.nameThePage(ctx) }
 // nameThePage sets the page's title and description to the lesson's.
 func (c *Lab) nameThePage(ctx app.Context) {
 	if c.index {
-		ctx.Page().SetTitle("Spacetime: the course, claim by claim")
-		if app.IsServer {
-			ctx.Page().SetDescription("Every claim of the course on global state and coordination, each a link to a run that shows it, to step, rewind and break.")
-		}
+		c.namePage(ctx, "Spacetime: the course, claim by claim",
+			"Every claim of the course on global state and coordination, each a link to a run that shows it, to step, rewind and break.")
 		return
 	}
 	if c.page == nil || len(c.page.Views) == 0 {
@@ -99,20 +98,19 @@ func (c *Lab) nameThePage(ctx app.Context) {
 	for i, v := range c.page.Views {
 		titles[i] = v.Scenario().Title
 	}
-	ctx.Page().SetTitle("%s · Spacetime", clipWords(strings.Join(titles, " | "), 120))
-	if d := c.sess(0).Scenario().Description; d != "" && app.IsServer {
-		ctx.Page().SetDescription("%s", clipWords(d, 300))
-	}
+	c.namePage(ctx, clipWords(strings.Join(titles, " | "), 120)+" · Spacetime", clipWords(c.sess(0).Scenario().Description, 300))
 }
 
-// clipWords shortens text to at most n bytes at a space, with an ellipsis.
+// clipWords shortens text to at most n bytes at a space (or, with none,
+// between two characters), with an ellipsis.
 func clipWords(text string, n int) string {
 	if len(text) <= n {
 		return text
 	}
 	cut := strings.LastIndex(text[:n], " ")
 	if cut <= 0 {
-		cut = n
+		for cut = n; cut > 0 && !utf8.RuneStart(text[cut]); cut-- {
+		}
 	}
 	return text[:cut] + "…"
 }

@@ -1,10 +1,16 @@
 package ui
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"html"
 	"net/url"
+	"strings"
 	"sync"
+	"unicode"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"spacetime/app/lab"
 )
@@ -23,30 +29,95 @@ type Prepared struct {
 	Err  error
 }
 
-var prepared sync.Map // token -> Prepared
+var prepared sync.Map // token -> *preparation
 
-// Prepare stores what the server opened for a request and returns the
-// token to put in the URL under PreparedParam, and the function that
-// forgets it once the page is sent.
-func Prepare(p Prepared) (token string, forget func()) {
+// preparation is one request's Prepared, and the page's title and
+// description as its component named them.
+type preparation struct {
+	Prepared
+	title, description string
+}
+
+// Prepare stores what the server opened for a request. It returns the
+// token to put in the URL under PreparedParam, and finish, which takes
+// the page go-app rendered for it, writes the page's title and
+// description into it (see namePage) and forgets the token.
+func Prepare(p Prepared) (token string, finish func(page []byte) []byte) {
 	var b [16]byte
 	rand.Read(b[:])
 	token = hex.EncodeToString(b[:])
-	prepared.Store(token, p)
-	return token, func() { prepared.Delete(token) }
+	prep := &preparation{Prepared: p}
+	prepared.Store(token, prep)
+	return token, func(page []byte) []byte {
+		prepared.Delete(token)
+		for _, text := range []struct{ placeholder, text string }{
+			{titlePlaceholder(token), prep.title},
+			{descriptionPlaceholder(token), prep.description},
+		} {
+			page = bytes.ReplaceAll(page, []byte(text.placeholder), []byte(headText(text.text)))
+		}
+		return page
+	}
 }
 
 // takePrepared finds the prepared page a prerendered URL names, removing
 // the token from the query; ok is false when the URL names none.
-func takePrepared(q url.Values) (p Prepared, ok bool) {
-	token := q.Get(PreparedParam)
+func takePrepared(q url.Values) (p *preparation, token string) {
+	token = q.Get(PreparedParam)
 	if token == "" {
-		return p, false
+		return nil, ""
 	}
 	q.Del(PreparedParam)
 	v, found := prepared.Load(token)
 	if !found {
-		return p, false
+		return nil, ""
 	}
-	return v.(Prepared), true
+	return v.(*preparation), token
+}
+
+// The server's page names itself in its head twice over: as text in
+// <title>, and as attribute values in the description and link-preview
+// tags, which go-app writes with strconv.Quote (see attrText). No one
+// string is right for both once go-app has escaped it, so on the server
+// the component names the page by placeholders (its token's, which no
+// link can guess) and Prepare's finish writes the texts in their place,
+// escaped for HTML, which is right for both.
+func titlePlaceholder(token string) string       { return "spacetime-title-" + token }
+func descriptionPlaceholder(token string) string { return "spacetime-description-" + token }
+
+// headText is a page's title or description as HTML, right as text and as
+// a quoted attribute's value: escaped, valid UTF-8, without control
+// characters (a NUL would be read as U+FFFD, a new line in a title is
+// nothing a tab can show).
+func headText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	return html.EscapeString(s)
+}
+
+// namePage sets the page's title and description (description "" leaves
+// the site's). In the browser they are set through the DOM; on the
+// server, where go-app would write them into attributes unescaped, by
+// placeholders that the server's finish replaces (Prepare), or not at all
+// when the page was not prepared by the server.
+func (c *Lab) namePage(ctx app.Context, title, description string) {
+	if !app.IsServer {
+		ctx.Page().SetTitle("%s", title)
+		return
+	}
+	v, found := prepared.Load(c.prepared)
+	if !found {
+		return
+	}
+	prep := v.(*preparation)
+	prep.title = title
+	ctx.Page().SetTitle("%s", titlePlaceholder(c.prepared))
+	if description != "" {
+		prep.description = description
+		ctx.Page().SetDescription("%s", descriptionPlaceholder(c.prepared))
+	}
 }

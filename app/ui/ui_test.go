@@ -1543,8 +1543,8 @@ func TestPreparedPages(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			token, forget := Prepare(tc.prepared)
-			defer forget()
+			token, finish := Prepare(tc.prepared)
+			defer finish(nil)
 			// the link itself would open another lesson: it is not read again
 			c := &Lab{}
 			c.open(url.Values{"s": {"snapshot-long"}, PreparedParam: {token}})
@@ -1552,8 +1552,8 @@ func TestPreparedPages(t *testing.T) {
 		})
 	}
 	t.Run("forgotten", func(t *testing.T) {
-		token, forget := Prepare(Prepared{})
-		forget()
+		token, finish := Prepare(Prepared{})
+		finish(nil)
 		c := &Lab{}
 		c.open(url.Values{"s": {"snapshot-bank"}, PreparedParam: {token}})
 		require.NotNil(t, c.page, "an unknown token opens the link as usual")

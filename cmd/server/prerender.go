@@ -239,8 +239,7 @@ func (p *prerenderer) open(client context.Context, q url.Values, compare bool) (
 // render runs go-app's handler for the page with what was prepared for
 // it, into memory.
 func (p *prerenderer) render(r *http.Request, q url.Values, prep ui.Prepared, next http.Handler) *bufferedPage {
-	token, forget := ui.Prepare(prep)
-	defer forget()
+	token, finish := ui.Prepare(prep)
 	qq := maps.Clone(q)
 	qq[ui.PreparedParam] = []string{token}
 	r2 := r.Clone(r.Context())
@@ -250,6 +249,9 @@ func (p *prerenderer) render(r *http.Request, q url.Values, prep ui.Prepared, ne
 	r2.Header.Del("If-None-Match") // answered above, against the page's own ETag
 	page := &bufferedPage{header: http.Header{}, status: http.StatusOK}
 	next.ServeHTTP(page, r2)
+	named := finish(page.body.Bytes())
+	page.body.Reset()
+	page.body.Write(named)
 	page.dropEmptyOpenGraph()
 	return page
 }
