@@ -154,6 +154,8 @@ func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 	q := r.URL.Query()
 	q.Del(ui.PreparedParam) // only the server names prepared pages
 	etag := p.etag(r.URL.Path, q.Encode())
+	// a page is sent compressed when the browser takes it (send)
+	w.Header().Add("Vary", "Accept-Encoding")
 	if ifNoneMatch(r.Header.Get("If-None-Match"), etag) {
 		w.Header().Set("ETag", etag)
 		w.Header().Set("Cache-Control", "no-cache")
@@ -170,7 +172,7 @@ func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 			return // the client has gone: nobody to send the page to
 		}
 	}
-	page.send(w, etag)
+	page.send(w, etag, pageEncodingFor(r.Header.Get("Accept-Encoding")))
 }
 
 // prerender opens and renders the page within a slot and the bounds; ok
@@ -299,8 +301,9 @@ type bufferedPage struct {
 	header http.Header
 	status int
 	body   bytes.Buffer
-	// head says it answers a HEAD, whose GET may be longer (with its
-	// pictures): its length is not told.
+	// head says it answers a HEAD: its headers are GET's, but for the
+	// length, which a GET with its pictures would not share, and it sends
+	// no body.
 	head bool
 }
 
@@ -308,22 +311,31 @@ func (b *bufferedPage) Header() http.Header         { return b.header }
 func (b *bufferedPage) Write(p []byte) (int, error) { return b.body.Write(p) }
 func (b *bufferedPage) WriteHeader(status int)      { b.status = status }
 
-// send writes the page, with its own ETag in place of the build's.
-func (b *bufferedPage) send(w http.ResponseWriter, etag string) {
+// send writes the page, with its own ETag in place of the build's, in the
+// encoding given (nil: as it is).
+func (b *bufferedPage) send(w http.ResponseWriter, etag string, enc *pageEncoding) {
 	h := w.Header()
 	for k, v := range b.header {
 		h[k] = v
 	}
+	body := b.body.Bytes()
 	if b.status == http.StatusOK {
 		h.Set("ETag", etag)
+		if enc != nil {
+			h.Set("Content-Encoding", enc.name)
+			if !b.head {
+				body = enc.compress(body)
+			}
+		}
 	} else {
 		h.Del("ETag") // only a page has the page's tag
 	}
 	if b.head {
 		h.Del("Content-Length")
-	} else {
-		h.Set("Content-Length", strconv.Itoa(b.body.Len()))
+		w.WriteHeader(b.status)
+		return
 	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(b.status)
-	w.Write(b.body.Bytes())
+	w.Write(body)
 }
