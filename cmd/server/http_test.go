@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +15,7 @@ import (
 )
 
 // What the server says over a real connection, where net/http adds what
-// a handler leaves out (a HEAD's length).
+// a handler leaves out (a HEAD's length, an answer to OPTIONS *).
 
 // rawClient asks without taking anything on the client's behalf: it does
 // not ask for gzip or inflate what comes.
@@ -69,4 +72,46 @@ func TestPagesAreCompressedAndHeadSaysWhatGetSends(t *testing.T) {
 			assert.Equal(t, get.Header.Values(name), head.Header.Values(name), "%s: HEAD's %s is GET's", accept, name)
 		}
 	}
+}
+
+// A Range of many small ranges is refused before anything is read or
+// sent; one or two ranges are answered (where ranges are: go-app sends
+// its scripts whole).
+func TestManyRangesAreRefused(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	base := "http://" + testServer(t, h, 10*time.Second)
+	many := make([]string, 75000)
+	for i := range many {
+		many[i] = strconv.Itoa(i%3) + "-" + strconv.Itoa(i%3)
+	}
+	for _, path := range []string{"/web/app.wasm", "/web/spacetime.js", "/app.js"} {
+		res, body := ask(t, "GET", base+path, map[string]string{"Range": "bytes=" + strings.Join(many, ",")})
+		assert.Equal(t, http.StatusRequestedRangeNotSatisfiable, res.StatusCode, path)
+		assert.Contains(t, string(body), "at most 8 ranges, this one asks for 75000", path)
+
+		if path == "/app.js" {
+			continue
+		}
+		res, body = ask(t, "GET", base+path, map[string]string{"Range": "bytes=0-0,1-1"})
+		assert.Equal(t, http.StatusPartialContent, res.StatusCode, path)
+		assert.Less(t, len(body), 1000, path)
+	}
+}
+
+// OPTIONS * is refused as every method but GET and HEAD is, saying which
+// the site answers, instead of net/http's bare 200.
+func TestOptionsStarIsNotAllowed(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	conn, err := net.Dial("tcp", testServer(t, h, 10*time.Second))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusMethodNotAllowed, res.StatusCode)
+	assert.Equal(t, "GET, HEAD", res.Header.Get("Allow"))
 }

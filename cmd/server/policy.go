@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -13,9 +14,15 @@ import (
 // files, and takes nothing.
 const allowedMethods = "GET, HEAD"
 
-// withPolicy puts the site's security headers on every response of next and
+// maxRanges is the most byte ranges one request may ask for. A browser
+// resuming a download asks for one; thousands of one-byte ranges would
+// get a multipart answer ten times their size for a second of CPU.
+const maxRanges = 8
+
+// withPolicy puts the site's security headers on every response of next,
 // refuses every method but GET and HEAD with 405 Method Not Allowed (go-app
-// would answer them with the page).
+// would answer them with the page) and a Range of more than maxRanges
+// ranges with 416 Range Not Satisfiable.
 func withPolicy(next http.Handler) http.Handler {
 	csp := contentSecurityPolicy(ui.InlineScripts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -27,6 +34,10 @@ func withPolicy(next http.Handler) http.Handler {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			h.Set("Allow", allowedMethods)
 			http.Error(w, "method not allowed: this site answers "+allowedMethods+" only", http.StatusMethodNotAllowed)
+			return
+		}
+		if ranges := r.Header.Get("Range"); strings.Count(ranges, ",") >= maxRanges {
+			http.Error(w, fmt.Sprintf("range not satisfiable: a request may ask for at most %d ranges, this one asks for %d", maxRanges, strings.Count(ranges, ",")+1), http.StatusRequestedRangeNotSatisfiable)
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -46,6 +46,10 @@ func newServer(addr string, h http.Handler) *http.Server {
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
+		// "OPTIONS *" asks what the server allows: not 200 with nothing
+		// said, as net/http answers by itself, but withPolicy's 405 and
+		// Allow header
+		DisableGeneralOptionsHandler: true,
 	}
 }
 
