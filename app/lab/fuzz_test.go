@@ -9,10 +9,12 @@ import (
 	"math"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
@@ -34,9 +36,12 @@ import (
 // milliseconds, not the seconds of a million-step run.
 
 // FuzzPageFromQuery checks PageFromQuery on any query string, as the server
-// and the page read the address bar (url.ParseQuery, keeping what parses),
-// for / and for /compare.
+// and the page read the address bar (ParseLinkQuery), for / and for
+// /compare.
 //
+//   - ParseLinkQuery refuses only what url.ParseQuery refuses, in plain
+//     words, and otherwise keeps exactly what url.ParseQuery keeps (a
+//     tracker's setting that does not parse is left out alike).
 //   - Nothing panics or hangs, whatever the link.
 //   - A refusal is in plain words (no Go type or package names), at most
 //     maxLinkError bytes, and echoes no long piece of the link.
@@ -53,9 +58,22 @@ func FuzzPageFromQuery(f *testing.F) {
 		f.Add(raw, false)
 	}
 	f.Add("", true)
+	for _, raw := range []string{"v=2&s=snapshot-bank&k=%zz", "v=2&s=snapshot-bank;k=3", "v=2&utm=50%&s=snapshot-bank", "v=2&s=snapshot-nonfifo&tour=1&tour=2", "v=2&s=snapshot-bank&in=5%C3%A91", "v=1&s=snapshot-bank&in=5c9223372036854775807"} {
+		f.Add(raw, false)
+	}
 	f.Fuzz(func(t *testing.T, raw string, compare bool) {
 		defer fuzzcheck.Watchdog(raw)()
-		q, _ := url.ParseQuery(raw)
+		q, err := ParseLinkQuery(raw)
+		kept, goErr := url.ParseQuery(raw)
+		switch {
+		case err != nil && goErr == nil:
+			t.Fatalf("ParseLinkQuery refuses what url.ParseQuery reads: %v", err)
+		case err != nil:
+			fuzzcheck.PlainError(t, err.Error(), raw, maxLinkError)
+			return
+		case !reflect.DeepEqual(q, kept):
+			t.Fatalf("ParseLinkQuery keeps %v, url.ParseQuery %v", q, kept)
+		}
 		q, input, ok := boundLink(q)
 		if !ok {
 			t.Skip("the link's runs are too long to fuzz")
@@ -94,12 +112,20 @@ func FuzzPageFromQuery(f *testing.F) {
 //     DecodeInputs (today's format) reads back to the same inputs.
 //   - Replayed on the lesson, they are refused in plain words, or the page
 //     opens with exactly these inputs and lays out (see checkPage).
+//   - A refusal quotes what in= says as it says it: an unknown action's
+//     letter whole, and a process by the number the link wrote (a version
+//     1 link's largest number used to overflow, and its other numbers to
+//     be quoted one higher).
 func FuzzDecodeInputs(f *testing.F) {
 	bank, err := scenario.Builtin("snapshot-bank")
 	if err != nil {
 		f.Fatal(err)
 	}
 	spec := bank.Spec()
+	for _, in := range []string{"5c9223372036854775807", "5c3", "5é1", "5\xff1", "5l0.0", "5l1.3.1", "5g0~1_1~2", "5ksnapshot.3.0.0", "5ktransfer.0.3.5"} {
+		f.Add(in, true, false)
+		f.Add(in, false, false)
+	}
 	f.Fuzz(func(t *testing.T, in string, v1, nonfifo bool) {
 		defer fuzzcheck.Watchdog(in)()
 		version, v := 2, URLVersion
@@ -109,6 +135,7 @@ func FuzzDecodeInputs(f *testing.F) {
 		inputs, err := DecodeInputs(in, spec, version)
 		if err != nil {
 			fuzzcheck.PlainError(t, err.Error(), in, maxInputsError)
+			quotesTheInput(t, err.Error(), in)
 		} else {
 			if len(inputs) > MaxInputs {
 				t.Fatalf("%d inputs decoded, more than %d", len(inputs), MaxInputs)
@@ -135,6 +162,7 @@ func FuzzDecodeInputs(f *testing.F) {
 		p, err := PageFromQuery(q, false)
 		if err != nil {
 			fuzzcheck.PlainError(t, err.Error(), in, maxInputsError)
+			quotesTheInput(t, err.Error(), in)
 			return
 		}
 		if inputs == nil && in != "" {
@@ -145,6 +173,30 @@ func FuzzDecodeInputs(f *testing.F) {
 		}
 		checkPage(t, p, false)
 	})
+}
+
+var (
+	// unknownAction is the letter an error says is no action's.
+	unknownAction = regexp.MustCompile(`unknown action ("(?:[^"\\]|\\.)*")`)
+	// processNumber is a process an error names by number.
+	processNumber = regexp.MustCompile(`\bprocess (?:than )?(-?[0-9]+)`)
+)
+
+// quotesTheInput fails t unless an error about in= quotes an unknown
+// action's letter, and every process it names by number, as in= says them.
+func quotesTheInput(t *testing.T, msg, in string) {
+	t.Helper()
+	for _, m := range unknownAction.FindAllStringSubmatch(msg, -1) {
+		letter, err := strconv.Unquote(m[1])
+		if err != nil || !strings.Contains(in, letter) || !utf8.ValidString(letter) && len(letter) != 1 {
+			t.Fatalf("the error quotes the action %s, which in= does not say: %s", m[1], msg)
+		}
+	}
+	for _, m := range processNumber.FindAllStringSubmatch(msg, -1) {
+		if !strings.Contains(in, m[1]) {
+			t.Fatalf("the error names process %s, which in= does not say: %s", m[1], msg)
+		}
+	}
 }
 
 // FuzzCut checks decodeCut, the reader of a link's cut= (the cut tool's
@@ -285,7 +337,10 @@ func FuzzZoomPan(f *testing.F) {
 	f.Add("v=2&s=snapshot-bank&s.2=snapshot-nonfifo&k=30&k.2=20", []byte{0, 1, 100, 100, 2, 0, 10, 0, 6, 1, 0, 0})
 	f.Fuzz(func(t *testing.T, raw string, ops []byte) {
 		defer fuzzcheck.Watchdog(raw)()
-		q, _ := url.ParseQuery(raw)
+		q, err := ParseLinkQuery(raw)
+		if err != nil {
+			return
+		}
 		q, _, ok := boundLink(q)
 		if !ok || len(ops) > 4*64 {
 			t.Skip("too much work")
@@ -454,7 +509,10 @@ func boundScenario(data []byte, version int) ([]byte, int, int, bool) {
 // parseAs parses a scenario text as a link of the given version gives it.
 func parseAs(data []byte, version int) (*scenario.Scenario, error) {
 	if version == 1 {
-		data = firstVersionScenario(data)
+		var err error
+		if data, err = firstVersionScenario(data); err != nil {
+			return nil, err
+		}
 	}
 	return scenario.Parse(data)
 }

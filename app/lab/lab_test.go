@@ -350,10 +350,11 @@ func TestPackedScenarioIsTheScenario(t *testing.T) {
 	assert.Equal(t, "my-bank", got.Scenario().ID)
 	assert.Equal(t, []string{"P", "Q", "R", "S"}, got.Scenario().Names)
 	assert.Equal(t, 12, got.Step())
-	// sc wins over s.
-	got, err = lab.FromQuery(url.Values{"sc": {sc}, "s": {"snapshot-long"}})
-	require.NoError(t, err)
-	assert.Equal(t, "my-bank", got.Scenario().ID)
+	// A view names its scenario once: with both, which was meant? (sc
+	// used to win, and s was dropped without a word.)
+	_, err = lab.FromQuery(url.Values{"sc": {sc}, "s": {"snapshot-long"}})
+	require.Error(t, err)
+	assert.Equal(t, `link parameter "s": a view names its scenario once, by "s" (a lesson) or by "sc" (a packed scenario), and this link gives both`, err.Error())
 }
 
 func TestFromQueryErrors(t *testing.T) {
@@ -392,7 +393,11 @@ func TestFromQueryErrors(t *testing.T) {
 		{"in message not sent yet", url.Values{"in": {"0d5"}}, "in", "no message #5"},
 		{"in message delivered already", url.Values{"in": {"20d0"}}, "in", "not in flight"},
 		{"in recover an up process", url.Values{"in": {"5r0"}}, "in", "A has not crashed"},
-		{"in no such process", url.Values{"in": {"5c9"}}, "in", "no process 10 (the processes are 1 to 3)"},
+		{"in no such process", url.Values{"v": {"2"}, "in": {"5c9"}}, "in", "no process 9 (the processes are 1 to 3)"},
+		// a link of format 1 (no v=) counts processes from 0: the number
+		// it gave is quoted, with its bounds (it used to say "no process
+		// 10 (the processes are 1 to 3)")
+		{"in no such process, format 1", url.Values{"in": {"5c9"}}, "in", "there is no process 9 (this link, of format 1, counts processes from 0: they are 0 to 2)"},
 		{"in no process 0 in today's links", url.Values{"v": {"2"}, "in": {"5c0"}}, "in", "no process 0"},
 		{"in crash twice", url.Values{"in": {"5c0,7c0"}}, "in", "already crashed"},
 		{"in past the run", url.Values{"in": {"100000c0"}}, "in", "the run ends before it, at step 59 (done)"},

@@ -100,9 +100,12 @@ func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 // viewParams are the parameters of one view, which a page of several
 // views gives with a suffix (k.2 for the second view's step), and
 // pageParams those of the page. Other parameters (a tracker's, a slide
-// framework's) are not the link's and are left alone.
+// framework's) are not the link's and are left alone. Each parameter
+// readView reads and Session.encode writes must be listed here, or
+// checkParams lets it through given twice or for a view the link does
+// not name (TestEveryParameterIsChecked holds them together).
 var (
-	viewParams = []string{"s", "sc", "fifo", "in", "k", "axis", "span", "at", "stamps", "sel", "sel2", "cut"}
+	viewParams = []string{"s", "sc", "fifo", "in", "k", "axis", "span", "at", "stamps", "sel", "sel2", "cut", "tour", "quiz"}
 	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared", "text", "theme", "origin"}
 )
 
@@ -122,6 +125,11 @@ func checkParams(q url.Values, compare bool) error {
 		}
 		base, sfx, _ := strings.Cut(key, ".")
 		if !slices.Contains(viewParams, base) {
+			if own := strings.ToLower(key); own != key && isLinkParam(own) {
+				// a tracker's are not spelt so; a slide author's "Embed=1"
+				// would be dropped
+				return fmt.Errorf("link parameter %q: the link's parameters are in lower case: want %q", clip(key), own)
+			}
 			continue // not the link's
 		}
 		if len(q[key]) > 1 {
@@ -206,39 +214,48 @@ func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, er
 	if err := checkParams(q, compare); err != nil {
 		return nil, err
 	}
+	switch e := q.Get("embed"); e {
+	case "", "0", "1":
+	default:
+		// embed=true would show the whole page in a slide, without a word
+		return nil, fmt.Errorf("link parameter \"embed\": want 1 (the page without its header and panels, for a slide) or 0, got %q", clip(e))
+	}
+	p := &Page{}
 	if compare && !namesAView(q) {
-		views := make([]*Session, len(Compare))
-		for i, id := range Compare {
+		for _, id := range Compare {
 			s, err := scenario.Builtin(id)
 			if err != nil {
 				return nil, err
 			}
-			if views[i], err = OpenWithin(s, budget); err != nil {
+			v, err := OpenWithin(s, budget)
+			if err != nil {
 				return nil, err
 			}
+			p.Views = append(p.Views, v)
 		}
-		p := OpenPage(views...)
-		return p, p.readLooks(q)
-	}
-	first, err := readView(q, "", version, budget)
-	if err != nil {
-		return nil, err
-	}
-	p := &Page{Views: []*Session{first}}
-	for i := 1; ; i++ {
-		sfx := suffix(i)
-		if q.Get("s"+sfx) == "" && q.Get("sc"+sfx) == "" {
-			break
-		}
-		if i >= MaxViews {
-			return nil, fmt.Errorf("link parameter %q: a page holds at most %d views", "s"+sfx, MaxViews)
-		}
-		s, err := readView(q, sfx, version, budget)
+	} else {
+		first, err := readView(q, "", version, budget)
 		if err != nil {
 			return nil, err
 		}
-		p.Views = append(p.Views, s)
+		p.Views = []*Session{first}
+		for i := 1; ; i++ {
+			sfx := suffix(i)
+			if q.Get("s"+sfx) == "" && q.Get("sc"+sfx) == "" {
+				break
+			}
+			if i >= MaxViews {
+				return nil, fmt.Errorf("link parameter %q: a page holds at most %d views", "s"+sfx, MaxViews)
+			}
+			s, err := readView(q, sfx, version, budget)
+			if err != nil {
+				return nil, err
+			}
+			p.Views = append(p.Views, s)
+		}
 	}
+	// /compare's default comparison reads these as a link that names its
+	// views does (it used to drop them)
 	switch steps := q.Get("steps"); steps {
 	case "", "together":
 		p.Together = len(p.Views) > 1
@@ -248,6 +265,17 @@ func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, er
 	}
 	if p.Window, err = readWindow(q, ".shared"); err != nil {
 		return nil, err
+	}
+	// the shared window is drawn, and written back, only when several
+	// views step together
+	for _, key := range []string{"span.shared", "at.shared"} {
+		switch {
+		case q.Get(key) == "" || p.Together:
+		case len(p.Views) == 1:
+			return nil, fmt.Errorf("link parameter %q: the views' shared window is for a page of several views stepped together, and this page has one (its own is %q)", key, strings.TrimSuffix(key, ".shared"))
+		default:
+			return nil, fmt.Errorf("link parameter %q: the views' shared window is for views stepped together, and this link steps them apart (steps=apart): give each view's own (%q, %q…)", key, strings.TrimSuffix(key, ".shared"), strings.TrimSuffix(key, ".shared")+".2")
+		}
 	}
 	return p, p.readLooks(q)
 }

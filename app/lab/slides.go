@@ -111,9 +111,10 @@ func DecodeSlideMessage(data []byte) (cmd SlideCommand, ours bool, err error) {
 		case m.Lesson != nil:
 			cmd.Link = url.Values{"s": {*m.Lesson}}
 		default:
-			q, err := url.ParseQuery(strings.TrimPrefix(linkQuery(*m.Link), "?"))
+			// read as the address bar's link is, and refused in its words
+			q, err := ParseLinkQuery(strings.TrimPrefix(linkQuery(*m.Link), "?"))
 			if err != nil {
-				return cmd, true, fmt.Errorf(`field "link": want a link or its query ("?s=snapshot-bank&k=40"), got %q`, clip(*m.Link))
+				return cmd, true, fmt.Errorf(`field "link": want a link or its query ("?s=snapshot-bank&k=40"): %v`, err)
 			}
 			cmd.Link = q
 		}

@@ -50,7 +50,7 @@ func TestSlideMessages(t *testing.T) {
 		{`{"spacetime": 1, "do": "next", "step": 3}`, "step", `"next" takes no step`},
 		{`{"spacetime": 1, "do": "load"}`, "lesson", "one of them"},
 		{`{"spacetime": 1, "do": "load", "lesson": "a", "link": "?s=b"}`, "lesson", "one of them"},
-		{`{"spacetime": 1, "do": "load", "link": "?s=%zz"}`, "link", "want a link"},
+		{`{"spacetime": 1, "do": "load", "link": "?s=%zz"}`, "link", `want a link or its query ("?s=snapshot-bank&k=40"): link parameter "s": "%zz" is not a valid escape`},
 		{`{"spacetime": 1, "do": "text", "size": "huge"}`, "size", "S, M, L, XL"},
 		{`{"spacetime": 1, "do": "theme", "theme": "blue"}`, "theme", "light, dark, colour-blind"},
 		{`{"spacetime": 1, "do": "next", "colour": "red"}`, "colour", "unknown field"},

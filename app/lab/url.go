@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
@@ -92,11 +93,14 @@ func (s *Session) encode(q url.Values, suffix string) {
 	if s.Stamps != diagram.StampsNone {
 		set("stamps", string(s.Stamps))
 	}
-	if s.Other >= 0 {
-		set("sel2", strconv.Itoa(s.Other))
-	}
-	if s.Selected >= 0 {
+	// a selection past the step is kept for when the run comes back to
+	// it, but not shown: the link, which reads only events on screen,
+	// holds what is
+	if s.Selected >= 0 && s.Selected < s.step {
 		set("sel", strconv.Itoa(s.Selected))
+		if s.Other >= 0 && s.Other < s.step {
+			set("sel2", strconv.Itoa(s.Other))
+		}
 	}
 	if s.Cut.On {
 		set("cut", encodeCut(s.Cut.Points))
@@ -120,10 +124,14 @@ func (v View) encode(q url.Values, suffix string) {
 }
 
 // FromQuery opens the (first) view a link encodes. An error names the link
-// parameter that is wrong and why.
+// parameter that is wrong and why; the link is checked as PageFromQuery
+// checks it (a parameter given twice is refused here too).
 func FromQuery(q url.Values) (*Session, error) {
 	version, err := linkVersion(q)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkParams(q, false); err != nil {
 		return nil, err
 	}
 	return readView(q, "", version, nil)
@@ -150,6 +158,9 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 	var scn *scenario.Scenario
 	var err error
 	switch {
+	case get("sc") != "" && get("s") != "":
+		// which was meant? the page writes one or the other
+		return nil, fmt.Errorf("%s: a view names its scenario once, by %q (a lesson) or by %q (a packed scenario), and this link gives both", param("s"), "s"+suffix, "sc"+suffix)
 	case get("sc") != "":
 		scn, err = unpackScenario(get("sc"), version)
 		if err != nil {
@@ -172,7 +183,7 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 	}
 	var inputs []engine.Input
 	if raw := get("in"); raw != "" {
-		if inputs, err = DecodeInputs(raw, scn.Spec(), version); err != nil {
+		if inputs, err = decodeInputs(raw, scn.Spec(), len(scn.Names), version); err != nil {
 			return nil, fmt.Errorf("%s: %w", param("in"), err)
 		}
 	}
@@ -266,11 +277,13 @@ func readView(q url.Values, suffix string, version int, budget *engine.Budget) (
 		case err != nil || n < 1 || n > stops:
 			return nil, fmt.Errorf("%s: want a stop of the lesson's tour, from 1 to %d, got %q", param("tour"), stops, clip(raw))
 		}
-		// the stop's step, unless the link names its own
-		step, sel := sess.step, sess.Selected
+		// the stop's step, unless the link names its own (and its
+		// selection and the event compared with it, which the stop's
+		// would replace)
+		step, sel, other := sess.step, sess.Selected, sess.Other
 		sess.GoToStop(n)
 		if get("k") != "" {
-			sess.step, sess.Selected = step, sel
+			sess.step, sess.Selected, sess.Other = step, sel, other
 		}
 	}
 	if raw := get("quiz"); raw != "" {
@@ -308,12 +321,22 @@ func readWindow(q url.Values, suffix string) (View, error) {
 }
 
 // clip shortens what a link said for an error message, so that a long bad
-// parameter is not echoed back whole.
+// parameter is not echoed back whole: it cuts after 40 characters, keeping
+// the bytes as the link has them (%q then quotes a byte that is no
+// character as \xff, not as U+FFFD).
 func clip(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + "…"
+	i := 0
+	for range 40 {
+		if i == len(s) {
+			return s
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 	}
-	return s
+	if i == len(s) {
+		return s
+	}
+	return s[:i] + "…"
 }
 
 // ScenarioQuery is the link to a scenario at its first step, made without
@@ -390,7 +413,9 @@ func unpackScenario(text string, version int) (*scenario.Scenario, error) {
 		return nil, fmt.Errorf("the packed scenario is too large: more than %d bytes once inflated", MaxPacked)
 	}
 	if version == 1 {
-		data = firstVersionScenario(data)
+		if data, err = firstVersionScenario(data); err != nil {
+			return nil, err
+		}
 	}
 	return scenario.Parse(data)
 }
@@ -398,21 +423,35 @@ func unpackScenario(text string, version int) (*scenario.Scenario, error) {
 // firstVersionScenario brings a scenario packed by a version 1 link up to
 // today's format: the page's FIFO toggle no longer needs "counterpart",
 // and a script's "node" and "target" numbers counted processes from 0.
-func firstVersionScenario(data []byte) []byte {
+// A number that is none of the scenario's processes as version 1 counted
+// them is refused as the link wrote it, with version 1's bounds: one past
+// the last would read as the last process today, and the largest number
+// would overflow.
+func firstVersionScenario(data []byte) ([]byte, error) {
 	var doc map[string]json.RawMessage
 	if json.Unmarshal(data, &doc) != nil {
-		return data // Parse will say what is wrong
+		return data, nil // Parse will say what is wrong
 	}
 	delete(doc, "counterpart")
+	n := firstVersionProcesses(doc)
 	if raw, ok := doc["script"]; ok {
 		var entries []map[string]json.RawMessage
 		if json.Unmarshal(raw, &entries) == nil {
-			for _, e := range entries {
+			for i, e := range entries {
 				for _, k := range []string{"node", "target"} {
-					var n int
-					if v, ok := e[k]; ok && json.Unmarshal(v, &n) == nil {
-						e[k] = json.RawMessage(strconv.Itoa(n + 1))
+					v, ok := e[k]
+					text := string(bytes.TrimSpace(v))
+					if !ok || !wholeNumber(text) {
+						continue // a name; or not a number, which Parse refuses
 					}
+					id, err := strconv.ParseInt(text, 10, 64)
+					switch {
+					case n > 0 && (err != nil || id < 0 || id >= int64(n)):
+						return nil, fmt.Errorf("scenario: field %q: want a process name or a number from 0 to %d (this link, of format 1, counts processes from 0), got %s", fmt.Sprintf("script[%d].%s", i, k), n-1, clip(text))
+					case err != nil || id < 0 || id >= scenario.MaxN:
+						continue // Parse refuses the scenario's "n" first
+					}
+					e[k] = json.RawMessage(strconv.FormatInt(id+1, 10))
 				}
 			}
 			doc["script"], _ = json.Marshal(entries)
@@ -420,9 +459,33 @@ func firstVersionScenario(data []byte) []byte {
 	}
 	out, err := json.Marshal(doc)
 	if err != nil {
-		return data
+		return data, nil
 	}
-	return out
+	return out, nil
+}
+
+// firstVersionProcesses is how many processes a version 1 scenario has,
+// as its "names" or "n" say, or 0 when they say none Parse would take.
+func firstVersionProcesses(doc map[string]json.RawMessage) int {
+	var names []json.RawMessage
+	if raw, ok := doc["names"]; ok && json.Unmarshal(raw, &names) == nil && len(names) > 0 {
+		if len(names) > scenario.MaxN {
+			return 0
+		}
+		return len(names)
+	}
+	var n int
+	if raw, ok := doc["n"]; ok && json.Unmarshal(raw, &n) == nil && n >= 1 && n <= scenario.MaxN {
+		return n
+	}
+	return 0
+}
+
+// wholeNumber reports whether text is an integer as written (digits after
+// an optional minus sign), however large.
+func wholeNumber(text string) bool {
+	t := strings.TrimPrefix(text, "-")
+	return t != "" && strings.Trim(t, "0123456789") == ""
 }
 
 // EncodeInputs writes learner inputs compactly, comma-separated: the step,
@@ -467,6 +530,14 @@ func EncodeInputs(inputs []engine.Input) string {
 // DecodeInputs reads what EncodeInputs wrote; commands are checked against
 // the algorithm's spec. version 1 links counted processes from 0.
 func DecodeInputs(text string, spec *sim.Spec, version int) ([]engine.Input, error) {
+	return decodeInputs(text, spec, 0, version)
+}
+
+// decodeInputs is DecodeInputs for a scenario of n processes (0: not
+// known). A version 1 link's process numbers are checked against them as
+// the link wrote them: once read, they are counted from 1, and the
+// replay's errors would quote another number than the link's.
+func decodeInputs(text string, spec *sim.Spec, n, version int) ([]engine.Input, error) {
 	first := 1
 	if version == 1 {
 		first = 0
@@ -490,7 +561,9 @@ func DecodeInputs(text string, spec *sim.Spec, version int) ([]engine.Input, err
 		if len(out) > 0 && step <= out[len(out)-1].Step {
 			return nil, fmt.Errorf("%q is not an input here: steps must increase (the input before is at step %d)", clip(part), out[len(out)-1].Step)
 		}
-		a, err := decodeAction(part[i], part[i+1:], spec, first)
+		// the letter is a character, which may take several bytes
+		_, size := utf8.DecodeRuneInString(part[i:])
+		a, err := decodeAction(part[i:i+size], part[i+size:], spec, first, n)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not an input: %v", clip(part), err)
 		}
@@ -499,16 +572,17 @@ func DecodeInputs(text string, spec *sim.Spec, version int) ([]engine.Input, err
 	return out, nil
 }
 
-// decodeAction reads one input's letter and arguments.
-func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.Action, error) {
+// decodeAction reads one input's letter and arguments, for n processes
+// (0: not known) numbered from first.
+func decodeAction(letter, rest string, spec *sim.Spec, first, n int) (engine.Action, error) {
 	switch letter {
-	case 'd':
+	case "d":
 		id, err := strconv.Atoi(rest)
 		if err != nil || id < 0 {
 			return engine.Action{}, fmt.Errorf("deliver takes a message number, got %q", clip(rest))
 		}
 		return engine.Deliver(id), nil
-	case 'k':
+	case "k":
 		fields := strings.Split(rest, ".")
 		if len(fields) != 4 {
 			return engine.Action{}, fmt.Errorf("a command takes its name and 3 numbers (process, target, argument)")
@@ -527,13 +601,17 @@ func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.A
 			nums[j] = x
 		}
 		last := int64(scenario.MaxN - 1 + first) // the number of the 64th process
-		if nums[0] < int64(first) || nums[0] > last {
-			return engine.Action{}, fmt.Errorf("there is no process %d", nums[0])
+		bounds := ""                             // version 1's, as its link counts
+		if first == 0 && n > 0 {
+			bounds = firstVersionBounds(n)
+		}
+		if nums[0] < int64(first) || nums[0] > last || bounds != "" && nums[0] >= int64(n) {
+			return engine.Action{}, fmt.Errorf("there is no process %d%s", nums[0], bounds)
 		}
 		// no target is 0 today, and was -1 in version 1 (whose 0 was the
 		// first process)
-		if nums[1] < int64(first)-1 || nums[1] > last {
-			return engine.Action{}, fmt.Errorf("there is no process %d to target", nums[1])
+		if nums[1] < int64(first)-1 || nums[1] > last || bounds != "" && c.Target && nums[1] >= int64(n) {
+			return engine.Action{}, fmt.Errorf("there is no process %d to target%s", nums[1], bounds)
 		}
 		target := sim.NodeID(nums[1] - int64(first))
 		if first == 1 && nums[1] == 0 {
@@ -554,19 +632,89 @@ func decodeAction(letter byte, rest string, spec *sim.Spec, first int) (engine.A
 		}
 		return engine.Command(name, sim.NodeID(nums[0]-int64(first)), target, nums[2]), nil
 	}
-	f, ok := faults.ByLetter(letter)
-	if !ok {
+	var f *faults.Fault
+	if r := letter[0]; len(letter) == 1 && r < utf8.RuneSelf {
+		f, _ = faults.ByLetter(r)
+	}
+	if f == nil {
 		letters := []string{"d (deliver)", "k (command)"}
 		for _, f := range faults.Registry {
 			letters = append(letters, fmt.Sprintf("%c (%s)", f.Letter, f.Name))
 		}
-		return engine.Action{}, fmt.Errorf("unknown action %q (known: %s)", string(letter), strings.Join(letters, ", "))
+		return engine.Action{}, fmt.Errorf("unknown action %q (known: %s)", letter, strings.Join(letters, ", "))
+	}
+	if first == 0 && n > 0 {
+		if err := checkFirstVersionFault(f, rest, n); err != nil {
+			return engine.Action{}, err
+		}
 	}
 	args, err := f.DecodeArgs(rest, first)
 	if err != nil {
 		return engine.Action{}, err
 	}
 	return engine.Fault(f.Name, args), nil
+}
+
+// firstVersionBounds says, after a process number a version 1 link gave,
+// how that version counted the n processes.
+func firstVersionBounds(n int) string {
+	return fmt.Sprintf(" (this link, of format 1, counts processes from 0: they are 0 to %d)", n-1)
+}
+
+// checkFirstVersionFault checks the process numbers of a version 1 link's
+// fault (its arguments' text, rest) as the link wrote them, counted from
+// 0, against the scenario's n processes: the registry's checks would
+// quote them counted from 1. What is not a number is left to DecodeArgs.
+func checkFirstVersionFault(f *faults.Fault, rest string, n int) error {
+	if rest == "" {
+		return nil
+	}
+	fields := strings.Split(rest, ".")
+	// process reads one process number; ok is false for what is not one
+	process := func(text string) (id int64, ok bool, err error) {
+		if !wholeNumber(text) {
+			return 0, false, nil
+		}
+		id, perr := strconv.ParseInt(text, 10, 64)
+		if perr != nil || id < 0 || id >= int64(n) {
+			return 0, true, fmt.Errorf("there is no process %s%s", clip(text), firstVersionBounds(n))
+		}
+		return id, true, nil
+	}
+	node := int64(-1)
+	for i, text := range fields[:min(len(fields), len(f.Params))] {
+		switch f.Params[i].Kind {
+		case faults.ParamNode, faults.ParamTarget:
+			id, ok, err := process(text)
+			switch {
+			case err != nil:
+				return err
+			case !ok:
+			case f.Params[i].Kind == faults.ParamNode:
+				node = id
+			case id == node:
+				return fmt.Errorf("%s: the target must be another process than %d", f.Params[i].Field, node)
+			}
+		case faults.ParamGroups:
+			// a partition of one group is refused as such (Check)
+			groups := strings.Split(text, "_")
+			seen := map[int64]bool{}
+			for _, g := range groups {
+				for m := range strings.SplitSeq(g, "~") {
+					id, ok, err := process(m)
+					switch {
+					case err != nil:
+						return err
+					case !ok:
+					case seen[id] && len(groups) > 1:
+						return fmt.Errorf("%s: process %d is in two groups", f.Params[i].Field, id)
+					}
+					seen[id] = true
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // EncodeQuery encodes a link's query as url.Values.Encode does, but keeps the
