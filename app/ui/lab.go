@@ -93,7 +93,8 @@ func (c *Lab) OnInit() {
 		// the page's start shows the index from the first render, as the
 		// server sent it, rather than "Loading…" until OnNav
 		u := app.Window().URL()
-		c.index = lab.IsCourseIndex(u.Query(), strings.HasSuffix(u.Path, "/compare"))
+		q, err := lab.ParseLinkQuery(u.RawQuery)
+		c.index = err == nil && lab.IsCourseIndex(q, strings.HasSuffix(u.Path, "/compare"))
 	}
 }
 
@@ -184,7 +185,14 @@ func (c *Lab) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
 	// a static site serves /compare below its own path
 	c.compare = strings.HasSuffix(u.Path, "/compare")
-	c.open(u.Query())
+	if q, err := lab.ParseLinkQuery(u.RawQuery); err != nil {
+		// what does parse may still say the page is framed in a slide
+		partial, _ := url.ParseQuery(u.RawQuery)
+		c.embed = partial.Get("embed") == "1"
+		c.refuse(err)
+	} else {
+		c.open(q)
+	}
 	c.nameThePage(ctx)
 	c.redraw(ctx)
 	ctx.Defer(func(app.Context) { c.listenToKeys(); c.announce() })
@@ -212,16 +220,22 @@ func (c *Lab) open(q url.Values) {
 		page, err = lab.PageFromQuery(q, c.compare)
 	}
 	if err != nil {
-		c.problem = "This link could not be opened: " + err.Error()
-		if c.page == nil {
-			def, _ := scenario.Builtin(scenario.Default)
-			s, _ := lab.Open(def)
-			c.setPage(lab.OpenPage(s))
-		}
+		c.refuse(err)
 		return
 	}
 	c.setPage(page)
 	c.problem = ""
+}
+
+// refuse says what is wrong with a link, keeping the view (or, on a page
+// that has none yet, opening the default lesson).
+func (c *Lab) refuse(err error) {
+	c.problem = "This link could not be opened: " + err.Error()
+	if c.page == nil {
+		def, _ := scenario.Builtin(scenario.Default)
+		s, _ := lab.Open(def)
+		c.setPage(lab.OpenPage(s))
+	}
 }
 
 // setPage shows a page, keeping the panes' state where a pane stays.

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -151,9 +150,13 @@ func (p *prerenderer) slotsFor(q url.Values, compare bool) chan struct{} {
 // renders the page through next (go-app's handler) into memory, frees
 // the slot, and only then sends the page: a slow reader holds no slot.
 func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	q := r.URL.Query()
-	q.Del(ui.PreparedParam) // only the server names prepared pages
-	etag := p.etag(r.URL.Path, q.Encode())
+	q, linkErr := lab.ParseLinkQuery(r.URL.RawQuery)
+	query := r.URL.RawQuery
+	if linkErr == nil {
+		q.Del(ui.PreparedParam) // only the server names prepared pages
+		query = q.Encode()
+	}
+	etag := p.etag(r.URL.Path, query)
 	// a page is sent compressed when the browser takes it (send)
 	w.Header().Add("Vary", "Accept-Encoding")
 	if ifNoneMatch(r.Header.Get("If-None-Match"), etag) {
@@ -163,10 +166,16 @@ func (p *prerenderer) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 		return
 	}
 	var page *bufferedPage
-	if r.Method == http.MethodHead {
-		page = p.render(r, q, ui.Prepared{}, next)
+	switch {
+	case linkErr != nil:
+		// the page reads the same query and says what is wrong with it,
+		// over the default lesson: nothing of the link is opened
+		page = p.render(r, query, ui.Prepared{}, next)
+		page.head = r.Method == http.MethodHead
+	case r.Method == http.MethodHead:
+		page = p.render(r, query, ui.Prepared{}, next)
 		page.head = true
-	} else {
+	default:
 		var ok bool
 		if page, ok = p.prerender(r, q, next); !ok {
 			return // the client has gone: nobody to send the page to
@@ -190,7 +199,7 @@ func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler
 	case slots <- struct{}{}:
 	case <-time.After(wait):
 		// every slot is busy: the page goes without its pictures
-		return p.render(r, q, ui.Prepared{}, next), true
+		return p.render(r, q.Encode(), ui.Prepared{}, next), true
 	case <-ctx.Done():
 		return nil, false
 	}
@@ -199,9 +208,9 @@ func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler
 	if !ok {
 		return nil, false
 	}
-	page = p.render(r, q, prep, next)
+	page = p.render(r, q.Encode(), prep, next)
 	if prep.Page != nil && page.body.Len() > maxPageBytes {
-		page = p.render(r, q, ui.Prepared{}, next)
+		page = p.render(r, q.Encode(), ui.Prepared{}, next)
 	}
 	return page, true
 }
@@ -238,15 +247,16 @@ func (p *prerenderer) open(client context.Context, q url.Values, compare bool) (
 	return ui.Prepared{Page: page, Err: err}, true
 }
 
-// render runs go-app's handler for the page with what was prepared for
-// it, into memory.
-func (p *prerenderer) render(r *http.Request, q url.Values, prep ui.Prepared, next http.Handler) *bufferedPage {
+// render runs go-app's handler for the page of a query (without a
+// prepared token) with what was prepared for it, into memory.
+func (p *prerenderer) render(r *http.Request, query string, prep ui.Prepared, next http.Handler) *bufferedPage {
 	token, finish := ui.Prepare(prep)
-	qq := maps.Clone(q)
-	qq[ui.PreparedParam] = []string{token}
 	r2 := r.Clone(r.Context())
 	u := *r.URL
-	u.RawQuery = qq.Encode()
+	u.RawQuery = ui.PreparedParam + "=" + token
+	if query != "" {
+		u.RawQuery = query + "&" + u.RawQuery
+	}
 	r2.URL = &u
 	r2.Header.Del("If-None-Match") // answered above, against the page's own ETag
 	page := &bufferedPage{header: http.Header{}, status: http.StatusOK}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -254,4 +255,31 @@ func TestAHostileLinkOpensAsFarAsThePageComputes(t *testing.T) {
 	assert.Contains(t, p.text(".notice.stopped"), "stops at step", "the notice stays while the run is stepped")
 	p.screenshot("hostile-link-1280x720")
 	p.noConsoleErrors()
+}
+
+// A link whose query does not parse (a bad escape, a ";", more than
+// 10,000 parameters) is neither dropped in part nor opened as the course
+// index: the page says which parameter is wrong, over the default lesson.
+func TestALinkThatDoesNotParseSaysWhy(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	for path, want := range map[string]string{
+		"/?s=snapshot-long&k=%zz":                                   `link parameter "k": "%zz" is not a valid escape`,
+		"/?s=snapshot-long;k=3":                                     `link parameter "s": the link has a ";" in "s=snapshot-long;k=3"`,
+		"/?" + strings.Repeat("utm=1&", 10_000) + "s=snapshot-long": "the link has more than 10,000 parameters",
+	} {
+		for _, method := range []string{"GET", "HEAD"} {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+			assert.Equal(t, http.StatusOK, rec.Code, clip(path))
+			if method == "HEAD" {
+				assert.Empty(t, rec.Body.String())
+				continue
+			}
+			page := html.UnescapeString(rec.Body.String())
+			assert.Contains(t, page, "This link could not be opened: "+want, clip(path))
+			assert.NotContains(t, page, "the course, claim by claim", "%s: not the index", clip(path))
+		}
+	}
+	assert.Zero(t, h.prerender.worked.Load(), "nothing of the links was run")
 }
