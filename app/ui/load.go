@@ -121,31 +121,41 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 
 // openLog opens a ShiViz or GoVector log's executions: the first in the
 // focused pane, the others in new panes beside it, as many as a page
-// holds; a log that breaks a rule is refused with its line and the rule.
+// holds; a log that breaks a rule or a bound is refused with its line and
+// the rule, and one with more executions than a log opens (see
+// scenario.ImportLog) says which it left closed and why.
 // Reading the log and running it are the two phases of a burst (see
 // lab.Burst): a large log takes half as long, and the page's memory grows
 // by what the run keeps rather than by the reading's garbage as well.
 func (c *Lab) openLog(ctx app.Context, what, text string) bool {
-	var runs []*scenario.Scenario
+	var imported *scenario.LogImport
 	opened := lab.Burst(func() bool {
 		var err error
-		if runs, err = scenario.FromLog(text, logName(what)); err != nil {
+		if imported, err = scenario.ImportLog(text, logName(what)); err != nil {
 			c.problem = what + " was not opened: " + err.Error()
 			return false
 		}
 		return true
 	}, func() bool {
+		runs := imported.Runs
 		c.loading = false
 		c.load(ctx, c.focus, runs[0])
 		if c.problem != "" {
 			return false
 		}
+		shown := 1
 		for _, s := range runs[1:] {
 			if len(c.page.Views) == lab.MaxViews {
-				c.problem = fmt.Sprintf("%s has %d executions; a page shows %d runs, so the first %d are open", what, len(runs), lab.MaxViews, lab.MaxViews)
 				break
 			}
 			c.addScenario(ctx, s)
+			shown++
+		}
+		switch {
+		case shown < len(runs):
+			c.problem = fmt.Sprintf("%s has more executions than the page has room for: a page shows %d runs, so its first %d are open", what, lab.MaxViews, shown)
+		case imported.Unopened != nil:
+			c.problem = fmt.Sprintf("%s, %v", what, imported.Unopened) // "x.log, line 40: a log opens at most 6 executions …"
 		}
 		return true
 	})

@@ -1,12 +1,13 @@
 package scenario
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
 	"regexp"
+	"regexp/syntax"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,12 +20,34 @@ import (
 )
 
 // The bounds of an imported log: a file is read whole and every event
-// becomes a step, so both its size and its events are bounded.
+// becomes a step, so its size, its executions and its events are bounded,
+// and so are its expressions, whose matching costs time in proportion to
+// their size. Together they bound what an import allocates for any file
+// (see TestHostileLogsStayBounded): every array it makes is sized by a
+// count found, and checked, before the array is made.
 const (
 	// MaxLogBytes bounds a log file.
 	MaxLogBytes = 16 << 20
-	// MaxLogEvents bounds the events of one execution (a script entry each).
+	// MaxLogEvents bounds the events a log opens: of one execution (a
+	// script entry each), and of all its executions together.
 	MaxLogEvents = MaxScript
+	// MaxLogExecutions bounds the executions a log opens, the first ones:
+	// as many runs as a page shows side by side (lab.MaxViews); a log
+	// rarely has more (ShiViz's examples have two to five), and the
+	// command line runs the first.
+	MaxLogExecutions = 6
+	// MaxLogExpressionBytes bounds the parsing expression and the
+	// execution delimiter as written; ShiViz's own examples are under 200.
+	MaxLogExpressionBytes = 1000
+	// MaxLogExpressionSize bounds the instructions of each compiled
+	// expression (Go's regexp/syntax program, captures left out): its
+	// matching takes up to the log's bytes times this many steps. ShiViz's
+	// own examples compile to at most 106.
+	MaxLogExpressionSize = 200
+	// maxDelimiterMatches bounds the delimiter's matches read to find the
+	// executions a log opens (text between two matches that is only white
+	// space is no execution).
+	maxDelimiterMatches = 4096
 	// maxLogText bounds the text kept of one event.
 	maxLogText = 300
 )
@@ -34,7 +57,8 @@ const (
 // not a parsing expression.
 const GoVectorRegexp = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
 
-// LogError says why a log was not imported, and where.
+// LogError says why a log was not imported, or why some of its
+// executions were not opened, and where.
 type LogError struct {
 	// Line is the line of the file, counted from 1; 0 for the whole file.
 	Line    int
@@ -65,7 +89,30 @@ func IsLog[T ~string | ~[]byte](data T) bool {
 	return false
 }
 
-// FromLog reads a ShiViz or GoVector log into one scenario per execution
+// LogImport is what a log opens: a run for each of its first executions,
+// and why the others, if any, are not open.
+type LogImport struct {
+	// Runs replay the executions opened, in the log's order; there is at
+	// least one.
+	Runs []*Scenario
+	// Unopened says which bound keeps the log's executions from its line
+	// on closed (MaxLogExecutions; MaxLogEvents, for all executions
+	// together; or the delimiter's matches read); nil when every
+	// execution is open.
+	Unopened *LogError
+}
+
+// FromLog reads a ShiViz or GoVector log into one scenario for each of
+// its first executions (see ImportLog), and leaves the rest unread.
+func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
+	imported, err := ImportLog(data, name)
+	if err != nil {
+		return nil, err
+	}
+	return imported.Runs, nil
+}
+
+// ImportLog reads a ShiViz or GoVector log into one scenario per execution
 // that replays it (see package logreplay). The first line is the parsing
 // expression, with the named groups host, clock and (optionally) event,
 // and the second the execution delimiter, blank for one execution, as
@@ -73,17 +120,21 @@ func IsLog[T ~string | ~[]byte](data T) bool {
 // as GoVector writes it. Each host's own clock entry must start at 1 and
 // rise by 1 an event, and each clock must be the merge of its host's
 // previous one and the one message it receives; a log that breaks a rule
-// is refused with the line and the rule. name titles the scenarios.
-func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
+// or a bound is refused with the line and the rule. Only the first
+// executions are opened, as many as MaxLogExecutions and MaxLogEvents
+// allow: the rest are not read, and Unopened says why. name titles the
+// scenarios.
+func ImportLog[T ~string | ~[]byte](data T, name string) (*LogImport, error) {
 	if len(data) > MaxLogBytes {
-		return nil, &LogError{Problem: fmt.Sprintf("is too large: at most %d bytes (16 MiB), got %d", MaxLogBytes, len(data))}
+		// a reader may stop one byte past the bound: the size is not known
+		return nil, &LogError{Problem: fmt.Sprintf("is too large: a log is at most %d bytes (16 MiB), and this one is larger", MaxLogBytes)}
 	}
-	text := string(data) // no copy when data is a string: the page reads the file as one
+	text := logText(data)
 	if !utf8.ValidString(text) {
 		return nil, &LogError{Problem: "is not UTF-8 text"}
 	}
-	text = strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n")
-	lines := newLineIndex(text)
+	text = strings.TrimPrefix(text, "\uFEFF")
+	lines := newLineCounter(text)
 	expr, delim, body, bodyAt := GoVectorRegexp, "", text, 0
 	if first, rest, _ := strings.Cut(text, "\n"); strings.Contains(first, "(?<") || strings.Contains(first, "(?P<") {
 		expr = first
@@ -91,84 +142,208 @@ func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
 		delim = strings.TrimSpace(second)
 		body, bodyAt = after, len(text)-len(after)
 	}
-	re, err := regexp.Compile("(?m)" + expr)
+	re, err := compileLogExpression(expr, 1, "parsing expression", "host", "clock", "event")
 	if err != nil {
-		return nil, &LogError{Line: 1, Problem: "the parsing expression does not compile: " + err.Error()}
+		return nil, err
 	}
 	for _, group := range []string{"host", "clock"} {
 		if re.SubexpIndex(group) < 0 {
 			return nil, &LogError{Line: 1, Problem: fmt.Sprintf("the parsing expression has no group named %q: write (?<host>…) and (?<clock>…), and (?<event>…) for the text", group)}
 		}
 	}
-	type part struct {
-		title string
-		at    int // offset in text
-		text  string
-	}
-	parts := []part{{at: bodyAt, text: body}}
+	parts, rest := []logPart{{at: bodyAt, text: body}}, (*LogError)(nil)
 	if delim != "" {
-		dre, err := regexp.Compile("(?m)" + delim)
+		dre, err := compileLogExpression(delim, 2, "execution delimiter", "trace")
 		if err != nil {
-			return nil, &LogError{Line: 2, Problem: "the execution delimiter does not compile: " + err.Error()}
+			return nil, err
 		}
-		parts = parts[:0]
-		title, from := "", 0
-		add := func(end int) { // the execution from the last delimiter to end
-			if chunk := body[from:end]; strings.TrimSpace(chunk) != "" {
-				parts = append(parts, part{title: title, at: bodyAt + from, text: chunk})
-			}
+		if parts, rest, err = splitExecutions(dre, body, bodyAt, lines); err != nil {
+			return nil, err
 		}
-		for _, m := range dre.FindAllStringSubmatchIndex(body, -1) {
-			add(m[0])
-			title = ""
-			if i := dre.SubexpIndex("trace"); i >= 0 && m[2*i] >= 0 {
-				title = strings.TrimSpace(body[m[2*i]:m[2*i+1]])
-			}
-			from = m[1]
-		}
-		add(len(body))
 	}
-	var out []*Scenario
+	several := len(parts) > 1 || rest != nil
+	imported := &LogImport{}
+	room := MaxLogEvents // the events the executions still to open may have
 	for i, p := range parts {
 		title := p.title
-		if title == "" && len(parts) > 1 {
+		if title == "" && several {
 			title = "execution " + strconv.Itoa(i+1)
 		}
-		s, err := importExecution(re, p.text, p.at, lines, name, title, expr == GoVectorRegexp)
+		s, events, err := importExecution(re, p.text, p.at, lines, name, title, expr == GoVectorRegexp, room)
+		var past *pastEvents
+		if errors.As(err, &past) && i > 0 {
+			// a later execution past the bound stays closed, as do those after it
+			rest = &LogError{Line: lines.line(p.at), Problem: fmt.Sprintf("a log opens at most %d events in all its executions: the %d before this one have %d, and this one has more than the %d left, so it and those after it are not open", MaxLogEvents, i, MaxLogEvents-room, room)}
+			break
+		}
 		if err != nil {
-			if len(parts) > 1 {
+			if past != nil {
+				err = &LogError{Line: past.line, Problem: fmt.Sprintf("too many events: a log opens at most %d, and this is event %d", MaxLogEvents, MaxLogEvents+1)}
+			}
+			if several {
 				return nil, fmt.Errorf("%s: %w", title, err)
 			}
 			return nil, err
 		}
-		out = append(out, s)
+		room -= events
+		imported.Runs = append(imported.Runs, s)
 	}
-	if len(out) == 0 {
+	if len(imported.Runs) == 0 {
 		return nil, &LogError{Problem: "has no events"}
 	}
-	return out, nil
+	imported.Unopened = rest
+	return imported, nil
 }
 
-// lineIndex finds the line of an offset.
-type lineIndex []int
-
-func newLineIndex(text string) lineIndex {
-	starts := make(lineIndex, 1, len(text)/32+1) // a log's lines are longer, mostly
-	for at := 0; ; {
-		i := strings.IndexByte(text[at:], '\n')
-		if i < 0 {
-			return starts
+// logText is a log's text with Windows line ends made "\n", in one copy
+// at most: none when data is a string without them (the page reads the
+// file as one), and one when it is bytes (the command line's).
+func logText[T ~string | ~[]byte](data T) string {
+	crlf := []byte("\r\n")
+	if b, ok := any(data).([]byte); ok && bytes.Contains(b, crlf) {
+		var text strings.Builder
+		text.Grow(len(b))
+		for i := bytes.Index(b, crlf); i >= 0; i = bytes.Index(b, crlf) {
+			text.Write(b[:i])
+			text.WriteByte('\n')
+			b = b[i+2:]
 		}
-		at += i + 1
-		starts = append(starts, at)
+		text.Write(b)
+		return text.String()
+	}
+	return strings.ReplaceAll(string(data), "\r\n", "\n")
+}
+
+// logPart is the text of one execution, at its offset in the file.
+type logPart struct {
+	title string
+	at    int
+	text  string
+}
+
+// splitExecutions finds a log's first executions, as many as a log opens,
+// between the delimiter's matches in body (at its offset in the file):
+// text that is only white space is none. rest says where the executions
+// not opened begin, and why; the delimiter's matches are read only as far
+// as needed, so that one that matches everywhere costs no more than one
+// that matches once an execution.
+func splitExecutions(dre *regexp.Regexp, body string, bodyAt int, lines *lineCounter) (parts []logPart, rest *LogError, err error) {
+	traceGroup := dre.SubexpIndex("trace")
+	// matches for the executions opened, one before the first and one
+	// that says there are more: most logs need no more than one reading
+	for limit := MaxLogExecutions + 2; ; limit = min(8*limit, maxDelimiterMatches+1) {
+		matches := dre.FindAllStringSubmatchIndex(body, limit)
+		parts = parts[:0]
+		title, from := "", 0
+		// add adds the execution from the last match to end, if it is one;
+		// false when it is one past those a log opens
+		add := func(end int) bool {
+			if chunk := body[from:end]; strings.TrimSpace(chunk) != "" {
+				if len(parts) == MaxLogExecutions {
+					return false
+				}
+				parts = append(parts, logPart{title: title, at: bodyAt + from, text: chunk})
+			}
+			return true
+		}
+		// more says that the executions from the last match on are not open
+		more := func() *LogError {
+			return &LogError{Line: lines.line(bodyAt + from), Problem: fmt.Sprintf("a log opens at most %d executions (as many as a page shows side by side), and execution %d starts here: it and those after it are not open", MaxLogExecutions, MaxLogExecutions+1)}
+		}
+		for _, m := range matches {
+			if !add(m[0]) {
+				return parts, more(), nil
+			}
+			title = ""
+			if traceGroup >= 0 && m[2*traceGroup] >= 0 {
+				title = strings.TrimSpace(body[m[2*traceGroup]:m[2*traceGroup+1]])
+			}
+			from = m[1]
+		}
+		if len(matches) < limit { // every match read: the last execution runs to the end
+			if !add(len(body)) {
+				return parts, more(), nil
+			}
+			return parts, nil, nil
+		}
+		if limit > maxDelimiterMatches {
+			// the text after the last match read may hold more matches: the
+			// executions before it are whole, and the rest unread
+			line := lines.line(bodyAt + from)
+			if len(parts) == 0 {
+				return nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the execution delimiter matches more than %d times before any execution: it marks where each execution begins, once an execution (as ^=== (?<trace>.*) ===$ does)", maxDelimiterMatches)}
+			}
+			return parts, &LogError{Line: line, Problem: fmt.Sprintf("the execution delimiter matches more than %d times, the most a log's are read: the executions from here on are not open", maxDelimiterMatches)}, nil
+		}
 	}
 }
 
-// lines is the number of lines of text at offset at.
-func (l lineIndex) lines(at int, text string) int { return l.line(at+len(text)) - l.line(at) + 1 }
+// compileLogExpression compiles a log's parsing expression or execution
+// delimiter (what, on line) with its bounds checked, keeping only the
+// named groups the import reads: every other group would cost each match
+// time and memory.
+func compileLogExpression(expr string, line int, what string, groups ...string) (*regexp.Regexp, error) {
+	if len(expr) > MaxLogExpressionBytes {
+		return nil, &LogError{Line: line, Problem: fmt.Sprintf("the %s is too long: at most %d bytes, and it has %d", what, MaxLogExpressionBytes, len(expr))}
+	}
+	tree, err := syntax.Parse("(?m)"+expr, syntax.Perl) // as regexp.Compile parses it
+	if err != nil {
+		return nil, &LogError{Line: line, Problem: "the " + what + " does not compile: " + err.Error()}
+	}
+	dropped := 0
+	tree = keepGroups(tree, groups, &dropped)
+	prog, err := syntax.Compile(tree.Simplify())
+	if err != nil {
+		return nil, &LogError{Line: line, Problem: "the " + what + " does not compile: " + err.Error()}
+	}
+	if size := len(prog.Inst); size > MaxLogExpressionSize {
+		return nil, &LogError{Line: line, Problem: fmt.Sprintf("the %s is too complex to match quickly: it compiles to %d instructions, and one may have at most %d", what, size, MaxLogExpressionSize)}
+	}
+	written := "(?m)" + expr
+	if dropped > 0 {
+		written = tree.String() // which costs a millisecond: only when it must
+	}
+	re, err := regexp.Compile(written)
+	if err != nil {
+		return nil, &LogError{Line: line, Problem: "the " + what + " does not compile: " + err.Error()}
+	}
+	return re, nil
+}
+
+// keepGroups makes every capture of re that is not one of the named
+// groups a plain group, and counts them: what the expression matches is
+// unchanged.
+func keepGroups(re *syntax.Regexp, groups []string, dropped *int) *syntax.Regexp {
+	for i, sub := range re.Sub {
+		re.Sub[i] = keepGroups(sub, groups, dropped)
+	}
+	if re.Op == syntax.OpCapture && !slices.Contains(groups, re.Name) {
+		*dropped++
+		return re.Sub[0]
+	}
+	return re
+}
+
+// lineCounter finds the line of an offset by counting the newlines from
+// the offset last asked for: the import asks in order, so that the text
+// is counted once, and keeps no index of its lines (which would be 8
+// bytes a line: a log of blank lines is mostly lines).
+type lineCounter struct {
+	text     string
+	at, last int // last is the line of offset at
+}
+
+func newLineCounter(text string) *lineCounter { return &lineCounter{text: text, last: 1} }
 
 // line is the line, from 1, that holds offset at.
-func (l lineIndex) line(at int) int { return sort.SearchInts(l, at+1) }
+func (c *lineCounter) line(at int) int {
+	if at < c.at {
+		c.at, c.last = 0, 1 // asked again from the start: an error's line
+	}
+	c.last += strings.Count(c.text[c.at:at], "\n")
+	c.at = at
+	return c.last
+}
 
 // logged is one event of the log.
 type logged struct {
@@ -176,7 +351,7 @@ type logged struct {
 	index int // the host's own count, from 1
 	line  int
 	text  string
-	clock []int64
+	clock []int32 // counts are at most MaxLogEvents
 	// parent is the event whose message this one receives, or nil, and
 	// receivers the events that receive this one's messages.
 	parent    *logged
@@ -198,21 +373,23 @@ type rawEvent struct {
 // so that the collector has nothing to scan in 100,000 clocks).
 type clockEntry struct {
 	name  int32
-	count int64
+	count int32 // at most MaxLogEvents
 }
 
-// growEntries makes room for the clocks of the events left (of all, with
-// done read), at as many entries an event as so far: a log's clocks hold
-// millions of entries, and doubling would copy them and leave half unused.
-func growEntries(entries []clockEntry, done, all int) []clockEntry {
-	perEvent := 4
+// maxEntryChunk bounds the entries of one array of clocks (512 KiB).
+const maxEntryChunk = 1 << 16
+
+// newEntryChunk makes room for the clocks of the events left (done read,
+// with kept entries), at as many entries an event as so far (a few for
+// the first events), and for one clock more than that: a log's clocks
+// hold millions of entries, which several arrays hold without the copies
+// and the unused half of one array that doubles.
+func newEntryChunk(done, kept, left int) []clockEntry {
+	size := min(4*left, maxEntryChunk/16)
 	if done > 0 {
-		perEvent = len(entries)/done + 1
+		size = min(kept*left/done, maxEntryChunk)
 	}
-	size := max(len(entries)+perEvent*(all-done)+MaxN, cap(entries)+cap(entries)/4) // and never many times
-	more := make([]clockEntry, len(entries), size)
-	copy(more, entries)
-	return more
+	return make([]clockEntry, 0, size+MaxN)
 }
 
 // clockNames numbers the names a log's clocks use, as they come.
@@ -223,6 +400,8 @@ type clockNames struct {
 	// their names in much the same order, and comparing a name costs less
 	// than hashing it (most in wasm)
 	at []int32
+	// unquoted holds the last name written with escapes, decoded
+	unquoted []byte
 }
 
 // numberAt is number, for the name at place i of a clock.
@@ -231,13 +410,32 @@ func (c *clockNames) numberAt(i int, name string) (int32, bool) {
 		return c.at[i], true
 	}
 	id, ok := c.number(name)
+	c.place(i, id, ok)
+	return id, ok
+}
+
+// numberAtBytes is numberAt for a name decoded into bytes, which become
+// a string only when the name is new.
+func (c *clockNames) numberAtBytes(i int, name []byte) (int32, bool) {
+	if i < len(c.at) && c.names[c.at[i]] == string(name) {
+		return c.at[i], true
+	}
+	id, ok := c.index[string(name)]
+	if !ok {
+		id, ok = c.number(string(name))
+	}
+	c.place(i, id, ok)
+	return id, ok
+}
+
+// place notes that the name at place i of a clock was id's.
+func (c *clockNames) place(i int, id int32, ok bool) {
 	if ok && i < MaxN {
 		for len(c.at) <= i {
 			c.at = append(c.at, id)
 		}
 		c.at[i] = id
 	}
-	return id, ok
 }
 
 // number is the name's number; false when the clocks name more hosts
@@ -263,47 +461,62 @@ type execution struct {
 	last   sim.Time    // the time of the last event
 }
 
-// importExecution reads one execution of a log: its events, who receives
-// from whom, when each happens, and the scenario that replays it.
-func importExecution(re *regexp.Regexp, text string, at int, lines lineIndex, name, title string, goVector bool) (*Scenario, error) {
-	events, hosts, names, err := readEvents(re, text, at, lines, goVector)
+// importExecution reads one execution of a log, of at most room events:
+// its events, who receives from whom, when each happens, and the scenario
+// that replays it, with the number of its events.
+func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int) (*Scenario, int, error) {
+	events, hosts, names, err := readEvents(re, text, at, lines, goVector, room)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	x, err := newExecution(events, hosts, names)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := x.link(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := x.schedule(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return x.scenario(name, title)
+	s, err := x.scenario(name, title)
+	return s, len(events), err
+}
+
+// pastEvents is readEvents' error for an execution of more events than
+// the log has room for, at the line of the first event past it.
+type pastEvents struct{ line int }
+
+func (e *pastEvents) Error() string {
+	return fmt.Sprintf("line %d: more events than the log has room for", e.line)
 }
 
 // readEvents finds the events of an execution's text (at its offset in
-// the file) and the hosts, in order of their first event.
-func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVector bool) ([]rawEvent, []string, *clockNames, error) {
+// the file), at most room of them, and the hosts, in order of their first
+// event. The matches are found only as far as the bound, before any array
+// of the events is made.
+func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVector bool, room int) ([]rawEvent, []string, *clockNames, error) {
 	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
 	seen := map[string]bool{}
 	var hosts []string
 	from := 0
-	found := pairMatches(text, lines.lines(at, text), goVector)
+	found := pairMatches(text, goVector, room+1)
 	if found == nil {
-		found = re.FindAllStringSubmatchIndex(text, -1)
+		found = re.FindAllStringSubmatchIndex(text, room+1)
 	}
-	events := make([]rawEvent, 0, min(len(found), MaxLogEvents))
-	// the clocks' entries, in one array that the events' clocks slice
+	events := make([]rawEvent, 0, min(len(found), room))
+	// the clocks' entries, in arrays that the events' clocks slice
 	var entries []clockEntry
+	kept := 0 // entries in all the arrays
 	names := &clockNames{index: map[string]int32{}}
 	tooMany := func(line int) error {
 		return &LogError{Line: line, Problem: fmt.Sprintf("the clocks name more than %d hosts: a log has at most %d", MaxN, MaxN)}
 	}
-	for _, m := range found {
+	for i, m := range found {
 		if m[1] == m[0] {
-			continue // an empty match reads nothing
+			// no event, though it counts against the matches read
+			// (and ShiViz, finding it, reads the log forever)
+			return nil, nil, nil, &LogError{Line: lines.line(at + m[0]), Problem: "the parsing expression matches empty text here: an event's match holds at least its host and its clock"}
 		}
 		if gap := text[from:m[0]]; strings.TrimSpace(gap) != "" {
 			off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
@@ -311,8 +524,8 @@ func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVecto
 		}
 		from = m[1]
 		line := lines.line(at + m[0])
-		if len(events) == MaxLogEvents {
-			return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many events: an execution has at most %d", MaxLogEvents)}
+		if len(events) == room {
+			return nil, nil, nil, &pastEvents{line: line}
 		}
 		group := func(i int) string {
 			if i < 0 || m[2*i] < 0 {
@@ -322,49 +535,30 @@ func readEvents(re *regexp.Regexp, text string, at int, lines lineIndex, goVecto
 		}
 		host := strings.TrimSpace(group(hostGroup))
 		if !seen[host] {
-			if err := checkName(host); err != nil {
+			// a name of more than 16 characters is refused, and said in 40
+			if err := checkName(firstRunes(host, 41)); err != nil {
 				return nil, nil, nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
 			}
 			if len(hosts) == MaxN {
-				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: a log has at most %d", MaxN)}
+				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: an execution has at most %d, and %s would be its host %d", MaxN, host, MaxN+1)}
 			}
 			seen[host] = true
 			hosts = append(hosts, host)
 		}
-		if cap(entries)-len(entries) < MaxN {
-			entries = growEntries(entries, len(events), len(found))
+		if cap(entries)-len(entries) < MaxN { // room for a clock quickClock takes
+			entries = newEntryChunk(len(events), kept, len(found)-i)
 		}
 		start := len(entries)
 		var ok bool
 		if entries, ok = quickClock(entries, names, group(clockGroup)); ok {
+			kept += len(entries) - start
 			events = append(events, rawEvent{host: host, event: group(eventGroup), clock: entries[start:len(entries):len(entries)], line: line})
 			continue
 		}
-		entries = entries[:start]
-		dec := json.NewDecoder(strings.NewReader(group(clockGroup)))
-		dec.UseNumber()
-		var obj map[string]json.Number
-		if err := dec.Decode(&obj); err != nil || obj == nil {
-			why := "null"
-			if err != nil {
-				why = err.Error()
-			}
-			return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock %q is not JSON of host names and counts ({\"A\":1, \"B\":2}): %s", clipLine(group(clockGroup)), why)}
+		if problem := clockProblem(group(clockGroup)); problem != "" {
+			return nil, nil, nil, &LogError{Line: line, Problem: problem}
 		}
-		clock := make([]clockEntry, 0, len(obj))
-		for _, h := range slices.Sorted(maps.Keys(obj)) {
-			v := obj[h]
-			n, err := strconv.ParseInt(v.String(), 10, 64)
-			if err != nil || n < 0 || n > MaxLogEvents {
-				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("the clock's entry for %s is %s: want a count from 0 to %d", h, v, MaxLogEvents)}
-			}
-			i, ok := names.number(h)
-			if !ok {
-				return nil, nil, nil, tooMany(line)
-			}
-			clock = append(clock, clockEntry{name: i, count: n})
-		}
-		events = append(events, rawEvent{host: host, event: group(eventGroup), clock: clock, line: line})
+		return nil, nil, nil, tooMany(line) // what else quickClock refuses
 	}
 	if rest := strings.TrimSpace(text[from:]); rest != "" {
 		off := from + strings.Index(text[from:], rest[:1])
@@ -394,7 +588,7 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 	x := &execution{hosts: hosts, byHost: make([][]*logged, n), all: make([]*logged, len(events))}
 	// one array of events and one of clocks, not one allocation each
 	slab := make([]logged, len(events))
-	clocks := make([]int64, n*len(events))
+	clocks := make([]int32, n*len(events))
 	for i, e := range events {
 		h := hostIndex[e.host]
 		ev := &slab[i] // filled field by field, as execution.scenario does
@@ -407,7 +601,7 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 			}
 			ev.clock[j] = c.count // a host named twice: the last count, as JSON has it
 		}
-		if own := ev.clock[h]; own != int64(ev.index) {
+		if own := ev.clock[h]; own != int32(ev.index) {
 			return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("%s's own clock entry is %d, but this is its event %d: a host's own entry starts at 1 and rises by 1 an event", e.host, own, ev.index)}
 		}
 		x.byHost[h] = append(x.byHost[h], ev)
@@ -422,10 +616,10 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 // that message's.
 func (x *execution) link() error {
 	hosts, byHost := x.hosts, x.byHost
-	zero := make([]int64, len(hosts))
+	zero := make([]int32, len(hosts))
 	// one buffer each for every event's work: an allocation an event is
 	// what the collector charges for in a long log
-	want := make([]int64, len(hosts))
+	want := make([]int32, len(hosts))
 	var learnt, parents []*logged
 	for _, ev := range x.all {
 		prev := zero
@@ -439,7 +633,7 @@ func (x *execution) link() error {
 			if j == ev.host || v <= prev[j] {
 				continue
 			}
-			if v > int64(len(byHost[j])) {
+			if v > int32(len(byHost[j])) {
 				return &LogError{Line: ev.line, Problem: fmt.Sprintf("the clock says %s:%d, but %s logs %d events", hosts[j], v, hosts[j], len(byHost[j]))}
 			}
 			learnt = append(learnt, byHost[j][v-1])
@@ -448,7 +642,7 @@ func (x *execution) link() error {
 		for _, x := range learnt {
 			direct := true
 			for _, y := range learnt {
-				if y != x && y.clock[x.host] >= int64(x.index) {
+				if y != x && y.clock[x.host] >= int32(x.index) {
 					direct = false
 				}
 			}
@@ -462,7 +656,7 @@ func (x *execution) link() error {
 		copy(want, prev)
 		if len(parents) == 1 {
 			p := parents[0]
-			if p.clock[ev.host] >= int64(ev.index) {
+			if p.clock[ev.host] >= int32(ev.index) {
 				return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d), which already knows this event: the clocks make a cycle", hosts[ev.host], eventName(hosts, p), p.line)}
 			}
 			for j := range want {
@@ -653,19 +847,19 @@ func (x *execution) byTime() []*logged {
 	return out
 }
 
-// pairMatches finds the events of a log in GoVector's form (see
+// pairMatches finds the first n events of a log in GoVector's form (see
 // GoVectorRegexp) as the expression would, line by line and much faster;
 // nil when the text is not plainly in that form (the expression then
 // reads it, and says where it fails). goVector says the log's expression
 // is that form.
-func pairMatches(text string, lines int, goVector bool) [][]int {
+func pairMatches(text string, goVector bool, n int) [][]int {
 	if !goVector {
 		return nil
 	}
-	events := lines/2 + 1 // two lines an event, but for blank ones
+	events := min(strings.Count(text, "\n")/2+1, n) // two lines an event, but for blank ones
 	out := make([][]int, 0, events)
 	flat := make([]int, 0, 8*events) // the matches' indexes, in one array rather than one each
-	for at := 0; at < len(text); {
+	for at := 0; at < len(text) && len(out) < n; {
 		end := strings.IndexByte(text[at:], '\n')
 		if end < 0 {
 			if strings.TrimSpace(text[at:]) != "" {
@@ -693,73 +887,6 @@ func pairMatches(text string, lines int, goVector bool) [][]int {
 		at = ev + evEnd
 	}
 	return out
-}
-
-// quickClock reads a plain clock ({"A":1, "B":2}: names quoted in
-// printable ASCII without escapes, counts of digits, JSON's white space)
-// in one pass, without a JSON decoder; ok is false for anything else,
-// which the decoder then reads or refuses.
-func quickClock(entries []clockEntry, names *clockNames, s string) ([]clockEntry, bool) {
-	s = strings.Trim(s, " \t\n\r")
-	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
-		return entries, false
-	}
-	// s[end] is the closing brace, so s[i] may be read for any i <= end
-	i, end, start := 1, len(s)-1, len(entries)
-	space := func() {
-		for i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-			i++
-		}
-	}
-	space()
-	if i == end {
-		return entries, true // {}
-	}
-	for {
-		if s[i] != '"' {
-			return entries, false
-		}
-		j := i + 1
-		for j < end && s[j] >= ' ' && s[j] <= '~' && s[j] != '"' && s[j] != '\\' {
-			j++
-		}
-		if s[j] != '"' || j == end {
-			return entries, false // an escape, a byte past ASCII, or no closing quote
-		}
-		name := s[i+1 : j]
-		i = j + 1
-		space()
-		if s[i] != ':' || i == end {
-			return entries, false
-		}
-		i++
-		space()
-		digits := i
-		var n int64
-		for i < end && s[i] >= '0' && s[i] <= '9' {
-			if n = n*10 + int64(s[i]-'0'); n > MaxLogEvents {
-				return entries, false
-			}
-			i++
-		}
-		if i == digits || (s[digits] == '0' && i-digits > 1) {
-			return entries, false
-		}
-		id, ok := names.numberAt(len(entries)-start, name)
-		if !ok {
-			return entries, false // the decoder finds the same, and says so
-		}
-		entries = append(entries, clockEntry{name: id, count: n})
-		space()
-		if i == end {
-			return entries, true
-		}
-		if s[i] != ',' {
-			return entries, false
-		}
-		i++
-		space()
-	}
 }
 
 // noMatch says a line matches no event; when nothing before it did and
@@ -796,25 +923,46 @@ func eventName(hosts []string, ev *logged) string {
 // named names process i by its host, for clock.FormatLog.
 func named(hosts []string) func(int) string { return func(i int) string { return hosts[i] } }
 
-// cleanText keeps an event's text on one line, visible and bounded.
+// cleanText keeps an event's text on one line, visible and bounded: at
+// most maxLogText characters, the last an ellipsis when it is cut. What
+// it makes is bounded too, however long the text.
 func cleanText(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) <= maxLogText && printableASCII(s) {
-		return s // most logs' texts: nothing to change
+	if len(s) <= maxLogText && printableASCII(s) || len(s) <= maxLogText*utf8.UTFMax && keptAsIs(s) {
+		return s // most logs' texts: nothing to change, nor to copy
 	}
-	s = strings.Map(func(r rune) rune {
+	var b strings.Builder
+	b.Grow(min(len(s), maxLogText*utf8.UTFMax))
+	kept, cut := 0, 0 // characters kept, and the length before the last
+	for _, r := range s {
 		switch {
 		case unicode.IsSpace(r):
-			return ' '
+			r = ' '
 		case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
-			return -1
+			continue
 		}
-		return r
-	}, s)
-	if r := []rune(s); len(r) > maxLogText {
-		s = string(r[:maxLogText-1]) + "…"
+		if kept == maxLogText { // one more than fits: cut before the last kept
+			return b.String()[:cut] + "…"
+		}
+		if kept == maxLogText-1 {
+			cut = b.Len()
+		}
+		b.WriteRune(r)
+		kept++
 	}
-	return s
+	return b.String()
+}
+
+// keptAsIs says whether cleanText keeps s as it is: at most maxLogText
+// characters, none of them white space but the space, nor invisible.
+func keptAsIs(s string) bool {
+	n := 0
+	for _, r := range s {
+		if n++; n > maxLogText || r != ' ' && unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // printableASCII says whether s is only printable ASCII characters.
@@ -830,5 +978,16 @@ func printableASCII(s string) bool {
 // clipLine is the start of a line, for an error.
 func clipLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return clipText(s)
+	return clipText(firstRunes(s, 41)) // clipText keeps 40, and says when there are more
+}
+
+// firstRunes is the start of s of at most n characters, without a copy.
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

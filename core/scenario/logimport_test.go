@@ -183,7 +183,10 @@ func TestBadLogsSayWhereAndWhy(t *testing.T) {
 	}{
 		{"no match", "A {\"A\":1}\nstart\nsomething else\n", []string{"line 3: no match for the parsing expression", "something else"}},
 		{"bad JSON", "A {\"A\":1,}\nstart\n", []string{"line 1: the clock", "is not JSON"}},
-		{"not a count", "A {\"A\":\"one\"}\nstart\n", []string{"line 1:", "not JSON"}},
+		{"not a count", "A {\"A\":\"one\"}\nstart\n", []string{`line 1: the clock's entry for A is "one": want a count from 0 to 100000`}},
+		{"a count too large", "A {\"A\":1, \"B\":100001}\nstart\n", []string{"line 1: the clock's entry for B is 100001: want a count from 0 to 100000"}},
+		{"a count not an integer", "A {\"A\":1e0}\nstart\n", []string{"line 1: the clock's entry for A is 1e0: want a count from 0 to 100000"}},
+		{"a clock of null", "(?<host>\\S*) (?<clock>.*)\\n(?<event>.*)\n\nA null\nstart\n", []string{`line 3: the clock "null" is not JSON of host names and counts ({"A":1, "B":2}): it is null, not an object`}},
 		{"unknown host", "A {\"A\":1, \"Z\":1}\nstart\n", []string{`line 1: the clock names the host "Z", which logs no event`}},
 		{"own entry does not rise by one", "A {\"A\":1}\nstart\nA {\"A\":3}\nnext\n", []string{"line 3: A's own clock entry is 3, but this is its event 2"}},
 		{"own entry does not start at 1", "A {\"A\":2}\nstart\n", []string{"line 1: A's own clock entry is 2, but this is its event 1"}},
@@ -197,7 +200,7 @@ func TestBadLogsSayWhereAndWhy(t *testing.T) {
 		{"a host that cannot be a name", "a/b {\"a/b\":1}\nx\n", []string{"line 1: the host cannot name a process"}},
 		{"empty", "\n\n", []string{"no event"}},
 		{"a clock of too many hosts", "A {\"A\":1" + manyHosts(70) + "}\nx\n", []string{"line 1: the clocks name more than 64 hosts"}},
-		{"unknown hosts in a clock only the JSON decoder reads", "A {\"A\":1, \"\\u005A\":1, \"Y\":1}\nx\n", []string{`line 1: the clock names the host "Y"`}},
+		{"unknown hosts in a clock with escapes", "A {\"A\":1, \"\\u005A\":1, \"Y\":1}\nx\n", []string{`line 1: the clock names the host "Z"`}},
 		{"not text", "A {\"A\":1}\n\xff\n", []string{"not UTF-8"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -214,21 +217,21 @@ func TestBadLogsSayWhereAndWhy(t *testing.T) {
 // each bound is named when it is passed.
 func TestLogBounds(t *testing.T) {
 	_, err := scenario.FromLog(make([]byte, scenario.MaxLogBytes+1), "big.log")
-	require.ErrorContains(t, err, "too large: at most 16777216 bytes (16 MiB)")
+	require.EqualError(t, err, "the log is too large: a log is at most 16777216 bytes (16 MiB), and this one is larger", "a reader may stop a byte past the bound: no size is claimed")
 
 	var b strings.Builder
 	for i := range scenario.MaxN + 1 {
 		fmt.Fprintf(&b, "h%d {\"h%d\":1}\nstart\n", i, i)
 	}
 	_, err = scenario.FromLog([]byte(b.String()), "")
-	require.ErrorContains(t, err, "line 129: too many hosts: a log has at most 64")
+	require.ErrorContains(t, err, "line 129: too many hosts: an execution has at most 64, and h64 would be its host 65")
 
 	b.Reset()
 	for i := range scenario.MaxLogEvents + 1 {
 		fmt.Fprintf(&b, "A {\"A\":%d}\n.\n", i+1)
 	}
 	_, err = scenario.FromLog([]byte(b.String()), "")
-	require.ErrorContains(t, err, fmt.Sprintf("line %d: too many events: an execution has at most 100000", 2*scenario.MaxLogEvents+1))
+	require.ErrorContains(t, err, fmt.Sprintf("line %d: too many events: a log opens at most 100000, and this is event 100001", 2*scenario.MaxLogEvents+1))
 }
 
 // The regex on the first line is the one ShiViz's own export writes.

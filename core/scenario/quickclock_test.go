@@ -2,7 +2,10 @@ package scenario
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -10,36 +13,57 @@ import (
 
 // quickClockAgrees checks that a clock the quick reader takes is one that
 // encoding/json reads to the same counts (the last of a name written
-// twice, as JSON has it).
+// twice, as JSON has it), in at most MaxN entries; and that a text it
+// refuses is not a clock (JSON of at most MaxN names and counts from 0 to
+// MaxLogEvents) for encoding/json either, as the import reads no clock
+// any other way.
 func quickClockAgrees(t *testing.T, s string) bool {
 	names := &clockNames{index: map[string]int32{}}
 	entries, ok := quickClock(nil, names, s)
 	if !ok {
-		return false
+		var decoded map[string]json.Number
+		if json.Unmarshal([]byte(s), &decoded) != nil || decoded == nil || len(decoded) > MaxN || !utf8.ValidString(s) {
+			return false
+		}
+		for _, v := range decoded {
+			if n, err := strconv.ParseInt(v.String(), 10, 64); err != nil || n < 0 || n > MaxLogEvents {
+				return false
+			}
+		}
+		t.Fatalf("the quick reader refuses the clock %q", s)
 	}
-	var want map[string]int64
-	require.NoError(t, json.Unmarshal([]byte(s), &want), "the quick reader took %q", s)
+	var decoded map[string]json.Number // as the import read clocks before
+	require.NoError(t, json.Unmarshal([]byte(s), &decoded), "the quick reader took %q", s)
+	want := map[string]int64{}
+	for name, v := range decoded {
+		n, err := strconv.ParseInt(v.String(), 10, 64)
+		require.NoError(t, err, "the quick reader took %q", s)
+		want[name] = n
+	}
 	got := map[string]int64{}
 	for _, e := range entries {
-		got[names.names[e.name]] = e.count
+		got[names.names[e.name]] = int64(e.count)
 	}
 	assert.Equal(t, want, got, s)
+	assert.LessOrEqual(t, len(entries), MaxN, "an entry a name")
 	return true
 }
 
-// The quick reader takes plain clocks and leaves everything else to the
-// decoder, which reads or refuses it.
+// The quick reader takes every clock, with its names written in any way
+// JSON allows, and refuses everything else.
 func TestQuickClock(t *testing.T) {
-	for _, s := range []string{`{}`, ` { } `, `{"A":1}`, `{"A":1, "B":22}`, "{\t\"A\" : 3 ,\n\"B\":0}", `{"A":1,"A":2}`, `{"":4}`, `{"a b":100000}`} {
+	for _, s := range []string{`{}`, ` { } `, `{"A":1}`, `{"A":1, "B":22}`, "{\t\"A\" : 3 ,\n\"B\":0}", `{"A":1,"A":2}`, `{"":4}`, `{"a b":100000}`,
+		`{"A\"":1}`, `{"\u0041":1, "A":2}`, `{"n\u0153ud":1}`, `{"nœud":1}`, `{"\ud83d\ude00":1}`, `{"\ud800":1, "\udc00x":2}`, `{"a\/b\\c\t":1}`, `{"A":-0}`, `{"A":"1"}`, `{"A":"\u0031\u0032"}`, `{"A":"-0"}`,
+		"{" + strings.Repeat(`"A":1, "B":2, `, 100) + `"A":3}`} {
 		assert.True(t, quickClockAgrees(t, s), s)
 	}
-	for _, s := range []string{``, `{`, `}`, `{"A":1,}`, `{"A":01}`, `{"A":-1}`, `{"A":+1}`, `{"A":1.5}`, `{"A"1}`, `{"A":}`, `{A:1}`, `{"A\"":1}`, `{"A":1 "B":2}`, `{"A":100001}`, `{"A":99999999999999999999}`, "{\u00a0\"A\":1}", `{"A":1}}`, `{"A":"1"}`} {
+	for _, s := range []string{``, `{`, `}`, `{"A":1,}`, `{"A":01}`, `{"A":-1}`, `{"A":-01}`, `{"A":+1}`, `{"A":1.5}`, `{"A"1}`, `{"A":}`, `{A:1}`, `{"A\'":1}`, `{"A\x":1}`, `{"\u00G1":1}`, `{"A":1 "B":2}`, `{"A":100001}`, `{"A":99999999999999999999}`, "{\u00a0\"A\":1}", `{"A":1}}`, `{"A":1} x}`, `{"A":"01"}`, `{"A":"1.0"}`, `{"A":" 1"}`, "{\"\xff\":1}", "{\"a\tb\":1}"} {
 		assert.False(t, quickClockAgrees(t, s), s)
 	}
 }
 
 func FuzzQuickClock(f *testing.F) {
-	for _, s := range []string{`{"A":1, "B":22}`, `{"A":1,}`, "{\t\"A\" : 3 ,\n\"B\":0}", `{"A\"":1}`, `{"A":01}`} {
+	for _, s := range []string{`{"A":1, "B":22}`, `{"A":1,}`, "{\t\"A\" : 3 ,\n\"B\":0}", `{"A\"":1}`, `{"A":01}`, `{"\ud83d\ude00":1, "\ud800":-0}`, `{"A":1, "A":2}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { quickClockAgrees(t, s) })
@@ -57,7 +81,7 @@ func TestQuickClocksShareNames(t *testing.T) {
 		require.True(t, ok, s)
 		got := map[string]int64{}
 		for _, e := range entries[start:] {
-			got[names.names[e.name]] = e.count
+			got[names.names[e.name]] = int64(e.count)
 		}
 		return got
 	}
