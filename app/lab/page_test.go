@@ -332,3 +332,9 @@ func TestWhatLiesPastTheCutIsDropped(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `link parameter "in": input at step 1: there is no message #999999`)
 }
+
+// A log opens as many executions as a page shows runs: the Load panel
+// opens each beside the first.
+func TestALogOpensAsManyExecutionsAsAPageShows(t *testing.T) {
+	assert.Equal(t, lab.MaxViews, scenario.MaxLogExecutions)
+}
