@@ -3,18 +3,120 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"slices"
+	"io"
 	"strings"
 
 	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
 
-// JSON returns the first k steps of the trace as indented JSON.
+// JSON returns the first k steps of the trace as indented JSON: what
+// WriteJSON writes.
 func (t *Trace) JSON(k int) ([]byte, error) {
-	p := t.Prefix(k)
-	return json.MarshalIndent(p, "", "  ")
+	var b bytes.Buffer
+	if err := t.WriteJSON(&b, k); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteJSON writes the first k steps of the trace to w as indented JSON,
+// byte for byte what json.MarshalIndent(t.Prefix(k), "", "  ") makes, one
+// record and one message at a time: a long run's trace is written in the
+// memory of one record, not built whole first (a million steps are
+// hundreds of megabytes of text). It returns the first error of w.
+func (t *Trace) WriteJSON(w io.Writer, k int) error {
+	k = min(max(k, 0), len(t.Records))
+	e := &jsonWriter{w: w}
+	e.raw("{\n  \"names\": ")
+	e.value(append([]string(nil), t.Names...), "  ")
+	if len(t.Down) > 0 {
+		e.raw(",\n  \"down\": ")
+		e.value(t.Down, "  ")
+	}
+	e.raw(",\n  \"records\": [")
+	for i := range t.Records[:k] {
+		e.element(i, &t.Records[i])
+	}
+	e.close(k)
+	e.raw(",\n  \"messages\": [")
+	msgs := t.MsgsBefore(k)
+	for i := range msgs {
+		// as Prefix shows it: what happens after step k has not happened
+		m := msgs[i]
+		if m.RecvStep >= k {
+			m.RecvStep, m.RecvTime = -1, 0
+		}
+		if m.DropStep >= k {
+			m.DropStep = -1
+		}
+		e.element(i, &m)
+	}
+	e.close(len(msgs))
+	e.raw("\n}")
+	e.flush()
+	return e.err
+}
+
+// jsonWriter writes a trace's JSON in pieces, through a buffer flushed
+// when it fills, keeping the first error.
+type jsonWriter struct {
+	w       io.Writer
+	buf     []byte
+	compact []byte
+	err     error
+}
+
+func (e *jsonWriter) raw(s string) { e.buf = append(e.buf, s...) }
+
+// value writes v marshalled and indented as a value nested one level in
+// the trace's object (prefix: the indentation of its line).
+func (e *jsonWriter) value(v any, prefix string) {
+	if e.err != nil {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		e.err = err
+		return
+	}
+	e.indent(data, prefix)
+}
+
+// element writes the i-th element of one of the trace's lists.
+func (e *jsonWriter) element(i int, v any) {
+	if i > 0 {
+		e.raw(",")
+	}
+	e.raw("\n    ")
+	e.value(v, "    ")
+	if len(e.buf) >= 64<<10 {
+		e.flush()
+	}
+}
+
+// close ends a list of n elements: an empty one is written [].
+func (e *jsonWriter) close(n int) {
+	if n > 0 {
+		e.raw("\n  ")
+	}
+	e.raw("]")
+}
+
+// indent appends compact JSON indented as MarshalIndent indents it.
+func (e *jsonWriter) indent(data []byte, prefix string) {
+	b := bytes.NewBuffer(e.buf)
+	if err := json.Indent(b, data, prefix, "  "); err != nil && e.err == nil {
+		e.err = err
+	}
+	e.buf = b.Bytes()
+}
+
+func (e *jsonWriter) flush() {
+	if e.err == nil && len(e.buf) > 0 {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
 }
 
 // Prefix returns an independent copy of the first k steps, with message
@@ -38,8 +140,16 @@ func (t *Trace) Prefix(k int) *Trace {
 	return p
 }
 
-// ShiViz returns the first k steps as a log ShiViz opens as it is: the
-// parsing expression on the first line, a blank second line (one
+// ShiViz returns the first k steps as a log ShiViz opens as it is: what
+// WriteShiViz writes.
+func (t *Trace) ShiViz(k int) []byte {
+	var b bytes.Buffer
+	_ = t.WriteShiViz(&b, k) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// WriteShiViz writes the first k steps to w as a log ShiViz opens as it
+// is: the parsing expression on the first line, a blank second line (one
 // execution), then two lines an event, "host {clock}" and what happened.
 // Every step of a process is its event, crashes, pauses and timers
 // included; a message's loss, delay or copy is the network's and a
@@ -47,33 +157,58 @@ func (t *Trace) Prefix(k int) *Trace {
 // clocks are the log's own vector clocks, as ShiViz checks them: each
 // host's own entry starts at 1 and rises by 1 an event, a receipt merges
 // the clock of the message's sending, and zero entries are left out.
-func (t *Trace) ShiViz(k int) []byte {
+// The log is written as it is made, keeping only the clocks of the steps
+// that sent messages, so that a long run's log is not built whole first.
+// It returns the first error of w.
+func (t *Trace) WriteShiViz(w io.Writer, k int) error {
 	k = min(max(k, 0), len(t.Records))
 	n := len(t.Names)
-	var b bytes.Buffer
-	b.WriteString(ShiVizRegexp + "\n\n")
-	at := make([][]int32, k) // the clock of each logged step, for what it sent
+	buf := []byte(ShiVizRegexp + "\n\n")
+	var err error
+	// the log's clock of each step that sent messages, for their receipts:
+	// at[s] is its offset in sent, or -1
+	at := make([]int32, k)
+	var sent []int32
 	now := make([][]int32, n)
 	for i := range now {
 		now[i] = make([]int32, n)
 	}
-	for s, r := range t.Records[:k] {
-		if !t.hostEvent(&r) {
+	for s := range t.Records[:k] {
+		r := &t.Records[s]
+		at[s] = -1
+		if !t.hostEvent(r) {
 			continue
 		}
 		c := now[r.Node]
 		if r.Kind == Deliver {
-			if sent := t.sentClock(at, r.Msg); sent != nil {
+			if from := t.sentClock(at, sent, r.Msg); from != nil {
 				for i := range c {
-					c[i] = max(c[i], sent[i])
+					c[i] = max(c[i], from[i])
 				}
 			}
 		}
 		c[r.Node]++
-		at[s] = slices.Clone(c)
-		fmt.Fprintf(&b, "%s %s\n%s: %s\n", t.Names[r.Node], clock.FormatLog(c, t.name), r.What(), oneLine(r.Caption))
+		if r.NumSent > 0 {
+			at[s] = int32(len(sent) / max(n, 1))
+			sent = append(sent, c...)
+		}
+		buf = append(buf, t.Names[r.Node]...)
+		buf = append(buf, ' ')
+		buf = append(buf, clock.FormatLog(c, t.name)...)
+		buf = append(buf, '\n')
+		buf = append(buf, r.What()...)
+		buf = append(buf, ": "...)
+		buf = append(buf, oneLine(r.Caption)...)
+		buf = append(buf, '\n')
+		if len(buf) >= 64<<10 {
+			if _, err = w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
 	}
-	return b.Bytes()
+	_, err = w.Write(buf)
+	return err
 }
 
 // name names process i, for clock.FormatLog.
@@ -90,15 +225,18 @@ func (t *Trace) hostEvent(r *Record) bool {
 }
 
 // sentClock is the log's clock of the step that sent message id, or of
-// its original's for the network's copy; nil if none was logged.
-func (t *Trace) sentClock(at [][]int32, id int) []int32 {
+// its original's for the network's copy; nil if none was logged. at and
+// sent are WriteShiViz's clocks of the steps that sent messages.
+func (t *Trace) sentClock(at, sent []int32, id int) []int32 {
+	n := len(t.Names)
 	for range 2 {
 		if id < 0 || id >= len(t.Msgs) {
 			return nil
 		}
 		m := &t.Msgs[id]
-		if m.SendStep >= 0 && m.SendStep < len(at) && at[m.SendStep] != nil {
-			return at[m.SendStep]
+		if m.SendStep >= 0 && m.SendStep < len(at) && at[m.SendStep] >= 0 {
+			i := int(at[m.SendStep]) * n
+			return sent[i : i+n]
 		}
 		if m.Original == m.ID {
 			return nil

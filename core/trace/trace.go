@@ -387,7 +387,12 @@ func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
-	bigger := make([]T, len(s), max(2*cap(s), 1024))
+	bigger := make([]T, len(s), Grown(cap(s)))
 	copy(bigger, s)
 	return bigger
 }
+
+// Grown is the room the records or messages of a trace have after they
+// grow from room for c: twice as much, so that a reckoning of the memory
+// a run keeps (see engine.Budget) can count a growth before it happens.
+func Grown(c int) int { return max(2*c, 1024) }

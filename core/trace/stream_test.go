@@ -1,0 +1,168 @@
+package trace_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/clock"
+	"spacetime/core/scenario"
+	"spacetime/core/trace"
+)
+
+// lessonTraces are the traces of a few lessons that between them have
+// faults, duplicates, losses, annotations, timers and changes.
+func lessonTraces(t *testing.T) map[string]*trace.Trace {
+	t.Helper()
+	if lessons != nil {
+		return lessons
+	}
+	out := map[string]*trace.Trace{}
+	for _, id := range scenario.BuiltinIDs() {
+		s, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		r, err := s.Run()
+		require.NoError(t, err, id)
+		out[id] = r.Trace()
+	}
+	lessons = out
+	return out
+}
+
+// lessons are the lessons' traces, made once for the tests that read them.
+var lessons map[string]*trace.Trace
+
+// The streamed JSON is byte for byte the trace's prefix marshalled whole,
+// at every length (the messages' later receipts and losses hidden), and
+// a trace of no steps has empty lists.
+func TestWriteJSONIsMarshalIndent(t *testing.T) {
+	for id, tr := range lessonTraces(t) {
+		ks := []int{0, 1, tr.Len() / 2, tr.Len()}
+		if tr.Len() > 10_000 {
+			ks = []int{10_000} // long enough to be written in many pieces
+		}
+		for _, k := range ks {
+			want, err := json.MarshalIndent(tr.Prefix(k), "", "  ")
+			require.NoError(t, err)
+			var got bytes.Buffer
+			require.NoError(t, tr.WriteJSON(&got, k), "%s at %d", id, k)
+			require.Equal(t, string(want), got.String(), "%s at %d", id, k)
+		}
+	}
+}
+
+// The streamed log is the log the encoder made when it built the whole
+// log in memory, keeping every step's clock.
+func TestWriteShiVizIsTheWholeLog(t *testing.T) {
+	for id, tr := range lessonTraces(t) {
+		for _, k := range []int{0, tr.Len() / 2, tr.Len()} {
+			var got bytes.Buffer
+			require.NoError(t, tr.WriteShiViz(&got, k))
+			require.Equal(t, wholeShiViz(tr, k), got.String(), "%s at %d", id, k)
+		}
+	}
+}
+
+// failing accepts n bytes, then fails.
+type failing struct{ n int }
+
+var errFull = errors.New("no space left on device")
+
+func (f *failing) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		n := f.n
+		f.n = 0
+		return n, errFull
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// A writer that fails stops the encoders, which say why; they write what
+// they make in pieces, not all at once at the end.
+func TestStreamsReportWriteErrors(t *testing.T) {
+	tr := lessonTraces(t)["snapshot-long"]
+	require.Greater(t, tr.Len(), 10_000)
+	for name, write := range map[string]func(w io.Writer) error{
+		"json":   func(w io.Writer) error { return tr.WriteJSON(w, tr.Len()) },
+		"shiviz": func(w io.Writer) error { return tr.WriteShiViz(w, tr.Len()) },
+	} {
+		assert.ErrorIs(t, write(&failing{n: 0}), errFull, name)
+		assert.ErrorIs(t, write(&failing{n: 100_000}), errFull, name)
+		var count counting
+		require.NoError(t, write(&count))
+		assert.Greater(t, count.writes, 10, "%s: written in pieces", name)
+		assert.Less(t, count.largest, 256<<10, "%s: no piece is the whole", name)
+	}
+}
+
+// counting counts the writes and the largest.
+type counting struct{ writes, largest int }
+
+func (c *counting) Write(p []byte) (int, error) {
+	c.writes++
+	c.largest = max(c.largest, len(p))
+	return len(p), nil
+}
+
+// wholeShiViz is the log as the encoder made it before it streamed: every
+// step's clock kept, the log built in one buffer.
+func wholeShiViz(t *trace.Trace, k int) string {
+	k = min(max(k, 0), len(t.Records))
+	n := len(t.Names)
+	var b strings.Builder
+	b.WriteString(trace.ShiVizRegexp + "\n\n")
+	at := make([][]int32, k)
+	now := make([][]int32, n)
+	for i := range now {
+		now[i] = make([]int32, n)
+	}
+	host := func(r *trace.Record) bool {
+		if r.Node < 0 || int(r.Node) >= n {
+			return false
+		}
+		return !(r.Kind == trace.Fault && r.Extra != nil && r.Extra.Args != nil && r.Extra.Args.Msg >= 0)
+	}
+	sentClock := func(id int) []int32 {
+		for range 2 {
+			if id < 0 || id >= len(t.Msgs) {
+				return nil
+			}
+			m := &t.Msgs[id]
+			if m.SendStep >= 0 && m.SendStep < len(at) && at[m.SendStep] != nil {
+				return at[m.SendStep]
+			}
+			if m.Original == m.ID {
+				return nil
+			}
+			id = m.Original
+		}
+		return nil
+	}
+	oneLine := strings.NewReplacer("\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "\v", " ", "\f", " ", "\u0085", " ")
+	for s, r := range t.Records[:k] {
+		if !host(&r) {
+			continue
+		}
+		c := now[r.Node]
+		if r.Kind == trace.Deliver {
+			if sent := sentClock(r.Msg); sent != nil {
+				for i := range c {
+					c[i] = max(c[i], sent[i])
+				}
+			}
+		}
+		c[r.Node]++
+		at[s] = slices.Clone(c)
+		fmt.Fprintf(&b, "%s %s\n%s: %s\n", t.Names[r.Node], clock.FormatLog(c, func(i int) string { return t.Names[i] }), r.What(), oneLine.Replace(r.Caption))
+	}
+	return b.String()
+}
