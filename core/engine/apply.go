@@ -64,6 +64,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 			if rec.Caption == "" {
 				rec.Caption = fmt.Sprintf("%s's timer %q fires", r.cfg.Names[nx.node], nx.tag)
 			} else {
+				r.text += len(rec.Caption) // the process's words stay where they were written
 				rec.Caption = fmt.Sprintf("%s's timer %q fires: %s", r.cfg.Names[nx.node], nx.tag, rec.Caption)
 			}
 		}
@@ -109,6 +110,9 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		if len(msg.Data) > 0 {
 			// the receiver gets its own copy: changing it must not change history
 			msg.Data = r.received.copy(msg.Data)
+			if record {
+				r.text += 8 * len(msg.Data)
+			}
 		}
 		r.stepNode(w, rec, sim.Event{Kind: sim.Deliver, From: m.From, Msg: msg, MsgID: m.ID}, record)
 	case trace.Fault:
@@ -223,6 +227,7 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 		}
 	}
 	if record && cut > 0 {
+		r.text += len(rec.Caption)
 		rec.Caption += fmt.Sprintf(" (%d message(s) went out on a cut link and are lost)", cut)
 	}
 	for _, t := range env.Timers {

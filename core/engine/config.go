@@ -7,6 +7,7 @@
 package engine
 
 import (
+	"errors"
 	"spacetime/core/faults"
 	"spacetime/core/network"
 	"spacetime/core/sim"
@@ -138,13 +139,14 @@ type Config struct {
 // computes runs on someone else's behalf: a server prerendering a link, or
 // a page opening one, must not spend seconds and gigabytes because a link
 // asks for a million steps of 64 processes. It counts in the units that
-// hurt: the memory the runs keep (their trace and their keyframes, as
-// the engine reckons them) and their work (one unit per process a step,
-// since a step's clocks and checks grow with the world, and one per word
-// a keyframe copies), and it asks the caller before every step whether
-// to give up (its time is up, or its client has gone). A run that passes
-// the budget stops early with Stopped() == StoppedBudget, and Cause says
-// why.
+// hurt: the memory the runs keep (their trace by the room it takes, their
+// keyframes, the live world and, measured every so often, the processes'
+// own states, as the engine reckons them) and their work (one unit per
+// process a step, since a step's clocks and checks grow with the world,
+// and one per word a keyframe copies), and it asks the caller before
+// every step whether to give up (its time is up, or its client has gone).
+// A run that passes the budget stops early with Stopped() ==
+// StoppedBudget, and Cause says why.
 type Budget struct {
 	// Work is the most work the runs may take together; 0 means no bound.
 	Work int64
@@ -237,3 +239,22 @@ func (b *Budget) charge(work, bytes int64) {
 		b.kept += bytes
 	}
 }
+
+// Keep adds memory a caller keeps besides its runs (a search's visited
+// states) and reports whether it is within the budget; past it, the
+// budget is spent (Cause: OutOfMemory) for the runs that share it too. A
+// nil budget keeps anything.
+func (b *Budget) Keep(bytes int64) bool {
+	if b == nil {
+		return true
+	}
+	b.kept += bytes
+	if b.cause == NotSpent && b.Bytes > 0 && b.kept > b.Bytes {
+		b.cause = OutOfMemory
+	}
+	return b.cause != OutOfMemory
+}
+
+// ErrBudget says a run stopped at its budget before it got where it was
+// asked to go (see Run.ForkWithin).
+var ErrBudget = errors.New("the run stopped at its budget")

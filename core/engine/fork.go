@@ -40,7 +40,14 @@ var ErrNoChoice = errors.New("the choice cannot be taken here")
 
 // Fork makes a private copy of the run at step k: the same scenario and
 // the learner's inputs before k.
-func (r *Run) Fork(k int) (*Fork, error) {
+func (r *Run) Fork(k int) (*Fork, error) { return r.ForkWithin(k, nil) }
+
+// ForkWithin makes the copy as Fork does, charging the memory the copy
+// keeps (its trace up to k) to b; nil: no bound. When b runs out first,
+// it returns ErrBudget. The steps taken down the fork's paths are not
+// charged: the fork keeps only its newest one, and a search reckons what
+// it keeps itself.
+func (r *Run) ForkWithin(k int, b *Budget) (*Fork, error) {
 	if r.cfg.Spec != nil && r.cfg.Spec.Record {
 		return nil, ErrRecord
 	}
@@ -54,7 +61,7 @@ func (r *Run) Fork(k int) (*Fork, error) {
 		}
 	}
 	cfg := r.cfg
-	cfg.Budget = nil
+	cfg.Budget = b
 	cfg.KeyframeEvery = MaxSteps // the fork seeks nothing: its path is its keyframes
 	fr, err := start(cfg)
 	if err != nil {
@@ -63,14 +70,21 @@ func (r *Run) Fork(k int) (*Fork, error) {
 	w := fr.head
 	for _, in := range prefix {
 		if !fr.advance(w, in.Step) || fr.learnerMay(w, in.Action) != nil {
+			if b.Exhausted() {
+				return nil, ErrBudget
+			}
 			return nil, fmt.Errorf("the run's input at step %d cannot be taken again", in.Step)
 		}
 		fr.inputs = append(fr.inputs, in)
 		fr.record(w, fr.inputNext(w, in.Action))
 	}
 	if !fr.advance(w, k) {
+		if b.Exhausted() {
+			return nil, ErrBudget
+		}
 		return nil, fmt.Errorf("the run's copy ends at step %d, before step %d", w.step, k)
 	}
+	fr.cfg.Budget = nil
 	return &Fork{r: fr, until: r.cfg.Until, path: []*world{fr.head}, prefix: prefix}, nil
 }
 

@@ -66,7 +66,39 @@ type Run struct {
 	// about, so that a run whose checks ask about none pays nothing.
 	firsts  map[annotationKey][]int
 	indexed []string
+
+	// What a budget of memory has been charged for, beyond each step's
+	// records: the room of the trace's records and messages, the live
+	// world (as big as a keyframe of it), and the processes' states.
+	roomRecords, roomMsgs int
+	liveWorld             int64
+	nodes                 nodeReckoning
+	// text counts the bytes of text the step being recorded made that its
+	// record does not keep (a caption a timer's firing rewrote), and the
+	// copies of message data its receiver got.
+	text int
 }
+
+// nodeReckoning is what a run within a budget of memory reckons its
+// processes' states hold (see nodeSizer). Walking them every step would
+// cost more than the step, so they are measured every so often (the
+// larger they are, the less often: about nodeVisitsPerStep values walked
+// a step, and at least every time the run doubles) and, in between, are
+// reckoned to grow as they grew between the last two measures.
+type nodeReckoning struct {
+	sizer nodeSizer
+	// charged is what the budget holds for them; size and at the last
+	// measure and its step (-1: none yet); rate the bytes a step they are
+	// reckoned to grow by; next the step of the next measure.
+	charged, size, rate int64
+	at, next            int
+}
+
+// Spacing of the measures of the processes' states.
+const (
+	nodeVisitsPerStep  = 2
+	nodeMeasureAtLeast = 1024
+)
 
 // annotationKey names the annotations of one role and group.
 type annotationKey struct {
@@ -124,7 +156,7 @@ func start(cfg Config) (*Run, error) {
 		slices.SortStableFunc(cfg.Script, byTime)
 	}
 	tr := &trace.Trace{Names: cfg.Names, Down: append([]sim.NodeID(nil), cfg.Down...)}
-	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}}
+	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}, nodes: nodeReckoning{at: -1}}
 	r.reserve()
 	for i, k := range cfg.Spec.Kinds {
 		r.kinds[k.Name] = i
@@ -158,9 +190,15 @@ func (r *Run) Trace() *trace.Trace { return r.trace }
 // collector pays most for, in wasm above all). A run of a known number of
 // steps holds that many records; otherwise every script entry is a step,
 // and every scripted delivery delivers a message that was sent. Both are
-// capped, since a learner's input may still cut the run short.
+// capped, since a learner's input may still cut the run short, and a run
+// within a budget of memory reserves at most half of it for its records
+// and a quarter for its messages.
 func (r *Run) reserve() {
-	const most = 1 << 18
+	mostSteps, mostMsgs := 1<<18, 1<<18
+	if b := r.cfg.Budget; b != nil && b.Bytes > 0 {
+		mostSteps = int(min(int64(mostSteps), b.Bytes/2/recordBytes))
+		mostMsgs = int(min(int64(mostMsgs), b.Bytes/4/msgBytes))
+	}
 	steps, msgs := 0, 0
 	if len(r.cfg.Script) > 1024 {
 		steps = len(r.cfg.Script) + len(r.cfg.Nodes)
@@ -174,10 +212,10 @@ func (r *Run) reserve() {
 		steps = u.Steps
 	}
 	if steps > 0 {
-		r.trace.Records = make([]trace.Record, 0, min(steps, most))
+		r.trace.Records = make([]trace.Record, 0, min(steps, mostSteps))
 	}
 	if msgs > 1024 {
-		r.trace.Msgs = make([]trace.Msg, 0, min(msgs, most))
+		r.trace.Msgs = make([]trace.Msg, 0, min(msgs, mostMsgs))
 	}
 }
 
@@ -246,6 +284,7 @@ func (r *Run) advance(w *world, limit int) bool {
 			r.stopped = "time"
 			return false
 		}
+		r.chargeRoom()
 		if !r.cfg.Budget.allows(len(w.nodes)) {
 			r.stopped = StoppedBudget
 			return false
@@ -258,8 +297,12 @@ func (r *Run) advance(w *world, limit int) bool {
 // record applies one step at the head, checks invariants and keyframes.
 func (r *Run) record(w *world, nx next) {
 	msgs := len(r.trace.Msgs)
+	r.chargeRoom()
 	r.apply(w, nx, true)
 	r.charge(msgs)
+	if b := r.cfg.Budget; b != nil && b.Bytes > 0 {
+		r.reckonNodes(w)
+	}
 	if w.step >= r.nextKeyframe {
 		r.keyframe(w)
 	}
@@ -282,8 +325,33 @@ func (r *Run) record(w *world, nx next) {
 func (r *Run) keyframe(w *world) {
 	cost := w.cloneCost()
 	r.keyframes = append(r.keyframes, w.clone())
-	r.cfg.Budget.charge(int64(cost), 8*int64(cost))
+	// the copy, and the live world grown to the copy's size since the last
+	live := 8 * int64(cost)
+	r.cfg.Budget.charge(int64(cost), 8*int64(cost)+live-r.liveWorld)
+	r.liveWorld = live
 	r.nextKeyframe = w.step + max(r.cfg.KeyframeEvery, cost/keyframeWordsPerStep)
+}
+
+// reckonNodes brings what the budget holds for the processes' states up
+// to date after a step at w, the head (see nodeReckoning).
+func (r *Run) reckonNodes(w *world) {
+	nr := &r.nodes
+	if nr.at >= 0 && w.step > nr.at && w.step < nr.next {
+		nr.charged += nr.rate
+		r.cfg.Budget.charge(0, nr.rate)
+		return
+	}
+	size, visits := nr.sizer.measure(w.nodes)
+	// as much again for what the keyframes' copies keep of it: older
+	// arrays of what grew (sim.Handoff), or copies of what did not
+	size *= 2
+	nr.rate = 0
+	if nr.at >= 0 && w.step > nr.at {
+		nr.rate = max(0, (size-nr.size)/int64(w.step-nr.at))
+	}
+	r.cfg.Budget.charge(0, size-nr.charged)
+	nr.charged, nr.size, nr.at = size, size, w.step
+	nr.next = w.step + max(nodeMeasureAtLeast, min(visits/nodeVisitsPerStep, w.step))
 }
 
 // keyframeWordsPerStep is how many words keyframes may copy per step
@@ -301,11 +369,32 @@ const (
 	msgBytes        = 176
 )
 
+// chargeRoom charges the room the trace's records and messages take, and
+// early: before a step when the records' room is full, or the messages'
+// but an eighth (a step may send many), for the twice as large room the
+// step makes (see trace.Grown), so that a budget stops a run before it
+// copies its trace into an array it cannot hold.
+func (r *Run) chargeRoom() {
+	bytes := 0
+	if room := roomFor(r.trace.Records, 0); room > r.roomRecords {
+		bytes += recordBytes * (room - r.roomRecords)
+		r.roomRecords = room
+	}
+	if room := roomFor(r.trace.Msgs, cap(r.trace.Msgs)/8); room > r.roomMsgs {
+		bytes += msgBytes * (room - r.roomMsgs)
+		r.roomMsgs = room
+	}
+	r.cfg.Budget.charge(0, int64(bytes))
+}
+
 // charge adds the step just recorded, and the messages it made (those from
-// msgs on), to the memory the run keeps, and indexes its annotations.
+// msgs on), to the memory the run keeps, and indexes its annotations; the
+// records and messages themselves are reckoned by their room (see
+// chargeRoom).
 func (r *Run) charge(msgs int) {
 	rec := &r.trace.Records[len(r.trace.Records)-1]
-	bytes := recordBytes + 4*len(rec.Vector) + len(rec.Caption)
+	bytes := 4*len(rec.Vector) + len(rec.Caption) + r.text
+	r.text = 0
 	if x := rec.Extra; x != nil {
 		bytes += extraBytes + len(x.Tag) + annotationBytes*len(x.Annotations) + timerNoteBytes*len(x.Timers) + changeBytes*len(x.Changes)
 		for _, a := range x.Annotations {
@@ -316,9 +405,18 @@ func (r *Run) charge(msgs int) {
 		}
 	}
 	for i := msgs; i < len(r.trace.Msgs); i++ {
-		bytes += msgBytes + 8*len(r.trace.Msgs[i].Data)
+		bytes += 8 * len(r.trace.Msgs[i].Data)
 	}
 	r.cfg.Budget.charge(0, int64(bytes))
+}
+
+// roomFor is the room a slice of the trace is reckoned to take: its
+// capacity, or the capacity it grows to once at most margin is left.
+func roomFor[T any](s []T, margin int) int {
+	if cap(s)-len(s) <= margin {
+		return trace.Grown(cap(s))
+	}
+	return cap(s)
 }
 
 // firstSteps is the index of a role and group: for each process, the first
