@@ -29,6 +29,11 @@ type Options struct {
 	Faults int
 	// Invariant names the one invariant to break; "": any of them.
 	Invariant string
+	// Budget, when set, bounds the memory the search keeps, as the engine
+	// reckons it: the copy of the run it searches from and every state it
+	// has visited (see StateBytes). A search that would keep more stops,
+	// bounded by memory; nil: no bound but the others.
+	Budget *engine.Budget `json:"-"`
 }
 
 // The bounds a search may be asked for, at most: a link or a command line
@@ -68,9 +73,29 @@ const (
 	// Exhausted: every state within the depth was visited, and none
 	// breaks an invariant.
 	Exhausted Outcome = "exhausted"
-	// Bounded: the search stopped at its bound of states, with none found.
+	// Bounded: the search stopped at one of its bounds (Progress.Bound
+	// says which), with none found.
 	Bounded Outcome = "bounded"
 )
+
+// Bound names the bound a search stopped at.
+type Bound string
+
+// The bounds.
+const (
+	// BoundDepth: every schedule of Options.Depth steps was tried.
+	BoundDepth Bound = "depth"
+	// BoundStates: Options.MaxStates states were visited.
+	BoundStates Bound = "states"
+	// BoundMemory: the search would keep more memory than its budget
+	// (Options.Budget, or its caller's, see Search.OutOfMemory).
+	BoundMemory Bound = "memory"
+)
+
+// StateBytes is what the search is reckoned to keep for each state it
+// visits: its fingerprint in the visited set (with the set's room to
+// spare), its node in the search's tree, and its place in the frontier.
+const StateBytes = 48 + 112 + 16
 
 // Progress is how far a search has gone.
 type Progress struct {
@@ -82,6 +107,8 @@ type Progress struct {
 	// Depth is how many steps from the start every schedule has been
 	// tried to (the violation's length, when one is found).
 	Depth int `json:"depth"`
+	// Bound is the bound a bounded search stopped at.
+	Bound Bound `json:"bound,omitempty"`
 }
 
 // Step is one step of a violating schedule, as the run records it.
@@ -157,7 +184,11 @@ func New(run *engine.Run, k int, opts Options) (*Search, error) {
 	if opts.Invariant != "" && !slices.Contains(names, opts.Invariant) {
 		return nil, fmt.Errorf("invariant: %s has no invariant %q (its invariants: %s)", spec.ID, opts.Invariant, strings.Join(names, "; "))
 	}
-	fork, err := run.Fork(k)
+	fork, err := run.ForkWithin(k, opts.Budget)
+	if errors.Is(err, engine.ErrBudget) {
+		// the copy of the run to search from is more than the budget holds
+		return &Search{opts: opts, start: k, progress: Progress{Outcome: Bounded, Bound: BoundMemory}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +210,19 @@ func New(run *engine.Run, k int, opts Options) (*Search, error) {
 	s.visited[fork.Fingerprint()] = 0
 	s.frontier = []*node{root}
 	s.progress = Progress{Outcome: Running, States: 1}
+	if !opts.Budget.Keep(StateBytes) {
+		s.progress.Outcome, s.progress.Bound = Bounded, BoundMemory
+	}
 	return s, nil
+}
+
+// OutOfMemory stops the search, bounded by memory, for a caller that
+// measures the memory it keeps in its own way (a process's heap) and
+// finds it too much. A search that has ended is left as it is.
+func (s *Search) OutOfMemory() {
+	if s.progress.Outcome == Running {
+		s.progress.Outcome, s.progress.Bound = Bounded, BoundMemory
+	}
 }
 
 // Ignored names the invariants the search does not look for: those that
@@ -210,7 +253,7 @@ func (s *Search) Work(steps int) bool {
 			case len(s.next) == 0:
 				s.progress.Outcome = Exhausted
 			case s.level+1 >= s.opts.Depth:
-				s.progress.Outcome = Bounded
+				s.progress.Outcome, s.progress.Bound = Bounded, BoundDepth
 			default:
 				s.frontier, s.next, s.at = s.next, nil, 0
 				s.level++
@@ -251,10 +294,15 @@ func (s *Search) expand(n *node) int {
 			}
 			s.visited[fp] = child.faults
 			s.next = append(s.next, child)
+			if !s.opts.Budget.Keep(StateBytes) {
+				s.fork.Back()
+				s.progress.Outcome, s.progress.Bound = Bounded, BoundMemory
+				return taken
+			}
 		}
 		s.fork.Back()
 		if s.progress.States >= s.opts.MaxStates {
-			s.progress.Outcome = Bounded
+			s.progress.Outcome, s.progress.Bound = Bounded, BoundStates
 			return taken
 		}
 	}
@@ -324,6 +372,9 @@ func (s *Search) Describe() string {
 	case Exhausted:
 		return fmt.Sprintf("no schedule breaks an invariant: the run cannot go anywhere else (%d states, none more than %d steps away)", p.States, p.Depth)
 	case Bounded:
+		if p.Bound == BoundMemory {
+			return fmt.Sprintf("none found before the search would keep more memory than it may: every schedule of up to %d steps tried (%d states)", p.Depth, p.States)
+		}
 		return fmt.Sprintf("none found within the bound: every schedule of up to %d steps tried (%d states)", p.Depth, p.States)
 	}
 	return fmt.Sprintf("searching: every schedule of up to %d steps tried (%d states)", p.Depth, p.States)

@@ -140,10 +140,53 @@ func TestStopsAtItsBounds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, explore.Bounded, x.Run().Outcome)
 	assert.Equal(t, 5, x.Progress().Depth)
+	assert.Equal(t, explore.BoundDepth, x.Progress().Bound)
 	y, err := explore.New(r, 0, explore.Options{Depth: 100, MaxStates: 100})
 	require.NoError(t, err)
 	assert.Equal(t, explore.Bounded, y.Run().Outcome)
 	assert.Equal(t, 100, y.Progress().States)
+	assert.Equal(t, explore.BoundStates, y.Progress().Bound)
+}
+
+// Within a budget of memory, a search stops once the states it keeps and
+// its copy of the run would pass it, bounded by memory, and says so; the
+// budget is the one its run shares. A caller that measures memory its own
+// way stops a search the same way.
+func TestStopsAtItsMemory(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	b := &engine.Budget{Bytes: 2 << 20}
+	r, err := s.RunWithin(b)
+	require.NoError(t, err)
+	run := b.Kept()
+	x, err := explore.New(r, 0, explore.Options{Depth: explore.MaxDepth, MaxStates: explore.MaxMaxStates, Budget: b})
+	require.NoError(t, err)
+	p := x.Run()
+	assert.Equal(t, explore.Bounded, p.Outcome)
+	assert.Equal(t, explore.BoundMemory, p.Bound)
+	assert.Equal(t, engine.OutOfMemory, b.Cause())
+	assert.Greater(t, p.States, 1000)
+	assert.LessOrEqual(t, int64((p.States-1)*explore.StateBytes), b.Bytes-run, "the states are reckoned, up to the one past the bound")
+	assert.Greater(t, int64((p.States+1)*explore.StateBytes), b.Bytes-run, "and only they")
+	assert.Contains(t, x.Describe(), "none found before the search would keep more memory than it may")
+
+	// a run's copy that the budget cannot hold: bounded before it starts
+	tight := &engine.Budget{Bytes: 1 << 20}
+	long, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	lr, err := long.Run()
+	require.NoError(t, err)
+	y, err := explore.New(lr, 90_000, explore.Options{Depth: 10, MaxStates: 1000, Budget: tight})
+	require.NoError(t, err)
+	assert.Equal(t, explore.BoundMemory, y.Run().Bound)
+	assert.Zero(t, y.Progress().States)
+
+	z, err := explore.New(r, 0, explore.Options{Depth: explore.MaxDepth, MaxStates: explore.MaxMaxStates})
+	require.NoError(t, err)
+	require.True(t, z.Work(100))
+	z.OutOfMemory()
+	assert.False(t, z.Work(100))
+	assert.Equal(t, explore.BoundMemory, z.Progress().Bound)
 }
 
 // Bad requests are refused in words that name the field.
