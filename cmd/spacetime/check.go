@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"spacetime/app/lab"
@@ -80,6 +83,8 @@ type checkOptions struct {
 	faults  []string
 	out     string
 	asJSON  bool
+	// memory is --max-memory, in MB.
+	memory int64
 }
 
 func (c *cli) check(args []string) error {
@@ -91,6 +96,7 @@ func (c *cli) check(args []string) error {
 		return err
 	}
 	started := time.Now()
+	m := newMemoryBound(opt.memory, c.process)
 	rep := checkReport{Seed: opt.seed, Runs: opt.runs, Faults: opt.faults, Failures: []checkFailure{}}
 	if opt.faults == nil {
 		rep.Faults = faults.Names()
@@ -104,45 +110,56 @@ func (c *cli) check(args []string) error {
 	}
 	progress := c.progress(opt.jobs())
 	var failed error
-	collect(opt, func(j checkJob, res campaign.Result) {
+	done := 0
+	err = collect(opt, func(j checkJob, res campaign.Result) bool {
+		done++
 		tallies[j.subject].Add(&res)
 		progress.step(res.Failed())
-		if !res.Failed() || failed != nil {
-			return
+		if res.Failed() {
+			f, err := c.failure(opt, opt.subjects[j.subject], j, res)
+			if err != nil {
+				failed = err
+				return false
+			}
+			rep.Failures = append(rep.Failures, f)
+			if !opt.asJSON {
+				progress.clear()
+				printFailure(c.stdout, f)
+				c.flush()
+			}
 		}
-		f, err := c.failure(opt, opt.subjects[j.subject], j, res)
-		if err != nil {
-			failed = err
-			return
-		}
-		rep.Failures = append(rep.Failures, f)
-		if !opt.asJSON {
-			progress.clear()
-			printFailure(c.stdout, f)
-		}
+		// a campaign stops when its output cannot be written, or at --max-memory
+		return !c.failed() && !m.exceeded()
 	})
 	if c.terminal {
 		progress.clear()
-		fmt.Fprintf(c.stderr, "spacetime check: %d runs in %.1fs\n", opt.jobs(), time.Since(started).Seconds())
+		fmt.Fprintf(c.stderr, "spacetime check: %d runs in %.1fs\n", done, time.Since(started).Seconds())
 	}
-	if failed != nil {
+	switch {
+	case err != nil:
+		return err
+	case failed != nil:
 		return failed
+	case c.failed():
+		return nil // execute reports the output's error
+	}
+	var stopped error
+	if done < opt.jobs() {
+		stopped = errResources{fmt.Errorf("the campaign stopped after %d of its %d runs: it would keep more than %d MB (--max-memory)", done, opt.jobs(), m.mb)}
 	}
 	rep.Subjects, rep.OK = tallies, true
 	for i := range tallies {
 		rep.OK = rep.OK && !tallies[i].Failed()
 	}
 	if opt.asJSON {
-		if err := writeJSON(c.stdout, rep); err != nil {
-			return err
-		}
+		writeJSON(c.stdout, rep)
 	} else {
 		printSummary(c.stdout, tallies)
 	}
 	if !rep.OK {
-		return errViolation
+		return errors.Join(errViolation, stopped)
 	}
-	return nil
+	return stopped
 }
 
 // parseCheck reads check's flags.
@@ -156,6 +173,7 @@ func parseCheck(args []string) (checkOptions, error) {
 	faultList := fs.String("faults", "all", "the faults to inject, comma separated")
 	out := fs.String("out", filepath.Join("out", "check"), "where to write failing scenarios")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	memory := addMemoryFlag(fs)
 	extra, err := parse(fs, args)
 	if err != nil {
 		return checkOptions{}, err
@@ -165,6 +183,9 @@ func parseCheck(args []string) (checkOptions, error) {
 	}
 	set := given(fs)
 	opt := checkOptions{out: *out, asJSON: *asJSON}
+	if opt.memory, err = memoryFlag(*memory); err != nil {
+		return opt, err
+	}
 	n, err := intFlag("runs", *runs, 1, maxRuns, fmt.Sprintf("a number of runs from 1 to %d", maxRuns))
 	if err != nil {
 		return opt, err
@@ -229,31 +250,46 @@ func (opt checkOptions) job(i int) checkJob {
 
 // collect runs the campaign's jobs on every core and hands each result to
 // done in job order, whatever order they finish in, so that the output of
-// a campaign depends on its seed alone.
-func collect(opt checkOptions, done func(checkJob, campaign.Result)) {
+// a campaign depends on its seed alone. When done returns false, no job is
+// started any more, and those under way are not handed on. A panic of a
+// worker outside the runs (campaign.Run recovers the algorithms') is the
+// command line's own: it stops the campaign and is returned as an
+// internal error.
+func collect(opt checkOptions, done func(checkJob, campaign.Result) bool) error {
 	type finished struct {
 		j   checkJob
 		i   int
 		res campaign.Result
+		// crash is a worker's panic, with its stack
+		crash error
 	}
 	total := opt.jobs()
 	workers := max(1, min(runtime.GOMAXPROCS(0), total))
 	next := make(chan int)
 	results := make(chan finished, workers)
+	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					stop.Store(true)
+					results <- finished{i: -1, crash: internalError(p, debug.Stack())}
+					for range next { // let the feeder end
+					}
+				}
+			}()
 			for i := range next {
 				j := opt.job(i)
 				s := opt.subjects[j.subject]
-				results <- finished{j, i, campaign.Run(s.spec, j.seed, campaign.Options{Faults: opt.faults, Lesson: s.lesson})}
+				results <- finished{j: j, i: i, res: campaign.Run(s.spec, j.seed, campaign.Options{Faults: opt.faults, Lesson: s.lesson})}
 			}
 		}()
 	}
 	go func() {
-		for i := range total {
+		for i := 0; i < total && !stop.Load(); i++ {
 			next <- i
 		}
 		close(next)
@@ -263,7 +299,15 @@ func collect(opt checkOptions, done func(checkJob, campaign.Result)) {
 	// the few results that finished ahead of an earlier one wait here
 	pending := map[int]finished{}
 	emit := 0
+	var crash error
 	for f := range results {
+		if f.crash != nil {
+			crash = cmp.Or(crash, f.crash)
+			continue
+		}
+		if stop.Load() {
+			continue // drained, not handed on
+		}
 		pending[f.i] = f
 		for {
 			f, ok := pending[emit]
@@ -271,10 +315,14 @@ func collect(opt checkOptions, done func(checkJob, campaign.Result)) {
 				break
 			}
 			delete(pending, emit)
-			done(f.j, f.res)
+			if !done(f.j, f.res) {
+				stop.Store(true)
+				break
+			}
 			emit++
 		}
 	}
+	return crash
 }
 
 // progressLine keeps one line of a terminal's stderr up to date during a
@@ -328,17 +376,34 @@ func (c *cli) failure(opt checkOptions, s subject, j checkJob, res campaign.Resu
 	}
 	sc.Description = fmt.Sprintf("%s found %s. %s", origin, what(f), res.Scenario.Description)
 	if err := os.MkdirAll(opt.out, 0o755); err != nil {
-		return f, fileError("cannot make the directory", opt.out, err)
+		return f, errUsage{fileError("cannot make the directory", opt.out, err)}
 	}
 	f.File = filepath.Join(opt.out, fmt.Sprintf("%s-%d.json", s.name, j.seed))
-	if err := os.WriteFile(f.File, sc.JSON(), 0o644); err != nil {
-		return f, fileError("cannot write", f.File, err)
+	if err := writeFile(f.File, sc.JSON()); err != nil {
+		return f, err
 	}
 	f.Replay = "spacetime run " + f.File
 	if res.Panic == "" {
 		f.Link = pageLink(sc, f.Violations)
 	}
 	return f, nil
+}
+
+// writeFile writes a file: one that cannot be created is bad input (a bad
+// --out), one that cannot be written (a full disk) the command's failure.
+func writeFile(name string, data []byte) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return errUsage{fileError("cannot write", name, err)}
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return errFailure{outputError(name, err)}
+	}
+	return nil
 }
 
 // faultsFlag is the --faults flag that gives the campaign's faults, or ""

@@ -249,7 +249,8 @@ func TestCheckBadInput(t *testing.T) {
 		{"both", []string{"--algorithm", "chandy-lamport", "--scenario", "snapshot-bank"}, "give --algorithm or --scenario, not both"},
 		{"a file", []string{"x.json"}, `unexpected argument "x.json": check takes no file`},
 		{"empty out", []string{"--out", ""}, "--out: want a directory, got nothing"},
-		{"unknown flag", []string{"--verbose"}, "unknown flag --verbose (check takes --algorithm, --faults, --json, --out, --run-seed, --runs, --scenario, --seed)"},
+		{"unknown flag", []string{"--verbose"}, "unknown flag --verbose (check takes --algorithm, --faults, --json, --max-memory, --out, --run-seed, --runs, --scenario, --seed)"},
+		{"no memory", []string{"--max-memory", "0"}, `--max-memory: want a number of MB from 1 to 1048576, got "0"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

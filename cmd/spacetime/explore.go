@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"spacetime/app/lab"
+	"spacetime/core/engine"
 	"spacetime/core/explore"
 )
 
@@ -48,12 +49,25 @@ func (c *cli) explore(args []string) error {
 	if err != nil {
 		return err
 	}
-	sess, err := lab.Open(s)
+	m, err := c.memory(*sf.memory)
+	if err != nil {
+		return err
+	}
+	// the run, its copy the search starts from and the states it visits
+	// share --max-memory
+	b := m.budget()
+	sess, err := lab.OpenWithin(s, b)
 	if err != nil {
 		return errUsage{err}
 	}
 	start, opts := sess.SearchPlan()
 	set := given(fs)
+	if m.stopped(b) && set["from"] {
+		// the run was cut short: a step past the cut is valid, but out of reach
+		if k, err := intFlag("from", *from, 0, engine.MaxSteps, "a step of 0 or more"); err == nil && int(k) > sess.Len() {
+			return errResources{fmt.Errorf("the run stopped at step %d, before step %d where the search starts: it would keep more than %d MB (--max-memory)", sess.Len(), k, m.mb)}
+		}
+	}
 	num := func(name, text string, lo, hi int, into *int) error {
 		if !set[name] {
 			return nil
@@ -79,11 +93,16 @@ func (c *cli) explore(args []string) error {
 	if set["invariant"] {
 		opts.Invariant = *invariant
 	}
+	opts.Budget = b
 	search, err := sess.Search(start, opts)
 	if err != nil {
 		return errUsage{err}
 	}
 	for search.Work(4096) {
+		if m.exceeded() {
+			search.OutOfMemory()
+			break
+		}
 		if c.terminal {
 			p := search.Progress()
 			fmt.Fprintf(c.stderr, "\rsearching: %d states, every schedule of up to %d steps tried ", p.States, p.Depth)
@@ -96,21 +115,25 @@ func (c *cli) explore(args []string) error {
 		Invariant: opts.Invariant, Progress: search.Progress(), Ignored: search.Ignored(), Violation: search.Violation()}
 	if v := rep.Violation; v != nil {
 		if err := sess.Adopt(start, v); err != nil {
-			return err
+			if m.stopped(b) {
+				return errResources{fmt.Errorf("the schedule found could not be replayed: it would keep more than %d MB (--max-memory)", m.mb)}
+			}
+			return errFailure{fmt.Errorf("internal error: %v", err)}
 		}
 		if sess.Linkable() {
 			rep.Link = serveAddress + "/?" + lab.EncodeQuery(sess.Query())
 		}
 	}
 	if *asJSON {
-		if err := writeJSON(c.stdout, rep); err != nil {
-			return err
-		}
+		writeJSON(c.stdout, rep)
 	} else {
 		c.printExplore(rep, search)
 	}
-	if rep.Violation != nil {
+	switch {
+	case rep.Violation != nil:
 		return errViolation
+	case rep.Progress.Bound == explore.BoundMemory:
+		return errResources{fmt.Errorf("the search stopped at %d states: it would keep more than %d MB (--max-memory)", rep.Progress.States, m.mb)}
 	}
 	return nil
 }

@@ -25,30 +25,45 @@
 // any other, and any panic, is a bug: check writes the failing scenario to
 // --out (default out/check) and prints the command that replays it.
 //
-// run and export stop a run that would keep more than --max-memory MB
-// (default 1024, as the engine reckons it), and report or export it as
-// far as it went.
+// --max-memory MB (default 1024) bounds what a command keeps: run and
+// export stop a run that would keep more (as the engine reckons it, or
+// as the heap shows it) and report or export it as far as it went;
+// export writes a JSON trace or a ShiViz log as it makes it, and refuses
+// a picture it could not draw within what is left; run and export refuse
+// a log that opening would take more than MB; explore stops its search,
+// and check its campaign. The process's resident memory stays under twice
+// MB plus 32 MB (see memoryBound).
 //
 // explore searches the scenario's schedules for the shortest that breaks
 // an invariant (see core/explore), from the lesson's starting step, and
 // prints it with the link that opens it on the page.
 //
 // Exit status: 0 when the run completed (check: found no bug; explore:
-// found no schedule within its bound), 1 when an invariant failed that
-// the scenario does not declare as expected (check: an unexpected
-// violation or a panic; explore: a breaking schedule found), 2 on bad input, 3 when the run
-// stopped at --max-memory.
+// found no schedule within its bound of steps or states), 1 when an
+// invariant failed that the scenario does not declare as expected (check:
+// an unexpected violation or a panic of an algorithm; explore: a breaking
+// schedule found), 2 on bad input (a malformed or unknown scenario, a
+// flag out of its range, a file over its format's size, an output that
+// cannot be created), 3 when valid input asks for more than a bound holds
+// (--max-memory, a PNG over 40 million pixels), 4 when the command itself
+// failed (its output could not be written, or an internal error). A Go
+// runtime's fatal error, which the bounds are there to prevent (running
+// out of memory), exits 2 as Go exits.
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,13 +78,14 @@ import (
 
 const usage = `usage:
   spacetime list [--json]
-  spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--json]
+  spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--max-memory MB] [--json]
   spacetime export (FILE.json | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
-                   [--axis time|lamport] [--width W] [--height H] [-o OUT]
+                   [--axis time|lamport] [--width W] [--height H] [--scale X] [--cm C]
+                   [--max-memory MB] [-o OUT]
   spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
-                  [--faults LIST] [--out DIR] [--run-seed R] [--json]
+                  [--faults LIST] [--out DIR] [--run-seed R] [--max-memory MB] [--json]
   spacetime explore (FILE.json | - | --scenario ID) [--from K] [--invariant NAME]
-                    [--depth D] [--max-states M] [--faults K] [--json]
+                    [--depth D] [--max-states M] [--faults K] [--max-memory MB] [--json]
 
 A FILE of - is read from standard input; a FILE may also be a ShiViz or
 GoVector log, replayed as a run. check runs N seeded random
@@ -81,10 +97,14 @@ explore searches the scenario's schedules, from the lesson's starting step
 (else 0), for the shortest that breaks an invariant (default: the
 lesson's, else any; at most 40 steps and 100000 states), and prints it
 with a link that opens it.
-run and export stop a run that would keep more than --max-memory MB
-(default 1024).
+--max-memory MB (default 1024) bounds what a command keeps: a run stops
+there and is reported or exported as far as it went, a picture or a log
+that would pass it is refused, a search or a campaign stops; the process
+stays under twice MB plus 32 MB.
 Exit status: 0 ok, 1 an unexpected invariant violation (check: or a
-panic; explore: a schedule found), 2 bad input, 3 a run stopped at --max-memory.
+panic; explore: a schedule found), 2 bad input, 3 a bound reached
+(--max-memory, a PNG's pixels), 4 the command failed (its output could
+not be written, or an internal error).
 `
 
 // MaxScenarioBytes bounds a scenario file: the largest scenario a link
@@ -98,6 +118,10 @@ type errUsage struct{ error }
 // errViolation marks an unexpected invariant failure: exit status 1.
 var errViolation = errors.New("an invariant failed")
 
+// errFailure marks the command's own failure, not its input's: its
+// output could not be written, or an internal error. Exit status 4.
+type errFailure struct{ error }
+
 // cli is one invocation's standard streams.
 type cli struct {
 	stdin  io.Reader
@@ -105,26 +129,129 @@ type cli struct {
 	stderr io.Writer
 	// terminal says stderr is a terminal, which then shows progress.
 	terminal bool
+	// process says the command runs in a process of its own (main), not
+	// in a test's: only then does it set the process's memory limit.
+	process bool
+	// out is what stdout writes to, keeping its first error.
+	out *sticky
 }
 
 func main() {
-	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
-	os.Exit(exitStatus(c.run(os.Args[1:]), os.Stderr))
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), process: true}
+	os.Exit(exitStatus(c.execute(os.Args[1:]), os.Stderr))
 }
 
-// exitStatus prints an error for people and says what to exit with.
+// exitStatus prints an error for people and says what to exit with. The
+// command's own failure outranks what it found: a run whose report could
+// not be written exits 4, whatever the run did.
 func exitStatus(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, new(errFailure)):
+		fmt.Fprintln(stderr, "spacetime:", err)
+		return 4
 	case errors.Is(err, errViolation):
 		return 1
 	}
 	fmt.Fprintln(stderr, "spacetime:", err)
-	if errors.As(err, new(errResources)) {
+	switch {
+	case errors.As(err, new(errResources)):
 		return 3
+	case errors.As(err, new(errUsage)):
+		return 2
 	}
-	return 2
+	return 4 // an error nobody classified is the command line's own
+}
+
+// execute runs one command line: standard output is buffered and
+// flushed at the end, a failure to write it is the command's failure,
+// and a panic of the command line's own code is an internal error, not a
+// crash (the algorithms' panics are check's findings, and recovered
+// there).
+func (c *cli) execute(args []string) error {
+	c.out = &sticky{w: c.stdout}
+	buf := bufio.NewWriterSize(c.out, 64<<10)
+	raw := c.stdout
+	c.stdout = buf
+	defer func() { c.stdout = raw }()
+	err := guard(func() error { return c.run(args) })
+	if errors.As(err, new(errInternal)) {
+		return err // what the output holds is left unwritten: writing it may be what panicked
+	}
+	ferr := guard(buf.Flush)
+	if errors.As(ferr, new(errInternal)) {
+		return ferr
+	}
+	if c.out.err != nil {
+		ferr = c.out.err
+	}
+	if ferr != nil {
+		if errors.Is(err, errViolation) {
+			err = nil // what was found is lost with the output
+		}
+		err = errors.Join(errFailure{outputError("the output", ferr)}, err)
+	}
+	return err
+}
+
+// errInternal is a panic of the command line's own code: a failure of the
+// command (errFailure), with the stack that says where.
+type errInternal struct{ errFailure }
+
+// guard calls f, and returns a panic of it as an internal error.
+func guard(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = internalError(p, debug.Stack())
+		}
+	}()
+	return f()
+}
+
+// sticky passes writes on and keeps the first error, so that a long
+// command (a campaign) can stop writing into a full disk.
+type sticky struct {
+	w   io.Writer
+	err error
+}
+
+func (s *sticky) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	s.err = err
+	return n, err
+}
+
+// failed says whether writing standard output has failed already.
+func (c *cli) failed() bool { return c.out != nil && c.out.err != nil }
+
+// flush writes what standard output holds, so that it comes before what
+// stderr says next on a terminal.
+func (c *cli) flush() {
+	if f, ok := c.stdout.(*bufio.Writer); ok {
+		_ = f.Flush()
+	}
+}
+
+// internalError words a panic of the command line's own code, with the
+// few frames of the stack that say where.
+func internalError(p any, stack []byte) error {
+	lines := strings.Split(strings.TrimSpace(string(stack)), "\n")
+	// from the frame that panicked: the lines after the panic call's
+	for i, line := range lines {
+		if strings.HasPrefix(line, "panic(") && i+2 < len(lines) {
+			lines = lines[i+2:]
+			break
+		}
+	}
+	lines = lines[:min(len(lines), 12)]
+	return errInternal{errFailure{fmt.Errorf("internal error: %v\n%s", p, strings.Join(lines, "\n"))}}
 }
 
 // isTerminal reports whether f is a terminal rather than a file or pipe.
@@ -136,7 +263,7 @@ func isTerminal(f *os.File) bool {
 // run is the command line with standard input empty and no progress: what
 // the tests call.
 func run(args []string, out io.Writer) error {
-	return (&cli{stdin: strings.NewReader(""), stdout: out, stderr: io.Discard}).run(args)
+	return (&cli{stdin: strings.NewReader(""), stdout: out, stderr: io.Discard}).execute(args)
 }
 
 func (c *cli) run(args []string) error {
@@ -314,7 +441,8 @@ func (c *cli) list(args []string) error {
 		course = append(course, entry)
 	}
 	if *asJSON {
-		return writeJSON(c.stdout, map[string]any{"course": course, "scenarios": entries, "comparisons": comparisons, "algorithms": all.IDs()})
+		writeJSON(c.stdout, map[string]any{"course": course, "scenarios": entries, "comparisons": comparisons, "algorithms": all.IDs()})
+		return nil
 	}
 	fmt.Fprintf(c.stdout, "The course, claim by claim: each lesson opens at the step that shows it (the links are the page's, as make run serves it on %s).\n", serveAddress)
 	for _, t := range course {
@@ -347,34 +475,42 @@ func addScenarioFlags(fs *flag.FlagSet) scenarioFlags {
 		id:     fs.String("scenario", "", "built-in scenario id"),
 		seed:   fs.String("seed", "", "override the seed"),
 		n:      fs.String("n", "", "override the number of processes"),
-		memory: fs.String("max-memory", strconv.Itoa(defaultMaxMemory), "stop the run when it would keep more than this many MB"),
+		memory: addMemoryFlag(fs),
 	}
 }
 
-// defaultMaxMemory is --max-memory's default, in MB as the engine reckons
-// what a run keeps (its heap is up to twice that while it grows): a
-// million steps of the longest-lived scenarios fit.
-const defaultMaxMemory = 1024
+// addMemoryFlag adds --max-memory.
+func addMemoryFlag(fs *flag.FlagSet) *string {
+	return fs.String("max-memory", strconv.Itoa(defaultMaxMemory), "keep at most this many MB")
+}
 
-// errResources marks a run stopped for the memory it would keep: exit
-// status 3.
-type errResources struct{ error }
-
-// runWithin runs a scenario within --max-memory.
-func runWithin(s *scenario.Scenario, sf scenarioFlags) (*engine.Run, error) {
-	mb, err := intFlag("max-memory", *sf.memory, 1, 1<<20, "a number of MB from 1 to 1048576")
+// memory holds the command to --max-memory from here on.
+func (c *cli) memory(text string) (*memoryBound, error) {
+	mb, err := memoryFlag(text)
 	if err != nil {
 		return nil, err
 	}
-	b := &engine.Budget{Bytes: mb << 20}
-	r, err := s.RunWithin(b)
+	return newMemoryBound(mb, c.process), nil
+}
+
+// errResources marks valid input that asks for more than a bound holds
+// (--max-memory, a picture's pixels): exit status 3.
+type errResources struct{ error }
+
+// runWithin runs a scenario within --max-memory; b is the run's budget.
+func (c *cli) runWithin(s *scenario.Scenario, sf scenarioFlags) (r *engine.Run, m *memoryBound, b *engine.Budget, err error) {
+	if m, err = c.memory(*sf.memory); err != nil {
+		return nil, nil, nil, err
+	}
+	b = m.budget()
+	r, err = s.RunWithin(b)
 	if err != nil {
-		return nil, errUsage{err}
+		return nil, nil, nil, errUsage{err}
 	}
-	if b.Exhausted() {
-		return r, errResources{fmt.Errorf("the run stopped at step %d: it would keep more than %d MB (--max-memory)", r.Len(), mb)}
+	if m.stopped(b) {
+		return r, m, b, errResources{fmt.Errorf("the run stopped at step %d: it would keep more than %d MB (--max-memory)", r.Len(), m.mb)}
 	}
-	return r, nil
+	return r, m, b, nil
 }
 
 // load reads the scenario named by a file ("-": standard input) or
@@ -399,7 +535,11 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 	case file != "" && id != "":
 		return nil, errUsage{errors.New("give a scenario file or --scenario, not both")}
 	case file != "":
-		data, err := c.readScenario(file)
+		mb, err := memoryFlag(*sf.memory)
+		if err != nil {
+			return nil, err
+		}
+		data, err := c.readScenario(file, mb)
 		if err != nil {
 			return nil, err
 		}
@@ -437,6 +577,12 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 	return s, nil
 }
 
+// logImportBytes is what opening a log takes, per byte of it, at most (a
+// log of 16 MiB takes about 60 MB while it is read and made a scenario),
+// so that a log is refused past a quarter of --max-memory; the run it
+// makes is reckoned as any run is.
+const logImportBytes = 4
+
 // displayName names a scenario file in messages.
 func displayName(file string) string {
 	if file == "-" {
@@ -446,8 +592,9 @@ func displayName(file string) string {
 }
 
 // readScenario reads a scenario file, or standard input for "-", at most
-// MaxScenarioBytes of it.
-func (c *cli) readScenario(file string) ([]byte, error) {
+// MaxScenarioBytes of it, or of a log scenario.MaxLogBytes, and no more
+// than opening it within --max-memory (mb) allows (see logImportBytes).
+func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 	var r io.Reader = c.stdin
 	if file != "-" {
 		f, err := openScenario(file)
@@ -463,19 +610,56 @@ func (c *cli) readScenario(file string) ([]byte, error) {
 	// one byte more than the limit tells a file of exactly the limit from
 	// a larger one without reading the rest; a log (see scenario.FromLog)
 	// may be larger than a scenario file
-	data, err := io.ReadAll(io.LimitReader(r, MaxScenarioBytes+1))
+	logLimit := int(min(scenario.MaxLogBytes, max((mb<<20)/logImportBytes, MaxScenarioBytes)))
+	data, err := readAtMost(r, MaxScenarioBytes+1, nil)
 	if err == nil && len(data) > MaxScenarioBytes && scenario.IsLog(data) {
-		var more []byte
-		more, err = io.ReadAll(io.LimitReader(r, scenario.MaxLogBytes-MaxScenarioBytes))
-		data = append(data, more...)
+		data, err = readAtMost(r, logLimit+1, data)
 	}
 	if err != nil {
 		return nil, errUsage{fileError("cannot read", displayName(file), err)}
 	}
-	if len(data) > MaxScenarioBytes && !scenario.IsLog(data) {
+	// one byte past a limit was read, not the rest: the size is not known
+	switch {
+	case len(data) > MaxScenarioBytes && !scenario.IsLog(data):
 		return nil, errUsage{fmt.Errorf("%s is too large for a scenario: the limit is %d bytes (%s)", displayName(file), MaxScenarioBytes, mebibytes(MaxScenarioBytes))}
+	case len(data) > scenario.MaxLogBytes:
+		return nil, errUsage{fmt.Errorf("%s is too large for a log: the limit is %d bytes (%s)", displayName(file), scenario.MaxLogBytes, mebibytes(scenario.MaxLogBytes))}
+	case len(data) > logLimit:
+		return nil, errResources{fmt.Errorf("%s is a log of more than %d bytes (%s), more than --max-memory %d lets it open (a log takes about %d times its size to open): raise --max-memory",
+			displayName(file), logLimit, mebibytes(logLimit), mb, logImportBytes)}
 	}
 	return data, nil
+}
+
+// readAtMost reads r after data, to its end or until it has limit bytes,
+// in pieces joined once at the end: it holds what it read twice at most,
+// where a buffer that doubles as it fills holds it three times.
+func readAtMost(r io.Reader, limit int, data []byte) ([]byte, error) {
+	var pieces [][]byte
+	total := len(data)
+	for total < limit {
+		p := make([]byte, min(limit-total, 1<<20))
+		n, err := io.ReadFull(r, p)
+		if n > 0 {
+			pieces = append(pieces, p[:n])
+			total += n
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(pieces) == 0 {
+		return data, nil
+	}
+	out := make([]byte, 0, total)
+	out = append(out, data...)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
 }
 
 // mebibytes writes a size in MiB: "1 MiB", "0.5 MiB".
@@ -509,7 +693,7 @@ func (c *cli) start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenari
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := runWithin(s, sf)
+	r, _, _, err := c.runWithin(s, sf)
 	if r == nil {
 		return nil, nil, err
 	}
@@ -530,9 +714,7 @@ func (c *cli) runCmd(args []string) error {
 	// a run stopped for its memory is reported as far as it went
 	rep := report.Build(s, r, r.Len())
 	if *asJSON {
-		if err := writeJSON(c.stdout, rep); err != nil {
-			return err
-		}
+		writeJSON(c.stdout, rep)
 	} else {
 		fmt.Fprint(c.stdout, rep.Text())
 	}
@@ -610,7 +792,7 @@ func (c *cli) export(args []string) error {
 	if err != nil {
 		return err
 	}
-	r, stopped := runWithin(s, sf)
+	r, m, b, stopped := c.runWithin(s, sf)
 	if r == nil {
 		return stopped
 	}
@@ -620,47 +802,131 @@ func (c *cli) export(args []string) error {
 	if k > int64(r.Len()) {
 		return errUsage{fmt.Errorf("--step: want at most %d, the run's number of steps, got %d", r.Len(), k)}
 	}
-	var data []byte
+	// a run stopped for its memory is exported as far as it went, and says
+	// so; the JSON and the log are written as they are made, a picture is
+	// made whole first, so it is refused if it would not fit
+	var write func(out io.Writer) error
+	annotations := 0
+	if *format != "json" && *format != "shiviz" {
+		for i := range r.Trace().Records[:k] {
+			annotations += len(r.Trace().Records[i].Annotations())
+		}
+	}
 	switch *format {
+	case "json":
+		write = func(out io.Writer) error {
+			if err := r.Trace().WriteJSON(out, int(k)); err != nil {
+				return err
+			}
+			_, err := io.WriteString(out, "\n")
+			return err
+		}
+	case "shiviz":
+		write = func(out io.Writer) error { return r.Trace().WriteShiViz(out, int(k)) }
 	case "svg", "png":
 		if h == 0 {
 			h = diagram.HeightFor(s.N)
 		}
-		scene := diagram.Layout(r.Trace(), int(k), r.Config().Spec, diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k))})
-		if *format == "svg" {
-			data = scene.SVG()
-			break
+		what, pixels := fmt.Sprintf("the SVG of step %d", k), 0
+		if *format == "png" {
+			// the scene is as large as asked (see diagram.Scene.PNGSize)
+			pw, ph := int(math.Ceil(w*sc)), int(math.Ceil(h*sc))
+			if float64(pw)*float64(ph) > diagram.MaxPNGPixels {
+				return errResources{fmt.Errorf("--scale: a PNG of %d×%d pixels is too large (at most %d pixels): lower --scale, --width or --height", pw, ph, diagram.MaxPNGPixels)}
+			}
+			what, pixels = fmt.Sprintf("a PNG of %d×%d pixels of step %d", pw, ph, k), pw*ph
 		}
-		if pw, ph := scene.PNGSize(sc); float64(pw)*float64(ph) > diagram.MaxPNGPixels {
-			return errUsage{fmt.Errorf("--scale: a PNG of %d×%d pixels is too large (at most %d pixels): lower --scale, --width or --height", pw, ph, diagram.MaxPNGPixels)}
-		}
-		if data, err = scene.PNG(diagram.Palette, sc); err != nil {
-			return fmt.Errorf("cannot draw the PNG: %v", err)
-		}
-	case "json":
-		data, err = r.Trace().JSON(int(k))
-		if err != nil {
-			return fmt.Errorf("cannot write the trace as JSON: %v", err)
-		}
-		data = append(data, '\n')
-	case "shiviz":
-		data = r.Trace().ShiViz(int(k))
-	case "tikz":
 		ix := diagram.NewIndex(r.Trace(), diagram.Axis(*axis), r.Config().Spec)
-		data = ix.TikZ(int(k), r.Config().Spec, diagram.TikZOptions{Width: centimetres, Title: s.Title, Highlight: highlight(r, int(k))})
-	}
-	// a run stopped for its memory is exported as far as it went, and says so
-	if *output != "" {
-		if err := os.WriteFile(*output, data, 0o644); err != nil {
-			return fileError("cannot write", *output, err)
+		opts := diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k))}
+		if err := fits(m, b, what, pictureBytes(int(k), annotations, ix.Cost(int(k), opts), pixels), true); err != nil {
+			return err
 		}
+		scene := ix.Layout(int(k), r.Config().Spec, opts)
+		write = func(out io.Writer) error {
+			if *format == "svg" {
+				_, err := out.Write(scene.SVG())
+				return err
+			}
+			data, err := scene.PNG(diagram.Palette, sc)
+			if err != nil {
+				panic(fmt.Sprintf("cannot draw the PNG: %v", err)) // its size was checked
+			}
+			_, err = out.Write(data)
+			return err
+		}
+	case "tikz":
+		tr := r.Trace()
+		items := int(k) + len(tr.MsgsBefore(int(k))) + annotations
+		if err := fits(m, b, fmt.Sprintf("the TikZ figure of step %d", k), pictureBytes(int(k), annotations, 0, 0)+tikzBytes*int64(items), false); err != nil {
+			return err
+		}
+		write = func(out io.Writer) error {
+			ix := diagram.NewIndex(tr, diagram.Axis(*axis), r.Config().Spec)
+			_, err := out.Write(ix.TikZ(int(k), r.Config().Spec, diagram.TikZOptions{Width: centimetres, Title: s.Title, Highlight: highlight(r, int(k))}))
+			return err
+		}
+	}
+	if *output == "" {
+		// a write error is kept and reported when the output is flushed
+		_ = write(c.stdout)
 		return stopped
 	}
-	if _, err := c.stdout.Write(data); err != nil {
-		return outputError(err)
+	f, err := os.Create(*output)
+	if err != nil {
+		return errUsage{fileError("cannot write", *output, err)}
+	}
+	out := bufio.NewWriterSize(f, 64<<10)
+	err = write(out)
+	if err == nil {
+		err = out.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return errors.Join(errFailure{outputError(*output, err)}, stopped)
 	}
 	return stopped
 }
+
+// What drawing a picture is reckoned to take, at most (what it allocates,
+// measured on every lesson and on long runs of many messages): the index
+// of the run, per step and annotation; laying out and writing each event
+// and message in the picture's window (see diagram.Index.Cost), and each
+// of its pixels; and, for a TikZ figure of the whole run, each step,
+// message and annotation.
+const (
+	indexStepBytes       = 32
+	indexAnnotationBytes = 256
+	drawnBytes           = 4 << 10
+	pixelBytes           = 16
+	tikzBytes            = 512
+	pictureFixed         = 1 << 20
+)
+
+// pictureBytes reckons what a picture of k steps with their annotations,
+// drawn items in its window and pixels (a PNG's) takes to draw.
+func pictureBytes(k, annotations, drawn, pixels int) int64 {
+	return pictureFixed + indexStepBytes*int64(k) + indexAnnotationBytes*int64(annotations) + drawnBytes*int64(drawn) + pixelBytes*int64(pixels)
+}
+
+// fits refuses (exit status 3) a picture that would take more memory than
+// --max-memory leaves beside what the run keeps; windowed says it draws
+// a window of the run (an SVG's, a PNG's), not all of it (TikZ's).
+func fits(m *memoryBound, b *engine.Budget, what string, need int64, windowed bool) error {
+	if b.Kept()+need <= m.bytes {
+		return nil
+	}
+	advice := "export fewer steps (--step) or raise --max-memory"
+	if windowed {
+		advice = "export fewer steps (--step), draw it on --axis lamport (a narrower window), or raise --max-memory"
+	}
+	return errResources{fmt.Errorf("%s would take about %s to draw beside the %s the run keeps, more than --max-memory %d allows: %s",
+		what, megabytes(need), megabytes(b.Kept()), m.mb, advice)}
+}
+
+// megabytes writes a size in whole MB, at least 1.
+func megabytes(n int64) string { return strconv.FormatInt(max(1, (n+(1<<20)-1)>>20), 10) + " MB" }
 
 // highlight lists the messages that failed invariants point at by step k.
 func highlight(r *engine.Run, k int) []int {
@@ -671,21 +937,25 @@ func highlight(r *engine.Run, k int) []int {
 	return ids
 }
 
-func writeJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
+// writeJSON writes v indented. A failure to write is found when the
+// output is flushed; one to encode is the command line's own bug.
+func writeJSON(out io.Writer, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return outputError(err)
+		panic(fmt.Sprintf("cannot encode the JSON: %v", err))
 	}
-	return nil
+	_, _ = out.Write(b.Bytes())
 }
 
-// outputError words a failure to write standard output (a closed pipe).
-func outputError(err error) error {
+// outputError words a failure to write an output (standard output, or
+// -o's file): "writing the output: no space left on device".
+func outputError(what string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fmt.Errorf("cannot write the output: %v", err)
+	return fmt.Errorf("writing %s: %v", what, err)
 }
