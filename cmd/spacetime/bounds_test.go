@@ -324,14 +324,7 @@ func peak(t *testing.T, args ...string) (int, float64) {
 	cmd.Env = append(os.Environ(), peakArgs+"="+string(list), peakFile+"="+file)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = nil, &stderr // standard output: the null device
-	err = cmd.Run()
-	status := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		status = exit.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
+	status := processStatus(t, cmd.Run())
 	kb, err := os.ReadFile(file)
 	require.NoError(t, err, "stderr: %s", stderr.String())
 	n, err := strconv.ParseFloat(string(kb), 64)

@@ -52,6 +52,18 @@ func callIn(t *testing.T, stdin io.Reader, args ...string) (string, error) {
 // exitCode is the status main would exit with for err.
 func exitCode(err error) int { return exitStatus(err, io.Discard) }
 
+// processStatus is the exit status of a command that ran (err is what
+// its Run returned): 0, or what it exited with.
+func processStatus(t *testing.T, err error) int {
+	t.Helper()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	require.NoError(t, err)
+	return 0
+}
+
 func isUsage(err error) bool {
 	var ue errUsage
 	return errors.As(err, &ue)
@@ -661,14 +673,7 @@ func TestBinaryExitStatus(t *testing.T) {
 			if full != nil {
 				cmd.Stdout = full
 			}
-			err := cmd.Run()
-			status := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				status = exit.ExitCode()
-			} else {
-				require.NoError(t, err)
-			}
+			status := processStatus(t, cmd.Run())
 			assert.Equal(t, tc.status, status, "stderr: %s", stderr.String())
 			assert.Contains(t, stdout.String(), tc.stdout)
 			assert.Contains(t, stderr.String(), tc.stderr)

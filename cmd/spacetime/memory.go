@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 
@@ -56,6 +57,10 @@ func memoryFlag(text string) (int64, error) {
 // process (limit), it also sets the garbage collector's memory limit.
 func newMemoryBound(mb int64, limit bool) *memoryBound {
 	m := &memoryBound{mb: mb, bytes: mb << 20, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	// the heap the work starts from is what is live now, not what the last
+	// collection found (before what a test, or the command's own set-up,
+	// made since)
+	runtime.GC()
 	m.heap = m.live() + uint64(m.bytes) + uint64(m.bytes)/4
 	if limit {
 		debug.SetMemoryLimit(2*m.bytes + memorySlack)
