@@ -77,10 +77,15 @@ func (m *memoryBound) live() uint64 {
 	return m.sample[0].Value.Uint64()
 }
 
-// exceeded reports whether the live heap has passed its bound.
+// exceeded reports whether the live heap has passed its bound. What the
+// last collection found counts, as live, all that was made while it
+// marked, which on a busy machine may be much: a figure past the bound is
+// checked by a collection of its own, with the work paused, before the
+// work stops.
 func (m *memoryBound) exceeded() bool {
 	if !m.hit && m.live() > m.heap {
-		m.hit = true
+		runtime.GC()
+		m.hit = m.live() > m.heap
 	}
 	return m.hit
 }
