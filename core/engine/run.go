@@ -88,10 +88,11 @@ type Run struct {
 type nodeReckoning struct {
 	sizer nodeSizer
 	// charged is what the budget holds for them; size and at the last
-	// measure and its step (-1: none yet); rate the bytes a step they are
-	// reckoned to grow by; next the step of the next measure.
-	charged, size, rate int64
-	at, next            int
+	// measure and its step (-1: none yet); base what the first measure
+	// found; rate the bytes a step they are reckoned to grow by; next the
+	// step of the next measure.
+	charged, size, base, rate int64
+	at, next                  int
 }
 
 // Spacing of the measures of the processes' states.
@@ -342,9 +343,15 @@ func (r *Run) reckonNodes(w *world) {
 		return
 	}
 	size, visits := nr.sizer.measure(w.nodes)
-	// as much again for what the keyframes' copies keep of it: older
-	// arrays of what grew (sim.Handoff), or copies of what did not
-	size *= 2
+	if nr.at < 0 {
+		nr.base = size
+	}
+	// and what the keyframes keep of them besides: the older arrays of
+	// what grew since the start (sim.Handoff), at most as large as the
+	// growth. What the states held from the start (a log's events, an
+	// algorithm's parameters) the keyframes share, and a node's own copy
+	// is charged as it is made (nodeCost).
+	size += max(0, size-nr.base)
 	nr.rate = 0
 	if nr.at >= 0 && w.step > nr.at {
 		nr.rate = max(0, (size-nr.size)/int64(w.step-nr.at))
