@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/engine"
+	"spacetime/core/scenario"
+)
+
+// The page opens whole the largest log an import opens (100,000 events,
+// the 100,000-step lesson's ShiViz export) and the longest lesson, within
+// the memory it gives a run.
+func TestTheLongestLogAndLessonFitTheClientsBounds(t *testing.T) {
+	long, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	r, err := long.RunWithin(&engine.Budget{Bytes: clientBytes})
+	require.NoError(t, err)
+	require.NotEqual(t, engine.StoppedBudget, r.Stopped(), "the longest lesson")
+	runs, err := scenario.FromLog(r.Trace().ShiViz(scenario.MaxLogEvents), "long.log")
+	require.NoError(t, err)
+	log, err := runs[0].RunWithin(&engine.Budget{Bytes: clientBytes})
+	require.NoError(t, err)
+	require.NotEqual(t, engine.StoppedBudget, log.Stopped(), "a log of %d events", scenario.MaxLogEvents)
+	require.Equal(t, scenario.MaxLogEvents, log.Len())
+}
