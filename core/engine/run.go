@@ -83,8 +83,9 @@ type Run struct {
 // processes' states hold (see nodeSizer). Walking them every step would
 // cost more than the step, so they are measured every so often (the
 // larger they are, the less often: about nodeVisitsPerStep values walked
-// a step, and at least every time the run doubles) and, in between, are
-// reckoned to grow as they grew between the last two measures.
+// a step, and, while they grow, at least every time the run doubles) and,
+// in between, are reckoned to grow as they grew between the last two
+// measures.
 type nodeReckoning struct {
 	sizer nodeSizer
 	// charged is what the budget holds for them; size and at the last
@@ -358,7 +359,15 @@ func (r *Run) reckonNodes(w *world) {
 	}
 	r.cfg.Budget.charge(0, size-nr.charged)
 	nr.charged, nr.size, nr.at = size, size, w.step
-	nr.next = w.step + max(nodeMeasureAtLeast, min(visits/nodeVisitsPerStep, w.step))
+	// a state that grows is measured again at least as the run doubles;
+	// one that did not grow since the last measure (a log's events, which
+	// a walk visits by the hundred thousand) only as often as walking it
+	// costs nodeVisitsPerStep a step
+	interval := visits / nodeVisitsPerStep
+	if nr.rate > 0 || w.step < nodeMeasureAtLeast {
+		interval = min(interval, w.step)
+	}
+	nr.next = w.step + max(nodeMeasureAtLeast, interval)
 }
 
 // keyframeWordsPerStep is how many words keyframes may copy per step
