@@ -20,8 +20,10 @@ func TestTheLongestLogAndLessonFitTheClientsBounds(t *testing.T) {
 	require.NotEqual(t, engine.StoppedBudget, r.Stopped(), "the longest lesson")
 	runs, err := scenario.FromLog(r.Trace().ShiViz(scenario.MaxLogEvents), "long.log")
 	require.NoError(t, err)
-	log, err := runs[0].RunWithin(&engine.Budget{Bytes: clientBytes})
+	b := &engine.Budget{Bytes: clientBytes}
+	log, err := runs[0].RunWithin(b)
 	require.NoError(t, err)
+	t.Logf("the log keeps %.1f MB, as the engine reckons it", float64(b.Kept())/1e6)
 	require.NotEqual(t, engine.StoppedBudget, log.Stopped(), "a log of %d events", scenario.MaxLogEvents)
 	require.Equal(t, scenario.MaxLogEvents, log.Len())
 }

@@ -145,14 +145,15 @@ func (z *nodeSizer) holdsPointers(t reflect.Type) bool {
 }
 
 // pointerFields lists the fields of struct type t that refer to memory
-// outside the struct.
+// outside the struct, but for those tagged sim.FixedTag.
 func (z *nodeSizer) pointerFields(t reflect.Type) []int {
 	if fs, ok := z.fields[t]; ok {
 		return fs
 	}
 	fs := []int{}
 	for i := range t.NumField() {
-		if z.holdsPointers(t.Field(i).Type) {
+		f := t.Field(i)
+		if z.holdsPointers(f.Type) && f.Tag.Get("state") != "fixed" { // sim.FixedTag: the scenario's
 			fs = append(fs, i)
 		}
 	}

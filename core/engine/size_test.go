@@ -50,3 +50,24 @@ func TestNodeSizer(t *testing.T) {
 	one, _ := z.measure([]sim.Node{b})
 	assert.Equal(t, self+16*8, one)
 }
+
+// fixedState is a state whose table, tagged sim.FixedTag, is what it was
+// made with.
+type fixedState struct {
+	sim.Node
+	table []string `state:"fixed"`
+	done  []int64
+}
+
+// A field tagged as fixed is the scenario's, not the run's: the sizer
+// neither counts it nor walks it.
+func TestFixedStateIsNotCounted(t *testing.T) {
+	table := make([]string, 100_000)
+	for i := range table {
+		table[i] = "an event's text"
+	}
+	var z nodeSizer
+	got, visits := z.measure([]sim.Node{&fixedState{table: table, done: make([]int64, 4)}})
+	assert.Equal(t, int64(reflect.TypeOf(fixedState{}).Size())+4*8, got)
+	assert.Less(t, visits, 10, "the table is not walked")
+}

@@ -13,3 +13,12 @@ func Handoff[T any](s *[]T) []T {
 	*s = c[:len(c):len(c)]
 	return c
 }
+
+// FixedTag is the struct tag (`state:"fixed"`) of a field of a node's
+// state that holds what the node was made with and never changes, shared
+// by its clones (a log's events, a table built from the params). A budget
+// of memory (see the engine) reckons what a run keeps by walking its
+// processes' states, and leaves such a field out: it is the scenario's,
+// bounded with it, and a walk of it at every measure would cost more
+// than the steps between.
+const FixedTag = `state:"fixed"`

@@ -168,16 +168,16 @@ var Spec = &sim.Spec{
 type Process struct {
 	// Events are the host's logged events; shared between clones, never
 	// changed.
-	Events []Event
+	Events []Event `state:"fixed"`
 	// to holds each event's receivers as process ids, from Events.
-	to [][]sim.NodeID
+	to [][]sim.NodeID `state:"fixed"`
 	// Done counts the events done.
 	Done int
 	// Clock is the log's vector clock after the last event done.
 	Clock []int64
 	// quoted are the processes' names, quoted, for the captions' clocks;
 	// shared by every process.
-	quoted []string
+	quoted []string `state:"fixed"`
 }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
