@@ -73,7 +73,7 @@ test-fuzz:
 	$(call fuzz,FuzzPackedScenario,./app/lab,800x)
 	$(call fuzz,FuzzZoomPan,./app/lab,2000x)
 	$(call fuzz,FuzzDecodeSlideMessage,./app/lab,3000x)
-	$(call fuzz,FuzzPageText,./app/ui,500x)
+	$(call fuzz,FuzzPageText,./app/ui,300x)
 
 clean:
 	rm -rf bin dist web/app.wasm web/app.wasm.br web/app.wasm.gz

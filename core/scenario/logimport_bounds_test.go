@@ -214,6 +214,11 @@ func allocated(f func()) uint64 {
 // it breaks and its line; and the import allocates at most
 // importAllocBound for it.
 func TestHostileLogsStayBounded(t *testing.T) {
+	if runtime.GOOS == "js" {
+		// the same code as natively, five times slower: its logs of 16 MiB
+		// are read natively, and under js/wasm the traces are compared
+		t.Skip("natively only")
+	}
 	for _, tc := range hostileLogs() {
 		t.Run(tc.name, func(t *testing.T) {
 			var imported *scenario.LogImport
