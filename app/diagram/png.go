@@ -29,8 +29,12 @@ import (
 const MaxPNGPixels = 40_000_000
 
 // PNGSize is the size in pixels of the scene drawn at a scale.
-func (s *Scene) PNGSize(scale float64) (w, h int) {
-	return int(math.Ceil(s.Width * scale)), int(math.Ceil(s.Height * scale))
+func (s *Scene) PNGSize(scale float64) (w, h int) { return PNGSize(s.Width, s.Height, scale) }
+
+// PNGSize is the size in pixels of the PNG of a scene of width × height
+// CSS pixels at scale, known before the scene is laid out.
+func PNGSize(width, height, scale float64) (w, h int) {
+	return int(math.Ceil(width * scale)), int(math.Ceil(height * scale))
 }
 
 // PNG draws the scene at scale times its size (2: twice as sharp as on

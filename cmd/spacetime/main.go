@@ -60,7 +60,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -829,8 +828,7 @@ func (c *cli) export(args []string) error {
 		}
 		what, pixels := fmt.Sprintf("the SVG of step %d", k), 0
 		if *format == "png" {
-			// the scene is as large as asked (see diagram.Scene.PNGSize)
-			pw, ph := int(math.Ceil(w*sc)), int(math.Ceil(h*sc))
+			pw, ph := diagram.PNGSize(w, h, sc) // the scene is as large as asked
 			if float64(pw)*float64(ph) > diagram.MaxPNGPixels {
 				return errResources{fmt.Errorf("--scale: a PNG of %d×%d pixels is too large (at most %d pixels): lower --scale, --width or --height", pw, ph, diagram.MaxPNGPixels)}
 			}

@@ -42,14 +42,8 @@ func (t *Trace) WriteJSON(w io.Writer, k int) error {
 	e.raw(",\n  \"messages\": [")
 	msgs := t.MsgsBefore(k)
 	for i := range msgs {
-		// as Prefix shows it: what happens after step k has not happened
 		m := msgs[i]
-		if m.RecvStep >= k {
-			m.RecvStep, m.RecvTime = -1, 0
-		}
-		if m.DropStep >= k {
-			m.DropStep = -1
-		}
+		m.asOf(k) // as Prefix shows it
 		e.element(i, &m)
 	}
 	e.close(len(msgs))
@@ -129,15 +123,20 @@ func (t *Trace) Prefix(k int) *Trace {
 	p.Records = append([]Record{}, t.Records[:k]...)
 	p.Msgs = append([]Msg{}, t.MsgsBefore(k)...)
 	for i := range p.Msgs {
-		m := &p.Msgs[i]
-		if m.RecvStep >= k {
-			m.RecvStep, m.RecvTime = -1, 0
-		}
-		if m.DropStep >= k {
-			m.DropStep = -1
-		}
+		p.Msgs[i].asOf(k)
 	}
 	return p
+}
+
+// asOf makes m the message as it was after the first k steps: what
+// happened to it later has not happened.
+func (m *Msg) asOf(k int) {
+	if m.RecvStep >= k {
+		m.RecvStep, m.RecvTime = -1, 0
+	}
+	if m.DropStep >= k {
+		m.DropStep = -1
+	}
 }
 
 // ShiViz returns the first k steps as a log ShiViz opens as it is: what
