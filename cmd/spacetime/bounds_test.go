@@ -18,6 +18,7 @@ import (
 
 	"spacetime/core/explore"
 	"spacetime/core/scenario"
+	"spacetime/internal/fulldisk"
 )
 
 // The command built once for the tests that run it as a process, in a
@@ -110,21 +111,6 @@ const (
 	fanning       = `{"algorithm": "idle-poll", "n": 2, "seed": 1, "params": {"fanout": 1000, "depth": 1000}, "until": {"steps": 1000000}}`
 )
 
-// failingWriter is a disk that fills after room bytes.
-type failingWriter struct{ room int }
-
-var errNoSpace = errors.New("no space left on device")
-
-func (f *failingWriter) Write(p []byte) (int, error) {
-	if len(p) > f.room {
-		n := f.room
-		f.room = 0
-		return n, errNoSpace
-	}
-	f.room -= len(p)
-	return len(p), nil
-}
-
 // panicking is an output whose writes panic: a bug in the command line's
 // own code, as far as the command can tell.
 type panicking struct{}
@@ -161,7 +147,7 @@ func TestEveryCommandReportsAFailedWrite(t *testing.T) {
 		{"check", "--algorithm", "chandy-lamport", "--runs", "3", "--seed", "1", "--json", "--out", t.TempDir()},
 	} {
 		for _, room := range []int{0, 100} {
-			err := (&cli{stdin: strings.NewReader(""), stdout: &failingWriter{room: room}, stderr: &bytes.Buffer{}}).execute(args)
+			err := (&cli{stdin: strings.NewReader(""), stdout: &fulldisk.Writer{Room: room}, stderr: &bytes.Buffer{}}).execute(args)
 			require.Error(t, err, "%v", args)
 			msg, status := message(err)
 			assert.Equal(t, 4, status, "%v: %s", args, msg)

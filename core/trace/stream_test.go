@@ -3,7 +3,6 @@ package trace_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"spacetime/core/clock"
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
+	"spacetime/internal/fulldisk"
 )
 
 // lessonTraces are the traces of a few lessons that between them have
@@ -71,21 +71,6 @@ func TestWriteShiVizIsTheWholeLog(t *testing.T) {
 	}
 }
 
-// failing accepts n bytes, then fails.
-type failing struct{ n int }
-
-var errFull = errors.New("no space left on device")
-
-func (f *failing) Write(p []byte) (int, error) {
-	if len(p) > f.n {
-		n := f.n
-		f.n = 0
-		return n, errFull
-	}
-	f.n -= len(p)
-	return len(p), nil
-}
-
 // A writer that fails stops the encoders, which say why; they write what
 // they make in pieces, not all at once at the end.
 func TestStreamsReportWriteErrors(t *testing.T) {
@@ -95,8 +80,8 @@ func TestStreamsReportWriteErrors(t *testing.T) {
 		"json":   func(w io.Writer) error { return tr.WriteJSON(w, tr.Len()) },
 		"shiviz": func(w io.Writer) error { return tr.WriteShiViz(w, tr.Len()) },
 	} {
-		assert.ErrorIs(t, write(&failing{n: 0}), errFull, name)
-		assert.ErrorIs(t, write(&failing{n: 100_000}), errFull, name)
+		assert.ErrorIs(t, write(&fulldisk.Writer{Room: 0}), fulldisk.ErrNoSpace, name)
+		assert.ErrorIs(t, write(&fulldisk.Writer{Room: 100_000}), fulldisk.ErrNoSpace, name)
 		var count counting
 		require.NoError(t, write(&count))
 		assert.Greater(t, count.writes, 10, "%s: written in pieces", name)
