@@ -87,7 +87,7 @@ func (c *Lab) OnPreRender(ctx app.Context) { c.nameThePage(ctx) }
 // nameThePage sets the page's title and description to the lesson's.
 func (c *Lab) nameThePage(ctx app.Context) {
 	if c.index {
-		c.namePage(ctx, "Spacetime: the course, claim by claim",
+		namePage(ctx, c.prepared, "Spacetime: the course, claim by claim",
 			"Every claim of the course on global state and coordination, each a link to a run that shows it, to step, rewind and break.")
 		return
 	}
@@ -98,7 +98,7 @@ func (c *Lab) nameThePage(ctx app.Context) {
 	for i, v := range c.page.Views {
 		titles[i] = v.Scenario().Title
 	}
-	c.namePage(ctx, clipWords(strings.Join(titles, " | "), 120)+" · Spacetime", clipWords(c.sess(0).Scenario().Description, 300))
+	namePage(ctx, c.prepared, clipWords(strings.Join(titles, " | "), 120)+" · Spacetime", clipWords(c.sess(0).Scenario().Description, 300))
 }
 
 // clipWords shortens text to at most n bytes at a space (or, with none,

@@ -101,23 +101,23 @@ func headText(s string) string {
 
 // namePage sets the page's title and description (description "" leaves
 // the site's). In the browser they are set through the DOM; on the
-// server, where go-app would write them into attributes unescaped, by
-// placeholders that the server's finish replaces (Prepare), or not at all
-// when the page was not prepared by the server.
-func (c *Lab) namePage(ctx app.Context, title, description string) {
+// server, where go-app would write them into attributes unescaped, by the
+// placeholders of the request's token that Prepare's finish replaces, or
+// not at all when the server did not prepare the page (token "" or gone).
+func namePage(ctx app.Context, token, title, description string) {
 	if !app.IsServer {
 		ctx.Page().SetTitle("%s", title)
 		return
 	}
-	v, found := prepared.Load(c.prepared)
+	v, found := prepared.Load(token)
 	if !found {
 		return
 	}
 	prep := v.(*preparation)
 	prep.title = title
-	ctx.Page().SetTitle("%s", titlePlaceholder(c.prepared))
+	ctx.Page().SetTitle("%s", titlePlaceholder(token))
 	if description != "" {
 		prep.description = description
-		ctx.Page().SetDescription("%s", descriptionPlaceholder(c.prepared))
+		ctx.Page().SetDescription("%s", descriptionPlaceholder(token))
 	}
 }
