@@ -352,9 +352,6 @@ func RawScenarioQuery(doc []byte) url.Values {
 	return q
 }
 
-// packScenario is the sc= value of a scenario.
-func packScenario(s *scenario.Scenario) string { return pack(s.JSON()) }
-
 // packedScenario is the session's scenario as a link writes it whole,
 // packed once for each scenario; "" when it is larger than a link may
 // carry (MaxPacked), as a long imported log is: its link cannot name it.

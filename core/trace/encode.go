@@ -55,10 +55,9 @@ func (t *Trace) WriteJSON(w io.Writer, k int) error {
 // jsonWriter writes a trace's JSON in pieces, through a buffer flushed
 // when it fills, keeping the first error.
 type jsonWriter struct {
-	w       io.Writer
-	buf     []byte
-	compact []byte
-	err     error
+	w   io.Writer
+	buf []byte
+	err error
 }
 
 func (e *jsonWriter) raw(s string) { e.buf = append(e.buf, s...) }

@@ -15,13 +15,6 @@ type dyadic struct {
 	exp int
 }
 
-// one is the credit there is: 1.
-func one() dyadic {
-	var d dyadic
-	d.num.SetInt64(1)
-	return d
-}
-
 // addShare adds sign·2^-e (sign is 1 or -1).
 func (d *dyadic) addShare(e, sign int) {
 	if e > d.exp {
