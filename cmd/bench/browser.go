@@ -155,23 +155,38 @@ func measureParts(ctx context.Context, action, result string) ([]float64, error)
 const pressRight = `() => window.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`
 const pressLeft = `() => window.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`
 
-// stepLatency presses → through the bank lesson: key press to frame painted.
+// stepLatency presses → through the bank lesson and through the six runs
+// of a compare view: key press to frame painted.
 func stepLatency(ctx context.Context, url string, rep *Report) error {
-	tctx, done, err := tab(ctx, url+"/?s=snapshot-bank&k=0")
-	if err != nil {
+	var err error
+	if rep.StepMS, err = medianStep(ctx, url+"/?s=snapshot-bank&k=0"); err != nil {
 		return err
+	}
+	rep.StepCompareMS, err = medianStep(ctx, url+sixRuns)
+	return err
+}
+
+// sixRuns is a compare view of six runs, the most a page holds: the same
+// contention under the six mutual exclusions.
+const sixRuns = "/compare?s=mutex-contention-high-central&s.2=mutex-contention-high-lamport-mutex&s.3=mutex-contention-high-ricart-agrawala&s.4=mutex-contention-high-token-ring&s.5=mutex-contention-high-suzuki-kasami&s.6=mutex-contention-high-maekawa&k=0"
+
+// medianStep is the median of 40 presses of → in a page, each from the key
+// press to the frame painted.
+func medianStep(ctx context.Context, url string) (float64, error) {
+	tctx, done, err := tab(ctx, url)
+	if err != nil {
+		return 0, err
 	}
 	defer done()
 	var ms []float64
 	for range 40 {
 		v, err := measure(tctx, pressRight, true)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		ms = append(ms, v)
 	}
-	rep.StepMS = median(ms)
-	return nil
+	return median(ms), nil
 }
 
 // seekAndHeap loads the 100,000-step lesson, reads the Go heap, then jumps

@@ -58,9 +58,11 @@ type Report struct {
 	} `json:"floor"`
 	// Ratios are figures over their floors (the simulator's: native
 	// events per second over wasm's), and Goals what they should be.
-	Ratios         map[string]float64            `json:"ratios"`
-	Goals          map[string]float64            `json:"goals"`
-	StepMS         float64                       `json:"step_ms"`
+	Ratios map[string]float64 `json:"ratios"`
+	Goals  map[string]float64 `json:"goals"`
+	StepMS float64            `json:"step_ms"`
+	// StepCompareMS is StepMS in a compare view of six runs.
+	StepCompareMS  float64                       `json:"step_compare_ms"`
 	SeekMS         map[string]float64            `json:"seek_ms"`
 	FrameScriptMS  float64                       `json:"frame_script_ms"`
 	FrameLayoutMS  float64                       `json:"frame_layout_ms"`
@@ -151,6 +153,9 @@ func judge(rep *Report) {
 	if rep.StepMS > 0 {
 		w["step_ms"] = rep.StepMS <= Budgets["step_ms"]
 	}
+	if rep.StepCompareMS > 0 {
+		w["step_compare_ms"] = rep.StepCompareMS <= Budgets["step_ms"]
+	}
 	if v, ok := rep.SeekMS["worst"]; ok {
 		w["seek_worst_ms"] = v <= Budgets["seek_worst_ms"]
 	}
@@ -212,6 +217,7 @@ func printTable(rep *Report) {
 	row("first diagram, prerendered SVG (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["prerendered"]), "", "")
 	row("first diagram, canvas, opened again (median 3)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas, warm"]), "", "")
 	row("step: key press to frame painted (median)", fmt.Sprintf("%.1f ms", rep.StepMS), "≤ 16 ms", "step_ms")
+	row("step in a compare view of six runs (median)", fmt.Sprintf("%.1f ms", rep.StepCompareMS), "≤ 16 ms", "step_compare_ms")
 	row("seek in 100,000 steps (median / worst; Go collections during the 40)", fmt.Sprintf("%.1f / %.1f ms; %.0f", rep.SeekMS["median"], rep.SeekMS["worst"], rep.SeekMS["collections"]), "≤ 16 ms worst", "seek_worst_ms")
 	row(fmt.Sprintf("frame script (paint), %d shapes visible", rep.FrameShapes), fmt.Sprintf("%.2f ms", rep.FrameScriptMS), "≤ 2 ms", "frame_script_ms")
 	row("  and laying them out in Go (per change)", fmt.Sprintf("%.1f ms", rep.FrameLayoutMS), "", "")
