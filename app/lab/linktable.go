@@ -48,20 +48,20 @@ type linkParam struct {
 // that depend on how many panes it has. Adding a parameter is adding a
 // row here, and the field it fills.
 var linkParams = []linkParam{
-	{name: "v", says: "the link format's version: 2; a link of version 1, or without v, counts processes from 0", read: readVersion,
+	{name: "v", says: "the link format's version, `2`; a link of version `1`, or without `v`, counts processes from 0", read: readVersion,
 		write: func(*Page, *Session) string { return URLVersion }},
-	{name: "embed", says: "1: the page in a slide, without its header and panels (and a pane that names no step opens where its lesson is under way); 0 or none: the whole page", read: readEmbed,
+	{name: "embed", says: "`1`: the page in a slide, without its header and panels (and a pane that names no step opens where its lesson is under way); `0` or none: the whole page", read: readEmbed,
 		write: func(p *Page, _ *Session) string { return pick(p.Embed, "1", "") }},
 
 	{name: "s", pane: true, says: "a built-in lesson (the default lesson when the pane names none)", read: readLesson,
 		write: func(_ *Page, s *Session) string { return pick(s.link != linkPacked, s.scn.ID, "") }},
 	{name: "sc", pane: true, says: "any other scenario: its JSON deflated, in base64url (at most 1 MiB inflated)", read: readPacked,
 		write: func(_ *Page, s *Session) string { return pick(s.link == linkPacked, s.packedScenario(), "") }},
-	{name: "fifo", pane: true, says: "0 or 1: the lesson with its channels switched (the FIFO toggle)", read: readFIFO,
+	{name: "fifo", pane: true, says: "`0` or `1`: the lesson with its channels switched (the FIFO toggle)", read: readFIFO,
 		write: func(_ *Page, s *Session) string { return pick(s.link == linkFlipped, pick(s.scn.FIFO(), "1", "0"), "") }},
-	{name: "in", pane: true, says: "the learner's inputs, such as 12d5,30c2 (at most 5,000; see EncodeInputs)", read: readInputs,
+	{name: "in", pane: true, says: "the learner's inputs, such as `12d5,30c2` (at most 5,000; see `EncodeInputs`)", read: readInputs,
 		write: func(_ *Page, s *Session) string { return EncodeInputs(s.run.Inputs()) }},
-	{name: "axis", pane: true, says: "lamport: the diagram's axis is Lamport time (time by default)", read: readAxis,
+	{name: "axis", pane: true, says: "`lamport`: the diagram's axis is Lamport time (`time` by default)", read: readAxis,
 		write: func(_ *Page, s *Session) string { return pick(s.Axis == diagram.AxisLamport, string(s.Axis), "") }},
 	{name: "span", pane: true, says: "the zoom: how much of the axis is visible, from 4 to 1,000,000", read: readSpan(func(r *linkReading) *View { return &r.sess.View }),
 		write: func(_ *Page, s *Session) string { return writeSpan(s.View) }},
@@ -80,13 +80,13 @@ var linkParams = []linkParam{
 		write: func(_ *Page, s *Session) string {
 			return pick(s.Selected >= 0 && s.Selected < s.step && s.Other >= 0 && s.Other < s.step, strconv.Itoa(s.Other), "")
 		}},
-	{name: "stamps", pane: true, says: "lamport or vector: every event's timestamp or vector clock shown", read: readStamps,
+	{name: "stamps", pane: true, says: "`lamport` or `vector`: every event's timestamp or vector clock shown", read: readStamps,
 		write: func(_ *Page, s *Session) string { return string(s.Stamps) }},
-	{name: "cut", pane: true, says: "the cut tool's points, one a process (_: not placed), such as 12.5,_,30", read: readCut,
+	{name: "cut", pane: true, says: "the cut tool's points, one a process (`_`: not placed), such as `12.5,_,30`", read: readCut,
 		write: func(_ *Page, s *Session) string { return pick(s.Cut.On, encodeCut(s.Cut.Points), "") }},
 	{name: "tour", pane: true, says: "the stop of the lesson's guided tour, from 1", read: readTour,
 		write: func(_ *Page, s *Session) string { return pick(s.tourStop > 0, strconv.Itoa(s.tourStop), "") }},
-	{name: "quiz", pane: true, says: "1: a quiz on steps drawn from the run; or the steps it asks about, such as 9,43", read: readQuiz,
+	{name: "quiz", pane: true, says: "`1`: a quiz on steps drawn from the run; or the steps it asks about, such as `9,43`", read: readQuiz,
 		write: func(_ *Page, s *Session) string {
 			if s.quiz == nil {
 				return ""
@@ -94,17 +94,17 @@ var linkParams = []linkParam{
 			return s.quiz.encode()
 		}},
 
-	{name: "steps", says: "apart: the panes step one by one (together by default)", read: readSteps,
+	{name: "steps", says: "`apart`: the panes step one by one (`together` by default)", read: readSteps,
 		write: func(p *Page, _ *Session) string { return pick(len(p.Views) > 1 && !p.Together, "apart", "") }},
 	{name: "span.shared", says: "the zoom of panes stepped together", read: readSharedWindow("span", readSpan(func(r *linkReading) *View { return &r.page.Window })),
 		write: func(p *Page, _ *Session) string { return pick(len(p.Views) > 1 && p.Together, writeSpan(p.Window), "") }},
 	{name: "at.shared", says: "where the window of panes stepped together is pinned", read: readSharedWindow("at", readAt(func(r *linkReading) *View { return &r.page.Window })),
 		write: func(p *Page, _ *Session) string { return pick(len(p.Views) > 1 && p.Together, writeAt(p.Window), "") }},
-	{name: "text", says: "the text size: S, M, L or XL (else the screen's)", read: readText,
+	{name: "text", says: "the text size: `S`, `M`, `L` or `XL` (else the screen's)", read: readText,
 		write: func(p *Page, _ *Session) string { return p.Text }},
-	{name: "theme", says: "dark or colour-blind (light by default)", read: readTheme,
+	{name: "theme", says: "`dark` or `colour-blind` (`light` by default)", read: readTheme,
 		write: func(p *Page, _ *Session) string { return p.Theme }},
-	{name: "origin", says: "the only site whose messages drive an embedded page, such as https://slides.example.org (null: slides opened from disk)", read: readOrigin,
+	{name: "origin", says: "the only site whose messages drive an embedded page, such as `https://slides.example.org` (`null`: slides opened from disk)", read: readOrigin,
 		write: func(p *Page, _ *Session) string { return p.Origin }},
 }
 
