@@ -420,10 +420,11 @@ func boundLink(q url.Values) (url.Values, string, bool) {
 		said = append(said, k)
 		said = append(said, vs...)
 	}
-	version, err := linkVersion(q)
-	if err != nil {
+	r := &linkReading{}
+	if err := readVersion(r, q.Get("v")); err != nil {
 		return q, strings.Join(said, "\x00"), true
 	}
+	version := r.version
 	work := 0
 	for i := 0; i <= MaxViews; i++ {
 		sfx := ""

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
 	"spacetime/core/engine"
@@ -25,7 +24,7 @@ const MaxLinkParams = 10_000
 // A setting that is not the link's (a tracker's, such as utm_source=50%)
 // and does not parse is left out, as url.ParseQuery leaves it out, so
 // that the link opens as it did; one that names a link parameter (see
-// viewParams and pageParams), or whose name does not decode, is refused.
+// linkParams), or whose name does not decode, is refused.
 // On error the values are nil: a link that does not parse opens nothing,
 // not the part of it that parsed.
 func ParseLinkQuery(raw string) (url.Values, error) {
@@ -93,17 +92,6 @@ func badEscape(err error) string {
 	}
 	return "not a valid escape"
 }
-
-// isLinkParam reports whether key is one of the link's parameters (a
-// view's, with or without a suffix, or the page's) rather than another's.
-func isLinkParam(key string) bool {
-	base, _, _ := strings.Cut(key, ".")
-	return slices.Contains(pageParams, key) || slices.Contains(viewParams, base)
-}
-
-// maxOwnParams is how many parameters a link of this Spacetime may hold:
-// the page's, and every view's.
-func maxOwnParams() int { return len(pageParams) + MaxViews*len(viewParams) }
 
 // thousands writes n with commas between its thousands (10,000).
 func thousands(n int) string {

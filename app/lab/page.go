@@ -3,9 +3,7 @@ package lab
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +29,8 @@ type Page struct {
 	Text string
 	// Theme is "dark" or "colour-blind", or "" for the light theme.
 	Theme string
+	// Embed shows the page in a slide, without its header and panels.
+	Embed bool
 	// Origin is the only origin ("https://slides.example.org", or "null"
 	// for slides opened from disk) whose messages drive the page when it
 	// is embedded; "" takes any (see DecodeSlideMessage).
@@ -52,34 +52,13 @@ func OpenPage(views ...*Session) *Page {
 	return &Page{Views: views, Together: len(views) > 1}
 }
 
-// Query encodes every view of the page (see Session.Query): the first
-// view's parameters unsuffixed, the i-th's with the suffix .i, and
-// steps=apart when several views are stepped one by one.
-func (p *Page) Query() url.Values {
-	q := url.Values{}
-	q.Set("v", URLVersion)
-	for i, s := range p.Views {
-		s.encode(q, suffix(i))
-	}
-	if p.Text != "" {
-		q.Set("text", p.Text)
-	}
-	if p.Theme != "" {
-		q.Set("theme", p.Theme)
-	}
-	if p.Origin != "" {
-		q.Set("origin", p.Origin)
-	}
-	if len(p.Views) > 1 {
-		if p.Together {
-			p.Window.encode(q, ".shared")
-		} else {
-			q.Set("steps", "apart")
-		}
-	}
-	return q
-}
+// Query is the page's link: every row of linkParams that has something
+// to say, the first pane's parameters unsuffixed and the i-th's with the
+// suffix .i.
+func (p *Page) Query() url.Values { return writeLink(p) }
 
+// suffix is the suffix of pane i's parameters: none for the first, .2
+// for the second.
 func suffix(i int) string {
 	if i == 0 {
 		return ""
@@ -95,64 +74,6 @@ func suffix(i int) string {
 // Session.Stopped).
 func PageFromQuery(q url.Values, compare bool) (*Page, error) {
 	return pageFromQuery(q, compare, nil)
-}
-
-// viewParams are the parameters of one view, which a page of several
-// views gives with a suffix (k.2 for the second view's step), and
-// pageParams those of the page. Other parameters (a tracker's, a slide
-// framework's) are not the link's and are left alone. Each parameter
-// readView reads and Session.encode writes must be listed here, or
-// checkParams lets it through given twice or for a view the link does
-// not name (TestEveryParameterIsChecked holds them together).
-var (
-	viewParams = []string{"s", "sc", "fifo", "in", "k", "axis", "span", "at", "stamps", "sel", "sel2", "cut", "tour", "quiz"}
-	pageParams = []string{"v", "steps", "embed", "span.shared", "at.shared", "text", "theme", "origin"}
-)
-
-// checkParams refuses what a link says that would otherwise be silently
-// dropped: a parameter given twice (which value was meant?), a view's
-// parameter for a view the link does not name (the first view may be the
-// default lesson; the others must be named in order), and a view's
-// parameter on /compare's default comparison, which names no view.
-func checkParams(q url.Values, compare bool) error {
-	named := namesAView(q)
-	for _, key := range slices.Sorted(maps.Keys(q)) {
-		if slices.Contains(pageParams, key) {
-			if len(q[key]) > 1 {
-				return fmt.Errorf("link parameter %q is given %d times: give it once", key, len(q[key]))
-			}
-			continue
-		}
-		base, sfx, _ := strings.Cut(key, ".")
-		if !slices.Contains(viewParams, base) {
-			if own := strings.ToLower(key); own != key && isLinkParam(own) {
-				// a tracker's are not spelt so; a slide author's "Embed=1"
-				// would be dropped
-				return fmt.Errorf("link parameter %q: the link's parameters are in lower case: want %q", clip(key), own)
-			}
-			continue // not the link's
-		}
-		if len(q[key]) > 1 {
-			return fmt.Errorf("link parameter %q is given %d times: give it once", clip(key), len(q[key]))
-		}
-		if compare && !named {
-			return fmt.Errorf("link parameter %q: /compare without \"s\" opens its default comparison, which takes no view's parameters: name the views (s=…&s.2=…) to set them", clip(key))
-		}
-		view := 1
-		if sfx != "" {
-			n, err := strconv.Atoi(sfx)
-			if err != nil || n < 2 || n > MaxViews || strconv.Itoa(n) != sfx {
-				return fmt.Errorf("link parameter %q: a view's parameter ends in .2 to .%d (its view), got %q", clip(key), MaxViews, "."+clip(sfx))
-			}
-			view = n
-		}
-		for v := 2; v <= view; v++ {
-			if sv := suffix(v - 1); q.Get("s"+sv) == "" && q.Get("sc"+sv) == "" {
-				return fmt.Errorf("link parameter %q: the link names no view %d (no %q or %q)", clip(key), v, "s"+sv, "sc"+sv)
-			}
-		}
-	}
-	return nil
 }
 
 // namesAView reports whether a link names any view's scenario.
@@ -207,102 +128,7 @@ func PageFromQueryWithin(q url.Values, compare bool, budget *engine.Budget) (*Pa
 }
 
 func pageFromQuery(q url.Values, compare bool, budget *engine.Budget) (*Page, error) {
-	version, err := linkVersion(q)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkParams(q, compare); err != nil {
-		return nil, err
-	}
-	switch e := q.Get("embed"); e {
-	case "", "0", "1":
-	default:
-		// embed=true would show the whole page in a slide, without a word
-		return nil, fmt.Errorf("link parameter \"embed\": want 1 (the page without its header and panels, for a slide) or 0, got %q", clip(e))
-	}
-	p := &Page{}
-	if compare && !namesAView(q) {
-		for _, id := range Compare {
-			s, err := scenario.Builtin(id)
-			if err != nil {
-				return nil, err
-			}
-			v, err := OpenWithin(s, budget)
-			if err != nil {
-				return nil, err
-			}
-			p.Views = append(p.Views, v)
-		}
-	} else {
-		first, err := readView(q, "", version, budget)
-		if err != nil {
-			return nil, err
-		}
-		p.Views = []*Session{first}
-		for i := 1; ; i++ {
-			sfx := suffix(i)
-			if q.Get("s"+sfx) == "" && q.Get("sc"+sfx) == "" {
-				break
-			}
-			if i >= MaxViews {
-				return nil, fmt.Errorf("link parameter %q: a page holds at most %d views", "s"+sfx, MaxViews)
-			}
-			s, err := readView(q, sfx, version, budget)
-			if err != nil {
-				return nil, err
-			}
-			p.Views = append(p.Views, s)
-		}
-	}
-	// /compare's default comparison reads these as a link that names its
-	// views does (it used to drop them)
-	switch steps := q.Get("steps"); steps {
-	case "", "together":
-		p.Together = len(p.Views) > 1
-	case "apart":
-	default:
-		return nil, fmt.Errorf("link parameter \"steps\": want together or apart, got %q", clip(steps))
-	}
-	if p.Window, err = readWindow(q, ".shared"); err != nil {
-		return nil, err
-	}
-	// the shared window is drawn, and written back, only when several
-	// views step together
-	for _, key := range []string{"span.shared", "at.shared"} {
-		switch {
-		case q.Get(key) == "" || p.Together:
-		case len(p.Views) == 1:
-			return nil, fmt.Errorf("link parameter %q: the views' shared window is for a page of several views stepped together, and this page has one (its own is %q)", key, strings.TrimSuffix(key, ".shared"))
-		default:
-			return nil, fmt.Errorf("link parameter %q: the views' shared window is for views stepped together, and this link steps them apart (steps=apart): give each view's own (%q, %q…)", key, strings.TrimSuffix(key, ".shared"), strings.TrimSuffix(key, ".shared")+".2")
-		}
-	}
-	return p, p.readLooks(q)
-}
-
-// readLooks reads the page's text size and theme from a link.
-func (p *Page) readLooks(q url.Values) error {
-	if t := q.Get("text"); t != "" {
-		if !slices.Contains(TextSizes, t) {
-			return fmt.Errorf("link parameter \"text\": want one of %s, got %q", strings.Join(TextSizes, ", "), clip(t))
-		}
-		p.Text = t
-	}
-	switch th := q.Get("theme"); th {
-	case "", "light":
-	case "dark", "colour-blind":
-		p.Theme = th
-	default:
-		return fmt.Errorf("link parameter \"theme\": want one of %s, got %q", strings.Join(Themes, ", "), clip(th))
-	}
-	if o := q.Get("origin"); o != "" {
-		u, err := url.Parse(o)
-		if o != "null" && (err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "") {
-			return fmt.Errorf("link parameter \"origin\": want the slides' origin, such as https://slides.example.org (or null for slides opened from disk), got %q", clip(o))
-		}
-		p.Origin = strings.TrimSuffix(o, "/")
-	}
-	return nil
+	return readLink(q, compare, budget, false)
 }
 
 // Notice says, in plain words, which of the page's runs stop before their

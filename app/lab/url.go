@@ -5,16 +5,13 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"spacetime/app/diagram"
 	"spacetime/core/engine"
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
@@ -38,286 +35,21 @@ const (
 	MaxAt = 1e9
 )
 
-// Query encodes the whole view: scenario, learner inputs, step and axis.
+// Query is the link of the session alone on a page (see Page.Query):
+// its scenario, the learner's inputs, the step and what the diagram shows.
 // Opening a link with it reproduces the exact view.
-//
-//	v=2                link format version
-//	s=snapshot-bank    a built-in scenario, or
-//	sc=…               any other scenario: its JSON, deflated, base64url
-//	fifo=0             the built-in with its channels switched (FIFO toggle)
-//	in=12d5,30c1       learner inputs (see EncodeInputs)
-//	k=57               the step on screen
-//	axis=lamport       the diagram's axis, when not simulated time
-//	span=40            the zoom: how much of the axis is visible
-//	at=120             the window pinned at this point of the axis (else it
-//	                   follows the present)
-//	stamps=vector      every event's Lamport timestamp or vector clock shown
-//	sel=12             the event (step) whose causal past and future show
-//	sel2=20            an event compared with the selected one
-//	cut=12.5,_,30      the cut tool's points, one per process (_: not placed)
-//	tour=2             the stop of the lesson's guided tour the page is at
-//	quiz=1             a quiz on steps drawn from the run, or quiz=9,43 on
-//	                   those steps: the page asks before each what it does
-//
-// A page of several views writes the second view's parameters with the
-// suffix .2 (s.2=, k.2=, …), the third's with .3, and so on.
-func (s *Session) Query() url.Values {
-	q := url.Values{}
-	q.Set("v", URLVersion)
-	s.encode(q, "")
-	return q
-}
+func (s *Session) Query() url.Values { return OpenPage(s).Query() }
 
-// encode writes the session's parameters with the given key suffix.
-func (s *Session) encode(q url.Values, suffix string) {
-	set := func(k, v string) { q.Set(k+suffix, v) }
-	switch s.link {
-	case linkBuiltin:
-		set("s", s.scn.ID)
-	case linkFlipped:
-		set("s", s.scn.ID)
-		set("fifo", map[bool]string{true: "1", false: "0"}[s.scn.FIFO()])
-	default:
-		if sc := s.packedScenario(); sc != "" {
-			set("sc", sc)
-		}
-	}
-	if in := EncodeInputs(s.run.Inputs()); in != "" {
-		set("in", in)
-	}
-	set("k", strconv.Itoa(s.step))
-	if s.Axis != diagram.AxisTime && s.Axis != "" {
-		set("axis", string(s.Axis))
-	}
-	s.View.encode(q, suffix)
-	if s.Stamps != diagram.StampsNone {
-		set("stamps", string(s.Stamps))
-	}
-	// a selection past the step is kept for when the run comes back to
-	// it, but not shown: the link, which reads only events on screen,
-	// holds what is
-	if s.Selected >= 0 && s.Selected < s.step {
-		set("sel", strconv.Itoa(s.Selected))
-		if s.Other >= 0 && s.Other < s.step {
-			set("sel2", strconv.Itoa(s.Other))
-		}
-	}
-	if s.Cut.On {
-		set("cut", encodeCut(s.Cut.Points))
-	}
-	if s.tourStop > 0 {
-		set("tour", strconv.Itoa(s.tourStop))
-	}
-	if s.quiz != nil {
-		set("quiz", s.quiz.encode())
-	}
-}
-
-// encode writes a window's zoom and pin.
-func (v View) encode(q url.Values, suffix string) {
-	if v.Span > 0 {
-		q.Set("span"+suffix, strconv.FormatFloat(v.Span, 'g', 6, 64))
-	}
-	if v.Pinned {
-		q.Set("at"+suffix, strconv.FormatFloat(v.Start, 'g', 8, 64))
-	}
-}
-
-// FromQuery opens the (first) view a link encodes. An error names the link
-// parameter that is wrong and why; the link is checked as PageFromQuery
-// checks it (a parameter given twice is refused here too).
+// FromQuery opens the (first) view a link encodes, with the page's
+// parameters read before the panes' (see linkParams). An error names the
+// link parameter that is wrong and why; the link is checked as
+// PageFromQuery checks it (a parameter given twice is refused here too).
 func FromQuery(q url.Values) (*Session, error) {
-	version, err := linkVersion(q)
+	p, err := readLink(q, false, nil, true)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkParams(q, false); err != nil {
-		return nil, err
-	}
-	return readView(q, "", version, nil)
-}
-
-// linkVersion reads and checks the link's format version.
-func linkVersion(q url.Values) (int, error) {
-	switch v := q.Get("v"); v {
-	case URLVersion:
-		return 2, nil
-	case "", "1":
-		// the first version's links all said v=1; a link without it was
-		// written by hand for that version
-		return 1, nil
-	default:
-		return 0, fmt.Errorf("link parameter \"v\": this link uses format %q; this Spacetime reads formats 1 and %s", clip(v), URLVersion)
-	}
-}
-
-// readView opens the view whose parameters carry suffix.
-func readView(q url.Values, suffix string, version int, budget *engine.Budget) (*Session, error) {
-	get := func(k string) string { return q.Get(k + suffix) }
-	param := func(k string) string { return fmt.Sprintf("link parameter %q", k+suffix) }
-	var scn *scenario.Scenario
-	var err error
-	switch {
-	case get("sc") != "" && get("s") != "":
-		// which was meant? the page writes one or the other
-		return nil, fmt.Errorf("%s: a view names its scenario once, by %q (a lesson) or by %q (a packed scenario), and this link gives both", param("s"), "s"+suffix, "sc"+suffix)
-	case get("sc") != "":
-		scn, err = unpackScenario(get("sc"), version)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", param("sc"), err)
-		}
-	case get("s") != "":
-		scn, err = scenario.Builtin(get("s"))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", param("s"), err)
-		}
-	default:
-		scn, _ = scenario.Builtin(scenario.Default)
-	}
-	switch f := get("fifo"); f {
-	case "":
-	case "0", "1":
-		scn = scn.WithFIFO(f == "1")
-	default:
-		return nil, fmt.Errorf("%s: want 0 or 1 (FIFO channels off or on), got %q", param("fifo"), clip(f))
-	}
-	var inputs []engine.Input
-	if raw := get("in"); raw != "" {
-		if inputs, err = decodeInputs(raw, scn.Spec(), len(scn.Names), version); err != nil {
-			return nil, fmt.Errorf("%s: %w", param("in"), err)
-		}
-	}
-	sess, inErr, err := openWith(scn, budget, inputs)
-	if err != nil {
-		return nil, err
-	}
-	// inputs past where a bounded run stopped cannot be shown; the session
-	// says where it stopped
-	cut := sess.run.Stopped() == engine.StoppedBudget
-	if inErr != nil && !(cut && errors.Is(inErr, engine.ErrPastTheEnd)) {
-		return nil, fmt.Errorf("%s: %w", param("in"), inErr)
-	}
-	switch a := get("axis"); a {
-	case "", string(diagram.AxisTime):
-	case string(diagram.AxisLamport):
-		sess.Axis = diagram.AxisLamport
-	default:
-		return nil, fmt.Errorf("%s: want time or lamport, got %q", param("axis"), clip(a))
-	}
-	if sess.View, err = readWindow(q, suffix); err != nil {
-		return nil, err
-	}
-	if raw := get("k"); raw != "" {
-		k, err := strconv.Atoi(raw)
-		if err != nil || k < 0 {
-			return nil, fmt.Errorf("%s: want a step number, got %q", param("k"), clip(raw))
-		}
-		if k > sess.Len() && !cut {
-			// the lesson is what the link is about: open it, at its end
-			sess.LinkNote = fmt.Sprintf("The link asks for step %d, past the end of this run (%d steps): it is shown at its last step.", k, sess.Len())
-		}
-		sess.step = min(k, sess.Len())
-	} else if q.Get("embed") == "1" {
-		// a slide that names no step shows the lesson under way
-		sess.step = sess.OpeningStep()
-	}
-	// event reads an event on screen from link parameter name; one past
-	// where a bounded run stopped is none (-1)
-	event := func(name, raw string) (int, error) {
-		k, err := strconv.Atoi(raw)
-		switch {
-		case err == nil && cut && k >= sess.step:
-			return -1, nil
-		case err != nil || k < 0 || k >= sess.step:
-			return 0, fmt.Errorf("%s: want an event on screen, a step from 0 to %d, got %q", param(name), sess.step-1, clip(raw))
-		case sess.run.Trace().Records[k].Node < 0:
-			return 0, fmt.Errorf("%s: step %d is a change of the whole network, not an event of a process", param(name), k)
-		}
-		return k, nil
-	}
-	if raw := get("sel"); raw != "" {
-		sel, err := event("sel", raw)
-		if err != nil {
-			return nil, err
-		}
-		sess.Selected = sel
-	}
-	if raw := get("sel2"); raw != "" && !(cut && sess.Selected < 0) {
-		if sess.Selected < 0 {
-			return nil, fmt.Errorf("%s: an event compared with the selected one needs %s too", param("sel2"), param("sel"))
-		}
-		other, err := event("sel2", raw)
-		if err != nil {
-			return nil, err
-		}
-		if other == sess.Selected && other >= 0 {
-			return nil, fmt.Errorf("%s: want another event than the selected one (%s), got the same step %d", param("sel2"), param("sel"), other)
-		}
-		sess.Other = other
-	}
-	switch st := diagram.Stamps(get("stamps")); st {
-	case diagram.StampsNone, diagram.StampsLamport, diagram.StampsVector:
-		sess.Stamps = st
-	default:
-		return nil, fmt.Errorf("%s: want lamport or vector, got %q", param("stamps"), clip(string(st)))
-	}
-	if raw := get("cut"); raw != "" {
-		points, err := decodeCut(raw, len(sess.scn.Names))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", param("cut"), err)
-		}
-		sess.Cut = CutTool{On: true, Points: points}
-	}
-	if raw := get("tour"); raw != "" {
-		n, err := strconv.Atoi(raw)
-		stops := len(sess.Tour())
-		switch {
-		case stops == 0:
-			return nil, fmt.Errorf("%s: this lesson has no tour", param("tour"))
-		case err != nil || n < 1 || n > stops:
-			return nil, fmt.Errorf("%s: want a stop of the lesson's tour, from 1 to %d, got %q", param("tour"), stops, clip(raw))
-		}
-		// the stop's step, unless the link names its own (and its
-		// selection and the event compared with it, which the stop's
-		// would replace)
-		step, sel, other := sess.step, sess.Selected, sess.Other
-		sess.GoToStop(n)
-		if get("k") != "" {
-			sess.step, sess.Selected, sess.Other = step, sel, other
-		}
-	}
-	if raw := get("quiz"); raw != "" {
-		steps, err := decodeQuiz(raw)
-		if err == nil {
-			err = sess.StartQuiz(steps)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", param("quiz"), err)
-		}
-		// a quiz's link opens before its first question: what comes after
-		// is the learner's to predict
-	}
-	return sess, nil
-}
-
-// readWindow reads a window's zoom and pin.
-func readWindow(q url.Values, suffix string) (View, error) {
-	var v View
-	if raw := q.Get("span" + suffix); raw != "" {
-		span, err := strconv.ParseFloat(raw, 64)
-		if err != nil || math.IsNaN(span) || span < MinSpan || span > MaxSpan {
-			return v, fmt.Errorf("link parameter %q: want a zoom from %d to %d, got %q", "span"+suffix, MinSpan, MaxSpan, clip(raw))
-		}
-		v.Span = span
-	}
-	if raw := q.Get("at" + suffix); raw != "" {
-		at, err := strconv.ParseFloat(raw, 64)
-		if err != nil || math.IsNaN(at) || math.Abs(at) > MaxAt {
-			return v, fmt.Errorf("link parameter %q: want a point of the axis from %g to %g, got %q", "at"+suffix, -MaxAt, MaxAt, clip(raw))
-		}
-		v.Pinned, v.Start = true, at
-	}
-	return v, nil
+	return p.Views[0], nil
 }
 
 // clip shortens what a link said for an error message, so that a long bad
