@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json core/scenario/builtin/compare/*.json) go.mod go.sum
 
-.PHONY: all build run static test test-native test-wasm test-fuzz bench load clean
+.PHONY: all build run static test test-native test-wasm test-fuzz golden bench load clean
 
 all: build
 
@@ -74,6 +74,14 @@ test-fuzz:
 	$(call fuzz,FuzzZoomPan,./app/lab,2000x)
 	$(call fuzz,FuzzDecodeSlideMessage,./app/lab,3000x)
 	$(call fuzz,FuzzPageText,./app/ui,300x)
+
+# Rewrites every golden file (testdata/*.golden, the lessons' transcripts)
+# from what the code does now; read the diff before committing it. -update
+# is internal/golden's flag, so it goes only to the packages whose tests
+# link that package: any other test binary would refuse the flag.
+GOLDEN_PKGS = $(shell $(GO) list -test -f '{{if .ForTest}}{{.ForTest}} {{join .Deps " "}}{{end}}' ./... | awk '/ spacetime\/internal\/golden( |$$)/ {print $$1}' | sort -u)
+golden:
+	$(GO) test $(GOLDEN_PKGS) -update
 
 clean:
 	rm -rf bin dist web/app.wasm web/app.wasm.br web/app.wasm.gz

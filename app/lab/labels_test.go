@@ -153,7 +153,7 @@ func TestSlidesOpenUnderWayAndLessonsFrameTheirPoint(t *testing.T) {
 
 	scn, err := scenario.Builtin("token-ring-crash")
 	require.NoError(t, err)
-	scn.Lesson = &scenario.Lesson{Topic: "mutual exclusion", Opens: 11, Frame: []sim.Time{0, 14}}
+	scn.Lesson = &scenario.Lesson{Topic: scn.TopicOf(), Opens: 11, Frame: []sim.Time{0, 14}}
 	s, err = Open(scn)
 	require.NoError(t, err)
 	assert.Equal(t, 11, s.OpeningStep())

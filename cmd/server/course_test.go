@@ -21,12 +21,17 @@ func openIndex(t *testing.T) *page {
 	site(t)
 	p := watchConsole(t, reusedTab(t))
 	p.do(chromedp.EmulateViewport(1280, 720), chromedp.Navigate(siteURL+"/"))
+	p.waitFor(fmt.Sprintf(`!!window.goappNav && document.querySelectorAll(".claims a").length === %d`, courseClaims()), "the index and the client")
+	return p
+}
+
+// courseClaims counts the claims of course.json, each a link of the index.
+func courseClaims() int {
 	claims := 0
 	for _, topic := range scenario.Course() {
 		claims += len(topic.Claims)
 	}
-	p.waitFor(fmt.Sprintf(`!!window.goappNav && document.querySelectorAll(".claims a").length === %d`, claims), "the index and the client")
-	return p
+	return claims
 }
 
 // The page starts on the course's index: every claim by topic in the
@@ -36,13 +41,11 @@ func openIndex(t *testing.T) *page {
 func TestTheIndexOpensAClaimAtItsStep(t *testing.T) {
 	p := openIndex(t)
 	var headings []string
-	claims := 0
 	for _, topic := range scenario.Course() {
 		headings = append(headings, strings.ToUpper(topic.Name))
-		claims += len(topic.Claims)
 	}
 	assert.Equal(t, headings, eval[[]string](p, `[...document.querySelectorAll(".claims h2")].map(h => getComputedStyle(h).textTransform === "uppercase" ? h.textContent.toUpperCase() : h.textContent)`))
-	assert.Equal(t, claims, eval[int](p, `document.querySelectorAll(".claims a").length`))
+	assert.Equal(t, courseClaims(), eval[int](p, `document.querySelectorAll(".claims a").length`))
 	assert.Equal(t, "Spacetime: the course, claim by claim", eval[string](p, `document.title`))
 	assert.GreaterOrEqual(t, eval[float64](p, `parseFloat(getComputedStyle(document.querySelector(".claims .claim")).fontSize)`), 18.0, "a claim is read from the back of the room")
 	assert.LessOrEqual(t, eval[float64](p, `document.scrollingElement.scrollWidth`), 1280.0, "nothing runs off the side")

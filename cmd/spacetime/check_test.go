@@ -31,9 +31,10 @@ func checkJSON(t *testing.T, args ...string) (checkReport, error) {
 	return rep, err
 }
 
-// TestCheckEveryAlgorithm is make test's campaign: 200 seeded runs of
-// every registered algorithm with every fault. A failure prints the
-// command that replays it.
+// TestCheckEveryAlgorithm is the tests' one campaign (core/campaign's
+// tests hold its parts): 200 seeded runs of every registered algorithm
+// with every fault, on every core, through the command a learner runs.
+// A failure prints the command that replays it and the page's link.
 func TestCheckEveryAlgorithm(t *testing.T) {
 	out := t.TempDir()
 	rep, err := checkJSON(t, "--runs", "200", "--seed", "20261201", "--out", out)

@@ -312,24 +312,6 @@ func TestTally(t *testing.T) {
 	assert.False(t, (&Tally{Runs: 3, Expected: 4}).Failed())
 }
 
-// TestShortCampaign runs a short campaign over every registered
-// algorithm; the command line's test runs a longer one on every core.
-func TestShortCampaign(t *testing.T) {
-	for _, spec := range all.Specs() {
-		var tl Tally
-		for i := range seeds() / 3 {
-			seed := RunSeed(11, spec.ID, i)
-			res := Run(spec, seed, Options{})
-			tl.Add(&res)
-			if res.Failed() {
-				t.Errorf("%s run %d (seed %d) found a bug: %s %s %+v\n%s", spec.ID, i, seed, res.Panic, res.Error, res.Unexpected(), res.Scenario.JSON())
-			}
-		}
-		assert.Positive(t, tl.Steps, spec.ID)
-		assert.Positive(t, tl.Faults, spec.ID)
-	}
-}
-
 func withScript(t *testing.T, s *scenario.Scenario, script string) *scenario.Scenario {
 	t.Helper()
 	c := s.Clone()

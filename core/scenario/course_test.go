@@ -72,8 +72,8 @@ func TestTopicsAreTheCourses(t *testing.T) {
 	for _, topic := range scenario.Course() {
 		names = append(names, topic.Name)
 	}
+	require.NotEmpty(t, names)
 	assert.Equal(t, names, scenario.Topics)
-	assert.Equal(t, "snapshots and cuts", scenario.Topics[0])
 }
 
 // metricAt reads a run's figure at step k, as JSON reads it (numbers are

@@ -180,9 +180,6 @@ func TestValidationNamesTheField(t *testing.T) {
 func TestBuiltinsParseAndRun(t *testing.T) {
 	ids := scenario.BuiltinIDs()
 	require.Contains(t, ids, scenario.Default)
-	for _, want := range []string{"snapshot-bank", "snapshot-nonfifo", "snapshot-long"} {
-		require.Contains(t, ids, want)
-	}
 	for _, id := range ids {
 		t.Run(id, func(t *testing.T) {
 			if id == "snapshot-long" && testing.Short() {

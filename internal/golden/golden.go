@@ -1,7 +1,10 @@
 // Package golden compares a test's output with a golden file in testdata/
 // and rewrites the file when the tests run with -update:
 //
-//	go test ./core/... -update
+//	go test ./core/scenario -update
+//
+// -update is this package's flag, which only the test binaries that link
+// it accept; `make golden` passes it to every such package at once.
 //
 // It is shared by the tests of every package (core's included: a test may
 // read files, the core's own code may not), so that a golden file is read,
