@@ -13,26 +13,35 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/scenario"
-	"spacetime/core/sim"
 )
 
-func (c *Lab) switchScenario(ctx app.Context, i int, id string) {
+// Importer is the load panel (a file, or a pasted scenario or log) and the
+// file dropped on the page.
+type Importer struct {
+	app.Compo
+	*state
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
+func (c *PaneView) switchScenario(ctx app.Context, id string) {
 	s, err := scenario.Builtin(id)
 	if err != nil {
 		c.problem = err.Error()
 		return
 	}
-	c.load(ctx, i, s)
+	c.load(ctx, s)
 }
 
 // load opens a scenario in pane i in place of the one it shows, at the
 // step its lesson block says it opens at (a log at its end), else at 0.
-func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) { c.loadAt(ctx, i, s, true) }
+func (c *PaneView) load(ctx app.Context, s *scenario.Scenario) { c.loadAt(ctx, s, true) }
 
 // loadAt is load, at step 0 unless opening is set. The run is computed
 // in a burst (see lab.Burst): the 100,000-step lesson opens in 0.7 s
 // rather than 0.9 s.
-func (c *Lab) loadAt(ctx app.Context, i int, s *scenario.Scenario, opening bool) {
+func (c *PaneView) loadAt(ctx app.Context, s *scenario.Scenario, opening bool) {
+	i := c.Pane
 	var sess *lab.Session
 	var err error
 	lab.Burst(func() bool {
@@ -57,51 +66,25 @@ func (c *Lab) loadAt(ctx app.Context, i int, s *scenario.Scenario, opening bool)
 	c.changed(ctx)
 }
 
-// toggleFIFO runs pane i's scenario again with the other channel
-// discipline, keeping the learner's inputs and the step on screen.
-func (c *Lab) toggleFIFO(ctx app.Context, i int) {
-	s := c.sess(i)
-	c.rerun(ctx, i, s.SetFIFO(!s.Scenario().FIFO()))
-}
-
-// toggleSwitch runs pane i's scenario again with one of its algorithm's
-// switches flipped, as toggleFIFO does.
-func (c *Lab) toggleSwitch(ctx app.Context, i int, sw sim.Switch) {
-	s := c.sess(i)
-	c.rerun(ctx, i, s.SetSwitch(sw, !s.Scenario().Switched(sw)))
-}
-
-// rerun shows pane i after its scenario ran again, with err, if any, as
-// its notice.
-func (c *Lab) rerun(ctx app.Context, i int, err error) {
-	c.stopPlaying(i)
-	c.panes[i].notice = ""
-	if err != nil {
-		c.panes[i].notice = err.Error()
-	}
-	c.panes[i].menu.kind = menuNone
-	c.changed(ctx)
-}
-
 // reset forgets pane i's inputs and starts its scenario over.
-func (c *Lab) reset(ctx app.Context, i int) { c.loadAt(ctx, i, c.sess(i).Scenario(), false) }
+func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i).Scenario(), false) }
 
 // toggleLoader opens or closes the Load panel. It opens on the text it
 // had, or else on the focused pane's scenario file, unless that is too
 // large to be opened again from the panel.
-func (c *Lab) toggleLoader() {
+func (c *Importer) toggleLoader() {
 	c.loading = !c.loading
 	if c.loading && c.loadText == "" {
 		c.loadText = string(c.sess(c.focus).File())
 	}
 }
 
-func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
+func (c *Importer) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
 
 // openText opens a scenario file's text in the focused pane and closes
 // the Load panel, or says why what (the pasted scenario, a file's name)
 // was not loaded and keeps the view; it reports whether it opened.
-func (c *Lab) openText(ctx app.Context, what, text string) bool {
+func (c *Importer) openText(ctx app.Context, what, text string) bool {
 	if scenario.IsLog(text) {
 		return c.openLog(ctx, what, text)
 	}
@@ -115,7 +98,7 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 		return false
 	}
 	c.loading = false
-	c.load(ctx, c.focus, s)
+	c.paneOf(c.focus).load(ctx, s)
 	return true
 }
 
@@ -127,7 +110,7 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 // Reading the log and running it are the two phases of a burst (see
 // lab.Burst): a large log takes half as long, and the page's memory grows
 // by what the run keeps rather than by the reading's garbage as well.
-func (c *Lab) openLog(ctx app.Context, what, text string) bool {
+func (c *Importer) openLog(ctx app.Context, what, text string) bool {
 	var imported *scenario.LogImport
 	opened := lab.Burst(func() bool {
 		var err error
@@ -139,7 +122,7 @@ func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 	}, func() bool {
 		runs := imported.Runs
 		c.loading = false
-		c.load(ctx, c.focus, runs[0])
+		c.paneOf(c.focus).load(ctx, runs[0])
 		if c.problem != "" {
 			return false
 		}
@@ -148,7 +131,7 @@ func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 			if len(c.page.Views) == lab.MaxViews {
 				break
 			}
-			c.addScenario(ctx, s)
+			c.header().addScenario(ctx, s)
 			shown++
 		}
 		switch {
@@ -185,7 +168,7 @@ const pastedText = "This scenario"
 // (scenario.MaxLogBytes) is refused unread, a bad one is refused with
 // what is wrong, and the view stays. While a large file is read and opened, the
 // page says so.
-func (c *Lab) loadFile(file app.Value) {
+func (c *Importer) loadFile(file app.Value) {
 	name := file.Get("name").String()
 	size := file.Get("size").Int()
 	if size > scenario.MaxLogBytes {
@@ -305,7 +288,7 @@ func fileText(b []byte) string {
 
 // addView puts a built-in lesson in a new pane at the bottom of the page,
 // stepping together with the others.
-func (c *Lab) addView(ctx app.Context, id string) {
+func (c *Header) addView(ctx app.Context, id string) {
 	s, err := scenario.Builtin(id)
 	if err != nil {
 		c.problem = err.Error()
@@ -316,7 +299,7 @@ func (c *Lab) addView(ctx app.Context, id string) {
 
 // addScenario puts a scenario in a new pane at the bottom of the page,
 // stepping together with the others.
-func (c *Lab) addScenario(ctx app.Context, s *scenario.Scenario) {
+func (c *Header) addScenario(ctx app.Context, s *scenario.Scenario) {
 	sess, err := lab.Open(s)
 	if err != nil {
 		c.problem = err.Error()
@@ -338,7 +321,8 @@ func (c *Lab) addScenario(ctx app.Context, s *scenario.Scenario) {
 }
 
 // removeView takes pane i off the page.
-func (c *Lab) removeView(ctx app.Context, i int) {
+func (c *PaneView) removeView(ctx app.Context) {
+	i := c.Pane
 	if !c.several() {
 		return
 	}
@@ -352,7 +336,7 @@ func (c *Lab) removeView(ctx app.Context, i int) {
 
 // renumber gives the panes the element ids of their places on the page
 // (the first pane's ids are plain), to be observed and measured afresh.
-func (c *Lab) renumber() {
+func (c *state) renumber() {
 	for i, p := range c.panes {
 		if p.n != i+1 {
 			p.stopObserving()
@@ -363,7 +347,7 @@ func (c *Lab) renumber() {
 }
 
 // setTogether steps the panes together or apart.
-func (c *Lab) setTogether(ctx app.Context, on bool) {
+func (c *Header) setTogether(ctx app.Context, on bool) {
 	for _, p := range c.panes {
 		p.playing = false
 	}
@@ -376,7 +360,7 @@ func (c *Lab) setTogether(ctx app.Context, on bool) {
 }
 
 // export offers pane i's diagram, trace or scenario as a file.
-func (c *Lab) export(i int, format string) {
+func (c *Exports) export(i int, format string) {
 	s := c.sess(i)
 	r := s.Run()
 	name := s.Scenario().ID
@@ -404,12 +388,12 @@ func (c *Lab) export(i int, format string) {
 
 // shownScene is pane i's diagram as on screen, for a file: its size, its
 // text size and its step.
-func (c *Lab) shownScene(i int) *diagram.Scene {
+func (c *Exports) shownScene(i int) *diagram.Scene {
 	width := 1200.0
 	if p := c.panes[i]; p.scene != nil {
 		width = p.scene.Width
 	}
-	return c.page.Scene(i, width, c.canvasHeight(i))
+	return c.page.Scene(i, width, c.paneOf(i).canvasHeight())
 }
 
 // pngScales are the scales a PNG can be exported at: 1× is the size on
