@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -359,51 +358,34 @@ func (c *Header) setTogether(ctx app.Context, on bool) {
 	c.changed(ctx)
 }
 
-// export offers pane i's diagram, trace or scenario as a file.
-func (c *Exports) export(i int, format string) {
-	s := c.sess(i)
-	r := s.Run()
-	name := s.Scenario().ID
-	if name == "" {
-		name = "scenario"
-	}
-	name += "-step" + strconv.Itoa(s.Step())
-	switch format {
-	case "svg":
-		download(name+".svg", "image/svg+xml", c.shownScene(i).SVGIn(c.palette()))
-	case "png":
-		savePNG(name+".png", c.shownScene(i), c.palette(), float64(c.pngScale))
-	case "json":
-		data, _ := r.Trace().JSON(s.Step())
-		download(name+".json", "application/json", data)
-	case "shiviz":
-		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
-	case "tikz":
-		spec := r.Config().Spec
-		download(name+".tex", "application/x-tex", s.Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Highlight()}))
-	case "scenario":
-		download(name+".scenario.json", "application/json", s.Scenario().JSON())
-	}
-}
-
-// shownScene is pane i's diagram as on screen, for a file: its size, its
-// text size and its step.
-func (c *Exports) shownScene(i int) *diagram.Scene {
-	width := 1200.0
-	if p := c.panes[i]; p.scene != nil {
-		width = p.scene.Width
-	}
-	return c.page.Scene(i, width, c.paneOf(i).canvasHeight())
-}
-
-// pngScales are the scales a PNG can be exported at: 1× is the size on
-// screen, 4× a poster's.
-var pngScales = []int{1, 2, 3, 4}
-
 // axisOf reads an axis name.
 func axisOf(name string) diagram.Axis {
 	if name == string(diagram.AxisLamport) {
 		return diagram.AxisLamport
 	}
 	return diagram.AxisTime
+}
+
+func (c *Importer) Render() app.UI {
+	shown := "the current scenario is shown as an example."
+	if c.loadText == "" && c.sess(c.focus).File() == nil {
+		shown = fmt.Sprintf("the current scenario's file is larger than %d KiB, too large to show here (Export → scenario saves it).", lab.MaxPacked>>10)
+	}
+	return app.Div().Class("loader").Body(
+		app.P().Text("Open a scenario file (JSON) or a ShiViz or GoVector log, drop one anywhere on the page, or paste one below. Their formats are described in the README; "+shown),
+		app.Input().ID("scenario-file").Type("file").Accept(".json,.log,.txt,application/json,text/plain").Attr("aria-label", "open a scenario file or a log").
+			OnChange(func(ctx app.Context, e app.Event) {
+				if files := ctx.JSSrc().Get("files"); files.Truthy() && files.Length() > 0 {
+					c.loadFile(files.Index(0))
+				}
+				ctx.JSSrc().Set("value", "") // the same file can be picked again
+			}),
+		app.Textarea().ID("scenario-text").Rows(14).Text(c.loadText).OnInput(func(ctx app.Context, e app.Event) {
+			c.loadText = ctx.JSSrc().Get("value").String()
+		}),
+		app.Div().Body(
+			app.Button().ID("load-apply").Text("Open this scenario").OnClick(func(ctx app.Context, e app.Event) { c.loadPasted(ctx) }),
+			app.Button().Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { c.loading = false }),
+		),
+	)
 }

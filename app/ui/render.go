@@ -2,13 +2,11 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"spacetime/app/lab"
 	"spacetime/core/scenario"
 )
 
@@ -246,64 +244,6 @@ func option(value, text string, selected bool) app.HTMLOption {
 	return o
 }
 
-func (c *Header) Render() app.UI {
-	// the title leads to the course's index, on the site's own path
-	items := []app.UI{app.H1().Body(app.A().Href("./").Title("The course: every claim and its lesson").Text("Spacetime"))}
-	if !c.several() {
-		items = append(items, c.paneOf(0).scenarioPicker(), c.finder())
-	} else {
-		items = append(items, app.Label().Class("toggle").Body(
-			checkbox("together", c.page.Together).OnChange(func(ctx app.Context, e app.Event) {
-				c.setTogether(ctx, ctx.JSSrc().Get("checked").Bool())
-			}),
-			app.Text(" Step the runs together (in time order)"),
-		))
-	}
-	adds := append([]app.UI{option("", "Compare with…", true)}, lessonOptions("", true, "")...)
-	items = append(items,
-		app.Span().Class("spacer"),
-		c.looks(),
-		app.Select().ID("add-view").Attr("aria-label", "compare with another lesson").Body(adds...).OnChange(func(ctx app.Context, e app.Event) {
-			if id := ctx.JSSrc().Get("value").String(); id != "" {
-				ctx.JSSrc().Set("value", "")
-				if !c.openComparison(ctx, id) {
-					c.addView(ctx, id)
-				}
-			}
-		}),
-		app.Button().ID("load").Text("Load…").Title("Paste a scenario file").OnClick(func(ctx app.Context, e app.Event) { c.importer().toggleLoader() }),
-	)
-	return app.Header().Class("top").Body(items...)
-}
-
-// exports are the buttons that save the run in the focused pane.
-func (c *Exports) Render() app.UI {
-	return app.Div().Class("exports").Body(
-		app.Text("Export: "),
-		c.exportButton("svg", "SVG"),
-		c.exportButton("png", "PNG"),
-		c.pngScalePicker(),
-		c.exportButton("json", "trace JSON"),
-		c.exportButton("shiviz", "ShiViz log"),
-		c.exportButton("tikz", "TikZ"),
-		c.exportButton("scenario", "scenario"),
-	)
-}
-
-// pngScalePicker chooses how large a PNG is exported.
-func (c *Exports) pngScalePicker() app.UI {
-	options := make([]app.UI, len(pngScales))
-	for j, s := range pngScales {
-		options[j] = option(strconv.Itoa(s), strconv.Itoa(s)+"×", s == c.pngScale)
-	}
-	return app.Select().ID("png-scale").Attr("aria-label", "PNG scale").Title("The PNG's size: 1× as on screen, 2× for print and slides").Body(options...).
-		OnChange(func(ctx app.Context, e app.Event) {
-			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && slices.Contains(pngScales, v) {
-				c.pngScale = v
-			}
-		})
-}
-
 // scenarioPicker chooses pane i's lesson.
 func (c *PaneView) scenarioPicker() app.UI {
 	i := c.Pane
@@ -343,34 +283,6 @@ func (c *PaneView) paneBar() app.UI {
 			c.removeView(ctx)
 		}, app.EventScope(p.n, i)))
 	return app.Div().Class("pane-bar").Body(items...)
-}
-
-func (c *Exports) exportButton(format, label string) app.UI {
-	return app.Button().Class("link").ID(attrText("export-"+format)).Text(label).OnClick(func(ctx app.Context, e app.Event) { c.export(c.focus, format) }, app.EventScope(format))
-}
-
-func (c *Importer) Render() app.UI {
-	shown := "the current scenario is shown as an example."
-	if c.loadText == "" && c.sess(c.focus).File() == nil {
-		shown = fmt.Sprintf("the current scenario's file is larger than %d KiB, too large to show here (Export → scenario saves it).", lab.MaxPacked>>10)
-	}
-	return app.Div().Class("loader").Body(
-		app.P().Text("Open a scenario file (JSON) or a ShiViz or GoVector log, drop one anywhere on the page, or paste one below. Their formats are described in the README; "+shown),
-		app.Input().ID("scenario-file").Type("file").Accept(".json,.log,.txt,application/json,text/plain").Attr("aria-label", "open a scenario file or a log").
-			OnChange(func(ctx app.Context, e app.Event) {
-				if files := ctx.JSSrc().Get("files"); files.Truthy() && files.Length() > 0 {
-					c.loadFile(files.Index(0))
-				}
-				ctx.JSSrc().Set("value", "") // the same file can be picked again
-			}),
-		app.Textarea().ID("scenario-text").Rows(14).Text(c.loadText).OnInput(func(ctx app.Context, e app.Event) {
-			c.loadText = ctx.JSSrc().Get("value").String()
-		}),
-		app.Div().Body(
-			app.Button().ID("load-apply").Text("Open this scenario").OnClick(func(ctx app.Context, e app.Event) { c.loadPasted(ctx) }),
-			app.Button().Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { c.loading = false }),
-		),
-	)
 }
 
 // eventList is pane i's diagram in words, for a screen reader (not shown):
