@@ -12,7 +12,8 @@ import (
 // event shows its causal past and future (with Shift, a second event is
 // compared with the selected one), a process line opens its menu;
 // with the cut tool on, it places the cut's point on the nearest line.
-func (c *Lab) click(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) click(ctx app.Context, e app.Event) {
+	i := c.Pane
 	c.setFocus(i)
 	p := c.panes[i]
 	if p.scene == nil {
@@ -35,12 +36,12 @@ func (c *Lab) click(ctx app.Context, i int, e app.Event) {
 	switch hit.Kind {
 	case diagram.HitMessage:
 		if hit.InFlight {
-			c.act(ctx, i, func() error { return s.Deliver(hit.Msg) })
+			c.act(ctx, func() error { return s.Deliver(hit.Msg) })
 			return
 		}
 		p.openMenu(menuMessage, x, y, false, func(m *menu) { m.msg = hit.Msg })
 	case diagram.HitEvent:
-		c.selectEvent(ctx, i, hit.Step, e.Get("shiftKey").Bool())
+		c.selectEvent(ctx, hit.Step, e.Get("shiftKey").Bool())
 	case diagram.HitProcess:
 		p.openMenu(menuProcess, x, y, false, func(m *menu) { m.node = hit.Node })
 	default:
@@ -50,7 +51,8 @@ func (c *Lab) click(ctx app.Context, i int, e app.Event) {
 
 // contextMenu opens, on a right click, the menu of what lies under the
 // pointer: a message's (lose, delay or duplicate it), or a process's.
-func (c *Lab) contextMenu(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) contextMenu(ctx app.Context, e app.Event) {
+	i := c.Pane
 	c.setFocus(i)
 	p := c.panes[i]
 	if p.scene == nil {
@@ -70,7 +72,8 @@ func (c *Lab) contextMenu(ctx app.Context, i int, e app.Event) {
 
 // clickTopology handles a click on pane i's topology view: a process opens
 // its menu, a link its menu (cut or heal it), a message on its way its menu.
-func (c *Lab) clickTopology(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) clickTopology(ctx app.Context, e app.Event) {
+	i := c.Pane
 	c.setFocus(i)
 	p := c.panes[i]
 	if p.topo == nil {
@@ -94,7 +97,8 @@ func (c *Lab) clickTopology(ctx app.Context, i int, e app.Event) {
 // on the line does, for the keyboard (the Processes panel's names are
 // buttons), and gives the menu the keyboard: Tab moves through its
 // choices, Enter takes one, Escape closes it.
-func (c *Lab) openProcessMenu(ctx app.Context, i int, node sim.NodeID) {
+func (c *PaneView) openProcessMenu(ctx app.Context, node sim.NodeID) {
+	i := c.Pane
 	c.setFocus(i)
 	p := c.panes[i]
 	y := 40.0
@@ -121,7 +125,8 @@ func focusMenu(ctx app.Context, id string) {
 // flight beside its arrow, as a click on it does (deliver it next, lose,
 // delay or duplicate it): the oldest first, and on each press the next
 // one after the message whose menu is open, round again after the last.
-func (c *Lab) nextMessageMenu(ctx app.Context, i int) {
+func (c *PaneView) nextMessageMenu(ctx app.Context) {
+	i := c.Pane
 	c.setFocus(i)
 	p := c.panes[i]
 	s := c.sess(i)
@@ -160,7 +165,8 @@ func (c *Lab) nextMessageMenu(ctx app.Context, i int) {
 // it selects the latest process event shown (its causal past and future
 // ringed), or with compare relates it to the selected one. Pressing it
 // again on the same event clears the selection.
-func (c *Lab) selectLatestEvent(ctx app.Context, i int, compare bool) {
+func (c *PaneView) selectLatestEvent(ctx app.Context, compare bool) {
+	i := c.Pane
 	s := c.sess(i)
 	recs := s.Run().Trace().Records
 	step := -1
@@ -171,14 +177,15 @@ func (c *Lab) selectLatestEvent(ctx app.Context, i int, compare bool) {
 		}
 	}
 	if step >= 0 {
-		c.selectEvent(ctx, i, step, compare)
+		c.selectEvent(ctx, step, compare)
 	}
 }
 
 // selectEvent selects the event of step in pane i, ringing its causal past
 // and future, or with compare relates it to the selected one, and says so
 // in the pane's notice. Selecting the selected event again clears it.
-func (c *Lab) selectEvent(ctx app.Context, i, step int, compare bool) {
+func (c *PaneView) selectEvent(ctx app.Context, step int, compare bool) {
+	i := c.Pane
 	s := c.sess(i)
 	if compare && s.Selected >= 0 {
 		s.Compare(step) // a second event, related to the first

@@ -8,10 +8,22 @@ import (
 	"spacetime/core/sim"
 )
 
+// Tools are a pane's actions on its run: the cut tool, the network's menu,
+// reset, the tour, the quiz, the search and the algorithm's commands.
+type Tools struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // commandBar offers pane i's algorithm commands that need no target, at
 // the processes that take them: a button per process ("snapshot from A")
 // for a handful of processes, else one button beside a process picker.
-func (c *Lab) commandBar(i int) app.UI {
+func (c *Tools) commandBar() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
 	names := s.Scenario().Names
@@ -29,7 +41,7 @@ func (c *Lab) commandBar(i int) app.UI {
 				Textf("%s from %s", cmd.Name, names[p.commandNode]).
 				OnClick(func(ctx app.Context, e app.Event) {
 					node := c.panes[i].commandNode
-					c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
+					c.paneOf(i).act(ctx, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
 				}, app.EventScope(p.n, i, cmd.Name)))
 			continue
 		}
@@ -41,7 +53,7 @@ func (c *Lab) commandBar(i int) app.UI {
 			items = append(items, app.Button().Class("cmd").ID(p.id("cmd-"+cmd.Name+"-"+name)).Title(attrText(cmd.Help)).
 				Textf("%s from %s", cmd.Name, name).
 				OnClick(func(ctx app.Context, e app.Event) {
-					c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
+					c.paneOf(i).act(ctx, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
 				}, app.EventScope(p.n, i, cmd.Name, name)))
 		}
 	}
@@ -62,3 +74,27 @@ func (c *Lab) commandBar(i int) app.UI {
 
 // maxCommandButtons is how many processes get a button each per command.
 const maxCommandButtons = 6
+
+// Render draws the pane's actions on its run: the cut tool, the
+// network's menu, reset and the algorithm's commands.
+func (c *Tools) Render() app.UI {
+	i := c.Pane
+	p := c.panes[i]
+	return app.Div().Class("tools").Body(
+		c.cutToolOf(i),
+		app.Button().ID(p.id("network")).Title("Heal links, partition the network, switch FIFO order from this step").Text("Network…").
+			OnClick(func(ctx app.Context, e app.Event) {
+				pn := c.panes[i]
+				if pn.menu.kind == menuNetwork {
+					pn.menu.kind = menuNone
+					return
+				}
+				pn.openMenu(menuNetwork, 40, 10, false, func(*menu) {})
+			}, app.EventScope(p.n, i)),
+		app.Button().ID(p.id("reset")).Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.paneOf(i).reset(ctx) }, app.EventScope(p.n, i)),
+		app.If(len(c.sess(i).Tour()) > 0, func() app.UI { return c.tourOf(i).tourButton() }),
+		app.If(!c.several(), func() app.UI { return c.quizOf(i).quizButton() }),
+		app.If(c.searchOf(i).searchable(), func() app.UI { return c.searchOf(i).searchButton() }),
+		c.commandBar(),
+	)
+}

@@ -7,6 +7,15 @@ import (
 	"spacetime/core/scenario"
 )
 
+// CourseIndex is the course's index: every claim, by topic, a link to its
+// lesson.
+type CourseIndex struct {
+	app.Compo
+	*state
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // showIndex puts the course's index in place of the runs: the page's
 // start, and where the header's title leads.
 func (c *Lab) showIndex() {
@@ -22,7 +31,7 @@ func (c *Lab) showIndex() {
 // each a link that opens its lesson at the step that shows it. It is
 // plain links: the server sends it whole, and it works before the client
 // runs. Relative links keep a site served below a path on its path.
-func (c *Lab) courseIndex() app.UI {
+func (c *CourseIndex) Render() app.UI {
 	titles := map[string]string{}
 	for _, b := range scenario.BuiltinList() { // the titles, without a copy of each lesson
 		titles[b.ID] = b.Title

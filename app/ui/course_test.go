@@ -44,12 +44,12 @@ func TestTheIndexListsEveryClaim(t *testing.T) {
 func TestSlidesLoadALessonIntoTheIndex(t *testing.T) {
 	r := mount(t, url.Values{})
 	var err error
-	r.do(func(ctx app.Context) { err = r.c.obey(ctx, lab.SlideCommand{Do: "next"}) })
+	r.do(func(ctx app.Context) { err = r.c.slides().obey(ctx, lab.SlideCommand{Do: "next"}) })
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `send "load"`)
 	assert.True(t, r.c.index)
 	r.do(func(ctx app.Context) {
-		err = r.c.obey(ctx, lab.SlideCommand{Do: "load", Link: url.Values{"s": {"snapshot-bank"}, "k": {"3"}}})
+		err = r.c.slides().obey(ctx, lab.SlideCommand{Do: "load", Link: url.Values{"s": {"snapshot-bank"}, "k": {"3"}}})
 	})
 	require.NoError(t, err)
 	assert.False(t, r.c.index)

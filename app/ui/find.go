@@ -11,7 +11,7 @@ import (
 // or topic hold them all, and the browser suggests their titles; Enter
 // opens the first, a suggested title chosen opens at once, Escape clears
 // the field. The "/" key brings the keyboard here (web/spacetime.js).
-func (c *Lab) finder() app.UI {
+func (c *Header) finder() app.UI {
 	n := 0
 	var titles []app.UI
 	for _, p := range picks(true) {
@@ -63,11 +63,11 @@ func (c *Lab) finder() app.UI {
 
 // openPick opens a picker's entry found by the finder, clears the field and
 // gives the keyboard back to the lesson.
-func (c *Lab) openPick(ctx app.Context, p pick, field app.Value) {
+func (c *Header) openPick(ctx app.Context, p pick, field app.Value) {
 	c.find, c.findMiss = "", false
 	field.Set("value", "")
 	field.Call("blur")
 	if !c.openComparison(ctx, p.value) {
-		c.switchScenario(ctx, 0, p.value)
+		c.paneOf(0).switchScenario(ctx, p.value)
 	}
 }

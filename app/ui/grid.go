@@ -18,15 +18,15 @@ import (
 // tools and panels beside it) and put back.
 
 // gridded says the page shows several runs in a grid.
-func (c *Lab) gridded() bool { return c.several() && !c.embed && c.enlarged == 0 }
+func (c *state) gridded() bool { return c.several() && !c.embed && c.enlarged == 0 }
 
 // shown says pane i is on the page: every pane, or the enlarged one.
-func (c *Lab) shown(i int) bool { return c.enlarged == 0 || c.enlarged == i+1 }
+func (c *state) shown(i int) bool { return c.enlarged == 0 || c.enlarged == i+1 }
 
 // columns is how many runs a row of the grid holds: two runs side by
 // side, three in a row, four in two rows of two, five or six in two of
 // three.
-func (c *Lab) columns() int {
+func (c *state) columns() int {
 	switch n := len(c.panes); {
 	case n <= 3:
 		return max(n, 1)
@@ -39,7 +39,7 @@ func (c *Lab) columns() int {
 
 // gridCell is a grid cell's diagram size on a 1280×720 projector, which
 // the server lays the pictures out at before the client measures them.
-func (c *Lab) gridCell() [2]float64 {
+func (c *state) gridCell() [2]float64 {
 	cols := float64(c.columns())
 	rows := math.Ceil(float64(len(c.panes)) / cols)
 	return [2]float64{(1252 / cols) - 24, max((720-44-44-170)/rows-80, 100)}
@@ -47,7 +47,7 @@ func (c *Lab) gridCell() [2]float64 {
 
 // paneScale is the drawing scale of pane i: the page's text size, or a
 // smaller one in a grid cell too narrow for it.
-func (c *Lab) paneScale(i int) float64 {
+func (c *state) paneScale(i int) float64 {
 	size := c.textSize()
 	if c.gridded() {
 		w := c.panes[i].width
@@ -69,7 +69,7 @@ func (c *Lab) paneScale(i int) float64 {
 }
 
 // enlarge shows run i alone (or, with -1, every run again).
-func (c *Lab) enlarge(ctx app.Context, i int) {
+func (c *state) enlarge(ctx app.Context, i int) {
 	c.enlarged = i + 1
 	if i >= 0 {
 		c.focus = i
@@ -83,7 +83,8 @@ func (c *Lab) enlarge(ctx app.Context, i int) {
 // gridBar is a grid cell's one line: the run's number and lesson, where it
 // stands when the runs step together, and buttons to enlarge it or take
 // it off the page (symbols, so that the lesson's title keeps the room).
-func (c *Lab) gridBar(i int) app.UI {
+func (c *PaneView) gridBar() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	title := c.sess(i).Scenario().Title
 	short := title
@@ -96,14 +97,14 @@ func (c *Lab) gridBar(i int) app.UI {
 	}
 	return app.Div().Class("pane-bar grid-bar").Body(
 		app.Strong().Textf("Run %d", i+1),
-		app.Span().Class("run-title").Title(attrText(title+" · "+c.summary(i))).Text(short),
-		app.If(c.together(), func() app.UI { return c.position(i) }),
+		app.Span().Class("run-title").Title(attrText(title+" · "+c.panelsOf(i).summary())).Text(short),
+		app.If(c.together(), func() app.UI { return c.controlsOf(i).position() }),
 		app.Button().ID(p.id("enlarge")).Title(fmt.Sprintf("Enlarge run %d: show it alone, with its settings and panels", i+1)).
 			Attr("aria-label", fmt.Sprintf("enlarge run %d", i+1)).Text("⤢").
 			OnClick(func(ctx app.Context, e app.Event) { c.enlarge(ctx, i) }, app.EventScope(p.n, i)),
 		app.Button().ID(p.id("remove")).Title(fmt.Sprintf("Take run %d off the page", i+1)).
 			Attr("aria-label", fmt.Sprintf("remove run %d", i+1)).Text("✕").
-			OnClick(func(ctx app.Context, e app.Event) { c.removeView(ctx, i) }, app.EventScope(p.n, i)),
+			OnClick(func(ctx app.Context, e app.Event) { c.removeView(ctx) }, app.EventScope(p.n, i)),
 	)
 }
 

@@ -62,45 +62,45 @@ func (c *Lab) key(ev app.Value) {
 			dir = -1
 		}
 		k = "pan"
-		act = func(ctx app.Context) { c.pan(ctx, i, dir*panStep) }
+		act = func(ctx app.Context) { c.controlsOf(i).pan(ctx, dir*panStep) }
 	}
 	stepping := false
 	switch k {
 	case "pan":
 	case "ArrowRight", "PageDown":
-		act, stepping = func(ctx app.Context) { c.forward(ctx, i) }, true
-		if c.touring(i) {
-			act = func(ctx app.Context) { c.nextStop(ctx, i) }
+		act, stepping = func(ctx app.Context) { c.controlsOf(i).forward(ctx) }, true
+		if c.tourOf(i).touring() {
+			act = func(ctx app.Context) { c.tourOf(i).nextStop(ctx) }
 		}
 	case "ArrowLeft", "PageUp":
-		act, stepping = func(ctx app.Context) { c.back(ctx, i) }, true
-		if c.touring(i) {
-			act = func(ctx app.Context) { c.prevStop(ctx, i) }
+		act, stepping = func(ctx app.Context) { c.controlsOf(i).back(ctx) }, true
+		if c.tourOf(i).touring() {
+			act = func(ctx app.Context) { c.tourOf(i).prevStop(ctx) }
 		}
 	case "t", "T":
-		act = func(ctx app.Context) { c.toggleTour(ctx, i) }
+		act = func(ctx app.Context) { c.tourOf(i).toggleTour(ctx) }
 	case "q", "Q":
 		if c.several() {
 			return
 		}
-		act = func(ctx app.Context) { c.toggleQuiz(ctx, i) }
+		act = func(ctx app.Context) { c.quizOf(i).toggleQuiz(ctx) }
 	case "1", "2", "3", "4":
 		if _, asking := c.sess(i).Asking(); !asking {
 			return
 		}
 		n := int(k[0] - '1')
-		act = func(ctx app.Context) { c.answer(ctx, i, n) }
+		act = func(ctx app.Context) { c.quizOf(i).answer(ctx, n) }
 	case "Home":
-		act, stepping = func(ctx app.Context) { c.home(ctx, i) }, true
+		act, stepping = func(ctx app.Context) { c.controlsOf(i).home(ctx) }, true
 	case "End":
-		act, stepping = func(ctx app.Context) { c.end(ctx, i) }, true
+		act, stepping = func(ctx app.Context) { c.controlsOf(i).end(ctx) }, true
 	case " ", "Spacebar":
-		act = func(ctx app.Context) { c.togglePlay(ctx, i) }
+		act = func(ctx app.Context) { c.controlsOf(i).togglePlay(ctx) }
 	case "Escape":
 		act = func(ctx app.Context) {
 			p := c.panes[i]
-			if p.menu.kind == menuNone && p.notice == "" && c.touring(i) {
-				c.goToStop(ctx, i, 0) // nothing else to close: the tour ends
+			if p.menu.kind == menuNone && p.notice == "" && c.tourOf(i).touring() {
+				c.tourOf(i).goToStop(ctx, 0) // nothing else to close: the tour ends
 				return
 			}
 			if p.menu.kind == menuNone && p.notice == "" && c.sess(i).Selected < 0 && c.enlarged != 0 {
@@ -112,22 +112,22 @@ func (c *Lab) key(ev app.Value) {
 			c.changed(ctx)
 		}
 	case "+", "=":
-		act = func(ctx app.Context) { c.zoom(ctx, i, 1/zoomStep) }
+		act = func(ctx app.Context) { c.controlsOf(i).zoom(ctx, 1/zoomStep) }
 	case "-", "_":
-		act = func(ctx app.Context) { c.zoom(ctx, i, zoomStep) }
+		act = func(ctx app.Context) { c.controlsOf(i).zoom(ctx, zoomStep) }
 	case "0":
-		act = func(ctx app.Context) { c.resetView(ctx, i) }
+		act = func(ctx app.Context) { c.controlsOf(i).resetView(ctx) }
 	case "f", "F":
-		act = func(ctx app.Context) { c.follow(ctx, i) }
+		act = func(ctx app.Context) { c.controlsOf(i).follow(ctx) }
 	case "c", "C":
-		act = func(ctx app.Context) { c.toggleCut(ctx, i) }
+		act = func(ctx app.Context) { c.cutToolOf(i).toggleCut(ctx) }
 	case "m", "M":
-		act = func(ctx app.Context) { c.nextMessageMenu(ctx, i) }
+		act = func(ctx app.Context) { c.paneOf(i).nextMessageMenu(ctx) }
 	case "b", "B":
-		act = func(ctx app.Context) { c.toggleSearch(ctx, i); c.changed(ctx) }
+		act = func(ctx app.Context) { c.searchOf(i).toggleSearch(ctx); c.changed(ctx) }
 	case "e", "E":
 		compare := ev.Get("shiftKey").Bool()
-		act = func(ctx app.Context) { c.selectLatestEvent(ctx, i, compare) }
+		act = func(ctx app.Context) { c.paneOf(i).selectLatestEvent(ctx, compare) }
 	default:
 		return
 	}

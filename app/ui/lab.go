@@ -1,12 +1,18 @@
 // Package ui holds the page's go-app components. They stay thin: the
 // session and page (app/lab) compute everything, app/diagram lays the
 // pictures out, and these components render controls, panels and
-// canvases, and forward clicks and keys. Each file has one job: lab.go the
-// page's state, lifecycle and listeners; pane.go a pane's state; keys.go
-// the keyboard; play.go stepping, playing and scrubbing; view.go zoom and
-// drag; click.go clicks on the pictures; menus.go the menus; load.go
-// opening, switching and exporting scenarios; render*.go, panels.go and
-// legend.go what is drawn around the canvases; canvas.go the painting.
+// canvases, and forward clicks and keys. The page is made of parts, one
+// go-app component per region, on one pattern (parts.go): each holds a
+// pointer to the page's shared state (state.go), its pane's index and the
+// Lab's render count. lab.go is the top component: the layout (render.go),
+// routing and lifecycle; keys.go its keyboard. A pane (PaneView: render.go,
+// pane.go the pane's state and painting, click.go, view.go, tip.go) holds
+// the Controls (play.go), Settings, Tools (commands.go) with the CutTool
+// (cut.go), Tour, Quiz and Search, its Menu (menus.go), Legend and Panels;
+// the page has a Header (header.go, find.go, looks.go), Exports, the
+// Importer (load.go), the compare grid (grid.go) with its Comparison
+// (sidebyside.go), the CourseIndex (course.go) and the slide bridge
+// (slides.go). canvas.go paints.
 package ui
 
 import (
@@ -24,61 +30,16 @@ var Speeds = []int{1, 2, 4, 8, 16, 60}
 
 // Lab is the whole page: one run, or several one above the other (a
 // compare view), each in a pane with its own canvas, controls and panels.
+// It lays the parts out, routes (OnNav) and dispatches the keyboard; the
+// parts (parts.go) draw and act.
 type Lab struct {
 	app.Compo
+	state
 
-	page  *lab.Page
-	panes []*pane
-	// focus is the pane the keyboard acts on (the last one clicked or
-	// focused).
-	focus int
-	// nextPane numbers new panes, for their element ids.
-	nextPane int
-	// enlarged is the compare view's run shown alone, counted from 1; 0
-	// shows them all.
-	enlarged int
-
-	// problem is bad input the learner should read (a link or scenario that
-	// could not be opened); the view keeps what it had.
-	problem string
-	embed   bool
-	// compare says the page was opened as /compare.
-	compare bool
-	// index says the page shows the course's index (courseIndex) and no
-	// run: page and panes are empty.
-	index bool
-	speed int
-
-	loading  bool
-	loadText string
-	// pngScale is how many pixels of a PNG export a CSS pixel of the
-	// diagram is (pngScales).
-	pngScale int
-	// winWidth is the window's width as last reported (0 before), which
-	// picks the default text size.
-	winWidth float64
 	// keysOn says the keyboard listener is on (after the first page).
 	keysOn bool
-	// find is what was typed into the finder; findMiss says Enter found
-	// no lesson for it.
-	find     string
-	findMiss bool
-	// tip is the text of the tip shown beside the pointer ("" for none),
-	// tipAt what it was last asked about.
-	tip   string
-	tipAt tipAt
-
-	ctx       app.Context
-	mounted   bool
-	onKey     app.Func
-	onSize    app.Func
-	onMessage app.Func
-	onDrop    app.Func
-	// announced is the state last told to the slides that frame the page.
-	announced lab.SlideState
-	// prepared is the token of what the server opened for this page (on
-	// the server; "" otherwise), under which it names the page (namePage).
-	prepared string
+	onKey  app.Func
+	onDrop app.Func
 }
 
 // OnInit sets the defaults, on the server and in the browser alike.
@@ -116,19 +77,19 @@ func (c *Lab) OnMount(ctx app.Context) {
 		return nil
 	})
 	c.winWidth = app.Window().Get("innerWidth").Float()
-	c.listenToSlides()
+	c.slides().listenToSlides()
 	if js := app.Window().Get("spacetime"); js.Truthy() && !c.embed {
 		// a scenario file dropped on the page opens (web/spacetime.js)
 		c.onDrop = app.FuncOf(func(_ app.Value, args []app.Value) any {
 			if len(args) > 0 {
-				c.loadFile(args[0])
+				c.importer().loadFile(args[0])
 			}
 			return nil
 		})
 		js.Set("dropped", c.onDrop)
 	}
 	c.redraw(ctx)
-	ctx.Defer(func(app.Context) { c.announce() }) // the slides learn the page is ready
+	ctx.Defer(func(app.Context) { c.slides().announce() }) // the slides learn the page is ready
 }
 
 // listenToKeys turns the keyboard on once the page has a run to act on,
@@ -195,7 +156,7 @@ func (c *Lab) OnNav(ctx app.Context) {
 	}
 	c.nameThePage(ctx)
 	c.redraw(ctx)
-	ctx.Defer(func(app.Context) { c.listenToKeys(); c.announce() })
+	ctx.Defer(func(app.Context) { c.listenToKeys(); c.slides().announce() })
 }
 
 // open builds the page from a link. A bad link keeps the current view (or
@@ -239,7 +200,7 @@ func (c *Lab) refuse(err error) {
 }
 
 // setPage shows a page, keeping the panes' state where a pane stays.
-func (c *Lab) setPage(p *lab.Page) {
+func (c *state) setPage(p *lab.Page) {
 	c.page, c.index = p, false
 	for len(c.panes) < len(p.Views) {
 		c.nextPane++
@@ -261,13 +222,13 @@ func (c *Lab) setPage(p *lab.Page) {
 }
 
 // several says the page holds more than one run.
-func (c *Lab) several() bool { return c.page != nil && len(c.page.Views) > 1 }
+func (c *state) several() bool { return c.page != nil && len(c.page.Views) > 1 }
 
 // together says the page steps its runs as one.
-func (c *Lab) together() bool { return c.several() && c.page.Together }
+func (c *state) together() bool { return c.several() && c.page.Together }
 
 // changed records the new view in the URL and repaints.
-func (c *Lab) changed(ctx app.Context) {
+func (c *state) changed(ctx app.Context) {
 	if c.page == nil {
 		return
 	}
@@ -280,7 +241,7 @@ func (c *Lab) changed(ctx app.Context) {
 	ctx.Page().ReplaceURL(&u)
 	c.nameThePage(ctx)
 	c.redraw(ctx)
-	c.announce()
+	c.slides().announce()
 }
 
 // redraw lays the pictures out again and paints them. Once the page is
@@ -290,7 +251,7 @@ func (c *Lab) changed(ctx app.Context) {
 // context once mounted: an element whose handler asked may be gone after
 // the render (a menu button that closes its menu), and its deferred work
 // with it.
-func (c *Lab) redraw(ctx app.Context) {
+func (c *state) redraw(ctx app.Context) {
 	c.hideTip()
 	if c.mounted && c.paint() {
 		return
@@ -303,21 +264,21 @@ func (c *Lab) redraw(ctx app.Context) {
 
 // paint lays out and paints every pane; it reports whether the canvases
 // were there to paint on.
-func (c *Lab) paint() bool {
+func (c *state) paint() bool {
 	if c.page == nil {
 		return false
 	}
 	ok := true
-	for i, p := range c.panes {
+	for i := range c.panes {
 		if c.shown(i) {
-			ok = c.paintPane(i, p) && ok
+			ok = c.paneOf(i).paintPane() && ok
 		}
 	}
 	return ok
 }
 
 // resized records a canvas's new size and the window's, and repaints.
-func (c *Lab) resized(ctx app.Context, id string, width, height, viewport, window float64) {
+func (c *state) resized(ctx app.Context, id string, width, height, viewport, window float64) {
 	c.winWidth = window
 	for _, p := range c.panes {
 		switch id {
@@ -336,7 +297,7 @@ func (c *Lab) resized(ctx app.Context, id string, width, height, viewport, windo
 }
 
 // viewport is the window's height as the first pane last saw it.
-func (c *Lab) viewport() float64 {
+func (c *state) viewport() float64 {
 	if len(c.panes) == 0 {
 		return 0
 	}
@@ -344,7 +305,7 @@ func (c *Lab) viewport() float64 {
 }
 
 // setFocus makes pane i the one the keyboard acts on.
-func (c *Lab) setFocus(i int) {
+func (c *state) setFocus(i int) {
 	if i >= 0 && i < len(c.panes) {
 		c.focus = i
 	}

@@ -8,9 +8,20 @@ import (
 	"spacetime/app/diagram"
 )
 
+// Legend is a pane's legend: what each mark of its diagram means.
+type Legend struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // legend says what pane i's diagram draws: the entries the diagram lists
 // for the algorithm on screen, each drawn as the diagram draws it.
-func (c *Lab) legend(i int) app.UI {
+func (c *Legend) Render() app.UI {
+	i := c.Pane
 	var items []app.UI
 	for _, e := range c.sess(i).Legend() {
 		color := c.palette()[e.Color]

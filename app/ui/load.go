@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -13,26 +12,35 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/scenario"
-	"spacetime/core/sim"
 )
 
-func (c *Lab) switchScenario(ctx app.Context, i int, id string) {
+// Importer is the load panel (a file, or a pasted scenario or log) and the
+// file dropped on the page.
+type Importer struct {
+	app.Compo
+	*state
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
+func (c *PaneView) switchScenario(ctx app.Context, id string) {
 	s, err := scenario.Builtin(id)
 	if err != nil {
 		c.problem = err.Error()
 		return
 	}
-	c.load(ctx, i, s)
+	c.load(ctx, s)
 }
 
 // load opens a scenario in pane i in place of the one it shows, at the
 // step its lesson block says it opens at (a log at its end), else at 0.
-func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) { c.loadAt(ctx, i, s, true) }
+func (c *PaneView) load(ctx app.Context, s *scenario.Scenario) { c.loadAt(ctx, s, true) }
 
 // loadAt is load, at step 0 unless opening is set. The run is computed
 // in a burst (see lab.Burst): the 100,000-step lesson opens in 0.7 s
 // rather than 0.9 s.
-func (c *Lab) loadAt(ctx app.Context, i int, s *scenario.Scenario, opening bool) {
+func (c *PaneView) loadAt(ctx app.Context, s *scenario.Scenario, opening bool) {
+	i := c.Pane
 	var sess *lab.Session
 	var err error
 	lab.Burst(func() bool {
@@ -57,51 +65,25 @@ func (c *Lab) loadAt(ctx app.Context, i int, s *scenario.Scenario, opening bool)
 	c.changed(ctx)
 }
 
-// toggleFIFO runs pane i's scenario again with the other channel
-// discipline, keeping the learner's inputs and the step on screen.
-func (c *Lab) toggleFIFO(ctx app.Context, i int) {
-	s := c.sess(i)
-	c.rerun(ctx, i, s.SetFIFO(!s.Scenario().FIFO()))
-}
-
-// toggleSwitch runs pane i's scenario again with one of its algorithm's
-// switches flipped, as toggleFIFO does.
-func (c *Lab) toggleSwitch(ctx app.Context, i int, sw sim.Switch) {
-	s := c.sess(i)
-	c.rerun(ctx, i, s.SetSwitch(sw, !s.Scenario().Switched(sw)))
-}
-
-// rerun shows pane i after its scenario ran again, with err, if any, as
-// its notice.
-func (c *Lab) rerun(ctx app.Context, i int, err error) {
-	c.stopPlaying(i)
-	c.panes[i].notice = ""
-	if err != nil {
-		c.panes[i].notice = err.Error()
-	}
-	c.panes[i].menu.kind = menuNone
-	c.changed(ctx)
-}
-
 // reset forgets pane i's inputs and starts its scenario over.
-func (c *Lab) reset(ctx app.Context, i int) { c.loadAt(ctx, i, c.sess(i).Scenario(), false) }
+func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i).Scenario(), false) }
 
 // toggleLoader opens or closes the Load panel. It opens on the text it
 // had, or else on the focused pane's scenario file, unless that is too
 // large to be opened again from the panel.
-func (c *Lab) toggleLoader() {
+func (c *Importer) toggleLoader() {
 	c.loading = !c.loading
 	if c.loading && c.loadText == "" {
 		c.loadText = string(c.sess(c.focus).File())
 	}
 }
 
-func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
+func (c *Importer) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadText) }
 
 // openText opens a scenario file's text in the focused pane and closes
 // the Load panel, or says why what (the pasted scenario, a file's name)
 // was not loaded and keeps the view; it reports whether it opened.
-func (c *Lab) openText(ctx app.Context, what, text string) bool {
+func (c *Importer) openText(ctx app.Context, what, text string) bool {
 	if scenario.IsLog(text) {
 		return c.openLog(ctx, what, text)
 	}
@@ -115,7 +97,7 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 		return false
 	}
 	c.loading = false
-	c.load(ctx, c.focus, s)
+	c.paneOf(c.focus).load(ctx, s)
 	return true
 }
 
@@ -127,7 +109,7 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 // Reading the log and running it are the two phases of a burst (see
 // lab.Burst): a large log takes half as long, and the page's memory grows
 // by what the run keeps rather than by the reading's garbage as well.
-func (c *Lab) openLog(ctx app.Context, what, text string) bool {
+func (c *Importer) openLog(ctx app.Context, what, text string) bool {
 	var imported *scenario.LogImport
 	opened := lab.Burst(func() bool {
 		var err error
@@ -139,7 +121,7 @@ func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 	}, func() bool {
 		runs := imported.Runs
 		c.loading = false
-		c.load(ctx, c.focus, runs[0])
+		c.paneOf(c.focus).load(ctx, runs[0])
 		if c.problem != "" {
 			return false
 		}
@@ -148,7 +130,7 @@ func (c *Lab) openLog(ctx app.Context, what, text string) bool {
 			if len(c.page.Views) == lab.MaxViews {
 				break
 			}
-			c.addScenario(ctx, s)
+			c.header().addScenario(ctx, s)
 			shown++
 		}
 		switch {
@@ -185,7 +167,7 @@ const pastedText = "This scenario"
 // (scenario.MaxLogBytes) is refused unread, a bad one is refused with
 // what is wrong, and the view stays. While a large file is read and opened, the
 // page says so.
-func (c *Lab) loadFile(file app.Value) {
+func (c *Importer) loadFile(file app.Value) {
 	name := file.Get("name").String()
 	size := file.Get("size").Int()
 	if size > scenario.MaxLogBytes {
@@ -305,7 +287,7 @@ func fileText(b []byte) string {
 
 // addView puts a built-in lesson in a new pane at the bottom of the page,
 // stepping together with the others.
-func (c *Lab) addView(ctx app.Context, id string) {
+func (c *Header) addView(ctx app.Context, id string) {
 	s, err := scenario.Builtin(id)
 	if err != nil {
 		c.problem = err.Error()
@@ -316,7 +298,7 @@ func (c *Lab) addView(ctx app.Context, id string) {
 
 // addScenario puts a scenario in a new pane at the bottom of the page,
 // stepping together with the others.
-func (c *Lab) addScenario(ctx app.Context, s *scenario.Scenario) {
+func (c *Header) addScenario(ctx app.Context, s *scenario.Scenario) {
 	sess, err := lab.Open(s)
 	if err != nil {
 		c.problem = err.Error()
@@ -338,7 +320,8 @@ func (c *Lab) addScenario(ctx app.Context, s *scenario.Scenario) {
 }
 
 // removeView takes pane i off the page.
-func (c *Lab) removeView(ctx app.Context, i int) {
+func (c *PaneView) removeView(ctx app.Context) {
+	i := c.Pane
 	if !c.several() {
 		return
 	}
@@ -352,7 +335,7 @@ func (c *Lab) removeView(ctx app.Context, i int) {
 
 // renumber gives the panes the element ids of their places on the page
 // (the first pane's ids are plain), to be observed and measured afresh.
-func (c *Lab) renumber() {
+func (c *state) renumber() {
 	for i, p := range c.panes {
 		if p.n != i+1 {
 			p.stopObserving()
@@ -363,7 +346,7 @@ func (c *Lab) renumber() {
 }
 
 // setTogether steps the panes together or apart.
-func (c *Lab) setTogether(ctx app.Context, on bool) {
+func (c *Header) setTogether(ctx app.Context, on bool) {
 	for _, p := range c.panes {
 		p.playing = false
 	}
@@ -375,51 +358,34 @@ func (c *Lab) setTogether(ctx app.Context, on bool) {
 	c.changed(ctx)
 }
 
-// export offers pane i's diagram, trace or scenario as a file.
-func (c *Lab) export(i int, format string) {
-	s := c.sess(i)
-	r := s.Run()
-	name := s.Scenario().ID
-	if name == "" {
-		name = "scenario"
-	}
-	name += "-step" + strconv.Itoa(s.Step())
-	switch format {
-	case "svg":
-		download(name+".svg", "image/svg+xml", c.shownScene(i).SVGIn(c.palette()))
-	case "png":
-		savePNG(name+".png", c.shownScene(i), c.palette(), float64(c.pngScale))
-	case "json":
-		data, _ := r.Trace().JSON(s.Step())
-		download(name+".json", "application/json", data)
-	case "shiviz":
-		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
-	case "tikz":
-		spec := r.Config().Spec
-		download(name+".tex", "application/x-tex", s.Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Highlight()}))
-	case "scenario":
-		download(name+".scenario.json", "application/json", s.Scenario().JSON())
-	}
-}
-
-// shownScene is pane i's diagram as on screen, for a file: its size, its
-// text size and its step.
-func (c *Lab) shownScene(i int) *diagram.Scene {
-	width := 1200.0
-	if p := c.panes[i]; p.scene != nil {
-		width = p.scene.Width
-	}
-	return c.page.Scene(i, width, c.canvasHeight(i))
-}
-
-// pngScales are the scales a PNG can be exported at: 1× is the size on
-// screen, 4× a poster's.
-var pngScales = []int{1, 2, 3, 4}
-
 // axisOf reads an axis name.
 func axisOf(name string) diagram.Axis {
 	if name == string(diagram.AxisLamport) {
 		return diagram.AxisLamport
 	}
 	return diagram.AxisTime
+}
+
+func (c *Importer) Render() app.UI {
+	shown := "the current scenario is shown as an example."
+	if c.loadText == "" && c.sess(c.focus).File() == nil {
+		shown = fmt.Sprintf("the current scenario's file is larger than %d KiB, too large to show here (Export → scenario saves it).", lab.MaxPacked>>10)
+	}
+	return app.Div().Class("loader").Body(
+		app.P().Text("Open a scenario file (JSON) or a ShiViz or GoVector log, drop one anywhere on the page, or paste one below. Their formats are described in the README; "+shown),
+		app.Input().ID("scenario-file").Type("file").Accept(".json,.log,.txt,application/json,text/plain").Attr("aria-label", "open a scenario file or a log").
+			OnChange(func(ctx app.Context, e app.Event) {
+				if files := ctx.JSSrc().Get("files"); files.Truthy() && files.Length() > 0 {
+					c.loadFile(files.Index(0))
+				}
+				ctx.JSSrc().Set("value", "") // the same file can be picked again
+			}),
+		app.Textarea().ID("scenario-text").Rows(14).Text(c.loadText).OnInput(func(ctx app.Context, e app.Event) {
+			c.loadText = ctx.JSSrc().Get("value").String()
+		}),
+		app.Div().Body(
+			app.Button().ID("load-apply").Text("Open this scenario").OnClick(func(ctx app.Context, e app.Event) { c.loadPasted(ctx) }),
+			app.Button().Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { c.loading = false }),
+		),
+	)
 }

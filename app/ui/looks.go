@@ -14,7 +14,7 @@ import (
 // window calls for (L on a projector's 1280 or 1366 columns, XL on a
 // 1920-wide one, M on a desk's monitor or a small frame, S on a phone or
 // a frame in a slide's corner).
-func (c *Lab) textSize() string {
+func (c *state) textSize() string {
 	if c.page != nil && c.page.Text != "" {
 		return c.page.Text
 	}
@@ -40,10 +40,10 @@ func defaultTextSize(width float64) string {
 }
 
 // scale is how much larger than 12 px the diagrams draw.
-func (c *Lab) scale() float64 { return diagram.TextScale(c.textSize()) }
+func (c *state) scale() float64 { return diagram.TextScale(c.textSize()) }
 
 // palette is the diagrams' colours in the page's theme.
-func (c *Lab) palette() []string {
+func (c *state) palette() []string {
 	if c.page == nil {
 		return diagram.Palette
 	}
@@ -52,7 +52,7 @@ func (c *Lab) palette() []string {
 
 // looks are the header's text size and theme pickers; both go into the
 // link, so that a lecturer's prepared link opens as prepared.
-func (c *Lab) looks() app.UI {
+func (c *Header) looks() app.UI {
 	size := c.textSize()
 	options := make([]app.UI, len(lab.TextSizes))
 	for j, s := range lab.TextSizes {
@@ -85,7 +85,7 @@ func (c *Lab) looks() app.UI {
 func (c *Lab) OnPreRender(ctx app.Context) { c.nameThePage(ctx) }
 
 // nameThePage sets the page's title and description to the lesson's.
-func (c *Lab) nameThePage(ctx app.Context) {
+func (c *state) nameThePage(ctx app.Context) {
 	if c.index {
 		namePage(ctx, c.prepared, "Spacetime: the course, claim by claim",
 			"Every claim of the course on global state and coordination, each a link to a run that shows it, to step, rewind and break.")

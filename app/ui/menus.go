@@ -12,6 +12,17 @@ import (
 	"spacetime/core/sim"
 )
 
+// Menu is a pane's open menu: a process's, a message's, a link's or the
+// network's.
+type Menu struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // menuKind is which menu is open.
 type menuKind uint8
 
@@ -57,7 +68,8 @@ func faultMenu(k menuKind) faults.Menu {
 // renderMenu draws pane i's open menu: its title, the faults of the
 // registry it offers (each with inputs for its arguments) and, for a
 // process, the algorithm's commands that process takes.
-func (c *Lab) renderMenu(i int) app.UI {
+func (c *Menu) Render() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	m := p.menu
 	s := c.sess(i)
@@ -73,7 +85,7 @@ func (c *Lab) renderMenu(i int) app.UI {
 		if st.Check(engine.Deliver(m.msg)) == nil {
 			items = append(items, app.Button().ID(p.id("menu-deliver")).Text("Deliver it next").OnClick(func(ctx app.Context, e app.Event) {
 				msg := c.panes[i].menu.msg
-				c.act(ctx, i, func() error { return c.sess(i).Deliver(msg) })
+				c.paneOf(i).act(ctx, func() error { return c.sess(i).Deliver(msg) })
 			}, app.EventScope(p.n, i)))
 		}
 		switch {
@@ -95,9 +107,9 @@ func (c *Lab) renderMenu(i int) app.UI {
 		if !f.Offered(faultMenu(m.kind)) {
 			continue
 		}
-		for _, on := range c.flagChoices(i, f) {
-			if c.offered(i, f, on) {
-				items = append(items, c.faultRow(i, f, on))
+		for _, on := range c.flagChoices(f) {
+			if c.offered(f, on) {
+				items = append(items, c.faultRow(f, on))
 			}
 		}
 	}
@@ -105,15 +117,15 @@ func (c *Lab) renderMenu(i int) app.UI {
 		// the message's channel: cut or heal it from here
 		msg := s.Run().Trace().Msgs[m.msg]
 		for _, f := range faults.Registry {
-			if f.Offered(faults.MenuLink) && c.linkOffered(i, f, msg.From, msg.To) {
-				items = append(items, c.linkRow(i, f, msg.From, msg.To))
+			if f.Offered(faults.MenuLink) && c.linkOffered(f, msg.From, msg.To) {
+				items = append(items, c.linkRow(f, msg.From, msg.To))
 			}
 		}
 	}
 	if m.kind == menuProcess && st.Health(m.node).Running() && !s.Spec().Record {
 		for _, cmd := range s.Spec().Commands {
 			if s.Takes(m.node, cmd) {
-				items = append(items, c.menuCommand(i, m.node, cmd))
+				items = append(items, c.menuCommand(m.node, cmd))
 			}
 		}
 	}
@@ -152,7 +164,8 @@ func upCut(up bool) string {
 
 // subject fills in the arguments a menu fixes: its process, its message,
 // its link's ends.
-func (c *Lab) subject(i int) faults.Args {
+func (c *Menu) subject() faults.Args {
+	i := c.Pane
 	m := c.panes[i].menu
 	a := faults.NoArgs()
 	switch m.kind {
@@ -187,7 +200,7 @@ func choosesFlag(p faults.Param) bool { return p.Kind.Input.Type == faults.Input
 // flagChoices are the values a menu offers a fault with for its required
 // true-or-false argument ("on"): one button each; a fault without one gets
 // one button.
-func (c *Lab) flagChoices(i int, f *faults.Fault) []bool {
+func (c *Menu) flagChoices(f *faults.Fault) []bool {
 	for _, p := range f.Params {
 		if choosesFlag(p) {
 			return []bool{true, false}
@@ -198,15 +211,16 @@ func (c *Lab) flagChoices(i int, f *faults.Fault) []bool {
 
 // offered says whether the fault can happen now from pane i's open menu,
 // for some choice of the arguments the learner picks.
-func (c *Lab) offered(i int, f *faults.Fault, on bool) bool {
+func (c *Menu) offered(f *faults.Fault, on bool) bool {
+	i := c.Pane
 	m := c.panes[i].menu
 	if m.kind == menuNetwork && f.Takes("node") && !hasOptional(f, "node") {
 		return false
 	}
 	if m.kind == menuProcess && f.Takes("target") {
-		return len(c.targets(i, f)) > 0
+		return len(c.targets(f)) > 0
 	}
-	if _, err := c.faultArgs(i, f, on); err == nil {
+	if _, err := c.faultArgs(f, on); err == nil {
 		return true
 	}
 	// offered if it can happen with its optional flags as they are by
@@ -215,7 +229,7 @@ func (c *Lab) offered(i int, f *faults.Fault, on bool) bool {
 	p := c.panes[i]
 	saved := p.form
 	p.form = map[string]string{}
-	_, err := c.faultArgs(i, f, on)
+	_, err := c.faultArgs(f, on)
 	p.form = saved
 	return err == nil
 }
@@ -231,13 +245,14 @@ func hasOptional(f *faults.Fault, field string) bool {
 
 // targets lists the processes a fault of pane i's process menu may name as
 // its target: those for which it can happen now.
-func (c *Lab) targets(i int, f *faults.Fault) []sim.NodeID {
+func (c *Menu) targets(f *faults.Fault) []sim.NodeID {
+	i := c.Pane
 	s := c.sess(i)
 	st := s.State()
-	base := c.subject(i)
+	base := c.subject()
 	var out []sim.NodeID
 	for t := range len(s.Scenario().Names) {
-		a := c.optionalFlags(i, f, base)
+		a := c.optionalFlags(f, base)
 		a.Target = sim.NodeID(t)
 		if st.Check(engine.Fault(f.Name, a)) == nil {
 			out = append(out, sim.NodeID(t))
@@ -248,10 +263,11 @@ func (c *Lab) targets(i int, f *faults.Fault) []sim.NodeID {
 
 // faultArgs reads a fault's arguments from pane i's open menu and the
 // inputs the learner filled in, and checks that it can happen now.
-func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
+func (c *Menu) faultArgs(f *faults.Fault, on bool) (faults.Args, error) {
+	i := c.Pane
 	p := c.panes[i]
 	m := p.menu
-	a := c.subject(i)
+	a := c.subject()
 	for _, prm := range f.Params {
 		if fixed(m.kind, prm) {
 			continue
@@ -263,7 +279,7 @@ func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
 			if m.kind == menuNetwork {
 				continue
 			}
-			ts := c.targets(i, f)
+			ts := c.targets(f)
 			if len(ts) == 0 {
 				return a, fmt.Errorf("no process to %s with", f.Name)
 			}
@@ -277,12 +293,12 @@ func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
 			}
 			a = prm.Set(a, prm.Kind.Num(int64(t)))
 		case faults.InputNumber:
-			a = prm.Set(a, prm.Kind.Num(c.formNumber(i, key, in.Default)))
+			a = prm.Set(a, prm.Kind.Num(c.formNumber(key, in.Default)))
 		case faults.InputCheck:
 			if choosesFlag(prm) {
 				a = prm.Set(a, prm.Kind.Bool(on)) // the menu's button says which
 			} else {
-				a = prm.Set(a, prm.Kind.Bool(c.formFlag(i, key)))
+				a = prm.Set(a, prm.Kind.Bool(c.formFlag(key)))
 			}
 		case faults.InputText:
 			v, err := in.Parse(p.form[key], c.sess(i).Scenario().Names)
@@ -295,21 +311,22 @@ func (c *Lab) faultArgs(i int, f *faults.Fault, on bool) (faults.Args, error) {
 	return a, c.sess(i).State().Check(engine.Fault(f.Name, a))
 }
 
-func (c *Lab) formNumber(i int, key string, def int64) int64 {
+func (c *Menu) formNumber(key string, def int64) int64 {
+	i := c.Pane
 	if v, err := strconv.ParseInt(strings.TrimSpace(c.panes[i].form[key]), 10, 64); err == nil {
 		return v
 	}
 	return def
 }
 
-func (c *Lab) formFlag(i int, key string) bool { return c.panes[i].form[key] == "1" }
+func (c *Menu) formFlag(key string) bool { i := c.Pane; return c.panes[i].form[key] == "1" }
 
 // optionalFlags is a with the optional true-or-false arguments of f set
 // as pane i's menu has them ("one way only").
-func (c *Lab) optionalFlags(i int, f *faults.Fault, a faults.Args) faults.Args {
+func (c *Menu) optionalFlags(f *faults.Fault, a faults.Args) faults.Args {
 	for _, p := range f.Params {
 		if p.Kind.Input.Type == faults.InputCheck && p.Optional {
-			a = p.Set(a, p.Kind.Bool(c.formFlag(i, f.Name+"."+p.Field)))
+			a = p.Set(a, p.Kind.Bool(c.formFlag(f.Name+"."+p.Field)))
 		}
 	}
 	return a
@@ -317,7 +334,8 @@ func (c *Lab) optionalFlags(i int, f *faults.Fault, a faults.Args) faults.Args {
 
 // faultRow is one fault of a menu: its button, and inputs for the
 // arguments the learner picks ("GC-pause B for [15] ticks").
-func (c *Lab) faultRow(i int, f *faults.Fault, on bool) app.UI {
+func (c *Menu) faultRow(f *faults.Fault, on bool) app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	m := p.menu
 	s := c.sess(i)
@@ -331,25 +349,26 @@ func (c *Lab) faultRow(i int, f *faults.Fault, on bool) app.UI {
 	name := f.Name
 	row := []app.UI{app.Button().ID(p.id("menu-"+f.Name)).Title(attrText(f.Help)).Text(label).OnClick(func(ctx app.Context, e app.Event) {
 		fl, _ := faults.Lookup(name)
-		a, err := c.faultArgs(i, fl, on)
+		a, err := c.faultArgs(fl, on)
 		if err != nil {
 			c.panes[i].notice = err.Error()
 			c.panes[i].menu.kind = menuNone
 			return
 		}
-		c.act(ctx, i, func() error { return c.sess(i).Fault(name, a) })
+		c.paneOf(i).act(ctx, func() error { return c.sess(i).Fault(name, a) })
 	}, app.EventScope(p.n, i, f.Name, on))}
 	for _, prm := range f.Params {
 		if fixed(m.kind, prm) || (m.kind == menuNetwork && prm.Optional) || choosesFlag(prm) {
 			continue
 		}
-		row = append(row, c.paramInput(i, f, prm)...)
+		row = append(row, c.paramInput(f, prm)...)
 	}
 	return app.Div().Class("menu-row").Body(row...)
 }
 
 // paramInput is the input for one argument of a fault, with its words.
-func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
+func (c *Menu) paramInput(f *faults.Fault, prm faults.Param) []app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	key := f.Name + "." + prm.Field
 	id := p.id("menu-" + f.Name + "-" + prm.Field)
@@ -369,9 +388,9 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 	switch in.Type {
 	case faults.InputProcess:
 		names := c.sess(i).Scenario().Names
-		ts := c.targets(i, f)
+		ts := c.targets(f)
 		chosen := sim.NodeID(-1)
-		if a, err := c.faultArgs(i, f, false); err == nil {
+		if a, err := c.faultArgs(f, false); err == nil {
 			if v, ok := prm.Get(a); ok {
 				chosen = sim.NodeID(v.Int)
 			}
@@ -382,9 +401,9 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 		}
 		out = append(out, app.Select().ID(attrText(id)).Attr("aria-label", attrText(prm.Field)).Body(options...).OnChange(store, app.EventScope(p.n, i, key)))
 	case faults.InputNumber:
-		out = append(out, app.Input().ID(attrText(id)).Type("number").Value(c.formNumber(i, key, in.Default)).Min(in.Min).Max(in.Max).OnChange(store, app.EventScope(p.n, i, key)))
+		out = append(out, app.Input().ID(attrText(id)).Type("number").Value(c.formNumber(key, in.Default)).Min(in.Min).Max(in.Max).OnChange(store, app.EventScope(p.n, i, key)))
 	case faults.InputCheck:
-		out = append(out, app.Label().Body(checkbox(id, c.formFlag(i, key)).OnChange(store, app.EventScope(p.n, i, key)), app.Text(" "+prm.After)))
+		out = append(out, app.Label().Body(checkbox(id, c.formFlag(key)).OnChange(store, app.EventScope(p.n, i, key)), app.Text(" "+prm.After)))
 		return out
 	case faults.InputText:
 		example := ""
@@ -400,14 +419,16 @@ func (c *Lab) paramInput(i int, f *faults.Fault, prm faults.Param) []app.UI {
 }
 
 // linkOffered says whether a link fault can happen now on from↔to.
-func (c *Lab) linkOffered(i int, f *faults.Fault, from, to sim.NodeID) bool {
+func (c *Menu) linkOffered(f *faults.Fault, from, to sim.NodeID) bool {
+	i := c.Pane
 	a := faults.NoArgs()
 	a.Node, a.Target = from, to
 	return c.sess(i).State().Check(engine.Fault(f.Name, a)) == nil
 }
 
 // linkRow offers a link fault for the channel of a message.
-func (c *Lab) linkRow(i int, f *faults.Fault, from, to sim.NodeID) app.UI {
+func (c *Menu) linkRow(f *faults.Fault, from, to sim.NodeID) app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	names := c.sess(i).Scenario().Names
 	name := f.Name
@@ -415,33 +436,34 @@ func (c *Lab) linkRow(i int, f *faults.Fault, from, to sim.NodeID) app.UI {
 	return app.Div().Class("menu-row").Body(app.Button().ID(p.id("menu-link-"+f.Name)).Title(attrText(f.Help)).Text(label).OnClick(func(ctx app.Context, e app.Event) {
 		a := faults.NoArgs()
 		a.Node, a.Target = from, to
-		c.act(ctx, i, func() error { return c.sess(i).Fault(name, a) })
+		c.paneOf(i).act(ctx, func() error { return c.sess(i).Fault(name, a) })
 	}, app.EventScope(p.n, i, f.Name, int(from), int(to))))
 }
 
 // menuCommand is one of the algorithm's commands in the process menu: a
 // button, with a target picker and a number box when the command takes
 // them ("transfer [20] to [B]").
-func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
+func (c *Menu) menuCommand(id sim.NodeID, cmd sim.CommandSpec) app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	names := c.sess(i).Scenario().Names
 	cmdName := cmd.Name
 	if !cmd.Target && cmd.Arg == "" {
 		return app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(attrText(cmd.Help)).Textf("%s from %s", cmd.Name, names[id]).OnClick(func(ctx app.Context, e app.Event) {
 			node := c.panes[i].menu.node
-			c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
+			c.paneOf(i).act(ctx, func() error { return c.sess(i).Command(node, cmdName, sim.None, 0) })
 		}, app.EventScope(p.n, i, cmd.Name))
 	}
-	target := c.menuTarget(i, id)
+	target := c.menuTarget(id)
 	// the handler reads the menu's choices when clicked: go-app keeps the
 	// first closure of an element, so values captured here would go stale
 	row := []app.UI{app.Button().ID(p.id("menu-cmd-"+cmd.Name)).Title(attrText(cmd.Help)).Text(cmd.Name).OnClick(func(ctx app.Context, e app.Event) {
 		node := c.panes[i].menu.node
 		target := sim.NodeID(sim.None)
 		if cmd, _ := c.sess(i).Spec().Command(cmdName); cmd.Target {
-			target = c.menuTarget(i, node)
+			target = c.menuTarget(node)
 		}
-		c.act(ctx, i, func() error { return c.sess(i).Command(node, cmdName, target, c.panes[i].menu.arg) })
+		c.paneOf(i).act(ctx, func() error { return c.sess(i).Command(node, cmdName, target, c.panes[i].menu.arg) })
 	}, app.EventScope(p.n, i, cmd.Name))}
 	if cmd.Arg != "" {
 		row = append(row, app.Input().ID(p.id("menu-arg-"+cmd.Name)).Type("number").Title(attrText(cmd.Arg)).Attr("min", cmd.ArgMin).Attr("max", cmd.ArgMax).Value(p.menu.arg).OnChange(func(ctx app.Context, e app.Event) {
@@ -468,7 +490,8 @@ func (c *Lab) menuCommand(i int, id sim.NodeID, cmd sim.CommandSpec) app.UI {
 
 // menuTarget is the target chosen in pane i's menu for commands of process
 // id: any other process, the next one by default.
-func (c *Lab) menuTarget(i int, id sim.NodeID) sim.NodeID {
+func (c *Menu) menuTarget(id sim.NodeID) sim.NodeID {
+	i := c.Pane
 	n := sim.NodeID(len(c.sess(i).Scenario().Names))
 	if t := c.panes[i].menu.target; t != id && t >= 0 && t < n {
 		return t

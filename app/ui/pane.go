@@ -85,14 +85,15 @@ func (p *pane) stopObserving() {
 }
 
 // sess is pane i's session.
-func (c *Lab) sess(i int) *lab.Session { return c.page.Views[i] }
+func (c *state) sess(i int) *lab.Session { return c.page.Views[i] }
 
 // canvasHeight is pane i's diagram height. A page of one run gives the
 // diagram the height its window leaves after the header, controls,
 // caption and verdict (the stage's, as measured; the prerender's before
 // that). A compare view's is set by the number of processes or, embedded
 // in a slide, shares what the frame leaves.
-func (c *Lab) canvasHeight(i int) float64 {
+func (c *PaneView) canvasHeight() float64 {
+	i := c.Pane
 	if c.fills() {
 		if h := c.panes[i].height; h > 0 {
 			return h
@@ -116,7 +117,7 @@ func (c *Lab) canvasHeight(i int) float64 {
 // fills says the diagram fills the height its stage has: on a page of one
 // run, in the browser or embedded, and in a compare view's grid or
 // enlarged run (not in a slide of several runs, which stacks them).
-func (c *Lab) fills() bool { return !(c.embed && c.several()) }
+func (c *state) fills() bool { return !(c.embed && c.several()) }
 
 // embedChrome is the height an embedded page keeps for its controls and a
 // caption of up to three lines.
@@ -124,31 +125,33 @@ const embedChrome = 170
 
 // layoutPane lays out pane i's pictures at the width its canvases last had
 // (a default before they were measured), so that clicks resolve.
-func (c *Lab) layoutPane(i int) {
-	c.layoutLanes(i)
-	c.layoutTopology(i)
+func (c *PaneView) layoutPane() {
+	c.layoutLanes()
+	c.layoutTopology()
 }
 
-func (c *Lab) layoutLanes(i int) {
+func (c *PaneView) layoutLanes() {
+	i := c.Pane
 	p := c.panes[i]
 	width := p.width
 	if width <= 0 {
 		width = prerenderWidth
 	}
 	c.sess(i).Scale = c.paneScale(i)
-	p.scene = c.page.Scene(i, width, c.canvasHeight(i))
+	p.scene = c.page.Scene(i, width, c.canvasHeight())
 }
 
-func (c *Lab) layoutTopology(i int) {
+func (c *PaneView) layoutTopology() {
+	i := c.Pane
 	p := c.panes[i]
 	p.topo = nil
-	if c.showTopology(i) {
+	if c.showTopology() {
 		c.sess(i).Scale = c.scale()
 		tw := p.topoWidth
 		if tw <= 0 {
 			tw = topologyWidth
 		}
-		p.topo = c.sess(i).TopologyScene(tw, c.topologyHeight(i))
+		p.topo = c.sess(i).TopologyScene(tw, c.topologyHeight())
 	}
 }
 
@@ -157,16 +160,18 @@ const topologyWidth = 340
 
 // showTopology says whether pane i draws its algorithm's topology beside
 // the lanes: when the algorithm has one, and not in a slide.
-func (c *Lab) showTopology(i int) bool {
+func (c *PaneView) showTopology() bool {
+	i := c.Pane
 	return !c.embed && c.sess(i).Spec().Topology != nil
 }
 
 // paintPane lays out and paints pane i; it reports whether its canvas was
 // there to paint on.
-func (c *Lab) paintPane(i int, p *pane) bool {
+func (c *PaneView) paintPane() bool {
+	p := c.panes[c.Pane]
 	cv := app.Window().GetElementByID(p.id("diagram"))
 	if !cv.Truthy() {
-		c.layoutPane(i) // no canvas yet: lay out at a default width
+		c.layoutPane() // no canvas yet: lay out at a default width
 		return false
 	}
 	js := app.Window().Get("spacetime")
@@ -194,9 +199,9 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 		p.topoWidth = tv.Get("clientWidth").Float()
 	}
 	// the lanes first: they are what the learner waits for
-	c.layoutLanes(i)
+	c.layoutLanes()
 	p.painter.paint(cv, p.scene, c.palette())
-	c.layoutTopology(i)
+	c.layoutTopology()
 	if p.topo != nil && tv.Truthy() {
 		p.topoPainter.paint(tv, p.topo, c.palette())
 	}
@@ -205,6 +210,7 @@ func (c *Lab) paintPane(i int, p *pane) bool {
 
 // topologyHeight is pane i's process graph's height: room for its
 // processes at the page's text size.
-func (c *Lab) topologyHeight(i int) float64 {
+func (c *PaneView) topologyHeight() float64 {
+	i := c.Pane
 	return diagram.TopologyHeight(c.sess(i).Spec(), len(c.sess(i).Scenario().Names)) * c.scale()
 }

@@ -12,9 +12,21 @@ import (
 	"spacetime/core/sim"
 )
 
+// Panels are a pane's panels: the summary, the algorithm's own panels,
+// the invariants, the message counts and the processes.
+type Panels struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // panels are the tables beside pane i's diagram: the algorithm's own
 // panels, invariants, message counts and every process's state.
-func (c *Lab) panels(i int) app.UI {
+func (c *Panels) Render() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	var items []app.UI
 	if cut, ok := c.sess(i).CutPanel(); ok {
@@ -23,13 +35,14 @@ func (c *Lab) panels(i int) app.UI {
 	for _, panel := range c.sess(i).Panels() {
 		items = append(items, panelTable(panel))
 	}
-	items = append(items, c.invariants(i), c.messages(i), c.processes(i))
+	items = append(items, c.invariants(), c.messages(), c.processes())
 	return app.Div().ID(p.id("panels")).Class("panels").Body(items...)
 }
 
 // summary is a compare view grid cell's line about its run, as its bar's
 // tooltip: its invariants and messages.
-func (c *Lab) summary(i int) string {
+func (c *Panels) summary() string {
+	i := c.Pane
 	rep := c.sess(i).Report()
 	failing := 0
 	for _, inv := range rep.Invariants {
@@ -86,7 +99,8 @@ func strip(cells []sim.Cell) []app.UI {
 	return out
 }
 
-func (c *Lab) invariants(i int) app.UI {
+func (c *Panels) invariants() app.UI {
+	i := c.Pane
 	rep := c.sess(i).Report()
 	rows := make([]app.UI, len(rep.Invariants))
 	for j, inv := range rep.Invariants {
@@ -106,7 +120,8 @@ func (c *Lab) invariants(i int) app.UI {
 	return app.Section().ID(c.panes[i].id("invariants")).Class("panel").Body(app.H2().Text("Invariants"), app.Ul().Body(rows...))
 }
 
-func (c *Lab) messages(i int) app.UI {
+func (c *Panels) messages() app.UI {
+	i := c.Pane
 	s := c.sess(i)
 	rep := s.Report()
 	kinds := make([]string, 0, len(rep.Messages.ByKind))
@@ -130,7 +145,8 @@ func (c *Lab) messages(i int) app.UI {
 	)
 }
 
-func (c *Lab) processes(i int) app.UI {
+func (c *Panels) processes() app.UI {
+	i := c.Pane
 	procs := c.sess(i).Processes()
 	pane := c.panes[i]
 	rows := make([]app.UI, len(procs))
@@ -144,7 +160,7 @@ func (c *Lab) processes(i int) app.UI {
 			// the process's menu from the keyboard, as a click on its line
 			app.Td().Body(app.Button().Class("link proc").ID(pane.id("proc-"+strconv.Itoa(j))).Title(attrText("Open "+p.Name+"'s menu: what can happen to it at this step")).
 				Body(app.Strong().Text(p.Name)).
-				OnClick(func(ctx app.Context, e app.Event) { c.openProcessMenu(ctx, i, node) }, app.EventScope(pane.n, i, j))),
+				OnClick(func(ctx app.Context, e app.Event) { c.paneOf(i).openProcessMenu(ctx, node) }, app.EventScope(pane.n, i, j))),
 			app.Td().Text(p.Health),
 			app.Td().Text(strings.Join(fields, "; ")),
 			app.Td().Text(p.Lamport),
@@ -157,13 +173,14 @@ func (c *Lab) processes(i int) app.UI {
 			app.THead().Body(app.Tr().Body(app.Th().Text("process"), app.Th().Text("health"), app.Th().Text("state"), app.Th().Text("Lamport"), app.Th().Text("vector"))),
 			app.TBody().Body(rows...),
 		),
-		app.P().Class("note").Text(c.processesHint(i)),
+		app.P().Class("note").Text(c.processesHint()),
 	)
 }
 
 // processesHint says what clicking the diagram does, naming the algorithm's
 // commands.
-func (c *Lab) processesHint(i int) string {
+func (c *Panels) processesHint() string {
+	i := c.Pane
 	var names []string
 	for _, cmd := range c.sess(i).Spec().Commands {
 		names = append(names, cmd.Name)
@@ -173,7 +190,7 @@ func (c *Lab) processesHint(i int) string {
 		hint += ", or to run " + strings.Join(names, " or ") + " there"
 	}
 	hint += "; click a message still in flight to deliver it next, and right-click it to lose, delay or duplicate it; click an event for its causal past and future."
-	if c.showTopology(i) {
+	if c.paneOf(i).showTopology() {
 		hint += " In the process graph, click a link to cut or heal it."
 	}
 	return hint

@@ -34,7 +34,7 @@ func TestCompareViewRendersAPanePerRun(t *testing.T) {
 	assert.Len(t, p.classed("grid-bar"), 2, "each run's one-line bar")
 	assert.Contains(t, p.classed("grid-bar")[1].words(), "Chandy–Lamport without FIFO")
 	assert.Nil(t, p.byID("panels"), "no panels in the grid")
-	r.do(func(ctx app.Context) { r.c.end(ctx, 0) })
+	r.do(func(ctx app.Context) { r.c.controlsOf(0).end(ctx) })
 	p = r.page()
 	assert.Contains(t, p.id("verdict").text(), "✓")
 	assert.Contains(t, p.id("verdict-2").text(), "✗ snapshot total equals the money there is", "the non-FIFO run breaks its snapshot")
@@ -53,17 +53,17 @@ func TestCompareViewRendersAPanePerRun(t *testing.T) {
 	assert.NotNil(t, p.byID("pane-2"))
 
 	// apart: each pane gets its own controls
-	r.do(func(ctx app.Context) { r.c.setTogether(ctx, false) })
+	r.do(func(ctx app.Context) { r.c.header().setTogether(ctx, false) })
 	p = r.page()
 	assert.NotNil(t, p.byID("forward-2"))
 	assert.Equal(t, "apart", r.url().Get("steps"))
-	r.do(func(ctx app.Context) { r.c.home(ctx, 1) })
-	r.do(func(ctx app.Context) { r.c.forward(ctx, 1) })
+	r.do(func(ctx app.Context) { r.c.controlsOf(1).home(ctx) })
+	r.do(func(ctx app.Context) { r.c.controlsOf(1).forward(ctx) })
 	assert.Equal(t, "1", r.url().Get("k.2"))
 	assert.Equal(t, strconv.Itoa(r.c.sess(0).Len()), r.url().Get("k"), "the other run stays at its end")
 
 	// removing a run leaves a page of one
-	r.do(func(ctx app.Context) { r.c.removeView(ctx, 0) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).removeView(ctx) })
 	p = r.page()
 	assert.Nil(t, p.byID("pane-2"), "the remaining run takes the first pane's ids")
 	assert.NotNil(t, p.byID("forward"))
@@ -100,8 +100,8 @@ func TestKeysGoToTheFocusedPane(t *testing.T) {
 	assert.Equal(t, "2", r.url().Get("k.2"))
 	assert.True(t, r.page().id("pane").hasClass("active"))
 	// together, a key moves both
-	r.do(func(ctx app.Context) { r.c.setTogether(ctx, true) })
-	r.do(func(ctx app.Context) { r.c.home(ctx, 0) })
+	r.do(func(ctx app.Context) { r.c.header().setTogether(ctx, true) })
+	r.do(func(ctx app.Context) { r.c.controlsOf(0).home(ctx) })
 	press("ArrowRight")
 	assert.Equal(t, "1", r.url().Get("k"))
 	assert.Equal(t, "1", r.url().Get("k.2"), "both runs' first events are at time 0")
@@ -133,11 +133,11 @@ func TestMessageMenuOffersTheRegistrysFaults(t *testing.T) {
 	require.NotNil(t, r.page().byID("menu-deliver"), "the head can go next")
 	// what the buttons do: a delay of 15 ticks of the head
 	f, _ := lookupFault("delay")
-	a, err := r.c.faultArgs(0, f, false)
+	a, err := r.c.menuOf(0).faultArgs(f, false)
 	require.NoError(t, err)
 	assert.Equal(t, head, a.Msg)
 	assert.Equal(t, sim.Time(15), a.Ticks("for"))
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("delay", a) }) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("delay", a) }) })
 	assert.Equal(t, strconv.Itoa(k)+"y"+strconv.Itoa(head)+".15", r.url().Get("in"))
 	assert.Contains(t, r.page().id("caption").text(), "the network delays")
 }
@@ -156,17 +156,19 @@ func TestNetworkMenu(t *testing.T) {
 	// after a partition, the network can heal
 	f, _ := lookupFault("partition")
 	r.c.panes[0].form["partition.groups"] = "A | B C"
-	a, err := r.c.faultArgs(0, f, false)
+	a, err := r.c.menuOf(0).faultArgs(f, false)
 	require.NoError(t, err)
 	assert.Equal(t, [][]sim.NodeID{{0}, {1, 2}}, a.Groups("groups"))
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("partition", a) }) })
+	r.do(func(ctx app.Context) {
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("partition", a) })
+	})
 	assert.Equal(t, "20g1_2~3", r.url().Get("in"))
 	r.do(func(app.Context) { r.c.panes[0].openMenu(menuNetwork, 40, 10, false, func(*menu) {}) })
 	assert.Equal(t, "Heal every cut link", r.page().id("menu-heal").text())
 
 	// a partition the learner mistypes is refused with what is wrong
 	r.c.panes[0].form["partition.groups"] = "A | Q"
-	_, err = r.c.faultArgs(0, f, false)
+	_, err = r.c.menuOf(0).faultArgs(f, false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `no process is called "Q"`)
 }
@@ -188,12 +190,12 @@ func TestMenuOfAFaultWithANewKind(t *testing.T) {
 
 	r.c.panes[0].form["jam.share"] = "30"
 	r.c.panes[0].form["jam.late"] = "1"
-	a, err := r.c.faultArgs(0, algotest.Jam, false)
+	a, err := r.c.menuOf(0).faultArgs(algotest.Jam, false)
 	require.NoError(t, err)
 	assert.Equal(t, int64(30), a.Int("share"))
 	assert.False(t, a.Flag("loud"))
 	assert.True(t, a.Flag("late"))
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("jam", a) }) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("jam", a) }) })
 	assert.Equal(t, "20w2.30%.0.1", r.url().Get("in"))
 	assert.Contains(t, r.page().id("caption").text(), "B is jammed at 30% (loud false, late true)")
 }
@@ -214,10 +216,10 @@ func TestLinkMenu(t *testing.T) {
 	assert.Nil(t, p.byID("menu-heal"))
 	r.c.panes[0].form["cut.oneway"] = "1"
 	f, _ := lookupFault("cut")
-	a, err := r.c.faultArgs(0, f, false)
+	a, err := r.c.menuOf(0).faultArgs(f, false)
 	require.NoError(t, err)
 	assert.True(t, a.Flag("oneway"))
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("cut", a) }) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("cut", a) }) })
 	r.do(func(app.Context) {
 		r.c.panes[0].openMenu(menuLink, 60, 60, true, func(m *menu) { m.node, m.peer = 0, 2 })
 	})
@@ -249,7 +251,7 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 	}, offered)
 	assert.Nil(t, p.byID("side-by-side"), "one run has no side-by-side table")
 
-	r.do(func(ctx app.Context) { r.c.openComparison(ctx, comparisonPrefix+"mutex-contention-high") })
+	r.do(func(ctx app.Context) { r.c.header().openComparison(ctx, comparisonPrefix+"mutex-contention-high") })
 	p = r.page()
 	require.NotNil(t, p.byID("pane-6"))
 	assert.Nil(t, p.byID("pane-7"))
@@ -263,7 +265,7 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 	assert.Contains(t, rows[0].words(), "messages per entry")
 	assert.Contains(t, rows[0].words(), "sync delay")
 	assert.Contains(t, rows[6].words(), "Maekawa")
-	r.do(func(ctx app.Context) { r.c.end(ctx, 0) })
+	r.do(func(ctx app.Context) { r.c.controlsOf(0).end(ctx) })
 	p = r.page()
 	last := p.id("side-by-side").tags("tr")[6].tags("td")
 	assert.Equal(t, "true", last[7].text(), "Maekawa's run deadlocks")

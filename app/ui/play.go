@@ -6,9 +6,22 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
+// Controls are a pane's step, play, scrub and zoom controls, or, Shared,
+// those of every pane stepping together (drawn once, above them).
+type Controls struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Shared says the controls drive every pane stepping together.
+	Shared bool
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // driver is the pane whose controls move pane i: the first pane's, when
 // the panes step together.
-func (c *Lab) driver(i int) int {
+func (c *state) driver(i int) int {
 	if c.together() {
 		return 0
 	}
@@ -17,7 +30,8 @@ func (c *Lab) driver(i int) int {
 
 // step moves pane i (or every pane stepping together) and closes the menus
 // and notices that belonged to the old step.
-func (c *Lab) step(ctx app.Context, i int, move func()) {
+func (c *Controls) step(ctx app.Context, move func()) {
+	i := c.Pane
 	move()
 	for j, p := range c.panes {
 		if j == i || c.together() {
@@ -28,19 +42,21 @@ func (c *Lab) step(ctx app.Context, i int, move func()) {
 	c.changed(ctx)
 }
 
-func (c *Lab) forward(ctx app.Context, i int) { c.step(ctx, i, func() { c.page.Forward(i) }) }
-func (c *Lab) back(ctx app.Context, i int)    { c.step(ctx, i, func() { c.page.Back(i) }) }
-func (c *Lab) home(ctx app.Context, i int)    { c.step(ctx, i, func() { c.page.Seek(i, 0) }) }
-func (c *Lab) end(ctx app.Context, i int) {
-	c.step(ctx, i, func() { c.page.Seek(i, c.page.Len(i)) })
+func (c *Controls) forward(ctx app.Context) { i := c.Pane; c.step(ctx, func() { c.page.Forward(i) }) }
+func (c *Controls) back(ctx app.Context)    { i := c.Pane; c.step(ctx, func() { c.page.Back(i) }) }
+func (c *Controls) home(ctx app.Context)    { i := c.Pane; c.step(ctx, func() { c.page.Seek(i, 0) }) }
+func (c *Controls) end(ctx app.Context) {
+	i := c.Pane
+	c.step(ctx, func() { c.page.Seek(i, c.page.Len(i)) })
 }
 
 // playing says whether pane i (or the panes stepping together) plays.
-func (c *Lab) playing(i int) bool { return c.panes[c.driver(i)].playing }
+func (c *state) playing(i int) bool { return c.panes[c.driver(i)].playing }
 
-func (c *Lab) stopPlaying(i int) { c.panes[c.driver(i)].playing = false }
+func (c *state) stopPlaying(i int) { c.panes[c.driver(i)].playing = false }
 
-func (c *Lab) togglePlay(ctx app.Context, i int) {
+func (c *Controls) togglePlay(ctx app.Context) {
+	i := c.Pane
 	d := c.panes[c.driver(i)]
 	if d.playing {
 		d.playing = false
@@ -51,11 +67,12 @@ func (c *Lab) togglePlay(ctx app.Context, i int) {
 	}
 	d.playing = true
 	d.playGen++
-	c.tick(ctx, i, d.playGen)
+	c.tick(ctx, d.playGen)
 }
 
 // tick advances one step per beat while playing.
-func (c *Lab) tick(ctx app.Context, i int, gen int) {
+func (c *Controls) tick(ctx app.Context, gen int) {
+	i := c.Pane
 	ctx.After(time.Second/time.Duration(c.speed), func(ctx app.Context) {
 		if i >= len(c.panes) {
 			return
@@ -69,7 +86,7 @@ func (c *Lab) tick(ctx app.Context, i int, gen int) {
 		}
 		c.changed(ctx)
 		if d.playing {
-			c.tick(ctx, i, gen)
+			c.tick(ctx, gen)
 		}
 	})
 }
@@ -78,7 +95,8 @@ func (c *Lab) tick(ctx app.Context, i int, gen int) {
 // the page around it (panels, caption, link) is brought up to date only
 // once the learner pauses, so that dragging through a long run stays
 // smooth.
-func (c *Lab) scrub(ctx app.Context, i int, k int) {
+func (c *Controls) scrub(ctx app.Context, k int) {
+	i := c.Pane
 	d := c.panes[c.driver(i)]
 	d.playing, d.menu.kind, d.notice = false, menuNone, ""
 	c.page.Seek(i, k)
@@ -98,7 +116,8 @@ const scrubSettle = 120 * time.Millisecond
 
 // act runs a learner action on pane i and shows its effect or why it was
 // refused.
-func (c *Lab) act(ctx app.Context, i int, do func() error) {
+func (c *PaneView) act(ctx app.Context, do func() error) {
+	i := c.Pane
 	c.stopPlaying(i)
 	p := c.panes[i]
 	p.menu.kind = menuNone
@@ -107,12 +126,5 @@ func (c *Lab) act(ctx app.Context, i int, do func() error) {
 	} else {
 		p.notice = ""
 	}
-	c.changed(ctx)
-}
-
-// toggleCut turns pane i's cut tool on or off.
-func (c *Lab) toggleCut(ctx app.Context, i int) {
-	c.sess(i).ToggleCut()
-	c.panes[i].menu.kind = menuNone
 	c.changed(ctx)
 }

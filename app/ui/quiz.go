@@ -7,6 +7,17 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
+// Quiz is a pane's quiz: a question on a step drawn from its run, and the
+// page's word on the answer.
+type Quiz struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // quizResult is what the page says of the answer just given.
 type quizResult struct {
 	step  int
@@ -15,7 +26,8 @@ type quizResult struct {
 }
 
 // toggleQuiz makes pane i's run a quiz on steps drawn from it, or ends it.
-func (c *Lab) toggleQuiz(ctx app.Context, i int) {
+func (c *Quiz) toggleQuiz(ctx app.Context) {
+	i := c.Pane
 	s := c.sess(i)
 	p := c.panes[i]
 	c.stopPlaying(i)
@@ -29,7 +41,8 @@ func (c *Lab) toggleQuiz(ctx app.Context, i int) {
 }
 
 // answer answers pane i's question with choice n (from 0).
-func (c *Lab) answer(ctx app.Context, i, n int) {
+func (c *Quiz) answer(ctx app.Context, n int) {
+	i := c.Pane
 	s := c.sess(i)
 	q, ok := s.Asking()
 	if !ok || n < 0 || n >= len(q.Choices) {
@@ -48,16 +61,18 @@ func (c *Lab) answer(ctx app.Context, i, n int) {
 }
 
 // quizButton starts and ends pane i's quiz.
-func (c *Lab) quizButton(i int) app.UI {
+func (c *Quiz) quizButton() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	return app.Button().ID(p.id("quiz-button")).Attr("aria-pressed", c.sess(i).QuizOn()).
 		Title("Predict the next step: the page stops before some steps and asks what they will do (Q)").
-		Text("Quiz").OnClick(func(ctx app.Context, e app.Event) { c.toggleQuiz(ctx, i) }, app.EventScope(p.n, i))
+		Text("Quiz").OnClick(func(ctx app.Context, e app.Event) { c.toggleQuiz(ctx) }, app.EventScope(p.n, i))
 }
 
 // quizBox is pane i's quiz: the question asked, with its choices, or what
 // the last answer was, and the score.
-func (c *Lab) quizBox(i int) app.UI {
+func (c *Quiz) Render() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
 	answered, right := s.Score()
@@ -76,7 +91,7 @@ func (c *Lab) quizBox(i int) app.UI {
 		choices := make([]app.UI, len(q.Choices))
 		for n, choice := range q.Choices {
 			choices[n] = app.Button().ID(p.id("choice-"+strconv.Itoa(n+1))).Class("choice").Title("Answer with this ("+strconv.Itoa(n+1)+")").
-				Text(strconv.Itoa(n+1)+" · "+choice).OnClick(func(ctx app.Context, e app.Event) { c.answer(ctx, i, n) }, scope)
+				Text(strconv.Itoa(n+1)+" · "+choice).OnClick(func(ctx app.Context, e app.Event) { c.answer(ctx, n) }, scope)
 		}
 		return app.Div().ID(p.id("quiz")).Class("notice quiz").Attr("role", "status").Body(
 			app.Div().Body(result),

@@ -9,6 +9,17 @@ import (
 	"spacetime/core/explore"
 )
 
+// Search is a pane's search for a schedule that breaks an invariant: its
+// button and its progress.
+type Search struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // searching is a pane's search for a schedule that breaks an invariant,
 // while it runs: it is worked in slices between the browser's frames, so
 // that the page keeps answering, and a newer search or a stop ends it.
@@ -32,20 +43,22 @@ const (
 
 // searchable says whether pane i's run can be searched: it checks an
 // invariant and is not the replay of a log.
-func (c *Lab) searchable(i int) bool {
+func (c *Search) searchable() bool {
+	i := c.Pane
 	spec := c.sess(i).Spec()
 	return !spec.Record && len(spec.Invariants) > 0
 }
 
 // toggleSearch starts pane i's search from where its lesson says (or the
 // step on screen), or stops the one under way.
-func (c *Lab) toggleSearch(ctx app.Context, i int) {
+func (c *Search) toggleSearch(ctx app.Context) {
+	i := c.Pane
 	p := c.panes[i]
 	if p.search != nil {
-		c.stopSearch(i, "Search stopped: "+p.search.x.Describe()+".")
+		c.stopSearch("Search stopped: " + p.search.x.Describe() + ".")
 		return
 	}
-	if !c.searchable(i) {
+	if !c.searchable() {
 		return
 	}
 	c.stopPlaying(i)
@@ -60,11 +73,12 @@ func (c *Lab) toggleSearch(ctx app.Context, i int) {
 	p.search = &searching{x: x, from: from, version: s.Run().Version(), gen: p.searchGen, started: time.Now()}
 	p.notice = ""
 	gen := p.searchGen
-	c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, i, gen) })
+	c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, gen) })
 }
 
 // stopSearch ends pane i's search, saying why.
-func (c *Lab) stopSearch(i int, why string) {
+func (c *Search) stopSearch(why string) {
+	i := c.Pane
 	p := c.panes[i]
 	p.search = nil
 	p.searchGen++
@@ -73,7 +87,8 @@ func (c *Lab) stopSearch(i int, why string) {
 
 // searchSlice works pane i's search for one slice, then hands the thread
 // back to the page until the next.
-func (c *Lab) searchSlice(ctx app.Context, i, gen int) {
+func (c *Search) searchSlice(ctx app.Context, gen int) {
+	i := c.Pane
 	if i >= len(c.panes) {
 		return
 	}
@@ -92,32 +107,33 @@ func (c *Lab) searchSlice(ctx app.Context, i, gen int) {
 		// rendering the page again for them
 		ctx.PreventUpdate()
 		if el := app.Window().GetElementByID(p.id("search-status")); el.Truthy() {
-			el.Set("textContent", c.searchProgress(i))
+			el.Set("textContent", c.searchProgress())
 		}
-		c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, i, gen) })
+		c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, gen) })
 		return
 	}
-	c.finishSearch(i, st)
+	c.finishSearch(st)
 	c.changed(ctx)
 }
 
 // finishSearch opens the schedule found as the run's future, at the step
 // that breaks the invariant, or says that none was found.
-func (c *Lab) finishSearch(i int, st *searching) {
+func (c *Search) finishSearch(st *searching) {
+	i := c.Pane
 	s := c.sess(i)
 	took := time.Since(st.started).Seconds()
 	p := st.x.Progress()
 	v := st.x.Violation()
 	if v == nil {
-		c.stopSearch(i, fmt.Sprintf("%s (%.1f s, %.0f states a second).", capitalise(st.x.Describe()), took, float64(p.States)/took))
+		c.stopSearch(fmt.Sprintf("%s (%.1f s, %.0f states a second).", capitalise(st.x.Describe()), took, float64(p.States)/took))
 		return
 	}
 	if s.Run().Version() != st.version {
-		c.stopSearch(i, "The run changed while the search ran: search again.")
+		c.stopSearch("The run changed while the search ran: search again.")
 		return
 	}
 	if err := s.Adopt(st.from, v); err != nil {
-		c.stopSearch(i, err.Error())
+		c.stopSearch(err.Error())
 		return
 	}
 	chosen := 0
@@ -126,31 +142,34 @@ func (c *Lab) finishSearch(i int, st *searching) {
 			chosen++
 		}
 	}
-	c.stopSearch(i, fmt.Sprintf("Found: %q fails at step %d, %d steps after step %d; %d of them are the search's choices, the rest the run's own course (%d states in %.1f s). Step back through it.",
+	c.stopSearch(fmt.Sprintf("Found: %q fails at step %d, %d steps after step %d; %d of them are the search's choices, the rest the run's own course (%d states in %.1f s). Step back through it.",
 		v.Invariant, v.Step, len(v.Schedule), st.from, chosen, p.States, took))
 }
 
 // searchButton starts and stops pane i's search.
-func (c *Lab) searchButton(i int) app.UI {
+func (c *Search) searchButton() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	if p.search != nil {
 		return app.Button().ID(p.id("search")).Class("searching").Title("Stop the search (B)").Text("Stop search").
-			OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx, i); c.changed(ctx) }, app.EventScope(p.n, i))
+			OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx); c.changed(ctx) }, app.EventScope(p.n, i))
 	}
 	return app.Button().ID(p.id("search")).Title("Search every schedule from here for one that breaks an invariant, and open it (B)").Text("Find the bug").
-		OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx, i); c.changed(ctx) }, app.EventScope(p.n, i))
+		OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx); c.changed(ctx) }, app.EventScope(p.n, i))
 }
 
 // searchStatus is pane i's search's progress, while it runs.
-func (c *Lab) searchStatus(i int) app.UI {
+func (c *Search) Render() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	// a p, not a div as the notices are: the slices set its words in
 	// place, so the element must be replaced, not reused, once it goes
-	return app.P().ID(p.id("search-status")).Class("notice search").Attr("role", "status").Text(c.searchProgress(i))
+	return app.P().ID(p.id("search-status")).Class("notice search").Attr("role", "status").Text(c.searchProgress())
 }
 
 // searchProgress says how far pane i's search has gone.
-func (c *Lab) searchProgress(i int) string {
+func (c *Search) searchProgress() string {
+	i := c.Pane
 	st := c.panes[i].search
 	pr := st.x.Progress()
 	return fmt.Sprintf("Searching from step %d: %d states, every schedule of up to %d steps tried…", st.from, pr.States, pr.Depth)

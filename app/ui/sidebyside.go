@@ -12,6 +12,14 @@ import (
 	"spacetime/core/scenario"
 )
 
+// Comparison is a compare view's table of every run's figures.
+type Comparison struct {
+	app.Compo
+	*state
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // comparisonPrefix marks a picker's option that opens a comparison.
 const comparisonPrefix = "compare:"
 
@@ -107,7 +115,7 @@ func topicLabel(topic string) string {
 
 // openComparison replaces the page with a comparison's runs, stepped
 // together; it reports whether value named one.
-func (c *Lab) openComparison(ctx app.Context, value string) bool {
+func (c *Header) openComparison(ctx app.Context, value string) bool {
 	id, ok := strings.CutPrefix(value, comparisonPrefix)
 	if !ok {
 		return false
@@ -128,6 +136,6 @@ func (c *Lab) openComparison(ctx app.Context, value string) bool {
 }
 
 // sideBySide is a compare view's table of every run's figures.
-func (c *Lab) sideBySide() app.UI {
+func (c *Comparison) Render() app.UI {
 	return app.Div().ID("side-by-side").Class("panels side-by-side").Body(panelTable(lab.SideBySide(c.page)))
 }

@@ -9,6 +9,12 @@ import (
 	"spacetime/app/lab"
 )
 
+// slideBridge is the page's side of a slide deck's postMessage
+// protocol. It renders nothing: its listener is on the window.
+type slideBridge struct {
+	*state
+}
+
 // A slide deck drives a framed page by postMessage (lab.DecodeSlideMessage):
 // the page acts on each message meant for it, answers with its state or an
 // error, and announces every change of its state to its parent. With the
@@ -17,7 +23,7 @@ import (
 
 // listenToSlides starts listening to the parent's messages, in a framed
 // page.
-func (c *Lab) listenToSlides() {
+func (c *slideBridge) listenToSlides() {
 	js := app.Window().Get("spacetime")
 	if c.onMessage != nil || !js.Truthy() || !js.Get("framed").Truthy() || !js.Call("framed").Bool() {
 		return
@@ -57,7 +63,7 @@ func (c *Lab) listenToSlides() {
 }
 
 // obey does what a slide deck asks, to the pane with the focus.
-func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
+func (c *slideBridge) obey(ctx app.Context, cmd lab.SlideCommand) error {
 	if c.page == nil && cmd.Do != "load" {
 		return fmt.Errorf("do: the page shows the course's index, with no lesson to %s; send \"load\" with a lesson's link first", cmd.Do)
 	}
@@ -67,30 +73,30 @@ func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
 		c.stopPlaying(i)
 		switch cmd.Do {
 		case "next":
-			if c.touring(i) {
-				c.nextStop(ctx, i)
+			if c.tourOf(i).touring() {
+				c.tourOf(i).nextStop(ctx)
 			} else {
-				c.forward(ctx, i)
+				c.controlsOf(i).forward(ctx)
 			}
 		case "prev":
-			if c.touring(i) {
-				c.prevStop(ctx, i)
+			if c.tourOf(i).touring() {
+				c.tourOf(i).prevStop(ctx)
 			} else {
-				c.back(ctx, i)
+				c.controlsOf(i).back(ctx)
 			}
 		case "first":
-			c.home(ctx, i)
+			c.controlsOf(i).home(ctx)
 		case "last":
-			c.end(ctx, i)
+			c.controlsOf(i).end(ctx)
 		default:
 			k := min(cmd.Step, c.page.Len(i))
-			c.step(ctx, i, func() { c.page.Seek(i, k) })
+			c.controlsOf(i).step(ctx, func() { c.page.Seek(i, k) })
 		}
 	case "tour":
-		return c.goToStop(ctx, i, cmd.Stop)
+		return c.tourOf(i).goToStop(ctx, cmd.Stop)
 	case "play":
 		if !c.playing(i) {
-			c.togglePlay(ctx, i)
+			c.controlsOf(i).togglePlay(ctx)
 		}
 	case "pause":
 		c.stopPlaying(i)
@@ -136,7 +142,7 @@ func (c *Lab) obey(ctx app.Context, cmd lab.SlideCommand) error {
 
 // slideState is what the page tells its slides: the focused pane's lesson,
 // step, caption and verdict.
-func (c *Lab) slideState() lab.SlideState {
+func (c *slideBridge) slideState() lab.SlideState {
 	i := min(max(c.focus, 0), len(c.panes)-1)
 	s := c.sess(i)
 	verdict, _ := s.Verdict()
@@ -151,7 +157,7 @@ func (c *Lab) slideState() lab.SlideState {
 
 // announce tells the slides the page's state when it changed, in a framed
 // page.
-func (c *Lab) announce() {
+func (c *slideBridge) announce() {
 	if c.onMessage == nil || c.page == nil || len(c.panes) == 0 {
 		return
 	}
@@ -165,7 +171,7 @@ func (c *Lab) announce() {
 
 // tellSlides posts a state or an error to the parent, at origin ("" or
 // "null": any, since a page opened from disk has no origin to name).
-func (c *Lab) tellSlides(st lab.SlideState, origin string) {
+func (c *slideBridge) tellSlides(st lab.SlideState, origin string) {
 	data, err := json.Marshal(st)
 	if err != nil {
 		return

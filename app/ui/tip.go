@@ -10,7 +10,8 @@ import (
 // diagram (topo false) or process graph: the whole of a message, an event
 // or a process (lab.Session.HoverText), labels the picture had no room for
 // included. The tip moves only when what lies under the pointer changes.
-func (c *Lab) hover(i int, e app.Event, topo bool) {
+func (c *PaneView) hover(e app.Event, topo bool) {
+	i := c.Pane
 	p := c.panes[i]
 	sc := p.scene
 	if topo {
@@ -38,7 +39,7 @@ func (c *Lab) hover(i int, e app.Event, topo bool) {
 
 // hideTip takes the tip away: the picture under it changed or the pointer
 // left.
-func (c *Lab) hideTip() {
+func (c *state) hideTip() {
 	c.tipAt = tipAt{} // the picture changed: ask again
 	if c.tip == "" || app.IsServer {
 		return

@@ -6,52 +6,69 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
+// Tour is a pane's guided tour: its stops and the narration of the
+// current one.
+type Tour struct {
+	app.Compo
+	*state
+	// Pane is the index of the pane the part belongs to.
+	Pane int
+	// Rev is the Lab's render count (parts.go).
+	Rev int
+}
+
 // touring says whether pane i is on a stop of its lesson's tour: then the
 // keys and the slides' next and prev go from stop to stop.
-func (c *Lab) touring(i int) bool { return c.sess(i).TourStop() > 0 }
+func (c *Tour) touring() bool { i := c.Pane; return c.sess(i).TourStop() > 0 }
 
 // goToStop moves pane i to stop n of its tour (0 ends the tour).
-func (c *Lab) goToStop(ctx app.Context, i, n int) error {
+func (c *Tour) goToStop(ctx app.Context, n int) error {
+	i := c.Pane
 	c.stopPlaying(i)
 	var err error
-	c.step(ctx, i, func() { err = c.sess(i).GoToStop(n) })
+	c.controlsOf(i).step(ctx, func() { err = c.sess(i).GoToStop(n) })
 	return err
 }
 
 // toggleTour starts pane i's tour at its first stop, or ends it.
-func (c *Lab) toggleTour(ctx app.Context, i int) {
-	if c.touring(i) {
-		c.goToStop(ctx, i, 0)
+func (c *Tour) toggleTour(ctx app.Context) {
+	i := c.Pane
+	if c.touring() {
+		c.goToStop(ctx, 0)
 		return
 	}
 	if len(c.sess(i).Tour()) > 0 {
-		c.goToStop(ctx, i, 1)
+		c.goToStop(ctx, 1)
 	}
 }
 
 // nextStop and prevStop move pane i along its tour.
-func (c *Lab) nextStop(ctx app.Context, i int) {
+func (c *Tour) nextStop(ctx app.Context) {
+	i := c.Pane
 	c.stopPlaying(i)
-	c.step(ctx, i, func() { c.sess(i).NextStop() })
+	c.controlsOf(i).step(ctx, func() { c.sess(i).NextStop() })
 }
 
-func (c *Lab) prevStop(ctx app.Context, i int) {
+func (c *Tour) prevStop(ctx app.Context) {
+	i := c.Pane
 	c.stopPlaying(i)
-	c.step(ctx, i, func() { c.sess(i).PrevStop() })
+	c.controlsOf(i).step(ctx, func() { c.sess(i).PrevStop() })
 }
 
 // tourButton starts and ends pane i's tour.
-func (c *Lab) tourButton(i int) app.UI {
+func (c *Tour) tourButton() app.UI {
+	i := c.Pane
 	p := c.panes[i]
-	on := c.touring(i)
+	on := c.touring()
 	return app.Button().ID(p.id("tour-button")).Attr("aria-pressed", on).
 		Title("A few narrated stops through the lesson: → and ← (or the remote) go from stop to stop, Esc ends it (T)").
-		Text("Tour").OnClick(func(ctx app.Context, e app.Event) { c.toggleTour(ctx, i) }, app.EventScope(p.n, i))
+		Text("Tour").OnClick(func(ctx app.Context, e app.Event) { c.toggleTour(ctx) }, app.EventScope(p.n, i))
 }
 
 // narration is the tour's stop on pane i: where it is in the tour, what
 // to look at, what to try, and buttons to move on.
-func (c *Lab) narration(i int) app.UI {
+func (c *Tour) Render() app.UI {
+	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
 	tour, n := s.Tour(), s.TourStop()
@@ -71,11 +88,11 @@ func (c *Lab) narration(i int) app.UI {
 		),
 		app.Div().Class("tour-moves").Body(
 			app.Button().ID(p.id("tour-prev")).Title("The previous stop (←)").Text("◀").Disabled(n <= 1).
-				OnClick(func(ctx app.Context, e app.Event) { c.prevStop(ctx, i) }, scope),
+				OnClick(func(ctx app.Context, e app.Event) { c.prevStop(ctx) }, scope),
 			app.Button().ID(p.id("tour-next")).Title("The next stop (→)").Text("Next ▶").Disabled(n >= len(tour)).
-				OnClick(func(ctx app.Context, e app.Event) { c.nextStop(ctx, i) }, scope),
+				OnClick(func(ctx app.Context, e app.Event) { c.nextStop(ctx) }, scope),
 			app.Button().ID(p.id("tour-end")).Title("End the tour (Esc)").Text("End").
-				OnClick(func(ctx app.Context, e app.Event) { c.goToStop(ctx, i, 0) }, scope),
+				OnClick(func(ctx app.Context, e app.Event) { c.goToStop(ctx, 0) }, scope),
 		),
 	)
 }

@@ -388,13 +388,8 @@ func (r *rig) url() url.Values { return r.h.live.Page().URL().Query() }
 // layout lays the diagram out as paint does in the browser, on a 900px
 // canvas (natively there is no canvas to measure).
 func (r *rig) layout() *diagram.Scene {
-	r.c.layoutPane(0)
+	r.c.paneOf(0).layoutPane()
 	return r.c.panes[0].scene
-}
-
-// pane0 is an action of the first pane.
-func (r *rig) pane0(action func(ctx app.Context, i int)) func(ctx app.Context) {
-	return func(ctx app.Context) { action(ctx, 0) }
 }
 
 // labOf is a Lab showing one session.
@@ -632,21 +627,22 @@ func TestPositionMatchesInTheMountedTree(t *testing.T) {
 	// The same, through go-app's own matcher on the mounted tree: the root
 	// div laid out for a projector, its pane's main column (the stage, then
 	// the controls, caption and verdict) and the position span, eighth of
-	// the controls; the side column beside it.
+	// the controls; the side column beside it. Each part (parts.go) is a
+	// node of go-app's tree, its element the node under it.
 	sess := session(t, link("snapshot-bank", 30))
 	c := labOf(sess)
 	load(t, c)
 	require.NoError(t, app.Match(app.Div().Class("lab text-L present"), c, 0))
-	require.NoError(t, app.Match(app.Header().Class("top"), c, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 1, 0))
-	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 1, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1, 0, 1))
-	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 1, 0, 1, 7))
-	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 1, 0, 1, 7, 0))
+	require.NoError(t, app.Match(app.Header().Class("top"), c, 0, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 1, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 1, 0, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 1, 0, 0, 1, 0))
+	require.NoError(t, app.Match(app.Span().ID("position").Class("position"), c, 0, 1, 0, 0, 1, 0, 7))
+	require.NoError(t, app.Match(app.Text(fmt.Sprintf("step 30 / %d · time %d", sess.Len(), sess.Now())), c, 0, 1, 0, 0, 1, 0, 7, 0))
 	verdict, _ := sess.Verdict()
-	require.NoError(t, app.Match(app.Div().Class("words"), c, 0, 1, 0, 2))
-	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 1, 0, 2, 1))
-	require.NoError(t, app.Match(app.Aside().Class("side"), c, 0, 1, 1))
+	require.NoError(t, app.Match(app.Div().Class("words"), c, 0, 1, 0, 0, 2))
+	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 1, 0, 0, 2, 1))
+	require.NoError(t, app.Match(app.Aside().Class("side"), c, 0, 1, 0, 1))
 }
 
 func TestMoneyPanelIsTheSessionsPanel(t *testing.T) {
@@ -907,16 +903,16 @@ func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
 	// exactly: the root, one pane, in it the diagram (no topology view in
 	// a slide), controls, caption and verdict, nothing after or beside
 	require.NoError(t, app.Match(app.Div().Class("lab text-L embed"), c, 0))
-	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0, 0, 0))
-	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 0, 0, 1))
-	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite").Title(c.sess(0).Caption()), c, 0, 0, 0, 2, 0))
-	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 0, 2, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("main"), c, 0, 0, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("stage"), c, 0, 0, 0, 0, 0))
+	require.NoError(t, app.Match(app.Div().Class("controls"), c, 0, 0, 0, 0, 1, 0))
+	require.NoError(t, app.Match(app.Div().ID("caption").Class("caption "+c.sess(0).CaptionSource()).Attr("aria-live", "polite").Title(c.sess(0).Caption()), c, 0, 0, 0, 0, 2, 0))
+	require.NoError(t, app.Match(app.Text(c.sess(0).Caption()), c, 0, 0, 0, 0, 2, 0, 0))
 	verdict, _ := c.sess(0).Verdict()
-	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 0, 0, 2, 1))
-	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 3), "nothing follows the caption and verdict")
-	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 2, 2), "nothing follows the verdict")
-	assert.Error(t, app.Match(app.Aside(), c, 0, 0, 1), "no side column: no topology view, panels or legend in a slide")
+	require.NoError(t, app.Match(app.Div().ID("verdict").Class("verdict good").Title(verdict), c, 0, 0, 0, 0, 2, 1))
+	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 0, 3), "nothing follows the caption and verdict")
+	assert.Error(t, app.Match(app.Div(), c, 0, 0, 0, 0, 2, 2), "nothing follows the verdict")
+	assert.Error(t, app.Match(app.Aside(), c, 0, 0, 0, 1), "no side column: no topology view, panels or legend in a slide")
 	assert.Error(t, app.Match(app.Div(), c, 0, 1), "one pane")
 
 	// the same link without embed has the header and panels
@@ -931,7 +927,7 @@ func TestEmbedShowsOnlyTheDiagramControlsAndCaption(t *testing.T) {
 
 func TestEmbedStaysEmbeddedAsTheViewChanges(t *testing.T) {
 	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"5"}, "embed": {"1"}})
-	r.do(r.pane0(r.c.forward))
+	r.do(r.c.controlsOf(0).forward)
 	assert.Equal(t, "1", r.url().Get("embed"), "the link keeps embed")
 	assert.Equal(t, "6", r.url().Get("k"))
 	assert.Empty(t, r.page().tags("header"))
@@ -981,14 +977,14 @@ func TestLoaderLeavesOutALargeLog(t *testing.T) {
 	sess, err := lab.Open(logs[0])
 	require.NoError(t, err)
 	require.Nil(t, sess.File(), "the log's file is larger than a link carries")
-	c := labWith(sess, func(c *Lab) { c.toggleLoader() })
+	c := labWith(sess, func(c *Lab) { c.importer().toggleLoader() })
 	require.True(t, c.loading)
 	p := load(t, c)
 	assert.Empty(t, p.id("scenario-text").attrs["value"])
 	assert.Contains(t, p.classed("loader")[0].words(), "the current scenario's file is larger than 1024 KiB, too large to show here")
 
 	bank := session(t, link("snapshot-bank", 0))
-	small := labWith(bank, func(c *Lab) { c.toggleLoader() })
+	small := labWith(bank, func(c *Lab) { c.importer().toggleLoader() })
 	p = load(t, small)
 	assert.Equal(t, string(bank.Scenario().JSON()), p.id("scenario-text").attrs["value"])
 	assert.Contains(t, p.classed("loader")[0].words(), "the current scenario is shown as an example")
@@ -1037,20 +1033,20 @@ func TestStepsChangeThePositionCaptionAndURL(t *testing.T) {
 		assert.Equal(t, strconv.Itoa(k), r.url().Get("k"), "the URL follows the view")
 		assert.Equal(t, sess.Query(), r.url())
 	}
-	r.do(r.pane0(r.c.forward))
+	r.do(r.c.controlsOf(0).forward)
 	check(31)
-	r.do(r.pane0(r.c.forward))
+	r.do(r.c.controlsOf(0).forward)
 	check(32)
-	r.do(r.pane0(r.c.back))
+	r.do(r.c.controlsOf(0).back)
 	check(31)
-	r.do(r.pane0(r.c.home))
+	r.do(r.c.controlsOf(0).home)
 	check(0)
 	assert.Equal(t, sess.Scenario().Description, r.page().id("caption").text())
-	r.do(r.pane0(r.c.back)) // nothing before the start
+	r.do(r.c.controlsOf(0).back) // nothing before the start
 	check(0)
-	r.do(r.pane0(r.c.end))
+	r.do(r.c.controlsOf(0).end)
 	check(n)
-	r.do(r.pane0(r.c.forward)) // nothing after the end
+	r.do(r.c.controlsOf(0).forward) // nothing after the end
 	check(n)
 }
 
@@ -1063,7 +1059,7 @@ func TestAStepClosesTheMenuAndClearsTheNotice(t *testing.T) {
 	p := r.page()
 	require.NotNil(t, p.byID("process-menu"))
 	require.Equal(t, "old news", p.id("notice").text())
-	r.do(r.pane0(r.c.forward))
+	r.do(r.c.controlsOf(0).forward)
 	p = r.page()
 	assert.Nil(t, p.byID("process-menu"))
 	assert.Nil(t, p.byID("notice"))
@@ -1074,7 +1070,7 @@ func TestARefusedDeliveryExplainsAndChangesNothing(t *testing.T) {
 	k, behind, head := queuedBehind(t, probe)
 	r := mount(t, link("snapshot-bank", k))
 	before := r.page().position()
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Deliver(behind) }) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Deliver(behind) }) })
 	p := r.page()
 	notice := p.id("notice")
 	assert.Equal(t, "status", notice.attrs["role"])
@@ -1083,7 +1079,7 @@ func TestARefusedDeliveryExplainsAndChangesNothing(t *testing.T) {
 	assert.Empty(t, r.url().Get("in"))
 
 	// the head can go, and the notice goes with the refusal
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Deliver(head) }) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Deliver(head) }) })
 	p = r.page()
 	assert.Nil(t, p.byID("notice"))
 	assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k+1)), p.position())
@@ -1100,13 +1096,13 @@ func TestClicksOnTheDiagram(t *testing.T) {
 
 	// natively nothing lays the diagram out, so a click finds nothing
 	require.Nil(t, r.c.panes[0].scene)
-	r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(100, 100)) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(100, 100)) })
 	assert.Nil(t, r.page().byID("notice"))
 
 	scene := r.layout()
 	t.Run("message behind another", func(t *testing.T) {
 		x, y := onArrow(t, scene, behind, true)
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		p := r.page()
 		assert.Contains(t, p.id("notice").text(), "is FIFO: only its head")
 		assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k)))
@@ -1114,7 +1110,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 	t.Run("process line", func(t *testing.T) {
 		y := scene.ProcessY(1)
 		require.Equal(t, diagram.HitProcess, scene.Hit(24, y).Kind)
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(24, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(24, y)) })
 		p := r.page()
 		menu := p.id("process-menu")
 		assert.Equal(t, "B (up)", menu.classed("menu-title")[0].text())
@@ -1123,7 +1119,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 	t.Run("nothing", func(t *testing.T) {
 		x, y := 890.0, scene.Height-1
 		require.Equal(t, diagram.HitNothing, scene.Hit(x, y).Kind)
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		assert.Nil(t, r.page().byID("process-menu"), "a click elsewhere closes the menu")
 	})
 	t.Run("event", func(t *testing.T) {
@@ -1139,7 +1135,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 			}
 		}
 		require.Equal(t, diagram.HitEvent, hit.Kind, "some event dot is clickable")
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		// the event is selected: the notice says what came before and after
 		assert.Equal(t, hit.Step, r.c.sess(0).Selected)
 		notice := r.page().id("notice").text()
@@ -1147,7 +1143,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 		assert.Contains(t, notice, r.c.sess(0).Run().Trace().Records[hit.Step].Caption)
 		assert.Contains(t, notice, "happened before it")
 		// clicking it again clears the selection
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		assert.Equal(t, -1, r.c.sess(0).Selected)
 	})
 	t.Run("delivered message", func(t *testing.T) {
@@ -1168,7 +1164,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 			}
 		}
 		require.GreaterOrEqual(t, id, 0, "some delivered message is clickable")
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		p := r.page()
 		menu := p.id("message-menu")
 		assert.Equal(t, r.c.sess(0).Describe(id)+" (delivered)", menu.classed("menu-title")[0].text())
@@ -1180,7 +1176,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 	})
 	t.Run("head of the channel", func(t *testing.T) {
 		x, y := onArrow(t, scene, head, true)
-		r.do(func(ctx app.Context) { r.c.click(ctx, 0, clickAt(x, y)) })
+		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		p := r.page()
 		assert.Nil(t, p.byID("notice"))
 		assert.True(t, strings.HasPrefix(p.position(), fmt.Sprintf("step %d / ", k+1)), p.position())
@@ -1193,7 +1189,7 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 	r.do(func(app.Context) { r.c.panes[0].menu = menu{kind: menuProcess, node: 1, msg: -1} })
 	require.NotNil(t, r.page().byID("menu-crash"))
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
 	})
 	p := r.page()
 	assert.Nil(t, p.byID("process-menu"), "an action closes the menu")
@@ -1204,14 +1200,14 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 
 	// crashing it again is refused, and says so
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
 	})
 	p = r.page()
 	assert.NotEmpty(t, p.id("notice").text())
 	assert.True(t, strings.HasPrefix(p.position(), "step 21 / "), p.position())
 
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("recover", faults.AtProcess(1)) })
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("recover", faults.AtProcess(1)) })
 	})
 	p = r.page()
 	assert.Nil(t, p.byID("notice"))
@@ -1220,12 +1216,12 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 
 	// a snapshot from C (the command bar's button)
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error { return r.c.sess(0).Command(2, "snapshot", sim.None, 0) })
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Command(2, "snapshot", sim.None, 0) })
 	})
 	assert.Equal(t, "20c2,21r2,22ksnapshot.3.0.0", r.url().Get("in"))
 
 	// reset forgets the inputs
-	r.do(r.pane0(r.c.reset))
+	r.do(r.c.paneOf(0).reset)
 	p = r.page()
 	assert.True(t, strings.HasPrefix(p.position(), "step 0 / "), p.position())
 	assert.Empty(t, r.url().Get("in"))
@@ -1235,10 +1231,10 @@ func TestMenuActionsCrashAndRecover(t *testing.T) {
 func TestTheURLReproducesTheView(t *testing.T) {
 	r := mount(t, link("snapshot-nonfifo", 25))
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(2)) })
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(2)) })
 	})
-	r.do(r.pane0(r.c.forward))
-	r.do(func(ctx app.Context) { r.c.setAxis(ctx, 0, string(diagram.AxisLamport)) })
+	r.do(r.c.controlsOf(0).forward)
+	r.do(func(ctx app.Context) { r.c.settingsOf(0).setAxis(ctx, string(diagram.AxisLamport)) })
 	q := r.url()
 	assert.Equal(t, "lamport", q.Get("axis"))
 
@@ -1274,10 +1270,10 @@ func TestOnNavOpensThePagesURL(t *testing.T) {
 func TestFIFOToggleKeepsTheInputs(t *testing.T) {
 	r := mount(t, url.Values{"s": {"snapshot-bank"}, "k": {"30"}, "axis": {"lamport"}})
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
+		r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Fault("crash", faults.AtProcess(1)) })
 	})
 	require.Equal(t, "30c2", r.url().Get("in"))
-	r.do(r.pane0(r.c.toggleFIFO))
+	r.do(r.c.settingsOf(0).toggleFIFO)
 	p := r.page()
 	assert.Equal(t, "snapshot-bank", r.c.sess(0).Scenario().ID, "the same lesson")
 	assert.False(t, r.c.sess(0).Scenario().FIFO())
@@ -1294,9 +1290,9 @@ func TestFIFOToggleKeepsTheInputs(t *testing.T) {
 	probe := session(t, url.Values{"s": {"snapshot-bank"}, "fifo": {"0"}})
 	k, behind, _ := queuedBehind(t, probe)
 	r = mount(t, url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "fifo": {"0"}, "k": {strconv.Itoa(k)}})
-	r.do(func(ctx app.Context) { r.c.act(ctx, 0, func() error { return r.c.sess(0).Deliver(behind) }) })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).act(ctx, func() error { return r.c.sess(0).Deliver(behind) }) })
 	require.Empty(t, r.c.panes[0].notice, "without FIFO any message may go first")
-	r.do(r.pane0(r.c.toggleFIFO))
+	r.do(r.c.settingsOf(0).toggleFIFO)
 	assert.True(t, r.c.sess(0).Scenario().FIFO())
 	assert.Contains(t, r.page().id("notice").text(), "0 of your 1 inputs replay on this network")
 	assert.Contains(t, r.page().id("notice").text(), "only its head")
@@ -1312,7 +1308,7 @@ func TestFIFOToggleFlipsAScenarioWithoutCounterpart(t *testing.T) {
 	r := mount(t, url.Values{"sc": {sess.Query().Get("sc")}})
 	require.Equal(t, "mine", r.c.sess(0).Scenario().ID)
 	require.True(t, r.page().id("fifo").on("checked"))
-	r.do(r.pane0(r.c.toggleFIFO))
+	r.do(r.c.settingsOf(0).toggleFIFO)
 	p := r.page()
 	assert.Equal(t, "mine", r.c.sess(0).Scenario().ID)
 	assert.False(t, r.c.sess(0).Scenario().FIFO())
@@ -1322,19 +1318,19 @@ func TestFIFOToggleFlipsAScenarioWithoutCounterpart(t *testing.T) {
 
 func TestSwitchingAndPastingScenarios(t *testing.T) {
 	r := mount(t, link("snapshot-bank", 12))
-	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, 0, "nope") })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).switchScenario(ctx, "nope") })
 	p := r.page()
 	assert.Contains(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" })[0].words(), `no built-in scenario "nope"`)
 	assert.True(t, strings.HasPrefix(p.position(), "step 12 / "))
 
-	r.do(func(ctx app.Context) { r.c.switchScenario(ctx, 0, "snapshot-nonfifo") })
+	r.do(func(ctx app.Context) { r.c.paneOf(0).switchScenario(ctx, "snapshot-nonfifo") })
 	p = r.page()
 	assert.Empty(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" }), "opening a scenario clears the problem")
 	assert.Equal(t, "snapshot-nonfifo", r.c.sess(0).Scenario().ID)
 
 	// pasting: bad JSON is refused with the loader still open
 	r.do(func(app.Context) { r.c.loading, r.c.loadText = true, `{"id": "x", "algorithm": "nope"` })
-	r.do(r.c.loadPasted)
+	r.do(r.c.importer().loadPasted)
 	p = r.page()
 	assert.Contains(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" })[0].words(), "This scenario was not loaded:")
 	assert.NotNil(t, p.byID("scenario-text"))
@@ -1344,7 +1340,7 @@ func TestSwitchingAndPastingScenarios(t *testing.T) {
 	require.NoError(t, err)
 	s.ID, s.Title = "pasted", "Pasted bank"
 	r.do(func(app.Context) { r.c.loadText = string(s.JSON()) })
-	r.do(r.c.loadPasted)
+	r.do(r.c.importer().loadPasted)
 	p = r.page()
 	assert.Nil(t, p.byID("scenario-text"))
 	assert.Empty(t, p.all(func(n *node) bool { return n.attrs["role"] == "alert" }))
@@ -1420,7 +1416,7 @@ func TestPlayAdvancesAndPauseStops(t *testing.T) {
 	r.c.speed = 60 // OnMount's default never ran; a tick is 1/60 s
 	step := func() int { return r.c.sess(0).Step() }
 
-	r.h.live.Dispatch(r.pane0(r.c.togglePlay))
+	r.h.live.Dispatch(r.c.controlsOf(0).togglePlay)
 	r.e.ConsumeNext() // play: the first tick is scheduled
 	assert.True(t, r.c.panes[0].playing)
 	assert.Equal(t, "❚❚ Pause", r.page().id("play").text())
@@ -1432,7 +1428,7 @@ func TestPlayAdvancesAndPauseStops(t *testing.T) {
 	assert.Equal(t, 12, step())
 	assert.Equal(t, "12", r.url().Get("k"))
 
-	r.h.live.Dispatch(r.pane0(r.c.togglePlay)) // pause
+	r.h.live.Dispatch(r.c.controlsOf(0).togglePlay) // pause
 	r.e.ConsumeAll()
 	assert.False(t, r.c.panes[0].playing)
 	// ConsumeAll waited for every timer play armed (ctx.After runs as one
@@ -1444,9 +1440,9 @@ func TestPlayAdvancesAndPauseStops(t *testing.T) {
 	assert.Equal(t, "▶ Play", r.page().id("play").text())
 
 	// at the end, play starts over; it stops by itself at the end
-	r.do(r.pane0(r.c.end))
+	r.do(r.c.controlsOf(0).end)
 	r.c.speed = 1_000_000 // a microsecond a tick: play the whole run
-	r.h.live.Dispatch(r.pane0(r.c.togglePlay))
+	r.h.live.Dispatch(r.c.controlsOf(0).togglePlay)
 	r.e.ConsumeNext()
 	assert.Equal(t, 0, step(), "play at the end starts over")
 	for i := 0; r.c.panes[0].playing && i < r.c.sess(0).Len()+5; i++ {
@@ -1571,7 +1567,7 @@ func TestPreparedPages(t *testing.T) {
 func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	r := mount(t, url.Values{"s": {"lease-fencing"}, "k": {"8"}})
 	r.do(func(ctx app.Context) {
-		r.c.act(ctx, 0, func() error {
+		r.c.paneOf(0).act(ctx, func() error {
 			return r.c.sess(0).Fault("pause", faults.AtProcess(3).With("for", faults.ParamTicks.Num(2)))
 		})
 	})
@@ -1582,7 +1578,7 @@ func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	assert.Nil(t, p.byID("changes"))
 
 	sw := r.c.sess(0).Spec().Switches[0]
-	r.do(r.pane0(func(ctx app.Context, i int) { r.c.toggleSwitch(ctx, i, sw) }))
+	r.do(func(ctx app.Context) { r.c.settingsOf(0).toggleSwitch(ctx, sw) })
 	p = r.page()
 	assert.False(t, p.id("switch-fencing").on("checked"))
 	assert.Equal(t, "lease-fencing", r.c.sess(0).Scenario().ID, "the same lesson")
@@ -1591,13 +1587,13 @@ func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	assert.Equal(t, inputs, r.url().Get("in"), "the pause is kept")
 	assert.NotEmpty(t, r.url().Get("sc"), "the switched lesson travels in the link")
 	assert.Nil(t, p.byID("notice"))
-	r.do(r.pane0(r.c.end))
+	r.do(r.c.controlsOf(0).end)
 	assert.Equal(t, "stale write by client 1", r.c.sess(0).Report().Metrics["final_value"])
 
 	reopened := mount(t, r.url())
 	assert.False(t, reopened.page().id("switch-fencing").on("checked"), "the link reopens it switched")
 
-	r.do(r.pane0(func(ctx app.Context, i int) { r.c.toggleSwitch(ctx, i, sw) }))
+	r.do(func(ctx app.Context) { r.c.settingsOf(0).toggleSwitch(ctx, sw) })
 	assert.Equal(t, "lease-fencing", r.url().Get("s"), "back to the built-in as it is")
 	assert.Empty(t, r.url().Get("sc"))
 	assert.Nil(t, r.page().byID("changes"))
@@ -1608,7 +1604,7 @@ func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 func TestTimestampsPicker(t *testing.T) {
 	r := mount(t, url.Values{"s": {"vector-clock-concurrent"}, "k": {"10"}})
 	assert.Equal(t, "none", selected(r.page().id("stamps")))
-	r.do(func(ctx app.Context) { r.c.setStamps(ctx, 0, "vector") })
+	r.do(func(ctx app.Context) { r.c.settingsOf(0).setStamps(ctx, "vector") })
 	assert.Equal(t, "vector", selected(r.page().id("stamps")))
 	assert.Equal(t, "vector", r.url().Get("stamps"))
 	var written bool
@@ -1616,7 +1612,7 @@ func TestTimestampsPicker(t *testing.T) {
 		written = written || (sh.Op == diagram.OpText && sh.Text == "[0,4,4]")
 	}
 	assert.True(t, written, "P3's last event has its vector under it")
-	r.do(func(ctx app.Context) { r.c.setStamps(ctx, 0, "none") })
+	r.do(func(ctx app.Context) { r.c.settingsOf(0).setStamps(ctx, "none") })
 	assert.Empty(t, r.url().Get("stamps"))
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/sim"
 )
@@ -31,7 +30,8 @@ type drag struct {
 
 // zoom zooms pane i by factor around the present (or the middle, when
 // pinned); panes stepping together zoom as one.
-func (c *Lab) zoom(ctx app.Context, i int, factor float64) {
+func (c *Controls) zoom(ctx app.Context, factor float64) {
+	i := c.Pane
 	p := c.panes[i]
 	if p.scene == nil {
 		return
@@ -41,7 +41,8 @@ func (c *Lab) zoom(ctx app.Context, i int, factor float64) {
 }
 
 // pan moves pane i's window by a share of its width.
-func (c *Lab) pan(ctx app.Context, i int, share float64) {
+func (c *Controls) pan(ctx app.Context, share float64) {
+	i := c.Pane
 	p := c.panes[i]
 	if p.scene == nil {
 		return
@@ -51,7 +52,8 @@ func (c *Lab) pan(ctx app.Context, i int, share float64) {
 }
 
 // follow makes pane i's window follow the present again, keeping the zoom.
-func (c *Lab) follow(ctx app.Context, i int) {
+func (c *Controls) follow(ctx app.Context) {
+	i := c.Pane
 	v := c.page.ViewOf(i)
 	v.Pinned, v.Start = false, 0
 	c.page.SetView(i, v)
@@ -59,13 +61,15 @@ func (c *Lab) follow(ctx app.Context, i int) {
 }
 
 // resetView goes back to the default zoom, following the present.
-func (c *Lab) resetView(ctx app.Context, i int) {
+func (c *Controls) resetView(ctx app.Context) {
+	i := c.Pane
 	c.page.SetView(i, lab.View{})
 	c.changed(ctx)
 }
 
 // wheel zooms at the mouse; with Shift, or a sideways scroll, it pans.
-func (c *Lab) wheel(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) wheel(ctx app.Context, e app.Event) {
+	i := c.Pane
 	p := c.panes[i]
 	if p.scene == nil {
 		return
@@ -80,7 +84,8 @@ func (c *Lab) wheel(ctx app.Context, i int, e app.Event) {
 	c.changed(ctx)
 }
 
-func (c *Lab) dragStart(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) dragStart(ctx app.Context, e app.Event) {
+	i := c.Pane
 	c.setFocus(i)
 	p := c.panes[i]
 	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
@@ -95,10 +100,11 @@ func (c *Lab) dragStart(ctx app.Context, i int, e app.Event) {
 
 // dragMove pans with the mouse, the picture following the pointer, or
 // moves the cut's point along its line.
-func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) dragMove(ctx app.Context, e app.Event) {
+	i := c.Pane
 	p := c.panes[i]
 	if !p.drag.down || p.scene == nil {
-		c.hover(i, e, false)
+		c.hover(e, false)
 		ctx.PreventUpdate() // nothing on the page changes but the tip
 		return
 	}
@@ -119,33 +125,12 @@ func (c *Lab) dragMove(ctx app.Context, i int, e app.Event) {
 	ctx.PreventUpdate() // the page catches up when the drag ends
 }
 
-func (c *Lab) dragEnd(ctx app.Context, i int, e app.Event) {
+func (c *PaneView) dragEnd(ctx app.Context, e app.Event) {
+	i := c.Pane
 	c.hideTip()
 	p := c.panes[i]
 	if p.drag.down && p.drag.moved {
 		c.changed(ctx) // the link records where the view ended up
 	}
 	p.drag.down = false
-}
-
-// setAxis switches pane i's axis between simulated and Lamport time.
-func (c *Lab) setAxis(ctx app.Context, i int, axis string) {
-	s := c.sess(i)
-	s.Axis = axisOf(axis)
-	v := c.page.ViewOf(i)
-	v.Pinned, v.Start = false, 0 // a pinned window is measured in the other axis's units
-	c.page.SetView(i, v)
-	c.changed(ctx)
-}
-
-// setStamps writes every event's Lamport timestamp or vector clock under
-// its dot in pane i, or none.
-func (c *Lab) setStamps(ctx app.Context, i int, stamps string) {
-	switch st := diagram.Stamps(stamps); st {
-	case diagram.StampsLamport, diagram.StampsVector:
-		c.sess(i).Stamps = st
-	default: // "none"
-		c.sess(i).Stamps = diagram.StampsNone
-	}
-	c.changed(ctx)
 }
