@@ -43,17 +43,11 @@ func browser(rep *Report, server, chromium, floorDir string) error {
 		defer stopFloor()
 		floorURL = u
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true), chromedp.WindowSize(1300, 1000))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
+	ctx, closeBrowser, err := startBrowser(chromium)
+	if err != nil {
 		return err
 	}
+	defer closeBrowser()
 	var errs []error
 	for _, m := range []struct {
 		name string
@@ -77,6 +71,23 @@ func browser(rep *Report, server, chromium, floorDir string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// startBrowser starts headless Chromium with the window the figures are
+// measured in.
+func startBrowser(chromium string) (context.Context, func(), error) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true), chromedp.WindowSize(1300, 1000))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	stop := func() { cancel(); cancelAlloc() }
+	if err := chromedp.Do(ctx); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return ctx, stop, nil
 }
 
 // startServer runs the server on a free port of 127.0.0.1, serving dir's

@@ -6,6 +6,7 @@
 // builds what it needs first.
 //
 //	bench [-server bin/server] [-chromium /usr/bin/chromium] [-count 1]
+//	bench -versus ../other-checkout   (the page only, side by side)
 //
 // It measures; it does not fail on a missed budget (a noisy machine would
 // make that a coin toss). The table says which budgets were met.
@@ -90,7 +91,15 @@ func main() {
 	chromium := flag.String("chromium", "/usr/bin/chromium", "headless Chromium")
 	count := flag.Int("count", 1, "runs of each Go micro-benchmark (10 for benchstat)")
 	only := flag.String("only", "", "run only the steps of these names, separated by commas (\"floor client,page in Chromium\")")
+	other := flag.String("versus", "", "measure only the page against another checkout's build (its directory), side by side, and print the ratios")
 	flag.Parse()
+	if *other != "" {
+		if err := versus(*server, *chromium, *other); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	rep := &Report{Budgets: Budgets, Goals: Goals, Ratios: map[string]float64{}, WithinBudget: map[string]bool{}, CoreEventsPerS: map[string]map[string]float64{}}
 	step := func(name string, f func() error) {
