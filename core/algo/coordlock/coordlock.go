@@ -150,9 +150,6 @@ type Process struct {
 	// Raft is a replica's consensus, in a replicated service; its state
 	// machine is Service.
 	Raft raft.Replica
-	// mute is set while a follower replica applies entries: its state
-	// machine changes, but it answers nobody and arms no timer.
-	mute bool
 	// heard is, for a leading replica, when each replica last answered
 	// its APPEND in its term: it answers a KEEPALIVE itself only while a
 	// majority has (a leader cut off from it may have been replaced).
@@ -233,12 +230,8 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	p.Part.Step(env, ev, service, p.stepClient, &p.Store)
 }
 
-// send sends one of the lock's messages, counted against the entries
-// (a muted replica sends nothing).
+// send sends one of the lock's messages, counted against the entries.
 func (p *Process) send(env *sim.Env, to sim.NodeID, m sim.Message) {
-	if p.mute {
-		return
-	}
 	env.Send(to, m)
 	p.Sent++
 }
