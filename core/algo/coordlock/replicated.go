@@ -186,7 +186,7 @@ func (p *Process) stepReplica(env *sim.Env, ev sim.Event) {
 		}
 		p.reply(env, &o)
 		if n := len(p.Service.Sessions); n > 0 {
-			env.Explain("%s; it gives the %d open sessions it knows %s afresh", env.Caption, n, sim.Ticks(p.Config.Session))
+			env.ExplainMore("it gives the %d open sessions it knows %s afresh", n, sim.Ticks(p.Config.Session))
 		}
 	}
 }
