@@ -158,7 +158,7 @@ const topologyWidth = 340
 // showTopology says whether pane i draws its algorithm's topology beside
 // the lanes: when the algorithm has one, and not in a slide.
 func (c *Lab) showTopology(i int) bool {
-	return !c.embed && c.sess(i).Spec().Topology != nil
+	return !c.embed && c.sess(i).Spec().Picture.Topology != nil
 }
 
 // paintPane lays out and paints pane i; it reports whether its canvas was

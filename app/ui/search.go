@@ -34,7 +34,7 @@ const (
 // invariant and is not the replay of a log.
 func (c *Lab) searchable(i int) bool {
 	spec := c.sess(i).Spec()
-	return !spec.Record && len(spec.Invariants) > 0
+	return !spec.Learner.Record && len(spec.Checks.Invariants) > 0
 }
 
 // toggleSearch starts pane i's search from where its lesson says (or the

@@ -1578,7 +1578,7 @@ func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	require.True(t, p.id("switch-fencing").on("checked"))
 	assert.Nil(t, p.byID("changes"))
 
-	sw := r.c.sess(0).Spec().Switches[0]
+	sw := r.c.sess(0).Spec().Learner.Switches[0]
 	r.do(r.pane0(func(ctx app.Context, i int) { r.c.toggleSwitch(ctx, i, sw) }))
 	p = r.page()
 	assert.False(t, p.id("switch-fencing").on("checked"))

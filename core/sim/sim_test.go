@@ -58,8 +58,10 @@ func TestExplainMoreAddsAClause(t *testing.T) {
 
 func TestSpecLookups(t *testing.T) {
 	s := &Spec{
-		Kinds:    []KindSpec{{Name: "transfer", Role: RoleMessage, Application: true}, {Name: "marker", Role: RoleMarker}},
-		Commands: []CommandSpec{{Name: "snapshot"}, {Name: "transfer", Target: true, Arg: "amount"}},
+		Kinds: []KindSpec{{Name: "transfer", Role: RoleMessage, Application: true}, {Name: "marker", Role: RoleMarker}},
+		Learner: LearnerSpec{
+			Commands: []CommandSpec{{Name: "snapshot"}, {Name: "transfer", Target: true, Arg: "amount"}},
+		},
 	}
 	k, ok := s.Kind("marker")
 	assert.True(t, ok)

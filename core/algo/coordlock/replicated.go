@@ -70,28 +70,36 @@ type ReplicatedParams struct {
 // replicas before the leader answers, so that the lock outlives the
 // crash of any minority of them, its leader included.
 var ReplicatedSpec = &sim.Spec{
-	ID:           ReplicatedID,
-	Title:        "Lock from a coordination service replicated by Raft",
-	Summary:      "The coordination service's lock recipe on a Raft group of 3 or 5: the leader logs each request and answers once a majority holds it; when it crashes, another is elected and the lock goes on.",
-	MinN:         5,
-	MaxN:         32,
-	MaxDelay:     3,
+	ID:      ReplicatedID,
+	Title:   "Lock from a coordination service replicated by Raft",
+	Summary: "The coordination service's lock recipe on a Raft group of 3 or 5: the leader logs each request and answers once a majority holds it; when it crashes, another is elected and the lock goes on.",
+	MinN:    5,
+	MaxN:    32,
+	Checks: sim.CheckSpec{
+		MaxDelay:   3,
+		Invariants: Spec.Checks.Invariants,
+		KnownLimits: []sim.KnownLimit{
+			pausedHolder, staleWrite,
+			{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
+		},
+	},
 	DefaultNames: replicatedNames,
 	Kinds:        append(append(slices.Clone(Spec.Kinds), dashed(raft.Kinds)...), sim.KindSpec{Name: KindNotLeader, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphBar, Dashed: true}),
-	Switches:     Spec.Switches,
-	Commands:     append(slices.Clone(Spec.Commands), sim.CommandSpec{Name: raft.CmdTimeout, Help: "make the replica's election timer run out now: it stands for the next term", Takes: isFollowingReplica, Who: "the service's replicas that do not lead"}),
-	Roles:        append(slices.Clone(Spec.Roles[1:]), raft.Roles...), // the holder is in every replica's state, not on a line
-	New:          newReplicated,
-	Invariants:   Spec.Invariants,
-	NewTally:     Spec.NewTally,
-	Metrics:      metrics,
-	Panels:       replicatedPanels,
-	Formula:      formula,
-	Topology:     fencing.Star,
-	Overlays:     replicaOverlays,
-	KnownLimits: []sim.KnownLimit{
-		pausedHolder, staleWrite,
-		{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
+	Learner: sim.LearnerSpec{
+		Switches: Spec.Learner.Switches,
+		Commands: append(slices.Clone(Spec.Learner.Commands), sim.CommandSpec{Name: raft.CmdTimeout, Help: "make the replica's election timer run out now: it stands for the next term", Takes: isFollowingReplica, Who: "the service's replicas that do not lead"}),
+	},
+	Picture: sim.PictureSpec{
+		Roles:    append(slices.Clone(Spec.Picture.Roles[1:]), raft.Roles...), // the holder is in every replica's state, not on a line
+		Topology: fencing.Star,
+		Overlays: replicaOverlays,
+	},
+	New: newReplicated,
+	Figures: sim.FigureSpec{
+		NewTally: Spec.Figures.NewTally,
+		Metrics:  metrics,
+		Panels:   replicatedPanels,
+		Formula:  formula,
 	},
 }
 
