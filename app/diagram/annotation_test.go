@@ -13,7 +13,7 @@ import (
 
 // roles is an algorithm's annotation roles, one per style, as a mutual
 // exclusion or lease algorithm would name them.
-var roles = &sim.Spec{ID: "roles", Roles: []sim.RoleSpec{
+var roles = &sim.Spec{ID: "roles", Picture: sim.PictureSpec{Roles: []sim.RoleSpec{
 	{Name: "critical-section", Style: sim.StyleBar, Tone: sim.Gold, Legend: "in the critical section"},
 	{Name: "waiting", Style: sim.StyleOutline, Tone: sim.Orange, Legend: "waiting for the section"},
 	{Name: "terminated", Style: sim.StyleBand, Tone: sim.Green, Legend: "the computation has terminated"},
@@ -21,6 +21,7 @@ var roles = &sim.Spec{ID: "roles", Roles: []sim.RoleSpec{
 	{Name: "rejected-write", Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "write rejected"},
 	{Name: "checker-only", Style: sim.StyleHidden},
 	{Name: "recovery-line", Style: sim.StyleLine, Tone: sim.Red, Legend: "recovery line"},
+},
 }}
 
 // rec is a step of a made-up trace with annotations.

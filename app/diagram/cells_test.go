@@ -19,9 +19,9 @@ import (
 func TestCellsAreATableUnderTheGraph(t *testing.T) {
 	r := relayRun(t, 3)
 	spec := *conformance.Relay
-	spec.Roles = append(slices.Clone(spec.Roles), sim.RoleSpec{Name: "log", Style: sim.StyleCells, Legend: "log"})
+	spec.Picture.Roles = append(slices.Clone(spec.Picture.Roles), sim.RoleSpec{Name: "log", Style: sim.StyleCells, Legend: "log"})
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, &spec)
-	topo := spec.Topology(r.At(0).View())
+	topo := spec.Picture.Topology(r.At(0).View())
 	long := make([]sim.Cell, 40)
 	for i := range long {
 		long[i] = sim.Cell{Text: "7", Group: 7}

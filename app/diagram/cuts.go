@@ -162,7 +162,7 @@ func (l *layout) undone(line sim.Overlay, color Color) {
 // noteWords is how a cut's label introduces what its halo roles recorded:
 // their legend.
 func (l *layout) noteWords(cut string) string {
-	for _, r := range l.spec.Roles {
+	for _, r := range l.spec.Picture.Roles {
 		if r.Of == cut && r.Style == sim.StyleHalo {
 			return r.Legend
 		}

@@ -151,7 +151,7 @@ func (ix *Index) indexSpans(spec *sim.Spec) {
 	onLine := map[string]bool{}
 	ofCuts := map[string]bool{} // the roles layout.cuts draws
 	if spec != nil {
-		for _, r := range spec.Roles {
+		for _, r := range spec.Picture.Roles {
 			onLine[r.Name] = r.Style == sim.StyleToken
 			if r.Style == sim.StyleCut || r.Style == sim.StyleHalo && r.Of != "" {
 				ofCuts[r.Name] = true

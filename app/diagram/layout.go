@@ -41,7 +41,7 @@ type Options struct {
 	Other    int
 	HasOther bool
 	// Overlays are the algorithm's overlays at the step on screen
-	// (Spec.Overlays): the lanes draw its lines through the processes'
+	// (Spec.Picture.Overlays): the lanes draw its lines through the processes'
 	// pasts.
 	Overlays []sim.Overlay
 	// Stamps writes every event's Lamport timestamp or vector clock (the
@@ -235,8 +235,8 @@ func (l *layout) role(name string) (sim.RoleSpec, bool) {
 		return sim.RoleSpec{}, false
 	}
 	if l.roles == nil {
-		l.roles = make(map[string]sim.RoleSpec, len(l.spec.Roles))
-		for _, r := range l.spec.Roles {
+		l.roles = make(map[string]sim.RoleSpec, len(l.spec.Picture.Roles))
+		for _, r := range l.spec.Picture.Roles {
 			l.roles[r.Name] = r
 		}
 	}

@@ -68,7 +68,7 @@ func (ix *Index) Legend(spec *sim.Spec, k int, opt LegendOptions) []LegendEntry 
 		for _, o := range opt.Overlays {
 			drawn[o.Role] = true
 		}
-		for _, rs := range spec.Roles {
+		for _, rs := range spec.Picture.Roles {
 			if rs.Style.Overlays() && !drawn[rs.Name] {
 				continue
 			}

@@ -15,7 +15,7 @@ type TopologyOptions struct {
 	// Scale is as the diagram's Options.Scale.
 	Scale float64
 	// Overlays are the algorithm's overlays at the step on screen
-	// (Spec.Overlays): the graph draws its states, waits and held links.
+	// (Spec.Picture.Overlays): the graph draws its states, waits and held links.
 	Overlays []sim.Overlay
 }
 
@@ -321,7 +321,7 @@ func hasStyle(spec *sim.Spec, style sim.Style) bool {
 	if spec == nil {
 		return false
 	}
-	for _, r := range spec.Roles {
+	for _, r := range spec.Picture.Roles {
 		if r.Style == style {
 			return true
 		}

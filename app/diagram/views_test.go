@@ -49,7 +49,7 @@ func stepAt(r *engine.Run, t sim.Time) int {
 func TestTopologyViewOfARing(t *testing.T) {
 	r := relayRun(t, 4)
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
-	topo := conformance.Relay.Topology(r.At(0).View())
+	topo := conformance.Relay.Picture.Topology(r.At(0).View())
 	k := stepAt(r, 4) // the token is on its way from 1 to 2
 	st := r.At(k)
 	require.Len(t, st.View().InFlight(0, 1), 1)
@@ -100,7 +100,7 @@ func TestTopologyViewShowsFaults(t *testing.T) {
 		fault(5, "cut", func(a *faults.Args) { a.Node = 2; a.Target = 3; *a = a.With("oneway", faults.ParamFlag.Bool(true)) }),
 		fault(6, "crash", func(a *faults.Args) { a.Node = 1 }))
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
-	topo := conformance.Relay.Topology(r.At(0).View())
+	topo := conformance.Relay.Picture.Topology(r.At(0).View())
 	red := func(k int) (lines, crosses, rings int) {
 		for _, sh := range ix.Topology(k, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240}).Shapes {
 			if sh.Color != diagram.CrashColor {
@@ -208,7 +208,7 @@ func TestFaultMarks(t *testing.T) {
 func TestTopologyViewDrawsWaits(t *testing.T) {
 	r := relayRun(t, 4)
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
-	topo := conformance.Relay.Topology(r.At(0).View())
+	topo := conformance.Relay.Picture.Topology(r.At(0).View())
 	arrows := func(overlays []sim.Overlay) int {
 		sc := ix.Topology(0, conformance.Relay, topo, diagram.TopologyOptions{Width: 320, Height: 240, Overlays: overlays})
 		n := 0
@@ -239,7 +239,7 @@ func TestTopologyViewDrawsStateLinesAndBlockedLinks(t *testing.T) {
 	r := relayRun(t, 4)
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	opt := diagram.TopologyOptions{Width: 320, Height: 240}
-	topo := conformance.Relay.Topology(r.At(0).View())
+	topo := conformance.Relay.Picture.Topology(r.At(0).View())
 	heaviest := 0.0
 	for _, sh := range ix.Topology(0, conformance.Relay, topo, opt).Shapes {
 		if sh.Op == diagram.OpLine {

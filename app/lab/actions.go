@@ -129,7 +129,7 @@ func (s *Session) ChangesInBrief() []string {
 
 // changedSwitches are the switches set otherwise than in the lesson.
 func (s *Session) changedSwitches() []sim.Switch {
-	switches := s.Spec().Switches
+	switches := s.Spec().Learner.Switches
 	if len(switches) == 0 {
 		return nil
 	}

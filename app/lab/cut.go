@@ -173,7 +173,7 @@ func listed(ids []int, sep string, name func(int) string) string {
 // cutSum says what the Measure adds up to at a complete cut.
 func (s *Session) cutSum() string {
 	c, ok := s.readHoldings()
-	m := s.Spec().Measure
+	m := s.Spec().Figures.Measure
 	if !ok || m == nil {
 		return ""
 	}
@@ -237,7 +237,7 @@ type cutHolds struct {
 
 func (s *Session) holdsAt(cut []int) cutHolds {
 	h := cutHolds{fields: make([][]sim.Field, len(cut)), amounts: make([]int64, len(cut)), channels: map[[2]sim.NodeID][]int{}}
-	m := s.Spec().Measure
+	m := s.Spec().Figures.Measure
 	for id, step := range cut {
 		if step < 0 {
 			step = s.step
@@ -270,7 +270,7 @@ func (s *Session) CutPanel() (sim.Panel, bool) {
 	if !complete {
 		return sim.Panel{}, false
 	}
-	m := s.Spec().Measure
+	m := s.Spec().Figures.Measure
 	h := c.holds
 	p := sim.Panel{Title: "State at your cut", Note: "each process as of its point; each channel: sent inside the cut, received outside it", Columns: []string{"process or channel", "state"}}
 	if m != nil {
@@ -314,7 +314,7 @@ func (s *Session) CutPanel() (sim.Panel, bool) {
 // cutTotals adds the Measure up at the cut, beside what the run started
 // with (nothing without a Measure).
 func (s *Session) cutTotals(h cutHolds) (total, initial int64) {
-	m := s.Spec().Measure
+	m := s.Spec().Figures.Measure
 	if m == nil {
 		return 0, 0
 	}

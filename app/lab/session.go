@@ -225,10 +225,10 @@ func (s *Session) Now() sim.Time { return s.State().Now() }
 
 // Panels are the algorithm's tables at the step on screen.
 func (s *Session) Panels() []sim.Panel {
-	if s.Spec().Panels == nil {
+	if s.Spec().Figures.Panels == nil {
 		return nil
 	}
-	return s.Spec().Panels(s.State().View())
+	return s.Spec().Figures.Panels(s.State().View())
 }
 
 // fresh drops the caches when the trace has changed since they were made.
@@ -342,10 +342,10 @@ func (s *Session) highlightAll() []int {
 // Topology is the algorithm's process graph at the step on screen, or nil
 // if it has none.
 func (s *Session) Topology() *sim.Topology {
-	if s.Spec().Topology == nil {
+	if s.Spec().Picture.Topology == nil {
 		return nil
 	}
-	return s.Spec().Topology(s.State().View())
+	return s.Spec().Picture.Topology(s.State().View())
 }
 
 // TopologyScene lays out the topology view at the step on screen, or
@@ -360,10 +360,10 @@ func (s *Session) TopologyScene(width, height float64) *diagram.Scene {
 
 // Overlays are the algorithm's overlays at the step on screen.
 func (s *Session) Overlays() []sim.Overlay {
-	if s.Spec().Overlays == nil {
+	if s.Spec().Picture.Overlays == nil {
 		return nil
 	}
-	return s.Spec().Overlays(s.State().View())
+	return s.Spec().Picture.Overlays(s.State().View())
 }
 
 // StateOf is the words an algorithm writes under process id at the step on
@@ -373,7 +373,7 @@ func (s *Session) StateOf(id sim.NodeID) string {
 		if o.Node != id {
 			continue
 		}
-		for _, r := range s.Spec().Roles {
+		for _, r := range s.Spec().Picture.Roles {
 			if r.Name == o.Role && r.Style == sim.StyleState {
 				return o.Text
 			}

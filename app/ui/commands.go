@@ -28,10 +28,10 @@ func (c *Tools) commandBar() app.UI {
 	s := c.sess(i)
 	names := s.Scenario().Names
 	var items []app.UI
-	if s.Spec().Record {
+	if s.Spec().Learner.Record {
 		return app.Span().Class("commands") // a log takes no commands
 	}
-	for _, cmd := range s.Spec().Commands {
+	for _, cmd := range s.Spec().Learner.Commands {
 		if cmd.Target {
 			continue
 		}

@@ -122,15 +122,15 @@ func (c *Menu) Render() app.UI {
 			}
 		}
 	}
-	if m.kind == menuProcess && st.Health(m.node).Running() && !s.Spec().Record {
-		for _, cmd := range s.Spec().Commands {
+	if m.kind == menuProcess && st.Health(m.node).Running() && !s.Spec().Learner.Record {
+		for _, cmd := range s.Spec().Learner.Commands {
 			if s.Takes(m.node, cmd) {
 				items = append(items, c.menuCommand(m.node, cmd))
 			}
 		}
 	}
 	switch {
-	case s.Spec().Record:
+	case s.Spec().Learner.Record:
 		// the engine refuses them all: say why rather than "nothing"
 		items = []app.UI{app.P().Class("note").Text("A log records what happened: it takes no faults, commands or deliveries. Step through it, rewind it, check its cuts.")}
 	case len(items) == 0 && !s.Cut.On:

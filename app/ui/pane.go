@@ -162,7 +162,7 @@ const topologyWidth = 340
 // the lanes: when the algorithm has one, and not in a slide.
 func (c *PaneView) showTopology() bool {
 	i := c.Pane
-	return !c.embed && c.sess(i).Spec().Topology != nil
+	return !c.embed && c.sess(i).Spec().Picture.Topology != nil
 }
 
 // paintPane lays out and paints pane i; it reports whether its canvas was

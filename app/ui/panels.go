@@ -134,7 +134,7 @@ func (c *Panels) messages() app.UI {
 		rows = append(rows, app.Tr().Body(app.Td().Text(k), app.Td().Text(rep.Messages.ByKind[k])))
 	}
 	var formula []app.UI
-	if f := s.Spec().Formula; f != nil {
+	if f := s.Spec().Figures.Formula; f != nil {
 		formula = append(formula, app.P().Class("note").Text(f(s.State().View())))
 	}
 	return app.Section().ID(c.panes[i].id("messages")).Class("panel").Body(
@@ -182,7 +182,7 @@ func (c *Panels) processes() app.UI {
 func (c *Panels) processesHint() string {
 	i := c.Pane
 	var names []string
-	for _, cmd := range c.sess(i).Spec().Commands {
+	for _, cmd := range c.sess(i).Spec().Learner.Commands {
 		names = append(names, cmd.Name)
 	}
 	hint := "Click a process line (or its name here) to crash, recover, GC-pause it, skew its clock or cut one of its links"

@@ -46,7 +46,7 @@ const (
 func (c *Search) searchable() bool {
 	i := c.Pane
 	spec := c.sess(i).Spec()
-	return !spec.Record && len(spec.Invariants) > 0
+	return !spec.Learner.Record && len(spec.Checks.Invariants) > 0
 }
 
 // toggleSearch starts pane i's search from where its lesson says (or the

@@ -30,14 +30,14 @@ func (c *Settings) runToggles() []app.UI {
 	p := c.panes[i]
 	s := c.sess(i)
 	var toggles []app.UI
-	if !s.Spec().Record {
+	if !s.Spec().Learner.Record {
 		// a log's channels did what the log says
 		toggles = append(toggles, app.Label().Class("toggle").Title("Run this scenario again with the other channel discipline, keeping your inputs").Body(
 			checkbox(p.id("fifo"), s.Scenario().FIFO()).OnChange(func(ctx app.Context, e app.Event) { c.toggleFIFO(ctx) }, app.EventScope(p.n, i)),
 			app.Text(" FIFO channels"),
 		))
 	}
-	for _, sw := range s.Spec().Switches {
+	for _, sw := range s.Spec().Learner.Switches {
 		toggles = append(toggles, app.Label().Class("toggle").Title(attrText(sw.Help)).Body(
 			checkbox(p.id("switch-"+sw.Param), s.Scenario().Switched(sw)).OnChange(func(ctx app.Context, e app.Event) { c.toggleSwitch(ctx, sw) }, app.EventScope(p.n, i)),
 			app.Text(" "+sw.Label),

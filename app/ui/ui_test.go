@@ -1577,7 +1577,7 @@ func TestSwitchRunsTheSameScheduleAgain(t *testing.T) {
 	require.True(t, p.id("switch-fencing").on("checked"))
 	assert.Nil(t, p.byID("changes"))
 
-	sw := r.c.sess(0).Spec().Switches[0]
+	sw := r.c.sess(0).Spec().Learner.Switches[0]
 	r.do(func(ctx app.Context) { r.c.settingsOf(0).toggleSwitch(ctx, sw) })
 	p = r.page()
 	assert.False(t, p.id("switch-fencing").on("checked"))

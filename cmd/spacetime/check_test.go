@@ -137,9 +137,9 @@ func TestCheckLessonWithALongID(t *testing.T) {
 // withoutLimits makes chandy-lamport declare no known limit for the
 // test's length, so that a lost message is a bug to the campaign.
 func withoutLimits(t *testing.T) {
-	saved := chandylamport.Spec.KnownLimits
-	chandylamport.Spec.KnownLimits = nil
-	t.Cleanup(func() { chandylamport.Spec.KnownLimits = saved })
+	saved := chandylamport.Spec.Checks.KnownLimits
+	chandylamport.Spec.Checks.KnownLimits = nil
+	t.Cleanup(func() { chandylamport.Spec.Checks.KnownLimits = saved })
 }
 
 // TestCheckWritesReplayableFailures checks what a failure leaves: its
@@ -211,9 +211,9 @@ func TestCheckWritesReplayableFailures(t *testing.T) {
 // TestCheckReportsPanics makes an invariant panic mid-run: the campaign
 // catches it per run, counts it, writes the scenario and exits 1.
 func TestCheckReportsPanics(t *testing.T) {
-	saved := chandylamport.Spec.Invariants
-	t.Cleanup(func() { chandylamport.Spec.Invariants = saved })
-	chandylamport.Spec.Invariants = append(append([]sim.Invariant(nil), saved...), sim.Invariant{
+	saved := chandylamport.Spec.Checks.Invariants
+	t.Cleanup(func() { chandylamport.Spec.Checks.Invariants = saved })
+	chandylamport.Spec.Checks.Invariants = append(append([]sim.Invariant(nil), saved...), sim.Invariant{
 		Name: "panics at step 30",
 		Check: func(v sim.View) sim.Verdict {
 			if v.Steps() == 30 {

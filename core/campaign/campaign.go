@@ -213,7 +213,7 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 		Params:      params,
 	}
 	switch k := g.rng.IntN(10); {
-	case k < 5 || g.spec.MaxDelay > 0: // timeouts need time to mean something
+	case k < 5 || g.spec.Checks.MaxDelay > 0: // timeouts need time to mean something
 		s.Scheduler = string(engine.Earliest)
 	case k < 9:
 		s.Scheduler = string(engine.Random)
@@ -247,7 +247,7 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 func (g *gen) network(nw *scenario.Network) {
 	lo := sim.Time(g.rng.IntN(4))
 	nw.Delay = []sim.Time{lo, lo + sim.Time(g.rng.IntN(11))}
-	if most := g.spec.MaxDelay; most > 0 {
+	if most := g.spec.Checks.MaxDelay; most > 0 {
 		lo = min(lo, most)
 		nw.Delay = []sim.Time{lo, lo + sim.Time(g.rng.IntN(int(most-lo)+1))}
 	}
@@ -376,7 +376,7 @@ func (g *gen) script(s *scenario.Scenario) []scenario.Entry {
 		}
 		return true
 	}
-	if len(g.spec.Commands) > 0 {
+	if len(g.spec.Learner.Commands) > 0 {
 		for _, at := range times(1 + g.rng.IntN(MaxCommands)) {
 			if !draw(at, nil, func(st engine.State) (scenario.Entry, bool) { return g.drawCommand(s, st) }) {
 				return drawn
@@ -533,7 +533,7 @@ func faultEntry(s *scenario.Scenario, f *faults.Fault, a faults.Args) scenario.E
 // drawCommand draws one of the algorithm's commands at a process that
 // takes it now, with a target and an argument within the command's bounds.
 func (g *gen) drawCommand(s *scenario.Scenario, st engine.State) (scenario.Entry, bool) {
-	c := &g.spec.Commands[g.rng.IntN(len(g.spec.Commands))]
+	c := &g.spec.Learner.Commands[g.rng.IntN(len(g.spec.Learner.Commands))]
 	sc := newScene(st)
 	var takers []sim.NodeID
 	for i := range s.N {

@@ -160,7 +160,7 @@ func usedBy(spec *sim.Spec, recs []trace.Record, last int, from map[string]bool)
 	}
 	// the commands that break an algorithm on purpose (a careless token
 	// regeneration) excuse what they break, as faults do
-	for _, l := range spec.KnownLimits {
+	for _, l := range spec.Checks.KnownLimits {
 		for _, name := range l.Faults {
 			if _, ok := spec.Command(name); ok && m[name] && !slices.Contains(out, name) {
 				out = append(out, name)

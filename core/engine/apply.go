@@ -200,25 +200,26 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 	env.Reset(sim.Context{Self: id, Now: w.now, Local: w.localTime(id), Names: r.cfg.Names,
 		Rand: w.nodeRandOf(r.cfg.Generator, id), Lamport: w.lamport[id], Vector: w.vector[id], Quiet: r.replaying})
 	w.nodes[id].Step(env, ev)
+	effects := env.Effects()
 	if w.ledger != nil {
 		w.ledger.Stepped(id, w.nodes[id])
 	}
-	w.track(id, env.Annotations)
+	w.track(id, effects.Annotations)
 	if record {
 		rec.Lamport = w.lamport[id]
 		rec.Vector = r.stamps.copy(w.vector[id])
-		rec.Caption = env.Caption
-		if len(env.Annotations) > 0 {
+		rec.Caption = effects.Caption
+		if len(effects.Annotations) > 0 {
 			x := r.extra(rec)
 			if len(x.Annotations) == 0 {
-				x.Annotations = r.annotations.copy(env.Annotations)
+				x.Annotations = r.annotations.copy(effects.Annotations)
 			} else {
-				x.Annotations = append(x.Annotations, env.Annotations...)
+				x.Annotations = append(x.Annotations, effects.Annotations...)
 			}
 		}
 	}
 	cut := 0
-	for _, s := range env.Sends {
+	for _, s := range effects.Sends {
 		if s.To < 0 || int(s.To) >= len(w.nodes) {
 			panic(fmt.Sprintf("%s: process %s sent a %s message to process #%d, which does not exist", r.cfg.Spec.ID, r.cfg.Names[id], s.Msg.Kind, s.To))
 		}
@@ -230,7 +231,7 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 		r.text += len(rec.Caption)
 		rec.Caption += fmt.Sprintf(" (%d message(s) went out on a cut link and are lost)", cut)
 	}
-	for _, t := range env.Timers {
+	for _, t := range effects.Timers {
 		r.setTimer(w, id, t, rec, record)
 	}
 }

@@ -48,7 +48,7 @@ func (r *Run) Fork(k int) (*Fork, error) { return r.ForkWithin(k, nil) }
 // charged: the fork keeps only its newest one, and a search reckons what
 // it keeps itself.
 func (r *Run) ForkWithin(k int, b *Budget) (*Fork, error) {
-	if r.cfg.Spec != nil && r.cfg.Spec.Record {
+	if r.cfg.Spec != nil && r.cfg.Spec.Learner.Record {
 		return nil, ErrRecord
 	}
 	if k < 0 || k > r.Len() {

@@ -81,7 +81,7 @@ func fingerprint(r *engine.Run, st engine.State) string {
 	for id := range v.NumSent() {
 		fmt.Fprintf(&b, "msg %+v\n", v.Envelope(id))
 	}
-	for _, m := range r.Config().Spec.Metrics(v) {
+	for _, m := range r.Config().Spec.Figures.Metrics(v) {
 		fmt.Fprintf(&b, "metric %s %v\n", m.Name, m.Value)
 	}
 	return b.String()

@@ -163,7 +163,7 @@ func start(cfg Config) (*Run, error) {
 	for i, k := range cfg.Spec.Kinds {
 		r.kinds[k.Name] = i
 	}
-	for _, inv := range cfg.Spec.Invariants {
+	for _, inv := range cfg.Spec.Checks.Invariants {
 		r.failures = append(r.failures, Failure{Name: inv.Name, Step: -1})
 	}
 	r.head = newWorld(&r.cfg)
@@ -309,7 +309,7 @@ func (r *Run) record(w *world, nx next) {
 		r.keyframe(w)
 	}
 	v := r.view(w)
-	for i, inv := range r.cfg.Spec.Invariants {
+	for i, inv := range r.cfg.Spec.Checks.Invariants {
 		if r.failures[i].Step >= 0 {
 			continue
 		}
@@ -581,7 +581,7 @@ var ErrRecord = errors.New("this run replays a log, a record of what happened: i
 // learnerMay says why the learner's action cannot happen in w, or nil if
 // it can: as a script's action, unless the run replays a record.
 func (r *Run) learnerMay(w *world, a Action) error {
-	if r.cfg.Spec != nil && r.cfg.Spec.Record {
+	if r.cfg.Spec != nil && r.cfg.Spec.Learner.Record {
 		return ErrRecord
 	}
 	return r.validate(w, a)

@@ -107,8 +107,8 @@ func newWorld(cfg *Config) *world {
 	if cfg.Generator == Python {
 		w.py = pyrand.New(int64(cfg.Seed))
 	}
-	if cfg.Spec.NewTally != nil {
-		w.tally = cfg.Spec.NewTally(n)
+	if cfg.Spec.Figures.NewTally != nil {
+		w.tally = cfg.Spec.Figures.NewTally(n)
 		w.ledger, _ = w.tally.(sim.Ledger)
 	}
 	if wl := cfg.Workload; wl != nil && cfg.Scheduler == Earliest {

@@ -174,11 +174,11 @@ func New(run *engine.Run, k int, opts Options) (*Search, error) {
 		return nil, err
 	}
 	spec := run.Config().Spec
-	if len(spec.Invariants) == 0 {
+	if len(spec.Checks.Invariants) == 0 {
 		return nil, fmt.Errorf("%s checks no invariant: there is nothing to break", spec.ID)
 	}
 	var names []string
-	for _, inv := range spec.Invariants {
+	for _, inv := range spec.Checks.Invariants {
 		names = append(names, inv.Name)
 	}
 	if opts.Invariant != "" && !slices.Contains(names, opts.Invariant) {

@@ -87,7 +87,7 @@ func TestFindsNoneWhereTheAlgorithmIsCorrect(t *testing.T) {
 func TestFindsNoFigure8WithRaftsRule(t *testing.T) {
 	s, err := scenario.Builtin("raft-figure8-three")
 	require.NoError(t, err)
-	sw := s.Spec().Switches[1]
+	sw := s.Spec().Learner.Switches[1]
 	require.Equal(t, "count_replicas", sw.Param)
 	right, err := s.WithSwitch(sw, false)
 	require.NoError(t, err)

@@ -118,8 +118,8 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 		}
 		rep.Invariants = append(rep.Invariants, inv)
 	}
-	if spec.Metrics != nil {
-		rep.metrics = spec.Metrics(v)
+	if spec.Figures.Metrics != nil {
+		rep.metrics = spec.Figures.Metrics(v)
 		for _, m := range rep.metrics {
 			rep.Metrics[m.Name] = m.Value
 		}

@@ -81,7 +81,7 @@ func TestTopicsAreTheCourses(t *testing.T) {
 func metricAt(t *testing.T, r *engine.Run, k int, path string) any {
 	t.Helper()
 	name, part, _ := strings.Cut(path, ".")
-	for _, m := range r.Config().Spec.Metrics(r.At(k).View()) {
+	for _, m := range r.Config().Spec.Figures.Metrics(r.At(k).View()) {
 		if m.Name != name {
 			continue
 		}

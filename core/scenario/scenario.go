@@ -847,7 +847,7 @@ func oneOf[T ~string](s string, list []T) bool {
 }
 
 func hasInvariant(spec *sim.Spec, name string) bool {
-	for _, inv := range spec.Invariants {
+	for _, inv := range spec.Checks.Invariants {
 		if inv.Name == name {
 			return true
 		}
@@ -856,16 +856,16 @@ func hasInvariant(spec *sim.Spec, name string) bool {
 }
 
 func invariantNames(spec *sim.Spec) []string {
-	out := make([]string, len(spec.Invariants))
-	for i, inv := range spec.Invariants {
+	out := make([]string, len(spec.Checks.Invariants))
+	for i, inv := range spec.Checks.Invariants {
 		out[i] = inv.Name
 	}
 	return out
 }
 
 func commandNames(spec *sim.Spec) []string {
-	out := make([]string, len(spec.Commands))
-	for i, c := range spec.Commands {
+	out := make([]string, len(spec.Learner.Commands))
+	for i, c := range spec.Learner.Commands {
 		out[i] = c.Name
 	}
 	return out

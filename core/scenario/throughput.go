@@ -13,7 +13,7 @@ import (
 // replays a record (a log), which has the record's size and takes no
 // workload: the log import's figures measure it.
 func ThroughputSizes(spec *sim.Spec) []int {
-	if spec.Record {
+	if spec.Learner.Record {
 		return nil
 	}
 	lo, hi := max(spec.MinN, 1), min(spec.MaxN, MaxN)

@@ -39,28 +39,36 @@ type Context struct {
 
 // Env is the world as one node sees it during one Step, and the collector of
 // that step's effects. The engine fills the read-only part before Step and
-// applies the effects after it.
+// applies the effects after it. A node makes effects only through its
+// methods (Send, SetTimer, Annotate, Explain): what one part of a node
+// did is passed to another by return values, never by rewriting them.
 type Env struct {
-	ctx  Context
-	text textArena
-	data dataArena
+	ctx     Context
+	text    textArena
+	data    dataArena
+	effects Effects
+}
 
-	// Sends, Timers, Annotations and Caption are the effects of the step,
-	// read by the engine once Step returns.
+// Effects are what one step asked of the world, in the order it asked.
+// The engine reads them once Step returns (Env.Effects); the slices are
+// the Env's and are reused by its next step.
+type Effects struct {
 	Sends       []Send
 	Timers      []TimerRequest
 	Annotations []Annotation
-	Caption     string
+	// Caption is the step's caption ("" when the step is quiet).
+	Caption string
 }
 
 // Reset prepares env for a step. The engine calls it.
 func (e *Env) Reset(c Context) {
 	e.ctx = c
-	e.Sends = e.Sends[:0]
-	e.Timers = e.Timers[:0]
-	e.Annotations = e.Annotations[:0]
-	e.Caption = ""
+	e.effects = Effects{Sends: e.effects.Sends[:0], Timers: e.effects.Timers[:0], Annotations: e.effects.Annotations[:0]}
 }
+
+// Effects are the step's effects so far, for the engine to apply once
+// Step returns (and for tests that step a node by hand).
+func (e *Env) Effects() Effects { return e.effects }
 
 // Self is the stepping node.
 func (e *Env) Self() NodeID { return e.ctx.Self }
@@ -95,7 +103,7 @@ func (e *Env) Send(to NodeID, m Message) {
 	if len(m.Data) > 0 && !e.ctx.Quiet {
 		m.Data = e.data.copy(m.Data)
 	}
-	e.Sends = append(e.Sends, Send{To: to, Msg: m})
+	e.effects.Sends = append(e.effects.Sends, Send{To: to, Msg: m})
 }
 
 // SendToOthers sends m to every other process, in id order.
@@ -109,21 +117,36 @@ func (e *Env) SendToOthers(m Message) {
 
 // SetTimer (re)arms the timer tag to fire after the given number of ticks.
 func (e *Env) SetTimer(tag string, after Time) {
-	e.Timers = append(e.Timers, TimerRequest{Tag: tag, After: after})
+	e.effects.Timers = append(e.effects.Timers, TimerRequest{Tag: tag, After: after})
 }
 
 // CancelTimer disarms the timer tag if it is armed.
 func (e *Env) CancelTimer(tag string) {
-	e.Timers = append(e.Timers, TimerRequest{Tag: tag, Cancel: true})
+	e.effects.Timers = append(e.effects.Timers, TimerRequest{Tag: tag, Cancel: true})
 }
 
 // Annotate adds annotations to this step (see At, Opens and Closes).
-func (e *Env) Annotate(as ...Annotation) { e.Annotations = append(e.Annotations, as...) }
+func (e *Env) Annotate(as ...Annotation) {
+	e.effects.Annotations = append(e.effects.Annotations, as...)
+}
 
 // Explain sets the step's caption: which rule fired and why, in plain words.
 func (e *Env) Explain(format string, args ...any) {
 	if !e.ctx.Quiet {
-		e.Caption = e.text.appendf(format, args...)
+		e.effects.Caption = e.text.appendf(format, args...)
+	}
+}
+
+// ExplainMore adds a clause to the step's caption, after a semicolon: a
+// rule that fires after another one (a new coordinator settles once the
+// election that made it is explained) says what it adds to it.
+func (e *Env) ExplainMore(format string, args ...any) {
+	if !e.ctx.Quiet {
+		e.effects.Caption = e.text.appendWith(func(b []byte) []byte {
+			b = append(b, e.effects.Caption...)
+			b = append(b, "; "...)
+			return fmt.Appendf(b, format, args...)
+		})
 	}
 }
 
@@ -133,7 +156,7 @@ func (e *Env) Explain(format string, args ...any) {
 // only append, and is not called when the step is quiet.
 func (e *Env) ExplainWith(write func(b []byte) []byte) {
 	if !e.ctx.Quiet {
-		e.Caption = e.text.appendWith(write)
+		e.effects.Caption = e.text.appendWith(write)
 	}
 }
 

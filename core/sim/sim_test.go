@@ -27,26 +27,41 @@ func TestEnvCollectsEffects(t *testing.T) {
 	assert.Equal(t, Time(12), e.LocalTime(), "the node's own clock, skew included")
 	assert.Equal(t, clock.Lamport(4), e.Lamport())
 	assert.Equal(t, clock.Vector{1, 2, 0}, e.Vector())
-	assert.Equal(t, []Send{{To: 0, Msg: Message{Kind: "marker"}}, {To: 2, Msg: Message{Kind: "marker"}}, {To: 0, Msg: Message{Kind: "transfer", Value: 5}}}, e.Sends)
-	assert.Equal(t, []TimerRequest{{Tag: "t", After: 3}, {Tag: "u", Cancel: true}}, e.Timers)
+	assert.Equal(t, []Send{{To: 0, Msg: Message{Kind: "marker"}}, {To: 2, Msg: Message{Kind: "marker"}}, {To: 0, Msg: Message{Kind: "transfer", Value: 5}}}, e.Effects().Sends)
+	assert.Equal(t, []TimerRequest{{Tag: "t", After: 3}, {Tag: "u", Cancel: true}}, e.Effects().Timers)
 	assert.Equal(t, []Annotation{
 		{Role: "recorded", Phase: Point, Group: 2, Peer: None, Msg: None, Text: "x"},
 		{Role: "critical-section", Phase: Begin, Group: 1, Peer: 2, Msg: None, Text: "in"},
 		{Role: "waiting", Phase: End, Group: 1, Peer: None, Msg: 9},
-	}, e.Annotations)
-	assert.Equal(t, "B does 3 things", e.Caption)
+	}, e.Effects().Annotations)
+	assert.Equal(t, "B does 3 things", e.Effects().Caption)
 
 	e.Reset(Context{Self: 2, Now: 8, Local: 8, Names: []string{"A", "B", "C"}})
-	assert.Empty(t, e.Sends)
-	assert.Empty(t, e.Timers)
-	assert.Empty(t, e.Annotations)
-	assert.Empty(t, e.Caption)
+	assert.Empty(t, e.Effects().Sends)
+	assert.Empty(t, e.Effects().Timers)
+	assert.Empty(t, e.Effects().Annotations)
+	assert.Empty(t, e.Effects().Caption)
+}
+
+func TestExplainMoreAddsAClause(t *testing.T) {
+	var e Env
+	e.Reset(Context{Self: 0, Names: []string{"A", "B"}})
+	e.Explain("A wins the election")
+	e.ExplainMore("it sends its request #%d again, to %s", 2, "B")
+	assert.Equal(t, "A wins the election; it sends its request #2 again, to B", e.Effects().Caption)
+
+	e.Reset(Context{Self: 0, Names: []string{"A", "B"}, Quiet: true})
+	e.Explain("A wins the election")
+	e.ExplainMore("it sends its request again")
+	assert.Empty(t, e.Effects().Caption, "a replayed step needs no caption")
 }
 
 func TestSpecLookups(t *testing.T) {
 	s := &Spec{
-		Kinds:    []KindSpec{{Name: "transfer", Role: RoleMessage, Application: true}, {Name: "marker", Role: RoleMarker}},
-		Commands: []CommandSpec{{Name: "snapshot"}, {Name: "transfer", Target: true, Arg: "amount"}},
+		Kinds: []KindSpec{{Name: "transfer", Role: RoleMessage, Application: true}, {Name: "marker", Role: RoleMarker}},
+		Learner: LearnerSpec{
+			Commands: []CommandSpec{{Name: "snapshot"}, {Name: "transfer", Target: true, Arg: "amount"}},
+		},
 	}
 	k, ok := s.Kind("marker")
 	assert.True(t, ok)
@@ -73,8 +88,8 @@ func TestQuietEnvSkipsTheCaption(t *testing.T) {
 	e.Reset(Context{Self: 0, Now: 1, Names: []string{"A", "B"}, Quiet: true})
 	e.Explain("A does %d things", 3)
 	e.Send(1, Message{Kind: "x"})
-	assert.Empty(t, e.Caption, "a replayed step needs no caption")
-	assert.Len(t, e.Sends, 1, "but its effects still happen")
+	assert.Empty(t, e.Effects().Caption, "a replayed step needs no caption")
+	assert.Len(t, e.Effects().Sends, 1, "but its effects still happen")
 }
 
 func TestNamesAndNumbers(t *testing.T) {

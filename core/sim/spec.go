@@ -271,7 +271,10 @@ type Measure struct {
 	OfMessage func(m Message) int64
 }
 
-// Spec registers an algorithm.
+// Spec registers an algorithm: who runs it and what they send, and, in
+// its parts, what a learner can do to a run, what is drawn, what is
+// checked and what is counted. A new kind of picture or figure is a field
+// of its part, never of Spec.
 type Spec struct {
 	// ID is the algorithm's id in scenario files and on the command line.
 	ID      string
@@ -279,12 +282,6 @@ type Spec struct {
 	Summary string
 	// MinN and MaxN bound the number of processes.
 	MinN, MaxN int
-	// MaxDelay, when set, is the longest a message may take for the
-	// algorithm's default timeouts to work (timeouts stand in for failure
-	// detection, as in the bully election): a campaign keeps to it, with
-	// the earliest scheduler, and a slower message is a fault of its own
-	// (delay, pause).
-	MaxDelay Time
 	// Sizes, when set, are the only numbers of processes the algorithm
 	// runs on without further params (Maekawa's request sets exist for
 	// N = K(K−1)+1); a campaign draws among them.
@@ -294,7 +291,28 @@ type Spec struct {
 	// NumberNames.
 	DefaultNames func(n int) []string
 	Kinds        []KindSpec
-	Commands     []CommandSpec
+	// New builds the nodes from the scenario's params (decode them with
+	// DecodeParams), rejecting bad values with an error that names the field.
+	New func(names []string, params json.RawMessage) ([]Node, error)
+	// Done reports that the algorithm reached its goal (a snapshot completed,
+	// a leader was elected); scenarios may stop there.
+	Done func(v View) bool
+	// Learner is what a learner may do to a run.
+	Learner LearnerSpec
+	// Picture is what the page draws of the algorithm beyond its lanes
+	// and messages.
+	Picture PictureSpec
+	// Checks are what every run is checked against, and the ways the
+	// algorithm is known to break.
+	Checks CheckSpec
+	// Figures are the algorithm's figures of a run, for reports and the
+	// page.
+	Figures FigureSpec
+}
+
+// LearnerSpec is what a learner may do to an algorithm's run.
+type LearnerSpec struct {
+	Commands []CommandSpec
 	// Switches are the boolean params a learner may flip on the page, to
 	// run the same schedule again with and without (fencing, epochs).
 	Switches []Switch
@@ -303,25 +321,13 @@ type Spec struct {
 	// learner's faults, commands and deliveries (its own script still
 	// runs).
 	Record bool
+}
+
+// PictureSpec is how an algorithm is drawn beyond its message kinds.
+type PictureSpec struct {
 	// Roles say how the algorithm's annotations are drawn; every role an
 	// algorithm annotates with must be here.
 	Roles []RoleSpec
-	// New builds the nodes from the scenario's params (decode them with
-	// DecodeParams), rejecting bad values with an error that names the field.
-	New        func(names []string, params json.RawMessage) ([]Node, error)
-	Invariants []Invariant
-	// Metrics are the algorithm's figures for reports.
-	Metrics func(v View) []Metric
-	// Panels are the algorithm's tables for the page.
-	Panels func(v View) []Panel
-	// Formula compares the messages sent with the textbook's count, in a
-	// sentence for the page ("Markers: 6 sent; N(N−1) = 6 per snapshot").
-	Formula func(v View) string
-	// Done reports that the algorithm reached its goal (a snapshot completed,
-	// a leader was elected); scenarios may stop there.
-	Done func(v View) bool
-	// NewTally makes the tally of a run of n processes; nil for none.
-	NewTally func(n int) Tally
 	// Topology is the graph the processes form, for the page's second
 	// view; nil for none.
 	Topology func(v View) *Topology
@@ -329,15 +335,39 @@ type Spec struct {
 	// step on screen (each process's state, who waits for whom, a link
 	// held back, a recovery line); nil for none.
 	Overlays func(v View) []Overlay
-	// Measure is a quantity the processes and the messages between them
-	// hold (the bank's money), which the cut tool adds up at a learner's
-	// cut; nil for none.
-	Measure *Measure
+}
+
+// CheckSpec is what an algorithm's runs are checked against.
+type CheckSpec struct {
+	Invariants []Invariant
 	// KnownLimits are the ways the algorithm is known to break under
 	// faults (non-FIFO channels break a snapshot's cut; a crashed
 	// coordinator blocks everyone): a seeded campaign counts such a
 	// violation as expected, and any other as a bug.
 	KnownLimits []KnownLimit
+	// MaxDelay, when set, is the longest a message may take for the
+	// algorithm's default timeouts to work (timeouts stand in for failure
+	// detection, as in the bully election): a campaign keeps to it, with
+	// the earliest scheduler, and a slower message is a fault of its own
+	// (delay, pause).
+	MaxDelay Time
+}
+
+// FigureSpec is what an algorithm counts of a run.
+type FigureSpec struct {
+	// Metrics are the algorithm's figures for reports.
+	Metrics func(v View) []Metric
+	// Panels are the algorithm's tables for the page.
+	Panels func(v View) []Panel
+	// Formula compares the messages sent with the textbook's count, in a
+	// sentence for the page ("Markers: 6 sent; N(N−1) = 6 per snapshot").
+	Formula func(v View) string
+	// NewTally makes the tally of a run of n processes; nil for none.
+	NewTally func(n int) Tally
+	// Measure is a quantity the processes and the messages between them
+	// hold (the bank's money), which the cut tool adds up at a learner's
+	// cut; nil for none.
+	Measure *Measure
 }
 
 // Tally is what an algorithm's reports need to know about the whole run so
@@ -386,7 +416,7 @@ type KnownLimit struct {
 // Excuses reports whether the limits expect invariant inv to fail in a run
 // with the given faults, and why.
 func (s *Spec) Excuses(inv string, faults map[string]bool) (string, bool) {
-	for _, l := range s.KnownLimits {
+	for _, l := range s.Checks.KnownLimits {
 		if l.Invariant != inv {
 			continue
 		}
@@ -422,7 +452,7 @@ func (s *Spec) Kind(name string) (KindSpec, bool) {
 
 // Command returns the spec of a command, and whether it is known.
 func (s *Spec) Command(name string) (CommandSpec, bool) {
-	for _, c := range s.Commands {
+	for _, c := range s.Learner.Commands {
 		if c.Name == name {
 			return c, true
 		}
@@ -432,7 +462,7 @@ func (s *Spec) Command(name string) (CommandSpec, bool) {
 
 // Role returns the spec of an annotation role, and whether it is known.
 func (s *Spec) Role(name string) (RoleSpec, bool) {
-	for _, r := range s.Roles {
+	for _, r := range s.Picture.Roles {
 		if r.Name == name {
 			return r, true
 		}
@@ -503,7 +533,7 @@ type View interface {
 	// made an annotation of this role and group, or -1. The engine indexes
 	// annotations as they are made: it costs one lookup.
 	AnnotationSteps(role string, group int) []int
-	// Tally is the algorithm's tally of the run so far (Spec.NewTally), or
+	// Tally is the algorithm's tally of the run so far (Spec.Figures.NewTally), or
 	// nil for an algorithm that keeps none. Do not modify it.
 	Tally() Tally
 }

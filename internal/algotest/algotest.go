@@ -31,7 +31,7 @@ func Run(t testing.TB, doc string) *engine.Run {
 // Metrics are the run's figures at its end, by name.
 func Metrics(r *engine.Run) map[string]any {
 	out := map[string]any{}
-	for _, m := range r.Config().Spec.Metrics(r.At(r.Len()).View()) {
+	for _, m := range r.Config().Spec.Figures.Metrics(r.At(r.Len()).View()) {
 		out[m.Name] = m.Value
 	}
 	return out
@@ -100,11 +100,11 @@ func Field(t testing.TB, n sim.Node, name string) string {
 
 // Overlays are the algorithm's overlays of the given role at view v.
 func Overlays(spec *sim.Spec, v sim.View, role string) []sim.Overlay {
-	if spec.Overlays == nil {
+	if spec.Picture.Overlays == nil {
 		return nil
 	}
 	var out []sim.Overlay
-	for _, o := range spec.Overlays(v) {
+	for _, o := range spec.Picture.Overlays(v) {
 		if o.Role == role {
 			out = append(out, o)
 		}

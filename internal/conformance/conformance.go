@@ -133,10 +133,10 @@ func Randomize(cfg engine.Config, seed uint64) engine.Config {
 		cfg.Script = append(cfg.Script, engine.Timed{At: sim.Time(rng.IntN(horizon)), Action: engine.Fault(f.Name, a)})
 	}
 	for range rng.IntN(8) {
-		if len(cfg.Spec.Commands) == 0 {
+		if len(cfg.Spec.Learner.Commands) == 0 {
 			break
 		}
-		c := cfg.Spec.Commands[rng.IntN(len(cfg.Spec.Commands))]
+		c := cfg.Spec.Learner.Commands[rng.IntN(len(cfg.Spec.Learner.Commands))]
 		at := node()
 		target := sim.NodeID(sim.None)
 		if c.Target {
@@ -181,8 +181,8 @@ func Fingerprint(r *engine.Run, st engine.State) string {
 	for id := range v.NumSent() {
 		fmt.Fprintf(&b, "msg %+v\n", v.Envelope(id))
 	}
-	if r.Config().Spec.Metrics != nil {
-		for _, m := range r.Config().Spec.Metrics(v) {
+	if r.Config().Spec.Figures.Metrics != nil {
+		for _, m := range r.Config().Spec.Figures.Metrics(v) {
 			fmt.Fprintf(&b, "metric %s %v\n", m.Name, m.Value)
 		}
 	}
@@ -293,7 +293,7 @@ func CheckClones(t *testing.T, l Lesson, seed uint64) {
 			}
 		}
 		events = append(events, sim.Event{Kind: sim.Workload}, sim.Event{Kind: sim.Recover}, sim.Event{Kind: sim.Timer, Tag: "pass"}, sim.Event{Kind: sim.Timer, Tag: "beat"})
-		for _, c := range r.Config().Spec.Commands {
+		for _, c := range r.Config().Spec.Learner.Commands {
 			events = append(events, sim.Event{Kind: sim.Command, Tag: c.Name, Target: 0, Arg: 5})
 		}
 		for i := range v.N() {
@@ -461,7 +461,7 @@ func CheckSpec(spec *sim.Spec) error {
 		return fmt.Errorf("the message kinds %s and %s differ only by colour: give one a Glyph of its own (a reader who cannot tell the colours apart sees one kind)", a, b)
 	}
 	commands := map[string]bool{}
-	for _, c := range spec.Commands {
+	for _, c := range spec.Learner.Commands {
 		if !validName(c.Name) || commands[c.Name] {
 			return fmt.Errorf("the command %q is declared twice or is not lower-case words joined by hyphens (links write it)", c.Name)
 		}
@@ -480,13 +480,13 @@ func CheckSpec(spec *sim.Spec) error {
 		}
 	}
 	roles := map[string]sim.RoleSpec{}
-	for _, r := range spec.Roles {
+	for _, r := range spec.Picture.Roles {
 		if r.Name == "" || roles[r.Name].Name != "" {
 			return fmt.Errorf("the annotation role %q is empty or declared twice", r.Name)
 		}
 		roles[r.Name] = r
 	}
-	for _, r := range spec.Roles {
+	for _, r := range spec.Picture.Roles {
 		if r.Style == sim.StyleHidden || r.Style == sim.StyleState {
 			continue // not drawn, or words that say what they are
 		}
@@ -504,13 +504,13 @@ func CheckSpec(spec *sim.Spec) error {
 		}
 	}
 	invariants := map[string]bool{}
-	for _, inv := range spec.Invariants {
+	for _, inv := range spec.Checks.Invariants {
 		if inv.Name == "" || invariants[inv.Name] || inv.Check == nil {
 			return fmt.Errorf("the invariant %q is empty, declared twice or has no Check", inv.Name)
 		}
 		invariants[inv.Name] = true
 	}
-	for _, l := range spec.KnownLimits {
+	for _, l := range spec.Checks.KnownLimits {
 		if !invariants[l.Invariant] {
 			return fmt.Errorf("a known limit names %q, which is not an invariant of %s", l.Invariant, spec.ID)
 		}
@@ -707,11 +707,11 @@ func CostGrowth(t testing.TB, sub Subject, n, steps int) (allocRatio, timeRatio 
 // overlaysFit checks the algorithm's overlays at v: each of a role it
 // declares with an overlay's style, and anchored to processes of the run.
 func overlaysFit(spec *sim.Spec, v sim.View) error {
-	if spec.Overlays == nil {
+	if spec.Picture.Overlays == nil {
 		return nil
 	}
 	in := func(id sim.NodeID) bool { return id >= 0 && int(id) < v.N() }
-	for _, o := range spec.Overlays(v) {
+	for _, o := range spec.Picture.Overlays(v) {
 		rs, ok := spec.Role(o.Role)
 		switch {
 		case !ok:

@@ -119,24 +119,24 @@ func TestLessonHashes(t *testing.T) {
 // the page or the link format.
 func TestSpecChecksCatchMistakes(t *testing.T) {
 	spec := *Relay
-	spec.Commands = append(spec.Commands[:0:0], spec.Commands...)
-	spec.Commands[0].Name = "po.ke"
+	spec.Learner.Commands = append(spec.Learner.Commands[:0:0], spec.Learner.Commands...)
+	spec.Learner.Commands[0].Name = "po.ke"
 	require.ErrorContains(t, CheckSpec(&spec), "links write it")
 	spec = *Relay
-	spec.Roles = append(spec.Roles[:0:0], spec.Roles...)
-	spec.Roles[0].Legend = ""
+	spec.Picture.Roles = append(spec.Picture.Roles[:0:0], spec.Picture.Roles...)
+	spec.Picture.Roles[0].Legend = ""
 	require.ErrorContains(t, CheckSpec(&spec), "no Legend")
 	spec = *Relay
 	spec.MinN, spec.MaxN = 5, 3
 	require.ErrorContains(t, CheckSpec(&spec), "range of sizes")
 	spec = *Relay
-	spec.KnownLimits = []sim.KnownLimit{{Invariant: spec.Invariants[0].Name, Faults: []string{"flood"}, Why: "floods"}}
+	spec.Checks.KnownLimits = []sim.KnownLimit{{Invariant: spec.Checks.Invariants[0].Name, Faults: []string{"flood"}, Why: "floods"}}
 	require.ErrorContains(t, CheckSpec(&spec), `the fault "flood", which neither the registry`)
-	spec.KnownLimits = []sim.KnownLimit{{Invariant: "never wrong", Faults: []string{"drop"}, Why: "lost"}}
+	spec.Checks.KnownLimits = []sim.KnownLimit{{Invariant: "never wrong", Faults: []string{"drop"}, Why: "lost"}}
 	require.ErrorContains(t, CheckSpec(&spec), `"never wrong", which is not an invariant`)
 	spec = *Relay
-	spec.Commands = append(spec.Commands[:0:0], spec.Commands...)
-	spec.Commands[0].Arg, spec.Commands[0].ArgMin, spec.Commands[0].ArgMax = "count", 5, 1
+	spec.Learner.Commands = append(spec.Learner.Commands[:0:0], spec.Learner.Commands...)
+	spec.Learner.Commands[0].Arg, spec.Learner.Commands[0].ArgMin, spec.Learner.Commands[0].ArgMax = "count", 5, 1
 	require.ErrorContains(t, CheckSpec(&spec), "no number fits")
 	// two kinds told apart by their colours alone, then by a glyph
 	spec = *Relay

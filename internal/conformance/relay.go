@@ -26,46 +26,54 @@ var Relay = &sim.Spec{
 		{Name: "token", Role: sim.RoleToken},
 		{Name: "ping", Role: sim.RoleControl, Tone: sim.Green},
 	},
-	Commands: []sim.CommandSpec{
-		{Name: "poke", Help: "count a poke", Takes: func(v sim.View, id sim.NodeID) bool { return id.Number()%2 == 1 }, Who: "the odd-numbered processes"},
-		{Name: "ping", Help: "send a ping", Target: true},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{
+			{Name: "poke", Help: "count a poke", Takes: func(v sim.View, id sim.NodeID) bool { return id.Number()%2 == 1 }, Who: "the odd-numbered processes"},
+			{Name: "ping", Help: "send a ping", Target: true},
+		},
 	},
-	Roles: []sim.RoleSpec{
-		{Name: "holds", Style: sim.StyleBar, Tone: sim.Gold, Legend: "holds the token"},
-		{Name: "waits", Style: sim.StyleOutline, Tone: sim.Orange, Legend: "waits for a ping's answer"},
-		{Name: "poked", Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "poked"},
-		{Name: "pings", Style: sim.StyleArrow, Tone: sim.Green, Legend: "pings"},
-		{Name: "lap", Style: sim.StyleBand, Tone: sim.Teal, Legend: "a lap of the ring"},
-		{Name: "fired", Style: sim.StyleGlyph, Glyph: sim.GlyphRing, Tone: sim.Grey, Legend: "a timer fired"},
-		{Name: "count", Style: sim.StyleHidden},
-		// overlays: what the pictures draw at the step on screen
-		{Name: "tally", Style: sim.StyleState},
-		{Name: "awaits", Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for the other"},
-		{Name: "held", Style: sim.StyleHeld, Tone: sim.Orange, Legend: "a link held back"},
-		{Name: "mark-line", Style: sim.StyleLine, Tone: sim.Teal, Legend: "a line through the processes' pasts"},
-	},
-	New:        newRelay,
-	Invariants: []sim.Invariant{{Name: "at most one token", Help: "holders plus tokens in flight", Check: oneToken}},
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: "at most one token", Faults: []string{"duplicate"}, Why: "the network's copy of the token is a second token"},
-	},
-	Metrics: func(v sim.View) []sim.Metric {
-		laps := 0
-		for i := range v.N() {
-			laps = max(laps, v.Node(sim.NodeID(i)).(*relayNode).Laps)
-		}
-		return []sim.Metric{{Name: "laps", Value: laps}}
-	},
-	Formula:  func(v sim.View) string { return fmt.Sprintf("Tokens: one around a ring of %d.", v.N()) },
-	Topology: func(v sim.View) *sim.Topology { return sim.RingOf(ringOrder(v.N())) },
-	Overlays: func(v sim.View) []sim.Overlay {
-		var out []sim.Overlay
-		for i := range v.N() {
-			if pokes := v.Node(sim.NodeID(i)).(*relayNode).Pokes; pokes > 0 {
-				out = append(out, sim.Overlay{Role: "tally", Node: sim.NodeID(i), Text: fmt.Sprintf("poked %d", pokes)})
+	Picture: sim.PictureSpec{
+		Roles: []sim.RoleSpec{
+			{Name: "holds", Style: sim.StyleBar, Tone: sim.Gold, Legend: "holds the token"},
+			{Name: "waits", Style: sim.StyleOutline, Tone: sim.Orange, Legend: "waits for a ping's answer"},
+			{Name: "poked", Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "poked"},
+			{Name: "pings", Style: sim.StyleArrow, Tone: sim.Green, Legend: "pings"},
+			{Name: "lap", Style: sim.StyleBand, Tone: sim.Teal, Legend: "a lap of the ring"},
+			{Name: "fired", Style: sim.StyleGlyph, Glyph: sim.GlyphRing, Tone: sim.Grey, Legend: "a timer fired"},
+			{Name: "count", Style: sim.StyleHidden},
+			// overlays: what the pictures draw at the step on screen
+			{Name: "tally", Style: sim.StyleState},
+			{Name: "awaits", Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for the other"},
+			{Name: "held", Style: sim.StyleHeld, Tone: sim.Orange, Legend: "a link held back"},
+			{Name: "mark-line", Style: sim.StyleLine, Tone: sim.Teal, Legend: "a line through the processes' pasts"},
+		},
+		Topology: func(v sim.View) *sim.Topology { return sim.RingOf(ringOrder(v.N())) },
+		Overlays: func(v sim.View) []sim.Overlay {
+			var out []sim.Overlay
+			for i := range v.N() {
+				if pokes := v.Node(sim.NodeID(i)).(*relayNode).Pokes; pokes > 0 {
+					out = append(out, sim.Overlay{Role: "tally", Node: sim.NodeID(i), Text: fmt.Sprintf("poked %d", pokes)})
+				}
 			}
-		}
-		return out
+			return out
+		},
+	},
+	New: newRelay,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{{Name: "at most one token", Help: "holders plus tokens in flight", Check: oneToken}},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: "at most one token", Faults: []string{"duplicate"}, Why: "the network's copy of the token is a second token"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		Metrics: func(v sim.View) []sim.Metric {
+			laps := 0
+			for i := range v.N() {
+				laps = max(laps, v.Node(sim.NodeID(i)).(*relayNode).Laps)
+			}
+			return []sim.Metric{{Name: "laps", Value: laps}}
+		},
+		Formula: func(v sim.View) string { return fmt.Sprintf("Tokens: one around a ring of %d.", v.N()) },
 	},
 }
 

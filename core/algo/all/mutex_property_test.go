@@ -57,8 +57,8 @@ func TestMutexUnderPauses(t *testing.T) {
 					script = append(script, fmt.Sprintf(`{"at": %d, "fault": "pause", "node": %d, "for": %d}`, 1+rng.IntN(120), 1+rng.IntN(n), 1+rng.IntN(25)))
 				}
 				delay := sim.Time(1 + rng.IntN(6))
-				if spec.MaxDelay > 0 {
-					delay = min(delay, spec.MaxDelay)
+				if spec.Checks.MaxDelay > 0 {
+					delay = min(delay, spec.Checks.MaxDelay)
 				}
 				doc := fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, %d]},
 					"workload": {"p": %.2f, "every": [1, %d], "until": 150}, "script": [%s], "until": {"time": 600}}`,

@@ -27,8 +27,8 @@ func TestTalliesRewind(t *testing.T) {
 				want, err := short.Run()
 				require.NoError(t, err)
 				spec := long.Spec()
-				assert.Equal(t, spec.Metrics(want.At(want.Len()).View()), spec.Metrics(r.At(k).View()), "step %d", k)
-				assert.Equal(t, spec.Formula(want.At(want.Len()).View()), spec.Formula(r.At(k).View()), "step %d", k)
+				assert.Equal(t, spec.Figures.Metrics(want.At(want.Len()).View()), spec.Figures.Metrics(r.At(k).View()), "step %d", k)
+				assert.Equal(t, spec.Figures.Formula(want.At(want.Len()).View()), spec.Figures.Formula(r.At(k).View()), "step %d", k)
 			}
 		})
 	}

@@ -134,30 +134,38 @@ var Spec = &sim.Spec{
 		{Name: KindFailed, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
 		{Name: KindRestore, Role: sim.RoleControl, Tone: sim.Orange, Glyph: sim.GlyphDiamond},
 	},
-	Switches: []sim.Switch{AlignmentSwitch},
-	Roles: []sim.RoleSpec{
-		{Name: RoleSnapshot, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state snapshotted for a checkpoint (JM's point is its trigger); a checkpoint's points make its cut"},
-		{Name: RoleAligning, Style: sim.StyleOutline, Tone: sim.Orange, Legend: "Op waits for a checkpoint's barrier from every input; aligned, it buffers the records of inputs whose barrier is in"},
-		{Name: RoleComplete, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Green, Legend: "checkpoint complete: JM has an ACK from every task"},
-		{Name: RoleRestored, Style: sim.StyleGlyph, Glyph: sim.GlyphRing, Tone: sim.Orange, Legend: "the task restores the last completed checkpoint in a new attempt"},
-		{Name: RoleStale, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "a message of a failed attempt, dropped"},
-		{Name: RoleTwice, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "Sink counts a record a second time"},
-		{Name: RoleMissing, Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "Sink takes a record whose predecessor never came"},
-		{Name: RoleState, Style: sim.StyleState},
-		{Name: RoleHeld, Style: sim.StyleHeld, Tone: sim.Orange, Legend: "an input Op holds back while it aligns a checkpoint's barriers"},
+	Learner: sim.LearnerSpec{
+		Switches: []sim.Switch{AlignmentSwitch},
 	},
-	New:        newJob,
-	Invariants: []sim.Invariant{exactlyOnce, restoresCompleted},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Done:       done,
-	Topology:   topology,
-	Overlays:   overlays,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: ExactlyOnceName, Faults: []string{"fifo", "duplicate", "drop", "cut", "partition"},
-			Why: "barriers cut the streams consistently only on reliable FIFO channels: out of order a record overtakes a barrier (or reaches Sink behind a later one), a copied record is processed twice, and a lost one is never replayed, for no task failed"},
+	Picture: sim.PictureSpec{
+		Roles: []sim.RoleSpec{
+			{Name: RoleSnapshot, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state snapshotted for a checkpoint (JM's point is its trigger); a checkpoint's points make its cut"},
+			{Name: RoleAligning, Style: sim.StyleOutline, Tone: sim.Orange, Legend: "Op waits for a checkpoint's barrier from every input; aligned, it buffers the records of inputs whose barrier is in"},
+			{Name: RoleComplete, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Green, Legend: "checkpoint complete: JM has an ACK from every task"},
+			{Name: RoleRestored, Style: sim.StyleGlyph, Glyph: sim.GlyphRing, Tone: sim.Orange, Legend: "the task restores the last completed checkpoint in a new attempt"},
+			{Name: RoleStale, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Grey, Legend: "a message of a failed attempt, dropped"},
+			{Name: RoleTwice, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "Sink counts a record a second time"},
+			{Name: RoleMissing, Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "Sink takes a record whose predecessor never came"},
+			{Name: RoleState, Style: sim.StyleState},
+			{Name: RoleHeld, Style: sim.StyleHeld, Tone: sim.Orange, Legend: "an input Op holds back while it aligns a checkpoint's barriers"},
+		},
+		Topology: topology,
+		Overlays: overlays,
 	},
+	New: newJob,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{exactlyOnce, restoresCompleted},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: ExactlyOnceName, Faults: []string{"fifo", "duplicate", "drop", "cut", "partition"},
+				Why: "barriers cut the streams consistently only on reliable FIFO channels: out of order a record overtakes a barrier (or reaches Sink behind a later one), a copied record is processed twice, and a lost one is never replayed, for no task failed"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
+	},
+	Done: done,
 }
 
 // Names names the job's processes: JM, S1 … S(n-3), Op, Sink.

@@ -37,7 +37,7 @@ func TestAlignmentLesson(t *testing.T) {
 	assert.Equal(t, 24, m["output_records"])
 	assert.Equal(t, 0, m["duplicates"])
 	assert.Equal(t, 9, m["barriers"], "two sources and Op, three checkpoints")
-	assert.Equal(t, "Barriers: 9 sent; every checkpoint takes one per source and one from Op: (2 + 1) × 3 triggered = 9.", r.Config().Spec.Formula(r.At(r.Len()).View()))
+	assert.Equal(t, "Barriers: 9 sent; every checkpoint takes one per source and one from Op: (2 + 1) × 3 triggered = 9.", r.Config().Spec.Figures.Formula(r.At(r.Len()).View()))
 	assert.True(t, r.Config().Spec.Done(r.At(r.Len()).View()))
 
 	// while Op aligns, its input from S1 is blocked, and the topology says so

@@ -37,8 +37,9 @@ func newOpBench(t *testing.T, inputs int, aligned bool) *opBench {
 func (b *opBench) step(ev sim.Event) {
 	b.env.Reset(sim.Context{Self: operator(len(b.names)), Names: b.names})
 	b.op.Step(&b.env, ev)
-	require.NotEmpty(b.t, b.env.Caption, "every step is explained")
-	for _, s := range b.env.Sends {
+	effects := b.env.Effects()
+	require.NotEmpty(b.t, effects.Caption, "every step is explained")
+	for _, s := range effects.Sends {
 		switch {
 		case s.To == sink(len(b.names)):
 			b.out = append(b.out, s.Msg.Label)

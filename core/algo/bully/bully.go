@@ -47,24 +47,32 @@ type Params struct {
 
 // Spec registers the algorithm.
 var Spec = &sim.Spec{
-	ID:           ID,
-	Title:        "Bully election",
-	Summary:      "A process that notices the coordinator is gone sends ELECTION to every higher id; an OK means a higher process takes over, silence means it wins and sends COORDINATOR. The highest live id wins.",
-	MinN:         2,
-	MaxN:         64,
-	MaxDelay:     2, // the default timeouts outlast a round trip and a higher election at this delay
+	ID:      ID,
+	Title:   "Bully election",
+	Summary: "A process that notices the coordinator is gone sends ELECTION to every higher id; an OK means a higher process takes over, silence means it wins and sends COORDINATOR. The highest live id wins.",
+	MinN:    2,
+	MaxN:    64,
+	Checks: sim.CheckSpec{
+		MaxDelay:   2, // the default timeouts outlast a round trip and a higher election at this delay
+		Invariants: []sim.Invariant{election.Agreement},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: election.AgreementName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "the timeouts stand in for a failure detector: a lost, slow or paused answer looks like a dead process, and a process that is only cut off or slow elects itself beside the real leader"},
+		},
+	},
 	DefaultNames: sim.NumberNames,
 	Kinds:        election.BullyKinds,
-	Commands:     []sim.CommandSpec{election.Start},
-	Roles:        election.Roles,
-	New:          newProcesses,
-	Invariants:   []sim.Invariant{election.Agreement},
-	Metrics:      metrics,
-	Panels:       panels,
-	Formula:      formula,
-	Topology:     func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: election.AgreementName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "the timeouts stand in for a failure detector: a lost, slow or paused answer looks like a dead process, and a process that is only cut off or slow elects itself beside the real leader"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{election.Start},
+	},
+	Picture: sim.PictureSpec{
+		Roles:    election.Roles,
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	},
+	New: newProcesses,
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
 	},
 }
 

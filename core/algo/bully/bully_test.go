@@ -135,7 +135,7 @@ func TestSeedLogPanel(t *testing.T) {
 	_, r := scenariotest.Run(t, "bully-seed")
 	v := r.At(r.Len()).View()
 	var log []string
-	for _, p := range r.Config().Spec.Panels(v) {
+	for _, p := range r.Config().Spec.Figures.Panels(v) {
 		if p.Title == "Seed 000's log" {
 			for _, row := range p.Rows {
 				log = append(log, row.Cells[0])
@@ -146,7 +146,7 @@ func TestSeedLogPanel(t *testing.T) {
 	assert.Equal(t, []string{"4 sends ELECTION to nobody", "4 wins and sends COORDINATOR to all", "coordinator: 4", "ELECTION messages if every process starts an election (worst case): 3"},
 		bully.SeedLog(4, []int{1, 3, 4}), "the highest alive notices: it wins at once")
 	_, quiet := scenariotest.Run(t, "bully-best")
-	for _, p := range quiet.Config().Spec.Panels(quiet.At(1).View()) {
+	for _, p := range quiet.Config().Spec.Figures.Panels(quiet.At(1).View()) {
 		assert.NotEqual(t, "Seed 000's log", p.Title, "no log before anyone notices")
 	}
 }

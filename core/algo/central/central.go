@@ -52,19 +52,27 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
 	Kinds:        append([]sim.KindSpec{mutex.RequestKind, mutex.GrantKind, mutex.ReleaseKind}, reelectKinds...),
-	Switches:     []sim.Switch{Reelect},
-	Commands:     []sim.CommandSpec{mutex.Request},
-	Roles:        append(append([]sim.RoleSpec(nil), mutex.Roles...), election.Roles...),
-	New:          newProcesses,
-	Invariants:   []sim.Invariant{mutex.Safety, deadlock},
-	NewTally:     mutex.NewTally,
-	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:       panels,
-	Formula:      formula,
-	Topology:     star,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
-		{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
+	Learner: sim.LearnerSpec{
+		Switches: []sim.Switch{Reelect},
+		Commands: []sim.CommandSpec{mutex.Request},
+	},
+	Picture: sim.PictureSpec{
+		Roles:    append(append([]sim.RoleSpec(nil), mutex.Roles...), election.Roles...),
+		Topology: star,
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{mutex.Safety, deadlock},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
+			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		NewTally: mutex.NewTally,
+		Metrics:  func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+		Panels:   panels,
+		Formula:  formula,
 	},
 }
 

@@ -144,18 +144,18 @@ func (p *Process) settle(env *sim.Env) {
 		}
 		p.Collecting = true
 		env.SetTimer(timerCollect, p.params.Wait)
-		env.Explain("%s; %s is the coordinator now, knows no request, and grants nothing for %s while the others send theirs again", env.Caption, me, sim.Ticks(p.params.Wait))
+		env.ExplainMore("%s is the coordinator now, knows no request, and grants nothing for %s while the others send theirs again", me, sim.Ticks(p.params.Wait))
 		return
 	}
 	switch p.State {
 	case mutex.Wanting:
 		p.send(env, p.Coordinator, KindRequest, p.Asked)
 		p.watch(env)
-		env.Explain("%s; it sends its request #%d again, to %s", env.Caption, p.Asked, env.Name(p.Coordinator))
+		env.ExplainMore("it sends its request #%d again, to %s", p.Asked, env.Name(p.Coordinator))
 	case mutex.InCS:
 		env.Send(p.Coordinator, sim.Message{Kind: KindRequest, Value: p.Asked, Label: "REQUEST (held)", Data: []int64{1}})
 		p.Sent++
-		env.Explain("%s; it tells %s that it holds the section, with its request #%d", env.Caption, env.Name(p.Coordinator), p.Asked)
+		env.ExplainMore("it tells %s that it holds the section, with its request #%d", env.Name(p.Coordinator), p.Asked)
 	}
 }
 

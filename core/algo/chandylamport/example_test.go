@@ -24,7 +24,7 @@ func builtinRun(t testing.TB, id string) (*scenario.Scenario, *engine.Run) {
 func metricsAt(r *engine.Run, k int) map[string]any {
 	v := r.At(k).View()
 	out := map[string]any{}
-	for _, m := range r.Config().Spec.Metrics(v) {
+	for _, m := range r.Config().Spec.Figures.Metrics(v) {
 		out[m.Name] = m.Value
 	}
 	return out
@@ -74,7 +74,7 @@ func TestWorkedExample(t *testing.T) {
 // TestWorkedExamplePanel checks the live-versus-recorded panel's totals.
 func TestWorkedExamplePanel(t *testing.T) {
 	_, r := builtinRun(t, "snapshot-bank")
-	panels := r.Config().Spec.Panels(r.At(r.Len()).View())
+	panels := r.Config().Spec.Figures.Panels(r.At(r.Len()).View())
 	require.Len(t, panels, 1)
 	rows := panels[0].Rows
 	require.NotEmpty(t, rows)

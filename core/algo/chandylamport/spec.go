@@ -45,33 +45,41 @@ var Spec = &sim.Spec{
 		{Name: KindTransfer, Role: sim.RoleMessage, Application: true},
 		{Name: KindMarker, Role: sim.RoleMarker},
 	},
-	Commands: []sim.CommandSpec{
-		{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
-		{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount", ArgMin: 1, ArgMax: MaxMoney},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{
+			{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
+			{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount", ArgMin: 1, ArgMax: MaxMoney},
+		},
+		Switches: []sim.Switch{SeedChannelsSwitch},
 	},
-	Roles: []sim.RoleSpec{
-		{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded; a snapshot's recording points make its cut"},
-		{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRecorded},
-		{Name: rolePartDone, Style: sim.StyleHidden},
+	Picture: sim.PictureSpec{
+		Roles: []sim.RoleSpec{
+			{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded; a snapshot's recording points make its cut"},
+			{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRecorded},
+			{Name: rolePartDone, Style: sim.StyleHidden},
+		},
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
 	},
 	New: newBranches,
-	Invariants: []sim.Invariant{
-		{Name: "money is conserved", Help: "live balances plus money in flight equal the opening total", Check: checkLive},
-		{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
-		check.RecordedCuts(RoleRecorded),
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{
+			{Name: "money is conserved", Help: "live balances plus money in flight equal the opening total", Check: checkLive},
+			{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
+			check.RecordedCuts(RoleRecorded),
+		},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
+			{Invariant: "snapshot total equals the money there is", Faults: append([]string{"fifo"}, lossy...), Why: "without FIFO a marker overtakes a transfer; a lost or duplicated transfer changes the money there is"},
+			{Invariant: check.RecordedCutName, Faults: append([]string{"fifo"}, losing...), Why: "without FIFO a transfer sent after the sender's recording can arrive before the marker, and when the network loses the marker such a transfer arrives before the receiver records: the algorithm assumes reliable FIFO channels"},
+		},
 	},
-	Metrics:  metrics,
-	Panels:   panels,
-	Formula:  formula,
-	Done:     done,
-	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	Switches: []sim.Switch{SeedChannelsSwitch},
-	Measure:  money,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
-		{Invariant: "snapshot total equals the money there is", Faults: append([]string{"fifo"}, lossy...), Why: "without FIFO a marker overtakes a transfer; a lost or duplicated transfer changes the money there is"},
-		{Invariant: check.RecordedCutName, Faults: append([]string{"fifo"}, losing...), Why: "without FIFO a transfer sent after the sender's recording can arrive before the marker, and when the network loses the marker such a transfer arrives before the receiver records: the algorithm assumes reliable FIFO channels"},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
+		Measure: money,
 	},
+	Done: done,
 }
 
 // losing are the faults that lose messages (a cut link or a partition

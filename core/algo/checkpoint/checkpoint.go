@@ -139,37 +139,45 @@ var Spec = &sim.Spec{
 		{Name: KindAck, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphOpenTriangle},
 		{Name: KindDone, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphPlus},
 	},
-	Commands: []sim.CommandSpec{
-		{Name: CmdCheckpoint, Help: "take a checkpoint now (coordinated: start a global one; process 1 only)", Takes: takesCheckpoint, Who: "the processes that start global checkpoints (process 1, when they are coordinated)"},
-		{Name: CmdSend, Help: "send a message to another process", Target: true},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{
+			{Name: CmdCheckpoint, Help: "take a checkpoint now (coordinated: start a global one; process 1 only)", Takes: takesCheckpoint, Who: "the processes that start global checkpoints (process 1, when they are coordinated)"},
+			{Name: CmdSend, Help: "send a message to another process", Target: true},
+		},
+		Switches: []sim.Switch{
+			{Param: "coordinated", Label: "coordinated checkpoints", Help: "process 1 takes global checkpoints with Chandy–Lamport markers instead of every process checkpointing on its own; recovery restores the last global one"},
+			{Param: "two_phase", Label: "two-phase checkpoints", Help: "process 1 takes global checkpoints with the blocking two-phase protocol (TENTATIVE, ACK, COMMIT) instead of markers: no process sends between its checkpoint and DONE, and nothing in transit is recorded"},
+		},
 	},
-	Switches: []sim.Switch{
-		{Param: "coordinated", Label: "coordinated checkpoints", Help: "process 1 takes global checkpoints with Chandy–Lamport markers instead of every process checkpointing on its own; recovery restores the last global one"},
-		{Param: "two_phase", Label: "two-phase checkpoints", Help: "process 1 takes global checkpoints with the blocking two-phase protocol (TENTATIVE, ACK, COMMIT) instead of markers: no process sends between its checkpoint and DONE, and nothing in transit is recorded"},
+	Picture: sim.PictureSpec{
+		Roles: []sim.RoleSpec{
+			{Name: RoleCheckpoint, Style: sim.StyleGlyph, Glyph: sim.GlyphSquare, Tone: sim.Blue, Legend: "checkpoint saved to stable storage"},
+			{Name: RoleRound, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "part of a global checkpoint; its points make a cut"},
+			{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRound},
+			{Name: RoleFrozen, Style: sim.StyleOutline, Tone: sim.Grey, Legend: "stopped for recovery"},
+			{Name: RoleBlocked, Style: sim.StyleOutline, Tone: sim.Purple, Legend: "holds its sends: its part of a two-phase global checkpoint is saved, and it waits for DONE"},
+			{Name: RoleRollback, Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "rolled back: the shaded stretch since its point on the line is undone"},
+			{Name: RoleSaved, Style: sim.StyleHidden},
+			{Name: RoleLine, Style: sim.StyleHidden},
+			{Name: RoleIgnored, Style: sim.StyleHidden},
+			{Name: RoleCandidateLine, Style: sim.StyleLine, Tone: sim.Orange, Legend: "candidate line: the rollback is still moving it back"},
+			{Name: RoleRecoveryLine, Style: sim.StyleLine, Tone: sim.Red, Legend: "recovery line: every process restores its point on it"},
+		},
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Overlays: lines,
 	},
-	Roles: []sim.RoleSpec{
-		{Name: RoleCheckpoint, Style: sim.StyleGlyph, Glyph: sim.GlyphSquare, Tone: sim.Blue, Legend: "checkpoint saved to stable storage"},
-		{Name: RoleRound, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "part of a global checkpoint; its points make a cut"},
-		{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRound},
-		{Name: RoleFrozen, Style: sim.StyleOutline, Tone: sim.Grey, Legend: "stopped for recovery"},
-		{Name: RoleBlocked, Style: sim.StyleOutline, Tone: sim.Purple, Legend: "holds its sends: its part of a two-phase global checkpoint is saved, and it waits for DONE"},
-		{Name: RoleRollback, Style: sim.StyleGlyph, Glyph: sim.GlyphTriangle, Tone: sim.Red, Legend: "rolled back: the shaded stretch since its point on the line is undone"},
-		{Name: RoleSaved, Style: sim.StyleHidden},
-		{Name: RoleLine, Style: sim.StyleHidden},
-		{Name: RoleIgnored, Style: sim.StyleHidden},
-		{Name: RoleCandidateLine, Style: sim.StyleLine, Tone: sim.Orange, Legend: "candidate line: the rollback is still moving it back"},
-		{Name: RoleRecoveryLine, Style: sim.StyleLine, Tone: sim.Red, Legend: "recovery line: every process restores its point on it"},
+	New: newProcs,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{consistentLine, noLostMessage},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: ConsistentName, Faults: []string{"fifo"}, Why: "without FIFO a message sent after its sender's marker can arrive before the receiver's, and a global checkpoint then records a receipt without its send"},
+			{Invariant: NoLostName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a global checkpoint records only what arrives before the markers: a message the network loses, or one that overtakes a marker, is not in it"},
+		},
 	},
-	New:        newProcs,
-	Invariants: []sim.Invariant{consistentLine, noLostMessage},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	Overlays:   lines,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: ConsistentName, Faults: []string{"fifo"}, Why: "without FIFO a message sent after its sender's marker can arrive before the receiver's, and a global checkpoint then records a receipt without its send"},
-		{Invariant: NoLostName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a global checkpoint records only what arrives before the markers: a message the network loses, or one that overtakes a marker, is not in it"},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
 	},
 }
 

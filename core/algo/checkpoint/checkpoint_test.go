@@ -64,7 +64,7 @@ func TestDominoAndTheSwitch(t *testing.T) {
 	assert.Equal(t, 8, m["lost_work"], "every unit of work: 2 in the crash, 2 and 4 in the rollbacks")
 	assert.Equal(t, 0, m["markers"])
 
-	coordinated, err := s.WithSwitch(checkpoint.Spec.Switches[0], true)
+	coordinated, err := s.WithSwitch(checkpoint.Spec.Learner.Switches[0], true)
 	require.NoError(t, err)
 	r, err = coordinated.Run()
 	require.NoError(t, err)

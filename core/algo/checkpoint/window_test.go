@@ -35,7 +35,7 @@ func TestLineCheckWindow(t *testing.T) {
 		cfg, err := s.Config()
 		require.NoError(t, err)
 		spec := *cfg.Spec
-		spec.Invariants = []sim.Invariant{{Name: "the window decides as the whole run does", Check: func(v sim.View) sim.Verdict {
+		spec.Checks.Invariants = []sim.Invariant{{Name: "the window decides as the whole run does", Check: func(v sim.View) sim.Verdict {
 			windowed, whole := checkpoint.CheckLine(v, true, false), checkpoint.CheckLine(v, false, false)
 			if windowed.OK != whole.OK || fmt.Sprint(windowed.Msgs) != fmt.Sprint(whole.Msgs) {
 				return sim.Verdict{Detail: fmt.Sprintf("windowed %+v, whole %+v", windowed, whole)}

@@ -96,12 +96,16 @@ type Config struct {
 
 // Spec registers the algorithm.
 var Spec = &sim.Spec{
-	ID:           ID,
-	Title:        "Lock from a coordination service",
-	Summary:      "ZooKeeper's and etcd's lock recipe: sessions kept alive as leases, a sequential entry per waiting client that watches only its predecessor, the lowest entry holds, and its revision is the fencing token.",
-	MinN:         3,
-	MaxN:         32,
-	MaxDelay:     3,
+	ID:      ID,
+	Title:   "Lock from a coordination service",
+	Summary: "ZooKeeper's and etcd's lock recipe: sessions kept alive as leases, a sequential entry per waiting client that watches only its predecessor, the lowest entry holds, and its revision is the fencing token.",
+	MinN:    3,
+	MaxN:    32,
+	Checks: sim.CheckSpec{
+		MaxDelay:    3,
+		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite},
+		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews},
+	},
 	DefaultNames: fencing.Names,
 	Kinds: append([]sim.KindSpec{
 		{Name: KindCreate, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
@@ -114,22 +118,26 @@ var Spec = &sim.Spec{
 		{Name: KindKept, Role: sim.RoleControl, Tone: sim.Teal},
 		{Name: KindExpired, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphPlus},
 	}, fencing.Kinds...),
-	Switches: []sim.Switch{fencing.Fencing, {Param: "herd", Label: "herd", Help: "Run the same schedule again with every waiting client watching the holder's entry, so that each release wakes them all, or only its predecessor's"}},
-	Commands: []sim.CommandSpec{fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")},
-	Roles: append(append([]sim.RoleSpec{
-		{Name: RoleHolder, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's holder: the lowest entry (on its line, one row per client)"},
-	}, mutex.Roles...), fencing.Roles...),
-	New:         newProcesses,
-	Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite},
-	NewTally:    mutex.NewTally,
-	Metrics:     metrics,
-	Panels:      panels,
-	Formula:     formula,
-	Topology:    fencing.Star,
-	KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews},
+	Learner: sim.LearnerSpec{
+		Switches: []sim.Switch{fencing.Fencing, {Param: "herd", Label: "herd", Help: "Run the same schedule again with every waiting client watching the holder's entry, so that each release wakes them all, or only its predecessor's"}},
+		Commands: []sim.CommandSpec{fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")},
+	},
+	Picture: sim.PictureSpec{
+		Roles: append(append([]sim.RoleSpec{
+			{Name: RoleHolder, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's holder: the lowest entry (on its line, one row per client)"},
+		}, mutex.Roles...), fencing.Roles...),
+		Topology: fencing.Star,
+	},
+	New: newProcesses,
+	Figures: sim.FigureSpec{
+		NewTally: mutex.NewTally,
+		Metrics:  metrics,
+		Panels:   panels,
+		Formula:  formula,
+	},
 }
 
-// The ways the lock is known to break (Spec.KnownLimits), which the
+// The ways the lock is known to break (Spec.Checks.KnownLimits), which the
 // replicated lock shares but for what a crash does.
 var (
 	pausedHolder = sim.KnownLimit{Invariant: mutex.SafetyName, Faults: []string{"pause"}, Why: "a holder paused past its session cannot notice that it ran out: the service hands the lock on, and the client wakes believing it still holds it, which is why the storage checks tokens"}
@@ -150,9 +158,6 @@ type Process struct {
 	// Raft is a replica's consensus, in a replicated service; its state
 	// machine is Service.
 	Raft raft.Replica
-	// mute is set while a follower replica applies entries: its state
-	// machine changes, but it answers nobody and arms no timer.
-	mute bool
 	// heard is, for a leading replica, when each replica last answered
 	// its APPEND in its term: it answers a KEEPALIVE itself only while a
 	// majority has (a leader cut off from it may have been replaced).
@@ -233,12 +238,8 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	p.Part.Step(env, ev, service, p.stepClient, &p.Store)
 }
 
-// send sends one of the lock's messages, counted against the entries
-// (a muted replica sends nothing).
+// send sends one of the lock's messages, counted against the entries.
 func (p *Process) send(env *sim.Env, to sim.NodeID, m sim.Message) {
-	if p.mute {
-		return
-	}
 	env.Send(to, m)
 	p.Sent++
 }

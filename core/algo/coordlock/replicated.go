@@ -70,28 +70,36 @@ type ReplicatedParams struct {
 // replicas before the leader answers, so that the lock outlives the
 // crash of any minority of them, its leader included.
 var ReplicatedSpec = &sim.Spec{
-	ID:           ReplicatedID,
-	Title:        "Lock from a coordination service replicated by Raft",
-	Summary:      "The coordination service's lock recipe on a Raft group of 3 or 5: the leader logs each request and answers once a majority holds it; when it crashes, another is elected and the lock goes on.",
-	MinN:         5,
-	MaxN:         32,
-	MaxDelay:     3,
+	ID:      ReplicatedID,
+	Title:   "Lock from a coordination service replicated by Raft",
+	Summary: "The coordination service's lock recipe on a Raft group of 3 or 5: the leader logs each request and answers once a majority holds it; when it crashes, another is elected and the lock goes on.",
+	MinN:    5,
+	MaxN:    32,
+	Checks: sim.CheckSpec{
+		MaxDelay:   3,
+		Invariants: Spec.Checks.Invariants,
+		KnownLimits: []sim.KnownLimit{
+			pausedHolder, staleWrite,
+			{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
+		},
+	},
 	DefaultNames: replicatedNames,
 	Kinds:        append(append(slices.Clone(Spec.Kinds), dashed(raft.Kinds)...), sim.KindSpec{Name: KindNotLeader, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphBar, Dashed: true}),
-	Switches:     Spec.Switches,
-	Commands:     append(slices.Clone(Spec.Commands), sim.CommandSpec{Name: raft.CmdTimeout, Help: "make the replica's election timer run out now: it stands for the next term", Takes: isFollowingReplica, Who: "the service's replicas that do not lead"}),
-	Roles:        append(slices.Clone(Spec.Roles[1:]), raft.Roles...), // the holder is in every replica's state, not on a line
-	New:          newReplicated,
-	Invariants:   Spec.Invariants,
-	NewTally:     Spec.NewTally,
-	Metrics:      metrics,
-	Panels:       replicatedPanels,
-	Formula:      formula,
-	Topology:     fencing.Star,
-	Overlays:     replicaOverlays,
-	KnownLimits: []sim.KnownLimit{
-		pausedHolder, staleWrite,
-		{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
+	Learner: sim.LearnerSpec{
+		Switches: Spec.Learner.Switches,
+		Commands: append(slices.Clone(Spec.Learner.Commands), sim.CommandSpec{Name: raft.CmdTimeout, Help: "make the replica's election timer run out now: it stands for the next term", Takes: isFollowingReplica, Who: "the service's replicas that do not lead"}),
+	},
+	Picture: sim.PictureSpec{
+		Roles:    append(slices.Clone(Spec.Picture.Roles[1:]), raft.Roles...), // the holder is in every replica's state, not on a line
+		Topology: fencing.Star,
+		Overlays: replicaOverlays,
+	},
+	New: newReplicated,
+	Figures: sim.FigureSpec{
+		NewTally: Spec.Figures.NewTally,
+		Metrics:  metrics,
+		Panels:   replicatedPanels,
+		Formula:  formula,
 	},
 }
 
@@ -180,11 +188,13 @@ func (p *Process) stepReplica(env *sim.Env, ev sim.Event) {
 		clear(p.heard) // what it heard in another term says nothing of this one
 		// sessions are timed by the leader: a new one gives each its full
 		// time, as ZooKeeper's does after an election
+		var o outcome
 		for i := range p.Service.Sessions {
-			p.touch(env, i)
+			p.renew(env, &o, i)
 		}
+		p.reply(env, &o)
 		if n := len(p.Service.Sessions); n > 0 {
-			env.Explain("%s; it gives the %d open sessions it knows %s afresh", env.Caption, n, sim.Ticks(p.Config.Session))
+			env.ExplainMore("it gives the %d open sessions it knows %s afresh", n, sim.Ticks(p.Config.Session))
 		}
 	}
 }
@@ -211,7 +221,9 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, m sim.Message) {
 		case !p.quorum(env):
 			env.Explain("%s has not heard from a majority of the replicas for %s: another may lead now, so it does not answer the KEEPALIVE", me, sim.Ticks(p.Raft.Config().ElectionMin))
 		default:
-			p.serve(env, from, m)
+			var o outcome
+			p.serve(env, &o, from, m)
+			p.carry(env, &o)
 		}
 		return
 	}
@@ -221,7 +233,9 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, m sim.Message) {
 		return
 	}
 	if i := p.Service.session(at(m.Data, 0)); i >= 0 && p.Service.Sessions[i].Client == from {
-		p.touch(env, i) // a request keeps its session alive
+		var o outcome
+		p.renew(env, &o, i) // a request keeps its session alive
+		p.reply(env, &o)
 	}
 	cmd := raft.Command{op, int64(from), m.Value, at(m.Data, 0), at(m.Data, 1), at(m.Data, 2)}
 	index, sent := r.Propose(env, cmd)
@@ -256,30 +270,31 @@ func (p *Process) sessionTimer(env *sim.Env, tag string) {
 }
 
 // Apply applies committed entries to the lock's state, in every replica
-// alike; only the leader answers the clients and times the sessions.
+// alike, and says what each did; only the leader carries out what they
+// ask (answers the clients, times the sessions).
 func (p *Process) Apply(env *sim.Env, from, to int) string {
-	p.mute = p.Raft.Role != raft.Leader
-	defer func() { p.mute = false }()
-	caption := env.Caption
+	leads := p.Raft.Role == raft.Leader
 	var did []string
 	for i := from; i <= to; i++ {
 		cmd := p.Raft.Log.At(i).Cmd
-		env.Caption = ""
+		var o outcome
 		switch cmd[0] {
 		case opNoop:
 			continue
 		case opExpire:
 			if j := p.Service.session(cmd[2]); j >= 0 {
-				p.expire(env, j)
+				p.expire(env, &o, j)
 			}
 		case opCreate, opCheck, opDelete:
-			p.serve(env, sim.NodeID(cmd[1]), sim.Message{Kind: opKinds[cmd[0]], Value: cmd[2], Data: cmd[3:]})
+			p.serve(env, &o, sim.NodeID(cmd[1]), sim.Message{Kind: opKinds[cmd[0]], Value: cmd[2], Data: cmd[3:]})
 		}
-		if env.Caption != "" {
-			did = append(did, fmt.Sprintf("entry %d: %s", i, env.Caption))
+		if leads {
+			p.reply(env, &o)
+		}
+		if o.said != "" {
+			did = append(did, fmt.Sprintf("entry %d: %s", i, o.said))
 		}
 	}
-	env.Caption = caption
 	applied := fmt.Sprintf(" and applies entries %d to %d", from, to)
 	if from == to {
 		applied = fmt.Sprintf(" and applies entry %d", from)
@@ -293,18 +308,18 @@ func (p *Process) Apply(env *sim.Env, from, to int) string {
 // createdAgain answers a CREATE the service has already applied (a client
 // that heard nothing asks the next replica again): with its entry, if it
 // is still there.
-func (p *Process) createdAgain(env *sim.Env, from sim.NodeID, asked, sentAt int64) {
+func (p *Process) createdAgain(w world, o *outcome, from sim.NodeID, asked, sentAt int64) {
 	s := &p.Service
-	me, who := env.Name(env.Self()), env.Name(from)
+	me, who := w.Name(w.Self()), w.Name(from)
 	i := slices.IndexFunc(s.Entries, func(e Entry) bool { return e.Client == from && e.Asked == asked })
 	if i < 0 {
-		env.Explain("%s has applied %s's CREATE #%d before, and its entry is gone: it ignores it", me, who, asked)
+		o.say(w, "%s has applied %s's CREATE #%d before, and its entry is gone: it ignores it", me, who, asked)
 		return
 	}
 	e := s.Entries[i]
 	watch := p.watchFor(e)
-	p.created(env, e, sentAt, watch)
-	env.Explain("%s has applied %s's CREATE #%d before: it answers again with entry %d: %s", me, who, asked, e.Rev, p.standing(env, e, watch))
+	p.created(o, e, sentAt, watch)
+	o.say(w, "%s has applied %s's CREATE #%d before: it answers again with entry %d: %s", me, who, asked, e.Rev, p.standing(w, e, watch))
 }
 
 // replicatedPanels are the lock's panels and the replicas' logs.

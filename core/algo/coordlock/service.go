@@ -80,124 +80,184 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 		if err != nil || i < 0 || env.Now() < s.Sessions[i].Expiry {
 			return
 		}
-		p.expire(env, i)
+		var o outcome
+		p.expire(env, &o, i)
+		p.carry(env, &o)
 	case sim.Deliver:
-		p.serve(env, ev.From, ev.Msg)
+		var o outcome
+		p.serve(env, &o, ev.From, ev.Msg)
+		p.carry(env, &o)
 	}
 }
 
-// serve answers one client request.
-func (p *Process) serve(env *sim.Env, from sim.NodeID, m sim.Message) {
+// world is what the service's state machine reads of its step: names,
+// time, and whether its words are wanted. It cannot send or arm anything
+// through it: what the machine asks of the world is in its outcome.
+type world interface {
+	Name(id sim.NodeID) string
+	Self() sim.NodeID
+	Now() sim.Time
+	Quiet() bool
+}
+
+// outcome is what the service's state machine asks of the world after an
+// operation: the answers to clients, the sessions whose timers it renewed,
+// the annotations of a single service's holder, and what it did in words.
+// The single service and Raft's leader carry it out; a follower replica,
+// which applies every operation alike, drops all but the words.
+type outcome struct {
+	replies []sim.Send
+	renewed []int64
+	notes   []sim.Annotation
+	said    string
+}
+
+// answer asks to send m to a client.
+func (o *outcome) answer(to sim.NodeID, m sim.Message) {
+	o.replies = append(o.replies, sim.Send{To: to, Msg: m})
+}
+
+// say is what the operation did, in words; a quiet step needs none.
+func (o *outcome) say(w world, format string, args ...any) {
+	if !w.Quiet() {
+		o.said = fmt.Sprintf(format, args...)
+	}
+}
+
+// reply does what the state machine asked of the world, but say it: the
+// answers go out, the renewed sessions' timers are armed, the
+// annotations are made.
+func (p *Process) reply(env *sim.Env, o *outcome) {
+	for _, r := range o.replies {
+		p.send(env, r.To, r.Msg)
+	}
+	for _, id := range o.renewed {
+		env.SetTimer(timerExpire+strconv.FormatInt(id, 10), p.Config.Session)
+	}
+	env.Annotate(o.notes...)
+}
+
+// carry does all that the state machine asked, its words the step's
+// caption.
+func (p *Process) carry(env *sim.Env, o *outcome) {
+	p.reply(env, o)
+	if o.said != "" {
+		env.Explain("%s", o.said)
+	}
+}
+
+// serve applies one client request to the service's state: the state
+// machine a single service runs and every replica of a replicated one
+// applies in log order.
+func (p *Process) serve(w world, o *outcome, from sim.NodeID, m sim.Message) {
 	s := &p.Service
-	me, who := env.Name(env.Self()), env.Name(from)
+	me, who := w.Name(w.Self()), w.Name(from)
 	switch m.Kind {
 	case KindCreate:
 		asked, session, sentAt := m.Value, at(m.Data, 0), at(m.Data, 1)
 		if asked <= s.Seen[from] {
 			if p.Config.Replicas > 1 {
-				p.createdAgain(env, from, asked, sentAt)
+				p.createdAgain(w, o, from, asked, sentAt)
 				return
 			}
-			env.Explain("%s already has %s's CREATE #%d (this is a copy): it ignores it", me, who, asked)
+			o.say(w, "%s already has %s's CREATE #%d (this is a copy): it ignores it", me, who, asked)
 			return
 		}
 		s.Seen[from] = asked
 		opened := ""
 		if session == 0 {
-			session = p.open(env, from)
+			session = p.open(w, o, from)
 			opened = fmt.Sprintf("opens session %d for %s and ", session, who)
-		} else if !p.refresh(env, from, session) {
+		} else if !p.refresh(w, o, from, session) {
 			return
 		}
 		s.Revision++
 		e := Entry{Rev: s.Revision, Client: from, Session: session, Asked: asked}
 		s.Entries = append(s.Entries, e)
 		if len(s.Entries) == 1 {
-			p.showHolder(env)
+			p.showHolder(w, o)
 		}
 		watch := p.watchFor(e)
-		p.created(env, e, sentAt, watch)
-		env.Explain("%s %screates entry %d for %s: %s", me, opened, e.Rev, who, p.standing(env, e, watch))
+		p.created(o, e, sentAt, watch)
+		o.say(w, "%s %screates entry %d for %s: %s", me, opened, e.Rev, who, p.standing(w, e, watch))
 	case KindCheck:
 		rev, session, sentAt := m.Value, at(m.Data, 0), at(m.Data, 1)
-		if !p.refresh(env, from, session) {
+		if !p.refresh(w, o, from, session) {
 			return
 		}
 		i := s.entry(rev)
 		if i < 0 {
-			env.Explain("%s: %s asks about entry %d, which is gone", me, who, rev)
+			o.say(w, "%s: %s asks about entry %d, which is gone", me, who, rev)
 			return
 		}
 		watch := p.watchFor(s.Entries[i])
-		p.send(env, from, sim.Message{Kind: KindChecked, Value: rev, Label: fmt.Sprintf("CHECKED %d", rev), Data: []int64{session, sentAt, watch}})
-		env.Explain("%s answers %s about entry %d: %s", me, who, rev, p.standing(env, s.Entries[i], watch))
+		o.answer(from, sim.Message{Kind: KindChecked, Value: rev, Label: fmt.Sprintf("CHECKED %d", rev), Data: []int64{session, sentAt, watch}})
+		o.say(w, "%s answers %s about entry %d: %s", me, who, rev, p.standing(w, s.Entries[i], watch))
 	case KindKeepalive:
 		session, sentAt := m.Value, at(m.Data, 0)
-		if !p.refresh(env, from, session) {
+		if !p.refresh(w, o, from, session) {
 			return
 		}
-		p.send(env, from, sim.Message{Kind: KindKept, Value: session, Label: KindKept, Data: []int64{sentAt}})
-		env.Explain("%s keeps %s's session %d alive until %d", me, who, session, s.Sessions[s.session(session)].Expiry)
+		o.answer(from, sim.Message{Kind: KindKept, Value: session, Label: KindKept, Data: []int64{sentAt}})
+		o.say(w, "%s keeps %s's session %d alive until %d", me, who, session, s.Sessions[s.session(session)].Expiry)
 	case KindDelete:
 		rev, session := m.Value, at(m.Data, 0)
 		if i := s.session(session); i >= 0 && s.Sessions[i].Client == from {
-			p.touch(env, i)
+			p.renew(w, o, i)
 		}
 		if p.Config.Replicas > 1 {
 			// a replicated service says it is done, so that a client
 			// whose DELETE met a crashed leader knows to ask again
-			p.send(env, from, sim.Message{Kind: KindDeleted, Value: rev, Label: fmt.Sprintf("DELETED %d", rev)})
+			o.answer(from, sim.Message{Kind: KindDeleted, Value: rev, Label: fmt.Sprintf("DELETED %d", rev)})
 		}
 		i := s.entry(rev)
 		if i < 0 || s.Entries[i].Client != from {
-			env.Explain("%s: entry %d that %s deletes is already gone", me, rev, who)
+			o.say(w, "%s: entry %d that %s deletes is already gone", me, rev, who)
 			return
 		}
-		env.Explain("%s deletes entry %d for %s%s", me, rev, who, p.remove(env, i))
+		o.say(w, "%s deletes entry %d for %s%s", me, rev, who, p.remove(w, o, i))
 	}
 }
 
 // created answers the CREATE that made entry e: its entry, its session,
 // when the client asked, and the entry it watches (0 when it holds).
-func (p *Process) created(env *sim.Env, e Entry, sentAt, watch int64) {
-	p.send(env, e.Client, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{e.Asked, e.Session, sentAt, watch}})
+func (p *Process) created(o *outcome, e Entry, sentAt, watch int64) {
+	o.answer(e.Client, sim.Message{Kind: KindCreated, Value: e.Rev, Label: fmt.Sprintf("CREATED %d", e.Rev), Data: []int64{e.Asked, e.Session, sentAt, watch}})
 }
 
 // open starts a session for a client.
-func (p *Process) open(env *sim.Env, c sim.NodeID) int64 {
+func (p *Process) open(w world, o *outcome, c sim.NodeID) int64 {
 	s := &p.Service
 	s.LastSession++
 	s.Sessions = append(s.Sessions, Session{ID: s.LastSession, Client: c})
-	p.touch(env, len(s.Sessions)-1)
+	p.renew(w, o, len(s.Sessions)-1)
 	return s.LastSession
 }
 
 // refresh renews the session a request comes with; it reports false, and
 // answers EXPIRED, when the session is not open.
-func (p *Process) refresh(env *sim.Env, from sim.NodeID, session int64) bool {
+func (p *Process) refresh(w world, o *outcome, from sim.NodeID, session int64) bool {
 	s := &p.Service
 	i := s.session(session)
 	if i < 0 || s.Sessions[i].Client != from {
-		p.send(env, from, sim.Message{Kind: KindExpired, Value: session, Label: fmt.Sprintf("EXPIRED %d", session)})
-		env.Explain("%s: %s's session %d has expired; it says so", env.Name(env.Self()), env.Name(from), session)
+		o.answer(from, sim.Message{Kind: KindExpired, Value: session, Label: fmt.Sprintf("EXPIRED %d", session)})
+		o.say(w, "%s: %s's session %d has expired; it says so", w.Name(w.Self()), w.Name(from), session)
 		return false
 	}
-	p.touch(env, i)
+	p.renew(w, o, i)
 	return true
 }
 
-// touch gives session i its full time again, from now (a muted replica
-// keeps no session's time: its leader does).
-func (p *Process) touch(env *sim.Env, i int) {
+// renew gives session i its full time again, from now, and asks for its
+// timer (which only the process that times the sessions arms).
+func (p *Process) renew(w world, o *outcome, i int) {
 	ss := &p.Service.Sessions[i]
-	ss.Expiry = env.Now() + p.Config.Session
-	if !p.mute {
-		env.SetTimer(timerExpire+strconv.FormatInt(ss.ID, 10), p.Config.Session)
-	}
+	ss.Expiry = w.Now() + p.Config.Session
+	o.renewed = append(o.renewed, ss.ID)
 }
 
 // expire ends session i and deletes its entries.
-func (p *Process) expire(env *sim.Env, i int) {
+func (p *Process) expire(w world, o *outcome, i int) {
 	s := &p.Service
 	ss := s.Sessions[i]
 	s.Sessions = slices.Delete(s.Sessions, i, i+1)
@@ -210,33 +270,33 @@ func (p *Process) expire(env *sim.Env, i int) {
 			continue
 		}
 		gone = append(gone, strconv.FormatInt(s.Entries[j].Rev, 10))
-		news += p.remove(env, j)
+		news += p.remove(w, o, j)
 	}
 	what := "it had no entry"
 	if len(gone) > 0 {
 		what = "its entry " + strings.Join(gone, ", ") + " is deleted" + news
 	}
-	env.Explain("%s: %s's session %d expires, no request for %s; %s", env.Name(env.Self()), env.Name(ss.Client), ss.ID, sim.Ticks(p.Config.Session), what)
+	o.say(w, "%s: %s's session %d expires, no request for %s; %s", w.Name(w.Self()), w.Name(ss.Client), ss.ID, sim.Ticks(p.Config.Session), what)
 }
 
 // remove deletes entry i, tells its watchers, and says what changed.
-func (p *Process) remove(env *sim.Env, i int) string {
+func (p *Process) remove(w world, o *outcome, i int) string {
 	s := &p.Service
 	e := s.Entries[i]
 	wasHolder := i == 0
 	s.Entries = slices.Delete(s.Entries, i, i+1)
 	s.Revision++
 	if wasHolder && p.Config.Replicas == 1 {
-		env.Annotate(sim.Closes(RoleHolder, int(e.Client)))
+		o.notes = append(o.notes, sim.Closes(RoleHolder, int(e.Client)))
 	}
 	var told []string
-	s.Watches = slices.DeleteFunc(s.Watches, func(w Watch) bool {
-		if w.On != e.Rev {
+	s.Watches = slices.DeleteFunc(s.Watches, func(wt Watch) bool {
+		if wt.On != e.Rev {
 			return false
 		}
-		p.send(env, w.By, sim.Message{Kind: KindDeleted, Value: e.Rev, Label: fmt.Sprintf("DELETED %d", e.Rev)})
+		o.answer(wt.By, sim.Message{Kind: KindDeleted, Value: e.Rev, Label: fmt.Sprintf("DELETED %d", e.Rev)})
 		s.Notified++
-		told = append(told, env.Name(w.By))
+		told = append(told, w.Name(wt.By))
 		return true
 	})
 	news := ""
@@ -245,20 +305,20 @@ func (p *Process) remove(env *sim.Env, i int) string {
 	}
 	if wasHolder && len(s.Entries) > 0 {
 		next := s.Entries[0]
-		p.showHolder(env)
-		news += fmt.Sprintf("; entry %d (%s) is the lowest now", next.Rev, env.Name(next.Client))
+		p.showHolder(w, o)
+		news += fmt.Sprintf("; entry %d (%s) is the lowest now", next.Rev, w.Name(next.Client))
 	}
 	return news
 }
 
 // showHolder opens the interval of the lowest entry, which has just become
 // the lowest: the service's holder, whether its client knows yet or not.
-func (p *Process) showHolder(env *sim.Env) {
+func (p *Process) showHolder(w world, o *outcome) {
 	if p.Config.Replicas > 1 {
 		return // a replicated service's holder is in every replica's state
 	}
 	e := p.Service.Entries[0]
-	env.Annotate(sim.Opens(RoleHolder, int(e.Client), fmt.Sprintf("%s, entry %d", env.Name(e.Client), e.Rev)).To(e.Client))
+	o.notes = append(o.notes, sim.Opens(RoleHolder, int(e.Client), fmt.Sprintf("%s, entry %d", w.Name(e.Client), e.Rev)).To(e.Client))
 }
 
 // watchFor is the entry e's client must watch, registering the watch, or 0
@@ -282,16 +342,16 @@ func (p *Process) watchFor(e Entry) int64 {
 
 // standing says where entry e stands: it holds the lock, or which entry
 // its client watches.
-func (p *Process) standing(env *sim.Env, e Entry, watch int64) string {
+func (p *Process) standing(w world, e Entry, watch int64) string {
 	s := &p.Service
 	if watch == 0 {
-		return fmt.Sprintf("it is the lowest, so %s holds the lock with token %d", env.Name(e.Client), e.Rev)
+		return fmt.Sprintf("it is the lowest, so %s holds the lock with token %d", w.Name(e.Client), e.Rev)
 	}
 	owner := s.Entries[s.entry(watch)].Client
 	if p.Config.Herd {
-		return fmt.Sprintf("%s watches the holder's entry %d (%s), as every waiting client does", env.Name(e.Client), watch, env.Name(owner))
+		return fmt.Sprintf("%s watches the holder's entry %d (%s), as every waiting client does", w.Name(e.Client), watch, w.Name(owner))
 	}
-	return fmt.Sprintf("%s watches entry %d (%s), the one just below, and no other", env.Name(e.Client), watch, env.Name(owner))
+	return fmt.Sprintf("%s watches entry %d (%s), the one just below, and no other", w.Name(e.Client), watch, w.Name(owner))
 }
 
 // entry is the index of the entry with revision rev, or -1.

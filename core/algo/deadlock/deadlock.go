@@ -88,29 +88,37 @@ var Spec = &sim.Spec{
 		{Name: KindAsk, Role: sim.RoleControl, Tone: sim.Orange, Glyph: sim.GlyphOpenTriangle},
 		{Name: KindState, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphOpenSquare},
 	},
-	Commands: []sim.CommandSpec{
-		{Name: CmdRequest, Help: "ask another process and wait for its REPLY", Target: true},
-		{Name: CmdDetect, Help: "detect a deadlock: take a snapshot of the wait-for graph (or, naive, ask every process in turn)"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{
+			{Name: CmdRequest, Help: "ask another process and wait for its REPLY", Target: true},
+			{Name: CmdDetect, Help: "detect a deadlock: take a snapshot of the wait-for graph (or, naive, ask every process in turn)"},
+		},
+		Switches: []sim.Switch{
+			{Param: "naive", Label: "naive detection", Help: "ask every process in turn what it waits for, instead of taking a snapshot: the answers come from different moments"},
+		},
 	},
-	Switches: []sim.Switch{
-		{Param: "naive", Label: "naive detection", Help: "ask every process in turn what it waits for, instead of taking a snapshot: the answers come from different moments"},
+	Picture: sim.PictureSpec{
+		Roles: []sim.RoleSpec{
+			{Name: RoleWaiting, Style: sim.StyleOutline, Tone: sim.Orange, Legend: "waits for REPLYs: answers nobody meanwhile"},
+			{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "recorded its waits for a detection; the points make its cut"},
+			{Name: RoleInFlight, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "a REPLY in flight at the cut: that wait is over", Of: RoleRecorded},
+			{Name: RoleVerdict, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "a detection's verdict"},
+			{Name: RoleWaitsFor, Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for the other's REPLY: a cycle of them is a deadlock"},
+		},
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Overlays: waitsFor,
 	},
-	Roles: []sim.RoleSpec{
-		{Name: RoleWaiting, Style: sim.StyleOutline, Tone: sim.Orange, Legend: "waits for REPLYs: answers nobody meanwhile"},
-		{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "recorded its waits for a detection; the points make its cut"},
-		{Name: RoleInFlight, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "a REPLY in flight at the cut: that wait is over", Of: RoleRecorded},
-		{Name: RoleVerdict, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "a detection's verdict"},
-		{Name: RoleWaitsFor, Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for the other's REPLY: a cycle of them is a deadlock"},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{realDeadlock},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: RealName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition"}, Why: "the snapshot needs FIFO channels that lose and copy nothing: a marker that overtakes a REPLY, or a REPLY lost or copied, records a wait that is over"},
+		},
 	},
-	New:        newProcesses,
-	Invariants: []sim.Invariant{realDeadlock},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	Overlays:   waitsFor,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: RealName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition"}, Why: "the snapshot needs FIFO channels that lose and copy nothing: a marker that overtakes a REPLY, or a REPLY lost or copied, records a wait that is over"},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
 	},
 }
 

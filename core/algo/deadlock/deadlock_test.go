@@ -37,7 +37,7 @@ func TestPhantomAndSnapshot(t *testing.T) {
 	require.Equal(t, []string{deadlock.RealName + ": 3 announced the deadlock 1 → 2 → 1, but 1 does not wait for 2: the cycle was drawn from answers of different moments, and never was (a phantom deadlock)"}, algotest.Failed(r))
 	assert.Equal(t, 13, r.Failures()[0].Step, "announced at step 14")
 
-	snap, err := s.WithSwitch(deadlock.Spec.Switches[0], false)
+	snap, err := s.WithSwitch(deadlock.Spec.Learner.Switches[0], false)
 	require.NoError(t, err)
 	r2, err := snap.Run()
 	require.NoError(t, err)
@@ -51,7 +51,7 @@ func TestPanelNamesProcesses(t *testing.T) {
 	r := algotest.Run(t, `{"algorithm": "deadlock-detection", "names": ["ann", "bob"], "seed": 1, "network": {"delay": [2, 2]},
 		"script": [{"at": 1, "node": "ann", "command": "request", "target": "bob"}, {"at": 1, "node": "bob", "command": "request", "target": "ann"}],
 		"until": {"quiescent": true}}`)
-	panels := r.Config().Spec.Panels(r.At(r.Len()).View())
+	panels := r.Config().Spec.Figures.Panels(r.At(r.Len()).View())
 	require.Len(t, panels, 1)
 	assert.Equal(t, []string{"ann", "bob", "bob", "—"}, panels[0].Rows[0].Cells, "ann waits for bob and owes bob a REPLY")
 }

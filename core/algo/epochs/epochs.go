@@ -62,17 +62,25 @@ var Spec = &sim.Spec{
 		{Name: KindVote, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing},
 		{Name: KindStale, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross},
 	},
-	Commands:   []sim.CommandSpec{election.Start},
-	Switches:   []sim.Switch{{Param: "epochs", Default: true, Label: "epochs", Help: "Run the same schedule again with epochs and majority votes, or without them"}},
-	Roles:      election.Roles,
-	New:        newProcesses,
-	Invariants: []sim.Invariant{oneLeader},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: oneLeaderName, Faults: []string{"pause", "delay", "drop", "cut", "partition", "crash", "recover", "duplicate", "fifo", "skew"}, Why: "without epochs a silent leader is taken for dead and wakes still leading: any pause, slow or lost HEARTBEAT, or cut makes two"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{election.Start},
+		Switches: []sim.Switch{{Param: "epochs", Default: true, Label: "epochs", Help: "Run the same schedule again with epochs and majority votes, or without them"}},
+	},
+	Picture: sim.PictureSpec{
+		Roles:    election.Roles,
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{oneLeader},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: oneLeaderName, Faults: []string{"pause", "delay", "drop", "cut", "partition", "crash", "recover", "duplicate", "fifo", "skew"}, Why: "without epochs a silent leader is taken for dead and wakes still leading: any pause, slow or lost HEARTBEAT, or cut makes two"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
 	},
 }
 

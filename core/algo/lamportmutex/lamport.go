@@ -39,21 +39,29 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind, mutex.ReleaseKind},
-	Commands:     []sim.CommandSpec{mutex.Request},
-	Roles:        mutex.Roles,
-	New:          newProcesses,
-	Invariants:   []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock, mutex.Fairness},
-	NewTally:     mutex.NewTally,
-	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:       panels,
-	Formula: func(v sim.View) string {
-		return mutex.Formula(v, fmt.Sprintf("REQUEST, REPLY and RELEASE to or from each other process, 3(N−1) = %d", 3*(v.N()-1)))
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{mutex.Request},
 	},
-	Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.SafetyName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "without FIFO a REPLY can overtake its sender's earlier REQUEST; a lost, copied or forgotten REQUEST or RELEASE leaves the queues disagreeing: the algorithm assumes reliable FIFO channels"},
-		{Invariant: mutex.FairnessName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "the queues agree on the stamp order only while every REQUEST and RELEASE arrives, in order"},
-		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "a crashed process, or a lost or reordered REQUEST, REPLY or RELEASE, leaves a request that never reaches the head of its queue or never hears from everyone"},
+	Picture: sim.PictureSpec{
+		Roles:    mutex.Roles,
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock, mutex.Fairness},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: mutex.SafetyName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "without FIFO a REPLY can overtake its sender's earlier REQUEST; a lost, copied or forgotten REQUEST or RELEASE leaves the queues disagreeing: the algorithm assumes reliable FIFO channels"},
+			{Invariant: mutex.FairnessName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "the queues agree on the stamp order only while every REQUEST and RELEASE arrives, in order"},
+			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "a crashed process, or a lost or reordered REQUEST, REPLY or RELEASE, leaves a request that never reaches the head of its queue or never hears from everyone"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		NewTally: mutex.NewTally,
+		Metrics:  func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+		Panels:   panels,
+		Formula: func(v sim.View) string {
+			return mutex.Formula(v, fmt.Sprintf("REQUEST, REPLY and RELEASE to or from each other process, 3(N−1) = %d", 3*(v.N()-1)))
+		},
 	},
 }
 

@@ -90,26 +90,34 @@ var Spec = &sim.Spec{
 		{Name: KindRenew, Role: sim.RoleControl, Tone: sim.Teal, Glyph: sim.GlyphOpenTriangle},
 		{Name: KindRelease, Role: sim.RoleControl, Tone: sim.Grey, Glyph: sim.GlyphSquare},
 	}, fencing.Kinds...),
-	Switches: []sim.Switch{fencing.Fencing, WallClock},
-	Commands: []sim.CommandSpec{
-		clientCommand(CmdAcquire, "ask the lock service for the lease"),
-		clientCommand(CmdWrite, "write to the storage with the lease's token (the write takes params.work ticks to go out)"),
-		clientCommand(CmdRenew, "ask the service to extend the lease"),
-		clientCommand(CmdRelease, "give the lease back"),
+	Learner: sim.LearnerSpec{
+		Switches: []sim.Switch{fencing.Fencing, WallClock},
+		Commands: []sim.CommandSpec{
+			clientCommand(CmdAcquire, "ask the lock service for the lease"),
+			clientCommand(CmdWrite, "write to the storage with the lease's token (the write takes params.work ticks to go out)"),
+			clientCommand(CmdRenew, "ask the service to extend the lease"),
+			clientCommand(CmdRelease, "give the lease back"),
+		},
 	},
-	Roles: append([]sim.RoleSpec{
-		{Name: RoleLease, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's lease (on its line, one row per client)"},
-		{Name: RoleBelieved, Style: sim.StyleOutline, Tone: sim.Purple, Legend: "a client believes it holds the lease"},
-	}, fencing.Roles...),
-	New:        newProcesses,
-	Invariants: []sim.Invariant{oneBeliever, noStaleWrite},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   fencing.Star,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
-		{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
+	Picture: sim.PictureSpec{
+		Roles: append([]sim.RoleSpec{
+			{Name: RoleLease, Style: sim.StyleBar, Tone: sim.Green, Legend: "the service's lease (on its line, one row per client)"},
+			{Name: RoleBelieved, Style: sim.StyleOutline, Tone: sim.Purple, Legend: "a client believes it holds the lease"},
+		}, fencing.Roles...),
+		Topology: fencing.Star,
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
+			{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
 	},
 }
 

@@ -71,7 +71,13 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 		switches = []sim.Switch{SeedRuleSwitch}
 	}
 	return &sim.Spec{
-		Switches:     switches,
+		Learner: sim.LearnerSpec{
+			Switches: switches,
+			Commands: []sim.CommandSpec{
+				{Name: CmdLocal, Help: "a local event: the clock ticks"},
+				{Name: CmdSend, Help: "send a message to another process: the clock ticks and stamps it", Target: true},
+			},
+		},
 		ID:           id,
 		Title:        title,
 		Summary:      summary,
@@ -79,15 +85,17 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 		MaxN:         16,
 		DefaultNames: names,
 		Kinds:        []sim.KindSpec{{Name: KindMsg, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot}},
-		Commands: []sim.CommandSpec{
-			{Name: CmdLocal, Help: "a local event: the clock ticks"},
-			{Name: CmdSend, Help: "send a message to another process: the clock ticks and stamps it", Target: true},
+		Picture: sim.PictureSpec{
+			Roles: []sim.RoleSpec{{Name: RoleClock, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "the process's clock after the event"}},
 		},
-		Roles:      []sim.RoleSpec{{Name: RoleClock, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "the process's clock after the event"}},
-		New:        func(names []string, raw json.RawMessage) ([]sim.Node, error) { return newProcesses(names, raw, vector) },
-		Invariants: invariants(vector),
-		Metrics:    metrics,
-		Panels:     func(v sim.View) []sim.Panel { return panels(v, clocks) },
+		New: func(names []string, raw json.RawMessage) ([]sim.Node, error) { return newProcesses(names, raw, vector) },
+		Checks: sim.CheckSpec{
+			Invariants: invariants(vector),
+		},
+		Figures: sim.FigureSpec{
+			Metrics: metrics,
+			Panels:  func(v sim.View) []sim.Panel { return panels(v, clocks) },
+		},
 	}
 }
 

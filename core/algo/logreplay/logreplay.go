@@ -156,12 +156,16 @@ var Spec = &sim.Spec{
 	MinN:    1,
 	MaxN:    64,
 	Kinds:   []sim.KindSpec{{Name: KindMsg, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot}},
-	Commands: []sim.CommandSpec{
-		{Name: CmdNext, Help: "the process's next logged event, if it receives nothing"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{
+			{Name: CmdNext, Help: "the process's next logged event, if it receives nothing"},
+		},
+		Record: true,
 	},
-	Roles:  []sim.RoleSpec{{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"}},
-	New:    newProcesses,
-	Record: true,
+	Picture: sim.PictureSpec{
+		Roles: []sim.RoleSpec{{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"}},
+	},
+	New: newProcesses,
 }
 
 // Process is one host of the log: its events and how far it is.

@@ -51,20 +51,28 @@ var Spec = &sim.Spec{
 	Sizes:        Sizes,
 	DefaultNames: sim.NumberNames,
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind, mutex.ReleaseKind},
-	Commands:     []sim.CommandSpec{mutex.Request},
-	Roles: append(slices.Clone(mutex.Roles),
-		sim.RoleSpec{Name: RoleWaitsFor, Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for a vote the other holds: a cycle of them is a deadlock"}),
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.Safety, deadlock},
-	NewTally:   mutex.NewTally,
-	Metrics:    func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   quorums,
-	Overlays:   waits,
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.DeadlockName, Always: true, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
-		{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a member that crashes and recovers has forgotten whom it voted for, and votes again"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{mutex.Request},
+	},
+	Picture: sim.PictureSpec{
+		Roles: append(slices.Clone(mutex.Roles),
+			sim.RoleSpec{Name: RoleWaitsFor, Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for a vote the other holds: a cycle of them is a deadlock"}),
+		Topology: quorums,
+		Overlays: waits,
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{mutex.Safety, deadlock},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: mutex.DeadlockName, Always: true, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
+			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a member that crashes and recovers has forgotten whom it voted for, and votes again"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		NewTally: mutex.NewTally,
+		Metrics:  func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+		Panels:   panels,
+		Formula:  formula,
 	},
 }
 

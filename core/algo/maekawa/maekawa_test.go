@@ -124,7 +124,7 @@ func TestDeadlockLesson(t *testing.T) {
 	assert.Equal(t, [][2]sim.NodeID{{0, 1}, {1, 2}, {2, 0}}, algotest.Links(algotest.Overlays(r.Config().Spec, v, maekawa.RoleWaitsFor)), "the process graph draws 1 → 2 → 3 → 1")
 	assert.Empty(t, algotest.Overlays(r.Config().Spec, r.At(1).View(), maekawa.RoleWaitsFor), "no cycle before the deadlock")
 	assert.Equal(t, true, algotest.Metrics(r)["deadlock"])
-	panels := r.Config().Spec.Panels(v)
+	panels := r.Config().Spec.Figures.Panels(v)
 	require.Len(t, panels, 2)
 	assert.Equal(t, "Wait-for cycle", panels[1].Title)
 }

@@ -152,26 +152,34 @@ var Spec = &sim.Spec{
 	MaxN:         9,
 	DefaultNames: sim.NumberNames,
 	Kinds:        Kinds,
-	Commands: []sim.CommandSpec{
-		{Name: CmdSubmit, Help: "a client asks the leader to append a command that sets the register", Arg: "value", ArgMin: 1, ArgMax: 99,
-			Takes: func(v sim.View, id sim.NodeID) bool { return v.Node(id).(*Server).Role == Leader }, Who: "leaders"},
-		{Name: CmdTimeout, Help: "make the server's election timer run out now: it stands for the next term",
-			Takes: func(v sim.View, id sim.NodeID) bool { return v.Node(id).(*Server).Role != Leader }, Who: "followers and candidates (a leader has no election timer)"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{
+			{Name: CmdSubmit, Help: "a client asks the leader to append a command that sets the register", Arg: "value", ArgMin: 1, ArgMax: 99,
+				Takes: func(v sim.View, id sim.NodeID) bool { return v.Node(id).(*Server).Role == Leader }, Who: "leaders"},
+			{Name: CmdTimeout, Help: "make the server's election timer run out now: it stands for the next term",
+				Takes: func(v sim.View, id sim.NodeID) bool { return v.Node(id).(*Server).Role != Leader }, Who: "followers and candidates (a leader has no election timer)"},
+		},
+		Switches: []sim.Switch{
+			{Param: "randomized", Default: true, Label: "randomized timeouts", Help: "Run the same schedule again with every election timeout the same: candidates that start together split the votes"},
+			{Param: "count_replicas", Default: false, Label: "commit by counting replicas (wrong)", Help: "Run the same schedule again with the rule of the paper's Figure 8: an entry of an earlier term counts as committed once a majority holds it"},
+		},
 	},
-	Switches: []sim.Switch{
-		{Param: "randomized", Default: true, Label: "randomized timeouts", Help: "Run the same schedule again with every election timeout the same: candidates that start together split the votes"},
-		{Param: "count_replicas", Default: false, Label: "commit by counting replicas (wrong)", Help: "Run the same schedule again with the rule of the paper's Figure 8: an entry of an earlier term counts as committed once a majority holds it"},
+	Picture: sim.PictureSpec{
+		Roles:    Roles,
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Overlays: overlays,
 	},
-	Roles:      Roles,
-	New:        newServers,
-	Invariants: invariants,
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Done:       func(v sim.View) bool { return leaderOf(v) != sim.None },
-	NewTally:   newTally,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	Overlays:   overlays,
+	New: newServers,
+	Checks: sim.CheckSpec{
+		Invariants: invariants,
+	},
+	Figures: sim.FigureSpec{
+		Metrics:  metrics,
+		Panels:   panels,
+		Formula:  formula,
+		NewTally: newTally,
+	},
+	Done: func(v sim.View) bool { return leaderOf(v) != sim.None },
 }
 
 func newServers(names []string, raw json.RawMessage) ([]sim.Node, error) {

@@ -34,18 +34,26 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind},
-	Commands:     []sim.CommandSpec{mutex.Request},
-	Roles:        mutex.Roles,
-	New:          newProcesses,
-	Invariants:   []sim.Invariant{mutex.Safety, deadlock, mutex.Fairness},
-	NewTally:     mutex.NewTally,
-	Metrics:      func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
-	Panels:       panels,
-	Formula:      formula,
-	Topology:     func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed process, or a lost REQUEST or REPLY, leaves a requester waiting for a reply that never comes: the algorithm assumes every process answers"},
-		{Invariant: mutex.FairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{mutex.Request},
+	},
+	Picture: sim.PictureSpec{
+		Roles:    mutex.Roles,
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Fairness},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed process, or a lost REQUEST or REPLY, leaves a requester waiting for a reply that never comes: the algorithm assumes every process answers"},
+			{Invariant: mutex.FairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		NewTally: mutex.NewTally,
+		Metrics:  func(v sim.View) []sim.Metric { return mutex.Metrics(v, deadlock) },
+		Panels:   panels,
+		Formula:  formula,
 	},
 }
 

@@ -48,19 +48,27 @@ var Spec = &sim.Spec{
 		{Name: KindElection, Role: sim.RoleControl, Tone: sim.Blue, Glyph: sim.GlyphTriangle},
 		{Name: KindElected, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphDiamond},
 	},
-	Commands:   []sim.CommandSpec{election.Start},
-	Roles:      election.Roles,
-	New:        newProcesses,
-	Invariants: []sim.Invariant{election.Agreement, finishes},
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology: func(v sim.View) *sim.Topology {
-		return sim.RingOf(sim.RingFrom(v.N(), func(id sim.NodeID) sim.NodeID { return v.Node(id).(*Process).Next }))
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{election.Start},
 	},
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: election.AgreementName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "the ring must stay whole: an ELECTION or ELECTED lost, or held by a crashed process, stops the election where it is"},
-		{Invariant: finishesName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the ring has no timeouts: an ELECTION or ELECTED that is lost, or waits for a crashed process, leaves the election unfinished, and without FIFO a new ELECTION can overtake the last ELECTED and be discarded by a process that still takes part in the old election"},
+	Picture: sim.PictureSpec{
+		Roles: election.Roles,
+		Topology: func(v sim.View) *sim.Topology {
+			return sim.RingOf(sim.RingFrom(v.N(), func(id sim.NodeID) sim.NodeID { return v.Node(id).(*Process).Next }))
+		},
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{election.Agreement, finishes},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: election.AgreementName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "the ring must stay whole: an ELECTION or ELECTED lost, or held by a crashed process, stops the election where it is"},
+			{Invariant: finishesName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the ring has no timeouts: an ELECTION or ELECTED that is lost, or waits for a crashed process, leaves the election unfinished, and without FIFO a new ELECTION can overtake the last ELECTED and be discarded by a process that still takes part in the old election"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		Metrics: metrics,
+		Panels:  panels,
+		Formula: formula,
 	},
 }
 

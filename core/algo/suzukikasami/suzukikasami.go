@@ -64,19 +64,27 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.TokenKind},
-	Commands:     []sim.CommandSpec{mutex.Request},
-	Roles: append(slices.Clip(mutex.Roles),
-		sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"}),
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.Safety, deadlock},
-	Switches:   []sim.Switch{SeedLNSwitch},
-	NewTally:   mutex.NewTally,
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology:   func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a holder that crashes, or a TOKEN lost on its way, loses the token; a lost REQUEST leaves its process unserved: the algorithm assumes reliable processes and channels"},
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{mutex.Request},
+		Switches: []sim.Switch{SeedLNSwitch},
+	},
+	Picture: sim.PictureSpec{
+		Roles: append(slices.Clip(mutex.Roles),
+			sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"}),
+		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{mutex.Safety, deadlock},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a holder that crashes, or a TOKEN lost on its way, loses the token; a lost REQUEST leaves its process unserved: the algorithm assumes reliable processes and channels"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		NewTally: mutex.NewTally,
+		Metrics:  metrics,
+		Panels:   panels,
+		Formula:  formula,
 	},
 }
 

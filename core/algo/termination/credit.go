@@ -26,7 +26,7 @@ var CreditSpec = withTally(spec("credit-recovery", "Termination detection: credi
 		{Invariant: SafeName, Faults: []string{"duplicate"}, Why: "a copied message makes credit, so the root can reach 1 while WORK is still under way"},
 	}), newLedger)
 
-func init() { CreditSpec.Switches = []sim.Switch{SeedParentSwitch} }
+func init() { CreditSpec.Learner.Switches = []sim.Switch{SeedParentSwitch} }
 
 // CreditParams are credit recovery's params: the computation's, and
 // whether credit goes back by seed 003's rule.
@@ -46,7 +46,7 @@ var SeedParentSwitch = sim.Switch{
 
 // withTally gives a spec its tally.
 func withTally(s *sim.Spec, newTally func(n int) sim.Tally) *sim.Spec {
-	s.NewTally = newTally
+	s.Figures.NewTally = newTally
 	return s
 }
 

@@ -172,17 +172,23 @@ func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec,
 		MaxN:         16,
 		DefaultNames: sim.NumberNames,
 		Kinds:        append([]sim.KindSpec{{Name: KindWork, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot}}, kinds...),
-		Roles: append([]sim.RoleSpec{
-			{Name: RoleActive, Style: sim.StyleBar, Tone: sim.Orange, Legend: "active: the process has work"},
-			{Name: RoleAnnounce, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Green, Legend: "termination announced"},
-		}, roles...),
-		New:         build,
-		Invariants:  append([]sim.Invariant{safe}, invariants...),
-		Metrics:     metrics,
-		Panels:      func(v sim.View) []sim.Panel { return []sim.Panel{panel(v)} },
-		Formula:     formula,
-		Done:        func(v sim.View) bool { said, _ := announced(v); return said },
-		KnownLimits: limits,
+		Picture: sim.PictureSpec{
+			Roles: append([]sim.RoleSpec{
+				{Name: RoleActive, Style: sim.StyleBar, Tone: sim.Orange, Legend: "active: the process has work"},
+				{Name: RoleAnnounce, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Green, Legend: "termination announced"},
+			}, roles...),
+		},
+		New: build,
+		Checks: sim.CheckSpec{
+			Invariants:  append([]sim.Invariant{safe}, invariants...),
+			KnownLimits: limits,
+		},
+		Figures: sim.FigureSpec{
+			Metrics: metrics,
+			Panels:  func(v sim.View) []sim.Panel { return []sim.Panel{panel(v)} },
+			Formula: formula,
+		},
+		Done: func(v sim.View) bool { said, _ := announced(v); return said },
 	}
 }
 

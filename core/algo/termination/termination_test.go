@@ -94,7 +94,7 @@ func TestIdleIsNotTerminated(t *testing.T) {
 	_, r = scenariotest.Run(t, "termination-in-flight-credit")
 	for k := range r.Len() {
 		if r.Trace().Records[k].Time == 20 {
-			panel := r.Config().Spec.Panels(r.At(k).View())[0]
+			panel := r.Config().Spec.Figures.Panels(r.At(k).View())[0]
 			assert.Equal(t, "held 0 + in flight 1/4 + returned to the root 3/4", panel.Note)
 			break
 		}
@@ -126,7 +126,7 @@ func TestParams(t *testing.T) {
 // is in flight.
 func TestCountingOnAnInconsistentCut(t *testing.T) {
 	s, _ := scenariotest.Run(t, "termination-in-flight")
-	counting, err := s.WithSwitch(termination.PollSpec.Switches[0], true)
+	counting, err := s.WithSwitch(termination.PollSpec.Learner.Switches[0], true)
 	require.NoError(t, err)
 	r, err := counting.Run()
 	require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestCountingOnAnInconsistentCut(t *testing.T) {
 func TestTerminationReadOffSnapshots(t *testing.T) {
 	_, r := scenariotest.Run(t, "termination-snapshot")
 	require.Empty(t, algotest.Failed(r))
-	panel := r.Config().Spec.Panels(r.At(r.Len()).View())[0]
+	panel := r.Config().Spec.Figures.Panels(r.At(r.Len()).View())[0]
 	var got []string
 	for _, row := range panel.Rows {
 		got = append(got, strings.Join(row.Cells, " "))
@@ -165,7 +165,7 @@ func TestTerminationReadOffSnapshots(t *testing.T) {
 	m := algotest.Metrics(r)
 	assert.Equal(t, sim.Time(38), m["terminated_at"])
 	assert.Equal(t, sim.Time(43), m["detected_at"])
-	first := r.Config().Spec.Metrics(r.At(0).View())[0]
+	first := r.Config().Spec.Figures.Metrics(r.At(0).View())[0]
 	assert.Equal(t, "terminated_at", first.Name)
 	assert.Nil(t, first.Value, "before the root's start nothing has terminated")
 }

@@ -61,25 +61,33 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
 	Kinds:        []sim.KindSpec{mutex.TokenKind},
-	Commands: []sim.CommandSpec{mutex.Request, {
-		Name: CmdRegenerate,
-		Help: "make a new token here, as a recovery that believes the token lost does (if the old one still exists, there are two)",
-	}},
-	Roles: append(slices.Clip(mutex.Roles),
-		sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"},
-		sim.RoleSpec{Name: RolePass, Style: sim.StyleHidden}),
-	New:        newProcesses,
-	Invariants: []sim.Invariant{mutex.Safety, deadlock},
-	NewTally:   newTally,
-	Metrics:    metrics,
-	Panels:     panels,
-	Formula:    formula,
-	Topology: func(v sim.View) *sim.Topology {
-		return sim.RingOf(sim.RingFrom(v.N(), func(id sim.NodeID) sim.NodeID { return process(v, id).Next }))
+	Learner: sim.LearnerSpec{
+		Commands: []sim.CommandSpec{mutex.Request, {
+			Name: CmdRegenerate,
+			Help: "make a new token here, as a recovery that believes the token lost does (if the old one still exists, there are two)",
+		}},
 	},
-	KnownLimits: []sim.KnownLimit{
-		{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a holder that crashes, or a TOKEN lost on its way, loses the token: nobody enters again until it is regenerated"},
-		{Invariant: mutex.SafetyName, Faults: []string{CmdRegenerate}, Why: "a token regenerated while the old one still exists makes two tokens, and two holders enter at once"},
+	Picture: sim.PictureSpec{
+		Roles: append(slices.Clip(mutex.Roles),
+			sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"},
+			sim.RoleSpec{Name: RolePass, Style: sim.StyleHidden}),
+		Topology: func(v sim.View) *sim.Topology {
+			return sim.RingOf(sim.RingFrom(v.N(), func(id sim.NodeID) sim.NodeID { return process(v, id).Next }))
+		},
+	},
+	New: newProcesses,
+	Checks: sim.CheckSpec{
+		Invariants: []sim.Invariant{mutex.Safety, deadlock},
+		KnownLimits: []sim.KnownLimit{
+			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a holder that crashes, or a TOKEN lost on its way, loses the token: nobody enters again until it is regenerated"},
+			{Invariant: mutex.SafetyName, Faults: []string{CmdRegenerate}, Why: "a token regenerated while the old one still exists makes two tokens, and two holders enter at once"},
+		},
+	},
+	Figures: sim.FigureSpec{
+		NewTally: newTally,
+		Metrics:  metrics,
+		Panels:   panels,
+		Formula:  formula,
 	},
 }
 

@@ -73,7 +73,7 @@ func TestCrashLosesTheToken(t *testing.T) {
 		if v.Health(2) != sim.Crashed {
 			continue
 		}
-		row := tokenring.Spec.Panels(v)[0].Rows[2]
+		row := tokenring.Spec.Figures.Panels(v)[0].Rows[2]
 		assert.Equal(t, "crashed in the critical section", row.Cells[1])
 		assert.Equal(t, []string{"", "bad"}, row.CellEmphasis)
 		assert.Equal(t, "lost in the crash", row.Cells[2])
