@@ -48,7 +48,7 @@ func TestTourAndQuizAreCheckedAsEveryParameter(t *testing.T) {
 	p, err := lab.PageFromRawQuery("v=2&s=snapshot-bank&s.2=snapshot-nonfifo&tour.2=3&quiz=1", false)
 	require.NoError(t, err)
 	assert.Equal(t, 3, p.Views[1].TourStop())
-	assert.True(t, p.Views[0].QuizOn())
+	assert.True(t, p.Views[0].Quiz().On())
 }
 
 // A raw query is read as url.ParseQuery reads it, but what it would drop

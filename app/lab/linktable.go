@@ -87,12 +87,7 @@ var linkParams = []linkParam{
 	{name: "tour", pane: true, says: "the stop of the lesson's guided tour, from 1", read: readTour,
 		write: func(_ *Page, s *Session) string { return pick(s.tourStop > 0, strconv.Itoa(s.tourStop), "") }},
 	{name: "quiz", pane: true, says: "`1`: a quiz on steps drawn from the run; or the steps it asks about, such as `9,43`", read: readQuiz,
-		write: func(_ *Page, s *Session) string {
-			if s.quiz == nil {
-				return ""
-			}
-			return s.quiz.encode()
-		}},
+		write: func(_ *Page, s *Session) string { return pick(s.quiz.On(), s.quiz.encode(), "") }},
 
 	{name: "steps", says: "`apart`: the panes step one by one (`together` by default)", read: readSteps,
 		write: func(p *Page, _ *Session) string { return pick(len(p.Views) > 1 && !p.Together, "apart", "") }},
@@ -608,7 +603,7 @@ func readQuiz(r *linkReading, raw string) error {
 	}
 	// a quiz's link opens before its first question: what comes after is
 	// the learner's to predict
-	return r.sess.StartQuiz(steps)
+	return r.sess.Quiz().Start(steps)
 }
 
 func readSteps(r *linkReading, raw string) error {

@@ -37,7 +37,7 @@ func linkedPages(t *testing.T) []*Page {
 	full.Seek(30)
 	full.Axis, full.Stamps = diagram.AxisLamport, diagram.StampsVector
 	full.View = View{Span: 50, Pinned: true, Start: 5}
-	require.NoError(t, full.StartQuiz([]int{40}))
+	require.NoError(t, full.Quiz().Start([]int{40}))
 	require.Equal(t, 30, full.Step())
 	full.Select(20)
 	full.Compare(12)
@@ -106,8 +106,8 @@ func TestEveryLinkParameterRoundTrips(t *testing.T) {
 			a := again.Views[i]
 			assert.Equal(t, s.scn.JSON(), a.scn.JSON())
 			assert.Equal(t, s.run.Inputs(), a.run.Inputs())
-			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut.On, s.tourStop, s.QuizSteps()},
-				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut.On, a.tourStop, a.QuizSteps()})
+			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut.On, s.tourStop, s.Quiz().Steps()},
+				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut.On, a.tourStop, a.Quiz().Steps()})
 			assert.Equal(t, encodeCut(s.Cut.Points), encodeCut(a.Cut.Points), "NaN is no point, and equals none")
 		}
 	}

@@ -74,8 +74,8 @@ type Session struct {
 	// tourOfClaims the tour made of a built-in lesson's claims, once made.
 	tourStop     int
 	tourOfClaims []scenario.TourStop
-	// quiz is the quiz under way, or nil.
-	quiz *quiz
+	// quiz is the quiz, when one is under way (see Quiz).
+	quiz Quiz
 }
 
 // Bounds, when set, gives every run the page opens, and every extension of
@@ -114,7 +114,9 @@ func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (se
 	if r == nil {
 		return nil, nil, runErr
 	}
-	return &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, runErr, nil
+	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}
+	sess.quiz.s = sess
+	return sess, runErr, nil
 }
 
 // Stopped says, in plain words, why the run stops before its scenario
@@ -176,11 +178,11 @@ func (s *Session) Step() int { return s.step }
 func (s *Session) Len() int { return s.run.Len() }
 
 // Seek shows the first k steps (clamped to the run).
-func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.gate()) }
+func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.quiz.gate()) }
 
 // Forward shows one more step; it reports whether there was one.
 func (s *Session) Forward() bool {
-	if s.step >= s.gate() {
+	if s.step >= s.quiz.gate() {
 		return false
 	}
 	s.step++

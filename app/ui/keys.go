@@ -85,7 +85,7 @@ func (c *Lab) key(ev app.Value) {
 		}
 		act = func(ctx app.Context) { c.quizOf(i).toggleQuiz(ctx) }
 	case "1", "2", "3", "4":
-		if _, asking := c.sess(i).Asking(); !asking {
+		if _, asking := c.sess(i).Quiz().Asking(); !asking {
 			return
 		}
 		n := int(k[0] - '1')

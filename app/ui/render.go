@@ -119,7 +119,7 @@ func (c *PaneView) Render() app.UI {
 		// a tour's stop takes its room from the diagram rather than
 		// covering any of it
 		app.If(s.TourStop() > 0, func() app.UI { return c.tourOf(i) }),
-		app.If(s.QuizOn(), func() app.UI { return c.quizOf(i) }),
+		app.If(s.Quiz().On(), func() app.UI { return c.quizOf(i) }),
 		app.If(!c.together(), func() app.UI { return c.controlsOf(i) }),
 		// stepping together in the grid, the run's position is in its bar
 		app.If(c.together() && !c.gridded(), func() app.UI { return app.Div().Class("controls").Body(c.controlsOf(i).position()) }),
