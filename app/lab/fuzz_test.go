@@ -253,7 +253,7 @@ func FuzzCut(f *testing.F) {
 		for _, p := range points {
 			placed = placed && !math.IsNaN(p)
 		}
-		if complete, _ := p.Views[0].CutVerdict(); complete != placed {
+		if complete, _ := p.Views[0].Cut().Verdict(); complete != placed {
 			t.Fatalf("cut=%q: the verdict says complete=%v", cut, complete)
 		}
 		checkPage(t, p, false)
@@ -575,8 +575,8 @@ func checkView(t *testing.T, p *Page, i int) {
 		t.Fatalf("view %d shows step %d of %d", i, s.Step(), s.Len())
 	case s.Selected < -1 || s.Selected >= s.Step():
 		t.Fatalf("view %d selects step %d with %d on screen", i, s.Selected, s.Step())
-	case s.Cut.On && len(s.Cut.Points) != n:
-		t.Fatalf("view %d has %d cut points for %d processes", i, len(s.Cut.Points), n)
+	case s.Cut().On() && len(s.Cut().Points()) != n:
+		t.Fatalf("view %d has %d cut points for %d processes", i, len(s.Cut().Points()), n)
 	}
 	for _, size := range [][2]float64{{960, diagram.HeightFor(n)}, {320, 240}} {
 		sc := p.Scene(i, size[0], size[1])
@@ -594,7 +594,7 @@ func checkView(t *testing.T, p *Page, i int) {
 		_ = ts.Hit(150, 150)
 	}
 	_ = s.Legend()
-	_ = s.CutText()
+	_ = s.Cut().Text()
 	_ = s.Caption()
 	_ = s.CaptionSource()
 	_ = s.Panels()
@@ -646,8 +646,8 @@ func apiLinks(f *testing.F) []string {
 		}
 		sess.Axis = diagram.AxisLamport
 		sess.Select(10)
-		sess.ToggleCut()
-		sess.PlaceCut(0, 12.5)
+		sess.Cut().Toggle()
+		sess.Cut().Place(0, 12.5)
 		add(sess.Query())
 		sess.Axis = diagram.AxisTime
 		sess.ZoomAt(sess.Scene(960, 350), 300, 0.5)

@@ -83,7 +83,7 @@ var linkParams = []linkParam{
 	{name: "stamps", pane: true, says: "`lamport` or `vector`: every event's timestamp or vector clock shown", read: readStamps,
 		write: func(_ *Page, s *Session) string { return string(s.Stamps) }},
 	{name: "cut", pane: true, says: "the cut tool's points, one a process (`_`: not placed), such as `12.5,_,30`", read: readCut,
-		write: func(_ *Page, s *Session) string { return pick(s.Cut.On, encodeCut(s.Cut.Points), "") }},
+		write: func(_ *Page, s *Session) string { return pick(s.cut.on, encodeCut(s.cut.points), "") }},
 	{name: "tour", pane: true, says: "the stop of the lesson's guided tour, from 1", read: readTour,
 		write: func(_ *Page, s *Session) string { return pick(s.tourStop > 0, strconv.Itoa(s.tourStop), "") }},
 	{name: "quiz", pane: true, says: "`1`: a quiz on steps drawn from the run; or the steps it asks about, such as `9,43`", read: readQuiz,
@@ -566,7 +566,7 @@ func readCut(r *linkReading, raw string) error {
 	if err != nil {
 		return err
 	}
-	r.sess.Cut = CutTool{On: true, Points: points}
+	r.sess.cut.on, r.sess.cut.points = true, points
 	return nil
 }
 

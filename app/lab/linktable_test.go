@@ -41,8 +41,8 @@ func linkedPages(t *testing.T) []*Page {
 	require.Equal(t, 30, full.Step())
 	full.Select(20)
 	full.Compare(12)
-	full.ToggleCut()
-	full.PlaceCut(0, 12.5)
+	full.Cut().Toggle()
+	full.Cut().Place(0, 12.5)
 	own, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 3, "until": {"steps": 30}}`))
 	require.NoError(t, err)
 	packed, err := Open(own)
@@ -106,9 +106,9 @@ func TestEveryLinkParameterRoundTrips(t *testing.T) {
 			a := again.Views[i]
 			assert.Equal(t, s.scn.JSON(), a.scn.JSON())
 			assert.Equal(t, s.run.Inputs(), a.run.Inputs())
-			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut.On, s.tourStop, s.Quiz().Steps()},
-				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut.On, a.tourStop, a.Quiz().Steps()})
-			assert.Equal(t, encodeCut(s.Cut.Points), encodeCut(a.Cut.Points), "NaN is no point, and equals none")
+			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut().On(), s.tourStop, s.Quiz().Steps()},
+				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut().On(), a.tourStop, a.Quiz().Steps()})
+			assert.Equal(t, encodeCut(s.Cut().Points()), encodeCut(a.Cut().Points()), "NaN is no point, and equals none")
 		}
 	}
 }

@@ -120,7 +120,7 @@ func TestALinkHoldsSeveralViews(t *testing.T) {
 	for range 9 {
 		p.Forward(0)
 	}
-	p.Views[1].ToggleCut()
+	p.Views[1].Cut().Toggle()
 	q := p.Query()
 	assert.Equal(t, "2", q.Get("v"))
 	assert.Equal(t, "snapshot-bank", q.Get("s"))

@@ -66,10 +66,8 @@ type Session struct {
 		id     string
 		values []bool
 	}
-	// Cut is the learner's own cut, when the cut tool is on, and cutRead
-	// what was last read from the run at it.
-	Cut     CutTool
-	cutRead cutReading
+	// cut is the learner's own cut (see Cut).
+	cut Cut
 	// tourStop is the stop of the tour the page is at (0: none), and
 	// tourOfClaims the tour made of a built-in lesson's claims, once made.
 	tourStop     int
@@ -115,7 +113,7 @@ func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (se
 		return nil, nil, runErr
 	}
 	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}
-	sess.quiz.s = sess
+	sess.quiz.s, sess.cut.s = sess, sess
 	return sess, runErr, nil
 }
 
@@ -311,8 +309,8 @@ func (s *Session) Scene(width, height float64) *diagram.Scene {
 // (a compare page's shared one).
 func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	var cut []float64
-	if s.Cut.On {
-		cut = s.Cut.Points
+	if s.cut.on {
+		cut = s.cut.points
 	}
 	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Overlays: s.Overlays(),
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
@@ -333,8 +331,8 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 // invariants name, and those that make the learner's cut inconsistent.
 func (s *Session) highlightAll() []int {
 	highlight := append(s.Highlight(), s.tourMessages()...)
-	if s.Cut.On {
-		if _, bad := s.CutVerdict(); len(bad) > 0 {
+	if s.cut.on {
+		if _, bad := s.cut.Verdict(); len(bad) > 0 {
 			highlight = append(highlight, bad...)
 		}
 	}
@@ -388,7 +386,7 @@ func (s *Session) StateOf(id sim.NodeID) string {
 func (s *Session) Legend() []diagram.LegendEntry {
 	return s.index().Legend(s.Spec(), s.step, diagram.LegendOptions{
 		Selected: s.Selected >= 0 && s.Selected < s.step, Other: s.Other >= 0 && s.Other < s.step,
-		Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0, Overlays: s.Overlays()})
+		Cut: s.cut.on, Highlight: len(s.highlightAll()) > 0, Overlays: s.Overlays()})
 }
 
 // Index is the diagram's index of the run, for the current axis.

@@ -25,9 +25,9 @@ func (c *PaneView) click(ctx app.Context, e app.Event) {
 	}
 	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
 	s := c.sess(i)
-	if s.Cut.On {
+	if s.Cut().On() {
 		if lane, ok := p.scene.LaneAt(y); ok {
-			s.PlaceCut(lane, p.scene.TimeAt(x))
+			s.Cut().Place(lane, p.scene.TimeAt(x))
 			c.changed(ctx)
 		}
 		return

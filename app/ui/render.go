@@ -104,14 +104,14 @@ func (c *PaneView) Render() app.UI {
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.menuOf(i) }),
 			// feedback on a click sits over the diagram's foot, so that
 			// the diagram keeps its size (and what was clicked its place)
-			app.If(p.notice != "" || s.Cut.On || p.search != nil, func() app.UI {
+			app.If(p.notice != "" || s.Cut().On() || p.search != nil, func() app.UI {
 				return app.Div().Class("notes").Body(
 					app.If(p.search != nil, func() app.UI { return c.searchOf(i) }),
 					app.If(p.notice != "", func() app.UI {
 						return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
 					}),
-					app.If(s.Cut.On, func() app.UI {
-						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
+					app.If(s.Cut().On(), func() app.UI {
+						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.Cut().Text())
 					}),
 				)
 			}),
