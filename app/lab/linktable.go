@@ -85,7 +85,7 @@ var linkParams = []linkParam{
 	{name: "cut", pane: true, says: "the cut tool's points, one a process (`_`: not placed), such as `12.5,_,30`", read: readCut,
 		write: func(_ *Page, s *Session) string { return pick(s.cut.on, encodeCut(s.cut.points), "") }},
 	{name: "tour", pane: true, says: "the stop of the lesson's guided tour, from 1", read: readTour,
-		write: func(_ *Page, s *Session) string { return pick(s.tourStop > 0, strconv.Itoa(s.tourStop), "") }},
+		write: func(_ *Page, s *Session) string { return pick(s.tour.stop > 0, strconv.Itoa(s.tour.stop), "") }},
 	{name: "quiz", pane: true, says: "`1`: a quiz on steps drawn from the run; or the steps it asks about, such as `9,43`", read: readQuiz,
 		write: func(_ *Page, s *Session) string { return pick(s.quiz.On(), s.quiz.encode(), "") }},
 
@@ -576,7 +576,7 @@ func readTour(r *linkReading, raw string) error {
 	}
 	s := r.sess
 	n, err := strconv.Atoi(raw)
-	stops := len(s.Tour())
+	stops := len(s.Tour().Stops())
 	switch {
 	case stops == 0:
 		return fmt.Errorf("this lesson has no tour")
@@ -586,7 +586,7 @@ func readTour(r *linkReading, raw string) error {
 	// the stop's step, unless the link names its own (and its selection
 	// and the event compared with it, which the stop's would replace)
 	step, sel, other := s.step, s.Selected, s.Other
-	s.GoToStop(n)
+	s.Tour().GoTo(n)
 	if r.get("k") != "" {
 		s.step, s.Selected, s.Other = step, sel, other
 	}

@@ -29,11 +29,11 @@ func linkedPages(t *testing.T) []*Page {
 		return sess
 	}
 	full := lesson("snapshot-nonfifo")
-	require.NotEmpty(t, full.Tour())
+	require.NotEmpty(t, full.Tour().Stops())
 	require.NoError(t, full.SetFIFO(true))
 	full.Seek(10)
 	require.NoError(t, full.Fault("crash", faults.AtProcess(1)))
-	require.NoError(t, full.GoToStop(1))
+	require.NoError(t, full.Tour().GoTo(1))
 	full.Seek(30)
 	full.Axis, full.Stamps = diagram.AxisLamport, diagram.StampsVector
 	full.View = View{Span: 50, Pinned: true, Start: 5}
@@ -106,8 +106,8 @@ func TestEveryLinkParameterRoundTrips(t *testing.T) {
 			a := again.Views[i]
 			assert.Equal(t, s.scn.JSON(), a.scn.JSON())
 			assert.Equal(t, s.run.Inputs(), a.run.Inputs())
-			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut().On(), s.tourStop, s.Quiz().Steps()},
-				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut().On(), a.tourStop, a.Quiz().Steps()})
+			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut().On(), s.tour.stop, s.Quiz().Steps()},
+				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut().On(), a.tour.stop, a.Quiz().Steps()})
 			assert.Equal(t, encodeCut(s.Cut().Points()), encodeCut(a.Cut().Points()), "NaN is no point, and equals none")
 		}
 	}

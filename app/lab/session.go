@@ -68,10 +68,8 @@ type Session struct {
 	}
 	// cut is the learner's own cut (see Cut).
 	cut Cut
-	// tourStop is the stop of the tour the page is at (0: none), and
-	// tourOfClaims the tour made of a built-in lesson's claims, once made.
-	tourStop     int
-	tourOfClaims []scenario.TourStop
+	// tour is the lesson's guided tour (see Tour).
+	tour Tour
 	// quiz is the quiz, when one is under way (see Quiz).
 	quiz Quiz
 }
@@ -113,7 +111,7 @@ func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (se
 		return nil, nil, runErr
 	}
 	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}
-	sess.quiz.s, sess.cut.s = sess, sess
+	sess.quiz.s, sess.cut.s, sess.tour.s = sess, sess, sess
 	return sess, runErr, nil
 }
 
@@ -330,7 +328,7 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 // highlightAll is what the diagram points at: the messages failing
 // invariants name, and those that make the learner's cut inconsistent.
 func (s *Session) highlightAll() []int {
-	highlight := append(s.Highlight(), s.tourMessages()...)
+	highlight := append(s.Highlight(), s.tour.messages()...)
 	if s.cut.on {
 		if _, bad := s.cut.Verdict(); len(bad) > 0 {
 			highlight = append(highlight, bad...)

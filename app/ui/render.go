@@ -118,7 +118,7 @@ func (c *PaneView) Render() app.UI {
 		),
 		// a tour's stop takes its room from the diagram rather than
 		// covering any of it
-		app.If(s.TourStop() > 0, func() app.UI { return c.tourOf(i) }),
+		app.If(s.Tour().Stop() > 0, func() app.UI { return c.tourOf(i) }),
 		app.If(s.Quiz().On(), func() app.UI { return c.quizOf(i) }),
 		app.If(!c.together(), func() app.UI { return c.controlsOf(i) }),
 		// stepping together in the grid, the run's position is in its bar
