@@ -650,7 +650,7 @@ func apiLinks(f *testing.F) []string {
 		sess.Cut().Place(0, 12.5)
 		add(sess.Query())
 		sess.Axis = diagram.AxisTime
-		sess.ZoomAt(sess.Scene(960, 350), 300, 0.5)
+		sess.View = ZoomedAt(sess.Scene(960, 350), 300, 0.5)
 		add(sess.Query())
 		if err := sess.SetFIFO(!s.FIFO()); err == nil {
 			add(sess.Query())

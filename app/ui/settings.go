@@ -98,9 +98,7 @@ func (c *Settings) setAxis(ctx app.Context, axis string) {
 	i := c.Pane
 	s := c.sess(i)
 	s.Axis = axisOf(axis)
-	v := c.page.ViewOf(i)
-	v.Pinned, v.Start = false, 0 // a pinned window is measured in the other axis's units
-	c.page.SetView(i, v)
+	c.page.SetView(i, c.page.ViewOf(i).Following()) // a pinned window is measured in the other axis's units
 	c.changed(ctx)
 }
 

@@ -54,9 +54,7 @@ func (c *Controls) pan(ctx app.Context, share float64) {
 // follow makes pane i's window follow the present again, keeping the zoom.
 func (c *Controls) follow(ctx app.Context) {
 	i := c.Pane
-	v := c.page.ViewOf(i)
-	v.Pinned, v.Start = false, 0
-	c.page.SetView(i, v)
+	c.page.SetView(i, c.page.ViewOf(i).Following())
 	c.changed(ctx)
 }
 
