@@ -92,11 +92,11 @@ func (s *Session) rerun(changed *scenario.Scenario, where string) error {
 	rerr := r.Replay(inputs)
 	s.scn, s.run, s.link = changed, r, baseOf(changed)
 	s.step = min(s.step, r.Len())
-	if s.Selected >= s.step {
-		s.Selected = -1
+	if s.causality.selected >= s.step {
+		s.causality.selected = -1
 	}
-	if s.Selected < 0 || s.Other >= s.step {
-		s.Other = -1
+	if s.causality.selected < 0 || s.causality.other >= s.step {
+		s.causality.other = -1
 	}
 	if rerr != nil {
 		kept := len(r.Inputs())

@@ -573,8 +573,8 @@ func checkView(t *testing.T, p *Page, i int) {
 	switch {
 	case s.Step() < 0 || s.Step() > s.Len():
 		t.Fatalf("view %d shows step %d of %d", i, s.Step(), s.Len())
-	case s.Selected < -1 || s.Selected >= s.Step():
-		t.Fatalf("view %d selects step %d with %d on screen", i, s.Selected, s.Step())
+	case s.Causality().Selected() < -1 || s.Causality().Selected() >= s.Step():
+		t.Fatalf("view %d selects step %d with %d on screen", i, s.Causality().Selected(), s.Step())
 	case s.Cut().On() && len(s.Cut().Points()) != n:
 		t.Fatalf("view %d has %d cut points for %d processes", i, len(s.Cut().Points()), n)
 	}
@@ -600,8 +600,8 @@ func checkView(t *testing.T, p *Page, i int) {
 	_ = s.Panels()
 	_ = s.Processes()
 	_ = s.Report()
-	_, _, _ = s.Causality()
-	_ = s.SelectionText()
+	_, _, _ = s.Causality().Counts()
+	_ = s.Causality().Text()
 }
 
 // checkScene checks a laid-out scene: a window of positive width, and every
@@ -645,7 +645,7 @@ func apiLinks(f *testing.F) []string {
 			f.Fatal(err)
 		}
 		sess.Axis = diagram.AxisLamport
-		sess.Select(10)
+		sess.Causality().Select(10)
 		sess.Cut().Toggle()
 		sess.Cut().Place(0, 12.5)
 		add(sess.Query())

@@ -74,11 +74,11 @@ var linkParams = []linkParam{
 	// holds what is
 	{name: "sel", pane: true, says: "the event (step) whose causal past and future show, one on screen", read: readSelected,
 		write: func(_ *Page, s *Session) string {
-			return pick(s.Selected >= 0 && s.Selected < s.step, strconv.Itoa(s.Selected), "")
+			return pick(s.causality.selected >= 0 && s.causality.selected < s.step, strconv.Itoa(s.causality.selected), "")
 		}},
 	{name: "sel2", pane: true, says: "an event on screen compared with the selected one", read: readOther,
 		write: func(_ *Page, s *Session) string {
-			return pick(s.Selected >= 0 && s.Selected < s.step && s.Other >= 0 && s.Other < s.step, strconv.Itoa(s.Other), "")
+			return pick(s.causality.selected >= 0 && s.causality.selected < s.step && s.causality.other >= 0 && s.causality.other < s.step, strconv.Itoa(s.causality.other), "")
 		}},
 	{name: "stamps", pane: true, says: "`lamport` or `vector`: every event's timestamp or vector clock shown", read: readStamps,
 		write: func(_ *Page, s *Session) string { return string(s.Stamps) }},
@@ -525,26 +525,26 @@ func readSelected(r *linkReading, raw string) error {
 	if err != nil {
 		return err
 	}
-	r.sess.Selected = sel
+	r.sess.causality.selected = sel
 	return nil
 }
 
 func readOther(r *linkReading, raw string) error {
 	s := r.sess
-	if raw == "" || r.stopped && s.Selected < 0 {
+	if raw == "" || r.stopped && s.causality.selected < 0 {
 		return nil
 	}
-	if s.Selected < 0 {
+	if s.causality.selected < 0 {
 		return fmt.Errorf("an event compared with the selected one needs %s too", r.param("sel"))
 	}
 	other, err := r.event(raw)
 	if err != nil {
 		return err
 	}
-	if other == s.Selected && other >= 0 {
+	if other == s.causality.selected && other >= 0 {
 		return fmt.Errorf("want another event than the selected one (%s), got the same step %d", r.param("sel"), other)
 	}
-	s.Other = other
+	s.causality.other = other
 	return nil
 }
 
@@ -585,10 +585,10 @@ func readTour(r *linkReading, raw string) error {
 	}
 	// the stop's step, unless the link names its own (and its selection
 	// and the event compared with it, which the stop's would replace)
-	step, sel, other := s.step, s.Selected, s.Other
+	step, sel, other := s.step, s.causality.selected, s.causality.other
 	s.Tour().GoTo(n)
 	if r.get("k") != "" {
-		s.step, s.Selected, s.Other = step, sel, other
+		s.step, s.causality.selected, s.causality.other = step, sel, other
 	}
 	return nil
 }

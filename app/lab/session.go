@@ -47,10 +47,8 @@ type Session struct {
 	Axis diagram.Axis
 	// View is the diagram's window: zoom, and where it is pinned if it is.
 	View View
-	// Selected is the event whose causal past and future are shown, or -1,
-	// and Other an event compared with it, or -1.
-	Selected int
-	Other    int
+	// causality is the selection of events (see Causality).
+	causality Causality
 	// Stamps says which clock the diagram writes under every event.
 	Stamps diagram.Stamps
 	// Scale is the drawing's scale (diagram.Options.Scale): the page's
@@ -110,8 +108,9 @@ func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (se
 	if r == nil {
 		return nil, nil, runErr
 	}
-	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}
+	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s)}
 	sess.quiz.s, sess.cut.s, sess.tour.s = sess, sess, sess
+	sess.causality = Causality{s: sess, selected: -1, other: -1}
 	return sess, runErr, nil
 }
 
@@ -312,8 +311,8 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	}
 	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Overlays: s.Overlays(),
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
-		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
-		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps}
+		Selected: s.causality.selected, HasSelected: s.causality.selected >= 0 && s.causality.selected < s.step,
+		Other: s.causality.other, HasOther: s.causality.other >= 0 && s.causality.other < s.step, Stamps: s.Stamps}
 	if l := s.scn.Lesson; l != nil {
 		for _, m := range l.Marks {
 			opt.Marks = append(opt.Marks, diagram.Mark{Step: m.Step - 1, Name: m.Name})
@@ -383,7 +382,7 @@ func (s *Session) StateOf(id sim.NodeID) string {
 // Legend lists what the diagram on screen draws.
 func (s *Session) Legend() []diagram.LegendEntry {
 	return s.index().Legend(s.Spec(), s.step, diagram.LegendOptions{
-		Selected: s.Selected >= 0 && s.Selected < s.step, Other: s.Other >= 0 && s.Other < s.step,
+		Selected: s.causality.selected >= 0 && s.causality.selected < s.step, Other: s.causality.other >= 0 && s.causality.other < s.step,
 		Cut: s.cut.on, Highlight: len(s.highlightAll()) > 0, Overlays: s.Overlays()})
 }
 

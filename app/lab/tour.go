@@ -67,9 +67,9 @@ func (t *Tour) GoTo(n int) error {
 	}
 	st := tour[n-1]
 	s.Seek(st.Step)
-	s.Selected, s.Other = -1, -1
+	s.causality.selected, s.causality.other = -1, -1
 	if st.Event > 0 && st.Event <= s.step && s.run.Trace().Records[st.Event-1].Node >= 0 {
-		s.Selected = st.Event - 1
+		s.causality.selected = st.Event - 1
 	}
 	return nil
 }

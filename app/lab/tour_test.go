@@ -67,7 +67,7 @@ func TestTourStopsAndLinks(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Tour().GoTo(3))
 	assert.Equal(t, 42, s.Step())
-	assert.Equal(t, 41, s.Selected, "the stop's event is selected")
+	assert.Equal(t, 41, s.Causality().Selected(), "the stop's event is selected")
 	assert.Subset(t, s.highlightAll(), []int{16, 17}, "the stop's messages are pointed at")
 	q := s.Query()
 	assert.Equal(t, "3", q.Get("tour"))
