@@ -652,7 +652,7 @@ func apiLinks(f *testing.F) []string {
 		sess.Axis = diagram.AxisTime
 		sess.View = ZoomedAt(sess.Scene(960, 350), 300, 0.5)
 		add(sess.Query())
-		if err := sess.SetFIFO(!s.FIFO()); err == nil {
+		if err := sess.Switches().SetFIFO(!s.FIFO()); err == nil {
 			add(sess.Query())
 		}
 	}

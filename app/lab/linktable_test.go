@@ -30,7 +30,7 @@ func linkedPages(t *testing.T) []*Page {
 	}
 	full := lesson("snapshot-nonfifo")
 	require.NotEmpty(t, full.Tour().Stops())
-	require.NoError(t, full.SetFIFO(true))
+	require.NoError(t, full.Switches().SetFIFO(true))
 	full.Seek(10)
 	require.NoError(t, full.Fault("crash", faults.AtProcess(1)))
 	require.NoError(t, full.Tour().GoTo(1))

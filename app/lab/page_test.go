@@ -208,7 +208,7 @@ func TestSetFIFOKeepsTheInputs(t *testing.T) {
 	require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
 	sess.Seek(30)
 	sess.Causality().Select(25)
-	require.NoError(t, sess.SetFIFO(false))
+	require.NoError(t, sess.Switches().SetFIFO(false))
 	assert.False(t, sess.Scenario().FIFO())
 	assert.Equal(t, 30, sess.Step())
 	assert.Equal(t, 25, sess.Causality().Selected())
@@ -221,9 +221,9 @@ func TestSetFIFOKeepsTheInputs(t *testing.T) {
 	back, err := lab.FromQuery(q)
 	require.NoError(t, err)
 	assert.Equal(t, traceJSON(t, sess), traceJSON(t, back))
-	require.NoError(t, sess.SetFIFO(true))
+	require.NoError(t, sess.Switches().SetFIFO(true))
 	assert.Empty(t, sess.Query().Get("fifo"))
-	assert.NoError(t, sess.SetFIFO(true), "already FIFO: nothing to do")
+	assert.NoError(t, sess.Switches().SetFIFO(true), "already FIFO: nothing to do")
 }
 
 // A page opened within a budget is the same page as without one while the

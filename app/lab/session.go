@@ -58,12 +58,9 @@ type Session struct {
 	// session asked for that is shown otherwise (a step past the end, shown
 	// at the last); "" when all is as asked.
 	LinkNote string
-	// lesson caches the switches of the built-in lesson of the scenario's
-	// id (none when it is no lesson), for Changes.
-	lesson struct {
-		id     string
-		values []bool
-	}
+	// switches are the lesson's switches as this run sets them (see
+	// Switches).
+	switches Switches
 	// cut is the learner's own cut (see Cut).
 	cut Cut
 	// tour is the lesson's guided tour (see Tour).
@@ -109,7 +106,7 @@ func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (se
 		return nil, nil, runErr
 	}
 	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s)}
-	sess.quiz.s, sess.cut.s, sess.tour.s = sess, sess, sess
+	sess.quiz.s, sess.cut.s, sess.tour.s, sess.switches.s = sess, sess, sess, sess
 	sess.causality = Causality{s: sess, selected: -1, other: -1}
 	return sess, runErr, nil
 }

@@ -86,7 +86,7 @@ func (c *PaneView) Render() app.UI {
 	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
-	changes := s.Changes()
+	changes := s.Switches().Changes()
 	cls := "pane"
 	if c.several() && i == c.focus {
 		cls += " active"
