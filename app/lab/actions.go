@@ -1,11 +1,8 @@
 package lab
 
 import (
-	"fmt"
-
 	"spacetime/core/engine"
 	"spacetime/core/faults"
-	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
 
@@ -51,108 +48,4 @@ func (s *Session) Command(id sim.NodeID, name string, target sim.NodeID, arg int
 func (s *Session) Takes(id sim.NodeID, c sim.CommandSpec) bool {
 	v := s.State().View()
 	return v.Health(id) != sim.Crashed && c.TakenBy(v, id)
-}
-
-// SetFIFO runs the same scenario again with FIFO channels on or off from
-// the start, replaying the learner's inputs, and stays at the step on
-// screen. An input that cannot happen on the other network (a message
-// delivered out of order is refused on FIFO channels) ends the replay: the
-// error says which, and the inputs before it are kept.
-func (s *Session) SetFIFO(on bool) error {
-	if s.scn.FIFO() == on {
-		return nil
-	}
-	return s.rerun(s.scn.WithFIFO(on), "on this network")
-}
-
-// SetSwitch runs the same scenario again with one of the algorithm's
-// switches (fencing, epochs) flipped, as SetFIFO does with the channels.
-func (s *Session) SetSwitch(sw sim.Switch, on bool) error {
-	if s.scn.Switched(sw) == on {
-		return nil
-	}
-	changed, err := s.scn.WithSwitch(sw, on)
-	if err != nil {
-		return err
-	}
-	return s.rerun(changed, "with "+sw.Label+" "+onOff(on))
-}
-
-// rerun replaces the scenario with a changed one, replaying the learner's
-// inputs and staying at the step on screen; where says what changed, for
-// the error when an input does not replay.
-func (s *Session) rerun(changed *scenario.Scenario, where string) error {
-	b := budget()
-	r, err := changed.RunWithin(b)
-	if err != nil {
-		return err
-	}
-	s.budget = b
-	inputs := append([]engine.Input(nil), s.run.Inputs()...)
-	rerr := r.Replay(inputs)
-	s.scn, s.run, s.link = changed, r, baseOf(changed)
-	s.step = min(s.step, r.Len())
-	if s.Selected >= s.step {
-		s.Selected = -1
-	}
-	if s.Selected < 0 || s.Other >= s.step {
-		s.Other = -1
-	}
-	if rerr != nil {
-		kept := len(r.Inputs())
-		return fmt.Errorf("%d of your %d inputs replay %s; the next one does not: %v", kept, len(inputs), where, rerr)
-	}
-	return nil
-}
-
-// Changes say how the scenario differs from the built-in lesson of its id
-// in the algorithm's switches ("fencing tokens: off here, on in the lesson
-// as written"), or nothing when it is no lesson or the same.
-func (s *Session) Changes() []string {
-	var out []string
-	for _, sw := range s.changedSwitches() {
-		on := s.scn.Switched(sw)
-		out = append(out, fmt.Sprintf("%s: %s here, %s in the lesson as written", sw.Label, onOff(on), onOff(!on)))
-	}
-	return out
-}
-
-// ChangesInBrief are the changed switches as they are now ("epochs on"),
-// to tell a switched run from its lesson.
-func (s *Session) ChangesInBrief() []string {
-	var out []string
-	for _, sw := range s.changedSwitches() {
-		out = append(out, sw.Label+" "+onOff(s.scn.Switched(sw)))
-	}
-	return out
-}
-
-// changedSwitches are the switches set otherwise than in the lesson.
-func (s *Session) changedSwitches() []sim.Switch {
-	switches := s.Spec().Learner.Switches
-	if len(switches) == 0 {
-		return nil
-	}
-	if s.lesson.id != s.scn.ID { // the page asks at every frame: read the lesson once
-		s.lesson.id, s.lesson.values = s.scn.ID, nil
-		if b, err := scenario.Builtin(s.scn.ID); err == nil && b.Algorithm == s.scn.Algorithm {
-			for _, sw := range switches {
-				s.lesson.values = append(s.lesson.values, b.Switched(sw))
-			}
-		}
-	}
-	var out []sim.Switch
-	for i, sw := range switches {
-		if i < len(s.lesson.values) && s.scn.Switched(sw) != s.lesson.values[i] {
-			out = append(out, sw)
-		}
-	}
-	return out
-}
-
-func onOff(on bool) string {
-	if on {
-		return "on"
-	}
-	return "off"
 }

@@ -7,45 +7,66 @@ import (
 	"spacetime/core/trace"
 )
 
+// Causality is the learner's selection of events: the event whose causal
+// past and future are shown, and another compared with it.
+type Causality struct {
+	s *Session
+	// selected is the selected event's step index, or -1, and other the
+	// event compared with it, or -1.
+	selected, other int
+}
+
+// Causality is the session's selection of events.
+func (s *Session) Causality() *Causality { return &s.causality }
+
+// Selected is the step index of the event whose causal past and future
+// are shown, or -1.
+func (c *Causality) Selected() int { return c.selected }
+
+// Other is the step index of the event compared with the selected one,
+// or -1.
+func (c *Causality) Other() int { return c.other }
+
 // Select shows the causal past and future of the event at step (a step
 // index already on screen), or clears the selection with -1. Selecting the
 // selected event again clears it.
-func (s *Session) Select(step int) {
-	s.Other = -1
-	if step == s.Selected || step < 0 || step >= s.step {
-		s.Selected = -1
+func (c *Causality) Select(step int) {
+	c.other = -1
+	if step == c.selected || step < 0 || step >= c.s.step {
+		c.selected = -1
 		return
 	}
-	s.Selected = step
+	c.selected = step
 }
 
 // Compare sets the event compared with the selected one (a step index on
 // screen; with nothing selected it selects it instead). Comparing the
 // selected event or the compared one again clears the comparison.
-func (s *Session) Compare(step int) {
+func (c *Causality) Compare(step int) {
 	switch {
-	case s.Selected < 0:
-		s.Select(step)
-	case step == s.Selected || step == s.Other || step < 0 || step >= s.step || s.run.Trace().Records[step].Node < 0:
-		s.Other = -1
+	case c.selected < 0:
+		c.Select(step)
+	case step == c.selected || step == c.other || step < 0 || step >= c.s.step || c.s.run.Trace().Records[step].Node < 0:
+		c.other = -1
 	default:
-		s.Other = step
+		c.other = step
 	}
 }
 
-// RelationText says how the selected and the compared event are related,
+// Relation says how the selected and the compared event are related,
 // and why, entry by entry of their vector clocks: "a → b", "b → a" or
 // concurrent.
-func (s *Session) RelationText() string {
-	if s.Selected < 0 || s.Other < 0 || s.Selected >= s.step || s.Other >= s.step {
+func (c *Causality) Relation() string {
+	s := c.s
+	if c.selected < 0 || c.other < 0 || c.selected >= s.step || c.other >= s.step {
 		return ""
 	}
 	recs := s.run.Trace().Records
-	a, b := &recs[s.Selected], &recs[s.Other]
+	a, b := &recs[c.selected], &recs[c.other]
 	name := func(r *trace.Record, k int) string {
 		return fmt.Sprintf("step %d (%s, %s)", k+1, s.scn.Names[r.Node], r.Vector)
 	}
-	an, bn := name(a, s.Selected), name(b, s.Other)
+	an, bn := name(a, c.selected), name(b, c.other)
 	// larger names the first entry where x's vector is larger than y's
 	// (there is one: the caller knows the order)
 	larger := func(x, y *trace.Record) string {
@@ -67,17 +88,18 @@ func (s *Session) RelationText() string {
 	return fmt.Sprintf("%s and %s have equal vectors: they are one event.", an, bn)
 }
 
-// Causality counts, among the events on screen, those that happened before
+// Counts counts, among the events on screen, those that happened before
 // the selected one, after it, and concurrently with it, by their vector
 // stamps.
-func (s *Session) Causality() (past, future, concurrent int) {
-	if s.Selected < 0 || s.Selected >= s.step {
+func (c *Causality) Counts() (past, future, concurrent int) {
+	s := c.s
+	if c.selected < 0 || c.selected >= s.step {
 		return 0, 0, 0
 	}
 	recs := s.run.Trace().Records
-	sel := recs[s.Selected].Vector
+	sel := recs[c.selected].Vector
 	for i, r := range recs[:s.step] {
-		if i == s.Selected {
+		if i == c.selected {
 			continue
 		}
 		switch clock.Compare(r.Vector, sel) {
@@ -92,16 +114,17 @@ func (s *Session) Causality() (past, future, concurrent int) {
 	return past, future, concurrent
 }
 
-// SelectionText says what the selection shows, for the page.
-func (s *Session) SelectionText() string {
-	if s.Selected < 0 || s.Selected >= s.step {
+// Text says what the selection shows, for the page.
+func (c *Causality) Text() string {
+	s := c.s
+	if c.selected < 0 || c.selected >= s.step {
 		return ""
 	}
-	r := s.run.Trace().Records[s.Selected]
+	r := s.run.Trace().Records[c.selected]
 	if r.Node < 0 {
 		return "" // a step of the whole network is no process's event
 	}
-	past, future, concurrent := s.Causality()
+	past, future, concurrent := c.Counts()
 	return fmt.Sprintf("Step %d (%s, vector %s): %s — %d events happened before it (blue rings), %d after it (orange), %d are concurrent with it (grey). Shift-click another event (or step to it and press Shift+E) to compare the two.",
-		s.Selected+1, s.scn.Names[r.Node], r.Vector, r.Caption, past, future, concurrent)
+		c.selected+1, s.scn.Names[r.Node], r.Vector, r.Caption, past, future, concurrent)
 }

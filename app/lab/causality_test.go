@@ -29,13 +29,13 @@ func TestSelectingAnEventShowsItsCausalPastAndFuture(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, snapshot, 0)
-	sess.Select(snapshot)
-	past, future, concurrent := sess.Causality()
+	sess.Causality().Select(snapshot)
+	past, future, concurrent := sess.Causality().Counts()
 	assert.Positive(t, past)
 	assert.Positive(t, future, "the markers carry A's snapshot to B and C")
 	assert.Positive(t, concurrent)
 	assert.LessOrEqual(t, past+future+concurrent, sess.Len()-1)
-	assert.Contains(t, sess.SelectionText(), "happened before it")
+	assert.Contains(t, sess.Causality().Text(), "happened before it")
 
 	rings := map[diagram.Color]int{}
 	for _, sh := range sess.Scene(1200, 350).Shapes {
@@ -51,13 +51,13 @@ func TestSelectingAnEventShowsItsCausalPastAndFuture(t *testing.T) {
 	// the link keeps the selection; stepping back before it hides the rings
 	again, err := FromQuery(sess.Query())
 	require.NoError(t, err)
-	assert.Equal(t, snapshot, again.Selected)
+	assert.Equal(t, snapshot, again.Causality().Selected())
 	again.Seek(snapshot)
 	for _, sh := range again.Scene(1200, 350).Shapes {
 		assert.Zero(t, sh.Flags&diagram.FlagOutline, "no rings before the selected event happens")
 	}
-	sess.Select(snapshot)
-	assert.Equal(t, -1, sess.Selected, "selecting it again clears it")
+	sess.Causality().Select(snapshot)
+	assert.Equal(t, -1, sess.Causality().Selected(), "selecting it again clears it")
 }
 
 // Two events compared: the page names their relation and says why, entry
@@ -70,17 +70,17 @@ func TestComparingTwoEvents(t *testing.T) {
 	require.NoError(t, err)
 	sess.Seek(sess.Len())
 	a, b := 3, sess.Len()-1 // P1's local event, P3's last
-	sess.Compare(a)
-	require.Equal(t, a, sess.Selected, "with nothing selected, comparing selects")
-	sess.Compare(b)
-	assert.Equal(t, "a and b are concurrent: step 4 (P1, [2,0,0]) and step 10 (P3, [0,4,4]). a's vector is larger in one entry (2 > 0 in P1's entry) and b's in another (4 > 0 in P2's entry), so neither heard of the other: no chain of messages joins them, whatever their Lamport timestamps (2 and 7) say.", sess.RelationText())
+	sess.Causality().Compare(a)
+	require.Equal(t, a, sess.Causality().Selected(), "with nothing selected, comparing selects")
+	sess.Causality().Compare(b)
+	assert.Equal(t, "a and b are concurrent: step 4 (P1, [2,0,0]) and step 10 (P3, [0,4,4]). a's vector is larger in one entry (2 > 0 in P1's entry) and b's in another (4 > 0 in P2's entry), so neither heard of the other: no chain of messages joins them, whatever their Lamport timestamps (2 and 7) say.", sess.Causality().Relation())
 
-	sess.Select(1) // P2's start happened before P3's last event
-	sess.Compare(b)
-	assert.True(t, strings.HasPrefix(sess.RelationText(), "a → b: step 2 (P2, [0,1,0]) happened before step 10 (P3, [0,4,4])."), sess.RelationText())
-	sess.Select(b)
-	sess.Compare(1)
-	assert.True(t, strings.HasPrefix(sess.RelationText(), "b → a: step 2 (P2, [0,1,0]) happened before step 10 (P3, [0,4,4])."), sess.RelationText())
+	sess.Causality().Select(1) // P2's start happened before P3's last event
+	sess.Causality().Compare(b)
+	assert.True(t, strings.HasPrefix(sess.Causality().Relation(), "a → b: step 2 (P2, [0,1,0]) happened before step 10 (P3, [0,4,4])."), sess.Causality().Relation())
+	sess.Causality().Select(b)
+	sess.Causality().Compare(1)
+	assert.True(t, strings.HasPrefix(sess.Causality().Relation(), "b → a: step 2 (P2, [0,1,0]) happened before step 10 (P3, [0,4,4])."), sess.Causality().Relation())
 
 	sess.Stamps = diagram.StampsVector
 	q := sess.Query()
@@ -88,13 +88,13 @@ func TestComparingTwoEvents(t *testing.T) {
 	assert.Equal(t, "1", q.Get("sel2"))
 	back, err := FromQuery(q)
 	require.NoError(t, err)
-	assert.Equal(t, sess.RelationText(), back.RelationText())
+	assert.Equal(t, sess.Causality().Relation(), back.Causality().Relation())
 	assert.Equal(t, diagram.StampsVector, back.Stamps)
 
-	sess.Select(b) // selecting again clears both
-	assert.Equal(t, -1, sess.Selected)
-	assert.Equal(t, -1, sess.Other)
-	assert.Empty(t, sess.RelationText())
+	sess.Causality().Select(b) // selecting again clears both
+	assert.Equal(t, -1, sess.Causality().Selected())
+	assert.Equal(t, -1, sess.Causality().Other())
+	assert.Empty(t, sess.Causality().Relation())
 
 	for raw, want := range map[string]string{
 		"s=vector-clock-concurrent&k=10&stamps=sundial": `link parameter "stamps": want lamport or vector, got "sundial"`,

@@ -48,7 +48,7 @@ func TestClaimsOwnLinks(t *testing.T) {
 			require.NoError(t, err, c.LinkParams)
 			if q.Has("cut") {
 				cuts++
-				complete, bad := p.Views[0].CutVerdict()
+				complete, bad := p.Views[0].Cut().Verdict()
 				assert.True(t, complete, "%s: every process has its point", c.Text)
 				if strings.Contains(c.Text, "inconsistent") {
 					assert.NotEmpty(t, bad, "%s: the cut is inconsistent, as the claim says", c.Text)

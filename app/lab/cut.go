@@ -12,53 +12,67 @@ import (
 	"spacetime/core/sim"
 )
 
-// CutTool is the learner's own cut: a point on each process line (in units
-// of the diagram's axis). The events of a process before its point are
-// inside the cut. The page says whether the cut is consistent and points at
-// every message received inside it but sent outside it.
-type CutTool struct {
-	On bool
-	// Points holds one point per process; NaN while not placed.
-	Points []float64
+// Cut is the learner's own cut, when the cut tool is on: a point on each
+// process line (in units of the diagram's axis). The events of a process
+// before its point are inside the cut. The page says whether the cut is
+// consistent and points at every message received inside it but sent
+// outside it.
+type Cut struct {
+	s  *Session
+	on bool
+	// points holds one point per process; NaN while not placed.
+	points []float64
+	// read is what was last read from the run at the cut.
+	read cutReading
 }
 
-// ToggleCut turns the cut tool on (with no points placed) or off.
-func (s *Session) ToggleCut() {
-	if s.Cut.On {
-		s.Cut = CutTool{}
+// Cut is the session's cut tool.
+func (s *Session) Cut() *Cut { return &s.cut }
+
+// On reports whether the cut tool is on.
+func (c *Cut) On() bool { return c.on }
+
+// Points are the cut's points, one per process (NaN: not placed), while
+// the tool is on. Do not modify them.
+func (c *Cut) Points() []float64 { return c.points }
+
+// Toggle turns the cut tool on (with no points placed) or off.
+func (c *Cut) Toggle() {
+	if c.on {
+		c.on, c.points = false, nil
 		return
 	}
-	s.Cut = CutTool{On: true, Points: make([]float64, len(s.scn.Names))}
-	for i := range s.Cut.Points {
-		s.Cut.Points[i] = math.NaN()
+	c.on, c.points = true, make([]float64, len(c.s.scn.Names))
+	for i := range c.points {
+		c.points[i] = math.NaN()
 	}
 }
 
-// PlaceCut puts process id's point of the cut at t on the axis.
-func (s *Session) PlaceCut(id sim.NodeID, t float64) {
-	if !s.Cut.On || int(id) >= len(s.Cut.Points) {
+// Place puts process id's point of the cut at t on the axis.
+func (c *Cut) Place(id sim.NodeID, t float64) {
+	if !c.on || int(id) >= len(c.points) {
 		return
 	}
 	// within what a link can say, so that the page never writes a link it
 	// cannot open
-	s.Cut.Points[id] = math.Min(math.Max(t, -MaxAt), MaxAt)
+	c.points[id] = math.Min(math.Max(t, -MaxAt), MaxAt)
 }
 
-// PlaceCutNow puts process id's point of the cut at the present of the
+// PlaceNow puts process id's point of the cut at the present of the
 // step on screen, so that its events so far are inside the cut: how the
 // keyboard places a cut (from a process's menu), as a click on its line
 // at the present line does.
-func (s *Session) PlaceCutNow(id sim.NodeID) { s.PlaceCut(id, s.index().Now(s.step)) }
+func (c *Cut) PlaceNow(id sim.NodeID) { c.Place(id, c.s.index().Now(c.s.step)) }
 
-// CutVerdict says whether every process has its point, and, if so, which
+// Verdict says whether every process has its point, and, if so, which
 // messages make the cut inconsistent (none: it is consistent), judged on
 // the events on screen.
-func (s *Session) CutVerdict() (complete bool, bad []int) {
-	c, ok := s.readCut()
+func (c *Cut) Verdict() (complete bool, bad []int) {
+	r, ok := c.reading()
 	if !ok {
 		return false, nil
 	}
-	return true, c.bad
+	return true, r.bad
 }
 
 // cutReading is what the cut tool reads from the run at a complete cut.
@@ -79,44 +93,46 @@ type cutReading struct {
 	total, initial int64
 }
 
-// readCut reads a complete cut, or reports false while a point is missing.
-func (s *Session) readCut() (*cutReading, bool) {
-	if !s.Cut.On {
+// reading reads a complete cut, or reports false while a point is missing.
+func (c *Cut) reading() (*cutReading, bool) {
+	s := c.s
+	if !c.on {
 		return nil, false
 	}
-	for _, p := range s.Cut.Points {
+	for _, p := range c.points {
 		if math.IsNaN(p) {
 			return nil, false
 		}
 	}
-	key := encodeCut(s.Cut.Points)
-	c := &s.cutRead
-	if c.run == s.run && c.version == s.run.Version() && c.step == s.step && c.points == key {
-		return c, true
+	key := encodeCut(c.points)
+	r := &c.read
+	if r.run == s.run && r.version == s.run.Version() && r.step == s.step && r.points == key {
+		return r, true
 	}
-	steps := s.cutSteps()
-	*c = cutReading{run: s.run, version: s.run.Version(), step: s.step, points: key, steps: steps, bad: check.Inconsistent(s.State().View(), steps)}
-	return c, true
+	steps := c.steps()
+	*r = cutReading{run: s.run, version: s.run.Version(), step: s.step, points: key, steps: steps, bad: check.Inconsistent(s.State().View(), steps)}
+	return r, true
 }
 
-// readHoldings reads a complete cut with what each process and channel
+// holdings reads a complete cut with what each process and channel
 // holds at it, or reports false while a point is missing.
-func (s *Session) readHoldings() (*cutReading, bool) {
-	c, ok := s.readCut()
-	if ok && !c.held {
-		c.holds = s.holdsAt(c.steps)
-		c.total, c.initial = s.cutTotals(c.holds)
-		c.held = true
+func (c *Cut) holdings() (*cutReading, bool) {
+	r, ok := c.reading()
+	if ok && !r.held {
+		r.holds = c.holdsAt(r.steps)
+		r.total, r.initial = c.totals(r.holds)
+		r.held = true
 	}
-	return c, ok
+	return r, ok
 }
 
-// cutSteps turns the points into the first step of each process that lies
+// steps turns the points into the first step of each process that lies
 // at or after its point (-1 when all its events so far are before it).
-func (s *Session) cutSteps() []int {
+func (c *Cut) steps() []int {
+	s := c.s
 	s.fresh()
 	ix := s.index()
-	steps := make([]int, len(s.Cut.Points))
+	steps := make([]int, len(c.points))
 	for i := range steps {
 		steps[i] = -1
 	}
@@ -124,34 +140,35 @@ func (s *Session) cutSteps() []int {
 		if r.Node < 0 {
 			continue // a step of the whole network (FIFO switched, a partition) is on no process line
 		}
-		if steps[r.Node] < 0 && ix.At(k) >= s.Cut.Points[r.Node] {
+		if steps[r.Node] < 0 && ix.At(k) >= c.points[r.Node] {
 			steps[r.Node] = k
 		}
 	}
 	return steps
 }
 
-// CutText says what the cut tool shows, for the page.
-func (s *Session) CutText() string {
-	if !s.Cut.On {
+// Text says what the cut tool shows, for the page.
+func (c *Cut) Text() string {
+	s := c.s
+	if !c.on {
 		return ""
 	}
 	placed := 0
-	for _, p := range s.Cut.Points {
+	for _, p := range c.points {
 		if !math.IsNaN(p) {
 			placed++
 		}
 	}
-	complete, bad := s.CutVerdict()
+	complete, bad := c.Verdict()
 	switch {
 	case !complete:
-		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it, or step to a moment and choose \"Cut here\" in a process's menu (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(s.Cut.Points))
+		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it, or step to a moment and choose \"Cut here\" in a process's menu (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(c.points))
 	case len(bad) == 0:
-		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + s.cutSum()
+		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + c.sum()
 	}
 	names := listed(bad, "; ", s.Describe)
 	return fmt.Sprintf("This cut is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
-		len(bad), names) + s.cutSum()
+		len(bad), names) + c.sum()
 }
 
 // mostListed is how many messages a sentence or a cell names; a cut
@@ -170,14 +187,15 @@ func listed(ids []int, sep string, name func(int) string) string {
 	return strings.Join(names, sep)
 }
 
-// cutSum says what the Measure adds up to at a complete cut.
-func (s *Session) cutSum() string {
-	c, ok := s.readHoldings()
+// sum says what the Measure adds up to at a complete cut.
+func (c *Cut) sum() string {
+	s := c.s
+	r, ok := c.holdings()
 	m := s.Spec().Figures.Measure
 	if !ok || m == nil {
 		return ""
 	}
-	total, initial := c.total, c.initial
+	total, initial := r.total, r.initial
 	if total == initial {
 		return fmt.Sprintf(" Its %s adds up to %s, all there is.", m.Name, m.Format(total))
 	}
@@ -235,7 +253,8 @@ type cutHolds struct {
 	channels map[[2]sim.NodeID][]int
 }
 
-func (s *Session) holdsAt(cut []int) cutHolds {
+func (c *Cut) holdsAt(cut []int) cutHolds {
+	s := c.s
 	h := cutHolds{fields: make([][]sim.Field, len(cut)), amounts: make([]int64, len(cut)), channels: map[[2]sim.NodeID][]int{}}
 	m := s.Spec().Figures.Measure
 	for id, step := range cut {
@@ -261,17 +280,18 @@ func (s *Session) holdsAt(cut []int) cutHolds {
 	return h
 }
 
-// CutPanel is the global state at the learner's cut, once every point is
+// Panel is the global state at the learner's cut, once every point is
 // placed: each process's state as of its point, each channel's messages
 // (sent inside the cut, received outside it), and, for an algorithm with
 // a Measure, what each holds and the total.
-func (s *Session) CutPanel() (sim.Panel, bool) {
-	c, complete := s.readHoldings()
+func (c *Cut) Panel() (sim.Panel, bool) {
+	s := c.s
+	r, complete := c.holdings()
 	if !complete {
 		return sim.Panel{}, false
 	}
 	m := s.Spec().Figures.Measure
-	h := c.holds
+	h := r.holds
 	p := sim.Panel{Title: "State at your cut", Note: "each process as of its point; each channel: sent inside the cut, received outside it", Columns: []string{"process or channel", "state"}}
 	if m != nil {
 		p.Columns = append(p.Columns, m.Name)
@@ -302,8 +322,8 @@ func (s *Session) CutPanel() (sim.Panel, bool) {
 		p.Rows = append(p.Rows, sim.Row{Cells: row})
 	}
 	if m != nil {
-		row := sim.Row{Cells: []string{"total", fmt.Sprintf("the system holds %s", m.Format(c.initial)), m.Format(c.total)}}
-		if c.total != c.initial {
+		row := sim.Row{Cells: []string{"total", fmt.Sprintf("the system holds %s", m.Format(r.initial)), m.Format(r.total)}}
+		if r.total != r.initial {
 			row.CellEmphasis = []string{"", "", "bad"}
 		}
 		p.Rows = append(p.Rows, row)
@@ -311,9 +331,10 @@ func (s *Session) CutPanel() (sim.Panel, bool) {
 	return p, true
 }
 
-// cutTotals adds the Measure up at the cut, beside what the run started
+// totals adds the Measure up at the cut, beside what the run started
 // with (nothing without a Measure).
-func (s *Session) cutTotals(h cutHolds) (total, initial int64) {
+func (c *Cut) totals(h cutHolds) (total, initial int64) {
+	s := c.s
 	m := s.Spec().Figures.Measure
 	if m == nil {
 		return 0, 0

@@ -33,23 +33,23 @@ func TestCutTool(t *testing.T) {
 	sess := bankAtEnd(t)
 	ix := sess.index()
 	tr := sess.Run().Trace()
-	sess.ToggleCut()
-	complete, _ := sess.CutVerdict()
+	sess.Cut().Toggle()
+	complete, _ := sess.Cut().Verdict()
 	assert.False(t, complete)
-	assert.Contains(t, sess.CutText(), "0 of 3 placed")
+	assert.Contains(t, sess.Cut().Text(), "0 of 3 placed")
 
 	// the snapshot's own cut: each branch's recording step
 	for s, r := range tr.Records {
 		for _, m := range r.Annotations() {
 			if m.Role == chandylamport.RoleRecorded {
-				sess.PlaceCut(r.Node, ix.At(s))
+				sess.Cut().Place(r.Node, ix.At(s))
 			}
 		}
 	}
-	complete, bad := sess.CutVerdict()
+	complete, bad := sess.Cut().Verdict()
 	require.True(t, complete)
 	assert.Empty(t, bad)
-	assert.Contains(t, sess.CutText(), "This cut is consistent")
+	assert.Contains(t, sess.Cut().Text(), "This cut is consistent")
 
 	// a transfer's receipt inside the cut, its send outside
 	var m = -1
@@ -61,15 +61,15 @@ func TestCutTool(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, m, 0)
 	msg := tr.Msgs[m]
-	for i := range sess.Cut.Points {
-		sess.PlaceCut(sim.NodeID(i), ix.At(msg.RecvStep)+0.01) // everything up to the receipt
+	for i := range sess.Cut().Points() {
+		sess.Cut().Place(sim.NodeID(i), ix.At(msg.RecvStep)+0.01) // everything up to the receipt
 	}
-	sess.PlaceCut(msg.From, ix.At(msg.SendStep)-0.01) // but the sender stops just before the send
-	complete, bad = sess.CutVerdict()
+	sess.Cut().Place(msg.From, ix.At(msg.SendStep)-0.01) // but the sender stops just before the send
+	complete, bad = sess.Cut().Verdict()
 	require.True(t, complete)
 	assert.Contains(t, bad, m)
-	assert.Contains(t, sess.CutText(), "inconsistent")
-	assert.Contains(t, sess.CutText(), sess.Describe(m))
+	assert.Contains(t, sess.Cut().Text(), "inconsistent")
+	assert.Contains(t, sess.Cut().Text(), sess.Describe(m))
 
 	// the bad message is highlighted on the diagram
 	scene := sess.Scene(1200, 350)
@@ -84,24 +84,24 @@ func TestCutTool(t *testing.T) {
 	// the cut is part of the link
 	again, err := FromQuery(sess.Query())
 	require.NoError(t, err)
-	assert.True(t, again.Cut.On)
-	for i := range sess.Cut.Points {
-		assert.InDelta(t, sess.Cut.Points[i], again.Cut.Points[i], 1e-6)
+	assert.True(t, again.Cut().On())
+	for i := range sess.Cut().Points() {
+		assert.InDelta(t, sess.Cut().Points()[i], again.Cut().Points()[i], 1e-6)
 	}
-	_, againBad := again.CutVerdict()
+	_, againBad := again.Cut().Verdict()
 	assert.Equal(t, bad, againBad)
 
-	sess.ToggleCut()
-	assert.False(t, sess.Cut.On)
-	assert.Empty(t, sess.CutText())
+	sess.Cut().Toggle()
+	assert.False(t, sess.Cut().On())
+	assert.Empty(t, sess.Cut().Text())
 }
 
 func TestCutLinks(t *testing.T) {
 	sess, err := FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {"3,_,7.5"}})
 	require.NoError(t, err)
-	assert.Equal(t, 3.0, sess.Cut.Points[0])
-	assert.True(t, math.IsNaN(sess.Cut.Points[1]))
-	assert.Equal(t, "3,_,7.5", encodeCut(sess.Cut.Points))
+	assert.Equal(t, 3.0, sess.Cut().Points()[0])
+	assert.True(t, math.IsNaN(sess.Cut().Points()[1]))
+	assert.Equal(t, "3,_,7.5", encodeCut(sess.Cut().Points()))
 	for _, bad := range []string{"1,2", "1,x,3", "1,NaN,3", "1e308,_,_", "_,-2e9,_"} {
 		_, err := FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {bad}})
 		require.Error(t, err, bad)
@@ -109,10 +109,10 @@ func TestCutLinks(t *testing.T) {
 	}
 	// a point placed past what a link can say is kept within it, so that
 	// the page's own link opens
-	sess.PlaceCut(1, 5e9)
+	sess.Cut().Place(1, 5e9)
 	back, err := FromQuery(sess.Query())
 	require.NoError(t, err)
-	assert.Equal(t, MaxAt, back.Cut.Points[1])
+	assert.Equal(t, MaxAt, back.Cut().Points()[1])
 }
 
 // A cut placed on a run with a step of the whole network (FIFO switched, a
@@ -123,9 +123,9 @@ func TestCutOverANetworkStep(t *testing.T) {
 	sess, err := FromQuery(url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "in": {"10f0"}, "k": {"20"}, "cut": {"1,2,3"}})
 	require.NoError(t, err)
 	require.Less(t, sess.Run().Trace().Records[10].Node, sim.NodeID(0), "the input is a step of no process")
-	complete, _ := sess.CutVerdict()
+	complete, _ := sess.Cut().Verdict()
 	assert.True(t, complete)
-	assert.NotEmpty(t, sess.CutText())
+	assert.NotEmpty(t, sess.Cut().Text())
 	assert.NotEmpty(t, sess.Scene(960, 350).Shapes)
 
 	_, err = FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {"1," + strings.Repeat("9", 5000) + "x,3"}})
@@ -152,22 +152,22 @@ func TestCutStateAddsUp(t *testing.T) {
 	}
 	require.NotZero(t, m.Value)
 	ix := sess.Index()
-	sess.ToggleCut()
+	sess.Cut().Toggle()
 	for id := range s.Names {
-		sess.PlaceCut(sim.NodeID(id), float64(m.RecvTime)+0.5)
+		sess.Cut().Place(sim.NodeID(id), float64(m.RecvTime)+0.5)
 	}
-	panel, ok := sess.CutPanel()
+	panel, ok := sess.Cut().Panel()
 	require.True(t, ok)
 	total := panel.Rows[len(panel.Rows)-1]
 	assert.Equal(t, []string{"total", "the system holds $300", "$300"}, total.Cells, "a cut at one time is consistent")
-	assert.Contains(t, sess.CutText(), "Its money adds up to $300, all there is.")
+	assert.Contains(t, sess.Cut().Text(), "Its money adds up to $300, all there is.")
 
-	sess.PlaceCut(m.From, ix.At(m.SendStep)) // the send is now outside
-	panel, _ = sess.CutPanel()
+	sess.Cut().Place(m.From, ix.At(m.SendStep)) // the send is now outside
+	panel, _ = sess.Cut().Panel()
 	total = panel.Rows[len(panel.Rows)-1]
 	assert.Equal(t, fmt.Sprintf("$%d", 300+m.Value), total.Cells[2], "the transfer is counted at both ends")
 	assert.Equal(t, "bad", total.CellEmphasis[2])
-	assert.Contains(t, sess.CutText(), fmt.Sprintf("Its money adds up to $%d, but the system holds $300", 300+m.Value))
+	assert.Contains(t, sess.Cut().Text(), fmt.Sprintf("Its money adds up to $%d, but the system holds $300", 300+m.Value))
 	assert.Equal(t, "State at your cut", panel.Title)
 	assert.Equal(t, []string{"process or channel", "state", "money"}, panel.Columns)
 }
@@ -180,14 +180,14 @@ func TestLongCutNamesAFew(t *testing.T) {
 	sess, err := Open(s)
 	require.NoError(t, err)
 	sess.Seek(sess.Len())
-	sess.ToggleCut()
+	sess.Cut().Toggle()
 	end := float64(sess.Now())
-	for id := range sess.Cut.Points {
-		sess.PlaceCut(sim.NodeID(id), end*float64(id+1)/float64(len(sess.Cut.Points)+1))
+	for id := range sess.Cut().Points() {
+		sess.Cut().Place(sim.NodeID(id), end*float64(id+1)/float64(len(sess.Cut().Points())+1))
 	}
-	_, bad := sess.CutVerdict()
+	_, bad := sess.Cut().Verdict()
 	require.Greater(t, len(bad), mostListed)
-	text := sess.CutText()
+	text := sess.Cut().Text()
 	assert.Contains(t, text, fmt.Sprintf("%d message(s) received inside it", len(bad)))
 	assert.Contains(t, text, fmt.Sprintf("and %d more.", len(bad)-mostListed))
 	assert.Equal(t, mostListed, strings.Count(text, "→"), "six messages named")

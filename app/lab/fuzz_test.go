@@ -253,7 +253,7 @@ func FuzzCut(f *testing.F) {
 		for _, p := range points {
 			placed = placed && !math.IsNaN(p)
 		}
-		if complete, _ := p.Views[0].CutVerdict(); complete != placed {
+		if complete, _ := p.Views[0].Cut().Verdict(); complete != placed {
 			t.Fatalf("cut=%q: the verdict says complete=%v", cut, complete)
 		}
 		checkPage(t, p, false)
@@ -573,10 +573,10 @@ func checkView(t *testing.T, p *Page, i int) {
 	switch {
 	case s.Step() < 0 || s.Step() > s.Len():
 		t.Fatalf("view %d shows step %d of %d", i, s.Step(), s.Len())
-	case s.Selected < -1 || s.Selected >= s.Step():
-		t.Fatalf("view %d selects step %d with %d on screen", i, s.Selected, s.Step())
-	case s.Cut.On && len(s.Cut.Points) != n:
-		t.Fatalf("view %d has %d cut points for %d processes", i, len(s.Cut.Points), n)
+	case s.Causality().Selected() < -1 || s.Causality().Selected() >= s.Step():
+		t.Fatalf("view %d selects step %d with %d on screen", i, s.Causality().Selected(), s.Step())
+	case s.Cut().On() && len(s.Cut().Points()) != n:
+		t.Fatalf("view %d has %d cut points for %d processes", i, len(s.Cut().Points()), n)
 	}
 	for _, size := range [][2]float64{{960, diagram.HeightFor(n)}, {320, 240}} {
 		sc := p.Scene(i, size[0], size[1])
@@ -594,14 +594,14 @@ func checkView(t *testing.T, p *Page, i int) {
 		_ = ts.Hit(150, 150)
 	}
 	_ = s.Legend()
-	_ = s.CutText()
+	_ = s.Cut().Text()
 	_ = s.Caption()
 	_ = s.CaptionSource()
 	_ = s.Panels()
 	_ = s.Processes()
 	_ = s.Report()
-	_, _, _ = s.Causality()
-	_ = s.SelectionText()
+	_, _, _ = s.Causality().Counts()
+	_ = s.Causality().Text()
 }
 
 // checkScene checks a laid-out scene: a window of positive width, and every
@@ -645,14 +645,14 @@ func apiLinks(f *testing.F) []string {
 			f.Fatal(err)
 		}
 		sess.Axis = diagram.AxisLamport
-		sess.Select(10)
-		sess.ToggleCut()
-		sess.PlaceCut(0, 12.5)
+		sess.Causality().Select(10)
+		sess.Cut().Toggle()
+		sess.Cut().Place(0, 12.5)
 		add(sess.Query())
 		sess.Axis = diagram.AxisTime
-		sess.ZoomAt(sess.Scene(960, 350), 300, 0.5)
+		sess.View = ZoomedAt(sess.Scene(960, 350), 300, 0.5)
 		add(sess.Query())
-		if err := sess.SetFIFO(!s.FIFO()); err == nil {
+		if err := sess.Switches().SetFIFO(!s.FIFO()); err == nil {
 			add(sess.Query())
 		}
 	}

@@ -652,7 +652,7 @@ func TestSwitchedRunIsTheOneDrawn(t *testing.T) {
 	sess.Seek(sess.Len())
 	before := sess.Scene(640, 300)
 	require.Same(t, sess.Run().Trace(), sess.Index().Trace())
-	require.NoError(t, sess.SetSwitch(sess.Spec().Learner.Switches[0], true))
+	require.NoError(t, sess.Switches().Set(sess.Spec().Learner.Switches[0], true))
 	sess.Seek(sess.Len())
 	require.Same(t, sess.Run().Trace(), sess.Index().Trace(), "the index is of the run on screen")
 	after := sess.Scene(640, 300)

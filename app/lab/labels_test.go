@@ -246,12 +246,12 @@ func TestSelectingAnEventShowsItsMessagesLabels(t *testing.T) {
 		}
 		missing++
 		for _, step := range []int{m.SendStep, m.RecvStep} {
-			s.Select(step)
+			s.Causality().Select(step)
 			sc := s.Scene(projectorWidth, projectorHeight)
 			assert.True(t, labelled(sc)[m.ID], "message %d (%s) selected at step %d", m.ID, m.Label, step)
 			n, what := textTrouble(sc)
 			assert.Zero(t, n, what)
-			s.Select(-1)
+			s.Causality().Select(-1)
 		}
 	}
 	assert.Positive(t, missing, "the lesson leaves no label out at step 58: pick a busier step")

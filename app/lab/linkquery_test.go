@@ -47,8 +47,8 @@ func TestTourAndQuizAreCheckedAsEveryParameter(t *testing.T) {
 	// once, for a view the link names, they open as before
 	p, err := lab.PageFromRawQuery("v=2&s=snapshot-bank&s.2=snapshot-nonfifo&tour.2=3&quiz=1", false)
 	require.NoError(t, err)
-	assert.Equal(t, 3, p.Views[1].TourStop())
-	assert.True(t, p.Views[0].QuizOn())
+	assert.Equal(t, 3, p.Views[1].Tour().Stop())
+	assert.True(t, p.Views[0].Quiz().On())
 }
 
 // A raw query is read as url.ParseQuery reads it, but what it would drop

@@ -74,25 +74,20 @@ var linkParams = []linkParam{
 	// holds what is
 	{name: "sel", pane: true, says: "the event (step) whose causal past and future show, one on screen", read: readSelected,
 		write: func(_ *Page, s *Session) string {
-			return pick(s.Selected >= 0 && s.Selected < s.step, strconv.Itoa(s.Selected), "")
+			return pick(s.causality.selected >= 0 && s.causality.selected < s.step, strconv.Itoa(s.causality.selected), "")
 		}},
 	{name: "sel2", pane: true, says: "an event on screen compared with the selected one", read: readOther,
 		write: func(_ *Page, s *Session) string {
-			return pick(s.Selected >= 0 && s.Selected < s.step && s.Other >= 0 && s.Other < s.step, strconv.Itoa(s.Other), "")
+			return pick(s.causality.selected >= 0 && s.causality.selected < s.step && s.causality.other >= 0 && s.causality.other < s.step, strconv.Itoa(s.causality.other), "")
 		}},
 	{name: "stamps", pane: true, says: "`lamport` or `vector`: every event's timestamp or vector clock shown", read: readStamps,
 		write: func(_ *Page, s *Session) string { return string(s.Stamps) }},
 	{name: "cut", pane: true, says: "the cut tool's points, one a process (`_`: not placed), such as `12.5,_,30`", read: readCut,
-		write: func(_ *Page, s *Session) string { return pick(s.Cut.On, encodeCut(s.Cut.Points), "") }},
+		write: func(_ *Page, s *Session) string { return pick(s.cut.on, encodeCut(s.cut.points), "") }},
 	{name: "tour", pane: true, says: "the stop of the lesson's guided tour, from 1", read: readTour,
-		write: func(_ *Page, s *Session) string { return pick(s.tourStop > 0, strconv.Itoa(s.tourStop), "") }},
+		write: func(_ *Page, s *Session) string { return pick(s.tour.stop > 0, strconv.Itoa(s.tour.stop), "") }},
 	{name: "quiz", pane: true, says: "`1`: a quiz on steps drawn from the run; or the steps it asks about, such as `9,43`", read: readQuiz,
-		write: func(_ *Page, s *Session) string {
-			if s.quiz == nil {
-				return ""
-			}
-			return s.quiz.encode()
-		}},
+		write: func(_ *Page, s *Session) string { return pick(s.quiz.On(), s.quiz.encode(), "") }},
 
 	{name: "steps", says: "`apart`: the panes step one by one (`together` by default)", read: readSteps,
 		write: func(p *Page, _ *Session) string { return pick(len(p.Views) > 1 && !p.Together, "apart", "") }},
@@ -530,26 +525,26 @@ func readSelected(r *linkReading, raw string) error {
 	if err != nil {
 		return err
 	}
-	r.sess.Selected = sel
+	r.sess.causality.selected = sel
 	return nil
 }
 
 func readOther(r *linkReading, raw string) error {
 	s := r.sess
-	if raw == "" || r.stopped && s.Selected < 0 {
+	if raw == "" || r.stopped && s.causality.selected < 0 {
 		return nil
 	}
-	if s.Selected < 0 {
+	if s.causality.selected < 0 {
 		return fmt.Errorf("an event compared with the selected one needs %s too", r.param("sel"))
 	}
 	other, err := r.event(raw)
 	if err != nil {
 		return err
 	}
-	if other == s.Selected && other >= 0 {
+	if other == s.causality.selected && other >= 0 {
 		return fmt.Errorf("want another event than the selected one (%s), got the same step %d", r.param("sel"), other)
 	}
-	s.Other = other
+	s.causality.other = other
 	return nil
 }
 
@@ -571,7 +566,7 @@ func readCut(r *linkReading, raw string) error {
 	if err != nil {
 		return err
 	}
-	r.sess.Cut = CutTool{On: true, Points: points}
+	r.sess.cut.on, r.sess.cut.points = true, points
 	return nil
 }
 
@@ -581,7 +576,7 @@ func readTour(r *linkReading, raw string) error {
 	}
 	s := r.sess
 	n, err := strconv.Atoi(raw)
-	stops := len(s.Tour())
+	stops := len(s.Tour().Stops())
 	switch {
 	case stops == 0:
 		return fmt.Errorf("this lesson has no tour")
@@ -590,10 +585,10 @@ func readTour(r *linkReading, raw string) error {
 	}
 	// the stop's step, unless the link names its own (and its selection
 	// and the event compared with it, which the stop's would replace)
-	step, sel, other := s.step, s.Selected, s.Other
-	s.GoToStop(n)
+	step, sel, other := s.step, s.causality.selected, s.causality.other
+	s.Tour().GoTo(n)
 	if r.get("k") != "" {
-		s.step, s.Selected, s.Other = step, sel, other
+		s.step, s.causality.selected, s.causality.other = step, sel, other
 	}
 	return nil
 }
@@ -608,7 +603,7 @@ func readQuiz(r *linkReading, raw string) error {
 	}
 	// a quiz's link opens before its first question: what comes after is
 	// the learner's to predict
-	return r.sess.StartQuiz(steps)
+	return r.sess.Quiz().Start(steps)
 }
 
 func readSteps(r *linkReading, raw string) error {

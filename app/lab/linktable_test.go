@@ -29,20 +29,20 @@ func linkedPages(t *testing.T) []*Page {
 		return sess
 	}
 	full := lesson("snapshot-nonfifo")
-	require.NotEmpty(t, full.Tour())
-	require.NoError(t, full.SetFIFO(true))
+	require.NotEmpty(t, full.Tour().Stops())
+	require.NoError(t, full.Switches().SetFIFO(true))
 	full.Seek(10)
 	require.NoError(t, full.Fault("crash", faults.AtProcess(1)))
-	require.NoError(t, full.GoToStop(1))
+	require.NoError(t, full.Tour().GoTo(1))
 	full.Seek(30)
 	full.Axis, full.Stamps = diagram.AxisLamport, diagram.StampsVector
 	full.View = View{Span: 50, Pinned: true, Start: 5}
-	require.NoError(t, full.StartQuiz([]int{40}))
+	require.NoError(t, full.Quiz().Start([]int{40}))
 	require.Equal(t, 30, full.Step())
-	full.Select(20)
-	full.Compare(12)
-	full.ToggleCut()
-	full.PlaceCut(0, 12.5)
+	full.Causality().Select(20)
+	full.Causality().Compare(12)
+	full.Cut().Toggle()
+	full.Cut().Place(0, 12.5)
 	own, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 3, "until": {"steps": 30}}`))
 	require.NoError(t, err)
 	packed, err := Open(own)
@@ -106,9 +106,9 @@ func TestEveryLinkParameterRoundTrips(t *testing.T) {
 			a := again.Views[i]
 			assert.Equal(t, s.scn.JSON(), a.scn.JSON())
 			assert.Equal(t, s.run.Inputs(), a.run.Inputs())
-			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Selected, s.Other, s.Stamps, s.Cut.On, s.tourStop, s.QuizSteps()},
-				[]any{a.step, a.Axis, a.View, a.Selected, a.Other, a.Stamps, a.Cut.On, a.tourStop, a.QuizSteps()})
-			assert.Equal(t, encodeCut(s.Cut.Points), encodeCut(a.Cut.Points), "NaN is no point, and equals none")
+			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Causality().Selected(), s.Causality().Other(), s.Stamps, s.Cut().On(), s.tour.stop, s.Quiz().Steps()},
+				[]any{a.step, a.Axis, a.View, a.Causality().Selected(), a.Causality().Other(), a.Stamps, a.Cut().On(), a.tour.stop, a.Quiz().Steps()})
+			assert.Equal(t, encodeCut(s.Cut().Points()), encodeCut(a.Cut().Points()), "NaN is no point, and equals none")
 		}
 	}
 }
@@ -206,8 +206,8 @@ func TestASelectionPastTheStepIsNotLinked(t *testing.T) {
 	sess, err := Open(s)
 	require.NoError(t, err)
 	sess.Seek(30)
-	sess.Select(20)
-	sess.Compare(25)
+	sess.Causality().Select(20)
+	sess.Causality().Compare(25)
 	sess.Seek(22)
 	assert.Equal(t, "k=22&s=snapshot-bank&sel=20&v=2", EncodeQuery(sess.Query()))
 	sess.Seek(13)

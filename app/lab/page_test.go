@@ -120,7 +120,7 @@ func TestALinkHoldsSeveralViews(t *testing.T) {
 	for range 9 {
 		p.Forward(0)
 	}
-	p.Views[1].ToggleCut()
+	p.Views[1].Cut().Toggle()
 	q := p.Query()
 	assert.Equal(t, "2", q.Get("v"))
 	assert.Equal(t, "snapshot-bank", q.Get("s"))
@@ -207,11 +207,11 @@ func TestSetFIFOKeepsTheInputs(t *testing.T) {
 	sess.Seek(20)
 	require.NoError(t, sess.Fault("crash", faults.AtProcess(1)))
 	sess.Seek(30)
-	sess.Select(25)
-	require.NoError(t, sess.SetFIFO(false))
+	sess.Causality().Select(25)
+	require.NoError(t, sess.Switches().SetFIFO(false))
 	assert.False(t, sess.Scenario().FIFO())
 	assert.Equal(t, 30, sess.Step())
-	assert.Equal(t, 25, sess.Selected)
+	assert.Equal(t, 25, sess.Causality().Selected())
 	require.Len(t, sess.Run().Inputs(), 1)
 	assert.Equal(t, crashAction(1), sess.Run().Inputs()[0].Action)
 	q := sess.Query()
@@ -221,9 +221,9 @@ func TestSetFIFOKeepsTheInputs(t *testing.T) {
 	back, err := lab.FromQuery(q)
 	require.NoError(t, err)
 	assert.Equal(t, traceJSON(t, sess), traceJSON(t, back))
-	require.NoError(t, sess.SetFIFO(true))
+	require.NoError(t, sess.Switches().SetFIFO(true))
 	assert.Empty(t, sess.Query().Get("fifo"))
-	assert.NoError(t, sess.SetFIFO(true), "already FIFO: nothing to do")
+	assert.NoError(t, sess.Switches().SetFIFO(true), "already FIFO: nothing to do")
 }
 
 // A page opened within a budget is the same page as without one while the
@@ -308,7 +308,7 @@ func TestEachViewHasThePagesBounds(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Views, 3)
 	assert.Empty(t, p.Notice(), "every view fits its own bounds")
-	assert.Equal(t, 99999, p.Views[2].Selected)
+	assert.Equal(t, 99999, p.Views[2].Causality().Selected())
 	assert.Equal(t, q, p.Query())
 }
 
@@ -323,8 +323,8 @@ func TestWhatLiesPastTheCutIsDropped(t *testing.T) {
 	require.NoError(t, err)
 	v := p.Views[0]
 	assert.Equal(t, v.Len(), v.Step())
-	assert.Equal(t, -1, v.Selected)
-	assert.Equal(t, -1, v.Other)
+	assert.Equal(t, -1, v.Causality().Selected())
+	assert.Equal(t, -1, v.Causality().Other())
 	assert.Empty(t, v.Run().Inputs())
 	assert.Contains(t, p.Notice(), "stops at step")
 

@@ -33,15 +33,19 @@ type Question struct {
 	Choices []string
 }
 
-// quiz is a session's quiz: the steps it asks about, the questions made
-// so far (with their answers), and the score.
-type quiz struct {
-	steps    []int
-	chosen   bool // the link named the steps
+// Quiz is a session's quiz: the steps it asks about, the questions made
+// so far (with their answers), and the score. It is off until Start.
+type Quiz struct {
+	s        *Session
+	steps    []int // none: no quiz
+	chosen   bool  // the link named the steps
 	asked    map[int]*question
 	answered map[int]bool
 	right    int
 }
+
+// Quiz is the session's quiz.
+func (s *Session) Quiz() *Quiz { return &s.quiz }
 
 // question is a Question and what the session keeps of it: the right
 // choice and why it is right.
@@ -51,148 +55,139 @@ type question struct {
 	why    string
 }
 
-// QuizOn reports whether the session is a quiz.
-func (s *Session) QuizOn() bool { return s.quiz != nil }
+// On reports whether the session is a quiz.
+func (q *Quiz) On() bool { return len(q.steps) > 0 }
 
-// StartQuiz makes the session a quiz on the given steps (counted as the
+// Start makes the session a quiz on the given steps (counted as the
 // page counts), or, with none, on steps drawn from the run: those where
 // an invariant first fails, then others where the acting process's state
 // changes, drawn with the scenario's seed. It goes back to the first
 // question's step.
-func (s *Session) StartQuiz(steps []int) error {
+func (q *Quiz) Start(steps []int) error {
+	s := q.s
 	for _, k := range steps {
 		if k < 1 || k > s.Len() {
 			return fmt.Errorf("a quiz step is from 1 to %d, the run's steps, got %d", s.Len(), k)
 		}
 	}
-	q := &quiz{chosen: len(steps) > 0, asked: map[int]*question{}, answered: map[int]bool{}}
-	if q.chosen {
-		q.steps = slices.Compact(slices.Sorted(slices.Values(steps)))
+	chosen := len(steps) > 0
+	if chosen {
+		steps = slices.Compact(slices.Sorted(slices.Values(steps)))
 	} else {
-		q.steps = s.drawQuizSteps()
+		steps = q.drawSteps()
 	}
-	if len(q.steps) == 0 {
+	if len(steps) == 0 {
 		return fmt.Errorf("this run has no step to ask about")
 	}
-	s.quiz = nil
-	s.Seek(min(s.step, q.steps[0]-1))
-	s.quiz = q
+	q.End()
+	s.Seek(min(s.step, steps[0]-1))
+	*q = Quiz{s: s, steps: steps, chosen: chosen, asked: map[int]*question{}, answered: map[int]bool{}}
 	return nil
 }
 
-// EndQuiz ends the quiz; the run can be stepped freely again.
-func (s *Session) EndQuiz() { s.quiz = nil }
+// End ends the quiz; the run can be stepped freely again.
+func (q *Quiz) End() { *q = Quiz{s: q.s} }
 
-// QuizSteps are the steps the quiz asks about (nil: no quiz).
-func (s *Session) QuizSteps() []int {
-	if s.quiz == nil {
-		return nil
-	}
-	return s.quiz.steps
-}
+// Steps are the steps the quiz asks about (nil: no quiz).
+func (q *Quiz) Steps() []int { return q.steps }
 
 // Score is how many questions were answered, and how many rightly.
-func (s *Session) Score() (answered, right int) {
-	if s.quiz == nil {
-		return 0, 0
-	}
-	return len(s.quiz.answered), s.quiz.right
-}
+func (q *Quiz) Score() (answered, right int) { return len(q.answered), q.right }
 
 // gate is the furthest step the session may show: the step before the
 // quiz's first unanswered question.
-func (s *Session) gate() int {
-	if s.quiz != nil {
-		for _, k := range s.quiz.steps {
-			if !s.quiz.answered[k] {
-				return k - 1
-			}
+func (q *Quiz) gate() int {
+	for _, k := range q.steps {
+		if !q.answered[k] {
+			return k - 1
 		}
 	}
-	return s.run.Len()
+	return q.s.run.Len()
 }
 
 // Asking is the question the page must ask before it can go on: the
 // quiz's next unanswered one, when the page stands just before its step.
-func (s *Session) Asking() (Question, bool) {
-	g := s.gate()
-	if s.quiz == nil || s.step != g || g >= s.run.Len() {
+func (q *Quiz) Asking() (Question, bool) {
+	g := q.gate()
+	if !q.On() || q.s.step != g || g >= q.s.run.Len() {
 		return Question{}, false
 	}
-	return s.questionAt(g + 1).Question, true
+	return q.questionAt(g + 1).Question, true
 }
 
 // Answer answers the question asked with the choice at index i (of the
 // choices as shown): it says whether it was right, and why, and shows the
 // step.
-func (s *Session) Answer(i int) (right bool, why string, err error) {
-	asked, ok := s.Asking()
+func (q *Quiz) Answer(i int) (right bool, why string, err error) {
+	asked, ok := q.Asking()
 	if !ok {
 		return false, "", fmt.Errorf("no question is asked here")
 	}
-	q := s.questionAt(asked.Step)
-	if i < 0 || i >= len(q.Choices) {
-		return false, "", fmt.Errorf("choose from 1 to %d", len(q.Choices))
+	at := q.questionAt(asked.Step)
+	if i < 0 || i >= len(at.Choices) {
+		return false, "", fmt.Errorf("choose from 1 to %d", len(at.Choices))
 	}
-	right = i == q.answer
-	s.quiz.answered[q.Step] = true
+	right = i == at.answer
+	q.answered[at.Step] = true
 	if right {
-		s.quiz.right++
+		q.right++
 	}
-	s.step = q.Step
-	return right, q.why, nil
+	q.s.step = at.Step
+	return right, at.why, nil
 }
 
 // RightChoice is the right choice of the question at step k, once it has
 // been answered ("" before).
-func (s *Session) RightChoice(k int) string {
-	if s.quiz == nil || !s.quiz.answered[k] {
+func (q *Quiz) RightChoice(k int) string {
+	if !q.answered[k] {
 		return ""
 	}
-	q := s.quiz.asked[k]
-	return q.Choices[q.answer]
+	at := q.asked[k]
+	return at.Choices[at.answer]
 }
 
 // questionAt makes (once) the question about step k.
-func (s *Session) questionAt(k int) *question {
-	if q, ok := s.quiz.asked[k]; ok {
-		return q
+func (q *Quiz) questionAt(k int) *question {
+	if at, ok := q.asked[k]; ok {
+		return at
 	}
-	q := s.makeQuestion(k)
-	s.quiz.asked[k] = q
-	return q
+	at := q.makeQuestion(k)
+	q.asked[k] = at
+	return at
 }
 
 // makeQuestion asks about step k: whether an invariant that holds before
 // it fails with it; otherwise what the acting process's changed field
 // reads after it; otherwise whether every invariant still holds.
-func (s *Session) makeQuestion(k int) *question {
+func (q *Quiz) makeQuestion(k int) *question {
+	s := q.s
 	rec := &s.run.Trace().Records[k-1]
-	q := &question{Question: Question{Step: k, Event: s.eventBefore(rec)}, why: rec.Caption}
+	at := &question{Question: Question{Step: k, Event: q.eventBefore(rec)}, why: rec.Caption}
 	before, after := s.run.FailuresAt(k-1), s.run.FailuresAt(k)
 	for i, f := range after {
 		if f.Step == k-1 && before[i].Step < 0 {
-			q.Ask = fmt.Sprintf("After it, does “%s” still hold?", f.Name)
-			q.Choices = []string{"Yes, it still holds", "No, it fails"}
-			q.answer = 1
-			q.why = rec.Caption + ". " + f.Detail
-			return q
+			at.Ask = fmt.Sprintf("After it, does “%s” still hold?", f.Name)
+			at.Choices = []string{"Yes, it still holds", "No, it fails"}
+			at.answer = 1
+			at.why = rec.Caption + ". " + f.Detail
+			return at
 		}
 	}
-	if name, now, others, ok := s.changedField(rec); ok {
-		q.Ask = fmt.Sprintf("After it, what does %s's %s read?", s.scn.Names[rec.Node], name)
+	if name, now, others, ok := q.changedField(rec); ok {
+		at.Ask = fmt.Sprintf("After it, what does %s's %s read?", s.scn.Names[rec.Node], name)
 		choices := append([]string{now}, others...)
-		q.Choices, q.answer = s.shuffle(k, choices)
-		return q
+		at.Choices, at.answer = q.shuffle(k, choices)
+		return at
 	}
-	q.Ask = "After it, does an invariant fail that held before?"
-	q.Choices = []string{"No, they all still hold", "Yes, one fails"}
-	return q
+	at.Ask = "After it, does an invariant fail that held before?"
+	at.Choices = []string{"No, they all still hold", "Yes, one fails"}
+	return at
 }
 
 // eventBefore says what is about to happen at record rec without what it
 // will do: which message arrives where, whose timer fires.
-func (s *Session) eventBefore(rec *trace.Record) string {
+func (q *Quiz) eventBefore(rec *trace.Record) string {
+	s := q.s
 	names := s.scn.Names
 	who := "the network"
 	if rec.Node >= 0 {
@@ -221,7 +216,8 @@ func (s *Session) eventBefore(rec *trace.Record) string {
 // changedField finds the first field of the acting process that step rec
 // changes: its name, what it reads after, and up to three other readings
 // (what it read before, and what that field read elsewhere in the run).
-func (s *Session) changedField(rec *trace.Record) (name, now string, others []string, ok bool) {
+func (q *Quiz) changedField(rec *trace.Record) (name, now string, others []string, ok bool) {
+	s := q.s
 	if rec.Node < 0 || rec.Kind == trace.Fault {
 		return "", "", nil, false
 	}
@@ -274,8 +270,8 @@ func fieldValue(fields []sim.Field, name string) (string, bool) {
 // shuffle orders the choices (the right one first) as the page shows
 // them, the same for every learner of the link, and says where the right
 // one went.
-func (s *Session) shuffle(k int, choices []string) ([]string, int) {
-	rng := rand.New(rand.NewPCG(s.scn.Seed, uint64(k)))
+func (q *Quiz) shuffle(k int, choices []string) ([]string, int) {
+	rng := rand.New(rand.NewPCG(q.s.scn.Seed, uint64(k)))
 	order := rng.Perm(len(choices))
 	out := make([]string, len(choices))
 	answer := 0
@@ -288,11 +284,12 @@ func (s *Session) shuffle(k int, choices []string) ([]string, int) {
 	return out, answer
 }
 
-// drawQuizSteps draws the steps a quiz asks about: every step at which an
+// drawSteps draws the steps a quiz asks about: every step at which an
 // invariant first fails, then steps where the acting process's state
 // changes, up to quizDrawn, drawn with the scenario's seed, in order (of
 // the first 2,000 steps: a quiz is a lesson's, not a long run's).
-func (s *Session) drawQuizSteps() []int {
+func (q *Quiz) drawSteps() []int {
+	s := q.s
 	var steps []int
 	for _, f := range s.run.Failures() {
 		if f.Step >= 0 && !slices.Contains(steps, f.Step+1) {
@@ -321,7 +318,7 @@ func (s *Session) drawQuizSteps() []int {
 			if len(steps) >= quizDrawn {
 				break
 			}
-			if _, _, _, ok := s.changedField(&recs[k-1]); ok {
+			if _, _, _, ok := q.changedField(&recs[k-1]); ok {
 				steps = append(steps, k)
 			}
 		}
@@ -331,7 +328,7 @@ func (s *Session) drawQuizSteps() []int {
 }
 
 // encode writes the quiz in a link: its chosen steps, or 1.
-func (q *quiz) encode() string {
+func (q *Quiz) encode() string {
 	if !q.chosen {
 		return "1"
 	}

@@ -8,11 +8,20 @@ import (
 	"spacetime/core/scenario"
 )
 
-// SearchPlan is where a search for a breaking schedule starts, and its
+// Search is the session's search for a schedule that breaks an invariant:
+// where it starts, and how its finding becomes the run's future. It holds
+// no state of its own (the search under way is the page's).
+type Search struct{ s *Session }
+
+// Search is the session's search for a breaking schedule.
+func (s *Session) Search() Search { return Search{s: s} }
+
+// Plan is where a search for a breaking schedule starts, and its
 // bounds: the lesson's starting step while the run is the lesson's own
 // (the learner has changed nothing in it), else the step on screen; the
 // lesson's bounds, or the default ones.
-func (s *Session) SearchPlan() (from int, opts explore.Options) {
+func (x Search) Plan() (from int, opts explore.Options) {
+	s := x.s
 	var ls *scenario.Search
 	if l := s.scn.Lesson; l != nil {
 		ls = l.Search
@@ -25,15 +34,16 @@ func (s *Session) SearchPlan() (from int, opts explore.Options) {
 	return from, opts
 }
 
-// Search starts a search from step from (see explore.New).
-func (s *Session) Search(from int, opts explore.Options) (*explore.Search, error) {
-	return explore.New(s.run, from, opts)
+// Start starts a search from step from (see explore.New).
+func (x Search) Start(from int, opts explore.Options) (*explore.Search, error) {
+	return explore.New(x.s.run, from, opts)
 }
 
 // Adopt makes the violation a search from step from found the run's future:
 // the run from that step on is replaced by the schedule, and the page
 // shows the step at which the invariant fails.
-func (s *Session) Adopt(from int, v *explore.Violation) error {
+func (x Search) Adopt(from int, v *explore.Violation) error {
+	s := x.s
 	s.freshBudget()
 	var after = v.Inputs[:0:0]
 	for _, in := range v.Inputs {
@@ -45,14 +55,15 @@ func (s *Session) Adopt(from int, v *explore.Violation) error {
 		return fmt.Errorf("the schedule found could not be replayed: %w", err)
 	}
 	s.Seek(v.Step)
-	s.frameSchedule(from, v.Step)
+	x.frame(from, v.Step)
 	return nil
 }
 
-// frameSchedule zooms the window onto the steps from..to of a schedule a
+// frame zooms the window onto the steps from..to of a schedule a
 // search found: its choices happen without time passing, and the default
 // window would crowd them into a few ticks among the rest of the run.
-func (s *Session) frameSchedule(from, to int) {
+func (x Search) frame(from, to int) {
+	s := x.s
 	if s.Axis != "" && s.Axis != diagram.AxisTime {
 		return
 	}

@@ -36,15 +36,15 @@ func BenchmarkSeekFrame(b *testing.B) {
 func BenchmarkCutFrame(b *testing.B) {
 	sess := openLong(b)
 	sess.Seek(sess.Len())
-	sess.ToggleCut()
+	sess.Cut().Toggle()
 	end := sess.Now()
-	for id := range sess.Cut.Points {
-		sess.PlaceCut(sim.NodeID(id), float64(end)*float64(id+1)/float64(len(sess.Cut.Points)+1))
+	for id := range sess.Cut().Points() {
+		sess.Cut().Place(sim.NodeID(id), float64(end)*float64(id+1)/float64(len(sess.Cut().Points())+1))
 	}
 	for b.Loop() {
 		sess.highlightAll()
-		sess.CutText()
-		sess.CutPanel()
+		sess.Cut().Text()
+		sess.Cut().Panel()
 	}
 }
 

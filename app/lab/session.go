@@ -47,10 +47,8 @@ type Session struct {
 	Axis diagram.Axis
 	// View is the diagram's window: zoom, and where it is pinned if it is.
 	View View
-	// Selected is the event whose causal past and future are shown, or -1,
-	// and Other an event compared with it, or -1.
-	Selected int
-	Other    int
+	// causality is the selection of events (see Causality).
+	causality Causality
 	// Stamps says which clock the diagram writes under every event.
 	Stamps diagram.Stamps
 	// Scale is the drawing's scale (diagram.Options.Scale): the page's
@@ -60,22 +58,15 @@ type Session struct {
 	// session asked for that is shown otherwise (a step past the end, shown
 	// at the last); "" when all is as asked.
 	LinkNote string
-	// lesson caches the switches of the built-in lesson of the scenario's
-	// id (none when it is no lesson), for Changes.
-	lesson struct {
-		id     string
-		values []bool
-	}
-	// Cut is the learner's own cut, when the cut tool is on, and cutRead
-	// what was last read from the run at it.
-	Cut     CutTool
-	cutRead cutReading
-	// tourStop is the stop of the tour the page is at (0: none), and
-	// tourOfClaims the tour made of a built-in lesson's claims, once made.
-	tourStop     int
-	tourOfClaims []scenario.TourStop
-	// quiz is the quiz under way, or nil.
-	quiz *quiz
+	// switches are the lesson's switches as this run sets them (see
+	// Switches).
+	switches Switches
+	// cut is the learner's own cut (see Cut).
+	cut Cut
+	// tour is the lesson's guided tour (see Tour).
+	tour Tour
+	// quiz is the quiz, when one is under way (see Quiz).
+	quiz Quiz
 }
 
 // Bounds, when set, gives every run the page opens, and every extension of
@@ -114,7 +105,10 @@ func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (se
 	if r == nil {
 		return nil, nil, runErr
 	}
-	return &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s), Selected: -1, Other: -1}, runErr, nil
+	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s)}
+	sess.quiz.s, sess.cut.s, sess.tour.s, sess.switches.s = sess, sess, sess, sess
+	sess.causality = Causality{s: sess, selected: -1, other: -1}
+	return sess, runErr, nil
 }
 
 // Stopped says, in plain words, why the run stops before its scenario
@@ -176,11 +170,11 @@ func (s *Session) Step() int { return s.step }
 func (s *Session) Len() int { return s.run.Len() }
 
 // Seek shows the first k steps (clamped to the run).
-func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.gate()) }
+func (s *Session) Seek(k int) { s.step = min(max(k, 0), s.quiz.gate()) }
 
 // Forward shows one more step; it reports whether there was one.
 func (s *Session) Forward() bool {
-	if s.step >= s.gate() {
+	if s.step >= s.quiz.gate() {
 		return false
 	}
 	s.step++
@@ -309,13 +303,13 @@ func (s *Session) Scene(width, height float64) *diagram.Scene {
 // (a compare page's shared one).
 func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 	var cut []float64
-	if s.Cut.On {
-		cut = s.Cut.Points
+	if s.cut.on {
+		cut = s.cut.points
 	}
 	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: s.highlightAll(), Cut: cut, Overlays: s.Overlays(),
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
-		Selected: s.Selected, HasSelected: s.Selected >= 0 && s.Selected < s.step,
-		Other: s.Other, HasOther: s.Other >= 0 && s.Other < s.step, Stamps: s.Stamps}
+		Selected: s.causality.selected, HasSelected: s.causality.selected >= 0 && s.causality.selected < s.step,
+		Other: s.causality.other, HasOther: s.causality.other >= 0 && s.causality.other < s.step, Stamps: s.Stamps}
 	if l := s.scn.Lesson; l != nil {
 		for _, m := range l.Marks {
 			opt.Marks = append(opt.Marks, diagram.Mark{Step: m.Step - 1, Name: m.Name})
@@ -330,9 +324,9 @@ func (s *Session) SceneIn(width, height float64, v View) *diagram.Scene {
 // highlightAll is what the diagram points at: the messages failing
 // invariants name, and those that make the learner's cut inconsistent.
 func (s *Session) highlightAll() []int {
-	highlight := append(s.Highlight(), s.tourMessages()...)
-	if s.Cut.On {
-		if _, bad := s.CutVerdict(); len(bad) > 0 {
+	highlight := append(s.Highlight(), s.tour.messages()...)
+	if s.cut.on {
+		if _, bad := s.cut.Verdict(); len(bad) > 0 {
 			highlight = append(highlight, bad...)
 		}
 	}
@@ -385,8 +379,8 @@ func (s *Session) StateOf(id sim.NodeID) string {
 // Legend lists what the diagram on screen draws.
 func (s *Session) Legend() []diagram.LegendEntry {
 	return s.index().Legend(s.Spec(), s.step, diagram.LegendOptions{
-		Selected: s.Selected >= 0 && s.Selected < s.step, Other: s.Other >= 0 && s.Other < s.step,
-		Cut: s.Cut.On, Highlight: len(s.highlightAll()) > 0, Overlays: s.Overlays()})
+		Selected: s.causality.selected >= 0 && s.causality.selected < s.step, Other: s.causality.other >= 0 && s.causality.other < s.step,
+		Cut: s.cut.on, Highlight: len(s.highlightAll()) > 0, Overlays: s.Overlays()})
 }
 
 // Index is the diagram's index of the run, for the current axis.

@@ -72,7 +72,7 @@ func SideBySide(p *Page) sim.Panel {
 		}
 		if same {
 			title = p.Views[i].Scenario().Title
-			if brief := p.Views[i].ChangesInBrief(); len(brief) > 0 {
+			if brief := p.Views[i].Switches().InBrief(); len(brief) > 0 {
 				title += " (" + strings.Join(brief, ", ") + ")"
 			}
 		}

@@ -8,20 +8,33 @@ import (
 	"spacetime/core/scenario"
 )
 
-// Tour is the lesson's guided tour: its own stops, or for a built-in
-// lesson opened as it is, one stop at each claim of the course's index it
+// Tour is the lesson's guided tour and the stop the page is at.
+type Tour struct {
+	s *Session
+	// stop is the stop the page is at, from 1 (0: none).
+	stop int
+	// ofClaims is the tour made of a built-in lesson's claims, once made.
+	ofClaims []scenario.TourStop
+}
+
+// Tour is the session's guided tour.
+func (s *Session) Tour() *Tour { return &s.tour }
+
+// Stops are the tour's stops: the lesson's own, or for a built-in lesson
+// opened as it is, one stop at each claim of the course's index it
 // shows, narrated by the claim (nil: no tour).
-func (s *Session) Tour() []scenario.TourStop {
+func (t *Tour) Stops() []scenario.TourStop {
+	s := t.s
 	if l := s.scn.Lesson; l != nil && len(l.Tour) > 0 {
 		return l.Tour
 	}
 	if s.link != linkBuiltin {
 		return nil // a changed lesson's claims may no longer hold where they did
 	}
-	if s.tourOfClaims == nil {
-		s.tourOfClaims = claimsTour(s.scn.ID)
+	if t.ofClaims == nil {
+		t.ofClaims = claimsTour(s.scn.ID)
 	}
-	return s.tourOfClaims
+	return t.ofClaims
 }
 
 // claimsTour is a stop at each claim that lesson id shows, by step.
@@ -38,58 +51,58 @@ func claimsTour(id string) []scenario.TourStop {
 	return stops
 }
 
-// TourStop is the stop of the tour the page is at, from 1 (0: no tour).
-func (s *Session) TourStop() int { return s.tourStop }
+// Stop is the stop of the tour the page is at, from 1 (0: no tour).
+func (t *Tour) Stop() int { return t.stop }
 
-// GoToStop goes to stop n of the tour (from 1): its step, its event
+// GoTo goes to stop n of the tour (from 1): its step, its event
 // selected, its messages pointed at. Stop 0 ends the tour.
-func (s *Session) GoToStop(n int) error {
-	tour := s.Tour()
+func (t *Tour) GoTo(n int) error {
+	s, tour := t.s, t.Stops()
 	if n < 0 || n > len(tour) {
 		return fmt.Errorf("the tour has stops 1 to %d, not %d", len(tour), n)
 	}
-	s.tourStop = n
+	t.stop = n
 	if n == 0 {
 		return nil
 	}
 	st := tour[n-1]
 	s.Seek(st.Step)
-	s.Selected, s.Other = -1, -1
+	s.causality.selected, s.causality.other = -1, -1
 	if st.Event > 0 && st.Event <= s.step && s.run.Trace().Records[st.Event-1].Node >= 0 {
-		s.Selected = st.Event - 1
+		s.causality.selected = st.Event - 1
 	}
 	return nil
 }
 
-// NextStop goes to the tour's next stop, and reports whether there was one.
-func (s *Session) NextStop() bool {
-	if s.tourStop >= len(s.Tour()) {
+// Next goes to the tour's next stop, and reports whether there was one.
+func (t *Tour) Next() bool {
+	if t.stop >= len(t.Stops()) {
 		return false
 	}
-	return s.GoToStop(s.tourStop+1) == nil
+	return t.GoTo(t.stop+1) == nil
 }
 
-// PrevStop goes to the tour's previous stop, and reports whether there
-// was one.
-func (s *Session) PrevStop() bool {
-	if s.tourStop <= 1 {
+// Prev goes to the tour's previous stop, and reports whether there was
+// one.
+func (t *Tour) Prev() bool {
+	if t.stop <= 1 {
 		return false
 	}
-	return s.GoToStop(s.tourStop-1) == nil
+	return t.GoTo(t.stop-1) == nil
 }
 
-// tourMessages are the messages the stop on screen points at, while the
-// page is at its step.
-func (s *Session) tourMessages() []int {
-	if s.tourStop < 1 {
+// messages are the messages the stop on screen points at, while the page
+// is at its step.
+func (t *Tour) messages() []int {
+	if t.stop < 1 {
 		return nil // no tour: not even made, on every frame
 	}
-	tour := s.Tour()
-	if s.tourStop > len(tour) {
+	tour := t.Stops()
+	if t.stop > len(tour) {
 		return nil
 	}
-	st := tour[s.tourStop-1]
-	if st.Step != s.step {
+	st := tour[t.stop-1]
+	if st.Step != t.s.step {
 		return nil
 	}
 	return st.Messages

@@ -23,21 +23,21 @@ func TestEveryClaimsTourPlaysToTheEnd(t *testing.T) {
 			page, err := PageFromQuery(q, false)
 			require.NoError(t, err, c.Lesson)
 			s := page.Views[0]
-			tour := s.Tour()
+			tour := s.Tour().Stops()
 			require.NotEmpty(t, tour, "%s has no tour", c.Lesson)
-			if n := s.TourStop(); n > 0 {
+			if n := s.Tour().Stop(); n > 0 {
 				assert.Equal(t, c.Step, tour[n-1].Step, "%s: the claim opens at a stop of its step", c.Lesson)
 				assert.Equal(t, c.Step, s.Step())
 			} else {
 				assert.NotEmpty(t, s.Scenario().Lesson.Tour, "%s: the claim %q opens at no stop of the tour of its claims", c.Lesson, c.Text)
 			}
-			require.NoError(t, s.GoToStop(1))
+			require.NoError(t, s.Tour().GoTo(1))
 			stops := 1
-			for s.NextStop() {
+			for s.Tour().Next() {
 				stops++
 			}
 			assert.Equal(t, len(tour), stops, c.Lesson)
-			assert.Equal(t, len(tour), s.TourStop(), "%s: the tour ends at its last stop", c.Lesson)
+			assert.Equal(t, len(tour), s.Tour().Stop(), "%s: the tour ends at its last stop", c.Lesson)
 			for i, st := range tour {
 				assert.LessOrEqual(t, st.Step, s.Len(), "%s: stop %d is past the run's end", c.Lesson, i+1)
 			}
@@ -51,10 +51,10 @@ func TestEveryClaimsTourPlaysToTheEnd(t *testing.T) {
 			} else {
 				assert.LessOrEqual(t, tour[0].Step, c.Step, "%s: the tour starts by the claim's step", c.Lesson)
 			}
-			assert.False(t, s.NextStop(), "no stop after the last")
-			for s.PrevStop() {
+			assert.False(t, s.Tour().Next(), "no stop after the last")
+			for s.Tour().Prev() {
 			}
-			assert.Equal(t, 1, s.TourStop())
+			assert.Equal(t, 1, s.Tour().Stop())
 		}
 	}
 }
@@ -65,21 +65,21 @@ func TestEveryClaimsTourPlaysToTheEnd(t *testing.T) {
 func TestTourStopsAndLinks(t *testing.T) {
 	s, err := FromQuery(url.Values{"v": {"2"}, "s": {"snapshot-nonfifo"}})
 	require.NoError(t, err)
-	require.NoError(t, s.GoToStop(3))
+	require.NoError(t, s.Tour().GoTo(3))
 	assert.Equal(t, 42, s.Step())
-	assert.Equal(t, 41, s.Selected, "the stop's event is selected")
+	assert.Equal(t, 41, s.Causality().Selected(), "the stop's event is selected")
 	assert.Subset(t, s.highlightAll(), []int{16, 17}, "the stop's messages are pointed at")
 	q := s.Query()
 	assert.Equal(t, "3", q.Get("tour"))
 
 	back, err := FromQuery(url.Values{"v": {"2"}, "s": {"snapshot-nonfifo"}, "tour": {"2"}})
 	require.NoError(t, err)
-	assert.Equal(t, 2, back.TourStop())
+	assert.Equal(t, 2, back.Tour().Stop())
 	assert.Equal(t, 37, back.Step(), "a link to a stop opens at its step")
 
 	s.Seek(10)
 	assert.NotContains(t, s.highlightAll(), 16, "off its step, the stop points at nothing")
-	require.NoError(t, s.GoToStop(0))
+	require.NoError(t, s.Tour().GoTo(0))
 	assert.Equal(t, "", s.Query().Get("tour"))
 
 	for raw, want := range map[string]string{
@@ -95,7 +95,7 @@ func TestTourStopsAndLinks(t *testing.T) {
 	// claims its unchanged self shows
 	flipped, err := FromQuery(url.Values{"v": {"2"}, "s": {"ricart-agrawala-defer"}, "fifo": {"0"}})
 	require.NoError(t, err)
-	assert.Empty(t, flipped.Tour())
+	assert.Empty(t, flipped.Tour().Stops())
 	_, err = FromQuery(url.Values{"v": {"2"}, "s": {"ricart-agrawala-defer"}, "fifo": {"0"}, "tour": {"1"}})
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "this lesson has no tour"), err.Error())

@@ -64,22 +64,8 @@ func Panned(scene *diagram.Scene, dx float64) View {
 	return pinned(span, math.Max(start, -span/2))
 }
 
-// ZoomAt zooms the session's window at pixel column x.
-func (s *Session) ZoomAt(scene *diagram.Scene, x, factor float64) {
-	s.View = ZoomedAt(scene, x, factor)
-}
-
-// Zoom zooms the session's window around the present.
-func (s *Session) Zoom(scene *diagram.Scene, factor float64) { s.View = Zoomed(s.View, scene, factor) }
-
-// Pan moves the session's window by dx pixels.
-func (s *Session) Pan(scene *diagram.Scene, dx float64) { s.View = Panned(scene, dx) }
-
-// Follow unpins the window so that it follows the present again, keeping
-// the zoom.
-func (s *Session) Follow() { s.View.Pinned, s.View.Start = false, 0 }
-
-// ResetView goes back to the default zoom, following the present.
-func (s *Session) ResetView() { s.View = View{} }
+// Following is the window unpinned so that it follows the present again,
+// keeping the zoom.
+func (v View) Following() View { return View{Span: v.Span} }
 
 func clampSpan(span float64) float64 { return math.Min(math.Max(span, MinSpan), MaxSpan) }

@@ -25,9 +25,9 @@ func (c *PaneView) click(ctx app.Context, e app.Event) {
 	}
 	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
 	s := c.sess(i)
-	if s.Cut.On {
+	if s.Cut().On() {
 		if lane, ok := p.scene.LaneAt(y); ok {
-			s.PlaceCut(lane, p.scene.TimeAt(x))
+			s.Cut().Place(lane, p.scene.TimeAt(x))
 			c.changed(ctx)
 		}
 		return
@@ -187,15 +187,15 @@ func (c *PaneView) selectLatestEvent(ctx app.Context, compare bool) {
 func (c *PaneView) selectEvent(ctx app.Context, step int, compare bool) {
 	i := c.Pane
 	s := c.sess(i)
-	if compare && s.Selected >= 0 {
-		s.Compare(step) // a second event, related to the first
+	if compare && s.Causality().Selected() >= 0 {
+		s.Causality().Compare(step) // a second event, related to the first
 	} else {
-		s.Select(step)
+		s.Causality().Select(step)
 	}
 	p := c.panes[i]
-	p.notice = s.RelationText()
+	p.notice = s.Causality().Relation()
 	if p.notice == "" {
-		p.notice = s.SelectionText()
+		p.notice = s.Causality().Text()
 	}
 	c.changed(ctx)
 }

@@ -92,7 +92,7 @@ func (c *Tools) Render() app.UI {
 				pn.openMenu(menuNetwork, 40, 10, false, func(*menu) {})
 			}, app.EventScope(p.n, i)),
 		app.Button().ID(p.id("reset")).Title("Forget your inputs and start over").Text("Reset").OnClick(func(ctx app.Context, e app.Event) { c.paneOf(i).reset(ctx) }, app.EventScope(p.n, i)),
-		app.If(len(c.sess(i).Tour()) > 0, func() app.UI { return c.tourOf(i).tourButton() }),
+		app.If(len(c.sess(i).Tour().Stops()) > 0, func() app.UI { return c.tourOf(i).tourButton() }),
 		app.If(!c.several(), func() app.UI { return c.quizOf(i).quizButton() }),
 		app.If(c.searchOf(i).searchable(), func() app.UI { return c.searchOf(i).searchButton() }),
 		c.commandBar(),

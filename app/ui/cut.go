@@ -16,14 +16,14 @@ type CutTool struct {
 // Render draws the cut tool's button.
 func (c *CutTool) Render() app.UI {
 	p := c.panes[c.Pane]
-	return app.Button().ID(p.id("cut-tool")).Title("Draw your own cut and see whether it is consistent (C)").Attr("aria-pressed", c.sess(c.Pane).Cut.On).
+	return app.Button().ID(p.id("cut-tool")).Title("Draw your own cut and see whether it is consistent (C)").Attr("aria-pressed", c.sess(c.Pane).Cut().On()).
 		Text("Cut tool").OnClick(func(ctx app.Context, e app.Event) { c.toggleCut(ctx) }, app.EventScope(p.n, c.Pane))
 }
 
 // toggleCut turns pane i's cut tool on or off.
 func (c *CutTool) toggleCut(ctx app.Context) {
 	i := c.Pane
-	c.sess(i).ToggleCut()
+	c.sess(i).Cut().Toggle()
 	c.panes[i].menu.kind = menuNone
 	c.changed(ctx)
 }

@@ -85,7 +85,7 @@ func (c *Lab) key(ev app.Value) {
 		}
 		act = func(ctx app.Context) { c.quizOf(i).toggleQuiz(ctx) }
 	case "1", "2", "3", "4":
-		if _, asking := c.sess(i).Asking(); !asking {
+		if _, asking := c.sess(i).Quiz().Asking(); !asking {
 			return
 		}
 		n := int(k[0] - '1')
@@ -103,12 +103,12 @@ func (c *Lab) key(ev app.Value) {
 				c.tourOf(i).goToStop(ctx, 0) // nothing else to close: the tour ends
 				return
 			}
-			if p.menu.kind == menuNone && p.notice == "" && c.sess(i).Selected < 0 && c.enlarged != 0 {
+			if p.menu.kind == menuNone && p.notice == "" && c.sess(i).Causality().Selected() < 0 && c.enlarged != 0 {
 				c.enlarge(ctx, -1) // nothing else to close: back to every run
 				return
 			}
 			p.menu.kind, p.notice = menuNone, ""
-			c.sess(i).Select(-1)
+			c.sess(i).Causality().Select(-1)
 			c.changed(ctx)
 		}
 	case "+", "=":

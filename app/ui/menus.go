@@ -133,15 +133,15 @@ func (c *Menu) Render() app.UI {
 	case s.Spec().Learner.Record:
 		// the engine refuses them all: say why rather than "nothing"
 		items = []app.UI{app.P().Class("note").Text("A log records what happened: it takes no faults, commands or deliveries. Step through it, rewind it, check its cuts.")}
-	case len(items) == 0 && !s.Cut.On:
+	case len(items) == 0 && !s.Cut().On():
 		items = append(items, app.P().Class("note").Text("Nothing can be done here at this step."))
 	}
-	if m.kind == menuProcess && s.Cut.On {
+	if m.kind == menuProcess && s.Cut().On() {
 		// the cut tool from the keyboard: this process's point at the present
 		node := m.node
 		cut := app.Button().ID(p.id("menu-cut-here")).Text(fmt.Sprintf("Cut here: %s's events so far inside the cut", s.Scenario().Names[node])).
 			OnClick(func(ctx app.Context, e app.Event) {
-				c.sess(i).PlaceCutNow(node)
+				c.sess(i).Cut().PlaceNow(node)
 				c.panes[i].menu.kind = menuNone
 				c.changed(ctx)
 			}, app.EventScope(p.n, i, int(node)))

@@ -29,7 +29,7 @@ func (c *Panels) Render() app.UI {
 	i := c.Pane
 	p := c.panes[i]
 	var items []app.UI
-	if cut, ok := c.sess(i).CutPanel(); ok {
+	if cut, ok := c.sess(i).Cut().Panel(); ok {
 		items = append(items, panelTable(cut))
 	}
 	for _, panel := range c.sess(i).Panels() {

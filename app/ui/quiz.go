@@ -32,9 +32,9 @@ func (c *Quiz) toggleQuiz(ctx app.Context) {
 	p := c.panes[i]
 	c.stopPlaying(i)
 	p.quizResult = quizResult{}
-	if s.QuizOn() {
-		s.EndQuiz()
-	} else if err := s.StartQuiz(nil); err != nil {
+	if s.Quiz().On() {
+		s.Quiz().End()
+	} else if err := s.Quiz().Start(nil); err != nil {
 		p.notice = "No quiz: " + err.Error()
 	}
 	c.changed(ctx)
@@ -44,17 +44,17 @@ func (c *Quiz) toggleQuiz(ctx app.Context) {
 func (c *Quiz) answer(ctx app.Context, n int) {
 	i := c.Pane
 	s := c.sess(i)
-	q, ok := s.Asking()
+	q, ok := s.Quiz().Asking()
 	if !ok || n < 0 || n >= len(q.Choices) {
 		return
 	}
-	right, why, err := s.Answer(n)
+	right, why, err := s.Quiz().Answer(n)
 	if err != nil {
 		return
 	}
 	verdict := "✓ Right."
 	if !right {
-		verdict = "✗ Not quite: " + s.RightChoice(q.Step) + "."
+		verdict = "✗ Not quite: " + s.Quiz().RightChoice(q.Step) + "."
 	}
 	c.panes[i].quizResult = quizResult{step: q.Step, right: right, text: verdict + " " + capitalise(why) + "."}
 	c.changed(ctx)
@@ -64,7 +64,7 @@ func (c *Quiz) answer(ctx app.Context, n int) {
 func (c *Quiz) quizButton() app.UI {
 	i := c.Pane
 	p := c.panes[i]
-	return app.Button().ID(p.id("quiz-button")).Attr("aria-pressed", c.sess(i).QuizOn()).
+	return app.Button().ID(p.id("quiz-button")).Attr("aria-pressed", c.sess(i).Quiz().On()).
 		Title("Predict the next step: the page stops before some steps and asks what they will do (Q)").
 		Text("Quiz").OnClick(func(ctx app.Context, e app.Event) { c.toggleQuiz(ctx) }, app.EventScope(p.n, i))
 }
@@ -75,8 +75,8 @@ func (c *Quiz) Render() app.UI {
 	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
-	answered, right := s.Score()
-	total := len(s.QuizSteps())
+	answered, right := s.Quiz().Score()
+	total := len(s.Quiz().Steps())
 	score := fmt.Sprintf("Quiz · %d/%d right · ", right, answered)
 	scope := app.EventScope(p.n, i)
 	r := p.quizResult
@@ -87,7 +87,7 @@ func (c *Quiz) Render() app.UI {
 		}
 		return app.Span().ID(p.id("quiz-result")).Class(attrText(cls)).Text(r.text + " ")
 	})
-	if q, ok := s.Asking(); ok {
+	if q, ok := s.Quiz().Asking(); ok {
 		choices := make([]app.UI, len(q.Choices))
 		for n, choice := range q.Choices {
 			choices[n] = app.Button().ID(p.id("choice-"+strconv.Itoa(n+1))).Class("choice").Title("Answer with this ("+strconv.Itoa(n+1)+")").

@@ -86,7 +86,7 @@ func (c *PaneView) Render() app.UI {
 	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
-	changes := s.Changes()
+	changes := s.Switches().Changes()
 	cls := "pane"
 	if c.several() && i == c.focus {
 		cls += " active"
@@ -104,22 +104,22 @@ func (c *PaneView) Render() app.UI {
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.menuOf(i) }),
 			// feedback on a click sits over the diagram's foot, so that
 			// the diagram keeps its size (and what was clicked its place)
-			app.If(p.notice != "" || s.Cut.On || p.search != nil, func() app.UI {
+			app.If(p.notice != "" || s.Cut().On() || p.search != nil, func() app.UI {
 				return app.Div().Class("notes").Body(
 					app.If(p.search != nil, func() app.UI { return c.searchOf(i) }),
 					app.If(p.notice != "", func() app.UI {
 						return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
 					}),
-					app.If(s.Cut.On, func() app.UI {
-						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.CutText())
+					app.If(s.Cut().On(), func() app.UI {
+						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.Cut().Text())
 					}),
 				)
 			}),
 		),
 		// a tour's stop takes its room from the diagram rather than
 		// covering any of it
-		app.If(s.TourStop() > 0, func() app.UI { return c.tourOf(i) }),
-		app.If(s.QuizOn(), func() app.UI { return c.quizOf(i) }),
+		app.If(s.Tour().Stop() > 0, func() app.UI { return c.tourOf(i) }),
+		app.If(s.Quiz().On(), func() app.UI { return c.quizOf(i) }),
 		app.If(!c.together(), func() app.UI { return c.controlsOf(i) }),
 		// stepping together in the grid, the run's position is in its bar
 		app.If(c.together() && !c.gridded(), func() app.UI { return app.Div().Class("controls").Body(c.controlsOf(i).position()) }),

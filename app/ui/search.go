@@ -63,8 +63,8 @@ func (c *Search) toggleSearch(ctx app.Context) {
 	}
 	c.stopPlaying(i)
 	s := c.sess(i)
-	from, opts := s.SearchPlan()
-	x, err := s.Search(from, opts)
+	from, opts := s.Search().Plan()
+	x, err := s.Search().Start(from, opts)
 	if err != nil {
 		p.notice = "Cannot search: " + err.Error()
 		return
@@ -132,7 +132,7 @@ func (c *Search) finishSearch(st *searching) {
 		c.stopSearch("The run changed while the search ran: search again.")
 		return
 	}
-	if err := s.Adopt(st.from, v); err != nil {
+	if err := s.Search().Adopt(st.from, v); err != nil {
 		c.stopSearch(err.Error())
 		return
 	}

@@ -69,7 +69,7 @@ func (c *Settings) runToggles() []app.UI {
 func (c *Settings) toggleFIFO(ctx app.Context) {
 	i := c.Pane
 	s := c.sess(i)
-	c.rerun(ctx, s.SetFIFO(!s.Scenario().FIFO()))
+	c.rerun(ctx, s.Switches().SetFIFO(!s.Scenario().FIFO()))
 }
 
 // toggleSwitch runs pane i's scenario again with one of its algorithm's
@@ -77,7 +77,7 @@ func (c *Settings) toggleFIFO(ctx app.Context) {
 func (c *Settings) toggleSwitch(ctx app.Context, sw sim.Switch) {
 	i := c.Pane
 	s := c.sess(i)
-	c.rerun(ctx, s.SetSwitch(sw, !s.Scenario().Switched(sw)))
+	c.rerun(ctx, s.Switches().Set(sw, !s.Scenario().Switched(sw)))
 }
 
 // rerun shows pane i after its scenario ran again, with err, if any, as
@@ -98,9 +98,7 @@ func (c *Settings) setAxis(ctx app.Context, axis string) {
 	i := c.Pane
 	s := c.sess(i)
 	s.Axis = axisOf(axis)
-	v := c.page.ViewOf(i)
-	v.Pinned, v.Start = false, 0 // a pinned window is measured in the other axis's units
-	c.page.SetView(i, v)
+	c.page.SetView(i, c.page.ViewOf(i).Following()) // a pinned window is measured in the other axis's units
 	c.changed(ctx)
 }
 

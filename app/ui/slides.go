@@ -148,8 +148,8 @@ func (c *slideBridge) slideState() lab.SlideState {
 	verdict, _ := s.Verdict()
 	st := lab.SlideState{Spacetime: lab.SlideVersion, Event: "state", Lesson: s.Scenario().ID, Title: s.Scenario().Title,
 		Step: c.page.Position(i), Steps: c.page.Len(i), Caption: c.page.Caption(i), Verdict: verdict, Playing: c.playing(i)}
-	if n := s.TourStop(); n > 0 {
-		tour := s.Tour()
+	if n := s.Tour().Stop(); n > 0 {
+		tour := s.Tour().Stops()
 		st.Stop, st.Stops, st.Narration = n, len(tour), tour[n-1].Say
 	}
 	return st

@@ -19,14 +19,14 @@ type Tour struct {
 
 // touring says whether pane i is on a stop of its lesson's tour: then the
 // keys and the slides' next and prev go from stop to stop.
-func (c *Tour) touring() bool { i := c.Pane; return c.sess(i).TourStop() > 0 }
+func (c *Tour) touring() bool { i := c.Pane; return c.sess(i).Tour().Stop() > 0 }
 
 // goToStop moves pane i to stop n of its tour (0 ends the tour).
 func (c *Tour) goToStop(ctx app.Context, n int) error {
 	i := c.Pane
 	c.stopPlaying(i)
 	var err error
-	c.controlsOf(i).step(ctx, func() { err = c.sess(i).GoToStop(n) })
+	c.controlsOf(i).step(ctx, func() { err = c.sess(i).Tour().GoTo(n) })
 	return err
 }
 
@@ -37,7 +37,7 @@ func (c *Tour) toggleTour(ctx app.Context) {
 		c.goToStop(ctx, 0)
 		return
 	}
-	if len(c.sess(i).Tour()) > 0 {
+	if len(c.sess(i).Tour().Stops()) > 0 {
 		c.goToStop(ctx, 1)
 	}
 }
@@ -46,13 +46,13 @@ func (c *Tour) toggleTour(ctx app.Context) {
 func (c *Tour) nextStop(ctx app.Context) {
 	i := c.Pane
 	c.stopPlaying(i)
-	c.controlsOf(i).step(ctx, func() { c.sess(i).NextStop() })
+	c.controlsOf(i).step(ctx, func() { c.sess(i).Tour().Next() })
 }
 
 func (c *Tour) prevStop(ctx app.Context) {
 	i := c.Pane
 	c.stopPlaying(i)
-	c.controlsOf(i).step(ctx, func() { c.sess(i).PrevStop() })
+	c.controlsOf(i).step(ctx, func() { c.sess(i).Tour().Prev() })
 }
 
 // tourButton starts and ends pane i's tour.
@@ -71,7 +71,7 @@ func (c *Tour) Render() app.UI {
 	i := c.Pane
 	p := c.panes[i]
 	s := c.sess(i)
-	tour, n := s.Tour(), s.TourStop()
+	tour, n := s.Tour().Stops(), s.Tour().Stop()
 	st := tour[n-1]
 	where := fmt.Sprintf("Tour %d/%d", n, len(tour))
 	if s.Step() != st.Step {

@@ -1137,14 +1137,14 @@ func TestClicksOnTheDiagram(t *testing.T) {
 		require.Equal(t, diagram.HitEvent, hit.Kind, "some event dot is clickable")
 		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		// the event is selected: the notice says what came before and after
-		assert.Equal(t, hit.Step, r.c.sess(0).Selected)
+		assert.Equal(t, hit.Step, r.c.sess(0).Causality().Selected())
 		notice := r.page().id("notice").text()
 		assert.Contains(t, notice, fmt.Sprintf("Step %d (", hit.Step+1))
 		assert.Contains(t, notice, r.c.sess(0).Run().Trace().Records[hit.Step].Caption)
 		assert.Contains(t, notice, "happened before it")
 		// clicking it again clears the selection
 		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
-		assert.Equal(t, -1, r.c.sess(0).Selected)
+		assert.Equal(t, -1, r.c.sess(0).Causality().Selected())
 	})
 	t.Run("delivered message", func(t *testing.T) {
 		var id = -1
@@ -1510,7 +1510,7 @@ func TestLegendNamesWhatTheDiagramDraws(t *testing.T) {
 	// a selection and a pause add theirs
 	s := session(t, link("snapshot-bank", 10))
 	require.NoError(t, s.Fault("pause", faults.AtProcess(1).With("for", faults.ParamTicks.Num(5))))
-	s.Select(3)
+	s.Causality().Select(3)
 	words, _ = legend(s)
 	assert.Contains(t, words, "causal past")
 	assert.Contains(t, words, "GC pause (a band while the process is paused)")

@@ -54,9 +54,7 @@ func (c *Controls) pan(ctx app.Context, share float64) {
 // follow makes pane i's window follow the present again, keeping the zoom.
 func (c *Controls) follow(ctx app.Context) {
 	i := c.Pane
-	v := c.page.ViewOf(i)
-	v.Pinned, v.Start = false, 0
-	c.page.SetView(i, v)
+	c.page.SetView(i, c.page.ViewOf(i).Following())
 	c.changed(ctx)
 }
 
@@ -90,9 +88,9 @@ func (c *PaneView) dragStart(ctx app.Context, e app.Event) {
 	p := c.panes[i]
 	x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
 	p.drag = drag{down: true, lastX: x, from: x}
-	if s := c.sess(i); s.Cut.On && p.scene != nil {
+	if s := c.sess(i); s.Cut().On() && p.scene != nil {
 		// a press on a placed point of the cut takes hold of it
-		if lane, ok := p.scene.LaneAt(y); ok && !math.IsNaN(s.Cut.Points[lane]) && math.Abs(p.scene.XOf(s.Cut.Points[lane])-x) <= 8 {
+		if lane, ok := p.scene.LaneAt(y); ok && !math.IsNaN(s.Cut().Points()[lane]) && math.Abs(p.scene.XOf(s.Cut().Points()[lane])-x) <= 8 {
 			p.drag.cutting, p.drag.lane = true, lane
 		}
 	}
@@ -114,7 +112,7 @@ func (c *PaneView) dragMove(ctx app.Context, e app.Event) {
 	}
 	p.drag.moved = true
 	if p.drag.cutting {
-		c.sess(i).PlaceCut(p.drag.lane, p.scene.TimeAt(x))
+		c.sess(i).Cut().Place(p.drag.lane, p.scene.TimeAt(x))
 		c.redraw(ctx)
 		ctx.PreventUpdate()
 		return

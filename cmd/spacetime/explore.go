@@ -60,7 +60,7 @@ func (c *cli) explore(args []string) error {
 	if err != nil {
 		return errUsage{err}
 	}
-	start, opts := sess.SearchPlan()
+	start, opts := sess.Search().Plan()
 	set := given(fs)
 	if m.stopped(b) && set["from"] {
 		// the run was cut short: a step past the cut is valid, but out of reach
@@ -94,7 +94,7 @@ func (c *cli) explore(args []string) error {
 		opts.Invariant = *invariant
 	}
 	opts.Budget = b
-	search, err := sess.Search(start, opts)
+	search, err := sess.Search().Start(start, opts)
 	if err != nil {
 		return errUsage{err}
 	}
@@ -114,7 +114,7 @@ func (c *cli) explore(args []string) error {
 	rep := exploreReport{Scenario: s.ID, From: start, Depth: opts.Depth, MaxStates: opts.MaxStates, Faults: opts.Faults,
 		Invariant: opts.Invariant, Progress: search.Progress(), Ignored: search.Ignored(), Violation: search.Violation()}
 	if v := rep.Violation; v != nil {
-		if err := sess.Adopt(start, v); err != nil {
+		if err := sess.Search().Adopt(start, v); err != nil {
 			if m.stopped(b) {
 				return errResources{fmt.Errorf("the schedule found could not be replayed: it would keep more than %d MB (--max-memory)", m.mb)}
 			}
