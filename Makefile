@@ -65,7 +65,7 @@ test-fuzz:
 	$(call fuzz,FuzzFromLog,./core/scenario,10000x)
 	$(call fuzz,FuzzQuickClock,./core/scenario,20000x)
 	$(call fuzz,FuzzParamsEncode,./core/algo/logreplay,20000x)
-	$(call fuzz,FuzzDecodeStrict,./core/sim,8000x)
+	$(call fuzz,FuzzDecode,./core/strictjson,8000x)
 	$(call fuzz,FuzzDecodeArgs,./core/faults,15000x)
 	$(call fuzz,FuzzPageFromQuery,./app/lab,800x)
 	$(call fuzz,FuzzDecodeInputs,./app/lab,1500x)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // Kind is a kind of fault argument, with everything the product does with
@@ -26,7 +27,7 @@ type Kind struct {
 	// arguments a (nil: any value will do).
 	Check func(v Value, a Args, n int) error
 	// Read reads a value as a scenario file gives it; procs reads a
-	// process as the file names it. An error may be a *sim.FieldError
+	// process as the file names it. An error may be a *strictjson.FieldError
 	// whose path is inside the value ("[1][0]").
 	Read func(raw json.RawMessage, procs Procs) (Value, error)
 	// Write writes a value for a scenario file; ref writes a process.
@@ -216,7 +217,7 @@ var (
 		Read: func(raw json.RawMessage, _ Procs) (Value, error) {
 			var on bool
 			if err := json.Unmarshal(raw, &on); err != nil {
-				return Value{}, sim.DecodeStrict(raw, &on, "")
+				return Value{}, strictjson.Decode(raw, &on, "")
 			}
 			return Value{Int: boolInt(on)}, nil
 		},
@@ -252,7 +253,7 @@ var (
 		Read: func(raw json.RawMessage, _ Procs) (Value, error) {
 			var x float64
 			if err := json.Unmarshal(raw, &x); err != nil {
-				return Value{}, sim.DecodeStrict(raw, &x, "")
+				return Value{}, strictjson.Decode(raw, &x, "")
 			}
 			if x < 0 || x > MaxRate/100 {
 				return Value{}, fmt.Errorf("from 0 (a clock that stands still) to %d, got %s", MaxRate/100, raw)
@@ -351,7 +352,7 @@ func boolInt(on bool) int64 {
 func readNumber(raw json.RawMessage, _ Procs) (Value, error) {
 	var x int64
 	if err := json.Unmarshal(raw, &x); err != nil {
-		return Value{}, sim.DecodeStrict(raw, &x, "")
+		return Value{}, strictjson.Decode(raw, &x, "")
 	}
 	return Value{Int: x}, nil
 }
@@ -400,7 +401,7 @@ func checkGroups(v Value, _ Args, n int) error {
 func readGroups(raw json.RawMessage, procs Procs) (Value, error) {
 	var refs [][]json.RawMessage
 	if err := json.Unmarshal(raw, &refs); err != nil {
-		return Value{}, sim.DecodeStrict(raw, &refs, "")
+		return Value{}, strictjson.Decode(raw, &refs, "")
 	}
 	groups := make([][]sim.NodeID, 0, len(refs))
 	for gi, g := range refs {
@@ -408,7 +409,7 @@ func readGroups(raw json.RawMessage, procs Procs) (Value, error) {
 		for pi, ref := range g {
 			id, err := procs(ref)
 			if err != nil {
-				return Value{}, sim.FieldErrorf(fmt.Sprintf("[%d][%d]", gi, pi), "%v", err)
+				return Value{}, strictjson.FieldErrorf(fmt.Sprintf("[%d][%d]", gi, pi), "%v", err)
 			}
 			ids = append(ids, id)
 		}

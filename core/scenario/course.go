@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // A Claim is one statement of the course texts and the built-in lesson
@@ -64,7 +64,7 @@ func loadCourse() ([]CourseTopic, error) {
 	var doc struct {
 		Topics []CourseTopic `json:"topics"`
 	}
-	if err := sim.DecodeStrict(courseFile, &doc, ""); err != nil {
+	if err := strictjson.Decode(courseFile, &doc, ""); err != nil {
 		return nil, err
 	}
 	if len(doc.Topics) == 0 {

@@ -20,6 +20,7 @@ import (
 	"spacetime/core/explore"
 	"spacetime/core/faults"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // MaxN bounds the number of processes of any scenario.
@@ -320,7 +321,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == 'n' {
 		return nil // null, as encoding/json leaves a value
 	}
-	return sim.Members(data, func(key string, raw []byte) error {
+	return strictjson.Members(data, func(key string, raw []byte) error {
 		var err error
 		switch key {
 		case "at":
@@ -342,10 +343,10 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 			fields := faults.ArgFields()
 			if !slices.Contains(fields, key) {
 				known := slices.Sorted(slices.Values(append(fields, entryKeys...)))
-				return sim.FieldErrorf(sim.ClipKey(key), "unknown field (known here: %s)", strings.Join(known, ", "))
+				return strictjson.FieldErrorf(strictjson.ClipKey(key), "unknown field (known here: %s)", strings.Join(known, ", "))
 			}
 			if _, twice := e.Args[key]; twice {
-				return sim.FieldErrorf(sim.ClipKey(key), "given twice")
+				return strictjson.FieldErrorf(strictjson.ClipKey(key), "given twice")
 			}
 			if e.Args == nil {
 				e.Args = map[string]json.RawMessage{}
@@ -374,7 +375,7 @@ func decodeField[T any](raw []byte, v *T, key string) error {
 	if json.Unmarshal(raw, v) == nil {
 		return nil
 	}
-	return sim.DecodeStrict(raw, v, key)
+	return strictjson.Decode(raw, v, key)
 }
 
 // MarshalJSON writes an entry: at, its own fields that are given, then the
@@ -457,8 +458,8 @@ type Expect struct {
 // Parse reads and validates a scenario file.
 func Parse(data []byte) (*Scenario, error) {
 	var s Scenario
-	if err := sim.DecodeStrict(data, &s, ""); err != nil {
-		var fe *sim.FieldError
+	if err := strictjson.Decode(data, &s, ""); err != nil {
+		var fe *strictjson.FieldError
 		if errors.As(err, &fe) && fe.Path == "" && strings.HasPrefix(fe.Problem, "want an object") {
 			return nil, fmt.Errorf("scenario: a scenario is a JSON object of fields (algorithm, n, seed, …); %s", fe.Problem)
 		}
@@ -471,7 +472,7 @@ func Parse(data []byte) (*Scenario, error) {
 }
 
 func fieldErr(path, format string, args ...any) error {
-	return fmt.Errorf("scenario: %w", sim.FieldErrorf(path, format, args...))
+	return fmt.Errorf("scenario: %w", strictjson.FieldErrorf(path, format, args...))
 }
 
 // Validate checks every field and fills in the defaults.
@@ -602,11 +603,11 @@ func (s *Scenario) Validate() error {
 
 // paramsError words an algorithm's refusal of its params.
 func paramsError(err error) error {
-	var fe *sim.FieldError
+	var fe *strictjson.FieldError
 	if errors.As(err, &fe) {
 		return fmt.Errorf("scenario: %w", err)
 	}
-	return fmt.Errorf("scenario: %w", sim.FieldErrorf("params", "%v", err))
+	return fmt.Errorf("scenario: %w", strictjson.FieldErrorf("params", "%v", err))
 }
 
 func (nw *Network) validate() error {
@@ -729,9 +730,9 @@ func (s *Scenario) entryArgs(e *Entry, f *faults.Fault, field func(string) strin
 		}
 		v, err := p.Kind.Read(raw, s.nodeRef)
 		if err != nil {
-			var fe *sim.FieldError
+			var fe *strictjson.FieldError
 			if errors.As(err, &fe) {
-				return a, fieldErr(sim.JoinPath(field(p.Field), fe.Path), "%s", fe.Problem)
+				return a, fieldErr(strictjson.JoinPath(field(p.Field), fe.Path), "%s", fe.Problem)
 			}
 			return a, fieldErr(field(p.Field), "%v", err)
 		}

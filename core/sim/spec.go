@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"spacetime/core/clock"
+	"spacetime/core/strictjson"
 )
 
 // Role is how the diagram draws a message kind.
@@ -184,16 +185,16 @@ func ReadRing(ring []int, n int) ([]NodeID, error) {
 		return order, nil
 	}
 	if len(ring) != n {
-		return nil, FieldErrorf("params.ring", "want all %d processes once each, got %d entries", n, len(ring))
+		return nil, strictjson.FieldErrorf("params.ring", "want all %d processes once each, got %d entries", n, len(ring))
 	}
 	seen := make([]bool, n)
 	order := make([]NodeID, n)
 	for i, num := range ring {
 		if num < 1 || num > n {
-			return nil, FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "want a process number from 1 to %d, got %d", n, num)
+			return nil, strictjson.FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "want a process number from 1 to %d, got %d", n, num)
 		}
 		if seen[num-1] {
-			return nil, FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "process %d is on the ring twice", num)
+			return nil, strictjson.FieldErrorf(fmt.Sprintf("params.ring[%d]", i), "process %d is on the ring twice", num)
 		}
 		seen[num-1] = true
 		order[i] = NodeID(num - 1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // Relay is the conformance suite's own algorithm, not one of the product's:
@@ -97,7 +98,7 @@ func newRelay(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		return nil, err
 	}
 	if p.Hold < 1 || p.Hold > 1000 {
-		return nil, sim.FieldErrorf("params.hold", "want 1 to 1000 ticks, got %d", p.Hold)
+		return nil, strictjson.FieldErrorf("params.hold", "want 1 to 1000 ticks, got %d", p.Hold)
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {

@@ -31,6 +31,7 @@ import (
 	"fmt"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -205,12 +206,12 @@ func newJob(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		meaning string
 	}{{"params.rate", int64(p.Rate), maxTicks, "ticks"}, {"params.records", int64(p.Records), maxRecords, "records"}, {"params.interval", int64(p.Interval), maxTicks, "ticks"}, {"params.timeout", int64(p.Timeout), maxTicks, "ticks"}} {
 		if c.v < 1 || c.v > c.most {
-			return nil, sim.FieldErrorf(c.field, "want %s from 1 to %d, got %d", c.meaning, c.most, c.v)
+			return nil, strictjson.FieldErrorf(c.field, "want %s from 1 to %d, got %d", c.meaning, c.most, c.v)
 		}
 	}
 	n := len(names)
 	if n < minN || n > maxN {
-		return nil, sim.FieldErrorf("n", "a job has JM, 1 to 5 sources, Op and Sink: 4 to 8 processes, got %d", n)
+		return nil, strictjson.FieldErrorf("n", "a job has JM, 1 to 5 sources, Op and Sink: 4 to 8 processes, got %d", n)
 	}
 	k := sources(n)
 	nodes := make([]sim.Node, n)

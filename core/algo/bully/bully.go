@@ -18,6 +18,7 @@ import (
 
 	"spacetime/core/algo/election"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -99,7 +100,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		v     sim.Time
 	}{{"params.timeout", p.Timeout}, {"params.wait", p.Wait}} {
 		if t.v < 1 || t.v > MaxTimeout {
-			return nil, sim.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", MaxTimeout, t.v)
+			return nil, strictjson.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", MaxTimeout, t.v)
 		}
 	}
 	nodes := make([]sim.Node, len(names))

@@ -15,6 +15,7 @@ import (
 	"spacetime/core/algo/election"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -128,7 +129,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		v     sim.Time
 	}{{"params.ping", p.Ping}, {"params.timeout", p.Timeout}, {"params.wait", p.Wait}} {
 		if t.v < 1 || t.v > maxTicks {
-			return nil, sim.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", maxTicks, t.v)
+			return nil, strictjson.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", maxTicks, t.v)
 		}
 	}
 	if err := p.Check(); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -102,15 +103,15 @@ func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		}
 	}
 	if len(p.Balances) != n {
-		return nil, sim.FieldErrorf("params.balances", "want %d balances, one per branch, got %d", n, len(p.Balances))
+		return nil, strictjson.FieldErrorf("params.balances", "want %d balances, one per branch, got %d", n, len(p.Balances))
 	}
 	if p.MaxTransfer < 1 || p.MaxTransfer > MaxMoney {
-		return nil, sim.FieldErrorf("params.max_transfer", "want an amount from 1 to %d, got %d", MaxMoney, p.MaxTransfer)
+		return nil, strictjson.FieldErrorf("params.max_transfer", "want an amount from 1 to %d, got %d", MaxMoney, p.MaxTransfer)
 	}
 	nodes := make([]sim.Node, n)
 	for i, bal := range p.Balances {
 		if bal < 0 || bal > MaxMoney {
-			return nil, sim.FieldErrorf(fmt.Sprintf("params.balances[%d]", i), "a balance is from $0 to $%d, got %d", MaxMoney, bal)
+			return nil, strictjson.FieldErrorf(fmt.Sprintf("params.balances[%d]", i), "a balance is from $0 to $%d, got %d", MaxMoney, bal)
 		}
 		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer, SeedChannels: p.SeedChannels}
 	}

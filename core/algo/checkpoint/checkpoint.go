@@ -31,6 +31,7 @@ import (
 	"fmt"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -196,7 +197,7 @@ func newProcs(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		p.Coordinated = true
 	}
 	if p.Interval < 0 || p.Interval > maxInterval {
-		return nil, sim.FieldErrorf("params.interval", "want ticks from 0 (only when commanded) to %d, got %d", maxInterval, p.Interval)
+		return nil, strictjson.FieldErrorf("params.interval", "want ticks from 0 (only when commanded) to %d, got %d", maxInterval, p.Interval)
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {

@@ -27,6 +27,7 @@ import (
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/raft"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -193,10 +194,10 @@ func (p *Params) check() error {
 		}
 	}
 	if p.Keepalive >= p.Session {
-		return sim.FieldErrorf("params.keepalive", "want fewer ticks than params.session (%d), so that a session can be kept alive, got %d", p.Session, p.Keepalive)
+		return strictjson.FieldErrorf("params.keepalive", "want fewer ticks than params.session (%d), so that a session can be kept alive, got %d", p.Session, p.Keepalive)
 	}
 	if p.Work >= p.CSTime {
-		return sim.FieldErrorf("params.work", "want fewer ticks than params.cs_time (%d), so that the write goes out while the lock is held, got %d", p.CSTime, p.Work)
+		return strictjson.FieldErrorf("params.work", "want fewer ticks than params.cs_time (%d), so that the write goes out while the lock is held, got %d", p.CSTime, p.Work)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"spacetime/core/algo/fencing"
 	"spacetime/core/algo/raft"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ReplicatedID is the replicated lock's id in scenario files and on the
@@ -137,11 +138,11 @@ func newReplicated(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	switch {
 	case p.Replicas < 3 || p.Replicas > 7 || p.Replicas%2 == 0:
-		return nil, sim.FieldErrorf("params.replicas", "want an odd number of replicas from 3 to 7, got %d", p.Replicas)
+		return nil, strictjson.FieldErrorf("params.replicas", "want an odd number of replicas from 3 to 7, got %d", p.Replicas)
 	case len(names) < p.Replicas+2:
-		return nil, sim.FieldErrorf("params.replicas", "want %d replicas, the storage and a client at least, %d processes; the scenario has %d", p.Replicas, p.Replicas+2, len(names))
+		return nil, strictjson.FieldErrorf("params.replicas", "want %d replicas, the storage and a client at least, %d processes; the scenario has %d", p.Replicas, p.Replicas+2, len(names))
 	case len(p.Election) != 2 || p.Election[0] < 1 || p.Election[1] < p.Election[0] || p.Election[1] > fencing.MaxTicks:
-		return nil, sim.FieldErrorf("params.election", "want [least, most] ticks, from 1 to %d, got %v", fencing.MaxTicks, p.Election)
+		return nil, strictjson.FieldErrorf("params.election", "want [least, most] ticks, from 1 to %d, got %v", fencing.MaxTicks, p.Election)
 	}
 	if err := fencing.CheckTicks("params.heartbeat", p.Heartbeat); err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 
 	"spacetime/core/algo/election"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -113,7 +114,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		v     sim.Time
 	}{{"params.heartbeat", par.Heartbeat}, {"params.timeout", par.Timeout}} {
 		if d.v < 1 || d.v > maxTicks {
-			return nil, sim.FieldErrorf(d.field, "want ticks from 1 to %d, got %d", maxTicks, d.v)
+			return nil, strictjson.FieldErrorf(d.field, "want ticks from 1 to %d, got %d", maxTicks, d.v)
 		}
 	}
 	n := len(names)

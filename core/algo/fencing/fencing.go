@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // The processes' places.
@@ -80,7 +81,7 @@ func (p WriteParams) Fenced() bool { return p.Fencing == nil || *p.Fencing }
 // CheckTicks refuses a duration param out of range, naming the field.
 func CheckTicks(field string, t sim.Time) error {
 	if t < 1 || t > MaxTicks {
-		return sim.FieldErrorf(field, "want ticks from 1 to %d, got %d", MaxTicks, t)
+		return strictjson.FieldErrorf(field, "want ticks from 1 to %d, got %d", MaxTicks, t)
 	}
 	return nil
 }

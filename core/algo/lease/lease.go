@@ -18,6 +18,7 @@ import (
 
 	"spacetime/core/algo/fencing"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -173,7 +174,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		return nil, err
 	}
 	if p.FirstToken < 1 || p.FirstToken > 1_000_000_000 {
-		return nil, sim.FieldErrorf("params.first_token", "want a token from 1 to 1000000000, got %d", p.FirstToken)
+		return nil, strictjson.FieldErrorf("params.first_token", "want a token from 1 to 1000000000, got %d", p.FirstToken)
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {

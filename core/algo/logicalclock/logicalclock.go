@@ -19,6 +19,7 @@ import (
 
 	"spacetime/core/clock"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // The algorithms' ids.
@@ -131,10 +132,10 @@ func newProcesses(names []string, raw json.RawMessage, vector bool) ([]sim.Node,
 		return nil, err
 	}
 	if p.D < 1 || p.D > MaxD {
-		return nil, sim.FieldErrorf("params.d", "want an increment from 1 to %d, got %d", MaxD, p.D)
+		return nil, strictjson.FieldErrorf("params.d", "want an increment from 1 to %d, got %d", MaxD, p.D)
 	}
 	if p.SeedRule && !vector {
-		return nil, sim.FieldErrorf("params.seed_rule", "want false: seed 002's test compares vector clocks, and lamport-clock has none (use vector-clock), got true")
+		return nil, strictjson.FieldErrorf("params.seed_rule", "want false: seed 002's test compares vector clocks, and lamport-clock has none (use vector-clock), got true")
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {

@@ -19,6 +19,7 @@ import (
 
 	"spacetime/core/clock"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id.
@@ -198,7 +199,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 // it).
 func New(names []string, p Params) ([]sim.Node, error) {
 	if len(p.Events) > len(names) {
-		return nil, sim.FieldErrorf("params.events", "want the events of at most %d processes, one list each, got %d lists", len(names), len(p.Events))
+		return nil, strictjson.FieldErrorf("params.events", "want the events of at most %d processes, one list each, got %d lists", len(names), len(p.Events))
 	}
 	index := make(map[string]sim.NodeID, len(names))
 	for i, n := range names {
@@ -223,12 +224,12 @@ func New(names []string, p Params) ([]sim.Node, error) {
 		for j, ev := range proc.Events {
 			field := func(f string) string { return fmt.Sprintf("params.events[%d][%d].%s", i, j, f) }
 			if _, ok := index[ev.From]; ev.From != "" && !ok {
-				return nil, sim.FieldErrorf(field("from"), "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
+				return nil, strictjson.FieldErrorf(field("from"), "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
 			}
 			for k, name := range ev.To {
 				id, ok := index[name]
 				if !ok || id == sim.NodeID(i) {
-					return nil, sim.FieldErrorf(field(fmt.Sprintf("to[%d]", k)), "want the name of another process, got %q", name)
+					return nil, strictjson.FieldErrorf(field(fmt.Sprintf("to[%d]", k)), "want the name of another process, got %q", name)
 				}
 				slab = append(slab, id)
 			}

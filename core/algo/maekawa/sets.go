@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // singer are perfect difference sets D modulo N = K(K−1)+1 (Singer's,
@@ -33,7 +34,7 @@ func Build(n int, given [][]int) ([][]sim.NodeID, error) {
 	if given == nil {
 		d, ok := singer[n]
 		if !ok {
-			return nil, sim.FieldErrorf("n", "maekawa builds request sets for N = K(K−1)+1 processes (%s), got %d; for another N give params.sets", sizes(), n)
+			return nil, strictjson.FieldErrorf("n", "maekawa builds request sets for N = K(K−1)+1 processes (%s), got %d; for another N give params.sets", sizes(), n)
 		}
 		sets := make([][]sim.NodeID, n)
 		for i := range sets {
@@ -45,21 +46,21 @@ func Build(n int, given [][]int) ([][]sim.NodeID, error) {
 		return sets, Check(sets, "")
 	}
 	if len(given) != n {
-		return nil, sim.FieldErrorf("params.sets", "want one request set per process, %d in all, got %d", n, len(given))
+		return nil, strictjson.FieldErrorf("params.sets", "want one request set per process, %d in all, got %d", n, len(given))
 	}
 	sets := make([][]sim.NodeID, n)
 	for i, set := range given {
 		field := fmt.Sprintf("params.sets[%d]", i)
 		if len(set) == 0 {
-			return nil, sim.FieldErrorf(field, "process %d's request set is empty", i+1)
+			return nil, strictjson.FieldErrorf(field, "process %d's request set is empty", i+1)
 		}
 		for _, num := range set {
 			if num < 1 || num > n {
-				return nil, sim.FieldErrorf(field, "want process numbers from 1 to %d, got %d", n, num)
+				return nil, strictjson.FieldErrorf(field, "want process numbers from 1 to %d, got %d", n, num)
 			}
 			id := sim.NodeID(num - 1)
 			if slices.Contains(sets[i], id) {
-				return nil, sim.FieldErrorf(field, "process %d is in the set twice", num)
+				return nil, strictjson.FieldErrorf(field, "process %d is in the set twice", num)
 			}
 			sets[i] = append(sets[i], id)
 		}
@@ -77,7 +78,7 @@ func Check(sets [][]sim.NodeID, field string) error {
 				if field == "" {
 					field = "n"
 				}
-				return sim.FieldErrorf(field, "the request sets of %d %s and %d %s share no process: both could enter at once", i+1, numbers(sets[i]), j+1, numbers(sets[j]))
+				return strictjson.FieldErrorf(field, "the request sets of %d %s and %d %s share no process: both could enter at once", i+1, numbers(sets[i]), j+1, numbers(sets[j]))
 			}
 		}
 	}

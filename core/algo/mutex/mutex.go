@@ -15,6 +15,7 @@ import (
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // The command, annotation roles and timer every mutual-exclusion
@@ -216,7 +217,7 @@ func DecodeParams(raw json.RawMessage) (Params, error) {
 // Check refuses shared parameters out of range, naming the field.
 func (p Params) Check() error {
 	if p.CSTime < 1 || p.CSTime > MaxCSTime {
-		return sim.FieldErrorf("params.cs_time", "want ticks from 1 to %d, got %d", MaxCSTime, p.CSTime)
+		return strictjson.FieldErrorf("params.cs_time", "want ticks from 1 to %d, got %d", MaxCSTime, p.CSTime)
 	}
 	return nil
 }
@@ -340,7 +341,7 @@ func WhoWaits(v sim.View) string {
 // token holder) that is not one of the n processes, naming the field.
 func CheckProcess(field string, num, n int) error {
 	if num < 1 || num > n {
-		return sim.FieldErrorf(field, "want a process number from 1 to %d, got %d", n, num)
+		return strictjson.FieldErrorf(field, "want a process number from 1 to %d, got %d", n, num)
 	}
 	return nil
 }

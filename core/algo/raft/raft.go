@@ -23,6 +23,7 @@ import (
 	"fmt"
 
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -189,22 +190,22 @@ func newServers(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	n := len(names)
 	if len(par.Election) != 2 {
-		return nil, sim.FieldErrorf("params.election", "want [least, most] ticks, got %d numbers", len(par.Election))
+		return nil, strictjson.FieldErrorf("params.election", "want [least, most] ticks, got %d numbers", len(par.Election))
 	}
 	lo, hi := par.Election[0], par.Election[1]
 	switch {
 	case lo < 1 || hi > maxTicks:
-		return nil, sim.FieldErrorf("params.election", "want ticks from 1 to %d, got [%d, %d]", maxTicks, lo, hi)
+		return nil, strictjson.FieldErrorf("params.election", "want ticks from 1 to %d, got [%d, %d]", maxTicks, lo, hi)
 	case hi < lo:
-		return nil, sim.FieldErrorf("params.election", "want the least first, got [%d, %d]", lo, hi)
+		return nil, strictjson.FieldErrorf("params.election", "want the least first, got [%d, %d]", lo, hi)
 	case par.Heartbeat < 1 || par.Heartbeat > maxTicks:
-		return nil, sim.FieldErrorf("params.heartbeat", "want ticks from 1 to %d, got %d", maxTicks, par.Heartbeat)
+		return nil, strictjson.FieldErrorf("params.heartbeat", "want ticks from 1 to %d, got %d", maxTicks, par.Heartbeat)
 	case par.Batch < 1 || par.Batch > maxBatch:
-		return nil, sim.FieldErrorf("params.batch", "want from 1 to %d entries, got %d", maxBatch, par.Batch)
+		return nil, strictjson.FieldErrorf("params.batch", "want from 1 to %d entries, got %d", maxBatch, par.Batch)
 	case par.Logs != nil && len(par.Logs) != n:
-		return nil, sim.FieldErrorf("params.logs", "want a log for each of the %d servers, got %d", n, len(par.Logs))
+		return nil, strictjson.FieldErrorf("params.logs", "want a log for each of the %d servers, got %d", n, len(par.Logs))
 	case par.Terms != nil && len(par.Terms) != n:
-		return nil, sim.FieldErrorf("params.terms", "want a term for each of the %d servers, got %d", n, len(par.Terms))
+		return nil, strictjson.FieldErrorf("params.terms", "want a term for each of the %d servers, got %d", n, len(par.Terms))
 	}
 	cfg := &Config{ElectionMin: lo, ElectionMax: hi, Heartbeat: par.Heartbeat, Randomized: par.Randomized == nil || *par.Randomized,
 		CountReplicas: par.CountReplicas, Batch: par.Batch}
@@ -219,11 +220,11 @@ func newServers(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		if par.Logs != nil {
 			total += len(par.Logs[i])
 			if total > maxEntries {
-				return nil, sim.FieldErrorf("params.logs", "want at most %d entries in all, got more", maxEntries)
+				return nil, strictjson.FieldErrorf("params.logs", "want at most %d entries in all, got more", maxEntries)
 			}
 			for j, t := range par.Logs[i] {
 				if t < 1 || t > maxTicks || t < s.Log.LastTerm() {
-					return nil, sim.FieldErrorf(fmt.Sprintf("params.logs[%d][%d]", i, j), "want a term from %d to %d (terms never fall along a log), got %d", max(1, s.Log.LastTerm()), maxTicks, t)
+					return nil, strictjson.FieldErrorf(fmt.Sprintf("params.logs[%d][%d]", i, j), "want a term from %d to %d (terms never fall along a log), got %d", max(1, s.Log.LastTerm()), maxTicks, t)
 				}
 				s.Log.Append(t, Command{t}) // x ← its term, so that entries of two terms differ
 			}
@@ -231,7 +232,7 @@ func newServers(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		s.Term = s.Log.LastTerm()
 		if par.Terms != nil {
 			if t := par.Terms[i]; t < s.Term || t > maxTicks {
-				return nil, sim.FieldErrorf(fmt.Sprintf("params.terms[%d]", i), "want a term from %d (the log's last) to %d, got %d", s.Term, maxTicks, t)
+				return nil, strictjson.FieldErrorf(fmt.Sprintf("params.terms[%d]", i), "want a term from %d (the log's last) to %d, got %d", s.Term, maxTicks, t)
 			}
 			s.Term = par.Terms[i]
 		}

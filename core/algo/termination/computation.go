@@ -14,7 +14,10 @@
 // wrong when a message is still in flight.
 package termination
 
-import "spacetime/core/sim"
+import (
+	"spacetime/core/sim"
+	"spacetime/core/strictjson"
+)
 
 // The computation's message kind, roles and timer.
 const (
@@ -52,7 +55,7 @@ func (p Params) check() error {
 		meaning string
 	}{{"params.depth", int64(p.Depth), 0, "levels"}, {"params.fanout", int64(p.Fanout), 0, "messages"}, {"params.work", int64(p.Work), 1, "ticks"}} {
 		if c.v < c.low || c.v > maxParam {
-			return sim.FieldErrorf(c.field, "want %s from %d to %d, got %d", c.meaning, c.low, maxParam, c.v)
+			return strictjson.FieldErrorf(c.field, "want %s from %d to %d, got %d", c.meaning, c.low, maxParam, c.v)
 		}
 	}
 	return nil

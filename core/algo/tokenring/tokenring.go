@@ -15,6 +15,7 @@ import (
 
 	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -134,7 +135,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		return nil, err
 	}
 	if p.Hold < 1 || p.Hold > MaxHold {
-		return nil, sim.FieldErrorf("params.hold", "want ticks from 1 to %d, got %d", MaxHold, p.Hold)
+		return nil, strictjson.FieldErrorf("params.hold", "want ticks from 1 to %d, got %d", MaxHold, p.Hold)
 	}
 	order, err := sim.ReadRing(p.Ring, n)
 	if err != nil {

@@ -1,4 +1,9 @@
-package sim
+// Package strictjson decodes JSON documents strictly: unknown fields,
+// keys given twice or spelt otherwise than their fields, and values of the
+// wrong type are refused with a *FieldError that names the field path and
+// says in plain words what was expected and what was found. It reads the
+// scenario files, the links and every algorithm's params.
+package strictjson
 
 import (
 	"bytes"
@@ -36,22 +41,10 @@ func FieldErrorf(path, format string, args ...any) *FieldError {
 	return &FieldError{Path: path, Problem: fmt.Sprintf(format, args...)}
 }
 
-// DecodeParams decodes an algorithm's params into p, which holds the
-// defaults: fields the scenario leaves out keep them. Unknown fields and
-// values of the wrong type are refused with the field's path under
-// "params" and what was expected, in plain words.
-func DecodeParams[T any](raw json.RawMessage, p *T) error {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return nil
-	}
-	return DecodeStrict(trimmed, p, "params")
-}
-
-// DecodeStrict decodes the JSON document data into v (a pointer), refusing
+// Decode decodes the JSON document data into v (a pointer), refusing
 // unknown fields and wrong types with a *FieldError whose path starts at
 // root ("" for a whole document).
-func DecodeStrict(data []byte, v any, root string) error {
+func Decode(data []byte, v any, root string) error {
 	// a byte order mark, which some editors write, is not part of the text
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	trimmed := bytes.TrimSpace(data)
@@ -60,7 +53,7 @@ func DecodeStrict(data []byte, v any, root string) error {
 	}
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {
-		return errors.New("DecodeStrict needs a pointer")
+		return errors.New("Decode needs a pointer")
 	}
 	// the common case, a good document, costs one decode and one walk of
 	// its bytes for its keys; anything amiss is decoded again, strictly,

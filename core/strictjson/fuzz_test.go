@@ -1,4 +1,4 @@
-package sim_test
+package strictjson_test
 
 import (
 	"bytes"
@@ -9,10 +9,11 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 	"spacetime/internal/fuzzcheck"
 )
 
-// fuzzDoc has a field of every kind DecodeStrict walks: whole numbers of
+// fuzzDoc has a field of every kind Decode walks: whole numbers of
 // each size, unsigned ones, floats, text, flags, pointers, arrays, lists,
 // maps, nested and embedded structs, raw JSON, an interface, base64 bytes
 // and a text unmarshaler.
@@ -62,22 +63,22 @@ func (c *fuzzColour) UnmarshalText(b []byte) error {
 	return errors.New("want red or blue")
 }
 
-// FuzzDecodeStrict checks sim.DecodeStrict and sim.DecodeParams, which read
+// FuzzDecode checks strictjson.Decode and sim.DecodeParams, which read
 // scenario files and every algorithm's params. into picks the target: a
 // document with a field of every kind (at the root "" or "params"), or a
 // registered algorithm's params through its Spec.New for n processes.
 //
 //   - Nothing panics.
-//   - DecodeStrict accepts exactly what encoding/json accepts strictly (no
+//   - Decode accepts exactly what encoding/json accepts strictly (no
 //     unknown fields, one value, every value of its field's type) with
 //     every key spelt as its field is and no key twice in an object.
-//   - A refusal is a *sim.FieldError whose path starts at the root, in plain
+//   - A refusal is a *strictjson.FieldError whose path starts at the root, in plain
 //     words (no "json:" prefix, no Go type or package names that the
 //     document does not contain) and at most maxDecodeError bytes long
 //     whatever the document's size.
 //   - What is accepted encodes and decodes again to the same value.
 //   - An algorithm's refusal of its params is in plain words too.
-func FuzzDecodeStrict(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, into uint8) {
 		defer fuzzcheck.Watchdog(string(data))()
 		specs := all.Specs()
@@ -91,7 +92,7 @@ func FuzzDecodeStrict(f *testing.F) {
 			return
 		}
 		root := ""
-		decode := func(data []byte, v *fuzzDoc) error { return sim.DecodeStrict(data, v, "") }
+		decode := func(data []byte, v *fuzzDoc) error { return strictjson.Decode(data, v, "") }
 		if into%4 == 2 {
 			root = "params"
 			decode = func(data []byte, v *fuzzDoc) error { return sim.DecodeParams(data, v) }
@@ -105,12 +106,12 @@ func FuzzDecodeStrict(f *testing.F) {
 			}
 		}
 		if (err == nil) != strictOK {
-			t.Fatalf("DecodeStrict says %v, encoding/json strictly says ok=%v, for %q", err, strictOK, data)
+			t.Fatalf("Decode says %v, encoding/json strictly says ok=%v, for %q", err, strictOK, data)
 		}
 		if err != nil {
-			var fe *sim.FieldError
+			var fe *strictjson.FieldError
 			if !errors.As(err, &fe) {
-				t.Fatalf("the refusal is a %T, not a *sim.FieldError: %v", err, err)
+				t.Fatalf("the refusal is a %T, not a *strictjson.FieldError: %v", err, err)
 			}
 			if !strings.HasPrefix(fe.Path, root) {
 				t.Fatalf("the path %q does not start at the root %q", fe.Path, root)
@@ -123,7 +124,7 @@ func FuzzDecodeStrict(f *testing.F) {
 			t.Fatalf("what was accepted does not encode: %v", err)
 		}
 		var again fuzzDoc
-		if err := sim.DecodeStrict(out, &again, root); err != nil {
+		if err := strictjson.Decode(out, &again, root); err != nil {
 			t.Fatalf("what was accepted, encoded, is refused: %v\n%s", err, out)
 		}
 		if out2, _ := json.Marshal(&again); !bytes.Equal(out, out2) {

@@ -1,4 +1,4 @@
-package sim_test
+package strictjson_test
 
 import (
 	"encoding/json"
@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"spacetime/core/algo/logreplay"
-	"spacetime/core/sim"
+	"spacetime/core/strictjson"
 )
 
-// BenchmarkDecodeStrictLarge decodes a large document strictly: the
+// BenchmarkDecodeLarge decodes a large document strictly: the
 // params of a log of 100,000 events among three hosts, as a log's import
 // writes them (6.6 MB).
-func BenchmarkDecodeStrictLarge(b *testing.B) {
+func BenchmarkDecodeLarge(b *testing.B) {
 	type params struct {
 		Events [][]logreplay.Event `json:"events"`
 	}
@@ -40,7 +40,7 @@ func BenchmarkDecodeStrictLarge(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		var v params
-		if err := sim.DecodeStrict(data, &v, "params"); err != nil {
+		if err := strictjson.Decode(data, &v, "params"); err != nil {
 			b.Fatal(err)
 		}
 	}
