@@ -5,10 +5,11 @@
 // go-app component per region, on one pattern (parts.go): each holds a
 // pointer to the page's shared state (state.go), its pane's index and the
 // Lab's render count. lab.go is the top component: the layout (render.go),
-// routing and lifecycle; keys.go its keyboard. A pane (PaneView: render.go,
-// pane.go the pane's state and painting, click.go, view.go, tip.go) holds
-// the Controls (play.go), Settings, Tools (commands.go) with the CutTool
-// (cut.go), Tour, Quiz and Search, its Menu (menus.go), Legend and Panels;
+// routing and lifecycle; keys.go its keyboard. A pane (PaneView:
+// paneview.go, pane.go the pane's state and painting, click.go, view.go,
+// tip.go) holds the Controls (play.go), Settings, Tools (commands.go)
+// with the CutTool (cut.go), Tour, Quiz and Search, its Menu (menus.go),
+// Legend and Panels;
 // the page has a Header (header.go, find.go, looks.go), Exports, the
 // Importer (load.go), the compare grid (grid.go) with its Comparison
 // (sidebyside.go), the CourseIndex (course.go) and the slide bridge

@@ -32,7 +32,7 @@ func (c *PaneView) switchScenario(ctx app.Context, id string) {
 	c.load(ctx, s)
 }
 
-// load opens a scenario in pane i in place of the one it shows, at the
+// load opens a scenario in the pane in place of the one it shows, at the
 // step its lesson block says it opens at (a log at its end), else at 0.
 func (c *PaneView) load(ctx app.Context, s *scenario.Scenario) { c.loadAt(ctx, s, true) }
 
@@ -65,7 +65,7 @@ func (c *PaneView) loadAt(ctx app.Context, s *scenario.Scenario, opening bool) {
 	c.changed(ctx)
 }
 
-// reset forgets pane i's inputs and starts its scenario over.
+// reset forgets the pane's inputs and starts its scenario over.
 func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i).Scenario(), false) }
 
 // toggleLoader opens or closes the Load panel. It opens on the text it
@@ -319,7 +319,7 @@ func (c *Header) addScenario(ctx app.Context, s *scenario.Scenario) {
 	c.changed(ctx)
 }
 
-// removeView takes pane i off the page.
+// removeView takes the pane off the page.
 func (c *PaneView) removeView(ctx app.Context) {
 	i := c.Pane
 	if !c.several() {
