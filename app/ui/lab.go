@@ -200,9 +200,13 @@ func (c *Lab) refuse(err error) {
 	}
 }
 
-// setPage shows a page, keeping the panes' state where a pane stays.
+// setPage shows a page, keeping the panes' state where a pane stays. The
+// page is embedded when this page is, so that its link (Page.Query) keeps
+// embed=1: a link it did not come from (the slides' load, the default
+// lesson of a refused link) does not say so itself.
 func (c *state) setPage(p *lab.Page) {
 	c.page, c.index = p, false
+	p.Embed = c.embed
 	for len(c.panes) < len(p.Views) {
 		c.nextPane++
 		c.panes = append(c.panes, newPane(c.nextPane))
@@ -234,11 +238,7 @@ func (c *state) changed(ctx app.Context) {
 		return
 	}
 	u := *ctx.Page().URL()
-	q := c.page.Query()
-	if c.embed {
-		q.Set("embed", "1")
-	}
-	u.RawQuery = lab.EncodeQuery(q)
+	u.RawQuery = lab.EncodeQuery(c.page.Query())
 	ctx.Page().ReplaceURL(&u)
 	c.nameThePage(ctx)
 	c.redraw(ctx)
