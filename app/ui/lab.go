@@ -297,14 +297,6 @@ func (c *state) resized(ctx app.Context, id string, width, height, viewport, win
 	}
 }
 
-// viewport is the window's height as the first pane last saw it.
-func (c *state) viewport() float64 {
-	if len(c.panes) == 0 {
-		return 0
-	}
-	return c.panes[0].viewport
-}
-
 // setFocus makes pane i the one the keyboard acts on.
 func (c *state) setFocus(i int) {
 	if i >= 0 && i < len(c.panes) {

@@ -328,21 +328,17 @@ func (c *PaneView) removeView(ctx app.Context) {
 	c.panes[i].stopObserving()
 	c.page.Remove(i)
 	c.panes = append(c.panes[:i], c.panes[i+1:]...)
-	c.renumber()
-	c.focus = min(c.focus, len(c.panes)-1)
-	c.changed(ctx)
-}
-
-// renumber gives the panes the element ids of their places on the page
-// (the first pane's ids are plain), to be observed and measured afresh.
-func (c *state) renumber() {
-	for i, p := range c.panes {
-		if p.n != i+1 {
+	// the panes take the element ids of their new places (the first
+	// pane's ids are plain), to be observed and measured afresh
+	for j, p := range c.panes {
+		if p.n != j+1 {
 			p.stopObserving()
-			p.n, p.width, p.topoWidth = i+1, 0, 0
+			p.n, p.width, p.topoWidth = j+1, 0, 0
 		}
 	}
 	c.nextPane = len(c.panes)
+	c.focus = min(c.focus, len(c.panes)-1)
+	c.changed(ctx)
 }
 
 // setTogether steps the panes together or apart.

@@ -99,13 +99,14 @@ func (c *PaneView) canvasHeight() float64 {
 			return h
 		}
 		if c.gridded() {
-			return c.gridCell()[1]
+			return gridCell(len(c.panes))[1]
 		}
 		return prerenderHeight
 	}
 	n := len(c.sess(i).Scenario().Names)
-	if c.embed && c.viewport() > 0 {
-		return max((c.viewport()-embedChrome)/float64(len(c.panes)), 160)
+	// the window's height as the first pane last saw it
+	if vh := c.panes[0].viewport; c.embed && vh > 0 {
+		return max((vh-embedChrome)/float64(len(c.panes)), 160)
 	}
 	h := diagram.HeightFor(n)
 	if c.several() {

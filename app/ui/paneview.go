@@ -109,7 +109,7 @@ func (c *PaneView) diagram() app.UI {
 		width := float64(prerenderWidth)
 		switch {
 		case c.gridded():
-			width = c.gridCell()[0]
+			width = gridCell(len(c.panes))[0]
 		case !c.fills():
 			width = comparePrerenderWidth
 		}

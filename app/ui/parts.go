@@ -75,8 +75,3 @@ func (c *state) courseIndex() *CourseIndex { return &CourseIndex{state: c, Rev: 
 
 // slides is the bridge to the slide deck that frames the page.
 func (c *state) slides() *slideBridge { return &slideBridge{state: c} }
-
-// sharedControls are the controls of every pane stepping together.
-func (c *state) sharedControls() *Controls {
-	return &Controls{state: c, Pane: 0, Shared: true, Rev: c.rev}
-}

@@ -28,7 +28,7 @@ func (c *Lab) Render() app.UI {
 	case c.embed:
 		cls += " embed"
 	case c.gridded():
-		cls += fmt.Sprintf(" compare grid cols-%d", c.columns())
+		cls += fmt.Sprintf(" compare grid cols-%d", gridColumns(len(c.panes)))
 	case c.several():
 		cls += " compare enlarged"
 	default:
@@ -46,7 +46,12 @@ func (c *Lab) Render() app.UI {
 			)
 		}),
 		app.If(c.loading && !c.embed, func() app.UI { return c.importer() }),
-		app.If(c.together(), func() app.UI { return c.sharedControls() }),
+		app.If(c.together(), func() app.UI {
+			// the controls of every pane stepping together, drawn once
+			shared := c.controlsOf(0)
+			shared.Shared = true
+			return shared
+		}),
 	}
 	var panes []app.UI
 	for i := range c.panes {
