@@ -362,6 +362,8 @@ func axisOf(name string) diagram.Axis {
 	return diagram.AxisTime
 }
 
+// Render draws the load panel: a file input, the text to paste into and
+// the buttons to open it or close the panel.
 func (c *Importer) Render() app.UI {
 	shown := "the current scenario is shown as an example."
 	if c.loadText == "" && c.sess(c.focus).File() == nil {

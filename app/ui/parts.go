@@ -23,7 +23,8 @@ package ui
 //     c.importer()): a part is a view of the state, not a holder of it.
 //
 // A new page feature is a new part in its own file plus the line of the
-// Render that places it.
+// Render that places it, and a test file that mounts it alone
+// (parts_test.go: mountPart).
 
 // paneOf is pane i's part.
 func (c *state) paneOf(i int) *PaneView { return &PaneView{state: c, Pane: i, Rev: c.rev} }
