@@ -7,7 +7,7 @@ import (
 	"spacetime/core/sim"
 )
 
-// click handles a click on pane i's space-time diagram: a message in
+// click handles a click on the pane's space-time diagram: a message in
 // flight is delivered next, a delivered one opens its channel's menu, an
 // event shows its causal past and future (with Shift, a second event is
 // compared with the selected one), a process line opens its menu;
@@ -70,7 +70,7 @@ func (c *PaneView) contextMenu(ctx app.Context, e app.Event) {
 	}
 }
 
-// clickTopology handles a click on pane i's topology view: a process opens
+// clickTopology handles a click on the pane's topology view: a process opens
 // its menu, a link its menu (cut or heal it), a message on its way its menu.
 func (c *PaneView) clickTopology(ctx app.Context, e app.Event) {
 	i := c.Pane
@@ -181,7 +181,7 @@ func (c *PaneView) selectLatestEvent(ctx app.Context, compare bool) {
 	}
 }
 
-// selectEvent selects the event of step in pane i, ringing its causal past
+// selectEvent selects the event of step in the pane, ringing its causal past
 // and future, or with compare relates it to the selected one, and says so
 // in the pane's notice. Selecting the selected event again clears it.
 func (c *PaneView) selectEvent(ctx app.Context, step int, compare bool) {

@@ -19,7 +19,7 @@ type Tools struct {
 	Rev int
 }
 
-// commandBar offers pane i's algorithm commands that need no target, at
+// commandBar offers the pane's algorithm commands that need no target, at
 // the processes that take them: a button per process ("snapshot from A")
 // for a handful of processes, else one button beside a process picker.
 func (c *Tools) commandBar() app.UI {

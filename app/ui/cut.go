@@ -20,7 +20,7 @@ func (c *CutTool) Render() app.UI {
 		Text("Cut tool").OnClick(func(ctx app.Context, e app.Event) { c.toggleCut(ctx) }, app.EventScope(p.n, c.Pane))
 }
 
-// toggleCut turns pane i's cut tool on or off.
+// toggleCut turns the pane's cut tool on or off.
 func (c *CutTool) toggleCut(ctx app.Context) {
 	i := c.Pane
 	c.sess(i).Cut().Toggle()

@@ -23,11 +23,11 @@ func (c *state) gridded() bool { return c.several() && !c.embed && c.enlarged ==
 // shown says pane i is on the page: every pane, or the enlarged one.
 func (c *state) shown(i int) bool { return c.enlarged == 0 || c.enlarged == i+1 }
 
-// columns is how many runs a row of the grid holds: two runs side by
-// side, three in a row, four in two rows of two, five or six in two of
-// three.
-func (c *state) columns() int {
-	switch n := len(c.panes); {
+// gridColumns is how many of a page's runs a row of the grid holds: two
+// runs side by side, three in a row, four in two rows of two, five or six
+// in two of three.
+func gridColumns(runs int) int {
+	switch n := runs; {
 	case n <= 3:
 		return max(n, 1)
 	case n == 4:
@@ -37,11 +37,12 @@ func (c *state) columns() int {
 	}
 }
 
-// gridCell is a grid cell's diagram size on a 1280×720 projector, which
-// the server lays the pictures out at before the client measures them.
-func (c *state) gridCell() [2]float64 {
-	cols := float64(c.columns())
-	rows := math.Ceil(float64(len(c.panes)) / cols)
+// gridCell is a grid cell's diagram size, for a page of that many runs,
+// on a 1280×720 projector, which the server lays the pictures out at
+// before the client measures them.
+func gridCell(runs int) [2]float64 {
+	cols := float64(gridColumns(runs))
+	rows := math.Ceil(float64(runs) / cols)
 	return [2]float64{(1252 / cols) - 24, max((720-44-44-170)/rows-80, 100)}
 }
 
@@ -52,7 +53,7 @@ func (c *state) paneScale(i int) float64 {
 	if c.gridded() {
 		w := c.panes[i].width
 		if w <= 0 {
-			w = c.gridCell()[0]
+			w = gridCell(len(c.panes))[0]
 		}
 		fit := "L"
 		switch {

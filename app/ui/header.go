@@ -11,6 +11,9 @@ type Header struct {
 	Rev int
 }
 
+// Render draws the header: the title, the lesson picker and finder (or,
+// with several runs, stepping them together), the looks, the compare
+// picker and the load button.
 func (c *Header) Render() app.UI {
 	// the title leads to the course's index, on the site's own path
 	items := []app.UI{app.H1().Body(app.A().Href("./").Title("The course: every claim and its lesson").Text("Spacetime"))}

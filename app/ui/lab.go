@@ -5,10 +5,11 @@
 // go-app component per region, on one pattern (parts.go): each holds a
 // pointer to the page's shared state (state.go), its pane's index and the
 // Lab's render count. lab.go is the top component: the layout (render.go),
-// routing and lifecycle; keys.go its keyboard. A pane (PaneView: render.go,
-// pane.go the pane's state and painting, click.go, view.go, tip.go) holds
-// the Controls (play.go), Settings, Tools (commands.go) with the CutTool
-// (cut.go), Tour, Quiz and Search, its Menu (menus.go), Legend and Panels;
+// routing and lifecycle; keys.go its keyboard. A pane (PaneView:
+// paneview.go, pane.go the pane's state and painting, click.go, view.go,
+// tip.go) holds the Controls (play.go), Settings, Tools (commands.go)
+// with the CutTool (cut.go), Tour, Quiz and Search, its Menu (menus.go),
+// Legend and Panels;
 // the page has a Header (header.go, find.go, looks.go), Exports, the
 // Importer (load.go), the compare grid (grid.go) with its Comparison
 // (sidebyside.go), the CourseIndex (course.go) and the slide bridge
@@ -199,9 +200,13 @@ func (c *Lab) refuse(err error) {
 	}
 }
 
-// setPage shows a page, keeping the panes' state where a pane stays.
+// setPage shows a page, keeping the panes' state where a pane stays. The
+// page is embedded when this page is, so that its link (Page.Query) keeps
+// embed=1: a link it did not come from (the slides' load, the default
+// lesson of a refused link) does not say so itself.
 func (c *state) setPage(p *lab.Page) {
 	c.page, c.index = p, false
+	p.Embed = c.embed
 	for len(c.panes) < len(p.Views) {
 		c.nextPane++
 		c.panes = append(c.panes, newPane(c.nextPane))
@@ -233,11 +238,7 @@ func (c *state) changed(ctx app.Context) {
 		return
 	}
 	u := *ctx.Page().URL()
-	q := c.page.Query()
-	if c.embed {
-		q.Set("embed", "1")
-	}
-	u.RawQuery = lab.EncodeQuery(q)
+	u.RawQuery = lab.EncodeQuery(c.page.Query())
 	ctx.Page().ReplaceURL(&u)
 	c.nameThePage(ctx)
 	c.redraw(ctx)
@@ -294,14 +295,6 @@ func (c *state) resized(ctx app.Context, id string, width, height, viewport, win
 			}
 		}
 	}
-}
-
-// viewport is the window's height as the first pane last saw it.
-func (c *state) viewport() float64 {
-	if len(c.panes) == 0 {
-		return 0
-	}
-	return c.panes[0].viewport
 }
 
 // setFocus makes pane i the one the keyboard acts on.

@@ -18,7 +18,7 @@ type Legend struct {
 	Rev int
 }
 
-// legend says what pane i's diagram draws: the entries the diagram lists
+// Render says what the pane's diagram draws: the entries the diagram lists
 // for the algorithm on screen, each drawn as the diagram draws it.
 func (c *Legend) Render() app.UI {
 	i := c.Pane

@@ -32,7 +32,7 @@ func (c *PaneView) switchScenario(ctx app.Context, id string) {
 	c.load(ctx, s)
 }
 
-// load opens a scenario in pane i in place of the one it shows, at the
+// load opens a scenario in the pane in place of the one it shows, at the
 // step its lesson block says it opens at (a log at its end), else at 0.
 func (c *PaneView) load(ctx app.Context, s *scenario.Scenario) { c.loadAt(ctx, s, true) }
 
@@ -65,7 +65,7 @@ func (c *PaneView) loadAt(ctx app.Context, s *scenario.Scenario, opening bool) {
 	c.changed(ctx)
 }
 
-// reset forgets pane i's inputs and starts its scenario over.
+// reset forgets the pane's inputs and starts its scenario over.
 func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i).Scenario(), false) }
 
 // toggleLoader opens or closes the Load panel. It opens on the text it
@@ -319,7 +319,7 @@ func (c *Header) addScenario(ctx app.Context, s *scenario.Scenario) {
 	c.changed(ctx)
 }
 
-// removeView takes pane i off the page.
+// removeView takes the pane off the page.
 func (c *PaneView) removeView(ctx app.Context) {
 	i := c.Pane
 	if !c.several() {
@@ -328,21 +328,17 @@ func (c *PaneView) removeView(ctx app.Context) {
 	c.panes[i].stopObserving()
 	c.page.Remove(i)
 	c.panes = append(c.panes[:i], c.panes[i+1:]...)
-	c.renumber()
-	c.focus = min(c.focus, len(c.panes)-1)
-	c.changed(ctx)
-}
-
-// renumber gives the panes the element ids of their places on the page
-// (the first pane's ids are plain), to be observed and measured afresh.
-func (c *state) renumber() {
-	for i, p := range c.panes {
-		if p.n != i+1 {
+	// the panes take the element ids of their new places (the first
+	// pane's ids are plain), to be observed and measured afresh
+	for j, p := range c.panes {
+		if p.n != j+1 {
 			p.stopObserving()
-			p.n, p.width, p.topoWidth = i+1, 0, 0
+			p.n, p.width, p.topoWidth = j+1, 0, 0
 		}
 	}
 	c.nextPane = len(c.panes)
+	c.focus = min(c.focus, len(c.panes)-1)
+	c.changed(ctx)
 }
 
 // setTogether steps the panes together or apart.
@@ -366,6 +362,8 @@ func axisOf(name string) diagram.Axis {
 	return diagram.AxisTime
 }
 
+// Render draws the load panel: a file input, the text to paste into and
+// the buttons to open it or close the panel.
 func (c *Importer) Render() app.UI {
 	shown := "the current scenario is shown as an example."
 	if c.loadText == "" && c.sess(c.focus).File() == nil {

@@ -65,7 +65,7 @@ func faultMenu(k menuKind) faults.Menu {
 		menuLink: faults.MenuLink, menuNetwork: faults.MenuNetwork}[k]
 }
 
-// renderMenu draws pane i's open menu: its title, the faults of the
+// Render draws the pane's open menu: its title, the faults of the
 // registry it offers (each with inputs for its arguments) and, for a
 // process, the algorithm's commands that process takes.
 func (c *Menu) Render() app.UI {
@@ -209,7 +209,7 @@ func (c *Menu) flagChoices(f *faults.Fault) []bool {
 	return []bool{false}
 }
 
-// offered says whether the fault can happen now from pane i's open menu,
+// offered says whether the fault can happen now from the pane's open menu,
 // for some choice of the arguments the learner picks.
 func (c *Menu) offered(f *faults.Fault, on bool) bool {
 	i := c.Pane
@@ -243,7 +243,7 @@ func hasOptional(f *faults.Fault, field string) bool {
 	return false
 }
 
-// targets lists the processes a fault of pane i's process menu may name as
+// targets lists the processes a fault of the pane's process menu may name as
 // its target: those for which it can happen now.
 func (c *Menu) targets(f *faults.Fault) []sim.NodeID {
 	i := c.Pane
@@ -261,7 +261,7 @@ func (c *Menu) targets(f *faults.Fault) []sim.NodeID {
 	return out
 }
 
-// faultArgs reads a fault's arguments from pane i's open menu and the
+// faultArgs reads a fault's arguments from the pane's open menu and the
 // inputs the learner filled in, and checks that it can happen now.
 func (c *Menu) faultArgs(f *faults.Fault, on bool) (faults.Args, error) {
 	i := c.Pane
@@ -322,7 +322,7 @@ func (c *Menu) formNumber(key string, def int64) int64 {
 func (c *Menu) formFlag(key string) bool { i := c.Pane; return c.panes[i].form[key] == "1" }
 
 // optionalFlags is a with the optional true-or-false arguments of f set
-// as pane i's menu has them ("one way only").
+// as the pane's menu has them ("one way only").
 func (c *Menu) optionalFlags(f *faults.Fault, a faults.Args) faults.Args {
 	for _, p := range f.Params {
 		if p.Kind.Input.Type == faults.InputCheck && p.Optional {
@@ -488,7 +488,7 @@ func (c *Menu) menuCommand(id sim.NodeID, cmd sim.CommandSpec) app.UI {
 	return app.Div().Class("menu-row").Body(row...)
 }
 
-// menuTarget is the target chosen in pane i's menu for commands of process
+// menuTarget is the target chosen in the pane's menu for commands of process
 // id: any other process, the next one by default.
 func (c *Menu) menuTarget(id sim.NodeID) sim.NodeID {
 	i := c.Pane

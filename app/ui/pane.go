@@ -87,7 +87,7 @@ func (p *pane) stopObserving() {
 // sess is pane i's session.
 func (c *state) sess(i int) *lab.Session { return c.page.Views[i] }
 
-// canvasHeight is pane i's diagram height. A page of one run gives the
+// canvasHeight is the pane's diagram height. A page of one run gives the
 // diagram the height its window leaves after the header, controls,
 // caption and verdict (the stage's, as measured; the prerender's before
 // that). A compare view's is set by the number of processes or, embedded
@@ -99,13 +99,14 @@ func (c *PaneView) canvasHeight() float64 {
 			return h
 		}
 		if c.gridded() {
-			return c.gridCell()[1]
+			return gridCell(len(c.panes))[1]
 		}
 		return prerenderHeight
 	}
 	n := len(c.sess(i).Scenario().Names)
-	if c.embed && c.viewport() > 0 {
-		return max((c.viewport()-embedChrome)/float64(len(c.panes)), 160)
+	// the window's height as the first pane last saw it
+	if vh := c.panes[0].viewport; c.embed && vh > 0 {
+		return max((vh-embedChrome)/float64(len(c.panes)), 160)
 	}
 	h := diagram.HeightFor(n)
 	if c.several() {
@@ -123,7 +124,7 @@ func (c *state) fills() bool { return !(c.embed && c.several()) }
 // caption of up to three lines.
 const embedChrome = 170
 
-// layoutPane lays out pane i's pictures at the width its canvases last had
+// layoutPane lays out the pane's pictures at the width its canvases last had
 // (a default before they were measured), so that clicks resolve.
 func (c *PaneView) layoutPane() {
 	c.layoutLanes()
@@ -158,14 +159,14 @@ func (c *PaneView) layoutTopology() {
 // topologyWidth is the topology view's width before it is measured.
 const topologyWidth = 340
 
-// showTopology says whether pane i draws its algorithm's topology beside
+// showTopology says whether the pane draws its algorithm's topology beside
 // the lanes: when the algorithm has one, and not in a slide.
 func (c *PaneView) showTopology() bool {
 	i := c.Pane
 	return !c.embed && c.sess(i).Spec().Picture.Topology != nil
 }
 
-// paintPane lays out and paints pane i; it reports whether its canvas was
+// paintPane lays out and paints the pane; it reports whether its canvas was
 // there to paint on.
 func (c *PaneView) paintPane() bool {
 	p := c.panes[c.Pane]
@@ -208,7 +209,7 @@ func (c *PaneView) paintPane() bool {
 	return true
 }
 
-// topologyHeight is pane i's process graph's height: room for its
+// topologyHeight is the pane's process graph's height: room for its
 // processes at the page's text size.
 func (c *PaneView) topologyHeight() float64 {
 	i := c.Pane

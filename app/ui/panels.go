@@ -23,7 +23,7 @@ type Panels struct {
 	Rev int
 }
 
-// panels are the tables beside pane i's diagram: the algorithm's own
+// Render draws the tables beside the pane's diagram: the algorithm's own
 // panels, invariants, message counts and every process's state.
 func (c *Panels) Render() app.UI {
 	i := c.Pane

@@ -23,7 +23,8 @@ package ui
 //     c.importer()): a part is a view of the state, not a holder of it.
 //
 // A new page feature is a new part in its own file plus the line of the
-// Render that places it.
+// Render that places it, and a test file that mounts it alone
+// (parts_test.go: mountPart).
 
 // paneOf is pane i's part.
 func (c *state) paneOf(i int) *PaneView { return &PaneView{state: c, Pane: i, Rev: c.rev} }
@@ -75,8 +76,3 @@ func (c *state) courseIndex() *CourseIndex { return &CourseIndex{state: c, Rev: 
 
 // slides is the bridge to the slide deck that frames the page.
 func (c *state) slides() *slideBridge { return &slideBridge{state: c} }
-
-// sharedControls are the controls of every pane stepping together.
-func (c *state) sharedControls() *Controls {
-	return &Controls{state: c, Pane: 0, Shared: true, Rev: c.rev}
-}

@@ -25,7 +25,7 @@ type quizResult struct {
 	text  string
 }
 
-// toggleQuiz makes pane i's run a quiz on steps drawn from it, or ends it.
+// toggleQuiz makes the pane's run a quiz on steps drawn from it, or ends it.
 func (c *Quiz) toggleQuiz(ctx app.Context) {
 	i := c.Pane
 	s := c.sess(i)
@@ -40,7 +40,7 @@ func (c *Quiz) toggleQuiz(ctx app.Context) {
 	c.changed(ctx)
 }
 
-// answer answers pane i's question with choice n (from 0).
+// answer answers the pane's question with choice n (from 0).
 func (c *Quiz) answer(ctx app.Context, n int) {
 	i := c.Pane
 	s := c.sess(i)
@@ -60,7 +60,7 @@ func (c *Quiz) answer(ctx app.Context, n int) {
 	c.changed(ctx)
 }
 
-// quizButton starts and ends pane i's quiz.
+// quizButton starts and ends the pane's quiz.
 func (c *Quiz) quizButton() app.UI {
 	i := c.Pane
 	p := c.panes[i]
@@ -69,7 +69,7 @@ func (c *Quiz) quizButton() app.UI {
 		Text("Quiz").OnClick(func(ctx app.Context, e app.Event) { c.toggleQuiz(ctx) }, app.EventScope(p.n, i))
 }
 
-// quizBox is pane i's quiz: the question asked, with its choices, or what
+// Render draws the pane's quiz: the question asked, with its choices, or what
 // the last answer was, and the score.
 func (c *Quiz) Render() app.UI {
 	i := c.Pane

@@ -2,24 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"spacetime/core/scenario"
 )
-
-// PaneView is one run: its pictures and controls, caption and verdict, and
-// beside them its settings, actions, legend and panels.
-type PaneView struct {
-	app.Compo
-	*state
-	// Pane is the index of the pane the part belongs to.
-	Pane int
-	// Rev is the Lab's render count (parts.go).
-	Rev int
-}
 
 // Render draws the page around the canvases; each canvas is always the
 // same element, painted from Go after each render. A page of one run is
@@ -43,7 +28,7 @@ func (c *Lab) Render() app.UI {
 	case c.embed:
 		cls += " embed"
 	case c.gridded():
-		cls += fmt.Sprintf(" compare grid cols-%d", c.columns())
+		cls += fmt.Sprintf(" compare grid cols-%d", gridColumns(len(c.panes)))
 	case c.several():
 		cls += " compare enlarged"
 	default:
@@ -61,7 +46,12 @@ func (c *Lab) Render() app.UI {
 			)
 		}),
 		app.If(c.loading && !c.embed, func() app.UI { return c.importer() }),
-		app.If(c.together(), func() app.UI { return c.sharedControls() }),
+		app.If(c.together(), func() app.UI {
+			// the controls of every pane stepping together, drawn once
+			shared := c.controlsOf(0)
+			shared.Shared = true
+			return shared
+		}),
 	}
 	var panes []app.UI
 	for i := range c.panes {
@@ -78,133 +68,6 @@ func (c *Lab) Render() app.UI {
 	// under it (an enlarged run alone, the table under it too)
 	body = append(body, app.Div().Class("runs").Body(panes...), c.comparison())
 	return app.Div().Class(attrText(cls)).Body(body...)
-}
-
-// renderPane draws one run: its pictures and controls, caption and
-// verdict, and beside them its settings, actions, legend and panels.
-func (c *PaneView) Render() app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	s := c.sess(i)
-	changes := s.Switches().Changes()
-	cls := "pane"
-	if c.several() && i == c.focus {
-		cls += " active"
-	}
-	verdict, holds := s.Verdict()
-	main := app.Div().Class("main").Body(
-		app.If(c.gridded(), func() app.UI { return c.gridBar() }),
-		app.If(c.several() && !c.embed && !c.gridded(), func() app.UI { return c.paneBar() }),
-		app.Div().Class("stage").Body(
-			c.diagram(),
-			c.eventList(),
-			// in a slide with the keyboard, how to give it back (shown by
-			// web/spacetime.css when the frame has the focus)
-			app.If(c.embed && i == 0, func() app.UI { return app.Div().Class("slides-hint").Text("Esc: keys back to the slides") }),
-			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.menuOf(i) }),
-			// feedback on a click sits over the diagram's foot, so that
-			// the diagram keeps its size (and what was clicked its place)
-			app.If(p.notice != "" || s.Cut().On() || p.search != nil, func() app.UI {
-				return app.Div().Class("notes").Body(
-					app.If(p.search != nil, func() app.UI { return c.searchOf(i) }),
-					app.If(p.notice != "", func() app.UI {
-						return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
-					}),
-					app.If(s.Cut().On(), func() app.UI {
-						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.Cut().Text())
-					}),
-				)
-			}),
-		),
-		// a tour's stop takes its room from the diagram rather than
-		// covering any of it
-		app.If(s.Tour().Stop() > 0, func() app.UI { return c.tourOf(i) }),
-		app.If(s.Quiz().On(), func() app.UI { return c.quizOf(i) }),
-		app.If(!c.together(), func() app.UI { return c.controlsOf(i) }),
-		// stepping together in the grid, the run's position is in its bar
-		app.If(c.together() && !c.gridded(), func() app.UI { return app.Div().Class("controls").Body(c.controlsOf(i).position()) }),
-		c.words(verdict, holds),
-		app.If(s.Stopped() != "", func() app.UI {
-			return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
-		}),
-		app.If(len(changes) > 0, func() app.UI {
-			return app.Div().ID(p.id("changes")).Class("notice changes").Text("Changed: " + strings.Join(changes, "; ") + ".")
-		}),
-	)
-	var side []app.UI
-	if c.gridded() {
-		// in the grid a run shows its diagram and words; enlarged, the rest
-	} else if c.showTopology() {
-		side = append(side, app.Div().Class("topology").Body(
-			c.topology(),
-			app.If(p.menu.kind != menuNone && p.menu.topology, func() app.UI { return c.menuOf(i) }),
-		))
-	}
-	if !c.embed && !c.gridded() {
-		if !c.several() {
-			side = append(side, c.settingsOf(i))
-		}
-		side = append(side,
-			c.toolsOf(i),
-			c.legendOf(i),
-			c.panelsOf(i),
-		)
-		side = append(side, c.exporter())
-	}
-	return app.Section().ID(p.id("pane")).Class(attrText(cls)).Attr("aria-label", "run "+strconv.Itoa(i+1)).
-		On("focusin", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
-		On("mousedown", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
-		Body(main, app.If(len(side) > 0, func() app.UI { return app.Aside().Class("side").Body(side...) }))
-}
-
-// diagram is pane i's canvas. The server's prerendered page has the same
-// picture as inline SVG instead, so that the diagram is on screen before
-// the client has loaded; the client's canvas then takes its place.
-func (c *PaneView) diagram() app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	if app.IsServer {
-		c.sess(i).Scale = c.paneScale(i)
-		width := float64(prerenderWidth)
-		switch {
-		case c.gridded():
-			width = c.gridCell()[0]
-		case !c.fills():
-			width = comparePrerenderWidth
-		}
-		svg := c.page.Scene(i, width, c.canvasHeight()).SVGIn(c.palette())
-		mark := ""
-		if i == 0 {
-			mark = "<script>" + InlineScripts[0] + "</script>"
-		}
-		return app.Raw(`<div class="prerender">` + string(svg) + mark + `</div>`)
-	}
-	return app.Canvas().ID(p.id("diagram")).Class("diagram").Attr("aria-label", "space-time diagram").Attr("aria-describedby", p.id("events")).DataSet("fill", c.fills()).
-		OnClick(func(ctx app.Context, e app.Event) { c.click(ctx, e) }, app.EventScope(p.n, i)).
-		OnContextMenu(func(ctx app.Context, e app.Event) { c.contextMenu(ctx, e) }, app.EventScope(p.n, i)).
-		OnWheel(func(ctx app.Context, e app.Event) { c.wheel(ctx, e) }, app.EventScope(p.n, i)).
-		OnMouseDown(func(ctx app.Context, e app.Event) { c.dragStart(ctx, e) }, app.EventScope(p.n, i)).
-		OnMouseMove(func(ctx app.Context, e app.Event) { c.dragMove(ctx, e) }, app.EventScope(p.n, i)).
-		OnMouseUp(func(ctx app.Context, e app.Event) { c.dragEnd(ctx, e) }, app.EventScope(p.n, i)).
-		OnMouseLeave(func(ctx app.Context, e app.Event) { c.dragEnd(ctx, e) }, app.EventScope(p.n, i))
-}
-
-// topology is pane i's topology view, prerendered on the server as the
-// diagram is.
-func (c *PaneView) topology() app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	if app.IsServer {
-		c.sess(i).Scale = c.scale()
-		if sc := c.sess(i).TopologyScene(topologyWidth, c.topologyHeight()); sc != nil {
-			return app.Raw(`<div class="prerender">` + string(sc.SVGIn(c.palette())) + `</div>`)
-		}
-		return app.Div()
-	}
-	return app.Canvas().ID(p.id("topology")).Class("topology-view").Attr("aria-label", "process graph").
-		OnClick(func(ctx app.Context, e app.Event) { c.clickTopology(ctx, e) }, app.EventScope(p.n, i)).
-		OnMouseMove(func(ctx app.Context, e app.Event) { c.hover(e, true); ctx.PreventUpdate() }, app.EventScope(p.n, i)).
-		OnMouseLeave(func(ctx app.Context, e app.Event) { c.hideTip(); ctx.PreventUpdate() }, app.EventScope(p.n, i))
 }
 
 // InlineScripts are the scripts the prerendered page carries inline (the
@@ -242,157 +105,4 @@ func option(value, text string, selected bool) app.HTMLOption {
 		o = o.Selected(selected)
 	}
 	return o
-}
-
-// scenarioPicker chooses pane i's lesson.
-func (c *PaneView) scenarioPicker() app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	s := c.sess(i).Scenario()
-	builtin := false
-	for _, b := range scenario.BuiltinList() {
-		builtin = builtin || b.ID == s.ID
-	}
-	options := lessonOptions(s.ID, !c.several(), c.find)
-	if !builtin && scenario.ComparisonOf(s.ID) != "" && scenario.IsBuiltin(s) {
-		// a comparison's run, in its compare view
-		options = append(options, option(s.ID, s.Title, true))
-		builtin = true
-	}
-	if !builtin {
-		options = append(options, option("", "(your scenario) "+s.Title, true))
-	}
-	return app.Select().ID(p.id("scenario")).Attr("aria-label", "scenario").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
-		if id := ctx.JSSrc().Get("value").String(); id != "" && !c.header().openComparison(ctx, id) {
-			c.switchScenario(ctx, id)
-		}
-	}, app.EventScope(p.n, i))
-}
-
-// paneBar is a compare view pane's own header: its lesson, its toggles and
-// a button to take it off the page.
-func (c *PaneView) paneBar() app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	items := []app.UI{app.Strong().Textf("Run %d", i+1), c.scenarioPicker()}
-	items = append(items, c.settingsOf(i).runToggles()...)
-	items = append(items, app.Span().Class("spacer"),
-		app.Button().ID("all-runs").Title("Back to every run of the page, side by side (Escape)").Text(fmt.Sprintf("All %d runs", len(c.panes))).
-			OnClick(func(ctx app.Context, e app.Event) { c.enlarge(ctx, -1) }),
-		app.Button().ID(p.id("remove")).Class("link").Title("Take this run off the page").Text("Remove").OnClick(func(ctx app.Context, e app.Event) {
-			c.removeView(ctx)
-		}, app.EventScope(p.n, i)))
-	return app.Div().Class("pane-bar").Body(items...)
-}
-
-// eventList is pane i's diagram in words, for a screen reader (not shown):
-// its last events up to the step, oldest first (lab.Session.EventLines).
-func (c *PaneView) eventList() app.UI {
-	i := c.Pane
-	lines, earlier := c.sess(i).EventLines(eventLines)
-	items := make([]app.UI, 0, len(lines)+1)
-	if earlier > 0 {
-		items = append(items, app.Li().Textf("%d earlier events", earlier))
-	}
-	for _, l := range lines {
-		items = append(items, app.Li().Text(l))
-	}
-	return app.Ol().ID(c.panes[i].id("events")).Class("sr-only").Attr("aria-label", "the diagram's events, up to the step shown").Body(items...)
-}
-
-// eventLines is how many events the diagram's text alternative lists.
-const eventLines = 30
-
-// words are pane i's caption and verdict, one under the other. In a grid
-// cell they share one line, the verdict first: a tick when everything
-// holds (the whole verdict in its tip), the failure in full when one
-// fails, which is the comparison's point.
-func (c *PaneView) words(verdict string, holds bool) app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	caption := app.Div().ID(p.id("caption")).Class(attrText("caption "+c.sess(i).CaptionSource())).Attr("aria-live", "polite").Title(attrText(c.page.Caption(i))).Text(c.page.Caption(i))
-	cls, text := map[bool]string{true: "verdict good", false: "verdict bad"}[holds], verdict
-	if !c.gridded() {
-		return app.Div().Class("words").Body(caption, app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(verdict)).Text(text))
-	}
-	if holds {
-		text = "✓"
-	}
-	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(verdict)).Attr("aria-label", attrText(verdict)).Text(text), caption)
-}
-
-// controls are the step, play and scrub controls of pane i, or, shared,
-// of every pane stepping together (drawn once, above them).
-func (c *Controls) Render() app.UI {
-	shared := c.Shared
-	i := c.Pane
-	p := c.panes[i]
-	id := p.id
-	if shared {
-		id = func(name string) string { return name }
-	}
-	play := "▶ Play"
-	if c.playing(i) {
-		play = "❚❚ Pause"
-	}
-	speeds := make([]app.UI, len(Speeds))
-	for j, s := range Speeds {
-		speeds[j] = option(strconv.Itoa(s), fmt.Sprintf("%d steps/s", s), s == c.speed)
-	}
-	scope := app.EventScope(p.n, i, shared)
-	items := []app.UI{
-		app.Button().ID(attrText(id("home"))).Title("First step (Home)").Text("|◀").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.home(ctx) }, scope),
-		app.Button().ID(attrText(id("back"))).Title("Step back (←, PageUp)").Text("◀ Back").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.back(ctx) }, scope),
-		app.Button().ID(attrText(id("play"))).Title("Play or pause (Space)").Text(play).OnClick(func(ctx app.Context, e app.Event) { c.togglePlay(ctx) }, scope),
-		app.Button().ID(attrText(id("forward"))).Title("Step forward (→, PageDown)").Text("Step ▶").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.forward(ctx) }, scope),
-		app.Button().ID(attrText(id("end"))).Title("Last step (End)").Text("▶|").OnClick(func(ctx app.Context, e app.Event) { c.stopPlaying(i); c.end(ctx) }, scope),
-		app.Select().ID(attrText(id("speed"))).Attr("aria-label", "speed").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
-			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v > 0 {
-				c.speed = v
-			}
-		}, scope),
-		app.Input().ID(attrText(id("scrubber"))).Type("range").Min(0).Max(c.page.Len(i)).Value(c.page.Position(i)).Attr("aria-label", "step").OnInput(func(ctx app.Context, e app.Event) {
-			if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
-				c.scrub(ctx, v)
-			}
-		}, scope),
-	}
-	if shared {
-		items = append(items, app.Span().ID("position").Class("position").Textf("event %d / %d, in time order", c.page.Position(0), c.page.Len(0)),
-			c.zoomButtons(true))
-		return app.Div().Class("controls shared").Body(items...)
-	}
-	items = append(items, c.position(), c.zoomButtons(false))
-	return app.Div().Class("controls").Body(items...)
-}
-
-// position says where pane i stands.
-func (c *Controls) position() app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	s := c.sess(i)
-	id := "position"
-	if c.together() {
-		id = "pane-position"
-	}
-	return app.Span().ID(p.id(id)).Class("position").Textf("step %d / %d · time %d", s.Step(), s.Len(), s.Now())
-}
-
-// zoomButtons zoom pane i's window (the shared one when together).
-func (c *Controls) zoomButtons(shared bool) app.UI {
-	i := c.Pane
-	p := c.panes[i]
-	id := p.id
-	if shared {
-		id = func(name string) string { return name }
-	}
-	scope := app.EventScope(p.n, i, shared)
-	return app.Span().Class("zoom").Body(
-		app.Button().ID(attrText(id("zoom-out"))).Title("Zoom out (−; or the mouse wheel over the diagram)").Text("−").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, zoomStep) }, scope),
-		app.Button().ID(attrText(id("zoom-in"))).Title("Zoom in (+)").Text("+").OnClick(func(ctx app.Context, e app.Event) { c.zoom(ctx, 1/zoomStep) }, scope),
-		app.If(c.page.ViewOf(i).Pinned, func() app.UI {
-			return app.Button().ID(attrText(id("follow"))).Title("Follow the present again (F; drag the diagram or Shift+arrows to pan)").Text("Follow now").
-				OnClick(func(ctx app.Context, e app.Event) { c.follow(ctx) }, scope)
-		}),
-	)
 }

@@ -41,7 +41,7 @@ const (
 	searchPause = 10 * time.Millisecond
 )
 
-// searchable says whether pane i's run can be searched: it checks an
+// searchable says whether the pane's run can be searched: it checks an
 // invariant and is not the replay of a log.
 func (c *Search) searchable() bool {
 	i := c.Pane
@@ -49,7 +49,7 @@ func (c *Search) searchable() bool {
 	return !spec.Learner.Record && len(spec.Checks.Invariants) > 0
 }
 
-// toggleSearch starts pane i's search from where its lesson says (or the
+// toggleSearch starts the pane's search from where its lesson says (or the
 // step on screen), or stops the one under way.
 func (c *Search) toggleSearch(ctx app.Context) {
 	i := c.Pane
@@ -76,7 +76,7 @@ func (c *Search) toggleSearch(ctx app.Context) {
 	c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, gen) })
 }
 
-// stopSearch ends pane i's search, saying why.
+// stopSearch ends the pane's search, saying why.
 func (c *Search) stopSearch(why string) {
 	i := c.Pane
 	p := c.panes[i]
@@ -85,7 +85,7 @@ func (c *Search) stopSearch(why string) {
 	p.notice = why
 }
 
-// searchSlice works pane i's search for one slice, then hands the thread
+// searchSlice works the pane's search for one slice, then hands the thread
 // back to the page until the next.
 func (c *Search) searchSlice(ctx app.Context, gen int) {
 	i := c.Pane
@@ -146,7 +146,7 @@ func (c *Search) finishSearch(st *searching) {
 		v.Invariant, v.Step, len(v.Schedule), st.from, chosen, p.States, took))
 }
 
-// searchButton starts and stops pane i's search.
+// searchButton starts and stops the pane's search.
 func (c *Search) searchButton() app.UI {
 	i := c.Pane
 	p := c.panes[i]
@@ -158,7 +158,7 @@ func (c *Search) searchButton() app.UI {
 		OnClick(func(ctx app.Context, e app.Event) { c.toggleSearch(ctx); c.changed(ctx) }, app.EventScope(p.n, i))
 }
 
-// searchStatus is pane i's search's progress, while it runs.
+// Render draws the pane's search's progress, while it runs.
 func (c *Search) Render() app.UI {
 	i := c.Pane
 	p := c.panes[i]
@@ -167,7 +167,7 @@ func (c *Search) Render() app.UI {
 	return app.P().ID(p.id("search-status")).Class("notice search").Attr("role", "status").Text(c.searchProgress())
 }
 
-// searchProgress says how far pane i's search has gone.
+// searchProgress says how far the pane's search has gone.
 func (c *Search) searchProgress() string {
 	i := c.Pane
 	st := c.panes[i].search

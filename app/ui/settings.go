@@ -23,7 +23,7 @@ func (c *Settings) Render() app.UI {
 	return app.Div().Class("settings").Body(c.runToggles()...)
 }
 
-// runToggles are pane i's checkboxes: FIFO channels, the algorithm's
+// runToggles are the pane's checkboxes: FIFO channels, the algorithm's
 // switches (fencing, epochs) and the Lamport axis, and its timestamps.
 func (c *Settings) runToggles() []app.UI {
 	i := c.Pane
@@ -64,7 +64,7 @@ func (c *Settings) runToggles() []app.UI {
 	)
 }
 
-// toggleFIFO runs pane i's scenario again with the other channel
+// toggleFIFO runs the pane's scenario again with the other channel
 // discipline, keeping the learner's inputs and the step on screen.
 func (c *Settings) toggleFIFO(ctx app.Context) {
 	i := c.Pane
@@ -72,7 +72,7 @@ func (c *Settings) toggleFIFO(ctx app.Context) {
 	c.rerun(ctx, s.Switches().SetFIFO(!s.Scenario().FIFO()))
 }
 
-// toggleSwitch runs pane i's scenario again with one of its algorithm's
+// toggleSwitch runs the pane's scenario again with one of its algorithm's
 // switches flipped, as toggleFIFO does.
 func (c *Settings) toggleSwitch(ctx app.Context, sw sim.Switch) {
 	i := c.Pane
@@ -80,7 +80,7 @@ func (c *Settings) toggleSwitch(ctx app.Context, sw sim.Switch) {
 	c.rerun(ctx, s.Switches().Set(sw, !s.Scenario().Switched(sw)))
 }
 
-// rerun shows pane i after its scenario ran again, with err, if any, as
+// rerun shows the pane after its scenario ran again, with err, if any, as
 // its notice.
 func (c *Settings) rerun(ctx app.Context, err error) {
 	i := c.Pane
@@ -93,7 +93,7 @@ func (c *Settings) rerun(ctx app.Context, err error) {
 	c.changed(ctx)
 }
 
-// setAxis switches pane i's axis between simulated and Lamport time.
+// setAxis switches the pane's axis between simulated and Lamport time.
 func (c *Settings) setAxis(ctx app.Context, axis string) {
 	i := c.Pane
 	s := c.sess(i)
@@ -103,7 +103,7 @@ func (c *Settings) setAxis(ctx app.Context, axis string) {
 }
 
 // setStamps writes every event's Lamport timestamp or vector clock under
-// its dot in pane i, or none.
+// its dot in the pane, or none.
 func (c *Settings) setStamps(ctx app.Context, stamps string) {
 	i := c.Pane
 	switch st := diagram.Stamps(stamps); st {

@@ -135,7 +135,7 @@ func (c *Header) openComparison(ctx app.Context, value string) bool {
 	return true
 }
 
-// sideBySide is a compare view's table of every run's figures.
+// Render draws a compare view's table of every run's figures.
 func (c *Comparison) Render() app.UI {
 	return app.Div().ID("side-by-side").Class("panels side-by-side").Body(panelTable(lab.SideBySide(c.page)))
 }

@@ -28,7 +28,13 @@ func (c *slideBridge) listenToSlides() {
 	if c.onMessage != nil || !js.Truthy() || !js.Get("framed").Truthy() || !js.Call("framed").Bool() {
 		return
 	}
+	// read counts the messages the page has read, obeyed or ignored, on
+	// window.spacetimeSlideMessages: a test sees a message was ignored
+	// rather than waiting to see nothing happen
+	read := 0
 	c.onMessage = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		read++
+		app.Window().Set("spacetimeSlideMessages", read)
 		if len(args) == 0 {
 			return nil
 		}

@@ -6,7 +6,7 @@ import (
 	"spacetime/app/diagram"
 )
 
-// hover shows, in a tip beside the pointer, what lies under it on pane i's
+// hover shows, in a tip beside the pointer, what lies under it on the pane's
 // diagram (topo false) or process graph: the whole of a message, an event
 // or a process (lab.Session.HoverText), labels the picture had no room for
 // included. The tip moves only when what lies under the pointer changes.

@@ -17,11 +17,11 @@ type Tour struct {
 	Rev int
 }
 
-// touring says whether pane i is on a stop of its lesson's tour: then the
+// touring says whether the pane is on a stop of its lesson's tour: then the
 // keys and the slides' next and prev go from stop to stop.
 func (c *Tour) touring() bool { i := c.Pane; return c.sess(i).Tour().Stop() > 0 }
 
-// goToStop moves pane i to stop n of its tour (0 ends the tour).
+// goToStop moves the pane to stop n of its tour (0 ends the tour).
 func (c *Tour) goToStop(ctx app.Context, n int) error {
 	i := c.Pane
 	c.stopPlaying(i)
@@ -30,7 +30,7 @@ func (c *Tour) goToStop(ctx app.Context, n int) error {
 	return err
 }
 
-// toggleTour starts pane i's tour at its first stop, or ends it.
+// toggleTour starts the pane's tour at its first stop, or ends it.
 func (c *Tour) toggleTour(ctx app.Context) {
 	i := c.Pane
 	if c.touring() {
@@ -42,7 +42,7 @@ func (c *Tour) toggleTour(ctx app.Context) {
 	}
 }
 
-// nextStop and prevStop move pane i along its tour.
+// nextStop and prevStop move the pane along its tour.
 func (c *Tour) nextStop(ctx app.Context) {
 	i := c.Pane
 	c.stopPlaying(i)
@@ -55,7 +55,7 @@ func (c *Tour) prevStop(ctx app.Context) {
 	c.controlsOf(i).step(ctx, func() { c.sess(i).Tour().Prev() })
 }
 
-// tourButton starts and ends pane i's tour.
+// tourButton starts and ends the pane's tour.
 func (c *Tour) tourButton() app.UI {
 	i := c.Pane
 	p := c.panes[i]
@@ -65,7 +65,7 @@ func (c *Tour) tourButton() app.UI {
 		Text("Tour").OnClick(func(ctx app.Context, e app.Event) { c.toggleTour(ctx) }, app.EventScope(p.n, i))
 }
 
-// narration is the tour's stop on pane i: where it is in the tour, what
+// Render draws the tour's stop on the pane: where it is in the tour, what
 // to look at, what to try, and buttons to move on.
 func (c *Tour) Render() app.UI {
 	i := c.Pane

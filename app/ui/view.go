@@ -28,7 +28,7 @@ type drag struct {
 	lane    sim.NodeID
 }
 
-// zoom zooms pane i by factor around the present (or the middle, when
+// zoom zooms the pane by factor around the present (or the middle, when
 // pinned); panes stepping together zoom as one.
 func (c *Controls) zoom(ctx app.Context, factor float64) {
 	i := c.Pane
@@ -40,7 +40,7 @@ func (c *Controls) zoom(ctx app.Context, factor float64) {
 	c.changed(ctx)
 }
 
-// pan moves pane i's window by a share of its width.
+// pan moves the pane's window by a share of its width.
 func (c *Controls) pan(ctx app.Context, share float64) {
 	i := c.Pane
 	p := c.panes[i]
@@ -51,7 +51,7 @@ func (c *Controls) pan(ctx app.Context, share float64) {
 	c.changed(ctx)
 }
 
-// follow makes pane i's window follow the present again, keeping the zoom.
+// follow makes the pane's window follow the present again, keeping the zoom.
 func (c *Controls) follow(ctx app.Context) {
 	i := c.Pane
 	c.page.SetView(i, c.page.ViewOf(i).Following())

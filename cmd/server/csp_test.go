@@ -26,7 +26,12 @@ import (
 type violationWatch struct {
 	mu       sync.Mutex
 	messages []string
+	// marks are the barriers (settle) the console has reported.
+	marks map[string]bool
 }
+
+// consoleMark starts the text of the barriers settle writes to the console.
+const consoleMark = "spacetime-test-console-mark "
 
 // watchViolations opens a tab that records the policy's refusals from its
 // first document on.
@@ -47,18 +52,21 @@ func watch(t *testing.T, ctx context.Context) *violationWatch {
 // consoleViolations keeps the refusals the console of ctx's target reports
 // while ctx lasts.
 func consoleViolations(ctx context.Context) *violationWatch {
-	w := &violationWatch{}
+	w := &violationWatch{marks: map[string]bool{}}
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {
 			if err != nil {
 				return
 			}
-			if strings.Contains(m.Text, "Content Security Policy") || strings.Contains(m.Text, "Content-Security-Policy") {
-				w.mu.Lock()
+			w.mu.Lock()
+			switch {
+			case strings.HasPrefix(m.Text, consoleMark):
+				w.marks[m.Text] = true
+			case strings.Contains(m.Text, "Content Security Policy") || strings.Contains(m.Text, "Content-Security-Policy"):
 				w.messages = append(w.messages, m.String())
-				w.mu.Unlock()
 			}
+			w.mu.Unlock()
 		}
 	}()
 	return w
@@ -75,6 +83,23 @@ func recordViolations(t *testing.T, ctx context.Context) {
 			window.cspViolations.push(e.violatedDirective + " refused " + (e.blockedURI || "inline") + (e.sample ? " (" + e.sample + ")" : ""));
 		}, true);`})
 	require.NoError(t, err)
+}
+
+// settle waits until the console has reported every message the page
+// wrote before now: the page writes a mark after the tasks already queued
+// (a refusal's event among them), and the console reports its messages in
+// order, so once the mark is seen no earlier refusal is still on its way.
+func (w *violationWatch) settle(t *testing.T, ctx context.Context) {
+	t.Helper()
+	mark := fmt.Sprintf("%s%d", consoleMark, time.Now().UnixNano())
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
+		`new Promise((done) => setTimeout(() => { console.log(%q); done(true); }))`, mark), chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.marks[mark]
+	}, 30*time.Second, 10*time.Millisecond, "the console reports the mark")
 }
 
 // violations are the refusals seen so far, from the console and the page.
@@ -160,7 +185,7 @@ func TestPageRunsUnderTheSecurityPolicy(t *testing.T) {
 				assert.NotEmpty(t, w.violations(t, ctx))
 				return
 			}
-			time.Sleep(200 * time.Millisecond) // console messages arrive after the action
+			w.settle(t, ctx)
 			assert.Empty(t, w.violations(t, ctx), "Content Security Policy violations")
 		})
 	}

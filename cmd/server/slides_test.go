@@ -92,8 +92,10 @@ func TestSlidesOfAnotherOriginAreIgnored(t *testing.T) {
 	}
 	// the lesson's client runs
 	assert.Contains(t, inFrame(`(window.spacetimeFrames || 0) >= 1 && document.getElementById("position").textContent`), "step 5 /")
+	read := inFrame(`String(window.spacetimeSlideMessages || 0)`)
 	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "next"})`))
-	time.Sleep(time.Second)
+	// the page counts every message it reads, obeyed or not
+	inFrame(`(window.spacetimeSlideMessages || 0) > ` + read + ` && "read"`)
 	assert.Contains(t, inFrame(`document.getElementById("position").textContent`), "step 5 /", "the deck's next was not obeyed")
 	assert.Zero(t, eval[int](p, `window.replies.length`), "no answer and no announcement to this deck")
 }

@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/scenario"
+)
+
+// The load panel opens on the lesson's own file; a text that is not a
+// scenario is refused with the reason and the panel stays, a scenario
+// opens in the pane and the panel closes.
+func TestImporterOpensAPastedScenario(t *testing.T) {
+	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
+		return app.If(c.loading, func() app.UI { return c.importer() })
+	})
+	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	require.True(t, r.st.loading)
+	assert.Equal(t, string(r.st.sess(0).File()), r.page().id("scenario-text").attrs["value"], "the lesson's file as an example")
+
+	r.do(func(ctx app.Context) { r.st.loadText = `{"id": "x"`; r.st.importer().loadPasted(ctx) })
+	assert.Contains(t, r.st.problem, pastedText+" was not loaded")
+	assert.True(t, r.st.loading, "the panel stays for a fix")
+	assert.Equal(t, "snapshot-bank", r.st.sess(0).Scenario().ID, "the lesson stays")
+
+	other, err := scenario.Builtin("token-ring-crash")
+	require.NoError(t, err)
+	r.do(func(ctx app.Context) { r.st.loadText = string(other.JSON()); r.st.importer().loadPasted(ctx) })
+	assert.False(t, r.st.loading, "the panel closes")
+	assert.Equal(t, "token-ring-crash", r.st.sess(0).Scenario().ID)
+	assert.Nil(t, r.page().byID("scenario-text"))
+}
