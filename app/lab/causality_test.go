@@ -38,7 +38,7 @@ func TestSelectingAnEventShowsItsCausalPastAndFuture(t *testing.T) {
 	assert.Contains(t, sess.Causality().Text(), "happened before it")
 
 	rings := map[diagram.Color]int{}
-	for _, sh := range sess.Scene(1200, 350).Shapes {
+	for _, sh := range sess.Diagram().Scene(1200, 350).Shapes {
 		if sh.Op == diagram.OpCircle && sh.Flags&diagram.FlagOutline != 0 {
 			rings[sh.Color]++
 		}
@@ -53,7 +53,7 @@ func TestSelectingAnEventShowsItsCausalPastAndFuture(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, snapshot, again.Causality().Selected())
 	again.Seek(snapshot)
-	for _, sh := range again.Scene(1200, 350).Shapes {
+	for _, sh := range again.Diagram().Scene(1200, 350).Shapes {
 		assert.Zero(t, sh.Flags&diagram.FlagOutline, "no rings before the selected event happens")
 	}
 	sess.Causality().Select(snapshot)

@@ -166,7 +166,7 @@ func (c *Cut) Text() string {
 	case len(bad) == 0:
 		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + c.sum()
 	}
-	names := listed(bad, "; ", s.Describe)
+	names := listed(bad, "; ", s.Diagram().Describe)
 	return fmt.Sprintf("This cut is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
 		len(bad), names) + c.sum()
 }

@@ -69,10 +69,10 @@ func TestCutTool(t *testing.T) {
 	require.True(t, complete)
 	assert.Contains(t, bad, m)
 	assert.Contains(t, sess.Cut().Text(), "inconsistent")
-	assert.Contains(t, sess.Cut().Text(), sess.Describe(m))
+	assert.Contains(t, sess.Cut().Text(), sess.Diagram().Describe(m))
 
 	// the bad message is highlighted on the diagram
-	scene := sess.Scene(1200, 350)
+	scene := sess.Diagram().Scene(1200, 350)
 	halo := 0
 	for _, sh := range scene.Shapes {
 		if sh.Color == diagram.HighlightColor {
@@ -126,7 +126,7 @@ func TestCutOverANetworkStep(t *testing.T) {
 	complete, _ := sess.Cut().Verdict()
 	assert.True(t, complete)
 	assert.NotEmpty(t, sess.Cut().Text())
-	assert.NotEmpty(t, sess.Scene(960, 350).Shapes)
+	assert.NotEmpty(t, sess.Diagram().Scene(960, 350).Shapes)
 
 	_, err = FromQuery(url.Values{"s": {"snapshot-bank"}, "cut": {"1," + strings.Repeat("9", 5000) + "x,3"}})
 	require.Error(t, err)
@@ -151,7 +151,7 @@ func TestCutStateAddsUp(t *testing.T) {
 		}
 	}
 	require.NotZero(t, m.Value)
-	ix := sess.Index()
+	ix := sess.Diagram().Index()
 	sess.Cut().Toggle()
 	for id := range s.Names {
 		sess.Cut().Place(sim.NodeID(id), float64(m.RecvTime)+0.5)

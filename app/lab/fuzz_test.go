@@ -585,15 +585,15 @@ func checkView(t *testing.T, p *Page, i int) {
 			_ = sc.Hit(at[0], at[1])
 		}
 	}
-	own := s.Scene(640, 300)
+	own := s.Diagram().Scene(640, 300)
 	checkScene(t, own)
 	_ = own.SVG()
 	_, _ = own.Encode(nil, nil)
-	if ts := s.TopologyScene(300, diagram.TopologyHeight(s.Spec(), n)); ts != nil {
+	if ts := s.Diagram().TopologyScene(300, diagram.TopologyHeight(s.Spec(), n)); ts != nil {
 		checkScene(t, ts)
 		_ = ts.Hit(150, 150)
 	}
-	_ = s.Legend()
+	_ = s.Diagram().Legend()
 	_ = s.Cut().Text()
 	_ = s.Caption()
 	_ = s.CaptionSource()
@@ -650,7 +650,7 @@ func apiLinks(f *testing.F) []string {
 		sess.Cut().Place(0, 12.5)
 		add(sess.Query())
 		sess.Axis = diagram.AxisTime
-		sess.View = ZoomedAt(sess.Scene(960, 350), 300, 0.5)
+		sess.View = ZoomedAt(sess.Diagram().Scene(960, 350), 300, 0.5)
 		add(sess.Query())
 		if err := sess.Switches().SetFIFO(!s.FIFO()); err == nil {
 			add(sess.Query())

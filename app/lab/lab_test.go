@@ -237,8 +237,8 @@ func checkRoundTrip(t *testing.T, sess *lab.Session) *lab.Session {
 	assert.Equal(t, sess.Scenario().JSON(), got.Scenario().JSON(), "scenario")
 	assert.Equal(t, sess.Caption(), got.Caption())
 	assert.Equal(t, sess.Panels(), got.Panels())
-	assert.Equal(t, sess.Highlight(), got.Highlight())
-	assert.Equal(t, sess.Scene(800, 300).Shapes, got.Scene(800, 300).Shapes, "the same picture")
+	assert.Equal(t, sess.Diagram().Highlight(), got.Diagram().Highlight())
+	assert.Equal(t, sess.Diagram().Scene(800, 300).Shapes, got.Diagram().Scene(800, 300).Shapes, "the same picture")
 	assert.Equal(t, q, got.Query(), "the link reads back as itself")
 	return got
 }
@@ -591,7 +591,7 @@ func TestSceneShowsTheFailure(t *testing.T) {
 	require.GreaterOrEqual(t, fail, 0, "the lesson's invariant fails")
 	halos := func() int {
 		n := 0
-		for _, sh := range sess.Scene(1000, 350).Shapes {
+		for _, sh := range sess.Diagram().Scene(1000, 350).Shapes {
 			if sh.Color == diagram.HighlightColor {
 				n++
 			}
@@ -599,19 +599,19 @@ func TestSceneShowsTheFailure(t *testing.T) {
 		return n
 	}
 	sess.Seek(fail)
-	assert.Empty(t, sess.Highlight(), "not failed yet at step %d", fail)
+	assert.Empty(t, sess.Diagram().Highlight(), "not failed yet at step %d", fail)
 	assert.Zero(t, halos())
 	sess.Seek(fail + 1)
-	ids := sess.Highlight()
+	ids := sess.Diagram().Highlight()
 	require.NotEmpty(t, ids)
 	assert.Equal(t, len(ids), halos())
 	sess.Seek(sess.Len())
-	assert.Equal(t, ids, sess.Highlight())
+	assert.Equal(t, ids, sess.Diagram().Highlight())
 
 	// The scene is the diagram of the run at the step, on the chosen axis.
 	sess.Axis = diagram.AxisLamport
 	want := diagram.Layout(sess.Run().Trace(), sess.Step(), sess.Spec(), diagram.Options{Width: 640, Height: 300, Axis: diagram.AxisLamport, Highlight: ids})
-	assert.Equal(t, want.Shapes, sess.Scene(640, 300).Shapes)
+	assert.Equal(t, want.Shapes, sess.Diagram().Scene(640, 300).Shapes)
 }
 
 // A command's target is a process or none: a negative or too large target
@@ -650,12 +650,12 @@ func TestDecodeInputsRefusesATargetThatIsNoProcess(t *testing.T) {
 func TestSwitchedRunIsTheOneDrawn(t *testing.T) {
 	sess := open(t, "checkpoint-domino")
 	sess.Seek(sess.Len())
-	before := sess.Scene(640, 300)
-	require.Same(t, sess.Run().Trace(), sess.Index().Trace())
+	before := sess.Diagram().Scene(640, 300)
+	require.Same(t, sess.Run().Trace(), sess.Diagram().Index().Trace())
 	require.NoError(t, sess.Switches().Set(sess.Spec().Learner.Switches[0], true))
 	sess.Seek(sess.Len())
-	require.Same(t, sess.Run().Trace(), sess.Index().Trace(), "the index is of the run on screen")
-	after := sess.Scene(640, 300)
+	require.Same(t, sess.Run().Trace(), sess.Diagram().Index().Trace(), "the index is of the run on screen")
+	after := sess.Diagram().Scene(640, 300)
 	markers := func(sc *diagram.Scene) int {
 		n := 0
 		for _, sh := range sc.Shapes {

@@ -59,8 +59,8 @@ func TestNoLabelsCollideInAnyLesson(t *testing.T) {
 		steps = append(steps, s.Len())
 		for _, k := range steps {
 			s.Seek(k)
-			scenes := []*diagram.Scene{s.Scene(projectorWidth, projectorHeight)}
-			if ts := s.TopologyScene(graphWidth, diagram.TopologyHeight(scn.Spec(), len(scn.Names))*scale); ts != nil {
+			scenes := []*diagram.Scene{s.Diagram().Scene(projectorWidth, projectorHeight)}
+			if ts := s.Diagram().TopologyScene(graphWidth, diagram.TopologyHeight(scn.Spec(), len(scn.Names))*scale); ts != nil {
 				scenes = append(scenes, ts)
 			}
 			lost += pointLeftOut(t, s, scenes[0], fmt.Sprintf("%s k=%d", id, k))
@@ -94,7 +94,7 @@ func TestNoLabelsCollideInAGridCell(t *testing.T) {
 		s.Scale = scale
 		for k := 0; k <= s.Len(); k += 20 {
 			s.Seek(k)
-			sc := s.Scene(cellWidth, cellHeight)
+			sc := s.Diagram().Scene(cellWidth, cellHeight)
 			pictures++
 			n, what := textTrouble(sc)
 			total += n
@@ -158,14 +158,14 @@ func TestSlidesOpenUnderWayAndLessonsFrameTheirPoint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 11, s.OpeningStep())
 	s.Seek(11)
-	sc := s.Scene(900, 400)
+	sc := s.Diagram().Scene(900, 400)
 	assert.Equal(t, [2]float64{0, 14}, [2]float64{sc.T0, sc.T1}, "framed on the lesson's point")
 	s.Seek(s.Len())
-	sc = s.Scene(900, 400)
+	sc = s.Diagram().Scene(900, 400)
 	assert.Greater(t, sc.T1, 14.0, "past the frame, the window follows the run")
 	s.Seek(11)
 	s.View.Span = 40
-	sc = s.Scene(900, 400)
+	sc = s.Diagram().Scene(900, 400)
 	assert.NotEqual(t, 14.0, sc.T1, "a learner's zoom wins")
 }
 
@@ -177,7 +177,7 @@ func TestLessonMarksItsEvents(t *testing.T) {
 	s, err := Open(scn)
 	require.NoError(t, err)
 	s.Seek(s.Len())
-	sc := s.Scene(projectorWidth, projectorHeight)
+	sc := s.Diagram().Scene(projectorWidth, projectorHeight)
 	for _, m := range scn.Lesson.Marks {
 		x, y, ok := sc.EventPoint(m.Step - 1)
 		require.True(t, ok, m.Name)
@@ -209,7 +209,7 @@ func pointLeftOut(t *testing.T, s *Session, sc *diagram.Scene, where string) int
 		return 0 // too many messages to label any (a dense window)
 	}
 	n := 0
-	for _, id := range s.Highlight() {
+	for _, id := range s.Diagram().Highlight() {
 		if m := s.Run().Trace().Msgs[id]; drawn[id] && m.Label != "" && !shown[id] {
 			n++
 			t.Errorf("%s: the label %q of message %d, which the lesson points at, is left out", where, m.Label, id)
@@ -238,7 +238,7 @@ func TestSelectingAnEventShowsItsMessagesLabels(t *testing.T) {
 	require.NoError(t, err)
 	s.Scale = diagram.TextScale("L")
 	s.Seek(58)
-	shown := labelled(s.Scene(projectorWidth, projectorHeight))
+	shown := labelled(s.Diagram().Scene(projectorWidth, projectorHeight))
 	missing := 0
 	for _, m := range s.Run().Trace().Msgs {
 		if m.SendStep >= 58 || m.Label == "" || shown[m.ID] || !m.ReceivedAt(58) {
@@ -247,7 +247,7 @@ func TestSelectingAnEventShowsItsMessagesLabels(t *testing.T) {
 		missing++
 		for _, step := range []int{m.SendStep, m.RecvStep} {
 			s.Causality().Select(step)
-			sc := s.Scene(projectorWidth, projectorHeight)
+			sc := s.Diagram().Scene(projectorWidth, projectorHeight)
 			assert.True(t, labelled(sc)[m.ID], "message %d (%s) selected at step %d", m.ID, m.Label, step)
 			n, what := textTrouble(sc)
 			assert.Zero(t, n, what)
@@ -265,11 +265,11 @@ func TestEventLinesFollowTheStep(t *testing.T) {
 	s, err := Open(scn)
 	require.NoError(t, err)
 	s.Seek(0)
-	lines, earlier := s.EventLines(30)
+	lines, earlier := s.Diagram().EventLines(30)
 	assert.Empty(t, lines)
 	assert.Zero(t, earlier)
 	s.Seek(40)
-	lines, earlier = s.EventLines(30)
+	lines, earlier = s.Diagram().EventLines(30)
 	require.Len(t, lines, 30)
 	assert.Equal(t, 10, earlier)
 	r := s.Run().Trace().Records[39]

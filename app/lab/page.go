@@ -300,7 +300,7 @@ func (p *Page) WindowOf(i int) View {
 
 // Scene lays out view i in its window.
 func (p *Page) Scene(i int, width, height float64) *diagram.Scene {
-	return p.Views[i].SceneIn(width, height, p.WindowOf(i))
+	return p.Views[i].Diagram().SceneIn(width, height, p.WindowOf(i))
 }
 
 // SetView sets view i's zoom and window, or the shared one.
@@ -348,7 +348,7 @@ func (p *Page) DrawCost() int {
 	for i, s := range p.Views {
 		w := p.WindowOf(i)
 		cost += s.index().Cost(s.step, diagram.Options{Span: w.span(), Pinned: w.Pinned, Start: w.Start})
-		if s.Topology() != nil {
+		if s.Diagram().Topology() != nil {
 			cost += s.index().TopologyCost(s.step)
 		}
 	}

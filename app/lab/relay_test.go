@@ -175,7 +175,7 @@ func TestActRefused(t *testing.T) {
 func TestFIFOErrorNamesTheHead(t *testing.T) {
 	sess := openRelay(t)
 	ids, from, to := queued(t, sess)
-	head := sess.Describe(ids[0])
+	head := sess.Diagram().Describe(ids[0])
 	err := sess.Deliver(ids[1])
 	require.Error(t, err)
 	v := sess.State().View()

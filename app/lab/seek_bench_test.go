@@ -18,7 +18,7 @@ func BenchmarkSeekFrame(b *testing.B) {
 		"panels":    func() { sess.Panels() },
 		"report":    func() { sess.derived.report = nil; sess.Report() },
 		"processes": func() { sess.Processes() },
-		"scene":     func() { sess.Scene(1200, 350) },
+		"scene":     func() { sess.Diagram().Scene(1200, 350) },
 	}
 	for name, f := range parts {
 		b.Run(name, func(b *testing.B) {
@@ -42,7 +42,7 @@ func BenchmarkCutFrame(b *testing.B) {
 		sess.Cut().Place(sim.NodeID(id), float64(end)*float64(id+1)/float64(len(sess.Cut().Points())+1))
 	}
 	for b.Loop() {
-		sess.highlightAll()
+		sess.Diagram().highlightAll()
 		sess.Cut().Text()
 		sess.Cut().Panel()
 	}

@@ -68,7 +68,7 @@ func TestTourStopsAndLinks(t *testing.T) {
 	require.NoError(t, s.Tour().GoTo(3))
 	assert.Equal(t, 42, s.Step())
 	assert.Equal(t, 41, s.Causality().Selected(), "the stop's event is selected")
-	assert.Subset(t, s.highlightAll(), []int{16, 17}, "the stop's messages are pointed at")
+	assert.Subset(t, s.Diagram().highlightAll(), []int{16, 17}, "the stop's messages are pointed at")
 	q := s.Query()
 	assert.Equal(t, "3", q.Get("tour"))
 
@@ -78,7 +78,7 @@ func TestTourStopsAndLinks(t *testing.T) {
 	assert.Equal(t, 37, back.Step(), "a link to a stop opens at its step")
 
 	s.Seek(10)
-	assert.NotContains(t, s.highlightAll(), 16, "off its step, the stop points at nothing")
+	assert.NotContains(t, s.Diagram().highlightAll(), 16, "off its step, the stop points at nothing")
 	require.NoError(t, s.Tour().GoTo(0))
 	assert.Equal(t, "", s.Query().Get("tour"))
 

@@ -23,46 +23,46 @@ func longSession(t *testing.T, k int) *Session {
 
 func TestZoomAtKeepsThePointUnderTheMouse(t *testing.T) {
 	sess := longSession(t, 5000)
-	scene := sess.Scene(1000, 350)
+	scene := sess.Diagram().Scene(1000, 350)
 	x := 400.0
 	before := scene.TimeAt(x)
 	sess.View = ZoomedAt(scene, x, 0.5)
-	after := sess.Scene(1000, 350)
+	after := sess.Diagram().Scene(1000, 350)
 	assert.InDelta(t, before, after.TimeAt(x), 1e-6, "the point under the mouse stays put")
 	assert.InDelta(t, (scene.T1-scene.T0)/2, after.T1-after.T0, 1e-6, "half the span")
 	assert.True(t, sess.View.Pinned)
 
 	// stepping on does not move a pinned window
 	sess.Seek(9000)
-	assert.Equal(t, after.T0, sess.Scene(1000, 350).T0)
+	assert.Equal(t, after.T0, sess.Diagram().Scene(1000, 350).T0)
 	sess.View = sess.View.Following()
-	follow := sess.Scene(1000, 350)
+	follow := sess.Diagram().Scene(1000, 350)
 	assert.Greater(t, follow.T0, after.T0, "following the present again")
 	assert.InDelta(t, after.T1-after.T0, follow.T1-follow.T0, 1e-6, "with the same zoom")
 }
 
 func TestPanMovesTheWindowByPixels(t *testing.T) {
 	sess := longSession(t, 5000)
-	scene := sess.Scene(1000, 350)
+	scene := sess.Diagram().Scene(1000, 350)
 	sess.View = Panned(scene, -scene.PlotWidth()/2)
-	after := sess.Scene(1000, 350)
+	after := sess.Diagram().Scene(1000, 350)
 	assert.InDelta(t, scene.T0-(scene.T1-scene.T0)/2, after.T0, 1e-6)
 	sess.View = View{}
-	assert.Equal(t, scene.T0, sess.Scene(1000, 350).T0)
+	assert.Equal(t, scene.T0, sess.Diagram().Scene(1000, 350).T0)
 }
 
 func TestZoomIsClamped(t *testing.T) {
 	sess := longSession(t, 100)
 	for range 40 {
-		sess.View = Zoomed(sess.View, sess.Scene(1000, 350), 0.5)
+		sess.View = Zoomed(sess.View, sess.Diagram().Scene(1000, 350), 0.5)
 	}
-	sc := sess.Scene(1000, 350)
+	sc := sess.Diagram().Scene(1000, 350)
 	assert.InDelta(t, MinSpan, sc.T1-sc.T0, 1e-9)
 }
 
 func TestViewRoundTripsThroughTheLink(t *testing.T) {
 	sess := longSession(t, 5000)
-	sess.View = ZoomedAt(sess.Scene(1000, 350), 300, 0.3)
+	sess.View = ZoomedAt(sess.Diagram().Scene(1000, 350), 300, 0.3)
 	q := sess.Query()
 	again, err := FromQuery(q)
 	require.NoError(t, err)
@@ -90,7 +90,7 @@ func TestZoomedAndPannedWindowsMakeLinksThatOpen(t *testing.T) {
 	sess, err := Open(short)
 	require.NoError(t, err)
 	sess.Seek(3)
-	scene := sess.Scene(960, 350)
+	scene := sess.Diagram().Scene(960, 350)
 	require.Less(t, scene.T1-scene.T0, float64(MinSpan), "the whole short run is in the window")
 	sess.View = Panned(scene, 10)
 	assert.Equal(t, float64(MinSpan), sess.View.Span, "a pinned window is at least MinSpan wide")
@@ -110,7 +110,7 @@ func TestZoomedAndPannedWindowsMakeLinksThatOpen(t *testing.T) {
 		require.NoError(t, err)
 		sess, err := FromQuery(q)
 		require.NoError(t, err)
-		sess.View = ZoomedAt(sess.Scene(960, 350), tc.x, tc.factor)
+		sess.View = ZoomedAt(sess.Diagram().Scene(960, 350), tc.x, tc.factor)
 		assert.Equal(t, MaxAt, math.Abs(sess.View.Start), "the zoom stops the window at MaxAt")
 		again, err := FromQuery(sess.Query())
 		require.NoError(t, err, tc.link)

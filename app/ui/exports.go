@@ -71,7 +71,7 @@ func (c *Exports) export(i int, format string) {
 		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
 	case "tikz":
 		spec := r.Config().Spec
-		download(name+".tex", "application/x-tex", s.Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Highlight()}))
+		download(name+".tex", "application/x-tex", s.Diagram().Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Diagram().Highlight()}))
 	case "scenario":
 		download(name+".scenario.json", "application/json", s.Scenario().JSON())
 	}

@@ -23,7 +23,7 @@ type Legend struct {
 func (c *Legend) Render() app.UI {
 	i := c.Pane
 	var items []app.UI
-	for _, e := range c.sess(i).Legend() {
+	for _, e := range c.sess(i).Diagram().Legend() {
 		color := c.palette()[e.Color]
 		var swatch app.UI
 		switch e.Swatch {

@@ -13,7 +13,7 @@ import (
 // each in the colour of the page's theme.
 func TestLegendListsTheDiagramsEntriesInTheTheme(t *testing.T) {
 	r := mountPart(t, link("snapshot-bank", 5), func(c *state) app.UI { return c.legendOf(0) })
-	entries := r.st.sess(0).Legend()
+	entries := r.st.sess(0).Diagram().Legend()
 	keys := r.page().id("legend").classed("key")
 	require.Len(t, keys, len(entries))
 	for n, e := range entries {

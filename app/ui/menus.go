@@ -81,7 +81,7 @@ func (c *Menu) Render() app.UI {
 		h := st.Health(m.node)
 		title = fmt.Sprintf("%s (%s)", s.Scenario().Names[m.node], h.State)
 	case menuMessage:
-		title = s.Describe(m.msg)
+		title = s.Diagram().Describe(m.msg)
 		if st.Check(engine.Deliver(m.msg)) == nil {
 			items = append(items, app.Button().ID(p.id("menu-deliver")).Text("Deliver it next").OnClick(func(ctx app.Context, e app.Event) {
 				msg := c.panes[i].menu.msg

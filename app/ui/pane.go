@@ -152,7 +152,7 @@ func (c *PaneView) layoutTopology() {
 		if tw <= 0 {
 			tw = topologyWidth
 		}
-		p.topo = c.sess(i).TopologyScene(tw, c.topologyHeight())
+		p.topo = c.sess(i).Diagram().TopologyScene(tw, c.topologyHeight())
 	}
 }
 

@@ -137,7 +137,7 @@ func (c *PaneView) topology() app.UI {
 	p := c.panes[i]
 	if app.IsServer {
 		c.sess(i).Scale = c.scale()
-		if sc := c.sess(i).TopologyScene(topologyWidth, c.topologyHeight()); sc != nil {
+		if sc := c.sess(i).Diagram().TopologyScene(topologyWidth, c.topologyHeight()); sc != nil {
 			return app.Raw(`<div class="prerender">` + string(sc.SVGIn(c.palette())) + `</div>`)
 		}
 		return app.Div()
@@ -193,7 +193,7 @@ func (c *PaneView) paneBar() app.UI {
 // its last events up to the step, oldest first (lab.Session.EventLines).
 func (c *PaneView) eventList() app.UI {
 	i := c.Pane
-	lines, earlier := c.sess(i).EventLines(eventLines)
+	lines, earlier := c.sess(i).Diagram().EventLines(eventLines)
 	items := make([]app.UI, 0, len(lines)+1)
 	if earlier > 0 {
 		items = append(items, app.Li().Textf("%d earlier events", earlier))

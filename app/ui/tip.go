@@ -29,7 +29,7 @@ func (c *PaneView) hover(e app.Event, topo bool) {
 		return // the pointer is still on the same thing
 	}
 	c.tipAt = at
-	text := c.sess(i).HoverText(hit)
+	text := c.sess(i).Diagram().HoverText(hit)
 	if text == c.tip {
 		return
 	}

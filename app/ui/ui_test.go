@@ -1167,7 +1167,7 @@ func TestClicksOnTheDiagram(t *testing.T) {
 		r.do(func(ctx app.Context) { r.c.paneOf(0).click(ctx, clickAt(x, y)) })
 		p := r.page()
 		menu := p.id("message-menu")
-		assert.Equal(t, r.c.sess(0).Describe(id)+" (delivered)", menu.classed("menu-title")[0].text())
+		assert.Equal(t, r.c.sess(0).Diagram().Describe(id)+" (delivered)", menu.classed("menu-title")[0].text())
 		assert.Nil(t, p.byID("menu-deliver"), "a delivered message cannot be delivered again")
 		assert.Nil(t, p.byID("menu-drop"))
 		msg := r.c.sess(0).Run().Trace().Msgs[id]

@@ -61,7 +61,7 @@ func TestCutALinkByClicking(t *testing.T) {
 	require.Positive(t, w, "the bank's process graph is drawn beside the lanes")
 	sess, err := lab.FromQuery(url.Values{"v": {"2"}, "s": {"snapshot-bank"}, "k": {"45"}})
 	require.NoError(t, err)
-	topo := sess.TopologyScene(w, h)
+	topo := sess.Diagram().TopologyScene(w, h)
 	x, y, ok := topo.LinkAt(0, 1)
 	require.True(t, ok, "A and B are linked")
 	require.Equal(t, diagram.HitLink, topo.Hit(x, y).Kind)

@@ -315,7 +315,7 @@ func TestHoverShowsWhatTheLabelsLeaveOut(t *testing.T) {
 	require.NoError(t, err)
 	s.Scale = p.scale()
 	s.Seek(k)
-	scene := s.Scene(w, h)
+	scene := s.Diagram().Scene(w, h)
 	shown := map[int]bool{}
 	for _, sh := range scene.Shapes {
 		if id, ok := sh.Tag.Message(); ok && sh.Tag.What == diagram.WhatMessageLabel {
@@ -409,7 +409,7 @@ func TestTextsAreNoWiderThanThePlacerThinks(t *testing.T) {
 		s.Scale = scale
 		for k := 0; k <= s.Len(); k += 100 {
 			s.Seek(k)
-			for _, sh := range s.Scene(880, 420).Shapes {
+			for _, sh := range s.Diagram().Scene(880, 420).Shapes {
 				if sh.Op != diagram.OpText {
 					continue
 				}

@@ -584,7 +584,7 @@ func TestExportEqualsScreen(t *testing.T) {
 			require.NoError(t, err)
 			sess.Seek(tc.k(sess.Len()))
 			sess.Axis = tc.axis
-			screen := sess.Scene(tc.w, tc.h).SVG()
+			screen := sess.Diagram().Scene(tc.w, tc.h).SVG()
 			golden.SameLines(t, string(screen), out, "the export is the picture on screen")
 			if tc.id == "snapshot-nonfifo" {
 				assert.True(t, strings.Contains(out, diagram.Palette[diagram.HighlightColor]), "the culprits are highlighted")

@@ -150,7 +150,7 @@ func importLogs(enc *json.Encoder, repeat int) error {
 			if err != nil {
 				return err
 			}
-			sess.Scene(1280, 720)
+			sess.Diagram().Scene(1280, 720)
 			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
 		}
 		slices.Sort(ms)
