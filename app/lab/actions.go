@@ -62,7 +62,7 @@ func (s *Session) SetFIFO(on bool) error {
 	if s.scn.FIFO() == on {
 		return nil
 	}
-	return s.rerun(s.scn.WithFIFO(on), "on this network")
+	return s.rerun(s.plan.Scenario().WithFIFO(on), "on this network")
 }
 
 // SetSwitch runs the same scenario again with one of the algorithm's
@@ -71,7 +71,7 @@ func (s *Session) SetSwitch(sw sim.Switch, on bool) error {
 	if s.scn.Switched(sw) == on {
 		return nil
 	}
-	changed, err := s.scn.WithSwitch(sw, on)
+	changed, err := s.plan.Scenario().WithSwitch(sw, on)
 	if err != nil {
 		return err
 	}
@@ -82,15 +82,19 @@ func (s *Session) SetSwitch(sw sim.Switch, on bool) error {
 // inputs and staying at the step on screen; where says what changed, for
 // the error when an input does not replay.
 func (s *Session) rerun(changed *scenario.Scenario, where string) error {
+	p, err := changed.Compile()
+	if err != nil {
+		return err
+	}
 	b := budget()
-	r, err := changed.RunWithin(b)
+	r, err := p.RunWithin(b)
 	if err != nil {
 		return err
 	}
 	s.budget = b
 	inputs := append([]engine.Input(nil), s.run.Inputs()...)
 	rerr := r.Replay(inputs)
-	s.scn, s.run, s.link = changed, r, baseOf(changed)
+	s.plan, s.scn, s.run, s.link = p, changed, r, baseOf(changed)
 	s.step = min(s.step, r.Len())
 	if s.Selected >= s.step {
 		s.Selected = -1

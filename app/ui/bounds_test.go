@@ -7,6 +7,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // The page opens whole the largest log an import opens (100,000 events,
@@ -15,7 +16,7 @@ import (
 func TestTheLongestLogAndLessonFitTheClientsBounds(t *testing.T) {
 	long, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	r, err := long.RunWithin(&engine.Budget{Bytes: clientBytes})
+	r, err := scenariotest.Plan(t, long).RunWithin(&engine.Budget{Bytes: clientBytes})
 	require.NoError(t, err)
 	require.NotEqual(t, engine.StoppedBudget, r.Stopped(), "the longest lesson")
 	runs, err := scenario.FromLog(r.Trace().ShiViz(scenario.MaxLogEvents), "long.log")

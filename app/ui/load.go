@@ -17,26 +17,36 @@ import (
 )
 
 func (c *Lab) switchScenario(ctx app.Context, i int, id string) {
-	s, err := scenario.Builtin(id)
+	p, err := builtinPlan(id)
 	if err != nil {
 		c.problem = err.Error()
 		return
 	}
-	c.load(ctx, i, s)
+	c.load(ctx, i, p)
+}
+
+// builtinPlan is a built-in lesson, compiled.
+func builtinPlan(id string) (*scenario.Plan, error) {
+	s, err := scenario.Builtin(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Compile()
 }
 
 // load opens a scenario in pane i in place of the one it shows, at the
 // step its lesson block says it opens at (a log at its end), else at 0.
-func (c *Lab) load(ctx app.Context, i int, s *scenario.Scenario) { c.loadAt(ctx, i, s, true) }
+func (c *Lab) load(ctx app.Context, i int, p *scenario.Plan) { c.loadAt(ctx, i, p, true) }
 
 // loadAt is load, at step 0 unless opening is set. The run is computed
 // in a burst (see lab.Burst): the 100,000-step lesson opens in 0.7 s
 // rather than 0.9 s.
-func (c *Lab) loadAt(ctx app.Context, i int, s *scenario.Scenario, opening bool) {
+func (c *Lab) loadAt(ctx app.Context, i int, plan *scenario.Plan, opening bool) {
 	var sess *lab.Session
 	var err error
+	s := plan.Head()
 	lab.Burst(func() bool {
-		if sess, err = lab.Open(s); err == nil && opening && s.Lesson != nil && s.Lesson.Opens > 0 {
+		if sess, err = lab.OpenPlan(plan, nil); err == nil && opening && s.Lesson != nil && s.Lesson.Opens > 0 {
 			sess.Seek(sess.OpeningStep())
 		}
 		return err == nil
@@ -84,7 +94,7 @@ func (c *Lab) rerun(ctx app.Context, i int, err error) {
 }
 
 // reset forgets pane i's inputs and starts its scenario over.
-func (c *Lab) reset(ctx app.Context, i int) { c.loadAt(ctx, i, c.sess(i).Scenario(), false) }
+func (c *Lab) reset(ctx app.Context, i int) { c.loadAt(ctx, i, c.sess(i).Plan(), false) }
 
 // toggleLoader opens or closes the Load panel. It opens on the text it
 // had, or else on the focused pane's scenario file, unless that is too
@@ -110,12 +120,16 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 		return false
 	}
 	s, err := scenario.Parse([]byte(text))
+	var p *scenario.Plan
+	if err == nil {
+		p, err = s.Compile()
+	}
 	if err != nil {
 		c.problem = what + " was not loaded: " + err.Error()
 		return false
 	}
 	c.loading = false
-	c.load(ctx, c.focus, s)
+	c.load(ctx, c.focus, p)
 	return true
 }
 
@@ -306,18 +320,18 @@ func fileText(b []byte) string {
 // addView puts a built-in lesson in a new pane at the bottom of the page,
 // stepping together with the others.
 func (c *Lab) addView(ctx app.Context, id string) {
-	s, err := scenario.Builtin(id)
+	p, err := builtinPlan(id)
 	if err != nil {
 		c.problem = err.Error()
 		return
 	}
-	c.addScenario(ctx, s)
+	c.addScenario(ctx, p)
 }
 
 // addScenario puts a scenario in a new pane at the bottom of the page,
 // stepping together with the others.
-func (c *Lab) addScenario(ctx app.Context, s *scenario.Scenario) {
-	sess, err := lab.Open(s)
+func (c *Lab) addScenario(ctx app.Context, p *scenario.Plan) {
+	sess, err := lab.OpenPlan(p, nil)
 	if err != nil {
 		c.problem = err.Error()
 		return
@@ -395,10 +409,10 @@ func (c *Lab) export(i int, format string) {
 	case "shiviz":
 		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
 	case "tikz":
-		spec := r.Config().Spec
+		spec := s.Spec()
 		download(name+".tex", "application/x-tex", s.Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Highlight()}))
 	case "scenario":
-		download(name+".scenario.json", "application/json", s.Scenario().JSON())
+		download(name+".scenario.json", "application/json", s.Plan().Scenario().JSON())
 	}
 }
 

@@ -497,12 +497,12 @@ func (c *cli) memory(text string) (*memoryBound, error) {
 type errResources struct{ error }
 
 // runWithin runs a scenario within --max-memory; b is the run's budget.
-func (c *cli) runWithin(s *scenario.Scenario, sf scenarioFlags) (r *engine.Run, m *memoryBound, b *engine.Budget, err error) {
+func (c *cli) runWithin(p *scenario.Plan, sf scenarioFlags) (r *engine.Run, m *memoryBound, b *engine.Budget, err error) {
 	if m, err = c.memory(*sf.memory); err != nil {
 		return nil, nil, nil, err
 	}
 	b = m.budget()
-	r, err = s.RunWithin(b)
+	r, err = p.RunWithin(b)
 	if err != nil {
 		return nil, nil, nil, errUsage{err}
 	}
@@ -512,9 +512,9 @@ func (c *cli) runWithin(s *scenario.Scenario, sf scenarioFlags) (r *engine.Run, 
 	return r, m, b, nil
 }
 
-// load reads the scenario named by a file ("-": standard input) or
-// --scenario, with the overrides that were given.
-func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.Scenario, error) {
+// load reads and compiles the scenario named by a file ("-": standard
+// input) or --scenario, with the overrides that were given.
+func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.Plan, error) {
 	set := given(fs)
 	var seed uint64
 	var n int64
@@ -530,6 +530,7 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 		}
 	}
 	var s *scenario.Scenario
+	var made *scenario.Plan // a log's, as its import made it
 	switch id := *sf.id; {
 	case file != "" && id != "":
 		return nil, errUsage{errors.New("give a scenario file or --scenario, not both")}
@@ -548,15 +549,9 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 			if err != nil {
 				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
 			}
-			s = runs[0]
+			made = runs[0]
 		} else if s, err = scenario.Parse(data); err != nil {
 			return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
-		}
-		if s.ID == "" {
-			s.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".json"), ".log")
-			if file == "-" {
-				s.ID = "stdin"
-			}
 		}
 	case id != "":
 		if s, err = scenario.Builtin(id); err != nil {
@@ -564,6 +559,9 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 		}
 	default:
 		return nil, errUsage{errors.New("give a scenario file, - for standard input, or --scenario ID (see spacetime list)")}
+	}
+	if made != nil && (set["seed"] || set["n"]) {
+		s, made = made.Scenario(), nil // varied, the log is compiled from its document
 	}
 	if set["seed"] {
 		s = s.WithSeed(seed)
@@ -573,7 +571,20 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 			return nil, errUsage{fmt.Errorf("--n %d: %w", n, err)}
 		}
 	}
-	return s, nil
+	p := made
+	if p == nil {
+		if p, err = s.Compile(); err != nil {
+			return nil, errUsage{err}
+		}
+	}
+	if file != "" && p.Head().ID == "" {
+		id := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".json"), ".log")
+		if file == "-" {
+			id = "stdin"
+		}
+		p = p.WithID(id)
+	}
+	return p, nil
 }
 
 // logImportBytes is what opening a log takes, per byte of it, at most (a
@@ -688,15 +699,15 @@ func (c *cli) start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenari
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := c.load(fs, sf, file)
+	p, err := c.load(fs, sf, file)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, _, _, err := c.runWithin(s, sf)
+	r, _, _, err := c.runWithin(p, sf)
 	if r == nil {
 		return nil, nil, err
 	}
-	return s, r, err
+	return p.Head(), r, err
 }
 
 func (c *cli) runCmd(args []string) error {
@@ -787,11 +798,12 @@ func (c *cli) export(args []string) error {
 			return err
 		}
 	}
-	s, err := c.load(fs, sf, file)
+	p, err := c.load(fs, sf, file)
 	if err != nil {
 		return err
 	}
-	r, m, b, stopped := c.runWithin(s, sf)
+	s := p.Head()
+	r, m, b, stopped := c.runWithin(p, sf)
 	if r == nil {
 		return stopped
 	}

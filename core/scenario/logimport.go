@@ -94,7 +94,7 @@ func IsLog[T ~string | ~[]byte](data T) bool {
 type LogImport struct {
 	// Runs replay the executions opened, in the log's order; there is at
 	// least one.
-	Runs []*Scenario
+	Runs []*Plan
 	// Unopened says which bound keeps the log's executions from its line
 	// on closed (MaxLogExecutions; MaxLogEvents, for all executions
 	// together; or the delimiter's matches read); nil when every
@@ -104,7 +104,7 @@ type LogImport struct {
 
 // FromLog reads a ShiViz or GoVector log into one scenario for each of
 // its first executions (see ImportLog), and leaves the rest unread.
-func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
+func FromLog[T ~string | ~[]byte](data T, name string) ([]*Plan, error) {
 	imported, err := ImportLog(data, name)
 	if err != nil {
 		return nil, err
@@ -464,7 +464,7 @@ type execution struct {
 // importExecution reads one execution of a log, of at most room events:
 // its events, who receives from whom, when each happens, and the scenario
 // that replays it, with the number of its events.
-func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int) (*Scenario, int, error) {
+func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int) (*Plan, int, error) {
 	events, hosts, names, err := readEvents(re, text, at, lines, goVector, room)
 	if err != nil {
 		return nil, 0, err
@@ -479,7 +479,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter,
 	if err := x.schedule(); err != nil {
 		return nil, 0, err
 	}
-	s, err := x.scenario(name, title)
+	s, err := x.plan(name, title)
 	return s, len(events), err
 }
 
@@ -721,10 +721,10 @@ func (x *execution) schedule() error {
 	return nil
 }
 
-// scenario is the scenario that replays the execution: every event at
+// plan is the plan of the run that replays the execution: every event at
 // its time, in the log's order at equal times, after the starts (in the
 // hosts' order); a message is numbered as the run sends it.
-func (x *execution) scenario(name, title string) (*Scenario, error) {
+func (x *execution) plan(name, title string) (*Plan, error) {
 	n, hosts, byHost := len(x.hosts), x.hosts, x.byHost
 	var order []*logged
 	starts := 0
@@ -793,14 +793,13 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 	if err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
-	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, nodes: nodes}
-	s.made = &runForm{script: script, paramsLen: params.JSONLen(), fields: fields, file: func() ([]Entry, json.RawMessage) {
+	p, err := s.CompileMade(Made{Nodes: nodes, Script: script, ParamsLen: params.JSONLen(), Fields: fields, File: func() ([]Entry, json.RawMessage) {
 		return logFileScript(hosts, script), params.AppendJSON(nil)
-	}}
-	if err := s.Validate(); err != nil {
+	}})
+	if err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
-	return s, nil
+	return p, nil
 }
 
 // logFileScript is a log's script as its file writes it: each host's

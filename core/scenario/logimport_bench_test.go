@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // BenchmarkFromLog imports the ShiViz export of snapshot-long's first
@@ -16,7 +17,7 @@ import (
 func BenchmarkFromLog(b *testing.B) {
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(b, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(b, s).Run()
 	require.NoError(b, err)
 	next := roundRobin(64)
 	wide := logOf(scenario.MaxLogBytes, "", func(i int) (string, bool) { return next(i), i < scenario.MaxLogEvents })

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // importAllocBound bounds what importing a log of bytes allocates,
@@ -248,8 +249,9 @@ func TestHostileLogsStayBounded(t *testing.T) {
 
 // opened counts the events of runs, at most, once and once for each host
 // of their execution (a run's steps are its events and its hosts' starts).
-func opened(runs []*scenario.Scenario) (events, hostEvents int) {
-	for _, s := range runs {
+func opened(runs []*scenario.Plan) (events, hostEvents int) {
+	for _, p := range runs {
+		s := p.Head()
 		events += s.Until.Steps
 		hostEvents += s.N * s.Until.Steps
 	}
@@ -278,14 +280,14 @@ func TestExecutionsShareTheBounds(t *testing.T) {
 	}
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	cost := map[int]uint64{}
 	for _, tc := range []struct {
 		runs int
 		log  []byte
 	}{{1, logOfParts(1)}, {parts, logOfParts(parts)}, {1, r.Trace().ShiViz(scenario.MaxLogEvents)}} {
-		var runs []*scenario.Scenario
+		var runs []*scenario.Plan
 		alloc := allocated(func() { runs, err = scenario.FromLog(tc.log, "long.log") })
 		require.NoError(t, err)
 		require.Len(t, runs, tc.runs)
@@ -325,5 +327,5 @@ func TestLogExpressionBounds(t *testing.T) {
 	shiviz := `(?<ip>(\d{1,3}\.){3}\d{1,3}) (?<date>(\d{1,2}/){2}\d{4} (\d{2}:){2}\d{2} (AM|PM)) (?<action>(INFO|GET|POST)) (?<event>.*)\n(?<host>\w*) (?<clock>.*)`
 	runs, err := scenario.FromLog(shiviz+"\n^=== (?<trace>.*) ===$\n=== one ===\n24.22.130.14 5/27/2013 10:53:39 AM GET /timeline uid=alice\nalice {\"alice\":1}\n", "facebook.log")
 	require.NoError(t, err)
-	assert.Equal(t, "Log facebook.log, one", runs[0].Title)
+	assert.Equal(t, "Log facebook.log, one", runs[0].Head().Title)
 }

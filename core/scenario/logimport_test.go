@@ -17,6 +17,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // clockLines keeps the "host {clock}" lines of a ShiViz log, sorted: what
@@ -42,8 +43,8 @@ func TestAGoVectorLogOpens(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ss, 1)
 	s := ss[0]
-	assert.Equal(t, []string{"client", "server"}, s.Names)
-	assert.Equal(t, "Log govector.log", s.Title)
+	assert.Equal(t, []string{"client", "server"}, s.Head().Names)
+	assert.Equal(t, "Log govector.log", s.Head().Title)
 	r, err := s.Run()
 	require.NoError(t, err)
 	var got []string
@@ -71,7 +72,7 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		k := min(r.Len(), 2000)
 		log := r.Trace().ShiViz(k)
@@ -88,15 +89,15 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 		// the algorithm decodes, runs the same, and so does a second run
 		// from the processes the import made (told before the file is
 		// written: the transcript writes the script it quotes)
-		told := report.Transcript(ss[0], again)
-		file, err := scenario.Parse(ss[0].JSON())
+		told := report.Transcript(ss[0].Scenario(), again)
+		file, err := scenario.Parse(ss[0].Scenario().JSON())
 		require.NoError(t, err, id)
-		fromFile, err := file.Run()
+		fromFile, err := scenariotest.Plan(t, file).Run()
 		require.NoError(t, err, id)
 		twice, err := ss[0].Run()
 		require.NoError(t, err, id)
 		assert.Equal(t, told, report.Transcript(file, fromFile), id)
-		assert.Equal(t, told, report.Transcript(ss[0], twice), id)
+		assert.Equal(t, told, report.Transcript(ss[0].Scenario(), twice), id)
 	}
 }
 
@@ -119,10 +120,10 @@ alone
 	ss, err := scenario.FromLog([]byte(log), "two.log")
 	require.NoError(t, err)
 	require.Len(t, ss, 2)
-	assert.Equal(t, "Log two.log, first", ss[0].Title)
-	assert.Equal(t, "Log two.log, second", ss[1].Title)
-	assert.Equal(t, []string{"A", "B"}, ss[0].Names)
-	assert.Equal(t, []string{"B"}, ss[1].Names)
+	assert.Equal(t, "Log two.log, first", ss[0].Head().Title)
+	assert.Equal(t, "Log two.log, second", ss[1].Head().Title)
+	assert.Equal(t, []string{"A", "B"}, ss[0].Head().Names)
+	assert.Equal(t, []string{"B"}, ss[1].Head().Names)
 	r, err := ss[0].Run()
 	require.NoError(t, err)
 	require.Equal(t, 4, r.Len(), "A's first event, B's start, A's send, B's receipt")
@@ -263,11 +264,11 @@ func FuzzFromLog(f *testing.F) {
 			for _, rec := range r.Trace().Records {
 				require.NotEqual(t, trace.Skip, rec.Kind, rec.Caption)
 			}
-			file, err := scenario.Parse(s.JSON())
+			file, err := scenario.Parse(s.Scenario().JSON())
 			require.NoError(t, err, "the scenario a log makes reads back")
-			again, err := file.Run()
+			again, err := scenariotest.Plan(t, file).Run()
 			require.NoError(t, err)
-			require.Equal(t, report.Transcript(s, r), report.Transcript(file, again), "its file runs as the log did")
+			require.Equal(t, report.Transcript(s.Scenario(), r), report.Transcript(file, again), "its file runs as the log did")
 		}
 	})
 }
@@ -281,7 +282,7 @@ func TestScriptedDeliveries(t *testing.T) {
 		           {"at": 3, "msg": 1}, {"at": 4, "msg": 1}, {"at": 5, "msg": 7}],
 		"until": {"time": 10}}`))
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	recs := r.Trace().Records
 	require.GreaterOrEqual(t, len(recs), 7)
@@ -300,7 +301,7 @@ func TestScriptedDeliveries(t *testing.T) {
 func TestALogIsReadOnly(t *testing.T) {
 	s, err := scenario.Builtin("log-kvstore")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	crash := faults.NoArgs()
 	crash.Node = 2

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 	"spacetime/core/trace"
 )
 
@@ -26,7 +27,7 @@ func TestShiVizLogsParse(t *testing.T) {
 		           {"at": 30, "fault": "crash", "node": "D"}, {"at": 45, "fault": "recover", "node": "D"}],
 		"until": {"quiescent": true}}`))
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	log := string(r.Trace().ShiViz(r.Len()))
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")

@@ -78,8 +78,8 @@ func TextScenarios(text string) map[string][]byte {
 		"log event": "alice {\"alice\":1}\n" + text + "\nbob {\"alice\":1, \"bob\":1}\nreceived\n",
 		"log host":  strings.ReplaceAll("H {\"H\":1}\nsent\nbob {\"H\":1, \"bob\":1}\nreceived\n", "H", text),
 	} {
-		if scns, err := scenario.FromLog(log, "hostile.log"); err == nil {
-			docs[field] = scns[0].JSON()
+		if plans, err := scenario.FromLog(log, "hostile.log"); err == nil {
+			docs[field] = plans[0].Scenario().JSON()
 		}
 	}
 	return docs

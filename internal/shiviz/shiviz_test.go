@@ -15,6 +15,7 @@ import (
 
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // execution is what ShiViz built of one execution of a log: each host's
@@ -81,7 +82,7 @@ func TestEveryLessonsExportOpensInShiViz(t *testing.T) {
 	for _, l := range scenario.BuiltinList() {
 		s, err := scenario.Builtin(l.ID)
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		file := filepath.Join(dir, l.ID+".log")
 		k := min(r.Len(), shivizSteps)
