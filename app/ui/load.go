@@ -12,6 +12,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
@@ -112,7 +113,7 @@ func (c *Lab) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.loadTe
 // the Load panel, or says why what (the pasted scenario, a file's name)
 // was not loaded and keeps the view; it reports whether it opened.
 func (c *Lab) openText(ctx app.Context, what, text string) bool {
-	if scenario.IsLog(text) {
+	if logimport.IsLog(text) {
 		return c.openLog(ctx, what, text)
 	}
 	if len(text) > lab.MaxPacked {
@@ -137,15 +138,15 @@ func (c *Lab) openText(ctx app.Context, what, text string) bool {
 // focused pane, the others in new panes beside it, as many as a page
 // holds; a log that breaks a rule or a bound is refused with its line and
 // the rule, and one with more executions than a log opens (see
-// scenario.ImportLog) says which it left closed and why.
+// logimport.ImportLog) says which it left closed and why.
 // Reading the log and running it are the two phases of a burst (see
 // lab.Burst): a large log takes half as long, and the page's memory grows
 // by what the run keeps rather than by the reading's garbage as well.
 func (c *Lab) openLog(ctx app.Context, what, text string) bool {
-	var imported *scenario.LogImport
+	var imported *logimport.LogImport
 	opened := lab.Burst(func() bool {
 		var err error
-		if imported, err = scenario.ImportLog(text, logName(what)); err != nil {
+		if imported, err = logimport.ImportLog(text, logName(what)); err != nil {
 			c.problem = what + " was not opened: " + err.Error()
 			return false
 		}
@@ -196,15 +197,15 @@ const pastedText = "This scenario"
 
 // loadFile opens a scenario file the learner picked or dropped on the
 // page, in the focused pane; a file larger than a log may be
-// (scenario.MaxLogBytes) is refused unread, a bad one is refused with
+// (logimport.MaxLogBytes) is refused unread, a bad one is refused with
 // what is wrong, and the view stays. While a large file is read and opened, the
 // page says so.
 func (c *Lab) loadFile(file app.Value) {
 	name := file.Get("name").String()
 	size := file.Get("size").Int()
-	if size > scenario.MaxLogBytes {
+	if size > logimport.MaxLogBytes {
 		c.ctx.Dispatch(func(ctx app.Context) {
-			c.problem = fmt.Sprintf("%s was not loaded: a log is at most %d bytes (16 MiB), and a scenario file at most %d (1 MiB); it has %d", name, scenario.MaxLogBytes, lab.MaxPacked, size)
+			c.problem = fmt.Sprintf("%s was not loaded: a log is at most %d bytes (16 MiB), and a scenario file at most %d (1 MiB); it has %d", name, logimport.MaxLogBytes, lab.MaxPacked, size)
 		})
 		return
 	}

@@ -42,6 +42,7 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/faults"
+	"spacetime/core/logimport"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
@@ -974,7 +975,7 @@ func TestLoaderLeavesOutALargeLog(t *testing.T) {
 	require.NoError(t, err)
 	r, err := scenariotest.Plan(t, long).Run()
 	require.NoError(t, err)
-	logs, err := scenario.FromLog(r.Trace().ShiViz(20_000), "long.log")
+	logs, err := logimport.FromLog(r.Trace().ShiViz(20_000), "long.log")
 	require.NoError(t, err)
 	sess, err := lab.OpenPlan(logs[0], nil)
 	require.NoError(t, err)

@@ -15,7 +15,7 @@
 // A scenario file of "-" is read from standard input; files are at most
 // 1 MiB, the largest scenario a link can carry. A FILE may instead be a
 // ShiViz or GoVector log (at most 16 MiB): its first execution is run as
-// the page opens it (see scenario.FromLog).
+// the page opens it (see logimport.FromLog).
 //
 // check runs N random scenarios per algorithm (every registered one, or
 // one, or variations of one lesson), each drawn from a seed derived from
@@ -71,6 +71,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
+	"spacetime/core/logimport"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 )
@@ -543,9 +544,9 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.P
 		if err != nil {
 			return nil, err
 		}
-		if scenario.IsLog(data) {
+		if logimport.IsLog(data) {
 			// a ShiViz or GoVector log: its first execution
-			runs, err := scenario.FromLog(data, filepath.Base(displayName(file)))
+			runs, err := logimport.FromLog(data, filepath.Base(displayName(file)))
 			if err != nil {
 				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
 			}
@@ -602,7 +603,7 @@ func displayName(file string) string {
 }
 
 // readScenario reads a scenario file, or standard input for "-", at most
-// MaxScenarioBytes of it, or of a log scenario.MaxLogBytes, and no more
+// MaxScenarioBytes of it, or of a log logimport.MaxLogBytes, and no more
 // than opening it within --max-memory (mb) allows (see logImportBytes).
 func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 	var r io.Reader = c.stdin
@@ -618,11 +619,11 @@ func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 		r = f
 	}
 	// one byte more than the limit tells a file of exactly the limit from
-	// a larger one without reading the rest; a log (see scenario.FromLog)
+	// a larger one without reading the rest; a log (see logimport.FromLog)
 	// may be larger than a scenario file
-	logLimit := int(min(scenario.MaxLogBytes, max((mb<<20)/logImportBytes, MaxScenarioBytes)))
+	logLimit := int(min(logimport.MaxLogBytes, max((mb<<20)/logImportBytes, MaxScenarioBytes)))
 	data, err := readAtMost(r, MaxScenarioBytes+1, nil)
-	if err == nil && len(data) > MaxScenarioBytes && scenario.IsLog(data) {
+	if err == nil && len(data) > MaxScenarioBytes && logimport.IsLog(data) {
 		data, err = readAtMost(r, logLimit+1, data)
 	}
 	if err != nil {
@@ -630,10 +631,10 @@ func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 	}
 	// one byte past a limit was read, not the rest: the size is not known
 	switch {
-	case len(data) > MaxScenarioBytes && !scenario.IsLog(data):
+	case len(data) > MaxScenarioBytes && !logimport.IsLog(data):
 		return nil, errUsage{fmt.Errorf("%s is too large for a scenario: the limit is %d bytes (%s)", displayName(file), MaxScenarioBytes, mebibytes(MaxScenarioBytes))}
-	case len(data) > scenario.MaxLogBytes:
-		return nil, errUsage{fmt.Errorf("%s is too large for a log: the limit is %d bytes (%s)", displayName(file), scenario.MaxLogBytes, mebibytes(scenario.MaxLogBytes))}
+	case len(data) > logimport.MaxLogBytes:
+		return nil, errUsage{fmt.Errorf("%s is too large for a log: the limit is %d bytes (%s)", displayName(file), logimport.MaxLogBytes, mebibytes(logimport.MaxLogBytes))}
 	case len(data) > logLimit:
 		return nil, errResources{fmt.Errorf("%s is a log of more than %d bytes (%s), more than --max-memory %d lets it open (a log takes about %d times its size to open): raise --max-memory",
 			displayName(file), logLimit, mebibytes(logLimit), mb, logImportBytes)}

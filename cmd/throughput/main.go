@@ -30,6 +30,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/explore"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/internal/benchlog"
 )
@@ -142,7 +143,7 @@ func importLogs(enc *json.Encoder, repeat int) error {
 			var sess *lab.Session
 			var err error
 			lab.Burst(func() bool { // the page's two phases
-				runs, err = scenario.FromLog(log, "bench.log")
+				runs, err = logimport.FromLog(log, "bench.log")
 				return err == nil
 			}, func() bool {
 				sess, err = lab.OpenPlan(runs[0], nil)

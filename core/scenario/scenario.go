@@ -1,7 +1,8 @@
 // Package scenario is the scenario file format: a JSON document that fully
 // determines a run (algorithm, processes, seed, network, parameters, timed
 // script, workload, stop condition), its validation with messages that name
-// the offending field, and the built-in lessons.
+// the offending field, its compiled form that the engine runs (Plan), and
+// the built-in lessons.
 package scenario
 
 import (
@@ -428,7 +429,7 @@ func (s *Scenario) check(scriptLen int) (*sim.Spec, error) {
 	}
 	seen := map[string]int{} // by skeleton: what the name looks like
 	for i, name := range s.Names {
-		if err := checkName(name); err != nil {
+		if err := CheckName(name); err != nil {
 			return nil, fieldErr(fmt.Sprintf("names[%d]", i), "%v", err)
 		}
 		if j, ok := seen[skeleton(name)]; ok {
@@ -685,11 +686,11 @@ func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 	return sim.NodeID(num - 1), nil
 }
 
-// checkName refuses names that cannot be told apart or that would break a
+// CheckName refuses names that cannot be told apart or that would break a
 // link, a log or a caption: empty or long ones, spaces, punctuation that
 // links and logs use, and invisible or control characters (a zero-width
 // space makes "A\u200b" look like "A").
-func checkName(name string) error {
+func CheckName(name string) error {
 	if name == "" || len([]rune(name)) > 16 {
 		return fmt.Errorf("a name has 1 to 16 characters, got %q", clipText(name))
 	}

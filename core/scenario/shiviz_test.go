@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
-	"spacetime/internal/scenariotest"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // The ShiViz log opens in ShiViz as it is and passes its checks: the

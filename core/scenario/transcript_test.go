@@ -8,8 +8,8 @@ import (
 
 	"spacetime/core/report"
 	"spacetime/core/scenario"
-	"spacetime/internal/scenariotest"
 	"spacetime/internal/golden"
+	"spacetime/internal/scenariotest"
 )
 
 // TestLessonTranscripts tells every built-in lesson one line a step and
