@@ -62,8 +62,8 @@ FUZZFLAGS = -run='^$$' -fuzzminimizetime=100x
 fuzz = $(GO) test $(FUZZFLAGS) -fuzztime=$(or $(FUZZTIME),$(3)) -fuzz='^$(1)$$' $(2)
 test-fuzz:
 	$(call fuzz,FuzzParse,./core/scenario,8000x)
-	$(call fuzz,FuzzFromLog,./core/scenario,10000x)
-	$(call fuzz,FuzzQuickClock,./core/scenario,20000x)
+	$(call fuzz,FuzzFromLog,./core/logimport,10000x)
+	$(call fuzz,FuzzQuickClock,./core/logimport,20000x)
 	$(call fuzz,FuzzParamsEncode,./core/algo/logreplay,20000x)
 	$(call fuzz,FuzzDecode,./core/strictjson,8000x)
 	$(call fuzz,FuzzDecodeArgs,./core/faults,15000x)

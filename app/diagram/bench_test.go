@@ -25,7 +25,7 @@ func BenchmarkLayout(b *testing.B) {
 	} {
 		s, err := scenario.Builtin(tc.lesson)
 		require.NoError(b, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(b, s).Run()
 		require.NoError(b, err)
 		k := tc.k
 		if k < 0 {
@@ -46,7 +46,7 @@ func BenchmarkLayout(b *testing.B) {
 	}
 	b.Run("index/100k", func(b *testing.B) {
 		s, _ := scenario.Builtin("snapshot-long")
-		r, _ := s.Run()
+		r, _ := scenariotest.Plan(b, s).Run()
 		for b.Loop() {
 			diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 		}

@@ -66,7 +66,7 @@ func longRun(t testing.TB) *engine.Run {
 			longErr = err
 			return
 		}
-		long, longErr = s.Run()
+		long, longErr = scenariotest.Plan(t, s).Run()
 	})
 	require.NoError(t, longErr)
 	return long
@@ -1155,7 +1155,7 @@ func TestOlderMessagesOnTheirWayAreNotAllDrawn(t *testing.T) {
 	s, err := scenario.Parse([]byte(`{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
 		"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 20000}}`))
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
 	k := r.Len()
@@ -1177,7 +1177,7 @@ func TestOlderMessagesOnTheirWayAreNotAllDrawn(t *testing.T) {
 
 	bank, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
-	rb, err := bank.Run()
+	rb, err := scenariotest.Plan(t, bank).Run()
 	require.NoError(t, err)
 	assert.False(t, diagram.Layout(rb.Trace(), rb.Len(), rb.Config().Spec, diagram.Options{Width: 1200, Height: 300}).Older, "a lesson draws every message")
 }

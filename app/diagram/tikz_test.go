@@ -15,7 +15,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/engine"
-	"spacetime/core/scenario"
+	"spacetime/core/logimport"
 )
 
 // tikzOf is the LaTeX figure of a run's first k steps.
@@ -91,7 +91,7 @@ func TestTikZCrashesAndLosses(t *testing.T) {
 // characters are escaped.
 func TestTikZNamesTeXCannotRead(t *testing.T) {
 	log := "node_1 {\"node_1\":1}\nstart & go\nx$y {\"x$y\":1}\nstart 50%\nnode_1 {\"node_1\":2}\nsend → x$y\nx$y {\"node_1\":2, \"x$y\":2}\nreceived {it}\n"
-	ss, err := scenario.FromLog([]byte(log), "odd.log")
+	ss, err := logimport.FromLog([]byte(log), "odd.log")
 	require.NoError(t, err)
 	r, err := ss[0].Run()
 	require.NoError(t, err)
@@ -117,7 +117,7 @@ func TestTikZCompiles(t *testing.T) {
 		runs[id] = builtinRun(t, id)
 	}
 	runs["bank-with-faults"], _ = faultedBank(t)
-	odd, err := scenario.FromLog([]byte("node_1 {\"node_1\":1}\nstart & go {x} 50% #1 ~ ^ \\ → α\nx$y {\"x$y\":1}\nstart\n"), "odd.log")
+	odd, err := logimport.FromLog([]byte("node_1 {\"node_1\":1}\nstart & go {x} 50% #1 ~ ^ \\ → α\nx$y {\"x$y\":1}\nstart\n"), "odd.log")
 	require.NoError(t, err)
 	runs["odd-names"], err = odd[0].Run()
 	require.NoError(t, err)

@@ -401,7 +401,11 @@ var builtinLen = sync.OnceValue(func() map[string]int {
 		if err != nil {
 			continue
 		}
-		if r, err := s.Run(); err == nil {
+		p, err := s.Compile()
+		if err != nil {
+			continue
+		}
+		if r, err := p.Run(); err == nil {
 			out[id] = r.Len()
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/internal/scenariotest"
 )
 
 // customJSON is a scenario that is not built in: four branches with other
@@ -359,7 +360,7 @@ func TestPackedScenarioIsTheScenario(t *testing.T) {
 
 func TestFromQueryErrors(t *testing.T) {
 	bank := mustBuiltin(t, "snapshot-bank")
-	r, err := bank.Run()
+	r, err := scenariotest.Plan(t, bank).Run()
 	require.NoError(t, err)
 	n := r.Len()
 	tests := []struct {

@@ -415,7 +415,11 @@ func readInputs(r *linkReading, raw string) error {
 		}
 		r.inputs = inputs
 	}
-	sess, inErr, err := openWith(r.scn, r.budget, r.inputs)
+	plan, err := r.scn.Compile()
+	if err != nil {
+		return runError{err}
+	}
+	sess, inErr, err := openWith(plan, r.budget, r.inputs)
 	if err != nil {
 		return runError{err}
 	}

@@ -12,6 +12,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/engine"
 	"spacetime/core/faults"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
@@ -336,5 +337,5 @@ func TestWhatLiesPastTheCutIsDropped(t *testing.T) {
 // A log opens as many executions as a page shows runs: the Load panel
 // opens each beside the first.
 func TestALogOpensAsManyExecutionsAsAPageShows(t *testing.T) {
-	assert.Equal(t, lab.MaxViews, scenario.MaxLogExecutions)
+	assert.Equal(t, lab.MaxViews, logimport.MaxLogExecutions)
 }

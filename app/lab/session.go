@@ -17,8 +17,12 @@ import (
 
 // Session is one scenario open in the page.
 type Session struct {
-	scn *scenario.Scenario
-	run *engine.Run
+	// plan is the scenario compiled, which the run runs, and scn its
+	// document as far as it is written (see scenario.Plan.Head): a log's
+	// script and params are written only when saving or linking asks.
+	plan *scenario.Plan
+	scn  *scenario.Scenario
+	run  *engine.Run
 	// budget is what the run's last opening or extension was bounded by.
 	budget *engine.Budget
 	step   int
@@ -30,7 +34,7 @@ type Session struct {
 	// log's scenario is large, and the link is written at every step.
 	file     []byte
 	packed   string
-	packedOf *scenario.Scenario
+	packedOf *scenario.Plan
 
 	// derived caches what is computed from the trace, valid while the run
 	// and its version are unchanged (a rerun with a switch flipped is a new
@@ -84,28 +88,39 @@ func budget() *engine.Budget {
 	return Bounds()
 }
 
-// Open starts a session on a scenario, showing step 0.
+// Open compiles a scenario and starts a session on it, showing step 0.
 func Open(s *scenario.Scenario) (*Session, error) { return OpenWithin(s, nil) }
 
-// OpenWithin starts a session whose run stays within a budget of work
-// (see engine.Budget); nil means Bounds' (none, if it is not set).
+// OpenWithin compiles a scenario and starts a session whose run stays
+// within a budget of work (see engine.Budget); nil means Bounds' (none,
+// if it is not set).
 func OpenWithin(s *scenario.Scenario, b *engine.Budget) (*Session, error) {
-	sess, _, err := openWith(s, b, nil)
+	p, err := s.Compile()
+	if err != nil {
+		return nil, err
+	}
+	return OpenPlan(p, b)
+}
+
+// OpenPlan starts a session on a compiled scenario (an imported log's),
+// as OpenWithin does.
+func OpenPlan(p *scenario.Plan, b *engine.Budget) (*Session, error) {
+	sess, _, err := openWith(p, b, nil)
 	return sess, err
 }
 
 // openWith starts a session with a learner's inputs, in one pass (see
 // engine.NewWithInputs). inErr says why an input could not happen (the
 // session keeps those before it); err, why the scenario does not run.
-func openWith(s *scenario.Scenario, b *engine.Budget, inputs []engine.Input) (sess *Session, inErr, err error) {
+func openWith(p *scenario.Plan, b *engine.Budget, inputs []engine.Input) (sess *Session, inErr, err error) {
 	if b == nil {
 		b = budget()
 	}
-	r, runErr := s.RunWithInputs(b, inputs)
+	r, runErr := p.RunWithInputs(b, inputs)
 	if r == nil {
 		return nil, nil, runErr
 	}
-	sess = &Session{scn: s, run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(s)}
+	sess = &Session{plan: p, scn: p.Head(), run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(p.Head())}
 	sess.quiz.s, sess.cut.s, sess.tour.s, sess.switches.s = sess, sess, sess, sess
 	sess.causality = Causality{s: sess, selected: -1, other: -1}
 	return sess, runErr, nil
@@ -154,14 +169,19 @@ func baseOf(s *scenario.Scenario) linkBase {
 	return linkPacked
 }
 
-// Scenario is the scenario being studied. Do not modify it.
+// Scenario is the scenario being studied, as far as it is written: all
+// of it but an imported log's script and params (see Plan). Do not
+// modify it.
 func (s *Session) Scenario() *scenario.Scenario { return s.scn }
+
+// Plan is the scenario compiled, whose Scenario is the document whole.
+func (s *Session) Plan() *scenario.Plan { return s.plan }
 
 // Run is the scenario's run.
 func (s *Session) Run() *engine.Run { return s.run }
 
 // Spec is the algorithm.
-func (s *Session) Spec() *sim.Spec { return s.run.Config().Spec }
+func (s *Session) Spec() *sim.Spec { return s.plan.Spec() }
 
 // Step is the number of steps on screen.
 func (s *Session) Step() int { return s.step }

@@ -34,7 +34,7 @@ func (w *Switches) SetFIFO(on bool) error {
 	if s.scn.FIFO() == on {
 		return nil
 	}
-	return w.rerun(s.scn.WithFIFO(on), "on this network")
+	return w.rerun(s.plan.Scenario().WithFIFO(on), "on this network")
 }
 
 // Set runs the same scenario again with one of the algorithm's switches (fencing, epochs) flipped, as SetFIFO does with the channels.
@@ -43,7 +43,7 @@ func (w *Switches) Set(sw sim.Switch, on bool) error {
 	if s.scn.Switched(sw) == on {
 		return nil
 	}
-	changed, err := s.scn.WithSwitch(sw, on)
+	changed, err := s.plan.Scenario().WithSwitch(sw, on)
 	if err != nil {
 		return err
 	}
@@ -55,15 +55,19 @@ func (w *Switches) Set(sw sim.Switch, on bool) error {
 // the error when an input does not replay.
 func (w *Switches) rerun(changed *scenario.Scenario, where string) error {
 	s := w.s
+	p, err := changed.Compile()
+	if err != nil {
+		return err
+	}
 	b := budget()
-	r, err := changed.RunWithin(b)
+	r, err := p.RunWithin(b)
 	if err != nil {
 		return err
 	}
 	s.budget = b
 	inputs := append([]engine.Input(nil), s.run.Inputs()...)
 	rerr := r.Replay(inputs)
-	s.scn, s.run, s.link = changed, r, baseOf(changed)
+	s.plan, s.scn, s.run, s.link = p, changed, r, baseOf(changed)
 	s.step = min(s.step, r.Len())
 	if s.causality.selected >= s.step {
 		s.causality.selected = -1

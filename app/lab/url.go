@@ -105,14 +105,14 @@ func (s *Session) File() []byte {
 
 // cacheFile encodes the scenario's file once, unless it is too large.
 func (s *Session) cacheFile() {
-	if s.packedOf == s.scn {
+	if s.packedOf == s.plan {
 		return
 	}
-	s.packedOf, s.file, s.packed = s.scn, nil, ""
-	if s.scn.LeastFileSize(MaxPacked) > MaxPacked {
+	s.packedOf, s.file, s.packed = s.plan, nil, ""
+	if s.plan.LeastFileSize(MaxPacked) > MaxPacked {
 		return
 	}
-	if doc := s.scn.JSON(); len(doc) <= MaxPacked {
+	if doc := s.plan.Scenario().JSON(); len(doc) <= MaxPacked {
 		s.file = doc
 	}
 }

@@ -9,7 +9,7 @@ import (
 // What a page in a browser computes for one link, one file or one click at
 // most: the longest lesson keeps 29 MB, as the engine reckons it, and takes
 // about 1.5 s under WebAssembly; the longest log a page opens (100,000
-// events, scenario.MaxLogEvents) keeps 62 MB, and one of more hosts more
+// events, logimport.MaxLogEvents) keeps 62 MB, and one of more hosts more
 // (their clocks). A run past either bound is shown as far as it got, and
 // the page says so.
 const (

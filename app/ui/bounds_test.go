@@ -6,7 +6,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/engine"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // The page opens whole the largest log an import opens (100,000 events,
@@ -15,15 +17,15 @@ import (
 func TestTheLongestLogAndLessonFitTheClientsBounds(t *testing.T) {
 	long, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	r, err := long.RunWithin(&engine.Budget{Bytes: clientBytes})
+	r, err := scenariotest.Plan(t, long).RunWithin(&engine.Budget{Bytes: clientBytes})
 	require.NoError(t, err)
 	require.NotEqual(t, engine.StoppedBudget, r.Stopped(), "the longest lesson")
-	runs, err := scenario.FromLog(r.Trace().ShiViz(scenario.MaxLogEvents), "long.log")
+	runs, err := logimport.FromLog(r.Trace().ShiViz(logimport.MaxLogEvents), "long.log")
 	require.NoError(t, err)
 	b := &engine.Budget{Bytes: clientBytes}
 	log, err := runs[0].RunWithin(b)
 	require.NoError(t, err)
 	t.Logf("the log keeps %.1f MB, as the engine reckons it", float64(b.Kept())/1e6)
-	require.NotEqual(t, engine.StoppedBudget, log.Stopped(), "a log of %d events", scenario.MaxLogEvents)
-	require.Equal(t, scenario.MaxLogEvents, log.Len())
+	require.NotEqual(t, engine.StoppedBudget, log.Stopped(), "a log of %d events", logimport.MaxLogEvents)
+	require.Equal(t, logimport.MaxLogEvents, log.Len())
 }

@@ -70,10 +70,10 @@ func (c *Exports) export(i int, format string) {
 	case "shiviz":
 		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
 	case "tikz":
-		spec := r.Config().Spec
+		spec := s.Spec()
 		download(name+".tex", "application/x-tex", s.Diagram().Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Diagram().Highlight()}))
 	case "scenario":
-		download(name+".scenario.json", "application/json", s.Scenario().JSON())
+		download(name+".scenario.json", "application/json", s.Plan().Scenario().JSON())
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 )
 
@@ -24,27 +25,37 @@ type Importer struct {
 }
 
 func (c *PaneView) switchScenario(ctx app.Context, id string) {
-	s, err := scenario.Builtin(id)
+	p, err := builtinPlan(id)
 	if err != nil {
 		c.problem = err.Error()
 		return
 	}
-	c.load(ctx, s)
+	c.load(ctx, p)
+}
+
+// builtinPlan is a built-in lesson, compiled.
+func builtinPlan(id string) (*scenario.Plan, error) {
+	s, err := scenario.Builtin(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Compile()
 }
 
 // load opens a scenario in the pane in place of the one it shows, at the
 // step its lesson block says it opens at (a log at its end), else at 0.
-func (c *PaneView) load(ctx app.Context, s *scenario.Scenario) { c.loadAt(ctx, s, true) }
+func (c *PaneView) load(ctx app.Context, p *scenario.Plan) { c.loadAt(ctx, p, true) }
 
 // loadAt is load, at step 0 unless opening is set. The run is computed
 // in a burst (see lab.Burst): the 100,000-step lesson opens in 0.7 s
 // rather than 0.9 s.
-func (c *PaneView) loadAt(ctx app.Context, s *scenario.Scenario, opening bool) {
+func (c *PaneView) loadAt(ctx app.Context, plan *scenario.Plan, opening bool) {
 	i := c.Pane
 	var sess *lab.Session
 	var err error
+	s := plan.Head()
 	lab.Burst(func() bool {
-		if sess, err = lab.Open(s); err == nil && opening && s.Lesson != nil && s.Lesson.Opens > 0 {
+		if sess, err = lab.OpenPlan(plan, nil); err == nil && opening && s.Lesson != nil && s.Lesson.Opens > 0 {
 			sess.Seek(sess.OpeningStep())
 		}
 		return err == nil
@@ -66,7 +77,7 @@ func (c *PaneView) loadAt(ctx app.Context, s *scenario.Scenario, opening bool) {
 }
 
 // reset forgets the pane's inputs and starts its scenario over.
-func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i).Scenario(), false) }
+func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i).Plan(), false) }
 
 // toggleLoader opens or closes the Load panel. It opens on the text it
 // had, or else on the focused pane's scenario file, unless that is too
@@ -84,7 +95,7 @@ func (c *Importer) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.l
 // the Load panel, or says why what (the pasted scenario, a file's name)
 // was not loaded and keeps the view; it reports whether it opened.
 func (c *Importer) openText(ctx app.Context, what, text string) bool {
-	if scenario.IsLog(text) {
+	if logimport.IsLog(text) {
 		return c.openLog(ctx, what, text)
 	}
 	if len(text) > lab.MaxPacked {
@@ -92,12 +103,16 @@ func (c *Importer) openText(ctx app.Context, what, text string) bool {
 		return false
 	}
 	s, err := scenario.Parse([]byte(text))
+	var p *scenario.Plan
+	if err == nil {
+		p, err = s.Compile()
+	}
 	if err != nil {
 		c.problem = what + " was not loaded: " + err.Error()
 		return false
 	}
 	c.loading = false
-	c.paneOf(c.focus).load(ctx, s)
+	c.paneOf(c.focus).load(ctx, p)
 	return true
 }
 
@@ -105,15 +120,15 @@ func (c *Importer) openText(ctx app.Context, what, text string) bool {
 // focused pane, the others in new panes beside it, as many as a page
 // holds; a log that breaks a rule or a bound is refused with its line and
 // the rule, and one with more executions than a log opens (see
-// scenario.ImportLog) says which it left closed and why.
+// logimport.ImportLog) says which it left closed and why.
 // Reading the log and running it are the two phases of a burst (see
 // lab.Burst): a large log takes half as long, and the page's memory grows
 // by what the run keeps rather than by the reading's garbage as well.
 func (c *Importer) openLog(ctx app.Context, what, text string) bool {
-	var imported *scenario.LogImport
+	var imported *logimport.LogImport
 	opened := lab.Burst(func() bool {
 		var err error
-		if imported, err = scenario.ImportLog(text, logName(what)); err != nil {
+		if imported, err = logimport.ImportLog(text, logName(what)); err != nil {
 			c.problem = what + " was not opened: " + err.Error()
 			return false
 		}
@@ -164,15 +179,15 @@ const pastedText = "This scenario"
 
 // loadFile opens a scenario file the learner picked or dropped on the
 // page, in the focused pane; a file larger than a log may be
-// (scenario.MaxLogBytes) is refused unread, a bad one is refused with
+// (logimport.MaxLogBytes) is refused unread, a bad one is refused with
 // what is wrong, and the view stays. While a large file is read and opened, the
 // page says so.
 func (c *Importer) loadFile(file app.Value) {
 	name := file.Get("name").String()
 	size := file.Get("size").Int()
-	if size > scenario.MaxLogBytes {
+	if size > logimport.MaxLogBytes {
 		c.ctx.Dispatch(func(ctx app.Context) {
-			c.problem = fmt.Sprintf("%s was not loaded: a log is at most %d bytes (16 MiB), and a scenario file at most %d (1 MiB); it has %d", name, scenario.MaxLogBytes, lab.MaxPacked, size)
+			c.problem = fmt.Sprintf("%s was not loaded: a log is at most %d bytes (16 MiB), and a scenario file at most %d (1 MiB); it has %d", name, logimport.MaxLogBytes, lab.MaxPacked, size)
 		})
 		return
 	}
@@ -288,18 +303,18 @@ func fileText(b []byte) string {
 // addView puts a built-in lesson in a new pane at the bottom of the page,
 // stepping together with the others.
 func (c *Header) addView(ctx app.Context, id string) {
-	s, err := scenario.Builtin(id)
+	p, err := builtinPlan(id)
 	if err != nil {
 		c.problem = err.Error()
 		return
 	}
-	c.addScenario(ctx, s)
+	c.addScenario(ctx, p)
 }
 
 // addScenario puts a scenario in a new pane at the bottom of the page,
 // stepping together with the others.
-func (c *Header) addScenario(ctx app.Context, s *scenario.Scenario) {
-	sess, err := lab.Open(s)
+func (c *Header) addScenario(ctx app.Context, p *scenario.Plan) {
+	sess, err := lab.OpenPlan(p, nil)
 	if err != nil {
 		c.problem = err.Error()
 		return

@@ -41,9 +41,11 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/faults"
+	"spacetime/core/logimport"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/internal/scenariotest"
 )
 
 // ---------------------------------------------------------------------------
@@ -970,11 +972,11 @@ func TestLoaderShowsTheText(t *testing.T) {
 func TestLoaderLeavesOutALargeLog(t *testing.T) {
 	long, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	r, err := long.Run()
+	r, err := scenariotest.Plan(t, long).Run()
 	require.NoError(t, err)
-	logs, err := scenario.FromLog(r.Trace().ShiViz(20_000), "long.log")
+	logs, err := logimport.FromLog(r.Trace().ShiViz(20_000), "long.log")
 	require.NoError(t, err)
-	sess, err := lab.Open(logs[0])
+	sess, err := lab.OpenPlan(logs[0], nil)
 	require.NoError(t, err)
 	require.Nil(t, sess.File(), "the log's file is larger than a link carries")
 	c := labWith(sess, func(c *Lab) { c.importer().toggleLoader() })

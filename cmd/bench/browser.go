@@ -336,11 +336,15 @@ func layLong() (longLesson, error) {
 	if err != nil {
 		return longLesson{}, err
 	}
-	r, err := s.Run()
+	p, err := s.Compile()
 	if err != nil {
 		return longLesson{}, err
 	}
-	return longLesson{ix: diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec), spec: r.Config().Spec}, nil
+	r, err := p.Run()
+	if err != nil {
+		return longLesson{}, err
+	}
+	return longLesson{ix: diagram.NewIndex(r.Trace(), diagram.AxisTime, p.Spec()), spec: p.Spec()}, nil
 }
 
 // spanFor finds the zoom at which the end of the lesson shows about want

@@ -685,7 +685,7 @@ func TestALargeLogSaysItIsOpening(t *testing.T) {
 
 func TestALogOpensFromDisk(t *testing.T) {
 	write := fileWriter(t)
-	data, err := os.ReadFile("../../core/scenario/testdata/logs/kvstore.log")
+	data, err := os.ReadFile("../../core/logimport/testdata/logs/kvstore.log")
 	require.NoError(t, err)
 	good := write("kvstore.log", string(data))
 	bad := write("bad.log", "A {\"A\":1}\nstart\nA {\"A\":3}\nskips one\n")

@@ -110,8 +110,12 @@ var lessonCosts = sync.OnceValue(func() *map[string]int64 {
 		if err != nil {
 			continue
 		}
+		p, err := s.Compile()
+		if err != nil {
+			continue
+		}
 		b := &engine.Budget{}
-		if _, err := s.RunWithin(b); err == nil {
+		if _, err := p.RunWithin(b); err == nil {
 			costs[id] = b.Kept()
 		}
 	}

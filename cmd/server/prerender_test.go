@@ -21,6 +21,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/scenario"
 	"spacetime/internal/hostile"
+	"spacetime/internal/scenariotest"
 )
 
 // hugeLink is a short link that asks for a million steps of 64 processes.
@@ -220,7 +221,7 @@ func TestTheClientDrawsWhatTheServerDidNotPrerender(t *testing.T) {
 	p := open(t, path)
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	full, err := s.Run()
+	full, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprintf("step 50000 / %d · time %d", full.Len(), full.At(50000).Now()), p.position())
 	assert.Equal(t, full.Trace().Records[49999].Caption, p.text("#caption"))

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/explore"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/internal/fulldisk"
 )
@@ -216,8 +217,8 @@ func TestBoundsExitThree(t *testing.T) {
 // --max-memory is a bound reached.
 func TestALogOverItsBounds(t *testing.T) {
 	event := []byte("A {\"A\":1}\nx\n")
-	log := bytes.Repeat(event, scenario.MaxLogBytes/len(event)+1)
-	over := writeScenario(t, "over.log", log[:scenario.MaxLogBytes+1])
+	log := bytes.Repeat(event, logimport.MaxLogBytes/len(event)+1)
+	over := writeScenario(t, "over.log", log[:logimport.MaxLogBytes+1])
 	_, err := call(t, "run", over)
 	msg, status := message(err)
 	assert.Equal(t, 2, status)
@@ -336,7 +337,7 @@ func TestPeakMemoryWithinTheBound(t *testing.T) {
 	require.NoError(t, os.WriteFile(ckpt, []byte(checkpointing), 0o644))
 	require.NoError(t, os.WriteFile(fan, []byte(fanning), 0o644))
 	event := []byte("A {\"A\":1}\nx\n")
-	require.NoError(t, os.WriteFile(big, bytes.Repeat(event, scenario.MaxLogBytes/len(event)), 0o644))
+	require.NoError(t, os.WriteFile(big, bytes.Repeat(event, logimport.MaxLogBytes/len(event)), 0o644))
 	for _, tc := range []struct {
 		mb     int
 		status int

@@ -45,7 +45,7 @@ func (c *cli) explore(args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := c.load(fs, sf, file)
+	p, err := c.load(fs, sf, file)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (c *cli) explore(args []string) error {
 	// the run, its copy the search starts from and the states it visits
 	// share --max-memory
 	b := m.budget()
-	sess, err := lab.OpenWithin(s, b)
+	sess, err := lab.OpenPlan(p, b)
 	if err != nil {
 		return errUsage{err}
 	}
@@ -111,7 +111,7 @@ func (c *cli) explore(args []string) error {
 	if c.terminal {
 		fmt.Fprintln(c.stderr)
 	}
-	rep := exploreReport{Scenario: s.ID, From: start, Depth: opts.Depth, MaxStates: opts.MaxStates, Faults: opts.Faults,
+	rep := exploreReport{Scenario: p.Head().ID, From: start, Depth: opts.Depth, MaxStates: opts.MaxStates, Faults: opts.Faults,
 		Invariant: opts.Invariant, Progress: search.Progress(), Ignored: search.Ignored(), Violation: search.Violation()}
 	if v := rep.Violation; v != nil {
 		if err := sess.Search().Adopt(start, v); err != nil {

@@ -15,7 +15,7 @@
 // A scenario file of "-" is read from standard input; files are at most
 // 1 MiB, the largest scenario a link can carry. A FILE may instead be a
 // ShiViz or GoVector log (at most 16 MiB): its first execution is run as
-// the page opens it (see scenario.FromLog).
+// the page opens it (see logimport.FromLog).
 //
 // check runs N random scenarios per algorithm (every registered one, or
 // one, or variations of one lesson), each drawn from a seed derived from
@@ -71,6 +71,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
+	"spacetime/core/logimport"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 )
@@ -497,12 +498,12 @@ func (c *cli) memory(text string) (*memoryBound, error) {
 type errResources struct{ error }
 
 // runWithin runs a scenario within --max-memory; b is the run's budget.
-func (c *cli) runWithin(s *scenario.Scenario, sf scenarioFlags) (r *engine.Run, m *memoryBound, b *engine.Budget, err error) {
+func (c *cli) runWithin(p *scenario.Plan, sf scenarioFlags) (r *engine.Run, m *memoryBound, b *engine.Budget, err error) {
 	if m, err = c.memory(*sf.memory); err != nil {
 		return nil, nil, nil, err
 	}
 	b = m.budget()
-	r, err = s.RunWithin(b)
+	r, err = p.RunWithin(b)
 	if err != nil {
 		return nil, nil, nil, errUsage{err}
 	}
@@ -512,9 +513,9 @@ func (c *cli) runWithin(s *scenario.Scenario, sf scenarioFlags) (r *engine.Run, 
 	return r, m, b, nil
 }
 
-// load reads the scenario named by a file ("-": standard input) or
-// --scenario, with the overrides that were given.
-func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.Scenario, error) {
+// load reads and compiles the scenario named by a file ("-": standard
+// input) or --scenario, with the overrides that were given.
+func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.Plan, error) {
 	set := given(fs)
 	var seed uint64
 	var n int64
@@ -530,6 +531,7 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 		}
 	}
 	var s *scenario.Scenario
+	var made *scenario.Plan // a log's, as its import made it
 	switch id := *sf.id; {
 	case file != "" && id != "":
 		return nil, errUsage{errors.New("give a scenario file or --scenario, not both")}
@@ -542,21 +544,15 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 		if err != nil {
 			return nil, err
 		}
-		if scenario.IsLog(data) {
+		if logimport.IsLog(data) {
 			// a ShiViz or GoVector log: its first execution
-			runs, err := scenario.FromLog(data, filepath.Base(displayName(file)))
+			runs, err := logimport.FromLog(data, filepath.Base(displayName(file)))
 			if err != nil {
 				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
 			}
-			s = runs[0]
+			made = runs[0]
 		} else if s, err = scenario.Parse(data); err != nil {
 			return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
-		}
-		if s.ID == "" {
-			s.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".json"), ".log")
-			if file == "-" {
-				s.ID = "stdin"
-			}
 		}
 	case id != "":
 		if s, err = scenario.Builtin(id); err != nil {
@@ -564,6 +560,9 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 		}
 	default:
 		return nil, errUsage{errors.New("give a scenario file, - for standard input, or --scenario ID (see spacetime list)")}
+	}
+	if made != nil && (set["seed"] || set["n"]) {
+		s, made = made.Scenario(), nil // varied, the log is compiled from its document
 	}
 	if set["seed"] {
 		s = s.WithSeed(seed)
@@ -573,7 +572,20 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.S
 			return nil, errUsage{fmt.Errorf("--n %d: %w", n, err)}
 		}
 	}
-	return s, nil
+	p := made
+	if p == nil {
+		if p, err = s.Compile(); err != nil {
+			return nil, errUsage{err}
+		}
+	}
+	if file != "" && p.Head().ID == "" {
+		id := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".json"), ".log")
+		if file == "-" {
+			id = "stdin"
+		}
+		p = p.WithID(id)
+	}
+	return p, nil
 }
 
 // logImportBytes is what opening a log takes, per byte of it, at most (a
@@ -591,7 +603,7 @@ func displayName(file string) string {
 }
 
 // readScenario reads a scenario file, or standard input for "-", at most
-// MaxScenarioBytes of it, or of a log scenario.MaxLogBytes, and no more
+// MaxScenarioBytes of it, or of a log logimport.MaxLogBytes, and no more
 // than opening it within --max-memory (mb) allows (see logImportBytes).
 func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 	var r io.Reader = c.stdin
@@ -607,11 +619,11 @@ func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 		r = f
 	}
 	// one byte more than the limit tells a file of exactly the limit from
-	// a larger one without reading the rest; a log (see scenario.FromLog)
+	// a larger one without reading the rest; a log (see logimport.FromLog)
 	// may be larger than a scenario file
-	logLimit := int(min(scenario.MaxLogBytes, max((mb<<20)/logImportBytes, MaxScenarioBytes)))
+	logLimit := int(min(logimport.MaxLogBytes, max((mb<<20)/logImportBytes, MaxScenarioBytes)))
 	data, err := readAtMost(r, MaxScenarioBytes+1, nil)
-	if err == nil && len(data) > MaxScenarioBytes && scenario.IsLog(data) {
+	if err == nil && len(data) > MaxScenarioBytes && logimport.IsLog(data) {
 		data, err = readAtMost(r, logLimit+1, data)
 	}
 	if err != nil {
@@ -619,10 +631,10 @@ func (c *cli) readScenario(file string, mb int64) ([]byte, error) {
 	}
 	// one byte past a limit was read, not the rest: the size is not known
 	switch {
-	case len(data) > MaxScenarioBytes && !scenario.IsLog(data):
+	case len(data) > MaxScenarioBytes && !logimport.IsLog(data):
 		return nil, errUsage{fmt.Errorf("%s is too large for a scenario: the limit is %d bytes (%s)", displayName(file), MaxScenarioBytes, mebibytes(MaxScenarioBytes))}
-	case len(data) > scenario.MaxLogBytes:
-		return nil, errUsage{fmt.Errorf("%s is too large for a log: the limit is %d bytes (%s)", displayName(file), scenario.MaxLogBytes, mebibytes(scenario.MaxLogBytes))}
+	case len(data) > logimport.MaxLogBytes:
+		return nil, errUsage{fmt.Errorf("%s is too large for a log: the limit is %d bytes (%s)", displayName(file), logimport.MaxLogBytes, mebibytes(logimport.MaxLogBytes))}
 	case len(data) > logLimit:
 		return nil, errResources{fmt.Errorf("%s is a log of more than %d bytes (%s), more than --max-memory %d lets it open (a log takes about %d times its size to open): raise --max-memory",
 			displayName(file), logLimit, mebibytes(logLimit), mb, logImportBytes)}
@@ -688,15 +700,15 @@ func (c *cli) start(fs *flag.FlagSet, sf scenarioFlags, args []string) (*scenari
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := c.load(fs, sf, file)
+	p, err := c.load(fs, sf, file)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, _, _, err := c.runWithin(s, sf)
+	r, _, _, err := c.runWithin(p, sf)
 	if r == nil {
 		return nil, nil, err
 	}
-	return s, r, err
+	return p.Head(), r, err
 }
 
 func (c *cli) runCmd(args []string) error {
@@ -787,11 +799,12 @@ func (c *cli) export(args []string) error {
 			return err
 		}
 	}
-	s, err := c.load(fs, sf, file)
+	p, err := c.load(fs, sf, file)
 	if err != nil {
 		return err
 	}
-	r, m, b, stopped := c.runWithin(s, sf)
+	s := p.Head()
+	r, m, b, stopped := c.runWithin(p, sf)
 	if r == nil {
 		return stopped
 	}

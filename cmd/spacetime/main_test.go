@@ -31,6 +31,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
 	"spacetime/internal/golden"
+	"spacetime/internal/scenariotest"
 )
 
 // call runs the command line in-process and returns its output.
@@ -273,7 +274,7 @@ func TestRunJSONIsTheReport(t *testing.T) {
 	require.NoError(t, err)
 	s, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	want, err := json.MarshalIndent(report.Build(s, r, r.Len()), "", "  ")
 	require.NoError(t, err)
@@ -445,7 +446,7 @@ func TestHelp(t *testing.T) {
 func TestExport(t *testing.T) {
 	s, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	dir := t.TempDir()
 

@@ -30,6 +30,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
 	"spacetime/core/explore"
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/internal/benchlog"
 )
@@ -97,9 +98,13 @@ func main() {
 // measure runs a scenario repeat times and keeps the fastest.
 func measure(s *scenario.Scenario, repeat int) (Result, error) {
 	var best Result
+	p, err := s.Compile()
+	if err != nil {
+		return best, err
+	}
 	for range repeat {
 		start := time.Now()
-		r, err := s.Run()
+		r, err := p.Run()
 		if err != nil {
 			return best, err
 		}
@@ -134,14 +139,14 @@ func importLogs(enc *json.Encoder, repeat int) error {
 		for range max(repeat, 1) {
 			runtime.GC() // each repeat starts as a page does: no cycle under way
 			start := time.Now()
-			var runs []*scenario.Scenario
+			var runs []*scenario.Plan
 			var sess *lab.Session
 			var err error
 			lab.Burst(func() bool { // the page's two phases
-				runs, err = scenario.FromLog(log, "bench.log")
+				runs, err = logimport.FromLog(log, "bench.log")
 				return err == nil
 			}, func() bool {
-				sess, err = lab.Open(runs[0])
+				sess, err = lab.OpenPlan(runs[0], nil)
 				if err == nil {
 					sess.Seek(sess.OpeningStep())
 				}
@@ -182,7 +187,11 @@ func timeSearches(enc *json.Encoder, repeat int) error {
 		if s.Lesson == nil || s.Lesson.Search == nil {
 			continue
 		}
-		r, err := s.Run()
+		p, err := s.Compile()
+		if err != nil {
+			return err
+		}
+		r, err := p.Run()
 		if err != nil {
 			return err
 		}

@@ -440,7 +440,11 @@ func (p *prober) at(entries []scenario.Entry, t sim.Time) (r *engine.Run, ok boo
 			r, ok = nil, false
 		}
 	}()
-	run, err := s.Run()
+	plan, err := s.Compile()
+	if err != nil {
+		return nil, false
+	}
+	run, err := plan.Run()
 	if err != nil {
 		return nil, false
 	}

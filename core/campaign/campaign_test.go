@@ -17,6 +17,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // seeds is how many scenarios the generator's tests draw: fewer under
@@ -171,7 +172,7 @@ func TestEveryFaultIsDrawnAndHappens(t *testing.T) {
 	for i := 0; i < 2*seeds() || (!every() && i < 240); i++ {
 		s, err := Generate(chandylamport.Spec, RunSeed(5, "every", i), Options{})
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		for _, rec := range r.Trace().Records {
 			switch rec.Kind {

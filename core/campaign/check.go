@@ -89,7 +89,13 @@ func Check(s *scenario.Scenario) (res Result) {
 	res.Seed, res.Scenario = s.Seed, s
 	var r *engine.Run
 	var err error
-	if res.Panic = capture(func() { r, err = s.Run() }); res.Panic != "" {
+	run := func() {
+		var p *scenario.Plan
+		if p, err = s.Compile(); err == nil {
+			r, err = p.Run()
+		}
+	}
+	if res.Panic = capture(run); res.Panic != "" {
 		return res
 	}
 	if err != nil {

@@ -47,7 +47,7 @@ func TestNonFIFOCanRecordAnInconsistentCut(t *testing.T) {
 	require.NoError(t, err)
 	found := false
 	for seed := uint64(0); seed < 200 && !found; seed++ {
-		r, err := base.WithSeed(seed).Run()
+		r, err := scenariotest.Plan(t, base.WithSeed(seed)).Run()
 		require.NoError(t, err)
 		for _, f := range r.Failures() {
 			if f.Name == "recorded cut is consistent" && f.Step >= 0 {
@@ -74,7 +74,7 @@ func TestCutConsistencyAgainstHappenedBefore(t *testing.T) {
 			n, seed, rng.IntN(2) == 0, 1+rng.IntN(50), 1+rng.IntN(n))
 		s, err := scenario.Parse([]byte(doc))
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		tr := r.Trace()
 		before := causal.Before(tr)

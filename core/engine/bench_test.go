@@ -7,6 +7,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // BenchmarkSteps runs the 100,000-step snapshot-long lesson and 20,000
@@ -37,7 +38,7 @@ func BenchmarkSteps(b *testing.B) {
 					if within {
 						budget = &engine.Budget{Bytes: 1 << 30}
 					}
-					r, err := c.s.RunWithin(budget)
+					r, err := scenariotest.Plan(b, c.s).RunWithin(budget)
 					require.NoError(b, err)
 					steps += r.Len()
 				}

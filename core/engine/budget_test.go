@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/engine"
+	"spacetime/internal/scenariotest"
 )
 
 // A budget cuts a run short at the step that would pass it, says why, and
@@ -14,13 +15,13 @@ import (
 // the same run as without one.
 func TestBudget(t *testing.T) {
 	const doc = `{"algorithm": "chandy-lamport", "n": 4, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 1000}}`
-	free, err := parse(t, doc).Run()
+	free, err := scenariotest.Plan(t, parse(t, doc)).Run()
 	require.NoError(t, err)
 	require.Equal(t, 1000, free.Len())
 
 	t.Run("within", func(t *testing.T) {
 		b := &engine.Budget{Work: 1 << 40, Bytes: 1 << 40}
-		r, err := parse(t, doc).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 		require.NoError(t, err)
 		assert.False(t, b.Exhausted())
 		assert.Equal(t, engine.NotSpent, b.Cause())
@@ -32,7 +33,7 @@ func TestBudget(t *testing.T) {
 	})
 	t.Run("out of work", func(t *testing.T) {
 		b := &engine.Budget{Work: 1000}
-		r, err := parse(t, doc).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 		require.NoError(t, err)
 		assert.True(t, b.Exhausted())
 		assert.Equal(t, engine.OutOfWork, b.Cause())
@@ -45,7 +46,7 @@ func TestBudget(t *testing.T) {
 		// the room of the records (1000, reserved) and of the first 1024
 		// messages is about 300,000 bytes: the steps take the rest
 		b := &engine.Budget{Bytes: 330_000}
-		r, err := parse(t, doc).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 		require.NoError(t, err)
 		assert.Equal(t, engine.OutOfMemory, b.Cause())
 		assert.Equal(t, engine.StoppedBudget, r.Stopped())
@@ -56,17 +57,17 @@ func TestBudget(t *testing.T) {
 	})
 	t.Run("shared", func(t *testing.T) {
 		b := &engine.Budget{Work: 6000}
-		first, err := parse(t, doc).RunWithin(b)
+		first, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 		require.NoError(t, err)
 		require.Equal(t, 1000, first.Len())
-		r, err := parse(t, doc).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 		require.NoError(t, err)
 		assert.True(t, b.Exhausted())
 		assert.Less(t, r.Len(), 500, "the second run gets what the first left")
 	})
 	t.Run("replayed inputs count", func(t *testing.T) {
 		b := &engine.Budget{Work: 6000}
-		r, err := parse(t, doc).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 		require.NoError(t, err)
 		require.False(t, b.Exhausted())
 		// forking at step 10 runs the rest again, past the budget
@@ -78,7 +79,7 @@ func TestBudget(t *testing.T) {
 	t.Run("cancelled", func(t *testing.T) {
 		asked := 0
 		b := &engine.Budget{Cancelled: func() bool { asked++; return asked == 10 }}
-		r, err := parse(t, `{"algorithm": "chandy-lamport", "n": 3, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 100000}}`).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, `{"algorithm": "chandy-lamport", "n": 3, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 100000}}`)).RunWithin(b)
 		require.NoError(t, err)
 		assert.Equal(t, engine.Cancelled, b.Cause())
 		assert.Equal(t, engine.StoppedBudget, r.Stopped())
@@ -96,7 +97,7 @@ func TestKeptGrowsWithTheRun(t *testing.T) {
 		s := parse(t, `{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
 			"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 1}}`)
 		s.Until.Steps = steps
-		r, err := s.RunWithin(b)
+		r, err := scenariotest.Plan(t, s).RunWithin(b)
 		require.NoError(t, err)
 		require.Equal(t, steps, r.Len())
 		waiting := len(r.At(steps).View().InFlight(0, 1))
@@ -113,21 +114,21 @@ func TestKeptGrowsWithTheRun(t *testing.T) {
 func TestInputsInOnePass(t *testing.T) {
 	const doc = `{"algorithm": "chandy-lamport", "n": 3, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 2000}}`
 	inputs := []engine.Input{{Step: 10, Action: crash(1)}, {Step: 40, Action: recoverAt(1)}}
-	replayed, err := parse(t, doc).RunWithin(&engine.Budget{})
+	replayed, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(&engine.Budget{})
 	require.NoError(t, err)
 	require.NoError(t, replayed.Replay(inputs))
 
 	b := &engine.Budget{}
-	r, err := parse(t, doc).RunWithInputs(b, inputs)
+	r, err := scenariotest.Plan(t, parse(t, doc)).RunWithInputs(b, inputs)
 	require.NoError(t, err)
 	assert.Equal(t, traceJSON(t, replayed), traceJSON(t, r))
 	assert.Equal(t, replayed.Inputs(), r.Inputs())
 	once := &engine.Budget{}
-	_, err = parse(t, doc).RunWithin(once)
+	_, err = scenariotest.Plan(t, parse(t, doc)).RunWithin(once)
 	require.NoError(t, err)
 	assert.Less(t, b.Used(), once.Used()*11/10, "about one run's work")
 
-	r, err = parse(t, doc).RunWithInputs(nil, []engine.Input{{Step: 5000, Action: crash(1)}})
+	r, err = scenariotest.Plan(t, parse(t, doc)).RunWithInputs(nil, []engine.Input{{Step: 5000, Action: crash(1)}})
 	require.ErrorIs(t, err, engine.ErrPastTheEnd)
 	assert.Equal(t, 2000, r.Len(), "the run goes on without it")
 }

@@ -14,6 +14,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // queued is a manual run that stops with three transfers waiting on A→B
@@ -493,7 +494,7 @@ func TestRunsStopAtTheirTimeLimits(t *testing.T) {
 func TestAnInputAfterTheGoalIsFollowed(t *testing.T) {
 	s, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	require.Equal(t, "done", r.Stopped())
 	end := r.Len()

@@ -34,8 +34,9 @@ func parse(t testing.TB, doc string) *scenario.Scenario {
 // start runs a scenario with the given keyframe spacing (0: the default).
 func start(t testing.TB, s *scenario.Scenario, every int) *engine.Run {
 	t.Helper()
-	cfg, err := s.Config()
+	p, err := s.Compile()
 	require.NoError(t, err)
+	cfg := p.Config()
 	cfg.KeyframeEvery = every
 	r, err := engine.New(cfg)
 	require.NoError(t, err)

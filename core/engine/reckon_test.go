@@ -10,6 +10,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // liveHeap is the live heap after a collection.
@@ -38,7 +39,7 @@ func TestReckoningCoversWhatARunKeeps(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			before := liveHeap()
 			b := &engine.Budget{Bytes: bound}
-			r, err := parse(t, doc).RunWithin(b)
+			r, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(b)
 			require.NoError(t, err)
 			held := liveHeap() - before
 			require.Equal(t, engine.OutOfMemory, b.Cause())
@@ -46,7 +47,7 @@ func TestReckoningCoversWhatARunKeeps(t *testing.T) {
 			assert.Less(t, held, int64(bound)*5/4, "the heap holds about the budget")
 			assert.Greater(t, held, int64(bound)/2, "the reckoning does not stop the run for nothing")
 
-			again, err := parse(t, doc).RunWithin(&engine.Budget{Bytes: bound})
+			again, err := scenariotest.Plan(t, parse(t, doc)).RunWithin(&engine.Budget{Bytes: bound})
 			require.NoError(t, err)
 			assert.Equal(t, r.Len(), again.Len(), "the same step every time")
 			runtime.KeepAlive(r)
@@ -62,8 +63,8 @@ func TestTheTracesRoomStaysWithinItsBudget(t *testing.T) {
 	msgSize := int64(reflect.TypeOf(trace.Msg{}).Size())
 	for _, bound := range []int64{1 << 20, 3 << 20, 5 << 20} {
 		b := &engine.Budget{Bytes: bound}
-		r, err := parse(t, `{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
-			"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"time": 10000000}}`).RunWithin(b)
+		r, err := scenariotest.Plan(t, parse(t, `{"algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
+			"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"time": 10000000}}`)).RunWithin(b)
 		require.NoError(t, err)
 		require.Equal(t, engine.OutOfMemory, b.Cause())
 		room := int64(cap(r.Trace().Records))*recordSize + int64(cap(r.Trace().Msgs))*msgSize
@@ -75,7 +76,7 @@ func TestTheTracesRoomStaysWithinItsBudget(t *testing.T) {
 // A fork charges its copy of the run to a budget, and says when the
 // budget cannot hold it.
 func TestForkWithinABudget(t *testing.T) {
-	r, err := parse(t, `{"algorithm": "chandy-lamport", "n": 4, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 5000}}`).Run()
+	r, err := scenariotest.Plan(t, parse(t, `{"algorithm": "chandy-lamport", "n": 4, "seed": 3, "workload": {"p": 0.5}, "until": {"steps": 5000}}`)).Run()
 	require.NoError(t, err)
 	b := &engine.Budget{Bytes: 1 << 30}
 	_, err = r.ForkWithin(4000, b)

@@ -12,6 +12,7 @@ import (
 	"spacetime/core/explore"
 	"spacetime/core/scenario"
 	"spacetime/internal/golden"
+	"spacetime/internal/scenariotest"
 )
 
 // search runs a lesson's own search (its starting step and bounds) to
@@ -20,7 +21,7 @@ func search(t *testing.T, id string) (*scenario.Scenario, *engine.Run, *explore.
 	t.Helper()
 	s, err := scenario.Builtin(id)
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	var from int
 	opts := explore.DefaultOptions
@@ -56,7 +57,7 @@ func TestFindsEachBrokenVariantsBug(t *testing.T) {
 		assert.Len(t, v.Schedule, v.Step-from, "%s: the schedule runs from the start to the failure", tc.id)
 
 		// opened as an ordinary run, the schedule fails where the search said
-		replay, err := s.RunWithInputs(nil, v.Inputs)
+		replay, err := scenariotest.Plan(t, s).RunWithInputs(nil, v.Inputs)
 		require.NoError(t, err, tc.id)
 		failed := false
 		for _, f := range replay.Failures() {
@@ -91,7 +92,7 @@ func TestFindsNoFigure8WithRaftsRule(t *testing.T) {
 	require.Equal(t, "count_replicas", sw.Param)
 	right, err := s.WithSwitch(sw, false)
 	require.NoError(t, err)
-	r, err := right.Run()
+	r, err := scenariotest.Plan(t, right).Run()
 	require.NoError(t, err)
 	x, err := explore.New(r, s.Lesson.Search.From, s.Lesson.Search.Options())
 	require.NoError(t, err)
@@ -105,7 +106,7 @@ func TestFindsNoFigure8WithRaftsRule(t *testing.T) {
 func TestWorksInSlices(t *testing.T) {
 	s, err := scenario.Builtin("lamport-mutex-queue")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	before, err := r.Trace().JSON(r.Len())
 	require.NoError(t, err)
@@ -134,7 +135,7 @@ func TestWorksInSlices(t *testing.T) {
 func TestStopsAtItsBounds(t *testing.T) {
 	s, err := scenario.Builtin("lamport-mutex-queue")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	x, err := explore.New(r, 0, explore.Options{Depth: 5, MaxStates: 100_000})
 	require.NoError(t, err)
@@ -156,7 +157,7 @@ func TestStopsAtItsMemory(t *testing.T) {
 	s, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
 	b := &engine.Budget{Bytes: 2 << 20}
-	r, err := s.RunWithin(b)
+	r, err := scenariotest.Plan(t, s).RunWithin(b)
 	require.NoError(t, err)
 	run := b.Kept()
 	x, err := explore.New(r, 0, explore.Options{Depth: explore.MaxDepth, MaxStates: explore.MaxMaxStates, Budget: b})
@@ -174,7 +175,7 @@ func TestStopsAtItsMemory(t *testing.T) {
 	tight := &engine.Budget{Bytes: 1 << 20}
 	long, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	lr, err := long.Run()
+	lr, err := scenariotest.Plan(t, long).Run()
 	require.NoError(t, err)
 	y, err := explore.New(lr, 90_000, explore.Options{Depth: 10, MaxStates: 1000, Budget: tight})
 	require.NoError(t, err)
@@ -193,7 +194,7 @@ func TestStopsAtItsMemory(t *testing.T) {
 func TestRefusesBadRequests(t *testing.T) {
 	s, err := scenario.Builtin("lamport-mutex-nonfifo")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		k    int
@@ -218,7 +219,7 @@ func TestRefusesBadRequests(t *testing.T) {
 func TestFaultsWithinABudget(t *testing.T) {
 	s, err := scenario.Builtin("ricart-agrawala-defer")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	x, err := explore.New(r, 0, explore.Options{Depth: 30, MaxStates: 100_000, Faults: 1, Invariant: "no deadlock"})
 	require.NoError(t, err)
@@ -240,7 +241,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, id := range []string{"maekawa-deadlock", "snapshot-bank"} {
 		s, err := scenario.Builtin(id)
 		require.NoError(b, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(b, s).Run()
 		require.NoError(b, err)
 		b.Run(id, func(b *testing.B) {
 			states := 0

@@ -99,7 +99,7 @@ func Transcript(sc *scenario.Scenario, r *engine.Run) string {
 // in the order the run takes them (by time, the file's order at equal
 // times): each causes one step of the script, done or skipped.
 func scriptInputs(sc *scenario.Scenario) []string {
-	script := sc.FileScript()
+	script := sc.Script
 	order := make([]int, len(script))
 	for i := range order {
 		order[i] = i

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // BenchmarkBankSteps runs the 100,000-step snapshot-long lesson from scratch
@@ -17,7 +18,7 @@ func BenchmarkBankSteps(b *testing.B) {
 	require.NoError(b, err)
 	steps := 0
 	for b.Loop() {
-		r, err := s.Run()
+		r, err := scenariotest.Plan(b, s).Run()
 		require.NoError(b, err)
 		steps += r.Len()
 	}
@@ -29,7 +30,7 @@ func BenchmarkBankSteps(b *testing.B) {
 func BenchmarkSeek(b *testing.B) {
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(b, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(b, s).Run()
 	require.NoError(b, err)
 	rng := rand.New(rand.NewPCG(1, 2))
 	seeks := 0
@@ -44,7 +45,7 @@ func BenchmarkSeek(b *testing.B) {
 func BenchmarkTraceJSON(b *testing.B) {
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(b, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(b, s).Run()
 	require.NoError(b, err)
 	for b.Loop() {
 		data, err := r.Trace().JSON(r.Len())

@@ -10,6 +10,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // The course's index holds: every claim names a built-in lesson of its
@@ -29,7 +30,7 @@ func TestCourseClaimsAreShownByTheirLessons(t *testing.T) {
 			assert.Empty(t, scenario.ComparisonOf(c.Lesson), "%s: a claim opens a lesson of its own, not a comparison's run", c.Text)
 			assert.True(t, strings.HasSuffix(c.Text, "."), "%q: one sentence, ending with a full stop", c.Text)
 			assert.NotContains(t, strings.TrimSuffix(c.Text, "."), ". ", "%q: one sentence", c.Text)
-			r, err := s.Run()
+			r, err := scenariotest.Plan(t, s).Run()
 			require.NoError(t, err, c.Lesson)
 			assert.LessOrEqual(t, c.Step, r.Len(), "%s: step %d of a run of %d", c.Text, c.Step, r.Len())
 			if c.Metric != "" {

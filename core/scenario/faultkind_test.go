@@ -10,6 +10,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
 	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 func TestAFaultWithANewKindOfArgument(t *testing.T) {
@@ -27,7 +28,7 @@ func TestAFaultWithANewKindOfArgument(t *testing.T) {
 	require.NoError(t, err)
 
 	for _, sc := range []*scenario.Scenario{s, again} {
-		r, err := sc.Run()
+		r, err := scenariotest.Plan(t, sc).Run()
 		require.NoError(t, err)
 		var rec *trace.Record
 		for i := range r.Trace().Records {

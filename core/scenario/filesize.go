@@ -1,34 +1,23 @@
 package scenario
 
-// scriptLen is the number of the script's entries, written or not.
-func (s *Scenario) scriptLen() int {
-	if m := s.made; m != nil && m.file != nil {
-		return len(m.script)
-	}
-	return len(s.Script)
-}
+// An entry of a file's script is at least "    {\n      \"at\": 0\n    },\n",
+// and each field more at least ",\n      \"xy\": 0".
+const leastEntry, leastField = 26, 14
 
 // LeastFileSize is at most the size of the scenario's file (its indented
 // JSON), found without writing it: its script's entries, each at its
-// least, and its params without their white space (or, not yet written,
-// their length). It stops counting once past stop. A scenario whose least
+// least, and its params without their white space. It stops counting once past stop. A scenario whose least
 // size is over a link's bound is too large to link without encoding it:
 // encoding a large log's scenario to find that out took a second, and
 // writing its file at all a tenth of one.
 func (s *Scenario) LeastFileSize(stop int) int {
-	// an entry is at least "    {\n      \"at\": 0\n    },\n", and each
-	// field more at least ",\n      \"xy\": 0"
-	const entry, field = 26, 14
-	least := entry * s.scriptLen()
+	least := leastEntry * len(s.Script)
 	if least > stop {
 		return least // a large log's script alone
 	}
-	if m := s.made; m != nil && m.file != nil {
-		return least + field*m.fields + m.paramsLen
-	}
 	for i := range s.Script {
 		e := &s.Script[i]
-		least += field * (count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "", e.Msg != nil) + len(e.Args))
+		least += leastField * (count(len(e.Node) > 0, e.Command != "", len(e.Target) > 0, e.Arg != 0, e.Fault != "", e.Msg != nil) + len(e.Args))
 	}
 	for _, b := range s.Params {
 		if b != ' ' && b != '\n' && b != '\t' && b != '\r' {

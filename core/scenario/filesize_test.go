@@ -6,7 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // A scenario's file is never smaller than LeastFileSize says, so that a
@@ -15,18 +17,18 @@ import (
 // The built-in lessons use every kind of script entry; the logs of
 // snapshot-long's first steps span both sides of the bound.
 func TestTooLargeToPackIsALowerBound(t *testing.T) {
-	var all []*scenario.Scenario
+	var all []*scenario.Plan
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
 		require.NoError(t, err)
-		all = append(all, s)
+		all = append(all, scenariotest.Plan(t, s))
 	}
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	for _, n := range []int{1_000, 5_000, 10_000, 20_000, 40_000, 100_000} {
-		logs, err := scenario.FromLog(r.Trace().ShiViz(n), "long.log")
+		logs, err := logimport.FromLog(r.Trace().ShiViz(n), "long.log")
 		require.NoError(t, err)
 		if n >= 10_000 {
 			assert.Greater(t, logs[0].LeastFileSize(linkBound), linkBound, "%d events: too large, found before the file is written", n)
@@ -34,14 +36,14 @@ func TestTooLargeToPackIsALowerBound(t *testing.T) {
 		all = append(all, logs[0])
 	}
 	refused := 0
-	for _, s := range all {
-		least := s.LeastFileSize(linkBound) // before the file is written: a log's is written when needed
-		size := len(s.JSON())
-		assert.LessOrEqual(t, least, size, s.Title)
-		assert.LessOrEqual(t, s.LeastFileSize(linkBound), size, s.Title)
+	for _, p := range all {
+		least := p.LeastFileSize(linkBound) // before the file is written: a log's is written when asked for
+		size, title := len(p.Scenario().JSON()), p.Head().Title
+		assert.LessOrEqual(t, least, size, title)
+		assert.LessOrEqual(t, p.LeastFileSize(linkBound), size, title)
 		if least > linkBound {
 			refused++
-			assert.Greater(t, size, linkBound, s.Title)
+			assert.Greater(t, size, linkBound, title)
 		}
 	}
 	assert.Positive(t, refused, "some logs are too large")

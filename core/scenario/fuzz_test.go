@@ -64,7 +64,11 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Clone changes the scenario:\nfirst  %s\nclone  %s", out, got)
 		}
 		c, limit := boundedRun(s)
-		r, err := c.Run()
+		p, err := c.Compile()
+		if err != nil {
+			t.Fatalf("an accepted scenario does not compile: %v\n%s", err, c.JSON())
+		}
+		r, err := p.Run()
 		if err != nil {
 			t.Fatalf("an accepted scenario does not run: %v\n%s", err, c.JSON())
 		}

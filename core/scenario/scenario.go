@@ -1,7 +1,8 @@
 // Package scenario is the scenario file format: a JSON document that fully
 // determines a run (algorithm, processes, seed, network, parameters, timed
 // script, workload, stop condition), its validation with messages that name
-// the offending field, and the built-in lessons.
+// the offending field, its compiled form that the engine runs (Plan), and
+// the built-in lessons.
 package scenario
 
 import (
@@ -32,114 +33,26 @@ const MaxScript = 100_000
 // MaxID is the most characters a scenario's id may have.
 const MaxID = 64
 
-// Scenario is one scenario file.
+// Scenario is one scenario file: the document a file and a link hold.
+// It is data: Compile makes the run it describes (see Plan).
 type Scenario struct {
-	ID          string       `json:"id,omitempty"`
-	Title       string       `json:"title,omitempty"`
-	Description string       `json:"description,omitempty"`
-	Algorithm   string       `json:"algorithm"`
-	N           int          `json:"n,omitempty"`
-	Names       []string     `json:"names,omitempty"`
-	Seed        uint64       `json:"seed"`
-	Scheduler   string       `json:"scheduler,omitempty"`
-	RNG         string       `json:"rng,omitempty"`
-	Network     Network      `json:"network"`
-	Down        []ProcessRef `json:"down,omitempty"`
-	// Params and Script of a scenario an importer made (a log's) are
-	// written when first needed, by JSON or Clone (LeastFileSize bounds
-	// the file before).
-	Params   json.RawMessage `json:"params,omitempty"`
-	Workload *Workload       `json:"workload,omitempty"`
-	Script   []Entry         `json:"script,omitempty"`
-	Until    Until           `json:"until"`
-	Expect   *Expect         `json:"expect,omitempty"`
-	Lesson   *Lesson         `json:"lesson,omitempty"`
-
-	// initial keeps what Validate made of the params (see newNodes).
-	initial *initialNodes
-	// made, when set, is the scenario in its run's own form, as an
-	// importer made it (see runForm).
-	made *runForm
-}
-
-// runForm is a scenario made in its run's own form: the engine's script,
-// and a writer of the file's Script and Params, called only when the
-// file is first needed (see fileNow). A large log's file is tens of
-// megabytes that only saving or linking it reads.
-type runForm struct {
-	script []engine.Timed
-	// file writes the file's script and params; nil once it has.
-	file func() ([]Entry, json.RawMessage)
-	// written is the script file wrote: the run form stands for the
-	// scenario's Script while that is the same slice (a script is
-	// replaced, never changed in place).
-	written []Entry
-	// paramsLen is the length of the params file writes, and fields
-	// counts the fields of its script's entries other than "at".
-	paramsLen, fields int
-}
-
-// fileNow writes the file's Script and Params if they wait to be
-// written. The processes made from the params before are still theirs.
-func (s *Scenario) fileNow() {
-	m := s.made
-	if m == nil || m.file == nil {
-		return
-	}
-	ours := s.initial.of(s)
-	s.Script, s.Params = m.file()
-	m.file, m.written = nil, s.Script
-	if ours {
-		in := *s.initial
-		in.params = s.Params
-		s.initial = &in
-	}
-}
-
-// runScript is the engine's script made with the scenario, unless its
-// Script has been replaced since.
-func (s *Scenario) runScript() ([]engine.Timed, bool) {
-	if m := s.made; m != nil && (m.file != nil || sameSlice(m.written, s.Script)) {
-		return m.script, true
-	}
-	return nil, false
-}
-
-// initialNodes are a scenario's processes as its algorithm made them from
-// its params when the scenario was validated. A run starts from clones of
-// them instead of decoding the params again: a large log's params are
-// most of the cost of opening it, and opening validates, then runs.
-type initialNodes struct {
-	algorithm string
-	names     []string
-	params    json.RawMessage
-	nodes     []sim.Node
-}
-
-// newNodes makes the scenario's processes: clones of those Validate made,
-// while the algorithm, the names and the params are the ones it saw (the
-// same slices: params are replaced, never changed in place), or else
-// anew from the params.
-func (s *Scenario) newNodes(spec *sim.Spec) ([]sim.Node, error) {
-	if m := s.initial; m.of(s) {
-		nodes := make([]sim.Node, len(m.nodes))
-		for i, n := range m.nodes {
-			nodes[i] = n.Clone()
-		}
-		return nodes, nil
-	}
-	s.fileNow()
-	return spec.New(s.Names, s.Params)
-}
-
-// of says whether the processes were made for s as it is now.
-func (m *initialNodes) of(s *Scenario) bool {
-	return m != nil && m.algorithm == s.Algorithm && sameSlice(m.names, s.Names) && sameSlice(m.params, s.Params)
-}
-
-// sameSlice says whether a and b are the same slice of the same array.
-func sameSlice[T any](a, b []T) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	ID          string          `json:"id,omitempty"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Algorithm   string          `json:"algorithm"`
+	N           int             `json:"n,omitempty"`
+	Names       []string        `json:"names,omitempty"`
+	Seed        uint64          `json:"seed"`
+	Scheduler   string          `json:"scheduler,omitempty"`
+	RNG         string          `json:"rng,omitempty"`
+	Network     Network         `json:"network"`
+	Down        []ProcessRef    `json:"down,omitempty"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	Workload    *Workload       `json:"workload,omitempty"`
+	Script      []Entry         `json:"script,omitempty"`
+	Until       Until           `json:"until"`
+	Expect      *Expect         `json:"expect,omitempty"`
+	Lesson      *Lesson         `json:"lesson,omitempty"`
 }
 
 // Lesson is how a scenario is presented as a lesson: where it belongs in
@@ -475,46 +388,55 @@ func fieldErr(path, format string, args ...any) error {
 	return fmt.Errorf("scenario: %w", strictjson.FieldErrorf(path, format, args...))
 }
 
-// Validate checks every field and fills in the defaults.
+// Validate checks every field, the params as the algorithm reads them,
+// and fills in the defaults.
 func (s *Scenario) Validate() error {
+	_, err := s.Compile()
+	return err
+}
+
+// check checks every field but the params, and fills in the defaults;
+// scriptLen is the number of the script's entries, written or not (an
+// importer's plan has them in the engine's form only).
+func (s *Scenario) check(scriptLen int) (*sim.Spec, error) {
 	for _, t := range []struct {
 		field, text string
 		most        int
 	}{{"id", s.ID, MaxID}, {"title", s.Title, 200}, {"description", s.Description, 4000}} {
 		if err := checkText(t.text, t.most, t.field == "description"); err != nil {
-			return fieldErr(t.field, "%v", err)
+			return nil, fieldErr(t.field, "%v", err)
 		}
 	}
 	spec, ok := all.Lookup(s.Algorithm)
 	if !ok {
 		if s.Algorithm == "" {
-			return fieldErr("algorithm", "say which algorithm runs (known: %s)", strings.Join(all.IDs(), ", "))
+			return nil, fieldErr("algorithm", "say which algorithm runs (known: %s)", strings.Join(all.IDs(), ", "))
 		}
-		return fieldErr("algorithm", "unknown algorithm %q (known: %s)", clipText(s.Algorithm), strings.Join(all.IDs(), ", "))
+		return nil, fieldErr("algorithm", "unknown algorithm %q (known: %s)", clipText(s.Algorithm), strings.Join(all.IDs(), ", "))
 	}
 	if len(s.Names) > 0 {
 		if s.N != 0 && s.N != len(s.Names) {
-			return fieldErr("n", "%d, but \"names\" lists %d processes", s.N, len(s.Names))
+			return nil, fieldErr("n", "%d, but \"names\" lists %d processes", s.N, len(s.Names))
 		}
 		s.N = len(s.Names)
 	}
 	lo, hi := max(spec.MinN, 1), min(spec.MaxN, MaxN)
 	if s.N < lo || s.N > hi {
-		return fieldErr("n", "%s runs on %d to %d processes, got %d", s.Algorithm, lo, hi, s.N)
+		return nil, fieldErr("n", "%s runs on %d to %d processes, got %d", s.Algorithm, lo, hi, s.N)
 	}
 	if len(s.Names) == 0 {
 		s.Names = spec.Names(s.N)
 	}
 	seen := map[string]int{} // by skeleton: what the name looks like
 	for i, name := range s.Names {
-		if err := checkName(name); err != nil {
-			return fieldErr(fmt.Sprintf("names[%d]", i), "%v", err)
+		if err := CheckName(name); err != nil {
+			return nil, fieldErr(fmt.Sprintf("names[%d]", i), "%v", err)
 		}
 		if j, ok := seen[skeleton(name)]; ok {
 			if s.Names[j] == name {
-				return fieldErr(fmt.Sprintf("names[%d]", i), "%q is used twice", name)
+				return nil, fieldErr(fmt.Sprintf("names[%d]", i), "%q is used twice", name)
 			}
-			return fieldErr(fmt.Sprintf("names[%d]", i), "%q looks like %q (names[%d]): names must tell processes apart at a glance", name, s.Names[j], j)
+			return nil, fieldErr(fmt.Sprintf("names[%d]", i), "%q looks like %q (names[%d]): names must tell processes apart at a glance", name, s.Names[j], j)
 		}
 		seen[skeleton(name)] = i
 	}
@@ -522,92 +444,74 @@ func (s *Scenario) Validate() error {
 		s.Scheduler = string(engine.Earliest)
 	}
 	if !oneOf(s.Scheduler, engine.Schedulers) {
-		return fieldErr("scheduler", "unknown scheduler %q (want earliest, random or manual)", clipText(s.Scheduler))
+		return nil, fieldErr("scheduler", "unknown scheduler %q (want earliest, random or manual)", clipText(s.Scheduler))
 	}
 	if s.RNG == "" {
 		s.RNG = string(engine.PCG)
 	}
 	if s.RNG != string(engine.PCG) && s.RNG != string(engine.Python) {
-		return fieldErr("rng", "unknown generator %q (want pcg or python)", clipText(s.RNG))
+		return nil, fieldErr("rng", "unknown generator %q (want pcg or python)", clipText(s.RNG))
 	}
 	if err := s.Network.validate(); err != nil {
-		return err
+		return nil, err
 	}
 	downSeen := map[sim.NodeID]bool{}
 	for i, raw := range s.Down {
 		id, err := s.nodeRef(raw)
 		if err != nil {
-			return fieldErr(fmt.Sprintf("down[%d]", i), "%v", err)
+			return nil, fieldErr(fmt.Sprintf("down[%d]", i), "%v", err)
 		}
 		if downSeen[id] {
-			return fieldErr(fmt.Sprintf("down[%d]", i), "process %s is listed twice", s.Names[id])
+			return nil, fieldErr(fmt.Sprintf("down[%d]", i), "process %s is listed twice", s.Names[id])
 		}
 		downSeen[id] = true
 	}
 	if w := s.Workload; w != nil {
 		if w.P < 0 || w.P > 1 {
-			return fieldErr("workload.p", "a probability is between 0 and 1, got %v", w.P)
+			return nil, fieldErr("workload.p", "a probability is between 0 and 1, got %v", w.P)
 		}
 		if err := timeRange("workload.every", w.Every); err != nil {
-			return err
+			return nil, err
 		}
 		if err := timeField("workload.until", w.Until); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if n := s.scriptLen(); n > MaxScript {
-		return fieldErr("script", "at most %d entries, got %d", MaxScript, n)
+	if n := max(scriptLen, len(s.Script)); n > MaxScript {
+		return nil, fieldErr("script", "at most %d entries, got %d", MaxScript, n)
 	}
 	for i := range s.Script {
 		if err := s.checkEntry(i, spec); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	u := s.Until
 	if u.Steps < 0 {
-		return fieldErr("until.steps", "a number of steps is 0 or more, got %d", u.Steps)
+		return nil, fieldErr("until.steps", "a number of steps is 0 or more, got %d", u.Steps)
 	}
 	if err := timeField("until.time", u.Time); err != nil {
-		return err
+		return nil, err
 	}
 	if u.Steps > engine.MaxSteps {
-		return fieldErr("until.steps", "at most %d, got %d", engine.MaxSteps, u.Steps)
+		return nil, fieldErr("until.steps", "at most %d, got %d", engine.MaxSteps, u.Steps)
 	}
 	if u.Steps == 0 && u.Time == 0 && !u.Quiescent && !u.Done {
-		return fieldErr("until", "say when the run stops (steps, time, quiescent or done)")
+		return nil, fieldErr("until", "say when the run stops (steps, time, quiescent or done)")
 	}
 	if s.Expect != nil {
 		for i, v := range s.Expect.Violations {
 			if !hasInvariant(spec, v) {
-				return fieldErr(fmt.Sprintf("expect.violations[%d]", i), "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(v), strings.Join(invariantNames(spec), "; "))
+				return nil, fieldErr(fmt.Sprintf("expect.violations[%d]", i), "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(v), strings.Join(invariantNames(spec), "; "))
 			}
 		}
 	}
 	if err := s.Lesson.validate(); err != nil {
-		return err
+		return nil, err
 	}
 	if l := s.Lesson; l != nil && l.Search != nil && l.Search.Invariant != "" && !hasInvariant(spec, l.Search.Invariant) {
-		return fieldErr("lesson.search.invariant", "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(l.Search.Invariant), strings.Join(invariantNames(spec), "; "))
+		return nil, fieldErr("lesson.search.invariant", "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(l.Search.Invariant), strings.Join(invariantNames(spec), "; "))
 	}
-	if s.initial.of(s) {
-		return nil // the params made these processes
-	}
-	s.fileNow()
-	nodes, err := spec.New(s.Names, s.Params)
-	if err != nil {
-		return paramsError(err)
-	}
-	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, params: s.Params, nodes: nodes}
-	return nil
-}
-
-// paramsError words an algorithm's refusal of its params.
-func paramsError(err error) error {
-	var fe *strictjson.FieldError
-	if errors.As(err, &fe) {
-		return fmt.Errorf("scenario: %w", err)
-	}
-	return fmt.Errorf("scenario: %w", strictjson.FieldErrorf("params", "%v", err))
+	return spec, nil
 }
 
 func (nw *Network) validate() error {
@@ -782,11 +686,11 @@ func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 	return sim.NodeID(num - 1), nil
 }
 
-// checkName refuses names that cannot be told apart or that would break a
+// CheckName refuses names that cannot be told apart or that would break a
 // link, a log or a caption: empty or long ones, spaces, punctuation that
 // links and logs use, and invisible or control characters (a zero-width
 // space makes "A\u200b" look like "A").
-func checkName(name string) error {
+func CheckName(name string) error {
 	if name == "" || len([]rune(name)) > 16 {
 		return fmt.Errorf("a name has 1 to 16 characters, got %q", clipText(name))
 	}
@@ -893,23 +797,14 @@ func (s *Scenario) Expected(name string) bool {
 
 // Clone returns a deep copy, to vary a scenario (another seed, another n).
 func (s *Scenario) Clone() *Scenario {
-	s.fileNow()
 	data, _ := json.Marshal(s)
 	var c Scenario
 	_ = json.Unmarshal(data, &c)
 	return &c
 }
 
-// FileScript is the script as the scenario's file writes it (a log's,
-// written now if it waits to be).
-func (s *Scenario) FileScript() []Entry {
-	s.fileNow()
-	return s.Script
-}
-
 // JSON encodes the scenario as an indented file.
 func (s *Scenario) JSON() []byte {
-	s.fileNow()
 	data, _ := json.MarshalIndent(s, "", "  ")
 	return append(data, '\n')
 }

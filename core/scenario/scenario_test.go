@@ -15,6 +15,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // doc builds a scenario document: a valid three-branch bank, with the given
@@ -190,7 +191,7 @@ func TestBuiltinsParseAndRun(t *testing.T) {
 			assert.Equal(t, id, s.ID)
 			assert.NotEmpty(t, s.Title)
 			assert.NotEmpty(t, s.Description)
-			r, err := s.Run()
+			r, err := scenariotest.Plan(t, s).Run()
 			require.NoError(t, err)
 			assert.Positive(t, r.Len())
 			assert.NotEmpty(t, r.Stopped())
@@ -298,8 +299,7 @@ func TestConfig(t *testing.T) {
 		"script":    `[{"at": 9, "node": "C", "command": "transfer", "target": "A", "arg": 4}, {"at": 3, "fault": "drop", "msg": 2}]`,
 	})))
 	require.NoError(t, err)
-	cfg, err := s.Config()
-	require.NoError(t, err)
+	cfg := scenariotest.Plan(t, s).Config()
 	assert.False(t, cfg.Net.FIFO)
 	assert.Equal(t, 0.5, cfg.Net.Loss)
 	assert.EqualValues(t, 2, cfg.Net.DelayMin)
@@ -368,7 +368,7 @@ func TestLessonsWithAnySeed(t *testing.T) {
 			seeds := uint64(algotest.Seeds(300))
 			for seed := uint64(1); seed <= seeds; seed++ {
 				s := lesson.WithSeed(seed)
-				r, err := s.Run()
+				r, err := scenariotest.Plan(t, s).Run()
 				require.NoError(t, err)
 				for _, f := range r.Failures() {
 					if f.Step < 0 {
@@ -404,7 +404,7 @@ func TestSwitches(t *testing.T) {
 	assert.True(t, on.Switched(epochs))
 	assert.False(t, scenario.IsBuiltin(on))
 	assert.Equal(t, s.Script, on.Script, "the same schedule")
-	r, err := on.Run()
+	r, err := scenariotest.Plan(t, on).Run()
 	require.NoError(t, err)
 	for _, f := range r.Failures() {
 		assert.Negative(t, f.Step, "with epochs the split brain is gone: %s", f.Detail)

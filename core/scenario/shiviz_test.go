@@ -11,6 +11,7 @@ import (
 
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // The ShiViz log opens in ShiViz as it is and passes its checks: the
@@ -26,7 +27,7 @@ func TestShiVizLogsParse(t *testing.T) {
 		           {"at": 30, "fault": "crash", "node": "D"}, {"at": 45, "fault": "recover", "node": "D"}],
 		"until": {"quiescent": true}}`))
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	log := string(r.Trace().ShiViz(r.Len()))
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")

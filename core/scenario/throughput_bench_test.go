@@ -8,6 +8,7 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // BenchmarkAlgorithms runs each registered algorithm's throughput
@@ -21,7 +22,7 @@ func BenchmarkAlgorithms(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", spec.ID, n), func(b *testing.B) {
 				steps := 0
 				for b.Loop() {
-					r, err := s.Run()
+					r, err := scenariotest.Plan(b, s).Run()
 					require.NoError(b, err)
 					steps += r.Len()
 				}

@@ -9,6 +9,7 @@ import (
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/internal/golden"
+	"spacetime/internal/scenariotest"
 )
 
 // TestLessonTranscripts tells every built-in lesson one line a step and
@@ -20,7 +21,7 @@ func TestLessonTranscripts(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			s, err := scenario.Builtin(id)
 			require.NoError(t, err)
-			r, err := s.Run()
+			r, err := scenariotest.Plan(t, s).Run()
 			require.NoError(t, err)
 			golden.Check(t, filepath.Join("testdata", "transcripts", id+".txt"), report.Transcript(s, r))
 		})

@@ -16,6 +16,7 @@ import (
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
 	"spacetime/internal/fulldisk"
+	"spacetime/internal/scenariotest"
 )
 
 // lessonTraces are the traces of a few lessons that between them have
@@ -29,7 +30,7 @@ func lessonTraces(t *testing.T) map[string]*trace.Trace {
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err, id)
 		out[id] = r.Trace()
 	}

@@ -23,7 +23,9 @@ func Run(t testing.TB, doc string) *engine.Run {
 	t.Helper()
 	s, err := scenario.Parse([]byte(doc))
 	require.NoError(t, err)
-	r, err := s.Run()
+	p, err := s.Compile()
+	require.NoError(t, err)
+	r, err := p.Run()
 	require.NoError(t, err)
 	return r
 }

@@ -14,7 +14,11 @@ func Long(sizes []int) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.Run()
+	p, err := s.Compile()
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.Run()
 	if err != nil {
 		return nil, err
 	}

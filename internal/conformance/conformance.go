@@ -63,7 +63,7 @@ func Registered(spec *sim.Spec) (Subject, error) {
 			if err != nil {
 				return engine.Config{}, err
 			}
-			return s.Config()
+			return configOf(s)
 		}})
 	}
 	if base == nil {
@@ -77,13 +77,22 @@ func Registered(spec *sim.Spec) (Subject, error) {
 				s = resized
 			}
 		}
-		cfg, err := s.Config()
+		cfg, err := configOf(s)
 		if err != nil {
 			return cfg, "", err
 		}
 		return Randomize(cfg, seed), fmt.Sprintf("%s with seed %d", base.ID, seed), nil
 	}
 	return sub, nil
+}
+
+// configOf compiles a scenario into the engine's configuration of a run.
+func configOf(s *scenario.Scenario) (engine.Config, error) {
+	p, err := s.Compile()
+	if err != nil {
+		return engine.Config{}, err
+	}
+	return p.Config(), nil
 }
 
 // Randomize varies a run's configuration from seed: scheduler, network,
@@ -653,7 +662,7 @@ func Long(sub Subject, n, steps int) (engine.Config, string, error) {
 	if resized, err := s.WithN(n); err == nil {
 		s = resized
 	}
-	cfg, err := s.Config()
+	cfg, err := configOf(s)
 	if err != nil {
 		return cfg, "", err
 	}

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/net/html"
 
 	"spacetime/app/lab"
-	"spacetime/core/scenario"
+	"spacetime/core/logimport"
 )
 
 // Canary is the markup every hostile text tries to smuggle into a page:
@@ -78,8 +78,8 @@ func TextScenarios(text string) map[string][]byte {
 		"log event": "alice {\"alice\":1}\n" + text + "\nbob {\"alice\":1, \"bob\":1}\nreceived\n",
 		"log host":  strings.ReplaceAll("H {\"H\":1}\nsent\nbob {\"H\":1, \"bob\":1}\nreceived\n", "H", text),
 	} {
-		if scns, err := scenario.FromLog(log, "hostile.log"); err == nil {
-			docs[field] = scns[0].JSON()
+		if plans, err := logimport.FromLog(log, "hostile.log"); err == nil {
+			docs[field] = plans[0].Scenario().JSON()
 		}
 	}
 	return docs

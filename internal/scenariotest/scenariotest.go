@@ -16,7 +16,17 @@ func Run(t testing.TB, id string) (*scenario.Scenario, *engine.Run) {
 	t.Helper()
 	s, err := scenario.Builtin(id)
 	require.NoError(t, err)
-	r, err := s.Run()
+	p, err := s.Compile()
+	require.NoError(t, err)
+	r, err := p.Run()
 	require.NoError(t, err)
 	return s, r
+}
+
+// Plan compiles a scenario that must be valid.
+func Plan(t testing.TB, s *scenario.Scenario) *scenario.Plan {
+	t.Helper()
+	p, err := s.Compile()
+	require.NoError(t, err)
+	return p
 }

@@ -13,8 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // execution is what ShiViz built of one execution of a log: each host's
@@ -81,7 +83,7 @@ func TestEveryLessonsExportOpensInShiViz(t *testing.T) {
 	for _, l := range scenario.BuiltinList() {
 		s, err := scenario.Builtin(l.ID)
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		file := filepath.Join(dir, l.ID+".log")
 		k := min(r.Len(), shivizSteps)
@@ -148,7 +150,7 @@ func TestEveryLessonsExportOpensInShiViz(t *testing.T) {
 // as GoVector logs have no header) and in Spacetime: the same hosts, the
 // same events in the same order, the same messages.
 func TestShiVizAndSpacetimeReadALogAlike(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "core", "scenario", "testdata", "logs", "kvstore.log"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "core", "logimport", "testdata", "logs", "kvstore.log"))
 	require.NoError(t, err)
 	// ShiViz's file input takes the first two lines as its expression and
 	// delimiter: a GoVector log is given them as ShiViz documents it
@@ -157,7 +159,7 @@ func TestShiVizAndSpacetimeReadALogAlike(t *testing.T) {
 	got := openInShiViz(t, file)[file]
 	require.Empty(t, got.Error)
 	require.Len(t, got.Executions, 1)
-	ss, err := scenario.FromLog(data, "kvstore.log")
+	ss, err := logimport.FromLog(data, "kvstore.log")
 	require.NoError(t, err)
 	r, err := ss[0].Run()
 	require.NoError(t, err)

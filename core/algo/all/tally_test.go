@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // A tally is kept step by step and copied at checkpoints: the figures a
@@ -19,12 +20,12 @@ func TestTalliesRewind(t *testing.T) {
 				"script": [{"at": 30, "fault": "crash", "node": 3}, {"at": 60, "fault": "recover", "node": 3}], "until": {"steps": %d}}`
 			long, err := scenario.Parse([]byte(fmt.Sprintf(doc, algo, 3000)))
 			require.NoError(t, err)
-			r, err := long.Run()
+			r, err := scenariotest.Plan(t, long).Run()
 			require.NoError(t, err)
 			for _, k := range []int{37, 400, 1999, 2500} {
 				short, err := scenario.Parse([]byte(fmt.Sprintf(doc, algo, k)))
 				require.NoError(t, err)
-				want, err := short.Run()
+				want, err := scenariotest.Plan(t, short).Run()
 				require.NoError(t, err)
 				spec := long.Spec()
 				assert.Equal(t, spec.Figures.Metrics(want.At(want.Len()).View()), spec.Figures.Metrics(r.At(k).View()), "step %d", k)

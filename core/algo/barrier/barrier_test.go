@@ -77,7 +77,7 @@ func TestRecoveryExactlyOnceOnlyWhenAligned(t *testing.T) {
 	off, err := s.WithSwitch(barrier.AlignmentSwitch, false)
 	require.NoError(t, err)
 	assert.Equal(t, s.Script, off.Script, "the same schedule")
-	r, err = off.Run()
+	r, err = scenariotest.Plan(t, off).Run()
 	require.NoError(t, err)
 	f := failure(r, barrier.ExactlyOnceName)
 	require.NotNil(t, f, "unaligned: a record is counted twice")
@@ -111,7 +111,7 @@ func TestParams(t *testing.T) {
 	} {
 		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": "barrier-alignment", "n": 5, "params": %s, "until": {"time": 9}}`, params)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)

@@ -44,7 +44,7 @@ func TestSeedLog(t *testing.T) {
 	s, err := scenario.Builtin("bully-seed")
 	require.NoError(t, err)
 	s.Script[0].Node = []byte("1")
-	worst, err := s.Run()
+	worst, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	assert.Equal(t, 10, algotest.Metrics(worst)["election_messages_received"])
 	assert.Equal(t, "6", algotest.Metrics(worst)["leader"])
@@ -108,7 +108,7 @@ func TestParams(t *testing.T) {
 	} {
 		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": %q, "n": 3, "params": %s, "until": {"time": 9}}`, bully.ID, params)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // A lossy network breaks the totals, and the invariants blame the loss, not
@@ -18,7 +19,7 @@ func TestLostTransfersAreBlamedForTheTotals(t *testing.T) {
 	require.NoError(t, err)
 	seen := 0
 	for seed := uint64(1); seed <= 40; seed++ {
-		r, err := s.WithSeed(seed).Run()
+		r, err := scenariotest.Plan(t, s.WithSeed(seed)).Run()
 		require.NoError(t, err)
 		for _, f := range r.Failures() {
 			if f.Step < 0 || f.Name != "snapshot total equals the money there is" {

@@ -19,6 +19,7 @@ import (
 	"spacetime/core/sim"
 	"spacetime/core/trace"
 	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // propertySeeds is how many random banks the property runs draw.
@@ -112,7 +113,7 @@ func TestSnapshotsAreConsistentOnFIFOChannels(t *testing.T) {
 				t.Parallel()
 				for seed := uint64(1); seed <= propertySeeds; seed++ {
 					s := randomBank(t, seed, sched, true)
-					r, err := s.Run()
+					r, err := scenariotest.Plan(t, s).Run()
 					require.NoError(t, err, replay(s))
 					st := checkBankRun(t, s, r)
 					runs.Add(1)
@@ -236,7 +237,7 @@ func TestNonFIFOBreaksTheSnapshot(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		s := nonFIFOBank(t, seed)
 		require.False(t, s.FIFO())
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		for _, f := range r.Failures() {
 			if f.Name != invariant || f.Step < 0 || !strings.Contains(f.Detail, "overtook") {
@@ -255,7 +256,7 @@ func TestNonFIFOBreaksTheSnapshot(t *testing.T) {
 		fifo := true
 		ok := s.Clone()
 		ok.Network.FIFO = &fifo
-		r, err = ok.Run()
+		r, err = scenariotest.Plan(t, ok).Run()
 		require.NoError(t, err)
 		for _, f := range r.Failures() {
 			require.Equal(t, -1, f.Step, "seed %d with FIFO: %s", seed, f.Detail)
@@ -355,7 +356,7 @@ func TestCommandRefusals(t *testing.T) {
 }`
 	s, err := scenario.Parse([]byte(doc))
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	byTime := map[sim.Time]trace.Record{}
 	for _, rec := range r.Trace().Records {
@@ -449,9 +450,9 @@ func TestSeedRuleForChannelsLosesTheMoneyInFlight(t *testing.T) {
 		paper := randomBank(t, seed, "random", true)
 		seed3, err := paper.WithSwitch(chandylamport.SeedChannelsSwitch, true)
 		require.NoError(t, err)
-		rp, err := paper.Run()
+		rp, err := scenariotest.Plan(t, paper).Run()
 		require.NoError(t, err, replay(paper))
-		rs, err := seed3.Run()
+		rs, err := scenariotest.Plan(t, seed3).Run()
 		require.NoError(t, err, replay(seed3))
 		require.Equal(t, rp.Len(), rs.Len(), "seed %d: the rule changes what is recorded, not the run", seed)
 		bp, bs := branches(rp.At(rp.Len()).View()), branches(rs.At(rs.Len()).View())

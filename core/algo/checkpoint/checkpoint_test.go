@@ -66,7 +66,7 @@ func TestDominoAndTheSwitch(t *testing.T) {
 
 	coordinated, err := s.WithSwitch(checkpoint.Spec.Learner.Switches[0], true)
 	require.NoError(t, err)
-	r, err = coordinated.Run()
+	r, err = scenariotest.Plan(t, coordinated).Run()
 	require.NoError(t, err)
 	require.Empty(t, algotest.Failed(r))
 	m = algotest.Metrics(r)
@@ -175,7 +175,7 @@ func TestParams(t *testing.T) {
 	} {
 		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": "checkpoint", "n": 3, "params": %s, "until": {"time": 9}}`, params)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)

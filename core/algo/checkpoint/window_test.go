@@ -12,6 +12,7 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/internal/scenariotest"
 )
 
 // The recovery line's check visits only the messages made since the
@@ -32,8 +33,7 @@ func TestLineCheckWindow(t *testing.T) {
 			"script": [%s], "until": {"time": %d}}`, n, seed, 1+rng.IntN(6), rng.IntN(4) > 0, seed%2 == 1, 3+rng.IntN(12), strings.Join(script, ", "), at+100)
 		s, err := scenario.Parse([]byte(doc))
 		require.NoError(t, err)
-		cfg, err := s.Config()
-		require.NoError(t, err)
+		cfg := scenariotest.Plan(t, s).Config()
 		spec := *cfg.Spec
 		spec.Checks.Invariants = []sim.Invariant{{Name: "the window decides as the whole run does", Check: func(v sim.View) sim.Verdict {
 			windowed, whole := checkpoint.CheckLine(v, true, false), checkpoint.CheckLine(v, false, false)

@@ -83,7 +83,7 @@ func TestPauseLesson(t *testing.T) {
 
 	// without fencing the same schedule ends with the stale write
 	s.Params = json.RawMessage(`{"work": 2, "fencing": false}`)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	m = algotest.Metrics(r)
 	assert.Equal(t, "stale write by client 1", m["final_value"])
@@ -120,7 +120,7 @@ func TestComparisonsWithCentral(t *testing.T) {
 		require.NoError(t, err)
 		out := map[string]map[string]any{}
 		for _, s := range members {
-			r, err := s.Run()
+			r, err := scenariotest.Plan(t, s).Run()
 			require.NoError(t, err)
 			for _, f := range r.Failures() {
 				if f.Step >= 0 {
@@ -193,7 +193,7 @@ func TestParamsAndCommands(t *testing.T) {
 	} {
 		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": "coordination-lock", "n": 4, "params": %s, "until": {"time": 9}}`, params)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		if want == "" {
 			assert.NoError(t, err, params)

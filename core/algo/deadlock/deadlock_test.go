@@ -39,7 +39,7 @@ func TestPhantomAndSnapshot(t *testing.T) {
 
 	snap, err := s.WithSwitch(deadlock.Spec.Learner.Switches[0], false)
 	require.NoError(t, err)
-	r2, err := snap.Run()
+	r2, err := scenariotest.Plan(t, snap).Run()
 	require.NoError(t, err)
 	require.Empty(t, algotest.Failed(r2))
 	assert.Equal(t, 0, algotest.Metrics(r2)["deadlocks_announced"])

@@ -57,7 +57,7 @@ func TestAReplyOvertakesARequest(t *testing.T) {
 	assert.Equal(t, 2, algotest.Metrics(r)["max_in_cs"], "the run's most at once, though both have left by its end")
 	assert.Equal(t, 0, algotest.Metrics(r)["in_cs"])
 
-	fifo, err := s.WithFIFO(true).Run()
+	fifo, err := scenariotest.Plan(t, s.WithFIFO(true)).Run()
 	require.NoError(t, err)
 	assert.Empty(t, algotest.Failed(fifo), "on FIFO channels the REPLY waits behind the REQUEST")
 	assert.Equal(t, []string{"1", "2"}, algotest.Entered(fifo), "and the earlier request enters first")

@@ -69,7 +69,7 @@ func TestParamsAndCommands(t *testing.T) {
 	} {
 		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": "lease", "n": 4, "params": %s, "until": {"time": 9}}`, params)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)
@@ -98,7 +98,7 @@ func byTimer(t *testing.T, s *scenario.Scenario) {
 	t.Helper()
 	timer, err := s.WithSwitch(lease.WallClock, false)
 	require.NoError(t, err)
-	r, err := timer.Run()
+	r, err := scenariotest.Plan(t, timer).Run()
 	require.NoError(t, err)
 	assert.Empty(t, algotest.Failed(r), "by its timer client1's belief ends before client2's begins")
 	assert.Contains(t, algotest.Captions(r), "client1 believes it holds no lease, so it does not write")

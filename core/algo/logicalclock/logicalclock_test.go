@@ -45,7 +45,7 @@ func TestIncrement(t *testing.T) {
 	for _, bad := range []string{`{"d": 0}`, `{"d": 1001}`} {
 		s, err := scenario.Parse([]byte(strings.Replace(fmt.Sprintf(doc, logicalclock.LamportID), `{"d": 3}`, bad, 1)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), `field "params.d": want an increment from 1 to 1000`)

@@ -4,7 +4,7 @@
 // that is not a receipt is the command "next"; a receipt is the delivery
 // of the message its sender's event sent; a process's start is its first
 // logged event, unless that is a receipt. The scenario's script forces
-// the log's schedule (see scenario.FromLog), so that the diagram, the cut
+// the log's schedule (see logimport.FromLog), so that the diagram, the cut
 // tool and causal highlighting work on the log as on any lesson. Each
 // event keeps the vector clock the log wrote for it, which the caption
 // says in the log's own form.

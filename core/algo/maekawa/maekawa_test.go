@@ -63,7 +63,7 @@ func TestBadSetsAreRefused(t *testing.T) {
 	} {
 		s, err := scenario.Parse([]byte(`{"algorithm": "maekawa", "until": {"quiescent": true}, ` + doc[1:]))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, doc)
 		assert.Contains(t, err.Error(), want, doc)

@@ -49,7 +49,7 @@ func TestLessons(t *testing.T) {
 func TestBadRing(t *testing.T) {
 	s, err := scenario.Parse([]byte(`{"algorithm": "ring-election", "n": 3, "params": {"ring": [1, 3, 3]}, "until": {"time": 9}}`))
 	if err == nil {
-		_, err = s.Run()
+		_, err = scenariotest.Plan(t, s).Run()
 	}
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `field "params.ring[2]": process 3 is on the ring twice`)

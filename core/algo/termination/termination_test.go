@@ -112,7 +112,7 @@ func TestParams(t *testing.T) {
 		for _, id := range detectors {
 			s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": %q, "n": 3, "params": %s, "until": {"time": 9}}`, id, params)))
 			if err == nil {
-				_, err = s.Run()
+				_, err = scenariotest.Plan(t, s).Run()
 			}
 			require.Error(t, err, params)
 			assert.Contains(t, err.Error(), want, params)
@@ -128,7 +128,7 @@ func TestCountingOnAnInconsistentCut(t *testing.T) {
 	s, _ := scenariotest.Run(t, "termination-in-flight")
 	counting, err := s.WithSwitch(termination.PollSpec.Learner.Switches[0], true)
 	require.NoError(t, err)
-	r, err := counting.Run()
+	r, err := scenariotest.Plan(t, counting).Run()
 	require.NoError(t, err)
 	assert.Empty(t, algotest.Failed(r), "the totals disagree while the WORK is held back")
 	assert.Equal(t, sim.Time(40), algotest.Metrics(r)["detected_at"], "after it arrives at 36")
@@ -143,7 +143,7 @@ func TestCountingOnAnInconsistentCut(t *testing.T) {
 	for _, id := range detectors[:2] {
 		s, err := scenario.Parse([]byte(fmt.Sprintf(`{"algorithm": %q, "n": 3, "params": {"count": true}, "until": {"time": 9}}`, id)))
 		if err == nil {
-			_, err = s.Run()
+			_, err = scenariotest.Plan(t, s).Run()
 		}
 		require.Error(t, err, id)
 		assert.Contains(t, err.Error(), "params.count", id)

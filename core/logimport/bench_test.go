@@ -1,11 +1,13 @@
-package scenario_test
+package logimport_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // BenchmarkFromLog imports the ShiViz export of snapshot-long's first
@@ -16,10 +18,10 @@ import (
 func BenchmarkFromLog(b *testing.B) {
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(b, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(b, s).Run()
 	require.NoError(b, err)
 	next := roundRobin(64)
-	wide := logOf(scenario.MaxLogBytes, "", func(i int) (string, bool) { return next(i), i < scenario.MaxLogEvents })
+	wide := logOf(logimport.MaxLogBytes, "", func(i int) (string, bool) { return next(i), i < logimport.MaxLogEvents })
 	for _, bc := range []struct {
 		name string
 		log  string
@@ -32,7 +34,7 @@ func BenchmarkFromLog(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bc.log)))
 			for b.Loop() {
-				_, err := scenario.FromLog(bc.log, "bench.log")
+				_, err := logimport.FromLog(bc.log, "bench.log")
 				require.NoError(b, err)
 			}
 		})

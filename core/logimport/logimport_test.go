@@ -1,6 +1,7 @@
-package scenario_test
+package logimport_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -13,10 +14,12 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/faults"
+	"spacetime/core/logimport"
 	"spacetime/core/report"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/core/trace"
+	"spacetime/internal/scenariotest"
 )
 
 // clockLines keeps the "host {clock}" lines of a ShiViz log, sorted: what
@@ -38,12 +41,12 @@ func clockLines(log []byte) []string {
 func TestAGoVectorLogOpens(t *testing.T) {
 	data, err := os.ReadFile("testdata/logs/govector.log")
 	require.NoError(t, err)
-	ss, err := scenario.FromLog(data, "govector.log")
+	ss, err := logimport.FromLog(data, "govector.log")
 	require.NoError(t, err)
 	require.Len(t, ss, 1)
 	s := ss[0]
-	assert.Equal(t, []string{"client", "server"}, s.Names)
-	assert.Equal(t, "Log govector.log", s.Title)
+	assert.Equal(t, []string{"client", "server"}, s.Head().Names)
+	assert.Equal(t, "Log govector.log", s.Head().Title)
 	r, err := s.Run()
 	require.NoError(t, err)
 	var got []string
@@ -71,11 +74,11 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
 		require.NoError(t, err)
-		r, err := s.Run()
+		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		k := min(r.Len(), 2000)
 		log := r.Trace().ShiViz(k)
-		ss, err := scenario.FromLog(log, id)
+		ss, err := logimport.FromLog(log, id)
 		require.NoError(t, err, id)
 		require.Len(t, ss, 1)
 		again, err := ss[0].Run()
@@ -88,15 +91,15 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 		// the algorithm decodes, runs the same, and so does a second run
 		// from the processes the import made (told before the file is
 		// written: the transcript writes the script it quotes)
-		told := report.Transcript(ss[0], again)
-		file, err := scenario.Parse(ss[0].JSON())
+		told := report.Transcript(ss[0].Scenario(), again)
+		file, err := scenario.Parse(ss[0].Scenario().JSON())
 		require.NoError(t, err, id)
-		fromFile, err := file.Run()
+		fromFile, err := scenariotest.Plan(t, file).Run()
 		require.NoError(t, err, id)
 		twice, err := ss[0].Run()
 		require.NoError(t, err, id)
 		assert.Equal(t, told, report.Transcript(file, fromFile), id)
-		assert.Equal(t, told, report.Transcript(ss[0], twice), id)
+		assert.Equal(t, told, report.Transcript(ss[0].Scenario(), twice), id)
 	}
 }
 
@@ -116,13 +119,13 @@ receive
 B {"B":1}
 alone
 `
-	ss, err := scenario.FromLog([]byte(log), "two.log")
+	ss, err := logimport.FromLog([]byte(log), "two.log")
 	require.NoError(t, err)
 	require.Len(t, ss, 2)
-	assert.Equal(t, "Log two.log, first", ss[0].Title)
-	assert.Equal(t, "Log two.log, second", ss[1].Title)
-	assert.Equal(t, []string{"A", "B"}, ss[0].Names)
-	assert.Equal(t, []string{"B"}, ss[1].Names)
+	assert.Equal(t, "Log two.log, first", ss[0].Head().Title)
+	assert.Equal(t, "Log two.log, second", ss[1].Head().Title)
+	assert.Equal(t, []string{"A", "B"}, ss[0].Head().Names)
+	assert.Equal(t, []string{"B"}, ss[1].Head().Names)
 	r, err := ss[0].Run()
 	require.NoError(t, err)
 	require.Equal(t, 4, r.Len(), "A's first event, B's start, A's send, B's receipt")
@@ -147,7 +150,7 @@ got it too
 C {"A":1, "B":2, "C":3}
 hears from B
 `
-	ss, err := scenario.FromLog([]byte(log), "")
+	ss, err := logimport.FromLog([]byte(log), "")
 	require.NoError(t, err)
 	r, err := ss[0].Run()
 	require.NoError(t, err)
@@ -157,7 +160,7 @@ hears from B
 	assert.Equal(t, clockLines([]byte("x\n\n"+log)), clockLines(r.Trace().ShiViz(r.Len())))
 
 	// a host whose first event is a receipt starts first: one step more
-	ss, err = scenario.FromLog([]byte("A {\"A\":1}\nsend\nB {\"A\":1, \"B\":1}\nreceive\n"), "")
+	ss, err = logimport.FromLog([]byte("A {\"A\":1}\nsend\nB {\"A\":1, \"B\":1}\nreceive\n"), "")
 	require.NoError(t, err)
 	r, err = ss[0].Run()
 	require.NoError(t, err)
@@ -204,7 +207,7 @@ func TestBadLogsSayWhereAndWhy(t *testing.T) {
 		{"not text", "A {\"A\":1}\n\xff\n", []string{"not UTF-8"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := scenario.FromLog([]byte(tc.log), "bad.log")
+			_, err := logimport.FromLog([]byte(tc.log), "bad.log")
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)
@@ -216,29 +219,29 @@ func TestBadLogsSayWhereAndWhy(t *testing.T) {
 // What a log can ask for is bounded: its bytes, hosts and events, and
 // each bound is named when it is passed.
 func TestLogBounds(t *testing.T) {
-	_, err := scenario.FromLog(make([]byte, scenario.MaxLogBytes+1), "big.log")
+	_, err := logimport.FromLog(make([]byte, logimport.MaxLogBytes+1), "big.log")
 	require.EqualError(t, err, "the log is too large: a log is at most 16777216 bytes (16 MiB), and this one is larger", "a reader may stop a byte past the bound: no size is claimed")
 
 	var b strings.Builder
 	for i := range scenario.MaxN + 1 {
 		fmt.Fprintf(&b, "h%d {\"h%d\":1}\nstart\n", i, i)
 	}
-	_, err = scenario.FromLog([]byte(b.String()), "")
+	_, err = logimport.FromLog([]byte(b.String()), "")
 	require.ErrorContains(t, err, "line 129: too many hosts: an execution has at most 64, and h64 would be its host 65")
 
 	b.Reset()
-	for i := range scenario.MaxLogEvents + 1 {
+	for i := range logimport.MaxLogEvents + 1 {
 		fmt.Fprintf(&b, "A {\"A\":%d}\n.\n", i+1)
 	}
-	_, err = scenario.FromLog([]byte(b.String()), "")
-	require.ErrorContains(t, err, fmt.Sprintf("line %d: too many events: a log opens at most 100000, and this is event 100001", 2*scenario.MaxLogEvents+1))
+	_, err = logimport.FromLog([]byte(b.String()), "")
+	require.ErrorContains(t, err, fmt.Sprintf("line %d: too many events: a log opens at most 100000, and this is event 100001", 2*logimport.MaxLogEvents+1))
 }
 
 // The regex on the first line is the one ShiViz's own export writes.
 func TestTheExportsRegexIsRead(t *testing.T) {
 	assert.True(t, regexp.MustCompile(`\(\?<host>`).MatchString(trace.ShiVizRegexp))
-	assert.True(t, scenario.IsLog([]byte(trace.ShiVizRegexp)))
-	assert.False(t, scenario.IsLog([]byte("  {\"algorithm\": \"x\"}")))
+	assert.True(t, logimport.IsLog([]byte(trace.ShiVizRegexp)))
+	assert.False(t, logimport.IsLog([]byte("  {\"algorithm\": \"x\"}")))
 }
 
 // FuzzFromLog checks the log reader on any text: it never panics, and a
@@ -253,7 +256,7 @@ func FuzzFromLog(f *testing.F) {
 	f.Add([]byte("(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^=== (?<trace>.*)$\n=== a\nA {\"A\":1}\nx\n=== b\nB {\"B\":1}\ny\n"))
 	f.Add([]byte("A {\"A\":1}\ns\nB {\"A\":1, \"B\":1}\nr\nA {\"A\":2, \"B\":1}\nq\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		runs, err := scenario.FromLog(data, "fuzz.log")
+		runs, err := logimport.FromLog(data, "fuzz.log")
 		if err != nil {
 			return
 		}
@@ -263,11 +266,11 @@ func FuzzFromLog(f *testing.F) {
 			for _, rec := range r.Trace().Records {
 				require.NotEqual(t, trace.Skip, rec.Kind, rec.Caption)
 			}
-			file, err := scenario.Parse(s.JSON())
+			file, err := scenario.Parse(s.Scenario().JSON())
 			require.NoError(t, err, "the scenario a log makes reads back")
-			again, err := file.Run()
+			again, err := scenariotest.Plan(t, file).Run()
 			require.NoError(t, err)
-			require.Equal(t, report.Transcript(s, r), report.Transcript(file, again), "its file runs as the log did")
+			require.Equal(t, report.Transcript(s.Scenario(), r), report.Transcript(file, again), "its file runs as the log did")
 		}
 	})
 }
@@ -281,7 +284,7 @@ func TestScriptedDeliveries(t *testing.T) {
 		           {"at": 3, "msg": 1}, {"at": 4, "msg": 1}, {"at": 5, "msg": 7}],
 		"until": {"time": 10}}`))
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	recs := r.Trace().Records
 	require.GreaterOrEqual(t, len(recs), 7)
@@ -300,7 +303,7 @@ func TestScriptedDeliveries(t *testing.T) {
 func TestALogIsReadOnly(t *testing.T) {
 	s, err := scenario.Builtin("log-kvstore")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	crash := faults.NoArgs()
 	crash.Node = 2
@@ -314,4 +317,36 @@ func TestALogIsReadOnly(t *testing.T) {
 	assert.Equal(t, steps, r.Len(), "the replay is as it was")
 	assert.Empty(t, r.Inputs())
 	assert.NoError(t, r.At(k).CheckScripted(engine.Fault("crash", crash)), "a script may still crash a host")
+}
+
+// A log's plan is made in its run's own form: its document's script and
+// params are written when first asked for, into a document of their own,
+// and the head the page reads meanwhile never changes.
+func TestALogsDocumentIsWrittenWhenAskedFor(t *testing.T) {
+	plans, err := logimport.FromLog("A {\"A\":1}\nstart: sends\nB {\"A\":1, \"B\":1}\ngets it\nA {\"A\":2}\nends\n", "two.log")
+	require.NoError(t, err)
+	p := plans[0]
+	head := p.Head()
+	assert.Nil(t, head.Params, "nothing has asked for them yet")
+	assert.Nil(t, head.Script)
+	assert.Equal(t, []string{"A", "B"}, head.Names)
+	script := []engine.Timed{{At: 1, Action: engine.Deliver(0)}, {At: 1, Action: engine.Command("next", 0, -1, 0)}}
+	assert.Equal(t, script, p.Config().Script)
+	assert.Less(t, p.LeastFileSize(1<<20), len(p.Scenario().JSON()), "a least size, found before writing")
+
+	doc := p.Scenario()
+	var file struct {
+		Params json.RawMessage
+		Script []map[string]any
+	}
+	require.NoError(t, json.Unmarshal(doc.JSON(), &file))
+	assert.JSONEq(t, `{"events": [[{"text": "start: sends", "to": ["B"]}, {"text": "ends"}], [{"text": "gets it", "from": "A"}]]}`, string(file.Params))
+	assert.Equal(t, []map[string]any{{"at": 1.0, "msg": 0.0}, {"at": 1.0, "node": "A", "command": "next"}}, file.Script)
+	assert.Same(t, doc, p.Scenario(), "written once")
+	assert.Nil(t, head.Script, "the head stays as it was")
+	assert.Equal(t, head.Title, doc.Title)
+
+	again, err := doc.Clone().Compile()
+	require.NoError(t, err)
+	assert.Equal(t, script, again.Config().Script, "the document compiles to the same run")
 }

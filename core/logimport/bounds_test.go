@@ -1,4 +1,4 @@
-package scenario_test
+package logimport_test
 
 import (
 	"fmt"
@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/logimport"
 	"spacetime/core/scenario"
+	"spacetime/internal/scenariotest"
 )
 
 // importAllocBound bounds what importing a log of bytes allocates,
@@ -40,7 +42,7 @@ func logOf(size int, head string, next func(i int) (string, bool)) []byte {
 // withExpression is the header of a log with a parsing expression that
 // reads GoVector's two lines an event, and the delimiter delim.
 func withExpression(delim string) string {
-	return scenario.GoVectorRegexp + "\n" + delim + "\n"
+	return logimport.GoVectorRegexp + "\n" + delim + "\n"
 }
 
 // ownClock is a GoVector event of host h, its count-th, whose clock names
@@ -84,7 +86,7 @@ func chain(size int, short func(i int) bool) []byte {
 	}
 	shortened := 0
 	return logOf(size, head.String(), func(i int) (string, bool) {
-		if 64+i == scenario.MaxLogEvents {
+		if 64+i == logimport.MaxLogEvents {
 			return "", false
 		}
 		if short(i) {
@@ -109,11 +111,11 @@ type hostileLog struct {
 // of up to MaxLogBytes: every bound reached, and each array the import
 // makes at its largest.
 func hostileLogs() []hostileLog {
-	const size = scenario.MaxLogBytes
+	const size = logimport.MaxLogBytes
 	return []hostileLog{
 		{"the delimiter ^ makes every line an execution", func() []byte {
 			return logOf(size, "(?<host>\\S*) (?<clock>{.*})\n^\n", func(int) (string, bool) { return "A {\"A\":1}\n", true })
-		}, scenario.MaxLogExecutions, "line 9: a log opens at most 6 executions (as many as a page shows side by side), and execution 7 starts here"},
+		}, logimport.MaxLogExecutions, "line 9: a log opens at most 6 executions (as many as a page shows side by side), and execution 7 starts here"},
 		{"the delimiter (?<trace>) makes every character an execution", func() []byte {
 			return logOf(size, withExpression("(?<trace>)"), func(int) (string, bool) { return ownClock(0, 1), true })
 		}, 0, "execution 1: line 3: this is neither a scenario file"},
@@ -124,7 +126,7 @@ func hostileLogs() []hostileLog {
 			return logOf(size, withExpression("^=== (?<trace>.*) ===$"), func(i int) (string, bool) {
 				return fmt.Sprintf("=== run %d ===\n%s", i, ownClock(0, 1)), true
 			})
-		}, scenario.MaxLogExecutions, "line 21: a log opens at most 6 executions"},
+		}, logimport.MaxLogExecutions, "line 21: a log opens at most 6 executions"},
 		{"two executions of 60,000 events each", func() []byte {
 			next := roundRobin(4)
 			return logOf(size, withExpression("^=== (?<trace>.*) ===$"), func(i int) (string, bool) {
@@ -137,11 +139,11 @@ func hostileLogs() []hostileLog {
 		}, 1, "line 120004: a log opens at most 100000 events in all its executions: the 1 before this one have 60000, and this one has more than the 40000 left"},
 		{"one execution of 100,001 events", func() []byte {
 			next := roundRobin(4)
-			return logOf(size, "", func(i int) (string, bool) { return next(i), i <= scenario.MaxLogEvents })
+			return logOf(size, "", func(i int) (string, bool) { return next(i), i <= logimport.MaxLogEvents })
 		}, 0, "line 200001: too many events: a log opens at most 100000, and this is event 100001"},
 		{"64 hosts, 100,000 events", func() []byte {
 			next := roundRobin(64)
-			return logOf(size, "", func(i int) (string, bool) { return next(i), i < scenario.MaxLogEvents })
+			return logOf(size, "", func(i int) (string, bool) { return next(i), i < logimport.MaxLogEvents })
 		}, 1, ""},
 		{"65 hosts", func() []byte {
 			return logOf(size, "", func(i int) (string, bool) { return ownClock(i, 1), i <= scenario.MaxN })
@@ -169,7 +171,7 @@ func hostileLogs() []hostileLog {
 			return logOf(size, "", func(i int) (string, bool) {
 				h := i % 4
 				counts[h]++
-				return fmt.Sprintf("nœud%d {\"n\\u0153ud%d\":%d}\n.\n", h, h, counts[h]), i < scenario.MaxLogEvents
+				return fmt.Sprintf("nœud%d {\"n\\u0153ud%d\":%d}\n.\n", h, h, counts[h]), i < logimport.MaxLogEvents
 			})
 		}, 1, ""},
 		// a clock refused after a long valid start: what says why reads
@@ -184,7 +186,7 @@ func hostileLogs() []hostileLog {
 			next := roundRobin(64)
 			return logOf(size, "(?<host>\\S*) (?<clock>{.*})\\r?\\n(?<event>.*)\r\n\r\n", func(i int) (string, bool) {
 				event := strings.Replace(next(i), ".", "événement numéro "+fmt.Sprint(i), 1)
-				return strings.ReplaceAll(event, "\n", "\r\n"), i < scenario.MaxLogEvents
+				return strings.ReplaceAll(event, "\n", "\r\n"), i < logimport.MaxLogEvents
 			})
 		}, 1, ""},
 		// an expression with as many groups as its bounds allow, which the
@@ -195,7 +197,7 @@ func hostileLogs() []hostileLog {
 				return fmt.Sprintf("A {\"A\":%d}\n%s\n", i+1, strings.Repeat("x", 160)), true
 			})
 		}, 1, ""},
-		{"one byte too many", func() []byte { return make([]byte, scenario.MaxLogBytes+1) }, 0, "the log is too large: a log is at most 16777216 bytes (16 MiB), and this one is larger"},
+		{"one byte too many", func() []byte { return make([]byte, logimport.MaxLogBytes+1) }, 0, "the log is too large: a log is at most 16777216 bytes (16 MiB), and this one is larger"},
 	}
 }
 
@@ -221,15 +223,15 @@ func TestHostileLogsStayBounded(t *testing.T) {
 	}
 	for _, tc := range hostileLogs() {
 		t.Run(tc.name, func(t *testing.T) {
-			var imported *scenario.LogImport
+			var imported *logimport.LogImport
 			var err error
 			log := tc.log()
-			alloc := allocated(func() { imported, err = scenario.ImportLog(log, "hostile.log") })
+			alloc := allocated(func() { imported, err = logimport.ImportLog(log, "hostile.log") })
 			t.Logf("%d bytes: %.1f MB allocated", len(log), float64(alloc)/1e6)
 			if tc.opens == 0 {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.want)
-				assert.LessOrEqual(t, alloc, importAllocBound(len(log), scenario.MaxLogEvents, scenario.MaxN*scenario.MaxLogEvents), "allocated, at most")
+				assert.LessOrEqual(t, alloc, importAllocBound(len(log), logimport.MaxLogEvents, scenario.MaxN*logimport.MaxLogEvents), "allocated, at most")
 				return
 			}
 			require.NoError(t, err)
@@ -248,8 +250,9 @@ func TestHostileLogsStayBounded(t *testing.T) {
 
 // opened counts the events of runs, at most, once and once for each host
 // of their execution (a run's steps are its events and its hosts' starts).
-func opened(runs []*scenario.Scenario) (events, hostEvents int) {
-	for _, s := range runs {
+func opened(runs []*scenario.Plan) (events, hostEvents int) {
+	for _, p := range runs {
+		s := p.Head()
 		events += s.Until.Steps
 		hostEvents += s.N * s.Until.Steps
 	}
@@ -260,37 +263,37 @@ func opened(runs []*scenario.Scenario) (events, hostEvents int) {
 // more than the same events in one, and a lesson's long log costs it as
 // importAllocBound says.
 func TestExecutionsShareTheBounds(t *testing.T) {
-	const parts, each = scenario.MaxLogExecutions, scenario.MaxLogEvents / scenario.MaxLogExecutions
+	const parts, each = logimport.MaxLogExecutions, logimport.MaxLogEvents / logimport.MaxLogExecutions
 	// the same events in parts executions: each a new start of 4 hosts
 	// taking turns
 	logOfParts := func(parts int) []byte {
 		var next func(int) string
 		events, part := 0, 0
-		return logOf(scenario.MaxLogBytes, withExpression("^=== (?<trace>.*) ===$"), func(int) (string, bool) {
-			if events == part*(each*scenario.MaxLogExecutions/parts) {
+		return logOf(logimport.MaxLogBytes, withExpression("^=== (?<trace>.*) ===$"), func(int) (string, bool) {
+			if events == part*(each*logimport.MaxLogExecutions/parts) {
 				part++
 				next = roundRobin(4)
 				return fmt.Sprintf("=== part %d ===\n", part), true
 			}
 			events++
-			return next(events), events <= each*scenario.MaxLogExecutions
+			return next(events), events <= each*logimport.MaxLogExecutions
 		})
 	}
 	s, err := scenario.Builtin("snapshot-long")
 	require.NoError(t, err)
-	r, err := s.Run()
+	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	cost := map[int]uint64{}
 	for _, tc := range []struct {
 		runs int
 		log  []byte
-	}{{1, logOfParts(1)}, {parts, logOfParts(parts)}, {1, r.Trace().ShiViz(scenario.MaxLogEvents)}} {
-		var runs []*scenario.Scenario
-		alloc := allocated(func() { runs, err = scenario.FromLog(tc.log, "long.log") })
+	}{{1, logOfParts(1)}, {parts, logOfParts(parts)}, {1, r.Trace().ShiViz(logimport.MaxLogEvents)}} {
+		var runs []*scenario.Plan
+		alloc := allocated(func() { runs, err = logimport.FromLog(tc.log, "long.log") })
 		require.NoError(t, err)
 		require.Len(t, runs, tc.runs)
 		events, hostEvents := opened(runs)
-		assert.Greater(t, events, scenario.MaxLogEvents-100, "nearly as many events as a log opens")
+		assert.Greater(t, events, logimport.MaxLogEvents-100, "nearly as many events as a log opens")
 		assert.LessOrEqual(t, alloc, importAllocBound(len(tc.log), events, hostEvents))
 		if cost[tc.runs] == 0 {
 			cost[tc.runs] = alloc
@@ -313,7 +316,7 @@ func TestLogExpressionBounds(t *testing.T) {
 		{"empty matches", "(?<host>\\S*) ?(?<clock>(?:{.*})?)\n\nA {\"A\":1}\n\n", []string{"line 4: the parsing expression matches empty text here: an event's match holds at least its host and its clock"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := scenario.FromLog(tc.log, "")
+			_, err := logimport.FromLog(tc.log, "")
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)
@@ -323,7 +326,7 @@ func TestLogExpressionBounds(t *testing.T) {
 	// the groups the import does not read cost it nothing: ShiViz's own
 	// example of eleven groups is within the bounds
 	shiviz := `(?<ip>(\d{1,3}\.){3}\d{1,3}) (?<date>(\d{1,2}/){2}\d{4} (\d{2}:){2}\d{2} (AM|PM)) (?<action>(INFO|GET|POST)) (?<event>.*)\n(?<host>\w*) (?<clock>.*)`
-	runs, err := scenario.FromLog(shiviz+"\n^=== (?<trace>.*) ===$\n=== one ===\n24.22.130.14 5/27/2013 10:53:39 AM GET /timeline uid=alice\nalice {\"alice\":1}\n", "facebook.log")
+	runs, err := logimport.FromLog(shiviz+"\n^=== (?<trace>.*) ===$\n=== one ===\n24.22.130.14 5/27/2013 10:53:39 AM GET /timeline uid=alice\nalice {\"alice\":1}\n", "facebook.log")
 	require.NoError(t, err)
-	assert.Equal(t, "Log facebook.log, one", runs[0].Title)
+	assert.Equal(t, "Log facebook.log, one", runs[0].Head().Title)
 }

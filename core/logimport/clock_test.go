@@ -1,7 +1,8 @@
-package scenario
+package logimport
 
 import (
 	"encoding/json"
+	"spacetime/core/scenario"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,8 +14,8 @@ import (
 
 // quickClockAgrees checks that a clock the quick reader takes is one that
 // encoding/json reads to the same counts (the last of a name written
-// twice, as JSON has it), in at most MaxN entries; and that a text it
-// refuses is not a clock (JSON of at most MaxN names and counts from 0 to
+// twice, as JSON has it), in at most scenario.MaxN entries; and that a text it
+// refuses is not a clock (JSON of at most scenario.MaxN names and counts from 0 to
 // MaxLogEvents) for encoding/json either, as the import reads no clock
 // any other way.
 func quickClockAgrees(t *testing.T, s string) bool {
@@ -22,7 +23,7 @@ func quickClockAgrees(t *testing.T, s string) bool {
 	entries, ok := quickClock(nil, names, s)
 	if !ok {
 		var decoded map[string]json.Number
-		if json.Unmarshal([]byte(s), &decoded) != nil || decoded == nil || len(decoded) > MaxN || !utf8.ValidString(s) {
+		if json.Unmarshal([]byte(s), &decoded) != nil || decoded == nil || len(decoded) > scenario.MaxN || !utf8.ValidString(s) {
 			return false
 		}
 		for _, v := range decoded {
@@ -45,7 +46,7 @@ func quickClockAgrees(t *testing.T, s string) bool {
 		got[names.names[e.name]] = int64(e.count)
 	}
 	assert.Equal(t, want, got, s)
-	assert.LessOrEqual(t, len(entries), MaxN, "an entry a name")
+	assert.LessOrEqual(t, len(entries), scenario.MaxN, "an entry a name")
 	return true
 }
 

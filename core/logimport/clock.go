@@ -1,4 +1,4 @@
-package scenario
+package logimport
 
 import (
 	"encoding/json"

@@ -1,4 +1,9 @@
-package scenario
+// Package logimport reads ShiViz and GoVector logs into runs that replay
+// them (see package logreplay): a compiled scenario.Plan for each of a
+// log's first executions, whose document is written only when saving or
+// linking asks for it. Its bounds keep what any file costs to read within
+// a known size.
+package logimport
 
 import (
 	"bytes"
@@ -16,6 +21,7 @@ import (
 	"spacetime/core/algo/logreplay"
 	"spacetime/core/clock"
 	"spacetime/core/engine"
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
 
@@ -30,7 +36,7 @@ const (
 	MaxLogBytes = 16 << 20
 	// MaxLogEvents bounds the events a log opens: of one execution (a
 	// script entry each), and of all its executions together.
-	MaxLogEvents = MaxScript
+	MaxLogEvents = scenario.MaxScript
 	// MaxLogExecutions bounds the executions a log opens, the first ones:
 	// as many runs as a page shows side by side (lab.MaxViews); a log
 	// rarely has more (ShiViz's examples have two to five), and the
@@ -94,7 +100,7 @@ func IsLog[T ~string | ~[]byte](data T) bool {
 type LogImport struct {
 	// Runs replay the executions opened, in the log's order; there is at
 	// least one.
-	Runs []*Scenario
+	Runs []*scenario.Plan
 	// Unopened says which bound keeps the log's executions from its line
 	// on closed (MaxLogExecutions; MaxLogEvents, for all executions
 	// together; or the delimiter's matches read); nil when every
@@ -104,7 +110,7 @@ type LogImport struct {
 
 // FromLog reads a ShiViz or GoVector log into one scenario for each of
 // its first executions (see ImportLog), and leaves the rest unread.
-func FromLog[T ~string | ~[]byte](data T, name string) ([]*Scenario, error) {
+func FromLog[T ~string | ~[]byte](data T, name string) ([]*scenario.Plan, error) {
 	imported, err := ImportLog(data, name)
 	if err != nil {
 		return nil, err
@@ -389,7 +395,7 @@ func newEntryChunk(done, kept, left int) []clockEntry {
 	if done > 0 {
 		size = min(kept*left/done, maxEntryChunk)
 	}
-	return make([]clockEntry, 0, size+MaxN)
+	return make([]clockEntry, 0, size+scenario.MaxN)
 }
 
 // clockNames numbers the names a log's clocks use, as they come.
@@ -430,7 +436,7 @@ func (c *clockNames) numberAtBytes(i int, name []byte) (int32, bool) {
 
 // place notes that the name at place i of a clock was id's.
 func (c *clockNames) place(i int, id int32, ok bool) {
-	if ok && i < MaxN {
+	if ok && i < scenario.MaxN {
 		for len(c.at) <= i {
 			c.at = append(c.at, id)
 		}
@@ -444,7 +450,7 @@ func (c *clockNames) number(name string) (int32, bool) {
 	if i, ok := c.index[name]; ok {
 		return i, true
 	}
-	if len(c.names) == MaxN {
+	if len(c.names) == scenario.MaxN {
 		return 0, false
 	}
 	i := int32(len(c.names))
@@ -464,7 +470,7 @@ type execution struct {
 // importExecution reads one execution of a log, of at most room events:
 // its events, who receives from whom, when each happens, and the scenario
 // that replays it, with the number of its events.
-func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int) (*Scenario, int, error) {
+func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int) (*scenario.Plan, int, error) {
 	events, hosts, names, err := readEvents(re, text, at, lines, goVector, room)
 	if err != nil {
 		return nil, 0, err
@@ -479,7 +485,7 @@ func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter,
 	if err := x.schedule(); err != nil {
 		return nil, 0, err
 	}
-	s, err := x.scenario(name, title)
+	s, err := x.plan(name, title)
 	return s, len(events), err
 }
 
@@ -510,7 +516,7 @@ func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVe
 	kept := 0 // entries in all the arrays
 	names := &clockNames{index: map[string]int32{}}
 	tooMany := func(line int) error {
-		return &LogError{Line: line, Problem: fmt.Sprintf("the clocks name more than %d hosts: a log has at most %d", MaxN, MaxN)}
+		return &LogError{Line: line, Problem: fmt.Sprintf("the clocks name more than %d hosts: a log has at most %d", scenario.MaxN, scenario.MaxN)}
 	}
 	for i, m := range found {
 		if m[1] == m[0] {
@@ -536,16 +542,16 @@ func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVe
 		host := strings.TrimSpace(group(hostGroup))
 		if !seen[host] {
 			// a name of more than 16 characters is refused, and said in 40
-			if err := checkName(firstRunes(host, 41)); err != nil {
+			if err := scenario.CheckName(firstRunes(host, 41)); err != nil {
 				return nil, nil, nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
 			}
-			if len(hosts) == MaxN {
-				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: an execution has at most %d, and %s would be its host %d", MaxN, host, MaxN+1)}
+			if len(hosts) == scenario.MaxN {
+				return nil, nil, nil, &LogError{Line: line, Problem: fmt.Sprintf("too many hosts: an execution has at most %d, and %s would be its host %d", scenario.MaxN, host, scenario.MaxN+1)}
 			}
 			seen[host] = true
 			hosts = append(hosts, host)
 		}
-		if cap(entries)-len(entries) < MaxN { // room for a clock quickClock takes
+		if cap(entries)-len(entries) < scenario.MaxN { // room for a clock quickClock takes
 			entries = newEntryChunk(len(events), kept, len(found)-i)
 		}
 		start := len(entries)
@@ -721,10 +727,10 @@ func (x *execution) schedule() error {
 	return nil
 }
 
-// scenario is the scenario that replays the execution: every event at
+// plan is the plan of the run that replays the execution: every event at
 // its time, in the log's order at equal times, after the starts (in the
 // hosts' order); a message is numbered as the run sends it.
-func (x *execution) scenario(name, title string) (*Scenario, error) {
+func (x *execution) plan(name, title string) (*scenario.Plan, error) {
 	n, hosts, byHost := len(x.hosts), x.hosts, x.byHost
 	var order []*logged
 	starts := 0
@@ -779,38 +785,37 @@ func (x *execution) scenario(name, title string) (*Scenario, error) {
 	}
 	fifo := false
 	delay := x.last + 1 // no message arrives unless the script delivers it
-	s := &Scenario{
+	s := &scenario.Scenario{
 		Title:       logTitle(name, title),
 		Description: fmt.Sprintf("Imported from a log: %d events of %d hosts, replayed in an order that keeps every event after those it knows of. Each host is a process and each logged event a step.", len(x.all), n),
 		Algorithm:   logreplay.ID,
 		N:           n,
 		Names:       hosts,
-		Network:     Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
-		Until:       Until{Steps: n - starts + len(x.all)},
-		Lesson:      &Lesson{Opens: n - starts + len(x.all)},
+		Network:     scenario.Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
+		Until:       scenario.Until{Steps: n - starts + len(x.all)},
+		Lesson:      &scenario.Lesson{Opens: n - starts + len(x.all)},
 	}
 	nodes, err := logreplay.New(hosts, params)
 	if err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
-	s.initial = &initialNodes{algorithm: s.Algorithm, names: s.Names, nodes: nodes}
-	s.made = &runForm{script: script, paramsLen: params.JSONLen(), fields: fields, file: func() ([]Entry, json.RawMessage) {
+	p, err := s.CompileMade(scenario.Made{Nodes: nodes, Script: script, ParamsLen: params.JSONLen(), Fields: fields, File: func() ([]scenario.Entry, json.RawMessage) {
 		return logFileScript(hosts, script), params.AppendJSON(nil)
-	}}
-	if err := s.Validate(); err != nil {
+	}})
+	if err != nil {
 		return nil, &LogError{Problem: "does not make a run: " + err.Error()}
 	}
-	return s, nil
+	return p, nil
 }
 
 // logFileScript is a log's script as its file writes it: each host's
 // next event that receives nothing, and each delivery, at its time.
-func logFileScript(hosts []string, script []engine.Timed) []Entry {
+func logFileScript(hosts []string, script []engine.Timed) []scenario.Entry {
 	quoted := make([]json.RawMessage, len(hosts)) // each host, as a script names it
 	for h, name := range hosts {
 		quoted[h] = json.RawMessage(strconv.Quote(name))
 	}
-	entries := make([]Entry, len(script))
+	entries := make([]scenario.Entry, len(script))
 	ids := make([]int, len(script)) // the delivered messages' numbers
 	for i := range script {
 		t, e := &script[i], &entries[i]
@@ -978,7 +983,11 @@ func printableASCII(s string) bool {
 // clipLine is the start of a line, for an error.
 func clipLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return clipText(firstRunes(s, 41)) // clipText keeps 40, and says when there are more
+	r := []rune(firstRunes(s, 41))
+	if len(r) > 40 {
+		return string(r[:40]) + "…" // 40 kept, and said when there are more
+	}
+	return string(r)
 }
 
 // firstRunes is the start of s of at most n characters, without a copy.
