@@ -67,7 +67,7 @@ func versus(server, chromium, other string) error {
 	row := func(name string, a, b float64, unit string) {
 		fmt.Printf("%-52s %11.1f %s %11.1f %s %7.3f\n", name, a, unit, b, unit, a/b)
 	}
-	row("app.wasm brotli", float64(this.brotli)/1e6, float64(that.brotli)/1e6, "MB")
+	row("app.wasm brotli", float64(this.brotli)/1e3, float64(that.brotli)/1e3, "kB")
 	row("first interactive frame, cold (median of 5)", median(this.cold), median(that.cold), "ms")
 	row("step in a lesson (median of 3 medians of 40)", median(this.step), median(that.step), "ms")
 	row("step in six runs (median of 3 medians of 40)", median(this.compare), median(that.compare), "ms")
