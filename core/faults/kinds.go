@@ -454,8 +454,10 @@ func decodeGroups(text string, firstProcess int) (Value, error) {
 	for _, g := range strings.Split(text, "_") {
 		var ids []sim.NodeID
 		for _, s := range strings.Split(g, "~") {
+			// digits only, as links write them: Atoi's "+1" would name a
+			// process the link's other readers do not see
 			x, err := strconv.Atoi(s)
-			if err != nil || x < firstProcess || x > 1<<20 {
+			if err != nil || strings.Trim(s, "0123456789") != "" || x < firstProcess || x > 1<<20 {
 				return Value{}, fmt.Errorf("%q is not a process number", short(s))
 			}
 			ids = append(ids, sim.NodeID(x-firstProcess))
