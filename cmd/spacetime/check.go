@@ -37,6 +37,9 @@ type subject struct {
 	name   string
 	spec   *sim.Spec
 	lesson *scenario.Scenario
+	// file is the scenario or program file the lesson was read from,
+	// "" for a built-in one.
+	file string
 }
 
 // checkJob is one run of a campaign.
@@ -85,6 +88,8 @@ type checkOptions struct {
 	asJSON  bool
 	// memory is --max-memory, in MB.
 	memory int64
+	// file is the scenario or program file to check, "" for none.
+	file string
 }
 
 func (c *cli) check(args []string) error {
@@ -94,6 +99,13 @@ func (c *cli) check(args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if opt.file != "" {
+		sc, err := c.scenarioFile(opt.file, opt.memory)
+		if err != nil {
+			return err
+		}
+		opt.subjects = []subject{{name: sc.ID, spec: sc.Spec(), lesson: sc, file: opt.file}}
 	}
 	started := time.Now()
 	m := newMemoryBound(opt.memory, c.process)
@@ -178,9 +190,6 @@ func parseCheck(args []string) (checkOptions, error) {
 	if err != nil {
 		return checkOptions{}, err
 	}
-	if extra != "" {
-		return checkOptions{}, errUsage{fmt.Errorf("unexpected argument %q: check takes no file (use --algorithm or --scenario)", extra)}
-	}
 	set := given(fs)
 	opt := checkOptions{out: *out, asJSON: *asJSON}
 	if opt.memory, err = memoryFlag(*memory); err != nil {
@@ -212,6 +221,10 @@ func parseCheck(args []string) (checkOptions, error) {
 		return opt, errUsage{errors.New("--out: want a directory, got nothing")}
 	}
 	switch {
+	case extra != "" && (*algorithm != "" || *lesson != ""):
+		return opt, errUsage{errors.New("give a file, --algorithm or --scenario, not two of them")}
+	case extra != "":
+		opt.file = extra // read by check, which reads files
 	case *algorithm != "" && *lesson != "":
 		return opt, errUsage{errors.New("give --algorithm or --scenario, not both")}
 	case *lesson != "":
@@ -225,10 +238,15 @@ func parseCheck(args []string) (checkOptions, error) {
 		if !ok {
 			return opt, errUsage{fmt.Errorf("--algorithm: unknown algorithm %q (known: %s)", *algorithm, strings.Join(all.IDs(), ", "))}
 		}
+		if spec.Program != nil {
+			return opt, errUsage{fmt.Errorf("--algorithm %s runs a program you write: give its file (spacetime check ring.py, or a scenario file that names it)", spec.ID)}
+		}
 		opt.subjects = []subject{{name: spec.ID, spec: spec}}
 	default:
 		for _, spec := range all.Specs() {
-			opt.subjects = append(opt.subjects, subject{name: spec.ID, spec: spec})
+			if spec.Program == nil { // a program is checked from its file
+				opt.subjects = append(opt.subjects, subject{name: spec.ID, spec: spec})
+			}
 		}
 	}
 	return opt, nil
@@ -365,12 +383,12 @@ func (c *cli) failure(opt checkOptions, s subject, j checkJob, res campaign.Resu
 		f.Faults = []string{}
 	}
 	// a scenario that could not be drawn has no file, but can be drawn again
-	f.Rerun = fmt.Sprintf("spacetime check --%s %s --run-seed %d%s", subjectFlag(s), s.name, j.seed, faultsFlag(opt))
+	f.Rerun = fmt.Sprintf("spacetime check %s --run-seed %d%s", subjectArgs(s), j.seed, faultsFlag(opt))
 	if res.Scenario == nil {
 		return f, nil
 	}
 	sc := res.Scenario.Clone()
-	origin := fmt.Sprintf("Run %d of `spacetime check --%s %s --seed %d%s` (run seed %d)", j.run, subjectFlag(s), s.name, opt.seed, faultsFlag(opt), j.seed)
+	origin := fmt.Sprintf("Run %d of `spacetime check %s --seed %d%s` (run seed %d)", j.run, subjectArgs(s), opt.seed, faultsFlag(opt), j.seed)
 	if opt.runSeed != nil {
 		origin = "`" + f.Rerun + "`"
 	}
@@ -416,6 +434,15 @@ func faultsFlag(opt checkOptions) string {
 		return " --faults none"
 	}
 	return " --faults " + strings.Join(opt.faults, ",")
+}
+
+// subjectArgs are the command line's words for a subject: its file, or
+// --scenario ID or --algorithm ID.
+func subjectArgs(s subject) string {
+	if s.file != "" {
+		return s.file
+	}
+	return "--" + subjectFlag(s) + " " + s.name
 }
 
 func subjectFlag(s subject) string {

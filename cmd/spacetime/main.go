@@ -70,6 +70,7 @@ import (
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
 	"spacetime/core/engine"
 	"spacetime/core/logimport"
 	"spacetime/core/report"
@@ -135,6 +136,10 @@ type cli struct {
 	// out is what stdout writes to, keeping its first error.
 	out *sticky
 }
+
+// The command line runs learners' programs as it runs the built-in
+// algorithms (the lesson page's client is the one that leaves them out).
+func init() { all.Add(python.Spec) }
 
 func main() {
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), process: true}
@@ -544,15 +549,23 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.P
 		if err != nil {
 			return nil, err
 		}
-		if logimport.IsLog(data) {
+		switch {
+		case strings.HasSuffix(strings.ToLower(file), ".py"):
+			// a learner's program alone, on the defaults of a program file
+			if s, err = scenario.ForProgram(programID(file), python.ID, string(data), defaultProgramN, defaultProgramSteps); err != nil {
+				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+			}
+		case logimport.IsLog(data):
 			// a ShiViz or GoVector log: its first execution
 			runs, err := logimport.FromLog(data, filepath.Base(displayName(file)))
 			if err != nil {
 				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
 			}
 			made = runs[0]
-		} else if s, err = scenario.Parse(data); err != nil {
-			return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+		default:
+			if s, err = scenario.ParseBeside(data, c.readBeside(file)); err != nil {
+				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+			}
 		}
 	case id != "":
 		if s, err = scenario.Builtin(id); err != nil {
@@ -586,6 +599,63 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.P
 		p = p.WithID(id)
 	}
 	return p, nil
+}
+
+// scenarioFile reads a scenario file, or a program file given alone, as
+// check varies it (a log is no lesson to vary).
+func (c *cli) scenarioFile(file string, mb int64) (*scenario.Scenario, error) {
+	data, err := c.readScenario(file, mb)
+	if err != nil {
+		return nil, err
+	}
+	var s *scenario.Scenario
+	switch {
+	case strings.HasSuffix(strings.ToLower(file), ".py"):
+		s, err = scenario.ForProgram(programID(file), python.ID, string(data), defaultProgramN, defaultProgramSteps)
+	case logimport.IsLog(data):
+		return nil, errUsage{fmt.Errorf("%s is a log, a record of one run: there is nothing to vary", displayName(file))}
+	default:
+		s, err = scenario.ParseBeside(data, c.readBeside(file))
+	}
+	if err != nil {
+		return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+	}
+	if s.ID == "" {
+		s.ID = scenario.ProgramID(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+	}
+	return s, nil
+}
+
+// programID is the id of a program file given alone: its name.
+func programID(file string) string {
+	return scenario.ProgramID(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+}
+
+// The run of a program file given alone (spacetime run ring.py): on
+// defaultProgramN processes (--n changes it), for defaultProgramSteps
+// steps, from seed 1 (--seed).
+const (
+	defaultProgramN     = 3
+	defaultProgramSteps = 200
+)
+
+// readBeside reads the files a scenario file names beside itself (its
+// code_file), relative to its directory; standard input's are relative
+// to the working directory.
+func (c *cli) readBeside(file string) func(name string) ([]byte, error) {
+	dir := "."
+	if file != "-" {
+		dir = filepath.Dir(file)
+	}
+	return func(name string) ([]byte, error) {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open %s: %v", path, errors.Unwrap(err))
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, scenario.MaxCodeFile+1))
+	}
 }
 
 // logImportBytes is what opening a log takes, per byte of it, at most (a

@@ -205,6 +205,9 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 		w.ledger.Stepped(id, w.nodes[id])
 	}
 	w.track(id, effects.Annotations)
+	if effects.Err != nil && record && r.failed == nil {
+		r.failed = &StepError{Step: w.step, Node: id, Err: effects.Err}
+	}
 	if record {
 		rec.Lamport = w.lamport[id]
 		rec.Vector = r.stamps.copy(w.vector[id])

@@ -35,6 +35,9 @@ type Run struct {
 	failures     []Failure
 	// Stopped says why the run ended.
 	stopped string
+	// failed is the first step a process could not take (its program
+	// failed), which ends the run; nil while none has.
+	failed *StepError
 	// version counts the changes of the trace (one per learner input).
 	version int
 	env     sim.Env
@@ -231,6 +234,26 @@ func (r *Run) Inputs() []Input { return r.inputs }
 // StoppedBudget.
 func (r *Run) Stopped() string { return r.stopped }
 
+// StoppedFailed is Stopped() of a run that ended because a process
+// could not take a step (see sim.Env.Fail).
+const StoppedFailed = "failed"
+
+// StepError is a step a process could not take: its program failed.
+type StepError struct {
+	// Step is the step, counted from 0; Node the process.
+	Step int
+	Node sim.NodeID
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("step %d: %v", e.Step+1, e.Err) }
+
+// Unwrap is the process's own error.
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Err is the step a process could not take, which ended the run, or nil.
+func (r *Run) Err() *StepError { return r.failed }
+
 // Failures lists each invariant with its first failing step, if any.
 func (r *Run) Failures() []Failure { return r.failures }
 
@@ -263,6 +286,10 @@ func (r *Run) advance(w *world, limit int) bool {
 	// goes on until the goal is reached again (or the input's effects die out)
 	armed := !done()
 	for {
+		if r.failed != nil {
+			r.stopped = StoppedFailed
+			return false
+		}
 		if limit >= 0 && w.step >= limit {
 			return true
 		}
@@ -530,6 +557,9 @@ func (r *Run) Insert(k int, a Action) error {
 	if k < 0 || k > r.Len() {
 		return fmt.Errorf("step %d is outside the run (0..%d)", k, r.Len())
 	}
+	if r.failed != nil && k > r.failed.Step {
+		return fmt.Errorf("the run stops at step %d, where %s could not go on: %v", r.failed.Step+1, r.cfg.Names[r.failed.Node], r.failed.Err)
+	}
 	w := r.state(k)
 	if err := r.learnerMay(w, a); err != nil {
 		return err
@@ -633,6 +663,9 @@ func (r *Run) truncate(k int) {
 		}
 	}
 	r.inputs = r.inputs[:sort.Search(len(r.inputs), func(i int) bool { return r.inputs[i].Step >= k })]
+	if r.failed != nil && r.failed.Step >= k {
+		r.failed = nil
+	}
 	for i := range r.failures {
 		if r.failures[i].Step >= k {
 			r.failures[i] = Failure{Name: r.failures[i].Name, Step: -1}

@@ -28,7 +28,20 @@ type Report struct {
 	Messages   Messages       `json:"messages"`
 	Invariants []Invariant    `json:"invariants"`
 	Metrics    map[string]any `json:"metrics"`
-	metrics    []sim.Metric
+	// Processes are the processes after the last step reported: each
+	// one's health and state, as the page's Processes panel shows them.
+	Processes []Process `json:"processes"`
+	// Error says which step a process could not take (its program
+	// failed), which ended the run; "" if none.
+	Error   string `json:"error,omitempty"`
+	metrics []sim.Metric
+}
+
+// Process is one process's health and state.
+type Process struct {
+	Name   string      `json:"name"`
+	Health string      `json:"health"`
+	State  []sim.Field `json:"state"`
 }
 
 // Messages counts the messages sent.
@@ -118,6 +131,17 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 		}
 		rep.Invariants = append(rep.Invariants, inv)
 	}
+	for id := range v.N() {
+		nd := sim.NodeID(id)
+		fields := v.Node(nd).Inspect()
+		if fields == nil {
+			fields = []sim.Field{}
+		}
+		rep.Processes = append(rep.Processes, Process{Name: v.Name(nd), Health: v.Health(nd).String(), State: fields})
+	}
+	if e := r.Err(); e != nil && e.Step < k {
+		rep.Error = fmt.Sprintf("step %d, %s: %v", e.Step+1, v.Name(e.Node), e.Err)
+	}
 	if spec.Figures.Metrics != nil {
 		rep.metrics = spec.Figures.Metrics(v)
 		for _, m := range rep.metrics {
@@ -177,6 +201,9 @@ func (r *Report) Text() string {
 	}
 	for _, m := range r.metrics {
 		fmt.Fprintf(&b, "%-10s %v\n", m.Name, FormatValue(m.Value))
+	}
+	if r.Error != "" {
+		fmt.Fprintf(&b, "error      %s\n", r.Error)
 	}
 	return b.String()
 }

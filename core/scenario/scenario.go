@@ -36,23 +36,28 @@ const MaxID = 64
 // Scenario is one scenario file: the document a file and a link hold.
 // It is data: Compile makes the run it describes (see Plan).
 type Scenario struct {
-	ID          string          `json:"id,omitempty"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Algorithm   string          `json:"algorithm"`
-	N           int             `json:"n,omitempty"`
-	Names       []string        `json:"names,omitempty"`
-	Seed        uint64          `json:"seed"`
-	Scheduler   string          `json:"scheduler,omitempty"`
-	RNG         string          `json:"rng,omitempty"`
-	Network     Network         `json:"network"`
-	Down        []ProcessRef    `json:"down,omitempty"`
-	Params      json.RawMessage `json:"params,omitempty"`
-	Workload    *Workload       `json:"workload,omitempty"`
-	Script      []Entry         `json:"script,omitempty"`
-	Until       Until           `json:"until"`
-	Expect      *Expect         `json:"expect,omitempty"`
-	Lesson      *Lesson         `json:"lesson,omitempty"`
+	ID          string `json:"id,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Algorithm   string `json:"algorithm"`
+	// Code is the program of an algorithm a learner writes (python); a
+	// file may give it instead as CodeFile, the name of a file beside it,
+	// which the command line reads into Code.
+	Code      string          `json:"code,omitempty"`
+	CodeFile  string          `json:"code_file,omitempty"`
+	N         int             `json:"n,omitempty"`
+	Names     []string        `json:"names,omitempty"`
+	Seed      uint64          `json:"seed"`
+	Scheduler string          `json:"scheduler,omitempty"`
+	RNG       string          `json:"rng,omitempty"`
+	Network   Network         `json:"network"`
+	Down      []ProcessRef    `json:"down,omitempty"`
+	Params    json.RawMessage `json:"params,omitempty"`
+	Workload  *Workload       `json:"workload,omitempty"`
+	Script    []Entry         `json:"script,omitempty"`
+	Until     Until           `json:"until"`
+	Expect    *Expect         `json:"expect,omitempty"`
+	Lesson    *Lesson         `json:"lesson,omitempty"`
 }
 
 // Lesson is how a scenario is presented as a lesson: where it belongs in
@@ -413,6 +418,10 @@ func (s *Scenario) check(scriptLen int) (*sim.Spec, error) {
 			return nil, fieldErr("algorithm", "say which algorithm runs (known: %s)", strings.Join(all.IDs(), ", "))
 		}
 		return nil, fieldErr("algorithm", "unknown algorithm %q (known: %s)", clipText(s.Algorithm), strings.Join(all.IDs(), ", "))
+	}
+	spec, err := s.program(spec)
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Names) > 0 {
 		if s.N != 0 && s.N != len(s.Names) {
@@ -776,10 +785,43 @@ func commandNames(spec *sim.Spec) []string {
 	return out
 }
 
-// Spec is the scenario's algorithm.
+// Spec is the scenario's algorithm (a learner's program's own, when its
+// code compiles).
 func (s *Scenario) Spec() *sim.Spec {
 	spec, _ := all.Lookup(s.Algorithm)
+	if spec != nil && spec.Program != nil {
+		if p, err := spec.Program(s.Code); err == nil {
+			return p
+		}
+	}
 	return spec
+}
+
+// program is the Spec of the scenario's program, for an algorithm a
+// learner writes, or spec itself; it refuses code given to an algorithm
+// that takes none, and a program that does not compile, at its line.
+func (s *Scenario) program(spec *sim.Spec) (*sim.Spec, error) {
+	switch {
+	case spec.Program == nil && (s.Code != "" || s.CodeFile != ""):
+		field := "code"
+		if s.Code == "" {
+			field = "code_file"
+		}
+		return nil, fieldErr(field, "only an algorithm you write takes code (%q does not; \"algorithm\": \"python\" does)", s.Algorithm)
+	case spec.Program == nil:
+		return spec, nil
+	case s.Code != "" && s.CodeFile != "":
+		return nil, fieldErr("code_file", "give the program as code or as code_file, not both")
+	case s.CodeFile != "":
+		return nil, fieldErr("code_file", "a program's file is read beside a scenario file, by the command line; here give the program's text as code")
+	case s.Code == "":
+		return nil, fieldErr("code", "the %s algorithm runs your program: give its text as code (or, in a file, code_file naming a file beside it)", s.Algorithm)
+	}
+	p, err := spec.Program(s.Code)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", &strictjson.FieldError{Path: "code", Problem: err.Error(), Cause: err})
+	}
+	return p, nil
 }
 
 // Expected reports whether the scenario declares that it breaks invariant name.
@@ -892,4 +934,89 @@ func (s *Scenario) TopicOf() string {
 		return ""
 	}
 	return s.Lesson.Topic
+}
+
+// MaxCodeFile bounds the file a scenario's code_file names, in bytes (a
+// program is bounded again, more tightly, by its algorithm).
+const MaxCodeFile = 1 << 20
+
+// ParseBeside reads a scenario file as Parse does, first reading the
+// program its code_file names with readBeside, which is given the name
+// as the file writes it and reads it beside the scenario file: the
+// scenario then holds the program as its code, which exports and links
+// carry. A name that is not a plain relative path inside the scenario's
+// directory is refused.
+func ParseBeside(data []byte, readBeside func(name string) ([]byte, error)) (*Scenario, error) {
+	var s Scenario
+	if err := strictjson.Decode(data, &s, ""); err != nil {
+		return Parse(data) // its words for what is wrong
+	}
+	if s.CodeFile != "" && s.Code == "" {
+		name := s.CodeFile
+		if err := checkBesideName(name); err != nil {
+			return nil, fieldErr("code_file", "%v", err)
+		}
+		code, err := readBeside(name)
+		if err != nil {
+			return nil, fieldErr("code_file", "%v", err)
+		}
+		if len(code) > MaxCodeFile {
+			return nil, fieldErr("code_file", "%s is %d bytes; a program's file may be at most %d", name, len(code), MaxCodeFile)
+		}
+		s.Code, s.CodeFile = string(code), ""
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// checkBesideName refuses a code_file that is not a plain relative path
+// below the scenario's directory.
+func checkBesideName(name string) error {
+	switch {
+	case len(name) > 255:
+		return errors.New("want a file name of at most 255 characters")
+	case strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || strings.Contains(name, ":"):
+		return fmt.Errorf("want a file beside the scenario (ring.py), not an absolute path, got %q", clipText(name))
+	}
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			return fmt.Errorf("want a file beside the scenario or below it, not above it, got %q", clipText(name))
+		}
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return errors.New("a file name has no control characters")
+		}
+	}
+	return nil
+}
+
+// ForProgram is the scenario of a program file given alone: the program
+// run on n processes from seed 1 for steps steps, named id.
+func ForProgram(id, algorithm, code string, n, steps int) (*Scenario, error) {
+	s := &Scenario{ID: id, Algorithm: algorithm, Code: code, N: n, Seed: 1, Until: Until{Steps: steps}}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ProgramID makes a scenario id of a program file's name: the letters,
+// digits, dashes and underscores of it, at most MaxID, "program" if none.
+func ProgramID(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			if b.Len() < MaxID {
+				b.WriteRune(r)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return "program"
+	}
+	return b.String()
 }

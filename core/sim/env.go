@@ -58,6 +58,10 @@ type Effects struct {
 	Annotations []Annotation
 	// Caption is the step's caption ("" when the step is quiet).
 	Caption string
+	// Err says the node could not take the event (a learner's program
+	// raised an error): the engine records the step and stops the run
+	// there (see Fail).
+	Err error
 }
 
 // Reset prepares env for a step. The engine calls it.
@@ -157,6 +161,17 @@ func (e *Env) ExplainMore(format string, args ...any) {
 func (e *Env) ExplainWith(write func(b []byte) []byte) {
 	if !e.ctx.Quiet {
 		e.effects.Caption = e.text.appendWith(write)
+	}
+}
+
+// Fail says the node could not take this step's event: its program
+// failed (an exception in a learner's handler, a bound passed). The
+// engine keeps the step's other effects, records the step and stops the
+// run there, with err as the reason (engine.Run.Err); a rewind before
+// the step forgets it. The first failure of a step is kept.
+func (e *Env) Fail(err error) {
+	if e.effects.Err == nil {
+		e.effects.Err = err
 	}
 }
 

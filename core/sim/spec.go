@@ -298,6 +298,11 @@ type Spec struct {
 	// Done reports that the algorithm reached its goal (a snapshot completed,
 	// a leader was elected); scenarios may stop there.
 	Done func(v View) bool
+	// Program, when set, says the algorithm is a program its user writes
+	// (a learner's Python): a scenario gives the program's text as its
+	// code, and Program makes the Spec of that program, which then runs
+	// as any other. Its error names the line and column at fault.
+	Program func(code string) (*Spec, error)
 	// Learner is what a learner may do to a run.
 	Learner LearnerSpec
 	// Picture is what the page draws of the algorithm beyond its lanes

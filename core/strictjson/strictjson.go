@@ -27,7 +27,13 @@ type FieldError struct {
 	Path string
 	// Problem says what is wrong: "want a whole number, got text "x"".
 	Problem string
+	// Cause is the error Problem words, when it is one a caller may ask
+	// after (a program's error at its line); nil for none.
+	Cause error
 }
+
+// Unwrap is the Cause.
+func (e *FieldError) Unwrap() error { return e.Cause }
 
 func (e *FieldError) Error() string {
 	if e.Path == "" {

@@ -74,15 +74,22 @@ func IDs() []string {
 	return ids
 }
 
+// Add registers an algorithm that only some binaries link: the
+// interpreter of learners' programs (core/algo/python), which the lesson
+// page's client leaves out to stay small. A main package (or a test's
+// TestMain) calls it before anything looks an algorithm up. It panics if
+// the id is taken.
+func Add(spec *sim.Spec) {
+	if _, taken := Lookup(spec.ID); taken {
+		panic("all: an algorithm named " + spec.ID + " is already registered")
+	}
+	specs = append(specs[:len(specs):len(specs)], spec)
+}
+
 // AddFixture registers an algorithm that only tests run, such as the
 // conformance suite's relay, so that the generic layers above the
 // registry (scenarios, sessions, links) are tested on a fixture whose
 // story never changes rather than on a lesson that may. A test package
 // calls it once, before its tests run (in TestMain); the product never
 // does. It panics if the id is taken.
-func AddFixture(spec *sim.Spec) {
-	if _, taken := Lookup(spec.ID); taken {
-		panic("all: an algorithm named " + spec.ID + " is already registered")
-	}
-	specs = append(specs[:len(specs):len(specs)], spec)
-}
+func AddFixture(spec *sim.Spec) { Add(spec) }

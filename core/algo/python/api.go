@@ -1,0 +1,375 @@
+package python
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+// proc is the p a handler is given: the process's fields and what it may
+// do. It works only during its call: one kept in p.state, or by an
+// invariant, can do nothing.
+type proc struct{ call *call }
+
+var (
+	_ starlark.HasAttrs    = (*proc)(nil)
+	_ starlark.HasSetField = (*proc)(nil)
+)
+
+func (p *proc) String() string        { return "<process>" }
+func (p *proc) Type() string          { return "process" }
+func (p *proc) Freeze()               {}
+func (p *proc) Truth() starlark.Bool  { return starlark.True }
+func (p *proc) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: process") }
+
+// procAttrs are p's fields and methods, for dir(p) and errors.
+var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "leave", "mark", "n", "name", "now", "params", "randint", "random", "say", "send", "state", "vector", "want"}
+
+func (p *proc) AttrNames() []string { return procAttrs }
+
+// Attr is one of p's fields or methods.
+func (p *proc) Attr(name string) (starlark.Value, error) {
+	c := p.call
+	if c == nil {
+		return nil, fmt.Errorf("p.%s: this p belongs to a call that has ended (keep data in p.state, not p itself)", name)
+	}
+	env := c.env
+	switch name {
+	case "id":
+		return starlark.MakeInt(env.Self().Number()), nil
+	case "n":
+		return starlark.MakeInt(env.N()), nil
+	case "name":
+		return starlark.String(env.Name(env.Self())), nil
+	case "state":
+		return c.node.state, nil
+	case "disk":
+		return c.node.disk, nil
+	case "params":
+		return c.node.params, nil
+	case "now":
+		return starlark.MakeInt64(int64(env.LocalTime())), nil
+	case "lamport":
+		return starlark.MakeInt64(int64(env.Lamport())), nil
+	case "vector":
+		v := env.Vector()
+		t := make(starlark.Tuple, len(v))
+		for i, x := range v {
+			t[i] = starlark.MakeInt64(int64(x))
+		}
+		return t, nil
+	}
+	if m, ok := methods[name]; ok {
+		return starlark.NewBuiltin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if p.call == nil {
+				return nil, fmt.Errorf("p.%s: this p belongs to a call that has ended", name)
+			}
+			return m(p.call, b, args, kwargs)
+		}), nil
+	}
+	return nil, nil // no such attribute: Starlark says so
+}
+
+// SetField lets a handler replace p.state or p.disk with a new dict.
+func (p *proc) SetField(name string, v starlark.Value) error {
+	if p.call == nil {
+		return fmt.Errorf("p.%s: this p belongs to a call that has ended", name)
+	}
+	d, ok := v.(*starlark.Dict)
+	switch {
+	case name != "state" && name != "disk":
+		return fmt.Errorf("p.%s cannot be set (only p.state and p.disk can)", name)
+	case !ok:
+		return fmt.Errorf("p.%s is a dict, not a %s", name, v.Type())
+	case d.Len() > 0 && d == p.call.node.params:
+		return fmt.Errorf("p.%s cannot be p.params, which no process may change", name)
+	}
+	if name == "state" {
+		p.call.node.state = d
+	} else {
+		p.call.node.disk = d
+	}
+	return nil
+}
+
+// method is one of p's methods, called during its call.
+type method func(c *call, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
+// MaxTimer bounds a timer's ticks.
+const MaxTimer = 1_000_000
+
+var methods map[string]method
+
+func init() {
+	methods = map[string]method{
+		"send":      (*call).send,
+		"broadcast": (*call).broadcast,
+		"after":     (*call).after,
+		"cancel":    (*call).cancel,
+		"say":       (*call).sayMethod,
+		"want":      (*call).want,
+		"enter":     (*call).enter,
+		"leave":     (*call).leave,
+		"mark":      (*call).mark,
+		"random":    (*call).random,
+		"randint":   (*call).randint,
+	}
+}
+
+// send is p.send(to, kind, label=None, **fields).
+func (c *call) send(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("p.send takes the process to send to and the kind, then the fields by name: p.send(2, \"TOKEN\", hops=1); got %d values before the fields", len(args))
+	}
+	to, err := starlark.AsInt32(args[0])
+	if err != nil || to < 1 || to > c.env.N() {
+		return nil, fmt.Errorf("p.send: want a process from 1 to %d to send to, got %s", c.env.N(), args[0].String())
+	}
+	m, err := c.message("p.send", args[1], kwargs)
+	if err != nil {
+		return nil, err
+	}
+	c.env.Send(sim.NodeID(to-1), m)
+	return starlark.None, nil
+}
+
+// broadcast is p.broadcast(kind, label=None, **fields): the message to
+// every other process, in id order.
+func (c *call) broadcast(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("p.broadcast takes the kind, then the fields by name: p.broadcast(\"ELECTION\", id=p.id)")
+	}
+	m, err := c.message("p.broadcast", args[0], kwargs)
+	if err != nil {
+		return nil, err
+	}
+	c.env.SendToOthers(m)
+	return starlark.None, nil
+}
+
+// message makes the message of a send: its kind, checked, its fields as
+// words, and its label (given, or the fields' values).
+func (c *call) message(fn string, kind starlark.Value, kwargs []starlark.Tuple) (sim.Message, error) {
+	k, ok := kind.(starlark.String)
+	if !ok {
+		return sim.Message{}, fmt.Errorf("%s: a message's kind is text (\"TOKEN\"), got %s", fn, kind.Type())
+	}
+	if !slices.ContainsFunc(c.node.prog.kinds, func(s sim.KindSpec) bool { return s.Name == string(k) }) {
+		return sim.Message{}, fmt.Errorf("%s: %q is not one of the program's message kinds (%s): name it in KINDS", fn, string(k), kindNames(c.node.prog.kinds))
+	}
+	fields := starlark.NewDict(len(kwargs))
+	label, labelled := "", false
+	for _, kv := range kwargs {
+		name := string(kv[0].(starlark.String))
+		if name == "label" {
+			s, ok := kv[1].(starlark.String)
+			if !ok {
+				return sim.Message{}, fmt.Errorf("%s: label is the text drawn on the arrow, got %s", fn, kv[1].Type())
+			}
+			label, labelled = clip(string(s), 40), true
+			continue
+		}
+		_ = fields.SetKey(kv[0], kv[1])
+	}
+	data, err := encode(fields)
+	if err != nil {
+		return sim.Message{}, fmt.Errorf("%s: %v", fn, err)
+	}
+	if !labelled && !c.env.Quiet() {
+		label = fieldsLabel(fields)
+	}
+	return sim.Message{Kind: string(k), Label: label, Data: data}, nil
+}
+
+// fieldsLabel is a message's label when the program gives none: its
+// fields' values, short ("1", "3 7").
+func fieldsLabel(fields *starlark.Dict) string {
+	if fields.Len() == 0 {
+		return ""
+	}
+	var parts []string
+	for _, kv := range fields.Items() {
+		parts = append(parts, show(kv[1], 12))
+	}
+	return clip(strings.Join(parts, " "), 24)
+}
+
+func kindNames(kinds []sim.KindSpec) string {
+	if len(kinds) == 0 {
+		return "it has none"
+	}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// after is p.after(ticks, name): the timer name fires ticks from now
+// (again, if it is armed).
+func (c *call) after(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var ticks int
+	var name string
+	if err := starlark.UnpackPositionalArgs("p.after", args, kwargs, 2, &ticks, &name); err != nil {
+		return nil, err
+	}
+	if ticks < 0 || ticks > MaxTimer {
+		return nil, fmt.Errorf("p.after: want ticks from 0 to %s, got %d", grouped(MaxTimer), ticks)
+	}
+	if name == "" {
+		return nil, fmt.Errorf("p.after: a timer has a name: p.after(1, \"pass\")")
+	}
+	c.env.SetTimer(name, sim.Time(ticks))
+	return starlark.None, nil
+}
+
+// cancel is p.cancel(name): the timer no longer fires.
+func (c *call) cancel(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var name string
+	if err := starlark.UnpackPositionalArgs("p.cancel", args, kwargs, 1, &name); err != nil {
+		return nil, err
+	}
+	c.env.CancelTimer(name)
+	return starlark.None, nil
+}
+
+// sayMethod is p.say(text): words for the step's caption.
+func (c *call) sayMethod(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(kwargs) > 0 {
+		return nil, fmt.Errorf("p.say takes text, not names")
+	}
+	var parts []string
+	for _, a := range args {
+		if s, ok := a.(starlark.String); ok {
+			parts = append(parts, string(s))
+		} else {
+			parts = append(parts, show(a, 200))
+		}
+	}
+	c.say(strings.Join(parts, " "))
+	return starlark.None, nil
+}
+
+// want is p.want(): the process asks for the critical section (an
+// interval drawn until it enters).
+func (c *call) want(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs("p.want", args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	if !c.node.wanting && !c.node.inCS {
+		c.node.wanting = true
+		c.env.Annotate(sim.Opens(mutex.RoleWaiting, 0, "wants"))
+	}
+	return starlark.None, nil
+}
+
+// enter is p.enter(): the process is in the critical section.
+func (c *call) enter(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs("p.enter", args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	if c.node.inCS {
+		return nil, fmt.Errorf("p.enter: %s is already in the critical section", c.env.Name(c.env.Self()))
+	}
+	if c.node.wanting {
+		c.env.Annotate(sim.Closes(mutex.RoleWaiting, 0))
+	}
+	c.node.wanting, c.node.inCS = false, true
+	c.env.Annotate(sim.Opens(mutex.RoleCS, 0, "in"))
+	return starlark.None, nil
+}
+
+// leave is p.leave(): the process leaves the critical section.
+func (c *call) leave(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs("p.leave", args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	if !c.node.inCS {
+		return nil, fmt.Errorf("p.leave: %s is not in the critical section", c.env.Name(c.env.Self()))
+	}
+	c.node.inCS = false
+	c.env.Annotate(sim.Closes(mutex.RoleCS, 0))
+	return starlark.None, nil
+}
+
+// mark is p.mark(text): a mark on the step, with its text beside it.
+func (c *call) mark(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var text string
+	if err := starlark.UnpackPositionalArgs("p.mark", args, kwargs, 1, &text); err != nil {
+		return nil, err
+	}
+	c.env.Annotate(sim.At(RoleMark, 0, clip(text, 24)))
+	return starlark.None, nil
+}
+
+// random is p.random(): a number in [0, 1) from the run's seeded stream.
+func (c *call) random(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs("p.random", args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	return starlark.Float(c.env.Rand().Float64()), nil
+}
+
+// randint is p.randint(a, b): a whole number from a to b, both included,
+// from the run's seeded stream.
+func (c *call) randint(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var lo, hi int
+	if err := starlark.UnpackPositionalArgs("p.randint", args, kwargs, 2, &lo, &hi); err != nil {
+		return nil, err
+	}
+	if hi < lo || hi-lo >= 1<<30 {
+		return nil, fmt.Errorf("p.randint: want a <= b, less than 2**30 apart, got %d and %d", lo, hi)
+	}
+	return starlark.MakeInt(lo + c.env.Rand().IntN(hi-lo+1)), nil
+}
+
+// message is the m on_message is given: m.kind, m.sender, m.fields, and
+// each field by name (m.hops).
+type message struct {
+	kind   string
+	sender int
+	fields *starlark.Dict
+}
+
+var _ starlark.HasAttrs = (*message)(nil)
+
+func (m *message) String() string {
+	return fmt.Sprintf("message(kind=%q, sender=%d, fields=%s)", m.kind, m.sender, m.fields.String())
+}
+func (m *message) Type() string          { return "message" }
+func (m *message) Freeze()               { m.fields.Freeze() }
+func (m *message) Truth() starlark.Bool  { return starlark.True }
+func (m *message) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: message") }
+
+// AttrNames are m's fields: kind, sender, fields and each field's name.
+func (m *message) AttrNames() []string {
+	names := []string{"fields", "kind", "sender"}
+	for _, k := range m.fields.Keys() {
+		if s, ok := k.(starlark.String); ok {
+			names = append(names, string(s))
+		}
+	}
+	return names
+}
+
+// Attr is m.kind, m.sender, m.fields, or a field by name.
+func (m *message) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "kind":
+		return starlark.String(m.kind), nil
+	case "sender":
+		return starlark.MakeInt(m.sender), nil
+	case "fields":
+		return m.fields, nil
+	}
+	v, found, err := m.fields.Get(starlark.String(name))
+	if err != nil || !found {
+		return nil, nil
+	}
+	return v, nil
+}

@@ -1,0 +1,668 @@
+package python
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// A program is bounded in memory as it is in time, and deterministically:
+// the operators and methods that can build a large value in one step (a
+// string repeated a billion times, a list added to itself, a join of many
+// copies of a long text, str of a value that shares itself) are rewritten
+// into calls of guards that refuse a result over MaxValue before making
+// it. Everything else grows by at most a little per interpreter step,
+// which the step bounds already cap. The guards' names begin with "$",
+// which a program cannot write, so they cannot be shadowed or called.
+
+// MaxValue bounds the elements of a list, tuple or dict, and the
+// characters of a text, that one operation may make; a number is bounded
+// to MaxIntBits bits.
+const (
+	MaxValue   = 1_000_000
+	MaxIntBits = 65_536
+)
+
+// guarded names the methods whose result can be much larger than what
+// they are given, and the guard that stands for each.
+var guardedMethods = map[string]bool{"join": true, "replace": true, "format": true, "extend": true}
+
+// guardedOps are the binary operators whose result can be much larger
+// than their operands.
+var guardedOps = map[syntax.Token]string{
+	syntax.PLUS:    "$+",
+	syntax.STAR:    "$*",
+	syntax.PERCENT: "$%",
+	syntax.LTLT:    "$<<",
+}
+
+// augmentedOps map an augmented assignment to its operator.
+var augmentedOps = map[syntax.Token]syntax.Token{
+	syntax.PLUS_EQ:    syntax.PLUS,
+	syntax.STAR_EQ:    syntax.STAR,
+	syntax.PERCENT_EQ: syntax.PERCENT,
+	syntax.LTLT_EQ:    syntax.LTLT,
+}
+
+// guard rewrites a parsed program so that its growing operations call the
+// guards.
+func guard(f *syntax.File) {
+	for i, s := range f.Stmts {
+		f.Stmts[i] = guardStmt(s)
+	}
+}
+
+func guardStmts(ss []syntax.Stmt) {
+	for i, s := range ss {
+		ss[i] = guardStmt(s)
+	}
+}
+
+func guardStmt(s syntax.Stmt) syntax.Stmt {
+	switch s := s.(type) {
+	case *syntax.AssignStmt:
+		s.RHS = guardExpr(s.RHS)
+		op, augmented := augmentedOps[s.Op]
+		if !augmented {
+			s.LHS = guardTarget(s.LHS)
+			return s
+		}
+		switch lhs := s.LHS.(type) {
+		case *syntax.Ident:
+			// x += y is x = $+=(x, y): a list is extended in place, as +=
+			// does, anything else added
+			return &syntax.AssignStmt{OpPos: s.OpPos, Op: syntax.EQ, LHS: lhs,
+				RHS: callGuard(s.OpPos, "$"+op.String()+"=", &syntax.Ident{NamePos: lhs.NamePos, Name: lhs.Name}, s.RHS)}
+		case *syntax.IndexExpr:
+			// a[i] += y evaluates a and i once, as Python does
+			return &syntax.ExprStmt{X: callGuard(s.OpPos, "$index"+op.String()+"=", guardExpr(lhs.X), guardExpr(lhs.Y), s.RHS)}
+		case *syntax.DotExpr:
+			return &syntax.ExprStmt{X: callGuard(s.OpPos, "$attr"+op.String()+"=", guardExpr(lhs.X), text(lhs.NamePos, lhs.Name.Name), s.RHS)}
+		}
+		return s
+	case *syntax.DefStmt:
+		for i, p := range s.Params {
+			if b, ok := p.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+				b.Y = guardExpr(b.Y) // a default value
+			}
+			s.Params[i] = p
+		}
+		guardStmts(s.Body)
+	case *syntax.ExprStmt:
+		s.X = guardExpr(s.X)
+	case *syntax.ForStmt:
+		s.X = guardExpr(s.X)
+		guardStmts(s.Body)
+	case *syntax.WhileStmt:
+		s.Cond = guardExpr(s.Cond)
+		guardStmts(s.Body)
+	case *syntax.IfStmt:
+		s.Cond = guardExpr(s.Cond)
+		guardStmts(s.True)
+		guardStmts(s.False)
+	case *syntax.ReturnStmt:
+		if s.Result != nil {
+			s.Result = guardExpr(s.Result)
+		}
+	}
+	return s
+}
+
+// guardTarget guards the expressions inside an assignment's target (the
+// index of a[f(x)] = y), which stays a target.
+func guardTarget(e syntax.Expr) syntax.Expr {
+	switch e := e.(type) {
+	case *syntax.IndexExpr:
+		e.X, e.Y = guardExpr(e.X), guardExpr(e.Y)
+	case *syntax.DotExpr:
+		e.X = guardExpr(e.X)
+	case *syntax.TupleExpr:
+		for i, x := range e.List {
+			e.List[i] = guardTarget(x)
+		}
+	case *syntax.ListExpr:
+		for i, x := range e.List {
+			e.List[i] = guardTarget(x)
+		}
+	case *syntax.ParenExpr:
+		e.X = guardTarget(e.X)
+	}
+	return e
+}
+
+func guardExprs(es []syntax.Expr) {
+	for i, e := range es {
+		es[i] = guardExpr(e)
+	}
+}
+
+func guardExpr(e syntax.Expr) syntax.Expr {
+	switch e := e.(type) {
+	case *syntax.BinaryExpr:
+		e.X, e.Y = guardExpr(e.X), guardExpr(e.Y)
+		if name, ok := guardedOps[e.Op]; ok {
+			return callGuard(e.OpPos, name, e.X, e.Y)
+		}
+	case *syntax.UnaryExpr:
+		if e.X != nil {
+			e.X = guardExpr(e.X)
+		}
+	case *syntax.CallExpr:
+		e.Fn = guardExpr(e.Fn)
+		for i, a := range e.Args {
+			if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+				b.Y = guardExpr(b.Y) // a keyword argument
+				continue
+			}
+			e.Args[i] = guardExpr(a)
+		}
+	case *syntax.DotExpr:
+		e.X = guardExpr(e.X)
+		if guardedMethods[e.Name.Name] {
+			return callGuard(e.Dot, "$method", e.X, text(e.NamePos, e.Name.Name))
+		}
+	case *syntax.IndexExpr:
+		e.X, e.Y = guardExpr(e.X), guardExpr(e.Y)
+	case *syntax.SliceExpr:
+		e.X = guardExpr(e.X)
+		for _, p := range []*syntax.Expr{&e.Lo, &e.Hi, &e.Step} {
+			if *p != nil {
+				*p = guardExpr(*p)
+			}
+		}
+	case *syntax.ParenExpr:
+		e.X = guardExpr(e.X)
+	case *syntax.ListExpr:
+		guardExprs(e.List)
+	case *syntax.TupleExpr:
+		guardExprs(e.List)
+	case *syntax.DictExpr:
+		for _, x := range e.List {
+			d := x.(*syntax.DictEntry)
+			d.Key, d.Value = guardExpr(d.Key), guardExpr(d.Value)
+		}
+	case *syntax.CondExpr:
+		e.Cond, e.True, e.False = guardExpr(e.Cond), guardExpr(e.True), guardExpr(e.False)
+	case *syntax.LambdaExpr:
+		e.Body = guardExpr(e.Body)
+	case *syntax.Comprehension:
+		e.Body = guardExpr(e.Body)
+		for _, c := range e.Clauses {
+			switch c := c.(type) {
+			case *syntax.ForClause:
+				c.X = guardExpr(c.X)
+			case *syntax.IfClause:
+				c.Cond = guardExpr(c.Cond)
+			}
+		}
+	}
+	return e
+}
+
+// callGuard is a call of guard name at pos.
+func callGuard(pos syntax.Position, name string, args ...syntax.Expr) *syntax.CallExpr {
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: name}, Lparen: pos, Args: args, Rparen: pos}
+}
+
+// text is a string literal at pos.
+func text(pos syntax.Position, s string) *syntax.Literal {
+	return &syntax.Literal{Token: syntax.STRING, TokenPos: pos, Raw: fmt.Sprintf("%q", s), Value: s}
+}
+
+// guards are the predeclared names the rewritten program calls, and the
+// bounded builtins that replace Starlark's own (range, str, repr, print
+// is the process's say).
+func guards() starlark.StringDict {
+	d := starlark.StringDict{
+		"$method": starlark.NewBuiltin("$method", guardMethod),
+		"range":   starlark.NewBuiltin("range", boundedRange),
+		"str":     starlark.NewBuiltin("str", boundedStr),
+		"repr":    starlark.NewBuiltin("repr", boundedRepr),
+		"pow":     starlark.NewBuiltin("pow", boundedPow),
+	}
+	for op, name := range guardedOps {
+		d[name] = starlark.NewBuiltin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return binary(op, args[0], args[1])
+		})
+		d["$"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return inPlace(op, args[0], args[1])
+		})
+		d["$index"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return starlark.None, indexInPlace(op, args[0], args[1], args[2])
+		})
+		d["$attr"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return starlark.None, attrInPlace(op, args[0], string(args[1].(starlark.String)), args[2])
+		})
+	}
+	return d
+}
+
+// tooLarge is the error of a result over the bound: what it would make
+// (its size saturates at a trillion, said as "more than").
+func tooLarge(what string, size int) error {
+	unit := "elements"
+	if what == "a text" || what == "a string" || what == "a bytes" {
+		what, unit = "a text", "characters"
+	}
+	count := grouped(size)
+	if size >= 1<<40 {
+		count = "more than " + grouped(1<<40)
+	}
+	return fmt.Errorf("this would make %s of %s %s, more than a program may make at once (%s)", what, count, unit, grouped(MaxValue))
+}
+
+// grouped writes a count with thousands separated: 1,000,000.
+func grouped(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// length is how many elements or characters a value holds at its top
+// level, or -1 for a value that is not a sequence.
+func length(v starlark.Value) int {
+	switch v := v.(type) {
+	case starlark.String:
+		return len(v)
+	case starlark.Bytes:
+		return len(v)
+	case *starlark.List:
+		return v.Len()
+	case starlark.Tuple:
+		return len(v)
+	}
+	return -1
+}
+
+// binary is x op y, refused when the result would pass a bound.
+func binary(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	if err := checkBinary(op, x, y); err != nil {
+		return nil, err
+	}
+	return starlark.Binary(op, x, y)
+}
+
+func checkBinary(op syntax.Token, x, y starlark.Value) error {
+	xi, xInt := x.(starlark.Int)
+	yi, yInt := y.(starlark.Int)
+	if xInt && yInt {
+		var bits int
+		switch op {
+		case syntax.PLUS:
+			bits = max(bitLen(xi), bitLen(yi)) + 1
+		case syntax.STAR:
+			bits = bitLen(xi) + bitLen(yi)
+		case syntax.LTLT:
+			if s, ok := yi.Int64(); ok && s > 0 && s <= MaxIntBits {
+				bits = bitLen(xi) + int(s)
+			} else if ok && s > MaxIntBits {
+				bits = MaxIntBits + 1
+			}
+		}
+		if bits > MaxIntBits {
+			return fmt.Errorf("this would make a number of %s bits, more than a program may make (%s)", grouped(bits), grouped(MaxIntBits))
+		}
+		return nil
+	}
+	switch op {
+	case syntax.PLUS:
+		if lx, ly := length(x), length(y); lx >= 0 && ly >= 0 && lx+ly > MaxValue {
+			return tooLarge("a "+x.Type(), lx+ly)
+		}
+	case syntax.STAR:
+		seq, count := x, y
+		if xInt {
+			seq, count = y, x
+		}
+		n, isInt := count.(starlark.Int)
+		l := length(seq)
+		if !isInt || l <= 0 {
+			return nil
+		}
+		times, ok := n.Int64()
+		if !ok || (times > 0 && int64(l)*times > MaxValue) {
+			size := 1 << 40
+			if ok && times < 1<<40/int64(l) {
+				size = l * int(times)
+			}
+			return tooLarge("a "+seq.Type(), size)
+		}
+	case syntax.PERCENT:
+		if f, ok := x.(starlark.String); ok {
+			return checkFormat(string(f), y)
+		}
+	}
+	return nil
+}
+
+// bitLen is the bits of a number's magnitude.
+func bitLen(i starlark.Int) int {
+	if v, ok := i.Int64(); ok {
+		if v < 0 {
+			v = -v
+		}
+		n := 0
+		for ; v != 0; v >>= 1 {
+			n++
+		}
+		return n
+	}
+	return new(big.Int).Abs(i.BigInt()).BitLen()
+}
+
+// checkFormat refuses a formatting whose text would pass the bound: at
+// most the format's length and, for each of its directives, the longest
+// of the values.
+func checkFormat(format string, args starlark.Value) error {
+	directives := strings.Count(format, "%") + strings.Count(format, "{")
+	if directives == 0 {
+		return nil
+	}
+	widest := printedSize(args, MaxValue)
+	if size := len(format) + directives*widest; size > MaxValue {
+		return tooLarge("a text", size)
+	}
+	return nil
+}
+
+// inPlace is x op= y: a list is extended in place, as Starlark does.
+func inPlace(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	if err := checkBinary(op, x, y); err != nil {
+		return nil, err
+	}
+	if l, ok := x.(*starlark.List); ok && op == syntax.PLUS {
+		it, ok := y.(starlark.Iterable)
+		if !ok {
+			return nil, fmt.Errorf("unknown binary op: list += %s", y.Type())
+		}
+		if err := extend(l, it); err != nil {
+			return nil, err
+		}
+		return l, nil
+	}
+	return starlark.Binary(op, x, y)
+}
+
+// extend appends every element of it to l.
+func extend(l *starlark.List, it starlark.Iterable) error {
+	var elems []starlark.Value
+	iter := it.Iterate()
+	var v starlark.Value
+	for iter.Next(&v) {
+		elems = append(elems, v)
+	}
+	iter.Done() // before appending: l may be it
+	for _, v := range elems {
+		if err := l.Append(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexInPlace is x[i] op= y.
+func indexInPlace(op syntax.Token, x, i, y starlark.Value) error {
+	var old starlark.Value
+	switch c := x.(type) {
+	case starlark.HasSetKey:
+		v, found, err := c.Get(i)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("key %s not in %s", show(i, 40), x.Type())
+		}
+		old = v
+	case starlark.HasSetIndex:
+		k, err := index(i, c.Len())
+		if err != nil {
+			return err
+		}
+		old = c.Index(k)
+	default:
+		return fmt.Errorf("%s value does not support item assignment", x.Type())
+	}
+	v, err := inPlace(op, old, y)
+	if err != nil {
+		return err
+	}
+	if c, ok := x.(starlark.HasSetKey); ok {
+		return c.SetKey(i, v)
+	}
+	k, _ := index(i, x.(starlark.HasSetIndex).Len())
+	return x.(starlark.HasSetIndex).SetIndex(k, v)
+}
+
+// index reads a list index, counting from the end when negative.
+func index(i starlark.Value, n int) (int, error) {
+	k, err := starlark.AsInt32(i)
+	if err != nil {
+		return 0, fmt.Errorf("want a list index, got %s", i.Type())
+	}
+	if k < 0 {
+		k += n
+	}
+	if k < 0 || k >= n {
+		return 0, fmt.Errorf("index %d out of range [0:%d]", k, n)
+	}
+	return k, nil
+}
+
+// attrInPlace is x.name op= y.
+func attrInPlace(op syntax.Token, x starlark.Value, name string, y starlark.Value) error {
+	s, ok := x.(starlark.HasSetField)
+	if !ok {
+		return fmt.Errorf("can't assign to .%s field of %s", name, x.Type())
+	}
+	old, err := s.Attr(name)
+	if err != nil {
+		return err
+	}
+	if old == nil {
+		return fmt.Errorf("%s has no .%s field", x.Type(), name)
+	}
+	v, err := inPlace(op, old, y)
+	if err != nil {
+		return err
+	}
+	return s.SetField(name, v)
+}
+
+// guardMethod is x.name for the methods that can grow a value: the method
+// itself, behind a check of what it would make.
+func guardMethod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	x, name := args[0], string(args[1].(starlark.String))
+	v, err := getAttr(x, name)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(*starlark.Builtin)
+	if !ok {
+		return v, nil // a program's own attribute
+	}
+	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := checkMethod(x, name, args, kwargs); err != nil {
+			return nil, err
+		}
+		return starlark.Call(t, m, args, kwargs)
+	}), nil
+}
+
+// getAttr is x.name, with Starlark's words when there is none.
+func getAttr(x starlark.Value, name string) (starlark.Value, error) {
+	h, ok := x.(starlark.HasAttrs)
+	if !ok {
+		return nil, fmt.Errorf("%s has no .%s field or method", x.Type(), name)
+	}
+	v, err := h.Attr(name)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, fmt.Errorf("%s has no .%s field or method", x.Type(), name)
+	}
+	return v, nil
+}
+
+// checkMethod refuses a call of a growing method whose result would pass
+// the bound.
+func checkMethod(x starlark.Value, name string, args starlark.Tuple, kwargs []starlark.Tuple) error {
+	switch s := x.(type) {
+	case starlark.String:
+		switch name {
+		case "join":
+			if len(args) != 1 {
+				return nil
+			}
+			size, count := 0, 0
+			if it, ok := args[0].(starlark.Iterable); ok {
+				iter := it.Iterate()
+				var v starlark.Value
+				for iter.Next(&v) && size <= MaxValue {
+					size += printedSize(v, MaxValue)
+					count++
+				}
+				iter.Done()
+			}
+			if size += len(s) * max(count-1, 0); size > MaxValue {
+				return tooLarge("a text", size)
+			}
+		case "replace":
+			if len(args) < 2 {
+				return nil
+			}
+			old, ok1 := args[0].(starlark.String)
+			repl, ok2 := args[1].(starlark.String)
+			if !ok1 || !ok2 {
+				return nil
+			}
+			times := len(s) + 1
+			if old != "" {
+				times = strings.Count(string(s), string(old))
+			}
+			if size := len(s) + times*len(repl); size > MaxValue {
+				return tooLarge("a text", size)
+			}
+		case "format":
+			all := append(starlark.Tuple{}, args...)
+			for _, kw := range kwargs {
+				all = append(all, kw[1])
+			}
+			return checkFormat(string(s), all)
+		}
+	case *starlark.List:
+		if name == "extend" && len(args) == 1 {
+			if n := length(args[0]); n >= 0 && s.Len()+n > MaxValue {
+				return tooLarge("a list", s.Len()+n)
+			}
+		}
+	}
+	return nil
+}
+
+// boundedRange is range, refused beyond MaxValue numbers.
+func boundedRange(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r, err := starlark.Call(t, starlark.Universe["range"], args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	if n := r.(starlark.Sequence).Len(); n > MaxValue {
+		return nil, fmt.Errorf("range of %s numbers: a program may count at most %s", grouped(n), grouped(MaxValue))
+	}
+	return r, nil
+}
+
+// boundedStr is str, refused for a value whose text would pass the bound.
+func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 1 {
+		if size := printedSize(args[0], MaxValue); size > MaxValue {
+			return nil, tooLarge("a text", size)
+		}
+	}
+	return starlark.Call(t, starlark.Universe["str"], args, kwargs)
+}
+
+// boundedRepr is repr, bounded as str is.
+func boundedRepr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 1 {
+		if size := printedSize(args[0], MaxValue); size > MaxValue {
+			return nil, tooLarge("a text", size)
+		}
+	}
+	return starlark.Call(t, starlark.Universe["repr"], args, kwargs)
+}
+
+// printedSize is about the length of a value's text, or more than limit
+// once it passes limit: the walk stops there, so that a value that shares
+// itself a billion times over costs no more than limit to measure.
+func printedSize(v starlark.Value, limit int) int {
+	size := 0
+	var walk func(v starlark.Value)
+	walk = func(v starlark.Value) {
+		if size > limit {
+			return
+		}
+		switch v := v.(type) {
+		case starlark.String:
+			size += len(v) + 2
+		case starlark.Bytes:
+			size += len(v) + 3
+		case starlark.Int:
+			size += bitLen(v)/3 + 1
+		case *starlark.List:
+			size += 2
+			for i := range v.Len() {
+				walk(v.Index(i))
+				size += 2
+			}
+		case starlark.Tuple:
+			size += 2
+			for _, e := range v {
+				walk(e)
+				size += 2
+			}
+		case *starlark.Dict:
+			size += 2
+			for _, kv := range v.Items() {
+				walk(kv[0])
+				walk(kv[1])
+				size += 4
+			}
+		case *starlark.Set:
+			size += 5
+			iter := v.Iterate()
+			var e starlark.Value
+			for iter.Next(&e) && size <= limit {
+				walk(e)
+				size += 2
+			}
+			iter.Done()
+		default:
+			size += 24
+		}
+	}
+	walk(v)
+	return size
+}
+
+// boundedPow is pow(x, y): x to the power y, for whole numbers (Starlark
+// has no ** operator), refused beyond MaxIntBits bits.
+func boundedPow(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x, y starlark.Int
+	if err := starlark.UnpackPositionalArgs("pow", args, kwargs, 2, &x, &y); err != nil {
+		return nil, err
+	}
+	e, ok := y.Int64()
+	if !ok || e < 0 {
+		return nil, fmt.Errorf("pow: want a power from 0 up, got %s", y.String())
+	}
+	if bits := int64(bitLen(x)) * e; bits > MaxIntBits && bitLen(x) > 1 {
+		return nil, fmt.Errorf("this would make a number of about %s bits, more than a program may make (%s)", grouped(int(min(bits, 1<<40))), grouped(MaxIntBits))
+	}
+	return starlark.MakeBigInt(new(big.Int).Exp(x.BigInt(), big.NewInt(e), nil)), nil
+}

@@ -1,0 +1,165 @@
+// Package python runs a learner's own algorithm, written in the course's
+// Python (Starlark, go.starlark.net), as the engine runs any algorithm:
+// every process is the program's handlers over its own p.state, stepped
+// one event at a time, under every fault, check and search.
+//
+// A program defines some of init(p), on_message(p, m), on_timer(p, name),
+// on_command(p, name[, target, arg]), on_recover(p), on_workload(p), and
+// invariants invariant_NAME(states) that return True while they hold (or
+// (False, "why")); done(states) says the goal is reached. p gives id, n,
+// name, state (a dict, lost in a crash), disk (kept), params, now,
+// lamport, vector, and send, broadcast, after, cancel, say, want, enter,
+// leave, mark, random and randint. KINDS and COMMANDS declare message
+// kinds (with their roles) and commands. README's "Write it yourself"
+// is the learner's contract.
+//
+// The program is bounded: its text (MaxCode), each call's interpreter
+// steps (MaxCallSteps), each value an operation makes (MaxValue,
+// MaxIntBits) and each message (MaxMessageWords); a run is bounded by the
+// engine's budget as any run is. A handler's error stops the run at that
+// step (sim.Env.Fail) with the line, the process, the handler and the
+// event. The package is linked only where asked (all.Add): the lesson
+// page leaves the interpreter out.
+package python
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
+)
+
+// ID is the algorithm's id in scenario files and on the command line.
+const ID = "python"
+
+// RoleMark is p.mark's point on a step.
+const RoleMark = "mark"
+
+// Spec registers the algorithm: a scenario that names it gives its
+// program as code, and Program makes the program's own Spec.
+var Spec = func() *sim.Spec {
+	s := base()
+	s.Program = programSpec
+	return s
+}()
+
+// base is what every program's Spec has.
+func base() *sim.Spec {
+	return &sim.Spec{
+		ID:           ID,
+		Title:        "Your own algorithm, in Python",
+		Summary:      "A program of a few Python functions over one process and its messages, run under every tool: faults, rewind, the cut, checks and the search for a breaking schedule.",
+		MinN:         1,
+		MaxN:         64,
+		DefaultNames: sim.NumberNames,
+	}
+}
+
+// roleSpecs are the intervals and marks a program can draw.
+var roleSpecs = append(append([]sim.RoleSpec(nil), mutex.Roles...),
+	sim.RoleSpec{Name: RoleMark, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "p.mark"})
+
+// programSpec compiles a program and makes its Spec.
+func programSpec(code string) (*sim.Spec, error) {
+	p, err := Compile(code)
+	if err != nil {
+		return nil, err
+	}
+	return p.Spec(), nil
+}
+
+// Spec is the program's algorithm: its kinds, commands and invariants.
+func (p *Program) Spec() *sim.Spec {
+	s := base()
+	s.Kinds = p.kinds
+	s.New = p.newProcesses
+	s.Learner = sim.LearnerSpec{Commands: p.commands}
+	s.Picture = sim.PictureSpec{Roles: roleSpecs}
+	s.Checks = sim.CheckSpec{Invariants: []sim.Invariant{runsWithoutError}}
+	for _, inv := range p.invariants {
+		s.Checks.Invariants = append(s.Checks.Invariants, sim.Invariant{
+			Name:  inv.name,
+			Help:  "the program's " + inv.fn.Name() + "(states)",
+			Check: func(v sim.View) sim.Verdict { return p.check(v, inv) },
+		})
+	}
+	if p.done != nil {
+		s.Done = func(v sim.View) bool {
+			ok, _ := p.judge(v, p.done, "done")
+			return ok
+		}
+	}
+	return s
+}
+
+// NoErrorName is the invariant every program has: no handler raised an
+// error. A search finds the schedule that makes one raise.
+const NoErrorName = "no handler raises an error"
+
+var runsWithoutError = sim.Invariant{
+	Name: NoErrorName,
+	Help: "every call of the program's handlers ends without an error",
+	Check: func(v sim.View) sim.Verdict {
+		for id := range v.N() {
+			if n, ok := v.Node(sim.NodeID(id)).(*Process); ok && n.failed != "" {
+				return sim.Verdict{Detail: fmt.Sprintf("%s: %s", v.Name(sim.NodeID(id)), n.failed)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// check runs one invariant. It holds, vacuously, until every process
+// that is up has started (run init).
+func (p *Program) check(v sim.View, inv invariant) sim.Verdict {
+	ok, detail := p.judge(v, inv.fn, inv.fn.Name())
+	if ok {
+		return sim.Verdict{OK: true}
+	}
+	return sim.Verdict{Detail: detail}
+}
+
+// judge calls fn(states) over frozen copies of the processes' states and
+// reads its answer: True, False, or (False, "why").
+func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, string) {
+	states := make([]starlark.Value, v.N())
+	for id := range v.N() {
+		n, ok := v.Node(sim.NodeID(id)).(*Process)
+		if !ok {
+			return true, ""
+		}
+		if !n.started && v.Health(sim.NodeID(id)) == sim.Up {
+			return true, "" // not every process has started
+		}
+		states[id] = frozenCopy(n.state)
+	}
+	list := starlark.NewList(states)
+	list.Freeze()
+	res, err := starlark.Call(newThread(), fn, starlark.Tuple{list}, nil)
+	if err != nil {
+		e := evalError(err)
+		return false, fmt.Sprintf("%s raised an error: %s", name, e.Error())
+	}
+	switch r := res.(type) {
+	case starlark.Bool:
+		if r {
+			return true, ""
+		}
+		return false, name + " returned False"
+	case starlark.Tuple:
+		if len(r) == 2 {
+			if ok, isBool := r[0].(starlark.Bool); isBool {
+				if ok {
+					return true, ""
+				}
+				if s, isText := r[1].(starlark.String); isText {
+					return false, clip(string(s), 200)
+				}
+				return false, show(r[1], 200)
+			}
+		}
+	}
+	return false, fmt.Sprintf("%s must return True or False (or (False, \"why\")), but returned %s", name, show(res, 60))
+}
