@@ -333,7 +333,10 @@ func (c *call) randint(b *starlark.Builtin, args starlark.Tuple, kwargs []starla
 type message struct {
 	kind   string
 	sender int
-	fields *starlark.Dict
+	// receiver is set for a message in flight (world.in_flight); a
+	// handler's m is its own.
+	receiver int
+	fields   *starlark.Dict
 }
 
 var _ starlark.HasAttrs = (*message)(nil)
@@ -349,6 +352,9 @@ func (m *message) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: mes
 // AttrNames are m's fields: kind, sender, fields and each field's name.
 func (m *message) AttrNames() []string {
 	names := []string{"fields", "kind", "sender"}
+	if m.receiver > 0 {
+		names = append(names, "receiver")
+	}
 	for _, k := range m.fields.Keys() {
 		if s, ok := k.(starlark.String); ok {
 			names = append(names, string(s))
@@ -364,6 +370,10 @@ func (m *message) Attr(name string) (starlark.Value, error) {
 		return starlark.String(m.kind), nil
 	case "sender":
 		return starlark.MakeInt(m.sender), nil
+	case "receiver":
+		if m.receiver > 0 {
+			return starlark.MakeInt(m.receiver), nil
+		}
 	case "fields":
 		return m.fields, nil
 	}

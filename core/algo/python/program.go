@@ -106,7 +106,7 @@ var handlers = map[string][]int{
 	"on_command":  {2, 3, 4},
 	"on_recover":  {1},
 	"on_workload": {1},
-	"done":        {1},
+	"done":        {1, 2},
 }
 
 // Compile parses and checks a program, and runs its top level.
@@ -215,8 +215,8 @@ func (p *Program) readHandlers(f *syntax.File) error {
 			continue
 		}
 		if strings.HasPrefix(name, "invariant_") && isFn {
-			if fn.NumParams() != 1 {
-				return errorAt(fn.Position(), "%s takes one parameter, the processes' states: def %s(states)", name, name)
+			if fn.NumParams() != 1 && fn.NumParams() != 2 {
+				return errorAt(fn.Position(), "%s takes the processes' states, and the world if it needs it: def %s(states) or def %s(states, world)", name, name, name)
 			}
 			p.invariants = append(p.invariants, invariant{name: invariantName(name), fn: fn})
 			continue
@@ -237,7 +237,7 @@ var handlerParams = map[string]string{
 	"on_command":  "the process, the command's name, and its target and number if it has them: def on_command(p, name) or def on_command(p, name, target, arg)",
 	"on_recover":  "one parameter, the process: def on_recover(p)",
 	"on_workload": "one parameter, the process: def on_workload(p)",
-	"done":        "one parameter, the processes' states: def done(states)",
+	"done":        "the processes' states, and the world if it needs it: def done(states) or def done(states, world)",
 }
 
 func handlerNames() []string {

@@ -137,7 +137,11 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 	}
 	list := starlark.NewList(states)
 	list.Freeze()
-	res, err := starlark.Call(newThread(), fn, starlark.Tuple{list}, nil)
+	args := starlark.Tuple{list}
+	if fn.NumParams() == 2 {
+		args = append(args, &world{v: v})
+	}
+	res, err := starlark.Call(newThread(), fn, args, nil)
 	if err != nil {
 		e := evalError(err)
 		return false, fmt.Sprintf("%s raised an error: %s", name, e.Error())
@@ -162,4 +166,58 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 		}
 	}
 	return false, fmt.Sprintf("%s must return True or False (or (False, \"why\")), but returned %s", name, show(res, 60))
+}
+
+// world is what an invariant or done may read beyond the processes'
+// states, in its second parameter: world.health ("up", "crashed" or
+// "paused", in id order), world.now, world.step, world.fifo, and
+// world.in_flight, the messages on their way (each with kind, sender,
+// receiver and fields), oldest first on each channel.
+type world struct{ v sim.View }
+
+var _ starlark.HasAttrs = (*world)(nil)
+
+func (w *world) String() string        { return "<world>" }
+func (w *world) Type() string          { return "world" }
+func (w *world) Freeze()               {}
+func (w *world) Truth() starlark.Bool  { return starlark.True }
+func (w *world) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: world") }
+
+func (w *world) AttrNames() []string {
+	return []string{"fifo", "health", "in_flight", "now", "step"}
+}
+
+// Attr is one of the world's fields.
+func (w *world) Attr(name string) (starlark.Value, error) {
+	v := w.v
+	switch name {
+	case "health":
+		t := make(starlark.Tuple, v.N())
+		for id := range t {
+			t[id] = starlark.String(v.Health(sim.NodeID(id)).String())
+		}
+		return t, nil
+	case "now":
+		return starlark.MakeInt64(int64(v.Now())), nil
+	case "step":
+		return starlark.MakeInt(v.Steps()), nil
+	case "fifo":
+		return starlark.Bool(v.FIFO()), nil
+	case "in_flight":
+		var msgs []starlark.Value
+		for from := range v.N() {
+			for to := range v.N() {
+				for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
+					e := v.Envelope(id)
+					m := &message{kind: e.Kind, sender: e.From.Number(), receiver: e.To.Number(), fields: decode(e.Data)}
+					m.Freeze()
+					msgs = append(msgs, m)
+				}
+			}
+		}
+		l := starlark.NewList(msgs)
+		l.Freeze()
+		return l, nil
+	}
+	return nil, nil
 }

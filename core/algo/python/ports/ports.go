@@ -1,0 +1,66 @@
+// Package ports holds built-in algorithms of the course written as
+// learners' programs (core/algo/python): "Open as code" gives a lesson's
+// algorithm as its port, which runs the lesson's scenario to the same
+// messages, in the same order, with the same invariant verdicts as the
+// Go version (a test holds every lesson of every port to its twin).
+//
+// A port is a file named for the algorithm it ports (token-ring.py). It
+// reads the algorithm's params as p.params, takes its commands by the
+// same names, sends its message kinds, and names its invariants
+// invariant_NAME where NAME is the Go invariant's name with spaces as
+// underscores. The package holds no interpreter: the programs are text.
+package ports
+
+import (
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+
+	"spacetime/core/scenario"
+)
+
+//go:embed *.py
+var files embed.FS
+
+// Algorithms lists the algorithms that have a port, by id.
+func Algorithms() []string {
+	entries, _ := files.ReadDir(".")
+	var ids []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".py"); ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// For is the port of an algorithm, and whether it has one.
+func For(algorithm string) (string, bool) {
+	data, err := files.ReadFile(algorithm + ".py")
+	if err != nil {
+		return "", false
+	}
+	return string(data), true
+}
+
+// AsCode is a lesson with its algorithm given as its port: the same
+// processes, params, script, network and stop, run by the program. The
+// lesson's expectations and search name the same invariants. It fails
+// for an algorithm without a port.
+func AsCode(s *scenario.Scenario, python string) (*scenario.Scenario, error) {
+	code, ok := For(s.Algorithm)
+	if !ok {
+		return nil, fmt.Errorf("%s has no port to Python yet (those that do: %s)", s.Algorithm, strings.Join(Algorithms(), ", "))
+	}
+	c := s.Clone()
+	if len(c.Names) == 0 {
+		c.Names = s.Spec().Names(c.N)
+	}
+	c.Algorithm, c.Code, c.CodeFile = python, code, ""
+	if c.Title != "" {
+		c.Title += " (as code)"
+	}
+	return c, nil
+}
