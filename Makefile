@@ -71,6 +71,7 @@ test-fuzz:
 	$(call fuzz,FuzzDecodeInputs,./app/lab,1500x)
 	$(call fuzz,FuzzCut,./app/lab,2000x)
 	$(call fuzz,FuzzPackedScenario,./app/lab,800x)
+	$(call fuzz,FuzzCodeLink,./app/lab,1500x)
 	$(call fuzz,FuzzZoomPan,./app/lab,2000x)
 	$(call fuzz,FuzzDecodeSlideMessage,./app/lab,3000x)
 	$(call fuzz,FuzzPageText,./app/ui,300x)

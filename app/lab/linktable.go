@@ -57,6 +57,8 @@ var linkParams = []linkParam{
 		write: func(_ *Page, s *Session) string { return pick(s.link != linkPacked, s.scn.ID, "") }},
 	{name: "sc", pane: true, says: "any other scenario: its JSON deflated, in base64url (at most 1 MiB inflated)", read: readPacked,
 		write: func(_ *Page, s *Session) string { return pick(s.link == linkPacked, s.packedScenario(), "") }},
+	{name: "code", pane: true, says: "a program run instead of the lesson's algorithm (Python, see Write it yourself): its text deflated, in base64url (at most 64 KiB inflated)", read: readCode,
+		write: func(_ *Page, s *Session) string { return pick(s.link == linkCoded, pack([]byte(s.scn.Code)), "") }},
 	{name: "fifo", pane: true, says: "`0` or `1`: the lesson with its channels switched (the FIFO toggle)", read: readFIFO,
 		write: func(_ *Page, s *Session) string { return pick(s.link == linkFlipped, pick(s.scn.FIFO(), "1", "0"), "") }},
 	{name: "in", pane: true, says: "the learner's inputs, such as `12d5,30c2` (at most 5,000; see `EncodeInputs`)", read: readInputs,
@@ -393,6 +395,22 @@ func readPacked(r *linkReading, raw string) error {
 	var err error
 	r.scn, err = unpackScenario(raw, r.version)
 	return err
+}
+
+// readCode runs the pane's lesson by a program.
+func readCode(r *linkReading, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	if r.get("sc") != "" {
+		return fmt.Errorf("a packed scenario (%q) holds its own program: give the program with a lesson (%q), or alone", "sc"+r.suffix, "s"+r.suffix)
+	}
+	code, err := unpackCode(raw)
+	if err != nil {
+		return err
+	}
+	r.scn = r.scn.WithProgram(scenario.ProgramAlgorithm, code)
+	return nil
 }
 
 func readFIFO(r *linkReading, raw string) error {

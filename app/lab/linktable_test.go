@@ -12,6 +12,7 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/core/faults"
+	"spacetime/core/algo/python/ports"
 	"spacetime/core/scenario"
 )
 
@@ -52,7 +53,13 @@ func linkedPages(t *testing.T) []*Page {
 	together := OpenPage(full, packed, lesson("snapshot-bank"))
 	together.Window = View{Span: 80, Pinned: true, Start: 3}
 	together.Text, together.Theme, together.Origin, together.Embed = "L", "dark", "https://slides.example.org", true
-	apart := OpenPage(lesson("token-ring-crash"), lesson("snapshot-bank"))
+	ring, err := scenario.Builtin("token-ring-crash")
+	require.NoError(t, err)
+	port, ok := ports.For("token-ring")
+	require.True(t, ok)
+	coded, err := Open(ring.WithProgram(scenario.ProgramAlgorithm, port))
+	require.NoError(t, err)
+	apart := OpenPage(lesson("token-ring-crash"), coded, lesson("snapshot-bank"))
 	apart.Together = false
 	return []*Page{together, apart}
 }
@@ -150,6 +157,7 @@ var outOfBounds = map[string]struct {
 	"embed":       {value: "true", want: `want 1 (the page without its header and panels, for a slide) or 0, got "true"`},
 	"s":           {value: "no-such-lesson", want: `no-such-lesson`},
 	"sc":          {value: "!", want: `not a packed scenario (it is not base64url text)`},
+	"code":        {value: "!", want: `not a packed program (it is not base64url text)`},
 	"fifo":        {value: "2", want: `want 0 or 1 (FIFO channels off or on), got "2"`},
 	"in":          {value: "x", want: `"x" is not an input (want a step then a letter, such as 12d5)`},
 	"axis":        {value: "space", want: `want time or lamport, got "space"`},

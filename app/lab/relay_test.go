@@ -11,6 +11,7 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
 	"spacetime/core/faults"
 	"spacetime/core/sim"
 	"spacetime/internal/conformance"
@@ -20,6 +21,8 @@ import (
 // fixture whose story never changes, where the lesson is incidental.
 func TestMain(m *testing.M) {
 	all.AddFixture(conformance.Relay)
+	all.Add(python.Spec) // the Write view's client links it
+
 	os.Exit(m.Run())
 }
 

@@ -6,6 +6,7 @@
 package lab
 
 import (
+	"bytes"
 	"fmt"
 
 	"spacetime/app/diagram"
@@ -157,6 +158,9 @@ const (
 	// linkFlipped names a built-in lesson whose channels were switched to
 	// the other discipline (the page's FIFO toggle): its id and fifo=.
 	linkFlipped
+	// linkCoded names a built-in lesson run by a program (Open as code,
+	// the Write view): its id and the program, code=.
+	linkCoded
 )
 
 func baseOf(s *scenario.Scenario) linkBase {
@@ -165,8 +169,17 @@ func baseOf(s *scenario.Scenario) linkBase {
 		return linkBuiltin
 	case s.ID != "" && scenario.IsBuiltin(s.WithFIFO(!s.FIFO())):
 		return linkFlipped
+	case s.Code != "" && codedLesson(s):
+		return linkCoded
 	}
 	return linkPacked
+}
+
+// codedLesson says s is a built-in lesson run by its program, as a link
+// names it with s= and code=.
+func codedLesson(s *scenario.Scenario) bool {
+	lesson, err := scenario.Builtin(s.ID)
+	return err == nil && lesson.Algorithm != s.Algorithm && bytes.Equal(lesson.WithProgram(s.Algorithm, s.Code).JSON(), s.JSON())
 }
 
 // Scenario is the scenario being studied, as far as it is written: all

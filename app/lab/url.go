@@ -31,6 +31,9 @@ const (
 	MaxInputs = 5000
 	// MaxPacked is the size of a packed scenario, inflated.
 	MaxPacked = 1 << 20
+	// MaxPackedCode is the size of a program a link's code= carries,
+	// inflated (a program itself is bounded by its algorithm too).
+	MaxPackedCode = 64 << 10
 	// MaxAt bounds where a pinned window may start.
 	MaxAt = 1e9
 )
@@ -129,17 +132,40 @@ func pack(doc []byte) string {
 	return base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
-func unpackScenario(text string, version int) (*scenario.Scenario, error) {
+// unpack inflates a packed text of at most most bytes; what names it
+// in errors ("scenario", "program").
+func unpack(text, what string, most int) ([]byte, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(text)
 	if err != nil {
-		return nil, fmt.Errorf("not a packed scenario (it is not base64url text)")
+		return nil, fmt.Errorf("not a packed %s (it is not base64url text)", what)
 	}
-	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), MaxPacked+1))
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), int64(most)+1))
 	if err != nil {
-		return nil, fmt.Errorf("not a packed scenario (it does not inflate: %v)", err)
+		return nil, fmt.Errorf("not a packed %s (it does not inflate: %v)", what, err)
 	}
-	if len(data) > MaxPacked {
-		return nil, fmt.Errorf("the packed scenario is too large: more than %d bytes once inflated", MaxPacked)
+	if len(data) > most {
+		return nil, fmt.Errorf("the packed %s is too large: more than %d bytes once inflated", what, most)
+	}
+	return data, nil
+}
+
+// unpackCode reads a link's program: packed text of at most
+// MaxPackedCode bytes, UTF-8.
+func unpackCode(text string) (string, error) {
+	data, err := unpack(text, "program", MaxPackedCode)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(data) {
+		return "", fmt.Errorf("the packed program is not text (UTF-8)")
+	}
+	return string(data), nil
+}
+
+func unpackScenario(text string, version int) (*scenario.Scenario, error) {
+	data, err := unpack(text, "scenario", MaxPacked)
+	if err != nil {
+		return nil, err
 	}
 	if version == 1 {
 		if data, err = firstVersionScenario(data); err != nil {

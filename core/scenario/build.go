@@ -98,3 +98,26 @@ func (s *Scenario) WithN(n int) (*Scenario, error) {
 	}
 	return c, nil
 }
+
+// ProgramAlgorithm is the algorithm that runs a learner's program (its
+// code): what a link's code= and "Open as code" run a lesson with.
+const ProgramAlgorithm = "python"
+
+// WithProgram is the scenario run by a program instead of its
+// algorithm: the same processes (named as the algorithm names them),
+// params, script, network and stop, the program as its code and
+// algorithm (ProgramAlgorithm, unless a test's fixture runs programs).
+// Its id stays the lesson's, and its title says it runs as code.
+func (s *Scenario) WithProgram(algorithm, code string) *Scenario {
+	c := s.Clone()
+	if len(c.Names) == 0 {
+		if spec := s.Spec(); spec != nil && c.N > 0 {
+			c.Names = spec.Names(c.N)
+		}
+	}
+	if s.Algorithm != algorithm && c.Title != "" {
+		c.Title += " (as code)"
+	}
+	c.Algorithm, c.Code, c.CodeFile = algorithm, code, ""
+	return c
+}

@@ -594,7 +594,14 @@ func (s *Scenario) checkEntry(i int, spec *sim.Spec) error {
 	}
 	c, ok := spec.Command(e.Command)
 	if !ok {
-		return fieldErr(field("command"), "%s has no command %q (its commands: %s)", s.Algorithm, clipText(e.Command), strings.Join(commandNames(spec), ", "))
+		names := strings.Join(commandNames(spec), ", ")
+		if s.Code != "" {
+			if names == "" {
+				names = "none"
+			}
+			return fieldErr(field("command"), "the program has no command %q (its commands: %s; a program names its commands in COMMANDS and takes them in on_command)", clipText(e.Command), names)
+		}
+		return fieldErr(field("command"), "%s has no command %q (its commands: %s)", s.Algorithm, clipText(e.Command), names)
 	}
 	n, err := s.nodeRef(e.Node)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -122,7 +123,7 @@ func Compile(code string) (*Program, error) {
 	if err != nil {
 		var se syntax.Error
 		if errors.As(err, &se) {
-			return nil, errorAt(se.Pos, "%s", se.Msg)
+			return nil, syntaxError(code, se)
 		}
 		return nil, &Error{Msg: err.Error()}
 	}
@@ -165,6 +166,21 @@ func Compile(code string) (*Program, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// syntaxError places a syntax error where a reader looks for it: an
+// error found at the start of a line ("got newline, want ':'") belongs to
+// the end of the line before, as Python says it.
+func syntaxError(code string, se syntax.Error) *Error {
+	e := errorAt(se.Pos, "%s", se.Msg)
+	if strings.HasPrefix(se.Msg, "got newline") && e.Line > 1 && e.Col <= 1 {
+		lines := strings.Split(code, "\n")
+		if e.Line-2 < len(lines) {
+			prev := strings.TrimRight(lines[e.Line-2], " \t\r")
+			e.Line, e.Col = e.Line-1, utf8.RuneCountInString(prev)+1
+		}
+	}
+	return e
 }
 
 // newThread is an interpreter thread bounded to MaxCallSteps steps.

@@ -54,13 +54,5 @@ func AsCode(s *scenario.Scenario, python string) (*scenario.Scenario, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s has no port to Python yet (those that do: %s)", s.Algorithm, strings.Join(Algorithms(), ", "))
 	}
-	c := s.Clone()
-	if len(c.Names) == 0 {
-		c.Names = s.Spec().Names(c.N)
-	}
-	c.Algorithm, c.Code, c.CodeFile = python, code, ""
-	if c.Title != "" {
-		c.Title += " (as code)"
-	}
-	return c, nil
+	return s.WithProgram(python, code), nil
 }
