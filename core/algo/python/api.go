@@ -28,7 +28,7 @@ func (p *proc) Truth() starlark.Bool  { return starlark.True }
 func (p *proc) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: process") }
 
 // procAttrs are p's fields and methods, for dir(p) and errors.
-var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "leave", "mark", "n", "name", "now", "params", "randint", "random", "say", "send", "state", "vector", "want"}
+var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "late", "leave", "mark", "n", "name", "now", "params", "randint", "random", "say", "send", "state", "vector", "want"}
 
 func (p *proc) AttrNames() []string { return procAttrs }
 
@@ -56,6 +56,9 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 		return starlark.MakeInt64(int64(env.LocalTime())), nil
 	case "lamport":
 		return starlark.MakeInt64(int64(env.Lamport())), nil
+	case "late":
+		// init of a process down from the start that comes up later
+		return starlark.Bool(c.late), nil
 	case "vector":
 		v := env.Vector()
 		t := make(starlark.Tuple, len(v))

@@ -146,6 +146,7 @@ func (n *Process) Step(env *sim.Env, ev sim.Event) {
 	switch ev.Kind {
 	case sim.Init:
 		n.started = true
+		c.late = env.Now() > 0
 		c.run(n.prog.init, "init", "starting", c.proc())
 	case sim.Recover:
 		// a crash loses what the process held but its disk
@@ -203,6 +204,9 @@ type call struct {
 	env  *sim.Env
 	p    *proc
 	said []string
+	// late says init runs for a process that was down from the start and
+	// comes up after it (p.late).
+	late bool
 }
 
 // proc is the call's p.

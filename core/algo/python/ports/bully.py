@@ -14,7 +14,7 @@ def init(p):
     p.state["electing"] = False        # it runs an election
     p.state["asking"] = False          # it waits for an OK (else, electing, for the COORDINATOR)
     p.state["leading"] = False
-    if p.now > 0:
+    if p.late:
         # down from the start, it comes up late: like a recovery
         follow(p, p.n)
         start(p)

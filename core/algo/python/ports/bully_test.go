@@ -60,6 +60,5 @@ func TestBullyPortComesUpLateWithASkewedClock(t *testing.T) {
 	  "script": [{"at": 1, "fault": "skew", "node": 5, "by": -10}, {"at": 3, "fault": "recover", "node": 5}],
 	  "until": {"quiescent": true}}`))
 	require.NoError(t, err)
-	t.Skip("a program cannot tell a late start from a start on time when its clock is skewed: p has no simulation time (or a late-start flag) for init to read")
 	sameRun(t, sc)
 }
