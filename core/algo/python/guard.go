@@ -222,6 +222,7 @@ func guards() starlark.StringDict {
 		"str":     starlark.NewBuiltin("str", boundedStr),
 		"repr":    starlark.NewBuiltin("repr", boundedRepr),
 		"pow":     starlark.NewBuiltin("pow", boundedPow),
+		"sum":     starlark.NewBuiltin("sum", sum),
 	}
 	for op, name := range guardedOps {
 		d[name] = starlark.NewBuiltin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
@@ -241,14 +242,18 @@ func guards() starlark.StringDict {
 }
 
 // tooLarge is the error of a result over the bound: what it would make
-// (its size saturates at a trillion, said as "more than").
+// (its size saturates at a trillion, said as "more than"; a size < 0 is
+// one measured only as far as the bound).
 func tooLarge(what string, size int) error {
 	unit := "elements"
 	if what == "a text" || what == "a string" || what == "a bytes" {
 		what, unit = "a text", "characters"
 	}
 	count := grouped(size)
-	if size >= 1<<40 {
+	switch {
+	case size < 0: // measured only as far as the bound
+		count = "more than " + grouped(MaxValue)
+	case size >= 1<<40:
 		count = "more than " + grouped(1<<40)
 	}
 	return fmt.Errorf("this would make %s of %s %s, more than a program may make at once (%s)", what, count, unit, grouped(MaxValue))
@@ -365,7 +370,7 @@ func checkFormat(format string, args starlark.Value) error {
 	}
 	widest := printedSize(args, MaxValue)
 	if size := len(format) + directives*widest; size > MaxValue {
-		return tooLarge("a text", size)
+		return tooLarge("a text", -1)
 	}
 	return nil
 }
@@ -530,7 +535,7 @@ func checkMethod(x starlark.Value, name string, args starlark.Tuple, kwargs []st
 				iter.Done()
 			}
 			if size += len(s) * max(count-1, 0); size > MaxValue {
-				return tooLarge("a text", size)
+				return tooLarge("a text", -1)
 			}
 		case "replace":
 			if len(args) < 2 {
@@ -580,8 +585,8 @@ func boundedRange(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 // boundedStr is str, refused for a value whose text would pass the bound.
 func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 1 {
-		if size := printedSize(args[0], MaxValue); size > MaxValue {
-			return nil, tooLarge("a text", size)
+		if printedSize(args[0], MaxValue) > MaxValue {
+			return nil, tooLarge("a text", -1)
 		}
 	}
 	return starlark.Call(t, starlark.Universe["str"], args, kwargs)
@@ -590,8 +595,8 @@ func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 // boundedRepr is repr, bounded as str is.
 func boundedRepr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 1 {
-		if size := printedSize(args[0], MaxValue); size > MaxValue {
-			return nil, tooLarge("a text", size)
+		if printedSize(args[0], MaxValue) > MaxValue {
+			return nil, tooLarge("a text", -1)
 		}
 	}
 	return starlark.Call(t, starlark.Universe["repr"], args, kwargs)
@@ -665,4 +670,24 @@ func boundedPow(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 		return nil, fmt.Errorf("this would make a number of about %s bits, more than a program may make (%s)", grouped(int(min(bits, 1<<40))), grouped(MaxIntBits))
 	}
 	return starlark.MakeBigInt(new(big.Int).Exp(x.BigInt(), big.NewInt(e), nil)), nil
+}
+
+// sum is Python's sum(iterable, start=0), which Starlark lacks: each
+// addition is a guarded one.
+func sum(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Iterable
+	var total starlark.Value = starlark.MakeInt(0)
+	if err := starlark.UnpackArgs("sum", args, kwargs, "iterable", &it, "start?", &total); err != nil {
+		return nil, err
+	}
+	iter := it.Iterate()
+	defer iter.Done()
+	var v starlark.Value
+	for iter.Next(&v) {
+		var err error
+		if total, err = binary(syntax.PLUS, total, v); err != nil {
+			return nil, err
+		}
+	}
+	return total, nil
 }

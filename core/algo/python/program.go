@@ -196,7 +196,7 @@ func defined(f *syntax.File, name string) syntax.Position {
 		switch s := s.(type) {
 		case *syntax.DefStmt:
 			if s.Name.Name == name {
-				return s.Def
+				return s.Name.NamePos
 			}
 		case *syntax.AssignStmt:
 			if id, ok := s.LHS.(*syntax.Ident); ok && id.Name == name {
@@ -222,7 +222,7 @@ func (p *Program) readHandlers(f *syntax.File) error {
 				return errorAt(defined(f, name), "%s must be a function (def %s(...)), not a %s", name, name, v.Type())
 			}
 			if fn.HasVarargs() || fn.HasKwargs() || !slices.Contains(arity, fn.NumParams()) {
-				return errorAt(fn.Position(), "%s takes %s", name, handlerParams[name])
+				return errorAt(defined(f, name), "%s takes %s", name, handlerParams[name])
 			}
 			*slots[name] = fn
 			if name == "on_command" {
@@ -232,13 +232,13 @@ func (p *Program) readHandlers(f *syntax.File) error {
 		}
 		if strings.HasPrefix(name, "invariant_") && isFn {
 			if fn.NumParams() != 1 && fn.NumParams() != 2 {
-				return errorAt(fn.Position(), "%s takes the processes' states, and the world if it needs it: def %s(states) or def %s(states, world)", name, name, name)
+				return errorAt(defined(f, name), "%s takes the processes' states, and the world if it needs it: def %s(states) or def %s(states, world)", name, name, name)
 			}
 			p.invariants = append(p.invariants, invariant{name: invariantName(name), fn: fn})
 			continue
 		}
 		if strings.HasPrefix(name, "on_") && isFn {
-			return errorAt(fn.Position(), "%s is not a handler Spacetime calls (they are %s)", name, strings.Join(handlerNames(), ", "))
+			return errorAt(defined(f, name), "%s is not a handler Spacetime calls (they are %s)", name, strings.Join(handlerNames(), ", "))
 		}
 	}
 	slices.SortFunc(p.invariants, func(a, b invariant) int { return int(a.fn.Position().Line - b.fn.Position().Line) })
