@@ -28,7 +28,7 @@ func (p *proc) Truth() starlark.Bool  { return starlark.True }
 func (p *proc) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: process") }
 
 // procAttrs are p's fields and methods, for dir(p) and errors.
-var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "late", "leave", "mark", "n", "name", "now", "params", "randint", "random", "say", "send", "state", "vector", "want"}
+var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "late", "leave", "mark", "n", "name", "now", "params", "randint", "random", "record", "record_channel", "say", "send", "state", "vector", "want"}
 
 func (p *proc) AttrNames() []string { return procAttrs }
 
@@ -68,14 +68,33 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 		return t, nil
 	}
 	if m, ok := methods[name]; ok {
-		return starlark.NewBuiltin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if p.call == nil {
-				return nil, fmt.Errorf("p.%s: this p belongs to a call that has ended", name)
-			}
-			return m(p.call, b, args, kwargs)
-		}), nil
+		return &bound{p: p, name: name, m: m}, nil
 	}
 	return nil, nil // no such attribute: Starlark says so
+}
+
+// bound is one of p's methods, bound to p.
+type bound struct {
+	p    *proc
+	name string
+	m    method
+}
+
+var _ starlark.Callable = (*bound)(nil)
+
+func (b *bound) String() string        { return "<built-in method " + b.name + " of process>" }
+func (b *bound) Type() string          { return "builtin_function_or_method" }
+func (b *bound) Freeze()               {}
+func (b *bound) Truth() starlark.Bool  { return starlark.True }
+func (b *bound) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: method") }
+func (b *bound) Name() string          { return "p." + b.name }
+
+// CallInternal calls the method, while its call lasts.
+func (b *bound) CallInternal(_ *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if b.p.call == nil {
+		return nil, fmt.Errorf("p.%s: this p belongs to a call that has ended", b.name)
+	}
+	return b.m(b.p.call, args, kwargs)
 }
 
 // SetField lets a handler replace p.state or p.disk with a new dict.
@@ -101,7 +120,7 @@ func (p *proc) SetField(name string, v starlark.Value) error {
 }
 
 // method is one of p's methods, called during its call.
-type method func(c *call, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+type method func(c *call, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
 
 // MaxTimer bounds a timer's ticks.
 const MaxTimer = 1_000_000
@@ -110,22 +129,24 @@ var methods map[string]method
 
 func init() {
 	methods = map[string]method{
-		"send":      (*call).send,
-		"broadcast": (*call).broadcast,
-		"after":     (*call).after,
-		"cancel":    (*call).cancel,
-		"say":       (*call).sayMethod,
-		"want":      (*call).want,
-		"enter":     (*call).enter,
-		"leave":     (*call).leave,
-		"mark":      (*call).mark,
-		"random":    (*call).random,
-		"randint":   (*call).randint,
+		"send":           (*call).send,
+		"broadcast":      (*call).broadcast,
+		"after":          (*call).after,
+		"cancel":         (*call).cancel,
+		"say":            (*call).sayMethod,
+		"want":           (*call).want,
+		"enter":          (*call).enter,
+		"leave":          (*call).leave,
+		"mark":           (*call).mark,
+		"record":         (*call).record,
+		"record_channel": (*call).recordChannel,
+		"random":         (*call).random,
+		"randint":        (*call).randint,
 	}
 }
 
 // send is p.send(to, kind, label=None, **fields).
-func (c *call) send(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) send(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) != 2 {
 		return nil, fmt.Errorf("p.send takes the process to send to and the kind, then the fields by name: p.send(2, \"TOKEN\", hops=1); got %d values before the fields", len(args))
 	}
@@ -143,7 +164,7 @@ func (c *call) send(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.
 
 // broadcast is p.broadcast(kind, label=None, **fields): the message to
 // every other process, in id order.
-func (c *call) broadcast(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) broadcast(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) != 1 {
 		return nil, fmt.Errorf("p.broadcast takes the kind, then the fields by name: p.broadcast(\"ELECTION\", id=p.id)")
 	}
@@ -165,21 +186,21 @@ func (c *call) message(fn string, kind starlark.Value, kwargs []starlark.Tuple) 
 	if !slices.ContainsFunc(c.node.prog.kinds, func(s sim.KindSpec) bool { return s.Name == string(k) }) {
 		return sim.Message{}, fmt.Errorf("%s: %q is not one of the program's message kinds (%s): name it in KINDS", fn, string(k), kindNames(c.node.prog.kinds))
 	}
-	fields := starlark.NewDict(len(kwargs))
 	label, labelled := "", false
-	for _, kv := range kwargs {
-		name := string(kv[0].(starlark.String))
-		if name == "label" {
-			s, ok := kv[1].(starlark.String)
-			if !ok {
-				return sim.Message{}, fmt.Errorf("%s: label is the text drawn on the arrow, got %s", fn, kv[1].Type())
-			}
-			label, labelled = clip(string(s), 40), true
+	fields := kwargs
+	for i, kv := range kwargs {
+		if string(kv[0].(starlark.String)) != "label" {
 			continue
 		}
-		_ = fields.SetKey(kv[0], kv[1])
+		s, ok := kv[1].(starlark.String)
+		if !ok {
+			return sim.Message{}, fmt.Errorf("%s: label is the text drawn on the arrow, got %s", fn, kv[1].Type())
+		}
+		label, labelled = clip(string(s), 40), true
+		fields = append(slices.Clip(kwargs[:i]), kwargs[i+1:]...)
+		break
 	}
-	data, err := encode(fields)
+	data, err := encodeFields(fields)
 	if err != nil {
 		return sim.Message{}, fmt.Errorf("%s: %v", fn, err)
 	}
@@ -191,13 +212,16 @@ func (c *call) message(fn string, kind starlark.Value, kwargs []starlark.Tuple) 
 
 // fieldsLabel is a message's label when the program gives none: its
 // fields' values, short ("1", "3 7").
-func fieldsLabel(fields *starlark.Dict) string {
-	if fields.Len() == 0 {
+func fieldsLabel(fields []starlark.Tuple) string {
+	switch len(fields) {
+	case 0:
 		return ""
+	case 1:
+		return clip(show(fields[0][1], 12), 24)
 	}
-	var parts []string
-	for _, kv := range fields.Items() {
-		parts = append(parts, show(kv[1], 12))
+	parts := make([]string, len(fields))
+	for i, kv := range fields {
+		parts[i] = show(kv[1], 12)
 	}
 	return clip(strings.Join(parts, " "), 24)
 }
@@ -215,7 +239,7 @@ func kindNames(kinds []sim.KindSpec) string {
 
 // after is p.after(ticks, name): the timer name fires ticks from now
 // (again, if it is armed).
-func (c *call) after(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) after(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var ticks int
 	var name string
 	if err := starlark.UnpackPositionalArgs("p.after", args, kwargs, 2, &ticks, &name); err != nil {
@@ -232,7 +256,7 @@ func (c *call) after(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark
 }
 
 // cancel is p.cancel(name): the timer no longer fires.
-func (c *call) cancel(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) cancel(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var name string
 	if err := starlark.UnpackPositionalArgs("p.cancel", args, kwargs, 1, &name); err != nil {
 		return nil, err
@@ -242,7 +266,7 @@ func (c *call) cancel(b *starlark.Builtin, args starlark.Tuple, kwargs []starlar
 }
 
 // sayMethod is p.say(text): words for the step's caption.
-func (c *call) sayMethod(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) sayMethod(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(kwargs) > 0 {
 		return nil, fmt.Errorf("p.say takes text, not names")
 	}
@@ -260,7 +284,7 @@ func (c *call) sayMethod(b *starlark.Builtin, args starlark.Tuple, kwargs []star
 
 // want is p.want(): the process asks for the critical section (an
 // interval drawn until it enters).
-func (c *call) want(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) want(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs("p.want", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -272,7 +296,7 @@ func (c *call) want(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.
 }
 
 // enter is p.enter(): the process is in the critical section.
-func (c *call) enter(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) enter(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs("p.enter", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -288,7 +312,7 @@ func (c *call) enter(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark
 }
 
 // leave is p.leave(): the process leaves the critical section.
-func (c *call) leave(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) leave(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs("p.leave", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -301,7 +325,7 @@ func (c *call) leave(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark
 }
 
 // mark is p.mark(text): a mark on the step, with its text beside it.
-func (c *call) mark(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) mark(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var text string
 	if err := starlark.UnpackPositionalArgs("p.mark", args, kwargs, 1, &text); err != nil {
 		return nil, err
@@ -310,8 +334,45 @@ func (c *call) mark(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.
 	return starlark.None, nil
 }
 
+// record is p.record(snapshot=1, text=""): the process records its
+// state for a snapshot (or a checkpoint): the point is drawn on the
+// snapshot's cut, and the cut is checked for consistency once every
+// process has recorded it.
+func (c *call) record(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	snapshot, text := 1, ""
+	if err := starlark.UnpackArgs("p.record", args, kwargs, "snapshot?", &snapshot, "text?", &text); err != nil {
+		return nil, err
+	}
+	if snapshot < 1 || snapshot > MaxSnapshot {
+		return nil, fmt.Errorf("p.record: want a snapshot from 1 to %s, got %d", grouped(MaxSnapshot), snapshot)
+	}
+	c.env.Annotate(sim.At(RoleRecorded, snapshot, clip(text, 24)))
+	return starlark.None, nil
+}
+
+// recordChannel is p.record_channel(snapshot=1, text=""), in on_message:
+// the message being taken joins the state of its channel recorded for
+// the snapshot (haloed on the diagram, listed with the cut).
+func (c *call) recordChannel(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	snapshot, text := 1, ""
+	if err := starlark.UnpackArgs("p.record_channel", args, kwargs, "snapshot?", &snapshot, "text?", &text); err != nil {
+		return nil, err
+	}
+	if c.ev.Kind != sim.Deliver {
+		return nil, fmt.Errorf("p.record_channel records the message being taken: call it in on_message")
+	}
+	if snapshot < 1 || snapshot > MaxSnapshot {
+		return nil, fmt.Errorf("p.record_channel: want a snapshot from 1 to %s, got %d", grouped(MaxSnapshot), snapshot)
+	}
+	c.env.Annotate(sim.At(RoleChannel, snapshot, clip(text, 24)).About(c.ev.MsgID))
+	return starlark.None, nil
+}
+
+// MaxSnapshot bounds a snapshot's number.
+const MaxSnapshot = 1_000_000
+
 // random is p.random(): a number in [0, 1) from the run's seeded stream.
-func (c *call) random(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (c *call) random(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs("p.random", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -320,15 +381,15 @@ func (c *call) random(b *starlark.Builtin, args starlark.Tuple, kwargs []starlar
 
 // randint is p.randint(a, b): a whole number from a to b, both included,
 // from the run's seeded stream.
-func (c *call) randint(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var lo, hi int
+func (c *call) randint(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var lo, hi int64
 	if err := starlark.UnpackPositionalArgs("p.randint", args, kwargs, 2, &lo, &hi); err != nil {
 		return nil, err
 	}
-	if hi < lo || hi-lo >= 1<<30 {
-		return nil, fmt.Errorf("p.randint: want a <= b, less than 2**30 apart, got %d and %d", lo, hi)
+	if hi < lo || hi-lo >= 1<<62 || hi-lo < 0 {
+		return nil, fmt.Errorf("p.randint: want a <= b, less than 2**62 apart, got %d and %d", lo, hi)
 	}
-	return starlark.MakeInt(lo + c.env.Rand().IntN(hi-lo+1)), nil
+	return starlark.MakeInt64(lo + int64(c.env.Rand().IntN(int(hi-lo+1)))), nil
 }
 
 // message is the m on_message is given: m.kind, m.sender, m.fields, and
@@ -339,16 +400,37 @@ type message struct {
 	// receiver is set for a message in flight (world.in_flight); a
 	// handler's m is its own.
 	receiver int
-	fields   *starlark.Dict
+	// words are the fields as the message carries them; fields is made
+	// of them the first time a program asks for m.fields (m.hops reads
+	// one field from the words).
+	words  []int64
+	fields *starlark.Dict
+	frozen bool
+}
+
+// dict is m.fields, made once.
+func (m *message) dict() *starlark.Dict {
+	if m.fields == nil {
+		m.fields = decode(m.words)
+		if m.frozen {
+			m.fields.Freeze()
+		}
+	}
+	return m.fields
 }
 
 var _ starlark.HasAttrs = (*message)(nil)
 
 func (m *message) String() string {
-	return fmt.Sprintf("message(kind=%q, sender=%d, fields=%s)", m.kind, m.sender, m.fields.String())
+	return fmt.Sprintf("message(kind=%q, sender=%d, fields=%s)", m.kind, m.sender, m.dict().String())
 }
-func (m *message) Type() string          { return "message" }
-func (m *message) Freeze()               { m.fields.Freeze() }
+func (m *message) Type() string { return "message" }
+func (m *message) Freeze() {
+	m.frozen = true
+	if m.fields != nil {
+		m.fields.Freeze()
+	}
+}
 func (m *message) Truth() starlark.Bool  { return starlark.True }
 func (m *message) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: message") }
 
@@ -358,7 +440,7 @@ func (m *message) AttrNames() []string {
 	if m.receiver > 0 {
 		names = append(names, "receiver")
 	}
-	for _, k := range m.fields.Keys() {
+	for _, k := range m.dict().Keys() {
 		if s, ok := k.(starlark.String); ok {
 			names = append(names, string(s))
 		}
@@ -378,11 +460,14 @@ func (m *message) Attr(name string) (starlark.Value, error) {
 			return starlark.MakeInt(m.receiver), nil
 		}
 	case "fields":
-		return m.fields, nil
+		return m.dict(), nil
 	}
-	v, found, err := m.fields.Get(starlark.String(name))
-	if err != nil || !found {
-		return nil, nil
+	if m.fields != nil {
+		v, found, err := m.fields.Get(starlark.String(name))
+		if err != nil || !found {
+			return nil, nil
+		}
+		return v, nil
 	}
-	return v, nil
+	return field(m.words, name), nil
 }

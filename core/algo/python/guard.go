@@ -143,7 +143,8 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 	switch e := e.(type) {
 	case *syntax.BinaryExpr:
 		e.X, e.Y = guardExpr(e.X), guardExpr(e.Y)
-		if name, ok := guardedOps[e.Op]; ok {
+		if name, ok := guardedOps[e.Op]; ok && !(e.Op == syntax.PLUS && (literal(e.X) || literal(e.Y))) {
+			// x + 1 or "to " + x grows by the literal at most, once a step
 			return callGuard(e.OpPos, name, e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
@@ -200,6 +201,12 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 		}
 	}
 	return e
+}
+
+// literal says e is a number or a text written in the program.
+func literal(e syntax.Expr) bool {
+	_, ok := e.(*syntax.Literal)
+	return ok
 }
 
 // callGuard is a call of guard name at pos.

@@ -26,6 +26,20 @@ type Process struct {
 	started, wanting, inCS bool
 	// failed is the error that stopped the process's program, "" if none.
 	failed string
+	// frozen is a frozen copy of state as it stood after the process's
+	// last step, for the invariants, which read every process's state
+	// after every step: only the process that stepped is copied again.
+	// It is shared by clones (nothing changes it); nil until made, and
+	// dropped by every step.
+	frozen *starlark.Dict
+}
+
+// frozenState is the process's state as invariants read it.
+func (n *Process) frozenState() *starlark.Dict {
+	if n.frozen == nil {
+		n.frozen = frozenCopy(n.state)
+	}
+	return n.frozen
 }
 
 // newProcesses makes the processes of a run.
@@ -141,33 +155,31 @@ func (n *Process) Inspect() []sim.Field {
 
 // Step runs the handler of the event.
 func (n *Process) Step(env *sim.Env, ev sim.Event) {
-	c := call{node: n, env: env}
-	me := env.Name(env.Self())
+	n.frozen = nil
+	c := call{node: n, env: env, ev: ev}
 	switch ev.Kind {
 	case sim.Init:
 		n.started = true
 		c.late = env.Now() > 0
-		c.run(n.prog.init, "init", "starting", c.proc())
+		c.run(n.prog.init, "init", c.proc())
 	case sim.Recover:
 		// a crash loses what the process held but its disk
 		n.state = starlark.NewDict(0)
 		n.forgetSection(env)
 		n.started = true
 		if n.prog.onRecover != nil {
-			c.run(n.prog.onRecover, "on_recover", "recovering", c.proc())
+			c.run(n.prog.onRecover, "on_recover", c.proc())
 		} else {
-			c.run(n.prog.init, "init", "recovering", c.proc())
+			c.run(n.prog.init, "init", c.proc())
 		}
 	case sim.Deliver:
-		m := &message{kind: ev.Msg.Kind, sender: ev.From.Number(), fields: decode(ev.Msg.Data)}
-		what := fmt.Sprintf("taking %s from %s", ev.Msg.Kind, env.Name(ev.From))
 		if n.prog.onMessage == nil {
-			c.fail(&Error{Msg: fmt.Sprintf("%s got a %s message, but the program has no on_message(p, m)", me, ev.Msg.Kind)}, "")
+			c.fail(&Error{Msg: fmt.Sprintf("%s got a %s message, but the program has no on_message(p, m)", env.Name(env.Self()), ev.Msg.Kind)}, "")
 			return
 		}
-		c.run(n.prog.onMessage, "on_message", what, c.proc(), m)
+		c.run(n.prog.onMessage, "on_message", c.proc(), &message{kind: ev.Msg.Kind, sender: ev.From.Number(), words: ev.Msg.Data})
 	case sim.Timer:
-		c.run(n.prog.onTimer, "on_timer", fmt.Sprintf("its timer %q firing", ev.Tag), c.proc(), starlark.String(ev.Tag))
+		c.run(n.prog.onTimer, "on_timer", c.proc(), starlark.String(ev.Tag))
 	case sim.Command:
 		args := starlark.Tuple{c.proc(), starlark.String(ev.Tag)}
 		if n.prog.commandArgs >= 2 {
@@ -180,9 +192,9 @@ func (n *Process) Step(env *sim.Env, ev sim.Event) {
 		if n.prog.commandArgs >= 3 {
 			args = append(args, starlark.MakeInt64(ev.Arg))
 		}
-		c.run(n.prog.onCommand, "on_command", fmt.Sprintf("the command %s", ev.Tag), args...)
+		c.run(n.prog.onCommand, "on_command", args...)
 	case sim.Workload:
-		c.run(n.prog.onWorkload, "on_workload", "its workload", c.proc())
+		c.run(n.prog.onWorkload, "on_workload", c.proc())
 	}
 }
 
@@ -202,6 +214,7 @@ func (n *Process) forgetSection(env *sim.Env) {
 type call struct {
 	node *Process
 	env  *sim.Env
+	ev   sim.Event
 	p    *proc
 	said []string
 	// late says init runs for a process that was down from the start and
@@ -219,18 +232,16 @@ func (c *call) proc() *proc {
 
 // run calls a handler (nothing when the program has none) and keeps what
 // it said as the step's caption; an error stops the run at this step.
-func (c *call) run(fn *starlark.Function, handler, what string, args ...starlark.Value) {
+func (c *call) run(fn *starlark.Function, handler string, args ...starlark.Value) {
 	if fn == nil {
 		return
 	}
-	t := newThread()
-	t.Print = func(_ *starlark.Thread, msg string) { c.say(msg) }
-	_, err := starlark.Call(t, fn, args, nil)
+	_, err := callBounded(fn, args, func(_ *starlark.Thread, msg string) { c.say(msg) })
 	if c.p != nil {
 		c.p.call = nil // a p kept past its call can do nothing
 	}
 	if err != nil {
-		c.fail(evalError(err), fmt.Sprintf("in %s of %s, %s", handler, c.env.Name(c.env.Self()), what))
+		c.fail(evalError(err), fmt.Sprintf("in %s of %s, %s", handler, c.env.Name(c.env.Self()), c.what()))
 		return
 	}
 	if len(c.said) > 0 && !c.env.Quiet() {
@@ -240,6 +251,24 @@ func (c *call) run(fn *starlark.Function, handler, what string, args ...starlark
 			return append(b, strings.Join(c.said, "; ")...)
 		})
 	}
+}
+
+// what says what the call takes, for its error: "taking TOKEN from 1".
+func (c *call) what() string {
+	ev := c.ev
+	switch ev.Kind {
+	case sim.Init:
+		return "starting"
+	case sim.Recover:
+		return "recovering"
+	case sim.Deliver:
+		return fmt.Sprintf("taking %s from %s", ev.Msg.Kind, c.env.Name(ev.From))
+	case sim.Timer:
+		return fmt.Sprintf("its timer %q firing", ev.Tag)
+	case sim.Command:
+		return "the command " + ev.Tag
+	}
+	return "its workload"
 }
 
 // fail stops the run at this step with the program's error.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.starlark.net/resolve"
@@ -90,6 +91,12 @@ type Program struct {
 	invariants  []invariant
 	kinds       []sim.KindSpec
 	commands    []sim.CommandSpec
+	// records says the program records cuts (p.record), whose
+	// consistency is then checked.
+	records bool
+	// measure is what MEASURE declares the processes and their messages
+	// hold (the bank's money), which the cut tool adds up; nil for none.
+	measure *sim.Measure
 }
 
 // invariant is one of the program's invariant_ functions.
@@ -133,6 +140,7 @@ func Compile(code string) (*Program, error) {
 		}
 	}
 	sent := sentKinds(f)
+	records := calls(f, "record")
 	guard(f)
 	predeclared := guards()
 	prog, err := starlark.FileProgram(f, predeclared.Has)
@@ -155,7 +163,7 @@ func Compile(code string) (*Program, error) {
 		return nil, e
 	}
 	globals.Freeze()
-	p := &Program{globals: globals}
+	p := &Program{globals: globals, records: records}
 	if err := p.readHandlers(f); err != nil {
 		return nil, err
 	}
@@ -165,7 +173,89 @@ func Compile(code string) (*Program, error) {
 	if p.commands, err = readCommands(globals, p.onCommand != nil, f); err != nil {
 		return nil, err
 	}
+	if p.measure, err = p.readMeasure(f); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// calls says the program calls a method of this name (p.record).
+func calls(f *syntax.File, method string) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok {
+			if d, ok := c.Fn.(*syntax.DotExpr); ok && d.Name.Name == method {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// readMeasure reads MEASURE, the quantity the processes and their
+// messages hold, which a consistent cut conserves: MEASURE = "money", or
+// {"name": "money", "format": "$%d"}, with measure(state) and
+// measure_message(m) saying how much a process and a message hold.
+func (p *Program) readMeasure(f *syntax.File) (*sim.Measure, error) {
+	v, ok := p.globals["MEASURE"]
+	if !ok {
+		return nil, nil
+	}
+	pos := defined(f, "MEASURE")
+	m := &sim.Measure{}
+	format := "%d"
+	switch x := v.(type) {
+	case starlark.String:
+		m.Name = string(x)
+	case *starlark.Dict:
+		for _, kv := range x.Items() {
+			key, _ := kv[0].(starlark.String)
+			text, isText := kv[1].(starlark.String)
+			switch {
+			case key == "name" && isText:
+				m.Name = string(text)
+			case key == "format" && isText && strings.Count(string(text), "%d") == 1 && strings.Count(string(text), "%") == 1:
+				format = string(text)
+			default:
+				return nil, errorAt(pos, "MEASURE gives its name and its format, such as {\"name\": \"money\", \"format\": \"$%%d\"}; it holds %s: %s", kv[0].String(), kv[1].String())
+			}
+		}
+	default:
+		return nil, errorAt(pos, "MEASURE names what the processes hold (\"money\"), or is a dict of its name and format; it is a %s", v.Type())
+	}
+	if m.Name == "" {
+		return nil, errorAt(pos, "MEASURE needs a name (\"money\")")
+	}
+	node, ok1 := p.globals["measure"].(*starlark.Function)
+	msg, ok2 := p.globals["measure_message"].(*starlark.Function)
+	if !ok1 || !ok2 || node.NumParams() != 1 || msg.NumParams() != 1 {
+		return nil, errorAt(pos, "MEASURE needs def measure(state) and def measure_message(m), which say how much a process and a message hold")
+	}
+	m.Format = func(x int64) string { return fmt.Sprintf(format, x) }
+	amount := func(fn *starlark.Function, arg starlark.Value) int64 {
+		v, err := callBounded(fn, starlark.Tuple{arg}, nil)
+		if err != nil {
+			return 0
+		}
+		var x int64
+		if starlark.AsInt(v, &x) != nil {
+			return 0
+		}
+		return x
+	}
+	m.OfNode = func(n sim.Node) int64 {
+		if pr, ok := n.(*Process); ok {
+			return amount(node, pr.frozenState())
+		}
+		return 0
+	}
+	m.OfMessage = func(sm sim.Message) int64 {
+		mm := &message{kind: sm.Kind, words: sm.Data}
+		mm.Freeze()
+		return amount(msg, mm)
+	}
+	return m, nil
 }
 
 // syntaxError places a syntax error where a reader looks for it: an
@@ -188,6 +278,24 @@ func newThread() *starlark.Thread {
 	t := &starlark.Thread{Name: "program"}
 	t.SetMaxExecutionSteps(MaxCallSteps)
 	return t
+}
+
+// threads keeps interpreter threads between calls: a run calls the
+// program a few times a step, and a thread is the largest thing a call
+// would otherwise allocate.
+var threads = sync.Pool{New: func() any { return newThread() }}
+
+// callBounded calls fn on a thread of its own, bounded to MaxCallSteps;
+// print, if not nil, takes what the call prints.
+func callBounded(fn starlark.Callable, args starlark.Tuple, print func(*starlark.Thread, string)) (starlark.Value, error) {
+	t := threads.Get().(*starlark.Thread)
+	t.Steps = 0
+	t.Uncancel()
+	t.Print = print
+	v, err := starlark.Call(t, fn, args, nil)
+	t.Print = nil
+	threads.Put(t)
+	return v, err
 }
 
 // defined finds where the program defines a top-level name.
@@ -299,8 +407,11 @@ func sentKinds(f *syntax.File) []string {
 	return kinds
 }
 
-// roles are the message roles a program's KINDS may name.
+// roles are the message roles a program's KINDS may name, and
+// application the application's messages (drawn as messages).
 var roles = []sim.Role{sim.RoleMessage, sim.RoleControl, sim.RoleToken, sim.RoleMarker}
+
+const application = "application"
 
 // kindLooks are the tones and glyphs given to kinds in order, so that
 // kinds of one role can be told apart in colour and without.
@@ -313,7 +424,9 @@ var (
 const MaxKinds = 32
 
 // readKinds makes the message kinds: those KINDS declares, as a list of
-// names or a dict of name to role, then those the program sends by name.
+// names or a dict of name to role (or "application": the application's
+// own traffic, which reports count apart), then those the program sends
+// by name.
 // A kind's role is guessed from its name when not given (a TOKEN is a
 // token, a MARKER a marker).
 func readKinds(globals starlark.StringDict, sent []string, f *syntax.File) ([]sim.KindSpec, error) {
@@ -338,8 +451,8 @@ func readKinds(globals starlark.StringDict, sent []string, f *syntax.File) ([]si
 			for _, kv := range x.Items() {
 				name, ok1 := kv[0].(starlark.String)
 				role, ok2 := kv[1].(starlark.String)
-				if !ok1 || !ok2 || name == "" || !slices.Contains(roles, sim.Role(role)) {
-					return nil, errorAt(pos, "KINDS maps each kind to its role, one of %q, %q, %q and %q; it holds %s: %s", roles[0], roles[1], roles[2], roles[3], kv[0].String(), kv[1].String())
+				if !ok1 || !ok2 || name == "" || !(slices.Contains(roles, sim.Role(role)) || role == application) {
+					return nil, errorAt(pos, "KINDS maps each kind to its role, one of %q, %q, %q, %q and %q; it holds %s: %s", roles[0], roles[1], roles[2], roles[3], application, kv[0].String(), kv[1].String())
 				}
 				names = append(names, string(name))
 				declared[string(name)] = sim.Role(role)
@@ -363,6 +476,9 @@ func readKinds(globals starlark.StringDict, sent []string, f *syntax.File) ([]si
 			role = guessRole(name)
 		}
 		k := sim.KindSpec{Name: name, Role: role, Tone: kindTones[i%len(kindTones)], Glyph: kindGlyphs[i%len(kindGlyphs)]}
+		if role == application {
+			k.Role, k.Application = sim.RoleMessage, true
+		}
 		if role == sim.RoleToken {
 			k.Tone, k.Glyph = sim.Gold, sim.GlyphToken
 		}
@@ -431,14 +547,14 @@ func readCommands(globals starlark.StringDict, handled bool, f *syntax.File) ([]
 					}
 					c.Arg = string(h)
 				case "min", "max":
-					i, err := starlark.AsInt32(kv[1])
-					if err != nil {
-						return errorAt(pos, "command %s: %s is a whole number", s, key)
+					var i int64
+					if starlark.AsInt(kv[1], &i) != nil {
+						return errorAt(pos, "command %s: %s is a whole number of at most 64 bits", s, key)
 					}
 					if key == "min" {
-						c.ArgMin = int64(i)
+						c.ArgMin = i
 					} else {
-						c.ArgMax = int64(i)
+						c.ArgMax = i
 					}
 				default:
 					return errorAt(pos, "command %s: unknown field %s (known: help, target, arg, min, max)", s, kv[0].String())

@@ -25,18 +25,26 @@ package python
 
 import (
 	"fmt"
+	"slices"
 
 	"go.starlark.net/starlark"
 
 	"spacetime/core/algo/mutex"
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
 const ID = "python"
 
-// RoleMark is p.mark's point on a step.
-const RoleMark = "mark"
+// The roles of what a program draws: p.mark's point, p.record's point
+// on a snapshot's cut, and p.record_channel's message recorded as its
+// channel's state.
+const (
+	RoleMark     = "mark"
+	RoleRecorded = "recorded"
+	RoleChannel  = "channel-state"
+)
 
 // Spec registers the algorithm: a scenario that names it gives its
 // program as code, and Program makes the program's own Spec.
@@ -60,7 +68,9 @@ func base() *sim.Spec {
 
 // roleSpecs are the intervals and marks a program can draw.
 var roleSpecs = append(append([]sim.RoleSpec(nil), mutex.Roles...),
-	sim.RoleSpec{Name: RoleMark, Style: sim.StyleGlyph, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "p.mark"})
+	sim.RoleSpec{Name: RoleMark, Style: sim.StyleGlyph, Glyph: sim.GlyphOpenDiamond, Tone: sim.Orange, Legend: "marked (p.mark)"},
+	sim.RoleSpec{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded (p.record); a snapshot's points make its cut"},
+	sim.RoleSpec{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels (p.record_channel)", Of: RoleRecorded})
 
 // programSpec compiles a program and makes its Spec.
 func programSpec(code string) (*sim.Spec, error) {
@@ -79,6 +89,12 @@ func (p *Program) Spec() *sim.Spec {
 	s.Learner = sim.LearnerSpec{Commands: p.commands}
 	s.Picture = sim.PictureSpec{Roles: roleSpecs}
 	s.Checks = sim.CheckSpec{Invariants: []sim.Invariant{runsWithoutError}}
+	if p.records && !slices.ContainsFunc(p.invariants, func(i invariant) bool { return i.name == check.RecordedCutName }) {
+		// a program that records cuts has them checked, as the built-in
+		// snapshots do
+		s.Checks.Invariants = append(s.Checks.Invariants, check.RecordedCuts(RoleRecorded))
+	}
+	s.Figures.Measure = p.measure
 	for _, inv := range p.invariants {
 		s.Checks.Invariants = append(s.Checks.Invariants, sim.Invariant{
 			Name:  inv.name,
@@ -134,7 +150,7 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 		if !n.started && v.Health(sim.NodeID(id)) == sim.Up {
 			return true, "" // not every process has started
 		}
-		states[id] = frozenCopy(n.state)
+		states[id] = n.frozenState()
 	}
 	list := starlark.NewList(states)
 	list.Freeze()
@@ -142,7 +158,7 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 	if fn.NumParams() == 2 {
 		args = append(args, &world{v: v})
 	}
-	res, err := starlark.Call(newThread(), fn, args, nil)
+	res, err := callBounded(fn, args, nil)
 	if err != nil {
 		e := evalError(err)
 		return false, fmt.Sprintf("%s raised an error: %s", name, e.Error())
@@ -210,7 +226,7 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 			for to := range v.N() {
 				for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
 					e := v.Envelope(id)
-					m := &message{kind: e.Kind, sender: e.From.Number(), receiver: e.To.Number(), fields: decode(e.Data)}
+					m := &message{kind: e.Kind, sender: e.From.Number(), receiver: e.To.Number(), words: e.Data}
 					m.Freeze()
 					msgs = append(msgs, m)
 				}

@@ -65,7 +65,7 @@ func copyValue(v starlark.Value, memo map[starlark.Value]starlark.Value) starlar
 		}
 		return c
 	case *message:
-		return &message{kind: x.kind, sender: x.sender, fields: copyValue(x.fields, memo).(*starlark.Dict)}
+		return &message{kind: x.kind, sender: x.sender, receiver: x.receiver, fields: copyValue(x.dict(), memo).(*starlark.Dict)}
 	}
 	return v // immutable: a number, a text, None, a frozen function
 }
@@ -191,13 +191,18 @@ func (e *encoder) value(v starlark.Value) {
 	}
 }
 
-// encode writes a message's fields as words.
-func encode(fields *starlark.Dict) ([]int64, error) {
-	if fields.Len() == 0 {
+// encodeFields writes a message's fields, given by name, as words: as
+// a dict of them is written.
+func encodeFields(fields []starlark.Tuple) ([]int64, error) {
+	if len(fields) == 0 {
 		return nil, nil
 	}
-	e := encoder{words: make([]int64, 0, 4*fields.Len()+1)}
-	e.value(fields)
+	e := encoder{words: make([]int64, 0, 4*len(fields)+2)}
+	e.put(tagDict, int64(len(fields)))
+	for _, kv := range fields {
+		e.value(kv[0])
+		e.value(kv[1])
+	}
 	return e.words, e.err
 }
 
@@ -275,6 +280,43 @@ func (d *decoder) value() starlark.Value {
 		return s
 	}
 	return starlark.None
+}
+
+// skip passes over one value.
+func (d *decoder) skip() {
+	switch d.next() {
+	case tagInt, tagFloat:
+		d.next()
+	case tagBigInt, tagString, tagBytes:
+		n := int(d.next())
+		d.at += (n + 7) / 8
+	case tagList, tagTuple, tagSet:
+		for range int(d.next()) {
+			d.skip()
+		}
+	case tagDict:
+		for range 2 * int(d.next()) {
+			d.skip()
+		}
+	}
+}
+
+// field reads one field of a message's words by name, or nil.
+func field(words []int64, name string) starlark.Value {
+	d := decoder{words: words}
+	if len(words) == 0 || d.next() != tagDict {
+		return nil
+	}
+	for range int(d.next()) {
+		at := d.at
+		if d.next() == tagString && d.text() == name {
+			return d.value()
+		}
+		d.at = at
+		d.skip()
+		d.skip()
+	}
+	return nil
 }
 
 // decode reads a message's fields.

@@ -21,17 +21,24 @@
 # handler ends by writing p.state to p.disk (keep), and on_recover reads it
 # back.
 #
-# Every message also carries `red`: the snapshots its sender had recorded
-# when it sent it (the message is "red" for them, sent after the cut). The
-# algorithm never reads it; the invariant "recorded cut is consistent"
-# does, since a red message received before its receiver records is an
-# effect whose cause is outside the cut.
+# p.record(k) draws a branch's recording point on snapshot k's cut, and
+# p.record_channel(k) haloes a transfer recorded as a channel's state;
+# Spacetime checks each recorded cut is consistent ("recorded cut is
+# consistent") once every branch has recorded it. MEASURE lets the cut
+# tool add up the money at any cut a learner draws.
 
-KINDS = {"transfer": "message", "marker": "marker"}
+KINDS = {"transfer": "application", "marker": "marker"}
 COMMANDS = {
     "snapshot": "record a snapshot, starting here",
-    "transfer": {"help": "send money to another branch", "target": True, "arg": "amount", "min": 1, "max": 1000000000},
+    "transfer": {"help": "send money to another branch", "target": True, "arg": "amount", "min": 1, "max": 1000000000000},
 }
+MEASURE = {"name": "money", "format": "$%d"}
+
+def measure(state):
+    return state["balance"]
+
+def measure_message(m):
+    return m.amount if m.kind == "transfer" else 0
 
 def setting(p, name, default):
     return p.params.get(name, default)
@@ -42,7 +49,6 @@ def init(p):
     p.state["balance"] = balances[p.id - 1]   # its live balance
     p.state["rounds"] = []                    # its part of each snapshot, from 1
     p.state["markers_sent"] = 0
-    p.state["crossed"] = []                   # the cut's check (see above)
     keep(p)
     p.say("opens with $%d" % p.state["balance"])
 
@@ -60,15 +66,8 @@ def recorded(p, k):
     rounds = p.state["rounds"]
     return len(rounds) >= k and rounds[k - 1]["recorded"]
 
-def red(p):
-    return [k for k in range(1, len(p.state["rounds"]) + 1) if recorded(p, k)]
-
 def total(xs):
-    # Starlark has no sum()
-    t = 0
-    for x in xs:
-        t += x
-    return t
+    return sum(xs)
 
 # --- the bank ---------------------------------------------------------------
 
@@ -85,7 +84,7 @@ def transfer(p, to, amount):
         p.say("would send $%d to %d but holds only $%d: no transfer (a branch never overdraws)" % (amount, to, p.state["balance"]))
         return
     p.state["balance"] -= amount
-    p.send(to, "transfer", amount=amount, red=red(p), label="$%d" % amount)
+    p.send(to, "transfer", amount=amount, label="$%d" % amount)
     p.say("sends $%d to %d; it now holds $%d" % (amount, to, p.state["balance"]))
 
 def on_command(p, name, target, amount):
@@ -123,9 +122,9 @@ def record(p, k):
     r = round_of(p, k)
     r["recorded"] = True
     r["balance"] = p.state["balance"]
-    p.broadcast("marker", snapshot=k, red=red(p), label="M%d" % k)
+    p.broadcast("marker", snapshot=k, label="M%d" % k)
     p.state["markers_sent"] += p.n - 1
-    p.mark("$%d" % r["balance"])
+    p.record(k, "$%d" % r["balance"])
 
 def start_snapshot(p):
     rounds = p.state["rounds"]
@@ -142,11 +141,6 @@ def on_message(p, m):
         take_transfer(p, m)
     else:
         take_marker(p, m)
-    # the cut's check: a message sent after its sender recorded snapshot k
-    # and taken before this branch recorded it crosses the cut backwards
-    for k in m.red:
-        if not recorded(p, k):
-            p.state["crossed"].append(k)
     keep(p)
 
 def take_transfer(p, m):
@@ -155,6 +149,7 @@ def take_transfer(p, m):
     for k, r in enumerate(p.state["rounds"]):
         if recording(r, m.sender):
             r["channel"][m.sender].append(m.amount)   # in flight at the cut
+            p.record_channel(k + 1, "$%d" % m.amount)
             into.append(k + 1)
     p.say("receives $%d from %d; balance $%d" % (m.amount, m.sender, p.state["balance"]))
     if into:
@@ -222,13 +217,4 @@ def invariant_snapshot_total_equals_the_money_there_is(states):
         channels = total([total([total(a) for a in r["channel"].values()]) for r in rounds])
         if balances + channels != opening:
             return False, "snapshot %d records $%d in balances + $%d in channels = $%d, not $%d" % (k, balances, channels, balances + channels, opening)
-    return True
-
-def invariant_recorded_cut_is_consistent(states):
-    for k in range(1, snapshots(states) + 1):
-        if not all([len(s["rounds"]) >= k and s["rounds"][k - 1]["recorded"] for s in states]):
-            continue             # the cut is not whole yet
-        crossed = total([len([c for c in s["crossed"] if c == k]) for s in states])
-        if crossed:
-            return False, "cut %d is inconsistent: %d message(s) sent after their sender recorded were received before their receiver did" % (k, crossed)
     return True
