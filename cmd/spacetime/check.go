@@ -38,8 +38,9 @@ type subject struct {
 	spec   *sim.Spec
 	lesson *scenario.Scenario
 	// file is the scenario or program file the lesson was read from,
-	// "" for a built-in one.
-	file string
+	// "" for a built-in one, and on the built-in lesson a program file
+	// runs ("" for its own scenario).
+	file, on string
 }
 
 // checkJob is one run of a campaign.
@@ -88,8 +89,10 @@ type checkOptions struct {
 	asJSON  bool
 	// memory is --max-memory, in MB.
 	memory int64
-	// file is the scenario or program file to check, "" for none.
-	file string
+	// file is the scenario or program file to check, "" for none, and
+	// lesson the built-in lesson a program file runs, nil for its own.
+	file   string
+	lesson *scenario.Scenario
 }
 
 func (c *cli) check(args []string) error {
@@ -105,7 +108,15 @@ func (c *cli) check(args []string) error {
 		if err != nil {
 			return err
 		}
-		opt.subjects = []subject{{name: sc.ID, spec: sc.Spec(), lesson: sc, file: opt.file}}
+		on := ""
+		if opt.lesson != nil {
+			on = opt.lesson.ID
+			sc = opt.lesson.WithProgram(sc.Algorithm, sc.Code)
+			if err := sc.Validate(); err != nil {
+				return errUsage{fmt.Errorf("%s on --scenario %s: %w", opt.file, on, err)}
+			}
+		}
+		opt.subjects = []subject{{name: sc.ID, spec: sc.Spec(), lesson: sc, file: opt.file, on: on}}
 	}
 	started := time.Now()
 	m := newMemoryBound(opt.memory, c.process)
@@ -221,8 +232,15 @@ func parseCheck(args []string) (checkOptions, error) {
 		return opt, errUsage{errors.New("--out: want a directory, got nothing")}
 	}
 	switch {
+	case extra != "" && *lesson != "" && strings.HasSuffix(strings.ToLower(extra), ".py"):
+		// a program run on a lesson: an answer to an exercise, a variant
+		l, err := scenario.Builtin(*lesson)
+		if err != nil {
+			return opt, errUsage{fmt.Errorf("--scenario: %v", err)}
+		}
+		opt.file, opt.lesson = extra, l
 	case extra != "" && (*algorithm != "" || *lesson != ""):
-		return opt, errUsage{errors.New("give a file, --algorithm or --scenario, not two of them")}
+		return opt, errUsage{errors.New("give a file, --algorithm or --scenario, not two of them (but a program file and the --scenario it runs)")}
 	case extra != "":
 		opt.file = extra // read by check, which reads files
 	case *algorithm != "" && *lesson != "":
@@ -439,6 +457,9 @@ func faultsFlag(opt checkOptions) string {
 // subjectArgs are the command line's words for a subject: its file, or
 // --scenario ID or --algorithm ID.
 func subjectArgs(s subject) string {
+	if s.on != "" {
+		return s.file + " --scenario " + s.on
+	}
 	if s.file != "" {
 		return s.file
 	}

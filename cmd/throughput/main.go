@@ -11,11 +11,16 @@
 // one (lesson.search): its states per second and the time to its
 // violation, or to its bound when it finds none, the median of -repeat.
 //
+// With -programs it measures learners' programs instead: each algorithm
+// written as a program (core/algo/python/ports) on its throughput
+// scenario at 3 processes, beside the built-in algorithm it ports (one
+// line each, the program's algorithm written "python:" and the id).
+//
 // With -log it times opening a ShiViz log instead, as the page does (read,
 // replay, lay out at 1280×720): the export of the 100,000-step lesson's
 // first 10,000 and 100,000 steps, the median of -repeat.
 //
-//	throughput [-steps 100000] [-repeat 3] [-only id,id] [-log | -explore]
+//	throughput [-steps 100000] [-repeat 3] [-only id,id] [-log | -explore | -programs]
 package main
 
 import (
@@ -29,6 +34,8 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
+	"spacetime/core/algo/python/ports"
 	"spacetime/core/explore"
 	"spacetime/core/logimport"
 	"spacetime/core/scenario"
@@ -47,11 +54,14 @@ type Result struct {
 	Error     string  `json:"error,omitempty"`
 }
 
+func init() { all.Add(python.Spec) }
+
 func main() {
 	steps := flag.Int("steps", 100_000, "steps per run")
 	repeat := flag.Int("repeat", 3, "runs per measurement; the fastest counts")
 	logs := flag.Bool("log", false, "time opening ShiViz logs instead")
 	searches := flag.Bool("explore", false, "time the lessons' schedule searches instead")
+	programs := flag.Bool("programs", false, "measure the algorithms written as programs, beside their Go twins, instead")
 	only := flag.String("only", "", "comma-separated algorithm ids to measure (all when empty)")
 	flag.Parse()
 	enc := json.NewEncoder(os.Stdout)
@@ -71,7 +81,36 @@ func main() {
 	}
 	failed := false
 	platform := runtime.GOOS + "/" + runtime.GOARCH
+	if *programs {
+		for _, id := range ports.Algorithms() {
+			s, err := scenario.Throughput(id, 3, *steps)
+			if err != nil {
+				enc.Encode(Result{Algorithm: id, N: 3, Platform: platform, Error: err.Error()})
+				failed = true
+				continue
+			}
+			code, _ := ports.For(id)
+			for _, run := range []struct {
+				name string
+				s    *scenario.Scenario
+			}{{id, s}, {python.ID + ":" + id, s.WithProgram(python.ID, code)}} {
+				best, err := measure(run.s, *repeat)
+				best.Algorithm, best.Scenario, best.N, best.Platform = run.name, s.ID, 3, platform
+				if err != nil {
+					best.Error, failed = err.Error(), true
+				}
+				enc.Encode(best)
+			}
+		}
+		if failed {
+			os.Exit(1)
+		}
+		return
+	}
 	for _, spec := range all.Specs() {
+		if spec.Program != nil {
+			continue // measured with -programs
+		}
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), spec.ID) {
 			continue
 		}

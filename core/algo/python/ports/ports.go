@@ -23,6 +23,35 @@ import (
 //go:embed *.py
 var files embed.FS
 
+// exercises are the skeletons of exercises, named by their lesson: the
+// lesson's port with a hole where the learner writes a rule.
+//
+//go:embed exercises/*.py
+var exercises embed.FS
+
+// Exercises lists the lessons that are exercises, by id.
+func Exercises() []string {
+	entries, _ := exercises.ReadDir("exercises")
+	var ids []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".py"); ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Skeleton is the program a learner starts an exercise from (its lesson's
+// port with a hole), and whether the lesson is an exercise.
+func Skeleton(lesson string) (string, bool) {
+	data, err := exercises.ReadFile("exercises/" + lesson + ".py")
+	if err != nil {
+		return "", false
+	}
+	return string(data), true
+}
+
 // Algorithms lists the algorithms that have a port, by id.
 func Algorithms() []string {
 	entries, _ := files.ReadDir(".")
