@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -171,4 +172,24 @@ func TestVersionFollowsTheWriteClient(t *testing.T) {
 	b, err := newHandler(dir)
 	require.NoError(t, err)
 	assert.NotEqual(t, a.version, b.version)
+}
+
+// In Chromium: a lesson page's link to a learner's program lands on the
+// Write view, whose client (write.wasm, not app.wasm) runs the program
+// and draws it at the link's step.
+func TestTheWriteViewRunsAProgramInTheBrowser(t *testing.T) {
+	site(t)
+	p := watchConsole(t, reusedTab(t))
+	p.do(chromedp.EmulateViewport(1280, 720), chromedp.Navigate(siteURL+"/?"+programLink(t)+"&k=20"))
+	p.waitFrames(1)
+	p.waitStill()
+	assert.Equal(t, "/write", eval[string](p, "location.pathname"))
+	loaded := eval[[]string](p, `performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)`)
+	assert.Contains(t, loaded, "/web/write.wasm")
+	assert.Contains(t, loaded, "/write.js")
+	assert.NotContains(t, loaded, "/web/app.wasm")
+	assert.Contains(t, p.position(), "step 20")
+	assert.Contains(t, p.text("title"), "(as code)")
+	p.screenshot("write-view")
+	p.noConsoleErrors()
 }
