@@ -9,15 +9,21 @@ SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.
 
 all: build
 
-build: web/app.wasm.br bin/server bin/spacetime
+build: web/app.wasm.br web/write.wasm.br bin/server bin/spacetime
 
-# The client: built alone (no server code linked in), stripped, and
-# precompressed so the server can send it as brotli or gzip.
+# The clients: built alone (no server code linked in), stripped, and
+# precompressed so the server can send them as brotli or gzip. app.wasm
+# is the lesson page's; write.wasm the Write view's (/write), the same
+# client with the interpreter of learners' programs (core/algo/python),
+# which app.wasm leaves out to stay small.
 web/app.wasm: $(SOURCES)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
 
-web/app.wasm.br: web/app.wasm cmd/precompress/main.go internal/precompress/precompress.go
-	$(GO) run ./cmd/precompress web/app.wasm
+web/write.wasm: $(SOURCES)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm/write
+
+web/%.wasm.br: web/%.wasm cmd/precompress/main.go internal/precompress/precompress.go
+	$(GO) run ./cmd/precompress $<
 
 bin/server: $(SOURCES) $(wildcard cmd/server/*.go)
 	$(GO) build -o $@ ./cmd/server
@@ -85,7 +91,7 @@ golden:
 	$(GO) test $(GOLDEN_PKGS) -update
 
 clean:
-	rm -rf bin dist web/app.wasm web/app.wasm.br web/app.wasm.gz
+	rm -rf bin dist web/app.wasm web/app.wasm.br web/app.wasm.gz web/write.wasm web/write.wasm.br web/write.wasm.gz
 
 # Figures against the budgets: a table, then one JSON line (see cmd/bench).
 # BENCHCOUNT=10 repeats the micro-benchmarks for benchstat (out/bench.txt).

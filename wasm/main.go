@@ -1,36 +1,11 @@
 //go:build js && wasm
 
 // Command wasm is the browser side of Spacetime, built as web/app.wasm. It
-// links only the client (no server code), which keeps the download small.
+// links only the client (no server code), and none of the algorithms that
+// another client runs (all.Elsewhere: a learner's program, wasm/write),
+// which keeps the lesson page's download small.
 package main
 
-import (
-	"runtime"
+import "spacetime/wasm/client"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"spacetime/app/lab"
-	"spacetime/app/ui"
-)
-
-func main() {
-	// spacetimeHeapMB reports the Go heap after a collection, for the
-	// benchmark harness (make bench).
-	app.Window().Set("spacetimeHeapMB", app.FuncOf(func(app.Value, []app.Value) any {
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return float64(m.HeapAlloc) / (1 << 20)
-	}))
-	// spacetimeGCs counts the Go collections so far, for the benchmark
-	// harness: a seek that took long with one under way is the collector's.
-	app.Window().Set("spacetimeGCs", app.FuncOf(func(app.Value, []app.Value) any {
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.NumGC
-	}))
-	// a link, a file or a click computes at most so much in the browser
-	lab.Bounds = ui.ClientBounds
-	ui.Routes()
-	app.RunWhenOnBrowser()
-}
+func main() { client.Run() }

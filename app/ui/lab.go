@@ -56,7 +56,7 @@ func (c *Lab) OnInit() {
 		// server sent it, rather than "Loading…" until OnNav
 		u := app.Window().URL()
 		q, err := lab.ParseLinkQuery(u.RawQuery)
-		c.index = err == nil && lab.IsCourseIndex(q, strings.HasSuffix(u.Path, "/compare"))
+		c.index = err == nil && !isWritePath(u.Path) && lab.IsCourseIndex(q, strings.HasSuffix(u.Path, "/compare"))
 	}
 }
 
@@ -145,8 +145,12 @@ func (c *Lab) OnDismount() {
 // OnNav opens the view the URL describes.
 func (c *Lab) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
-	// a static site serves /compare below its own path
+	// a static site serves /compare and /write below its own path
 	c.compare = strings.HasSuffix(u.Path, "/compare")
+	c.write = isWritePath(u.Path)
+	if c.loadOwnClient(u) {
+		return
+	}
 	if q, err := lab.ParseLinkQuery(u.RawQuery); err != nil {
 		// what does parse may still say the page is framed in a slide
 		partial, _ := url.ParseQuery(u.RawQuery)
@@ -166,7 +170,7 @@ func (c *Lab) open(q url.Values) {
 	c.embed = q.Get("embed") == "1"
 	prep, token := takePrepared(q)
 	c.prepared = token
-	if lab.IsCourseIndex(q, c.compare) {
+	if !c.writing() && lab.IsCourseIndex(q, c.compare) {
 		c.showIndex()
 		return
 	}
@@ -182,6 +186,9 @@ func (c *Lab) open(q url.Values) {
 		page, err = lab.PageFromQuery(q, c.compare)
 	}
 	if err != nil {
+		if c.goElsewhere(err) {
+			return
+		}
 		c.refuse(err)
 		return
 	}

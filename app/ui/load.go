@@ -108,6 +108,9 @@ func (c *Importer) openText(ctx app.Context, what, text string) bool {
 		p, err = s.Compile()
 	}
 	if err != nil {
+		if c.goElsewhereWith(err, lab.EncodeQuery(lab.RawScenarioQuery([]byte(text)))) {
+			return true // another page's client runs it (a learner's program)
+		}
 		c.problem = what + " was not loaded: " + err.Error()
 		return false
 	}

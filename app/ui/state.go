@@ -30,6 +30,8 @@ type state struct {
 	embed   bool
 	// compare says the page was opened as /compare.
 	compare bool
+	// write says the page was opened as /write, the Write view (writing).
+	write bool
 	// index says the page shows the course's index (courseIndex) and no
 	// run: page and panes are empty.
 	index bool

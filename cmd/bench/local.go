@@ -15,15 +15,25 @@ import (
 	"sync"
 )
 
+// wasmSizes measures both clients: the lesson page's and the Write
+// view's, which adds the interpreter of learners' programs.
 func wasmSizes(rep *Report) (err error) {
-	rep.WasmBytes, err = sizesIn("web")
+	if rep.WasmBytes, err = sizesIn("web"); err != nil {
+		return err
+	}
+	rep.WriteWasmBytes, err = clientSizesIn("web", "write.wasm")
 	return err
 }
 
-// sizesIn gives the sizes of the client in dir, raw and compressed.
-func sizesIn(dir string) (map[string]int64, error) {
+// sizesIn gives the sizes of the lesson page's client (app.wasm) in dir,
+// raw and compressed.
+func sizesIn(dir string) (map[string]int64, error) { return clientSizesIn(dir, "app.wasm") }
+
+// clientSizesIn gives the sizes of the client named name in dir, raw and
+// compressed.
+func clientSizesIn(dir, name string) (map[string]int64, error) {
 	out := map[string]int64{}
-	for key, name := range map[string]string{"raw": "app.wasm", "gzip": "app.wasm.gz", "brotli": "app.wasm.br"} {
+	for key, name := range map[string]string{"raw": name, "gzip": name + ".gz", "brotli": name + ".br"} {
 		st, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
 			return nil, fmt.Errorf("%v (make build makes it)", err)

@@ -46,6 +46,10 @@ var Goals = map[string]float64{
 // Report is the JSON printed last.
 type Report struct {
 	WasmBytes map[string]int64 `json:"wasm_bytes"`
+	// WriteWasmBytes is the same of the Write view's client, write.wasm:
+	// app.wasm and the interpreter of learners' programs. Ratios'
+	// write_wasm_{raw,gzip,brotli} say how much larger it is.
+	WriteWasmBytes map[string]int64 `json:"write_wasm_bytes"`
 	// FirstDiagramMS is navigation start to the prerendered picture and
 	// to the client's first canvas frame, cold and warm (see loads).
 	FirstDiagramMS map[string]float64 `json:"first_diagram_ms"`
@@ -149,6 +153,9 @@ func judge(rep *Report) {
 	ratio("first_diagram_cold", rep.FirstDiagramMS["canvas"], rep.Floor.FirstDiagramMS["canvas"])
 	ratio("first_diagram_warm", rep.FirstDiagramMS["canvas, warm"], rep.Floor.FirstDiagramMS["canvas, warm"])
 	ratio("wasm_brotli", float64(rep.WasmBytes["brotli"]), float64(rep.Floor.WasmBytes["brotli"]))
+	for _, enc := range []string{"raw", "gzip", "brotli"} {
+		ratio("write_wasm_"+enc, float64(rep.WriteWasmBytes[enc]), float64(rep.WasmBytes[enc]))
+	}
 	ratio("frame_script", rep.FrameScriptMS, rep.Floor.FrameScriptMS)
 	for name, native := range rep.CoreEventsPerS["native"] {
 		ratio("simulator_wasm/"+name, native, rep.CoreEventsPerS["wasm"][name])
@@ -222,6 +229,8 @@ func printTable(rep *Report) {
 		fmt.Printf("%-44s %22s %14s %s\n", name, measured, budget, mark(key))
 	}
 	row("app.wasm brotli (raw, gzip)", fmt.Sprintf("%.2f MB (%.2f, %.2f)", mb(rep.WasmBytes["brotli"]), mb(rep.WasmBytes["raw"]), mb(rep.WasmBytes["gzip"])), "≤ 2.0 MB", "wasm_brotli_mb")
+	row("write.wasm brotli (raw, gzip)", fmt.Sprintf("%.2f MB (%.2f, %.2f)", mb(rep.WriteWasmBytes["brotli"]), mb(rep.WriteWasmBytes["raw"]), mb(rep.WriteWasmBytes["gzip"])), "", "")
+	row("  over app.wasm, brotli (raw, gzip)", fmt.Sprintf("×%.3f (×%.3f, ×%.3f)", rep.Ratios["write_wasm_brotli"], rep.Ratios["write_wasm_raw"], rep.Ratios["write_wasm_gzip"]), "", "")
 	row("first diagram, interactive canvas (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas"]), "≤ 500 ms", "first_diagram_ms")
 	row("first diagram, prerendered SVG (median 5)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["prerendered"]), "", "")
 	row("first diagram, canvas, opened again (median 3)", fmt.Sprintf("%.0f ms", rep.FirstDiagramMS["canvas, warm"]), "", "")

@@ -11,19 +11,28 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"spacetime/app/lab"
 	"spacetime/app/ui"
 	"spacetime/internal/precompress"
 )
 
-// handler is the whole site.
+// handler is the whole site: the lesson page (/, /compare) and the Write
+// view (/write), each a page of go-app's with a client of its own.
 type handler struct {
+	// Handler is the lesson page's go-app handler, which also serves
+	// what both pages share (styles, wasm_exec.js, the manifest, the
+	// service worker).
 	*app.Handler
+	// write is the Write view's: its page and its loader (/write.js),
+	// which loads write.wasm (writeResources).
+	write   *app.Handler
 	web     webDir
 	version string
 	// prerender bounds the work of the pages sent with their pictures.
@@ -35,14 +44,48 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/", "/compare":
+		if h.sendElsewhere(w, r) {
+			return
+		}
 		h.prerender.serve(w, r, h.Handler)
-	case "/web/app.wasm", "/app.wasm", "/goapp.wasm":
+	case ui.WritePath:
+		h.prerender.serve(w, r, h.write)
+	case writeLoader:
+		// go-app's loader as the Write view's handler makes it: it
+		// loads write.wasm
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/app.js"
+		h.write.ServeHTTP(w, r2)
+	case "/web/app.wasm", "/web/write.wasm":
 		// straight to the client's own handler, whose ETag names the
 		// encoding sent (go-app gives every file the build's)
-		h.web.serveClient(w, r)
+		h.web.ServeHTTP(w, r)
+	case "/app.wasm", "/goapp.wasm":
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/web/app.wasm"
+		h.web.ServeHTTP(w, r2)
 	default:
 		h.Handler.ServeHTTP(w, r)
 	}
+}
+
+// sendElsewhere redirects a lesson page's link whose scenario another
+// page's client runs (a learner's program: the Write view) to that page,
+// with the same link; it reports whether it did. The lesson page's client
+// does the same (app/ui, write.go), for a static site and for a link it
+// is given in the page.
+func (h *handler) sendElsewhere(w http.ResponseWriter, r *http.Request) bool {
+	q, err := lab.ParseLinkQuery(r.URL.RawQuery)
+	if err != nil {
+		return false // the page says what is wrong with it
+	}
+	page := lab.ElsewherePage(q)
+	if page == "" || page == r.URL.Path {
+		return false
+	}
+	u := url.URL{Path: page, RawQuery: r.URL.RawQuery}
+	http.Redirect(w, r, u.String(), http.StatusFound)
+	return true
 }
 
 // publicAt tells the site the address students reach it at, for the
@@ -55,11 +98,11 @@ func (h *handler) publicAt(public string) error {
 	if err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") {
 		return fmt.Errorf("-public-url: want https://host (the site's public address), got %q", public)
 	}
-	h.Handler.Domain = u.Host
+	h.Handler.Domain, h.write.Domain = u.Host, u.Host
 	return nil
 }
 
-// versioned lists the files besides the client (app.wasm) whose contents
+// versioned lists the files besides the clients (app.wasm, write.wasm) whose contents
 // make up the version: a change to any of them renews the browsers' caches.
 var versioned = []string{"spacetime.js", "spacetime.css"}
 
@@ -73,13 +116,40 @@ func newHandler(dir string) (*handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	version, err := webVersion(dir, web.wasm.Raw)
+	var raw [][]byte
+	for _, c := range clients {
+		raw = append(raw, web.clients[c.path].Raw)
+	}
+	version, err := webVersion(dir, raw...)
 	if err != nil {
 		return nil, err
 	}
 	web.version = version
 	ui.Routes()
-	h := &app.Handler{
+	p := newPrerenderer(prerenderSlots, defaultBounds, prerenderWait, version)
+	// measured before the server answers anything, so that the first
+	// pages do not share the machine with it (0.2 s here)
+	p.measureLessons()
+	return &handler{
+		Handler: pageHandler(web, version), write: pageHandler(writeResources{web}, version),
+		web: web, version: version, prerender: p,
+	}, nil
+}
+
+// servedSite resolves go-app's resources and serves web/ (webDir, and the
+// static site's staticResources).
+type servedSite interface {
+	app.ResourceResolver
+	http.Handler
+}
+
+// pageHandler is go-app's handler for a page whose resources res resolves:
+// its client is res.Resolve("/web/app.wasm"), which go-app writes into the
+// loader (app.js) and the page preloads. Both pages have the same
+// version, the site's, so that one service worker (the lesson page's,
+// which knows the Write view: serviceWorker) keeps them both.
+func pageHandler(res servedSite, version string) *app.Handler {
+	return &app.Handler{
 		Name:        "Spacetime",
 		ShortName:   "Spacetime",
 		Title:       "Spacetime: a laboratory for distributed snapshots and coordination",
@@ -87,9 +157,9 @@ func newHandler(dir string) (*handler, error) {
 		Icon:        app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
 		Styles:      []string{"/web/spacetime.css"},
 		Scripts:     []string{"/web/spacetime.js"},
-		Resources:   web,
+		Resources:   res,
 		// start fetching the client while the page's scripts load, not after
-		RawHeaders:              []string{`<link rel="preload" href="/web/app.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`},
+		RawHeaders:              []string{`<link rel="preload" href="` + res.Resolve("/web/app.wasm") + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 		Version:                 version,
 		ThemeColor:              "#1f2933",
 		BackgroundColor:         "#ffffff",
@@ -97,56 +167,145 @@ func newHandler(dir string) (*handler, error) {
 		WasmContentLengthHeader: "X-Uncompressed-Length",
 		ServiceWorkerTemplate:   serviceWorker(),
 	}
-	p := newPrerenderer(prerenderSlots, defaultBounds, prerenderWait, version)
-	// measured before the server answers anything, so that the first
-	// pages do not share the machine with it (0.2 s here)
-	p.measureLessons()
-	return &handler{Handler: h, web: web, version: version, prerender: p}, nil
 }
 
-// serviceWorker is go-app's worker with two changes. A deep link carries
+// clients are the page's clients, by the path each is served at: the
+// lesson page's (wasm), and the Write view's (wasm/write), which also runs
+// learners' programs and is sent on /write only, so that the lesson page's
+// download does not grow by the interpreter.
+var clients = []struct{ path, file string }{
+	{"/web/app.wasm", "app.wasm"},
+	{"/web/write.wasm", "write.wasm"},
+}
+
+// writeLoader is the Write view's go-app loader (its app.js).
+const writeLoader = "/write.js"
+
+// writeResources resolves the Write view's resources: its loader and its
+// client are its own, everything else (styles, wasm_exec.js, the
+// manifest, the service worker) the lesson page's, so that the two pages
+// share one service worker, registered at the site's root.
+type writeResources struct{ servedSite }
+
+func (w writeResources) Resolve(loc string) string {
+	switch loc {
+	case "/app.js":
+		loc = writeLoader
+	case "/web/app.wasm":
+		loc = "/web/write.wasm"
+	}
+	return w.servedSite.Resolve(loc)
+}
+
+// serviceWorker is go-app's worker with three changes. A deep link carries
 // the whole view in its query string, and the server prerenders that view:
 // so a page is fetched from the network first, and only offline taken from
 // the cache, matched ignoring the query (the client then shows the right
-// view). And the client (app.wasm) is precached a few seconds after the
-// rest, not while the first visit is downloading it too.
+// view). The Write view, whose client is not the lesson page's, shares the
+// worker (its page registers the same one, at the site's root): it is
+// kept, page, loader and client, when first used, and offline never
+// answered with the lesson page. And the lesson page's client (app.wasm)
+// is precached a few seconds after the rest, not while the first visit is
+// downloading it too.
 func serviceWorker() string {
-	const cacheFirst = `async function fetchWithCache(request) {
-  const cachedResponse = await caches.match(request);`
-	const pagesFromNetwork = `async function fetchWithCache(request) {
+	const fetchFromCache = `async function fetchWithCache(request) {
+  const cachedResponse = await caches.match(request);
+  if (cachedResponse) {
+    return cachedResponse;
+  }
+  return await fetch(request);
+}`
+	const pagesFromNetwork = `// the pages with a client of their own (the Write view) and what they
+// load, by their paths in the worker's scope: kept as they are first used
+const keptOnUse = [{{.KeptOnUse}}];
+
+// where a request is in the worker's scope ("" for its root), or null
+function inScope(request) {
+  const url = new URL(request.url), scope = new URL(self.registration.scope);
+  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) {
+    return null;
+  }
+  return url.pathname.slice(scope.pathname.length);
+}
+
+// keep puts a copy of a response into this version's cache, under its
+// address without the query
+async function keep(request, response) {
+  if (request.method !== "GET" || response.status !== 200) {
+    return;
+  }
+  const url = new URL(request.url);
+  url.search = "";
+  url.hash = "";
+  try {
+    const cache = await caches.open(cacheName);
+    await cache.put(url.toString(), response);
+  } catch (err) {
+    console.error("keeping", url.toString(), "failed:", err);
+  }
+}
+
+async function fetchWithCache(request) {
+  const kept = keptOnUse.includes(inScope(request));
   if (request.mode === "navigate") {
     try {
-      return await fetch(request);
+      const response = await fetch(request);
+      if (kept) {
+        keep(request, response.clone());
+      }
+      return response;
     } catch (err) {
-      // any page of the site is the same client, which opens what the
-      // address says: offline, a page not cached is the root's
-      const page = await caches.match(request, {ignoreSearch: true}) || await caches.match(self.registration.scope);
+      // any page of the site but those with a client of their own is the
+      // same client, which opens what the address says: offline, a page
+      // not cached is the root's
+      const page = await caches.match(request, {ignoreSearch: true}) || (!kept && await caches.match(self.registration.scope));
       if (page) {
         return page;
       }
       throw err;
     }
   }
-  const cachedResponse = await caches.match(request);`
+  const cachedResponse = await caches.match(request);
+  if (cachedResponse) {
+    return cachedResponse;
+  }
+  const response = await fetch(request);
+  if (kept) {
+    keep(request, response.clone());
+  }
+  return response;
+}`
 	const precacheAll = "await cache.addAll(resourcesToCache);"
 	const precacheClientLater = `await cache.addAll(resourcesToCache.filter((u) => !u.endsWith(".wasm")));
   // the client is cached a few seconds later, so that on a first visit this
   // download does not compete with the page's own
   setTimeout(() => cache.addAll(resourcesToCache.filter((u) => u.endsWith(".wasm"))).catch(() => {}), 4000);`
-	for _, part := range []string{cacheFirst, precacheAll} {
+	for _, part := range []string{fetchFromCache, precacheAll} {
 		if !strings.Contains(app.DefaultAppWorkerJS, part) {
 			panic("go-app's service worker changed: review serviceWorker")
 		}
 	}
-	sw := strings.Replace(app.DefaultAppWorkerJS, cacheFirst, pagesFromNetwork, 1)
+	fetchPagesFromNetwork := strings.Replace(pagesFromNetwork, "{{.KeptOnUse}}", keptOnUse(), 1)
+	sw := strings.Replace(app.DefaultAppWorkerJS, fetchFromCache, fetchPagesFromNetwork, 1)
 	return strings.Replace(sw, precacheAll, precacheClientLater, 1)
 }
 
-// webVersion hashes the client's files: app.wasm as it is served (read once
-// at start), then the others.
-func webVersion(dir string, wasm []byte) (string, error) {
+// keptOnUse lists, as JavaScript strings, the paths (in the service
+// worker's scope, without the leading slash) of the Write view's page, its
+// static site's page file, its loader and its client.
+func keptOnUse() string {
+	page := strings.TrimPrefix(ui.WritePath, "/")
+	paths := []string{page, page + ".html", strings.TrimPrefix(writeLoader, "/"), strings.TrimPrefix(clients[1].path, "/")}
+	return `"` + strings.Join(paths, `", "`) + `"`
+}
+
+// webVersion hashes the clients' files: the clients as they are served
+// (read once at start), then the others.
+func webVersion(dir string, clients ...[]byte) (string, error) {
 	sum := sha256.New()
-	sum.Write(wasm)
+	for _, wasm := range clients {
+		sum.Write(wasm)
+	}
 	for _, name := range versioned {
 		f, err := os.Open(filepath.Join(dir, "web", name))
 		if err != nil {
@@ -162,29 +321,35 @@ func webVersion(dir string, wasm []byte) (string, error) {
 }
 
 // webDir serves web/ and resolves go-app's resource paths. It sends the
-// client, app.wasm, from memory as it was read and checked at start,
-// precompressed (brotli or gzip) when the browser accepts it: what is sent
-// always matches the version computed from it.
+// clients (clients: app.wasm, write.wasm) from memory as they were read
+// and checked at start, precompressed (brotli or gzip) when the browser
+// accepts it: what is sent always matches the version computed from them.
 type webDir struct {
-	fs   http.Handler
-	wasm *precompress.File
+	fs http.Handler
+	// clients are the clients by the path they are served at.
+	clients map[string]*precompress.File
 	// version is the build's, for the client's ETags.
 	version string
 }
 
 // newWebDir serves root/web.
 func newWebDir(root string) (webDir, error) {
-	wasm, err := loadClient(filepath.Join(root, "web", "app.wasm"))
-	if err != nil {
-		return webDir{}, err
+	d := webDir{clients: map[string]*precompress.File{}}
+	for _, c := range clients {
+		wasm, err := loadClient(filepath.Join(root, "web", c.file))
+		if err != nil {
+			return webDir{}, err
+		}
+		d.clients[c.path] = wasm
 	}
 	// only web/ is served: the rest of the directory (sources, .git) is not
 	files := http.FileServer(filesOnly{http.Dir(filepath.Join(root, "web"))})
-	return webDir{fs: http.StripPrefix("/web/", files), wasm: wasm}, nil
+	d.fs = http.StripPrefix("/web/", files)
+	return d, nil
 }
 
-// loadClient reads app.wasm and its compressed copies, rebuilding any copy
-// that does not inflate to app.wasm (a plain cp can leave an old copy
+// loadClient reads a client and its compressed copies, rebuilding any copy
+// that does not inflate to the client (a plain cp can leave an old copy
 // looking newer, or a fresh one looking older).
 func loadClient(name string) (*precompress.File, error) {
 	wasm, rebuilt, err := precompress.Load(name)
@@ -219,34 +384,34 @@ func (d webDir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if r.URL.Path == "/web/app.wasm" {
-		d.serveClient(w, r)
+	if wasm, ok := d.clients[r.URL.Path]; ok {
+		d.serveClient(w, r, wasm)
 		return
 	}
 	d.fs.ServeHTTP(w, r)
 }
 
-// serveClient sends app.wasm in the best encoding the browser accepts.
+// serveClient sends a client in the best encoding the browser accepts.
 // Ranges and conditional requests work on whichever body is sent.
-func (d webDir) serveClient(w http.ResponseWriter, r *http.Request) {
+func (d webDir) serveClient(w http.ResponseWriter, r *http.Request, wasm *precompress.File) {
 	w.Header().Add("Vary", "Accept-Encoding")
 	w.Header().Set("Content-Type", "application/wasm")
 	w.Header().Set("Cache-Control", "no-cache")
 	// the loader's progress bar needs the raw size, which a compressed
 	// response's Content-Length is not
-	w.Header().Set("X-Uncompressed-Length", strconv.Itoa(len(d.wasm.Raw)))
-	body, encoding := d.wasm.Raw, "identity"
+	w.Header().Set("X-Uncompressed-Length", strconv.Itoa(len(wasm.Raw)))
+	body, encoding := wasm.Raw, "identity"
 	accept := acceptedEncodings(r.Header.Get("Accept-Encoding"))
 	for _, enc := range precompress.Encodings {
 		if accept[enc.Name] {
 			w.Header().Set("Content-Encoding", enc.Name)
-			body, encoding = d.wasm.Copies[enc.Name], enc.Name
+			body, encoding = wasm.Copies[enc.Name], enc.Name
 			break
 		}
 	}
 	// each encoding is a representation of its own, with its own tag
 	w.Header().Set("ETag", `"`+d.version+"-"+encoding+`"`)
-	http.ServeContent(w, r, "app.wasm", d.wasm.ModTime, bytes.NewReader(body))
+	http.ServeContent(w, r, path.Base(r.URL.Path), wasm.ModTime, bytes.NewReader(body))
 }
 
 // filesOnly is a file system without directories, so that web/ and the

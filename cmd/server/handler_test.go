@@ -17,18 +17,21 @@ import (
 	"spacetime/internal/precompress"
 )
 
-// fakeWeb makes a web/ directory with a client and its compressed copies.
+// fakeWeb makes a web/ directory with the clients and their compressed
+// copies: app.wasm is "RAW", write.wasm "WRITE".
 func fakeWeb(t *testing.T) string {
 	dir := t.TempDir()
 	web := filepath.Join(dir, "web")
 	require.NoError(t, os.MkdirAll(filepath.Join(web, "sub"), 0o755))
 	for name, body := range map[string]string{
-		"app.wasm": "RAW", "spacetime.js": "js", "spacetime.css": "css", "sub/icon.svg": "<svg/>",
+		"app.wasm": "RAW", "write.wasm": "WRITE", "spacetime.js": "js", "spacetime.css": "css", "sub/icon.svg": "<svg/>",
 	} {
 		require.NoError(t, os.WriteFile(filepath.Join(web, name), []byte(body), 0o644))
 	}
-	_, err := precompress.Write(filepath.Join(web, "app.wasm"))
-	require.NoError(t, err)
+	for _, c := range clients {
+		_, err := precompress.Write(filepath.Join(web, c.file))
+		require.NoError(t, err)
+	}
 	return dir
 }
 

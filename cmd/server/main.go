@@ -1,6 +1,7 @@
-// Command server serves the Spacetime page: the go-app handler with the
-// client (web/app.wasm, sent precompressed when the browser accepts it), the
-// painter script, styles and icons from the web/ directory.
+// Command server serves the Spacetime page: the go-app handlers with the
+// clients (web/app.wasm for the lesson page, web/write.wasm for the Write
+// view at /write, each sent precompressed when the browser accepts it),
+// the painter script, styles and icons from the web/ directory.
 //
 //	server [-addr 127.0.0.1:8080] [-dir .]
 //	server -static DIR [-dir .]
@@ -23,7 +24,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+
+	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
 )
+
+// The server prerenders the Write view, a learner's program included: it
+// links the interpreter, which the lesson page's client leaves out.
+func init() { all.Add(python.Spec) }
 
 // memoryLimit is the heap the server's garbage collector works to stay
 // under: two prerenders at their bound and the pages being sent fit in it
@@ -75,11 +83,13 @@ func run(ctx context.Context, addr, dir, public string) error {
 	return err
 }
 
-// checkWeb makes sure the client was built, with a message that says how.
+// checkWeb makes sure the clients were built, with a message that says how.
 func checkWeb(dir string) error {
-	wasm := filepath.Join(dir, "web", "app.wasm")
-	if _, err := os.Stat(wasm); errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%s is missing: build it with `make build` (or run `make run`)", wasm)
+	for _, c := range clients {
+		wasm := filepath.Join(dir, "web", c.file)
+		if _, err := os.Stat(wasm); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s is missing: build it with `make build` (or run `make run`)", wasm)
+		}
 	}
 	return nil
 }

@@ -208,7 +208,7 @@ func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler
 		return nil, false
 	}
 	defer func() { <-slots }()
-	prep, ok := p.open(ctx, q, r.URL.Path == "/compare")
+	prep, ok := p.open(ctx, q, r.URL.Path)
 	if !ok {
 		return nil, false
 	}
@@ -219,13 +219,15 @@ func (p *prerenderer) prerender(r *http.Request, q url.Values, next http.Handler
 	return page, true
 }
 
-// open opens the page a link names within the bounds: what the page's
-// component draws, or nothing (no pictures) when it would take too much;
-// ok is false when the client left.
-func (p *prerenderer) open(client context.Context, q url.Values, compare bool) (prep ui.Prepared, ok bool) {
+// open opens the page a link names on the page at path (/, /compare or
+// /write) within the bounds: what the page's component draws, or nothing
+// (no pictures) when it would take too much; ok is false when the client
+// left.
+func (p *prerenderer) open(client context.Context, q url.Values, path string) (prep ui.Prepared, ok bool) {
+	compare := path == "/compare"
 	// the budget asks before every step; the flag it reads is set when the
 	// client leaves or the time is up
-	if lab.IsCourseIndex(q, compare) {
+	if path != ui.WritePath && lab.IsCourseIndex(q, compare) {
 		return prep, true // the index is links: nothing to open
 	}
 	limit := p.bounds.time

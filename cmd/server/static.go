@@ -27,12 +27,12 @@ import (
 // that path in the browser (staticRoot).
 
 // staticResources resolves the site's resources relative to its pages.
-type staticResources struct{ webDir }
+type staticResources struct{ servedSite }
 
 // Resolve makes the server's absolute paths relative: "/web/x" is
 // "./web/x", "/" is "./".
 func (s staticResources) Resolve(loc string) string {
-	r := s.webDir.Resolve(loc)
+	r := s.servedSite.Resolve(loc)
 	if strings.HasPrefix(r, "/") {
 		return "." + r
 	}
@@ -44,7 +44,7 @@ func (s staticResources) Resolve(loc string) string {
 // know that prefix when it is written: it is the page's directory, found
 // here. A page file's name becomes the route it stands for, so that
 // reloading keeps working: index.html is the site's root, compare.html
-// /compare, and a lesson's page (snapshot-bank.html) the root with the
+// /compare, write.html /write (the Write view), and a lesson's page (snapshot-bank.html) the root with the
 // lesson in its link (?s=snapshot-bank) unless the link names another.
 const staticRoot = `
 // a static site: the root is the page's directory, wherever it is served
@@ -56,6 +56,8 @@ const staticRoot = `
     path = dir;
   } else if (file === "compare.html") {
     path = dir + "compare";
+  } else if (file === "write.html") {
+    path = dir + "write";
   } else if (/^[a-z0-9-]+\.html$/.test(file)) {
     path = dir;
     if (!new URLSearchParams(search).has("s")) {
@@ -70,17 +72,18 @@ const staticRoot = `
 `
 
 // writeStatic writes the site of the directory root (which holds web/)
-// into dir: index.html and compare.html, a page for every built-in lesson
-// with its picture, go-app's scripts, worker and manifest, and web/ (the
-// client with its precompressed copies, the styles, scripts, icons and
-// the example deck).
+// into dir: index.html, compare.html and write.html (the Write view), a
+// page for every built-in lesson with its picture, go-app's scripts (the
+// Write view's loader, write.js, beside app.js), worker and manifest, and
+// web/ (the clients with their precompressed copies, the styles, scripts,
+// icons and the example deck).
 func writeStatic(root, dir string) error {
 	h, err := newHandler(root)
 	if err != nil {
 		return err
 	}
-	h.Handler.Resources = staticResources{h.web}
-	h.Handler.RawHeaders = []string{`<link rel="preload" href="./web/app.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`}
+	h.Handler = pageHandler(staticResources{h.web}, h.version)
+	h.write = pageHandler(writeResources{staticResources{h.web}}, h.version)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -104,7 +107,9 @@ func writeStatic(root, dir string) error {
 	files := map[string]string{
 		"index.html":           "/",
 		"compare.html":         "/compare",
+		"write.html":           ui.WritePath,
 		"app.js":               "/app.js",
+		"write.js":             writeLoader,
 		"app-worker.js":        "/app-worker.js",
 		"manifest.webmanifest": "/manifest.webmanifest",
 		"app.css":              "/app.css",
@@ -127,7 +132,7 @@ func writeStatic(root, dir string) error {
 				return fmt.Errorf("writing %s: %w", name, err)
 			}
 		}
-		if name == "app.js" {
+		if name == "app.js" || name == "write.js" {
 			const env = "const goappEnv = "
 			i := strings.Index(string(body), env)
 			end := i + strings.Index(string(body[i:]), ";\n")

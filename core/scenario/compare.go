@@ -65,6 +65,9 @@ func (c *Comparison) Members() ([]*Scenario, error) {
 	for i, id := range c.Algorithms {
 		spec, ok := all.Lookup(id)
 		if !ok {
+			if err := all.Missing(id); err != nil {
+				return nil, fmt.Errorf("scenario: field \"algorithms[%d]\": %w", i, err)
+			}
 			return nil, fieldErr(fmt.Sprintf("algorithms[%d]", i), "unknown algorithm %q (known: %s)", clipText(id), strings.Join(all.IDs(), ", "))
 		}
 		fields := map[string]json.RawMessage{}

@@ -417,6 +417,10 @@ func (s *Scenario) check(scriptLen int) (*sim.Spec, error) {
 		if s.Algorithm == "" {
 			return nil, fieldErr("algorithm", "say which algorithm runs (known: %s)", strings.Join(all.IDs(), ", "))
 		}
+		if err := all.Missing(s.Algorithm); err != nil {
+			// another page's client runs it: whoever opened it can go there
+			return nil, fmt.Errorf("scenario: field \"algorithm\": %w", err)
+		}
 		return nil, fieldErr("algorithm", "unknown algorithm %q (known: %s)", clipText(s.Algorithm), strings.Join(all.IDs(), ", "))
 	}
 	spec, err := s.program(spec)

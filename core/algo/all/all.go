@@ -3,6 +3,8 @@
 package all
 
 import (
+	"fmt"
+
 	"spacetime/core/algo/barrier"
 	"spacetime/core/algo/bully"
 	"spacetime/core/algo/central"
@@ -93,3 +95,54 @@ func Add(spec *sim.Spec) {
 // calls it once, before its tests run (in TestMain); the product never
 // does. It panics if the id is taken.
 func AddFixture(spec *sim.Spec) { Add(spec) }
+
+// elsewhere names the algorithms whose runner is linked only into another
+// client than the lesson page's, each with the page (a route) whose client
+// runs it: a link or file that names one, opened by a client without it,
+// opens that page with the same link instead. The lesson page's client
+// stays small by leaving them out (see wasm/write).
+var elsewhere = map[string]string{
+	"python": "/write", // a learner's program: the Write view
+}
+
+// Elsewhere is the page (a route, such as "/write") whose client runs the
+// algorithm id, for an algorithm that only another client than the lesson
+// page's links; ok is false for any other id.
+func Elsewhere(id string) (page string, ok bool) {
+	page, ok = elsewhere[id]
+	return page, ok
+}
+
+// PageHere reports whether this binary runs every algorithm that the page
+// (a route) is there for: false for the Write view in the lesson page's
+// client, which must then load the page's own client.
+func PageHere(page string) bool {
+	for id, p := range elsewhere {
+		if _, linked := Lookup(id); p == page && !linked {
+			return false
+		}
+	}
+	return true
+}
+
+// ElsewhereError says a scenario names an algorithm this binary does not
+// link, which the client of another page runs (Elsewhere).
+type ElsewhereError struct {
+	// Algorithm is the scenario's algorithm, Page the route of the
+	// client that runs it.
+	Algorithm, Page string
+}
+
+func (e *ElsewhereError) Error() string {
+	return fmt.Sprintf("the algorithm %q runs in another page (%s), which this one cannot load", e.Algorithm, e.Page)
+}
+
+// Missing is the error for an algorithm id that is not registered: an
+// *ElsewhereError when another client runs it, else nil (the caller says
+// it is unknown).
+func Missing(id string) error {
+	if page, ok := Elsewhere(id); ok {
+		return &ElsewhereError{Algorithm: id, Page: page}
+	}
+	return nil
+}

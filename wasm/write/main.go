@@ -1,0 +1,17 @@
+//go:build js && wasm
+
+// Command write is the Write view's client, built as web/write.wasm: the
+// lesson page's client (wasm) and the interpreter of learners' programs
+// (core/algo/python), which the server sends on /write only.
+package main
+
+import (
+	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
+	"spacetime/wasm/client"
+)
+
+func main() {
+	all.Add(python.Spec)
+	client.Run()
+}
