@@ -10,21 +10,30 @@ import (
 	"strings"
 
 	"spacetime/core/algo/all"
+	"spacetime/core/scenario"
 )
 
 // ElsewherePage is the page (a route, such as "/write") whose client runs
 // a view of the link, when one of its views names an algorithm that only
 // another client than the lesson page's links (all.Elsewhere); "" when the
 // lesson page runs them all. It reads each packed scenario's algorithm
-// only, without opening it, so that a server that links every algorithm
+// only, without opening it (a code= runs its lesson by a program), so that a server that links every algorithm
 // can send such a link to its page before prerendering anything. A view it
 // cannot read is left to the page, which says what is wrong with it.
 func ElsewherePage(q url.Values) string {
 	for key, values := range q {
-		if base, _, _ := strings.Cut(key, "."); base != "sc" || len(values) != 1 {
+		base, _, _ := strings.Cut(key, ".")
+		if len(values) != 1 {
 			continue
 		}
-		if page, ok := all.Elsewhere(packedAlgorithm(values[0])); ok {
+		algorithm := ""
+		switch base {
+		case "sc":
+			algorithm = packedAlgorithm(values[0])
+		case "code":
+			algorithm = scenario.ProgramAlgorithm // a lesson run by a program
+		}
+		if page, ok := all.Elsewhere(algorithm); ok {
 			return page
 		}
 	}

@@ -27,6 +27,7 @@ func TestAProgramsLinkNamesTheWriteView(t *testing.T) {
 	assert.Equal(t, "/write", lab.ElsewherePage(q2), "any view's")
 	assert.Empty(t, lab.ElsewherePage(url.Values{"s": {"snapshot-bank"}}))
 	assert.Empty(t, lab.ElsewherePage(url.Values{"sc": {"%%not packed"}}), "a view it cannot read is the page's to refuse")
+	assert.Equal(t, "/write", lab.ElsewherePage(url.Values{"s": {"token-ring-idle"}, "code": {"eJwrzs8tSE4tLMnP0ynPL8pJUQQAJyYFCA"}}), "a lesson run by a program")
 
 	_, err := lab.PageFromQuery(q, false)
 	var e *all.ElsewhereError
