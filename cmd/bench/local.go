@@ -143,6 +143,30 @@ func throughput(rep *Report, wasm bool) error {
 	return runErr
 }
 
+// programs measures the algorithms written as learners' programs beside
+// their Go twins, natively or in wasm: cmd/throughput -programs.
+func programs(rep *Report, wasm bool) error {
+	platform, lines, runErr, err := runThroughput[struct {
+		Algorithm string  `json:"algorithm"`
+		PerSecond float64 `json:"events_per_s"`
+		Error     string  `json:"error"`
+	}](wasm, "-programs", "-steps", "20000")
+	if err != nil {
+		return err
+	}
+	if rep.ProgramEventsPerS == nil {
+		rep.ProgramEventsPerS = map[string]map[string]float64{}
+	}
+	rep.ProgramEventsPerS[platform] = map[string]float64{}
+	for _, r := range lines {
+		if r.Error != "" {
+			return fmt.Errorf("%s: %s", r.Algorithm, r.Error)
+		}
+		rep.ProgramEventsPerS[platform][r.Algorithm] = r.PerSecond
+	}
+	return runErr
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -32,6 +32,8 @@ var Budgets = map[string]float64{
 	"frame_script_ms":       2,
 	"heap_mb":               64,
 	"core_events_per_s_min": 1_000_000,
+	// a learner's program, natively and in wasm (Node.js)
+	"program_events_per_s_min": 50_000,
 }
 
 // Goals are the ratios to the floors the figures are held to.
@@ -73,6 +75,10 @@ type Report struct {
 	FrameLayoutMS  float64                       `json:"frame_layout_ms"`
 	FrameShapes    int                           `json:"frame_shapes"`
 	CoreEventsPerS map[string]map[string]float64 `json:"core_events_per_s"`
+	// ProgramEventsPerS are the algorithms written as learners' programs
+	// (core/algo/python/ports) beside their Go twins, by platform, then
+	// "python:ID" and "ID" at 3 processes (cmd/throughput -programs).
+	ProgramEventsPerS map[string]map[string]float64 `json:"program_events_per_s"`
 	HeapMB         float64                       `json:"heap_mb"`
 	// ImportMS is the time to open a ShiViz log of that many events,
 	// natively and in wasm (Node.js, warm: the median of repeats in one
@@ -131,6 +137,8 @@ func main() {
 	step("throughput (native)", func() error { return throughput(rep, false) })
 	step("log import (native)", func() error { return importLog(rep, false) })
 	step("throughput (wasm, Node.js)", func() error { return throughput(rep, true) })
+	step("programs (native)", func() error { return programs(rep, false) })
+	step("programs (wasm, Node.js)", func() error { return programs(rep, true) })
 	step("log import (wasm, Node.js)", func() error { return importLog(rep, true) })
 	step("schedule search (native)", func() error { return searches(rep, false) })
 	step("schedule search (wasm, Node.js)", func() error { return searches(rep, true) })
@@ -180,6 +188,13 @@ func judge(rep *Report) {
 	}
 	if rep.HeapMB > 0 {
 		w["heap_mb"] = rep.HeapMB <= Budgets["heap_mb"]
+	}
+	for _, platform := range []string{"native", "wasm"} {
+		for name, v := range rep.ProgramEventsPerS[platform] {
+			if strings.HasPrefix(name, "python:") {
+				w["program_events_per_s_min/"+platform+"/"+name] = v >= Budgets["program_events_per_s_min"]
+			}
+		}
 	}
 	// every algorithm at its smallest size measured meets the budget
 	for algo, v := range smallest(rep.CoreEventsPerS["native"]) {
@@ -262,6 +277,15 @@ func printTable(rep *Report) {
 				budget, key = "≥ 1,000,000", "core_events_per_s_min/"+algo
 			}
 			row(fmt.Sprintf("simulator %s, %s", name, platform), fmt.Sprintf("%.0f events/s", rep.CoreEventsPerS[platform][name]), budget, key)
+		}
+	}
+	for _, platform := range []string{"native", "wasm"} {
+		for _, name := range sortedKeys(rep.ProgramEventsPerS[platform]) {
+			id, program := strings.CutPrefix(name, "python:")
+			if !program {
+				continue
+			}
+			row(fmt.Sprintf("program %s, %s (Go: %.0f)", id, platform, rep.ProgramEventsPerS[platform][id]), fmt.Sprintf("%.0f events/s", rep.ProgramEventsPerS[platform][name]), "≥ 50,000", "program_events_per_s_min/"+platform+"/"+name)
 		}
 	}
 	printFloors(rep)

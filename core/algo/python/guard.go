@@ -143,8 +143,7 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 	switch e := e.(type) {
 	case *syntax.BinaryExpr:
 		e.X, e.Y = guardExpr(e.X), guardExpr(e.Y)
-		if name, ok := guardedOps[e.Op]; ok && !(e.Op == syntax.PLUS && (literal(e.X) || literal(e.Y))) {
-			// x + 1 or "to " + x grows by the literal at most, once a step
+		if name, ok := guardedOps[e.Op]; ok && !unguarded(e) {
 			return callGuard(e.OpPos, name, e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
@@ -201,6 +200,34 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 		}
 	}
 	return e
+}
+
+// unguarded says a growing operation cannot make a large value at once:
+// x + 1 or "to " + x grows by the literal at most, once a step, and a
+// format written in the program with only numbers in it ("to %d") makes
+// a text as long as the format and the numbers' digits.
+func unguarded(e *syntax.BinaryExpr) bool {
+	switch e.Op {
+	case syntax.PLUS:
+		return literal(e.X) || literal(e.Y)
+	case syntax.PERCENT:
+		f, ok := e.X.(*syntax.Literal)
+		if !ok || f.Token != syntax.STRING {
+			return false
+		}
+		text, _ := f.Value.(string)
+		for i := 0; i < len(text); i++ {
+			if text[i] != '%' {
+				continue
+			}
+			if i+1 >= len(text) || !strings.ContainsRune("d%xXo", rune(text[i+1])) {
+				return false
+			}
+			i++
+		}
+		return true
+	}
+	return false
 }
 
 // literal says e is a number or a text written in the program.
