@@ -26,12 +26,24 @@ type Process struct {
 	started, wanting, inCS bool
 	// failed is the error that stopped the process's program, "" if none.
 	failed string
+	// thread is the interpreter thread the process's calls run on, made
+	// at its first call; a copy makes its own.
+	thread *starlark.Thread
 	// frozen is a frozen copy of state as it stood after the process's
 	// last step, for the invariants, which read every process's state
 	// after every step: only the process that stepped is copied again.
 	// It is shared by clones (nothing changes it); nil until made, and
 	// dropped by every step.
 	frozen *starlark.Dict
+}
+
+// threadOf is the thread the process's calls run on. A run is stepped
+// by one goroutine, so its processes' threads are never used at once.
+func (n *Process) threadOf() *starlark.Thread {
+	if n.thread == nil {
+		n.thread = newThread()
+	}
+	return n.thread
 }
 
 // frozenState is the process's state as invariants read it.
@@ -121,6 +133,7 @@ func fromJSON(v any) starlark.Value {
 func (n *Process) Clone() sim.Node {
 	c := *n
 	c.state, c.disk = copyDict(n.state), copyDict(n.disk)
+	c.thread = nil
 	return &c
 }
 
@@ -236,7 +249,7 @@ func (c *call) run(fn *starlark.Function, handler string, args ...starlark.Value
 	if fn == nil {
 		return
 	}
-	_, err := callBounded(fn, args, func(_ *starlark.Thread, msg string) { c.say(msg) })
+	_, err := callBounded(c.node.threadOf(), fn, args, func(_ *starlark.Thread, msg string) { c.say(msg) })
 	if c.p != nil {
 		c.p.call = nil // a p kept past its call can do nothing
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"go.starlark.net/resolve"
@@ -234,7 +233,7 @@ func (p *Program) readMeasure(f *syntax.File) (*sim.Measure, error) {
 	}
 	m.Format = func(x int64) string { return fmt.Sprintf(format, x) }
 	amount := func(fn *starlark.Function, arg starlark.Value) int64 {
-		v, err := callBounded(fn, starlark.Tuple{arg}, nil)
+		v, err := callBounded(nil, fn, starlark.Tuple{arg}, nil)
 		if err != nil {
 			return 0
 		}
@@ -280,21 +279,19 @@ func newThread() *starlark.Thread {
 	return t
 }
 
-// threads keeps interpreter threads between calls: a run calls the
-// program a few times a step, and a thread is the largest thing a call
-// would otherwise allocate.
-var threads = sync.Pool{New: func() any { return newThread() }}
-
-// callBounded calls fn on a thread of its own, bounded to MaxCallSteps;
-// print, if not nil, takes what the call prints.
-func callBounded(fn starlark.Callable, args starlark.Tuple, print func(*starlark.Thread, string)) (starlark.Value, error) {
-	t := threads.Get().(*starlark.Thread)
+// callBounded calls fn on thread t (nil: a new one), bounded to
+// MaxCallSteps; print, if not nil, takes what the call prints. A run
+// calls the program a few times a step, each time on a thread its
+// processes keep (threadOf), which a call would otherwise allocate.
+func callBounded(t *starlark.Thread, fn starlark.Callable, args starlark.Tuple, print func(*starlark.Thread, string)) (starlark.Value, error) {
+	if t == nil {
+		t = newThread()
+	}
 	t.Steps = 0
 	t.Uncancel()
 	t.Print = print
 	v, err := starlark.Call(t, fn, args, nil)
 	t.Print = nil
-	threads.Put(t)
 	return v, err
 }
 

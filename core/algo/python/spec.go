@@ -158,7 +158,8 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 	if fn.NumParams() == 2 {
 		args = append(args, &world{v: v})
 	}
-	res, err := callBounded(fn, args, nil)
+	// the invariants of a run borrow its first process's thread
+	res, err := callBounded(v.Node(0).(*Process).threadOf(), fn, args, nil)
 	if err != nil {
 		e := evalError(err)
 		return false, fmt.Sprintf("%s raised an error: %s", name, e.Error())
