@@ -52,50 +52,93 @@ type Failure struct {
 // stops at the first run that breaks an invariant. The runs share
 // budget (nil: none); a check that runs out of it says so in Stopped.
 func Check(lesson *scenario.Scenario, algorithm, code string, runs int, budget *engine.Budget) (Answer, error) {
+	c, err := NewChecker(lesson, algorithm, code, runs)
+	if err != nil {
+		return Answer{}, err
+	}
+	for !c.Done() {
+		if err := c.Next(budget); err != nil {
+			return c.Answer(), err
+		}
+	}
+	return c.Answer(), nil
+}
+
+// Checker checks an answer a run at a time, so that a page can show its
+// progress and stay responsive between runs.
+type Checker struct {
+	base *scenario.Scenario
+	runs int
+	a    Answer
+	err  error
+}
+
+// NewChecker prepares the check of Check.
+func NewChecker(lesson *scenario.Scenario, algorithm, code string, runs int) (*Checker, error) {
 	if runs < 1 || runs > MaxRuns {
-		return Answer{}, fmt.Errorf("an answer is checked on 1 to %d runs, got %d", MaxRuns, runs)
+		return nil, fmt.Errorf("an answer is checked on 1 to %d runs, got %d", MaxRuns, runs)
 	}
 	base := lesson.WithProgram(algorithm, code)
 	base.Expect = nil // an exercise's answer must hold, whatever the lesson shows
-	var a Answer
-	for seed := uint64(1); seed <= uint64(runs); seed++ {
-		s := base.WithSeed(seed)
-		p, err := s.Compile()
-		if err != nil {
-			return a, err
-		}
-		r, err := p.RunWithin(budget)
-		if err != nil {
-			return a, err
-		}
-		if a.Invariants == nil {
-			for _, f := range r.Failures() {
-				a.Invariants = append(a.Invariants, f.Name)
-			}
-		}
-		if r.Stopped() == engine.StoppedBudget {
-			a.Stopped = fmt.Sprintf("the check stopped after %d of %d runs: %s", a.Runs, runs, budget.Cause())
-			return a, nil
-		}
-		a.Runs++
-		var first *engine.Failure
-		for _, f := range r.Failures() {
-			if f.Step >= 0 && (first == nil || f.Step < first.Step) {
-				first = &f
-			}
-		}
-		if first == nil && s.Until.Done && r.Stopped() != "done" {
-			// the lesson's goal (a snapshot that completes) is part of
-			// the answer: a rule that never finishes breaks nothing else
-			first = &engine.Failure{Name: DoneName, Step: r.Len() - 1, Detail: fmt.Sprintf("the run ended (%s) at step %d before done(states) held", r.Stopped(), r.Len())}
-		}
-		if first != nil {
-			a.Failure = &Failure{Seed: seed, Step: first.Step + 1, Invariant: first.Name, Detail: first.Detail, Scenario: s}
-			return a, nil
-		}
-		a.Passed++
+	return &Checker{base: base, runs: runs}, nil
+}
+
+// Done says the check has its answer: every run made, a failure found,
+// the budget spent, or an error.
+func (c *Checker) Done() bool {
+	return c.a.Runs >= c.runs || c.a.Failure != nil || c.a.Stopped != "" || c.err != nil
+}
+
+// Answer is what the check found so far.
+func (c *Checker) Answer() Answer { return c.a }
+
+// Total is how many runs the check makes at most.
+func (c *Checker) Total() int { return c.runs }
+
+// Next makes the next run, within budget (nil: none).
+func (c *Checker) Next(budget *engine.Budget) error {
+	if c.Done() {
+		return c.err
 	}
-	return a, nil
+	seed := uint64(c.a.Runs + 1)
+	s := c.base.WithSeed(seed)
+	p, err := s.Compile()
+	if err != nil {
+		c.err = err
+		return err
+	}
+	r, err := p.RunWithin(budget)
+	if err != nil {
+		c.err = err
+		return err
+	}
+	if c.a.Invariants == nil {
+		for _, f := range r.Failures() {
+			c.a.Invariants = append(c.a.Invariants, f.Name)
+		}
+	}
+	if r.Stopped() == engine.StoppedBudget {
+		c.a.Stopped = fmt.Sprintf("the check stopped after %d of %d runs: %s", c.a.Runs, c.runs, budget.Cause())
+		return nil
+	}
+	c.a.Runs++
+	var first *engine.Failure
+	for _, f := range r.Failures() {
+		if f.Step >= 0 && (first == nil || f.Step < first.Step) {
+			first = &f
+		}
+	}
+	if first == nil && s.Until.Done && r.Stopped() != "done" {
+		// the lesson's goal (a snapshot that completes) is part of the
+		// answer: a rule that never finishes breaks nothing else
+		first = &engine.Failure{Name: DoneName, Step: r.Len() - 1, Detail: fmt.Sprintf("the run ended (%s) at step %d before done(states) held", r.Stopped(), r.Len())}
+	}
+	if first != nil {
+		c.a.Failure = &Failure{Seed: seed, Step: first.Step + 1, Invariant: first.Name, Detail: first.Detail, Scenario: s}
+		return nil
+	}
+	c.a.Passed++
+	return nil
 }
 
 // Say is the answer in a sentence: "every invariant (money is conserved,

@@ -1,0 +1,38 @@
+package lab_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/app/lab"
+	"spacetime/core/algo/python"
+	"spacetime/core/exercise"
+)
+
+// An exercise opens as its lesson with the skeleton as the program; the
+// check of an answer that fails links the failing run at its step.
+func TestAnExerciseOpensAndItsFailureLinksItsRun(t *testing.T) {
+	q, ok := lab.ExerciseQuery("snapshot-bank")
+	require.True(t, ok)
+	_, ok = lab.ExerciseQuery("snapshot-nonfifo")
+	assert.False(t, ok, "not an exercise")
+
+	p, err := lab.PageFromQuery(q, false)
+	require.NoError(t, err)
+	lesson, ok := p.Views[0].Exercise()
+	require.True(t, ok)
+	assert.Equal(t, "snapshot-bank", lesson.ID)
+	assert.Equal(t, "chandy-lamport", lesson.Algorithm)
+
+	a, err := exercise.Check(lesson, python.ID, p.Views[0].Scenario().Code, 5, nil)
+	require.NoError(t, err)
+	require.NotNil(t, a.Failure, "the skeleton's hole finishes no snapshot")
+	fq, err := lab.FailureQuery(a.Failure)
+	require.NoError(t, err)
+	failing, err := lab.PageFromQuery(fq, false)
+	require.NoError(t, err)
+	assert.Equal(t, a.Failure.Step, failing.Views[0].Step())
+	assert.Equal(t, a.Failure.Seed, failing.Views[0].Scenario().Seed)
+}
