@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/app/diagram"
-	"spacetime/core/faults"
 	"spacetime/core/algo/python/ports"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
 )
 

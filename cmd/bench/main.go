@@ -79,7 +79,7 @@ type Report struct {
 	// (core/algo/python/ports) beside their Go twins, by platform, then
 	// "python:ID" and "ID" at 3 processes (cmd/throughput -programs).
 	ProgramEventsPerS map[string]map[string]float64 `json:"program_events_per_s"`
-	HeapMB         float64                       `json:"heap_mb"`
+	HeapMB            float64                       `json:"heap_mb"`
 	// ImportMS is the time to open a ShiViz log of that many events,
 	// natively and in wasm (Node.js, warm: the median of repeats in one
 	// process): read it, replay it and lay out its diagram; and in the
