@@ -43,23 +43,56 @@ type Subject struct {
 type Lesson struct {
 	Name   string
 	Config func() (engine.Config, error)
+	// Scenario is the lesson's scenario, nil for a fixture's run.
+	Scenario func() (*scenario.Scenario, error)
 }
 
 // Registered is the subject of a registered algorithm: its built-in
 // lessons, and random variations of the first.
 func Registered(spec *sim.Spec) (Subject, error) {
+	return lessonsOf(spec, spec.ID, "", func(s *scenario.Scenario) *scenario.Scenario { return s })
+}
+
+// Program is the subject of a learner's program that ports a built-in
+// algorithm (core/algo/python/ports): the algorithm's lessons run by the
+// program (named python-LESSON), and random variations of the first.
+// python is the interpreter's algorithm id, which the caller links.
+func Program(algorithm, python, code string) (Subject, error) {
+	as := func(s *scenario.Scenario) *scenario.Scenario { return s.WithProgram(python, code) }
+	for _, id := range scenario.BuiltinIDs() {
+		if s, err := scenario.Builtin(id); err == nil && s.Algorithm == algorithm {
+			p, err := as(s).Compile()
+			if err != nil {
+				return Subject{}, err
+			}
+			return lessonsOf(p.Spec(), algorithm, python+"-", as)
+		}
+	}
+	return Subject{}, fmt.Errorf("%s has no built-in lesson", algorithm)
+}
+
+// lessonsOf is the subject of spec over the built-in lessons of
+// algorithm, each made the subject's run by as and named prefix+id.
+func lessonsOf(spec *sim.Spec, algorithm, prefix string, as func(*scenario.Scenario) *scenario.Scenario) (Subject, error) {
 	sub := Subject{Spec: spec}
 	var base *scenario.Scenario
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
-		if err != nil || s.Algorithm != spec.ID {
+		if err != nil || s.Algorithm != algorithm {
 			continue
 		}
 		if base == nil {
-			base = s
+			base = as(s)
 		}
-		sub.Lessons = append(sub.Lessons, Lesson{Name: id, Config: func() (engine.Config, error) {
+		lessonScenario := func() (*scenario.Scenario, error) {
 			s, err := scenario.Builtin(id)
+			if err != nil {
+				return nil, err
+			}
+			return as(s), nil
+		}
+		sub.Lessons = append(sub.Lessons, Lesson{Name: prefix + id, Scenario: lessonScenario, Config: func() (engine.Config, error) {
+			s, err := lessonScenario()
 			if err != nil {
 				return engine.Config{}, err
 			}
@@ -650,7 +683,10 @@ var stress = map[string]string{
 // steps, and takes a keyframe every 8.
 func Long(sub Subject, n, steps int) (engine.Config, string, error) {
 	lesson := sub.Lessons[0]
-	s, err := scenario.Builtin(lesson.Name)
+	if lesson.Scenario == nil {
+		return engine.Config{}, "", fmt.Errorf("%s: a fixture's run has no scenario to make long", lesson.Name)
+	}
+	s, err := lesson.Scenario()
 	if err != nil {
 		return engine.Config{}, "", err
 	}

@@ -10,21 +10,38 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
+	"spacetime/core/algo/python/ports"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/golden"
 )
 
-// subjects are every registered algorithm and the suite's own fixture.
+// subjects are every registered algorithm, every algorithm written as a
+// learner's program (a port), and the suite's own fixture.
 func subjects(t *testing.T) []Subject {
 	t.Helper()
 	var out []Subject
 	for _, spec := range all.Specs() {
+		if spec.Program != nil {
+			continue // a program is a subject by its code, below
+		}
 		sub, err := Registered(spec)
 		require.NoError(t, err)
 		out = append(out, sub)
 	}
+	for _, id := range ports.Algorithms() {
+		code, _ := ports.For(id)
+		sub, err := Program(id, python.ID, code)
+		require.NoError(t, err)
+		out = append(out, sub)
+	}
 	return append(out, RelaySubject())
+}
+
+func TestMain(m *testing.M) {
+	all.Add(python.Spec)
+	os.Exit(m.Run())
 }
 
 // wasm makes the suite lighter under js/wasm, where it runs several times
