@@ -86,6 +86,7 @@ func (c *Writer) run(ctx app.Context) {
 		*w = writing{text: text, base: c.sess(i).Scenario().Code}
 		if f := c.sess(i).Failure(); f != nil {
 			c.panes[i].notice = "Your program ran, and stopped at step " + strconv.Itoa(f.Step+1) + ": " + failureText(f.Err)
+			c.caretAt(ctx, f.Err)
 		}
 	}
 }
@@ -95,6 +96,14 @@ func (c *Writer) showFailure(ctx app.Context) {
 	i := c.Pane
 	if f := c.sess(i).Failure(); f != nil {
 		c.controlsOf(i).step(ctx, func() { c.page.Seek(i, f.Step+1) })
+		c.caretAt(ctx, f.Err)
+	}
+}
+
+// caretAt puts the editor's caret at a run's error, at its line.
+func (c *Writer) caretAt(ctx app.Context, err error) {
+	if _, line, col := placed(err); line > 0 {
+		c.caret(ctx, line, col)
 	}
 }
 
@@ -120,19 +129,33 @@ func failureText(err error) string {
 	return words
 }
 
-// focusProblem puts the editor's caret where the program is wrong, which
-// scrolls that line into view.
+// focusProblem puts the editor's caret where the program is wrong.
 func (c *Writer) focusProblem(ctx app.Context) {
-	w := c.draft()
-	if w.line == 0 {
-		return
+	if w := c.draft(); w.line > 0 {
+		c.caret(ctx, w.line, w.col)
 	}
-	at := offsetOf(w.text, w.line, w.col)
-	id := c.panes[c.Pane].id("write-code")
+}
+
+// caret puts the editor's caret at a line and column of its text, which
+// scrolls that line into view, once the page has rendered.
+func (c *Writer) caret(ctx app.Context, line, col int) {
+	at := offsetOf(c.draft().text, line, col)
+	p := c.panes[c.Pane]
 	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID(id); el.Truthy() {
-			el.Call("focus")
-			el.Call("setSelectionRange", at, at)
+		el := app.Window().GetElementByID(p.id("write-code"))
+		if !el.Truthy() {
+			return
+		}
+		el.Call("focus", map[string]any{"preventScroll": true})
+		el.Call("setSelectionRange", at, at)
+		// the line a third of the way down, and the gutter with it
+		lh := app.Window().Call("getComputedStyle", el).Get("lineHeight").String()
+		if h, err := strconv.ParseFloat(strings.TrimSuffix(lh, "px"), 64); err == nil && h > 0 {
+			top := max(0, float64(line-1)*h-el.Get("clientHeight").Float()/3)
+			el.Set("scrollTop", top)
+			if g := app.Window().GetElementByID(p.id("write-gutter")); g.Truthy() {
+				g.Set("scrollTop", el.Get("scrollTop"))
+			}
 		}
 	})
 }
