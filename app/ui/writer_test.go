@@ -13,6 +13,7 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/core/algo/python/ports"
+	"spacetime/core/scenario"
 )
 
 // tokenRing is the token ring's port, which runs token-ring-idle as code.
@@ -269,11 +270,10 @@ func TestOpenAsCodeLinksTheLessonRunByItsPort(t *testing.T) {
 	again.Del("k")
 	assert.Equal(t, lab.EncodeQuery(q), lab.EncodeQuery(again), "the link writes itself again")
 
-	for _, id := range []string{"snapshot-bank", "bully-best", "ricart-agrawala-defer"} {
-		_, has := ports.For(strings.SplitN(id, "-", 2)[0])
-		if id == "ricart-agrawala-defer" {
-			_, has = ports.For("ricart-agrawala")
-		}
+	for _, id := range []string{"snapshot-bank", "bully-best", "ricart-agrawala-defer", "lamport-clock-two"} {
+		lesson, err := scenario.Builtin(id)
+		require.NoError(t, err)
+		_, has := ports.For(lesson.Algorithm)
 		p := mountPart(t, link(id, 0), func(c *state) app.UI { return c.toolsOf(0) }).page()
 		assert.Equal(t, has, p.byID("open-as-code") != nil, id)
 	}
