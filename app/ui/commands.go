@@ -113,9 +113,9 @@ func (c *Tools) openAsCode() app.UI {
 	return app.A().ID(p.id("open-as-code")).Class("open-as-code").Href(attrText(c.codeHref())).
 		Title("Open this lesson in the Write view, its algorithm as a Python program you can change and run").Text("Open as code").
 		OnClick(func(ctx app.Context, e app.Event) {
-			// a page of its own (the Write view's client), loaded whole:
-			// go-app, which routes the links clicked in the page, would
-			// look for it among the lesson page's routes
+			// a page with a client of its own (the Write view's), loaded
+			// whole as the browser follows a link: kept from go-app, which
+			// would route it in place and then find it must load it
 			e.Call("stopPropagation")
 			ctx.PreventUpdate()
 		}, app.EventScope(p.n, c.Pane))
@@ -137,5 +137,5 @@ func (c *Tools) codeHref() string {
 	if lesson, err := scenario.Builtin(s.ID); err != nil || lesson.Algorithm != s.Algorithm {
 		return ""
 	}
-	return "./write?" + lab.EncodeQuery(lab.CodeQuery(s.ID, code))
+	return "." + WritePath + "?" + lab.EncodeQuery(lab.CodeQuery(s.ID, code))
 }
