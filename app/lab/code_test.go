@@ -13,6 +13,7 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/core/algo/python/ports"
+	"spacetime/core/scenario"
 )
 
 // packText packs a program as a link's code= does.
@@ -68,4 +69,51 @@ func TestALinkBoundsItsProgram(t *testing.T) {
 	_, err = lab.PageFromQuery(url.Values{"v": {"2"}, "s": {"token-ring-idle"}, "code": {"%%%"}}, false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `not a packed program`)
+}
+
+// "Open as code" links a lesson run by its port as the code row writes
+// it: the link opens the lesson run by the program, and writes itself
+// again the same.
+func TestCodeQueryOpensTheLessonRunByThePort(t *testing.T) {
+	for _, algorithm := range ports.Algorithms() {
+		code, _ := ports.For(algorithm)
+		lesson := ""
+		for _, info := range scenario.BuiltinList() {
+			if s, err := scenario.Builtin(info.ID); err == nil && s.Algorithm == algorithm {
+				lesson = s.ID
+				break
+			}
+		}
+		require.NotEmpty(t, lesson, algorithm)
+		q := lab.CodeQuery(lesson, code)
+		assert.Equal(t, packText(t, code), q.Get("code"), "packed as a link packs it")
+		p, err := lab.PageFromQuery(q, false)
+		require.NoError(t, err, algorithm)
+		s := p.Views[0].Scenario()
+		assert.Equal(t, lesson, s.ID)
+		assert.Equal(t, "python", s.Algorithm)
+		assert.Equal(t, code, s.Code)
+		assert.Equal(t, lab.EncodeQuery(q), lab.EncodeQuery(lab.CodeQuery(lesson, code)))
+		assert.Equal(t, q.Get("code"), p.Query().Get("code"))
+	}
+}
+
+// A run whose program raised stops at that step, and the session says
+// which step, process and error.
+func TestASessionSaysWhereItsProgramFailed(t *testing.T) {
+	code, _ := ports.For("token-ring")
+	broken := strings.Replace(code, "token = (m.gen, m.hop)", "token = (m.gen, m.hops)", 1)
+	require.NotEqual(t, code, broken)
+	p, err := lab.PageFromQuery(lab.CodeQuery("token-ring-idle", broken), false)
+	require.NoError(t, err)
+	s := p.Views[0]
+	f := s.Failure()
+	require.NotNil(t, f)
+	assert.Equal(t, s.Len(), f.Step+1, "the run ends at the failing step")
+	assert.Equal(t, "2", s.Scenario().Names[f.Node])
+	assert.Contains(t, f.Error(), "in on_message of 2, taking TOKEN from 1")
+
+	p, err = lab.PageFromQuery(lab.CodeQuery("token-ring-idle", code), false)
+	require.NoError(t, err)
+	assert.Nil(t, p.Views[0].Failure())
 }

@@ -397,6 +397,13 @@ func readPacked(r *linkReading, raw string) error {
 	return err
 }
 
+// CodeQuery is the link of a built-in lesson run by a program, as the
+// code row writes it: the lesson's id and the program packed (deflated,
+// base64url). "Open as code" gives a lesson's port so, to the Write view.
+func CodeQuery(lesson, code string) url.Values {
+	return url.Values{"v": {URLVersion}, "s": {lesson}, "code": {pack([]byte(code))}}
+}
+
 // readCode runs the pane's lesson by a program.
 func readCode(r *linkReading, raw string) error {
 	if raw == "" {

@@ -193,6 +193,10 @@ func (s *Session) Plan() *scenario.Plan { return s.plan }
 // Run is the scenario's run.
 func (s *Session) Run() *engine.Run { return s.run }
 
+// Failure is the step at which a process could not go on, which ended
+// the run (a learner's program raised an error there), or nil.
+func (s *Session) Failure() *engine.StepError { return s.run.Err() }
+
 // Spec is the algorithm.
 func (s *Session) Spec() *sim.Spec { return s.plan.Spec() }
 

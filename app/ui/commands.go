@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"spacetime/app/lab"
+	"spacetime/core/algo/python/ports"
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
 
@@ -96,5 +100,42 @@ func (c *Tools) Render() app.UI {
 		app.If(!c.several(), func() app.UI { return c.quizOf(i).quizButton() }),
 		app.If(c.searchOf(i).searchable(), func() app.UI { return c.searchOf(i).searchButton() }),
 		c.commandBar(),
+		app.If(c.codeHref() != "", func() app.UI { return c.openAsCode() }),
 	)
+}
+
+// openAsCode is the link that opens the pane's lesson in the Write view,
+// run by its algorithm's port (core/algo/python/ports): the same lesson,
+// its algorithm as a program to read, change and run. Only a lesson as
+// written whose algorithm has a port has it.
+func (c *Tools) openAsCode() app.UI {
+	p := c.panes[c.Pane]
+	return app.A().ID(p.id("open-as-code")).Class("open-as-code").Href(attrText(c.codeHref())).
+		Title("Open this lesson in the Write view, its algorithm as a Python program you can change and run").Text("Open as code").
+		OnClick(func(ctx app.Context, e app.Event) {
+			// a page with a client of its own (the Write view's), loaded
+			// whole as the browser follows a link: kept from go-app, which
+			// would route it in place and then find it must load it
+			e.Call("stopPropagation")
+			ctx.PreventUpdate()
+		}, app.EventScope(p.n, c.Pane))
+}
+
+// codeHref is the Write view's link to the pane's lesson (as written)
+// run by its algorithm's port, relative to the page (a site may be served
+// below a path), or "" when the pane shows no lesson whose algorithm has
+// a port.
+func (c *Tools) codeHref() string {
+	s := c.sess(c.Pane).Scenario()
+	if s.Code != "" || s.ID == "" {
+		return ""
+	}
+	code, ok := ports.For(s.Algorithm)
+	if !ok || !slices.Contains(scenario.BuiltinIDs(), s.ID) {
+		return ""
+	}
+	if lesson, err := scenario.Builtin(s.ID); err != nil || lesson.Algorithm != s.Algorithm {
+		return ""
+	}
+	return "." + WritePath + "?" + lab.EncodeQuery(lab.CodeQuery(s.ID, code))
 }

@@ -50,19 +50,31 @@ func (c *PaneView) load(ctx app.Context, p *scenario.Plan) { c.loadAt(ctx, p, tr
 // in a burst (see lab.Burst): the 100,000-step lesson opens in 0.7 s
 // rather than 0.9 s.
 func (c *PaneView) loadAt(ctx app.Context, plan *scenario.Plan, opening bool) {
+	s := plan.Head()
+	c.replace(ctx, plan, func(sess *lab.Session) {
+		if opening && s.Lesson != nil && s.Lesson.Opens > 0 {
+			sess.Seek(sess.OpeningStep())
+		}
+	})
+}
+
+// replace opens a scenario in the pane in place of the one it shows, at
+// the step seek moves the new session to (the Write view's Run keeps the
+// step on screen); it reports whether it opened.
+func (c *PaneView) replace(ctx app.Context, plan *scenario.Plan, seek func(*lab.Session)) bool {
 	i := c.Pane
 	var sess *lab.Session
 	var err error
 	s := plan.Head()
 	lab.Burst(func() bool {
-		if sess, err = lab.OpenPlan(plan, nil); err == nil && opening && s.Lesson != nil && s.Lesson.Opens > 0 {
-			sess.Seek(sess.OpeningStep())
+		if sess, err = lab.OpenPlan(plan, nil); err == nil {
+			seek(sess)
 		}
 		return err == nil
 	})
 	if err != nil {
 		c.problem = "This scenario could not be opened: " + err.Error()
-		return
+		return false
 	}
 	old := c.sess(i)
 	sess.Axis = old.Axis
@@ -74,6 +86,7 @@ func (c *PaneView) loadAt(ctx app.Context, plan *scenario.Plan, opening bool) {
 		p.commandNode = 0
 	}
 	c.changed(ctx)
+	return true
 }
 
 // reset forgets the pane's inputs and starts its scenario over.

@@ -37,6 +37,8 @@ type pane struct {
 	// form holds what the learner typed into the menus' inputs, by input
 	// ("pause.for"), so that a menu opened again keeps it.
 	form map[string]string
+	// write is the Write view's editor (writer.go).
+	write writing
 
 	scene, topo          *diagram.Scene
 	painter, topoPainter painter

@@ -32,6 +32,9 @@ func (c *PaneView) Render() app.UI {
 	if c.several() && i == c.focus {
 		cls += " active"
 	}
+	if c.writes(i) {
+		cls += " writing"
+	}
 	verdict, holds := s.Verdict()
 	main := app.Div().Class("main").Body(
 		app.If(c.gridded(), func() app.UI { return c.gridBar() }),
@@ -95,7 +98,9 @@ func (c *PaneView) Render() app.UI {
 	return app.Section().ID(p.id("pane")).Class(attrText(cls)).Attr("aria-label", "run "+strconv.Itoa(i+1)).
 		On("focusin", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
 		On("mousedown", func(ctx app.Context, e app.Event) { c.setFocus(i) }, app.EventScope(p.n, i)).
-		Body(main, app.If(len(side) > 0, func() app.UI { return app.Aside().Class("side").Body(side...) }))
+		Body(main,
+			app.If(c.writes(i), func() app.UI { return c.writerOf(i) }),
+			app.If(len(side) > 0, func() app.UI { return app.Aside().Class("side").Body(side...) }))
 }
 
 // diagram is the pane's canvas. The server's prerendered page has the same

@@ -59,6 +59,9 @@ func (c *state) tourOf(i int) *Tour { return &Tour{state: c, Pane: i, Rev: c.rev
 // searchOf is pane i's search for a breaking schedule.
 func (c *state) searchOf(i int) *Search { return &Search{state: c, Pane: i, Rev: c.rev} }
 
+// writerOf is pane i's editor of its program (the Write view).
+func (c *state) writerOf(i int) *Writer { return &Writer{state: c, Pane: i, Rev: c.rev} }
+
 // header is the page's header.
 func (c *state) header() *Header { return &Header{state: c, Rev: c.rev} }
 

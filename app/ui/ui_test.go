@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -40,6 +41,8 @@ import (
 
 	"spacetime/app/diagram"
 	"spacetime/app/lab"
+	"spacetime/core/algo/all"
+	"spacetime/core/algo/python"
 	"spacetime/core/faults"
 	"spacetime/core/logimport"
 	"spacetime/core/report"
@@ -47,6 +50,14 @@ import (
 	"spacetime/core/sim"
 	"spacetime/internal/scenariotest"
 )
+
+// TestMain registers the interpreter of learners' programs, which the
+// Write view's client links (the lesson page's leaves it out): the
+// editor's tests run programs.
+func TestMain(m *testing.M) {
+	all.Add(python.Spec)
+	os.Exit(m.Run())
+}
 
 // ---------------------------------------------------------------------------
 // The rendered page as a small DOM.

@@ -53,6 +53,11 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Place is where the error is in the program, line and column counted
+// from 1 (0, 0: nowhere in particular). A page that must not link the
+// interpreter reads it through an interface of this one method.
+func (e *Error) Place() (line, col int) { return e.Line, e.Col }
+
 // errorAt is a program's error at pos.
 func errorAt(pos syntax.Position, format string, args ...any) *Error {
 	return &Error{Line: int(pos.Line), Col: int(pos.Col), Msg: fmt.Sprintf(format, args...)}
