@@ -31,11 +31,6 @@ func ExerciseQuery(lesson string) (url.Values, bool) {
 	return CodeQuery(lesson, skeleton), true
 }
 
-// CodeQuery is the link of a lesson run by a program: s= and code=.
-func CodeQuery(lesson, code string) url.Values {
-	return url.Values{"v": {URLVersion}, "s": {lesson}, "code": {pack([]byte(code))}}
-}
-
 // FailureQuery is the link that opens the run in which an answer failed,
 // at the step it failed.
 func FailureQuery(f *exercise.Failure) (url.Values, error) {
