@@ -101,7 +101,36 @@ func (c *Tools) Render() app.UI {
 		app.If(c.searchOf(i).searchable(), func() app.UI { return c.searchOf(i).searchButton() }),
 		c.commandBar(),
 		app.If(c.codeHref() != "", func() app.UI { return c.openAsCode() }),
+		app.If(c.exerciseHref() != "", func() app.UI { return c.openExercise() }),
 	)
+}
+
+// openExercise is the link that opens the pane's lesson, when it is an
+// exercise, in the Write view with its skeleton: the algorithm with a
+// rule left for the learner to write, and Check my answer.
+func (c *Tools) openExercise() app.UI {
+	p := c.panes[c.Pane]
+	return app.A().ID(p.id("open-exercise")).Class("open-as-code").Href(attrText(c.exerciseHref())).
+		Title("Write this lesson's rule yourself in the Write view, then check your answer on 200 runs").Text("Exercise: write the rule").
+		OnClick(func(ctx app.Context, e app.Event) {
+			e.Call("stopPropagation") // a page of its own, loaded whole (see openAsCode)
+			ctx.PreventUpdate()
+		}, app.EventScope(p.n, c.Pane))
+}
+
+// exerciseHref is the Write view's link to the pane's lesson as an
+// exercise (lab.ExerciseQuery), relative to the page, or "" when the pane
+// shows no lesson that is one.
+func (c *Tools) exerciseHref() string {
+	s := c.sess(c.Pane).Scenario()
+	if s.Code != "" || !scenario.IsBuiltin(s) {
+		return ""
+	}
+	q, ok := lab.ExerciseQuery(s.ID)
+	if !ok {
+		return ""
+	}
+	return "." + WritePath + "?" + lab.EncodeQuery(q)
 }
 
 // openAsCode is the link that opens the pane's lesson in the Write view,

@@ -39,6 +39,8 @@ type pane struct {
 	form map[string]string
 	// write is the Write view's editor (writer.go).
 	write writing
+	// answer is the check of the pane's answer to an exercise.
+	answer answering
 
 	scene, topo          *diagram.Scene
 	painter, topoPainter painter

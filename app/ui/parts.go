@@ -59,6 +59,9 @@ func (c *state) tourOf(i int) *Tour { return &Tour{state: c, Pane: i, Rev: c.rev
 // searchOf is pane i's search for a breaking schedule.
 func (c *state) searchOf(i int) *Search { return &Search{state: c, Pane: i, Rev: c.rev} }
 
+// answerOf is pane i's check of its answer to an exercise.
+func (c *state) answerOf(i int) *Answer { return &Answer{state: c, Pane: i, Rev: c.rev} }
+
 // writerOf is pane i's editor of its program (the Write view).
 func (c *state) writerOf(i int) *Writer { return &Writer{state: c, Pane: i, Rev: c.rev} }
 

@@ -279,6 +279,7 @@ func (c *Writer) Render() app.UI {
 				)
 			}),
 		),
+		app.If(c.answers(i), func() app.UI { return c.answerOf(i) }),
 	)
 }
 

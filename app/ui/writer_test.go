@@ -294,3 +294,52 @@ func TestOffsetOfALineAndColumn(t *testing.T) {
 	assert.Equal(t, 9, offsetOf(text, 4, 1))
 	assert.Equal(t, 9, offsetOf(text, 9, 1), "a line past the end is the last")
 }
+
+// An exercise's lesson links to the Write view with its skeleton; there,
+// Check my answer runs the program on 200 seeds and says the seed and
+// step at which it fails, and shows that run at that step.
+func TestCheckMyAnswer(t *testing.T) {
+	lesson := newState(t, link("snapshot-bank", 5))
+	href := lesson.toolsOf(0).exerciseHref()
+	require.True(t, strings.HasPrefix(href, "./write?"), href)
+	assert.Empty(t, newState(t, link("snapshot-nonfifo", 5)).toolsOf(0).exerciseHref(), "not an exercise")
+
+	q, err := url.ParseQuery(strings.TrimPrefix(href, "./write?"))
+	require.NoError(t, err)
+	r := mountPart(t, q, func(c *state) app.UI { return c.writerOf(0) })
+	require.True(t, r.st.answers(0))
+	require.NotNil(t, r.page().byID("check-answer"))
+	r.do(func(ctx app.Context) {
+		a := r.st.answerOf(0)
+		a.check(ctx)
+		for r.st.panes[0].answer.checker != nil {
+			a.more(ctx)
+		}
+	})
+	a := r.st.panes[0].answer
+	require.NotNil(t, a.failure, "the skeleton's hole finishes no snapshot: %s", a.said)
+	assert.Contains(t, a.said, "fails at seed 1")
+	assert.Contains(t, r.page().id("answer-said").text(), "fails at seed 1")
+	r.do(func(ctx app.Context) { r.st.answerOf(0).showFailure(ctx) })
+	assert.Equal(t, a.failure.Step, r.st.sess(0).Step(), "the failing run at its step")
+	assert.Equal(t, uint64(1), r.st.sess(0).Scenario().Seed)
+	assert.Equal(t, a.said, r.st.panes[0].answer.said, "the answer stands for the same program")
+
+	// filled with the marker rule, it holds on every seed
+	code := r.st.sess(0).Scenario().Code
+	hole := code[strings.Index(code, "    # EXERCISE"):]
+	hole = hole[:strings.Index(hole, "    pass\n")+len("    pass\n")]
+	answer := strings.Replace(code, hole, "    k, q = m.snapshot, m.sender\n    r = round_of(p, k)\n    if not r[\"recorded\"]:\n        record(p, k)\n    if q not in r[\"closed\"]:\n        r[\"closed\"].append(q)\n", 1)
+	r.do(func(ctx app.Context) {
+		w := r.st.writerOf(0)
+		w.edit(answer)
+		w.run(ctx)
+		ch := r.st.answerOf(0)
+		ch.check(ctx)
+		for r.st.panes[0].answer.checker != nil {
+			ch.more(ctx)
+		}
+	})
+	assert.Contains(t, r.st.panes[0].answer.said, "held in 200 of 200 runs")
+	assert.Nil(t, r.st.panes[0].answer.failure)
+}
