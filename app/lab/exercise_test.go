@@ -1,6 +1,7 @@
 package lab_test
 
 import (
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,4 +36,16 @@ func TestAnExerciseOpensAndItsFailureLinksItsRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a.Failure.Step, failing.Views[0].Step())
 	assert.Equal(t, a.Failure.Seed, failing.Views[0].Scenario().Seed)
+}
+
+// The Write view opens the starter program when its link names no
+// scenario, and the link's own scenario otherwise.
+func TestTheWriteViewStartsFromAProgram(t *testing.T) {
+	q := lab.WriteDefault(url.Values{"text": {"L"}})
+	p, err := lab.PageFromQuery(q, false)
+	require.NoError(t, err)
+	assert.Equal(t, "python", p.Views[0].Scenario().Algorithm)
+	assert.Equal(t, "L", q.Get("text"), "the link's other parameters stay")
+	named := url.Values{"s": {"snapshot-bank"}}
+	assert.Equal(t, named, lab.WriteDefault(named))
 }

@@ -174,6 +174,9 @@ func (c *Lab) open(q url.Values) {
 		c.showIndex()
 		return
 	}
+	if c.writing() {
+		q = lab.WriteDefault(q) // a learner starts from a program
+	}
 	var page *lab.Page
 	var err error
 	if app.IsServer && prep != nil {

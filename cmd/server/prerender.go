@@ -230,6 +230,9 @@ func (p *prerenderer) open(client context.Context, q url.Values, path string) (p
 	if path != ui.WritePath && lab.IsCourseIndex(q, compare) {
 		return prep, true // the index is links: nothing to open
 	}
+	if path == ui.WritePath {
+		q = lab.WriteDefault(q) // as the client opens it
+	}
 	limit := p.bounds.time
 	if _, lessons := lab.Lessons(q, compare); lessons {
 		limit = max(limit, p.bounds.lessonTime)

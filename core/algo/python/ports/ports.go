@@ -29,6 +29,15 @@ var files embed.FS
 //go:embed exercises/*.py
 var exercises embed.FS
 
+// starter is the program the Write view opens with when its link names
+// none: README's example, a token passed round a ring.
+//
+//go:embed starter/ring.py
+var starter string
+
+// Starter is the program a learner starts from in the Write view.
+func Starter() string { return starter }
+
 // Exercises lists the lessons that are exercises, by id.
 func Exercises() []string {
 	entries, _ := exercises.ReadDir("exercises")
