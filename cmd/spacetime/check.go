@@ -75,6 +75,10 @@ type checkReport struct {
 	OK       bool             `json:"ok"`
 	Subjects []campaign.Tally `json:"subjects"`
 	Failures []checkFailure   `json:"failures"`
+	// Shortest is, for a scenario or program file whose campaign failed,
+	// the shortest schedule that breaks one of its invariants with at
+	// most one fault, as spacetime explore finds it.
+	Shortest *exploreReport `json:"shortest,omitempty"`
 }
 
 // checkOptions are check's flags, read and checked.
@@ -174,10 +178,23 @@ func (c *cli) check(args []string) error {
 	for i := range tallies {
 		rep.OK = rep.OK && !tallies[i].Failed()
 	}
+	if !rep.OK && opt.file != "" && len(opt.subjects) == 1 {
+		if p, err := opt.subjects[0].lesson.Compile(); err == nil {
+			if sh, err := c.shortest(p, m, 1); err == nil && sh.Violation != nil {
+				rep.Shortest = &sh
+			}
+		}
+	}
 	if opt.asJSON {
 		writeJSON(c.stdout, rep)
 	} else {
 		printSummary(c.stdout, tallies)
+		if sh := rep.Shortest; sh != nil {
+			fmt.Fprintf(c.stdout, "\nthe shortest schedule that breaks it (spacetime explore %s --faults 1): %d steps\n%s\n%s", opt.file, sh.Violation.Step, sh.Violation.Detail, sh.Violation.String())
+			if sh.Link != "" {
+				fmt.Fprintf(c.stdout, "open it: %s\n", sh.Link)
+			}
+		}
 	}
 	if !rep.OK {
 		return errors.Join(errViolation, stopped)

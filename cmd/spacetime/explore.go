@@ -9,6 +9,7 @@ import (
 	"spacetime/app/lab"
 	"spacetime/core/engine"
 	"spacetime/core/explore"
+	"spacetime/core/scenario"
 )
 
 // exploreReport is what explore --json prints.
@@ -155,4 +156,31 @@ func (c *cli) printExplore(rep exploreReport, search *explore.Search) {
 	if rep.Link != "" {
 		fmt.Fprintf(c.stdout, "\nopen it at step %d: %s\n", v.Step, rep.Link)
 	}
+}
+
+// shortest searches a plan from its first step for the shortest schedule
+// that breaks an invariant, holding at most faults faults, within the
+// memory bound m and the search's default bounds: what check reports for
+// a program whose campaign failed, so that a student reads the smallest
+// story of the bug.
+func (c *cli) shortest(p *scenario.Plan, m *memoryBound, faults int) (exploreReport, error) {
+	b := m.budget()
+	sess, err := lab.OpenPlan(p, b)
+	if err != nil {
+		return exploreReport{}, err
+	}
+	opts := explore.DefaultOptions
+	opts.Faults, opts.Budget = faults, b
+	search, err := sess.Search().Start(0, opts)
+	if err != nil {
+		return exploreReport{}, err
+	}
+	for search.Work(4096) && !m.exceeded() {
+	}
+	rep := exploreReport{Scenario: p.Head().ID, Depth: opts.Depth, MaxStates: opts.MaxStates, Faults: opts.Faults,
+		Progress: search.Progress(), Ignored: search.Ignored(), Violation: search.Violation()}
+	if v := rep.Violation; v != nil && sess.Search().Adopt(0, v) == nil && sess.Linkable() {
+		rep.Link = serveAddress + "/?" + lab.EncodeQuery(sess.Query())
+	}
+	return rep, nil
 }
