@@ -4,12 +4,12 @@
 // the algorithms with seeded campaigns of random scenarios and faults.
 //
 //	spacetime list [--json]
-//	spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--json]
-//	spacetime export (FILE.json | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
+//	spacetime run (FILE | - | --scenario ID) [--seed S] [--n N] [--json]
+//	spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
 //	                 [--axis time|lamport] [--width W] [--height H] [-o OUT]
-//	spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
+//	spacetime check [FILE | --algorithm ID | --scenario ID | FILE.py --scenario ID] [--runs N]
 //	                [--faults LIST] [--out DIR] [--run-seed R] [--json]
-//	spacetime explore (FILE.json | - | --scenario ID) [--from K] [--invariant NAME]
+//	spacetime explore (FILE | - | --scenario ID) [--from K] [--invariant NAME]
 //	                  [--depth D] [--max-states M] [--faults K] [--json]
 //
 // A scenario file of "-" is read from standard input; files are at most
@@ -79,17 +79,18 @@ import (
 
 const usage = `usage:
   spacetime list [--json]
-  spacetime run (FILE.json | - | --scenario ID) [--seed S] [--n N] [--max-memory MB] [--json]
-  spacetime export (FILE.json | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
+  spacetime run (FILE | - | --scenario ID) [--seed S] [--n N] [--max-memory MB] [--json]
+  spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
                    [--axis time|lamport] [--width W] [--height H] [--scale X] [--cm C]
                    [--max-memory MB] [-o OUT]
-  spacetime check [--algorithm ID | --scenario ID] [--runs N] [--seed S]
-                  [--faults LIST] [--out DIR] [--run-seed R] [--max-memory MB] [--json]
-  spacetime explore (FILE.json | - | --scenario ID) [--from K] [--invariant NAME]
+  spacetime check [FILE | --algorithm ID | --scenario ID | FILE.py --scenario ID] [--runs N]
+                  [--seed S] [--faults LIST] [--out DIR] [--run-seed R] [--max-memory MB] [--json]
+  spacetime explore (FILE | - | --scenario ID) [--from K] [--invariant NAME]
                     [--depth D] [--max-states M] [--faults K] [--max-memory MB] [--json]
 
-A FILE of - is read from standard input; a FILE may also be a ShiViz or
-GoVector log, replayed as a run. check runs N seeded random
+A FILE is a scenario (JSON), a program of your own (FILE.py, Python: see
+Write it yourself in README.md), or a ShiViz or GoVector log, replayed as
+a run; - is read from standard input. check runs N seeded random
 scenarios with random faults per algorithm (default: every algorithm, 1000
 runs, a random seed, every fault of the registry: crash,recover,pause,drop,
 delay,duplicate,cut,heal,partition,skew,drift,fifo) and writes each failing one to --out
