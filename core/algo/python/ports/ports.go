@@ -23,8 +23,11 @@ import (
 //go:embed *.py
 var files embed.FS
 
-// exercises are the skeletons of exercises, named by their lesson: the
-// lesson's port with a hole where the learner writes a rule.
+// exercises are the holes of exercises, named by their lesson: a first
+// line "# port: ALGORITHM" naming the port, a few lines of comment for
+// the learner, and the function the learner writes, its body a comment
+// and pass. The skeleton is the port with that function in place of its
+// own, so that it never drifts from the port a test holds to its twin.
 //
 //go:embed exercises/*.py
 var exercises embed.FS
@@ -39,17 +42,7 @@ var starter string
 func Starter() string { return starter }
 
 // Exercises lists the lessons that are exercises, by id.
-func Exercises() []string {
-	entries, _ := exercises.ReadDir("exercises")
-	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".py"); ok {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	return ids
-}
+func Exercises() []string { return names(exercises, "exercises") }
 
 // Skeleton is the program a learner starts an exercise from (its lesson's
 // port with a hole), and whether the lesson is an exercise.
@@ -58,12 +51,48 @@ func Skeleton(lesson string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return string(data), true
+	skeleton, err := fill(string(data))
+	return skeleton, err == nil
+}
+
+// fill makes an exercise's skeleton: its port with the exercise's
+// function in place of the port's own, the exercise's comment first.
+func fill(exercise string) (string, error) {
+	first, rest, _ := strings.Cut(exercise, "\n")
+	algorithm, ok := strings.CutPrefix(first, "# port: ")
+	if !ok {
+		return "", fmt.Errorf("an exercise begins with # port: ALGORITHM")
+	}
+	port, ok := For(strings.TrimSpace(algorithm))
+	if !ok {
+		return "", fmt.Errorf("no port of %q", algorithm)
+	}
+	def := strings.Index(rest, "\ndef ")
+	if def < 0 {
+		return "", fmt.Errorf("an exercise holds the function to write")
+	}
+	comment, hole := rest[:def+1], rest[def+1:]
+	name, _, _ := strings.Cut(hole, "(")
+	at := strings.Index(port, "\n"+name+"(")
+	if at < 0 {
+		return "", fmt.Errorf("the port has no %s", name)
+	}
+	end := strings.Index(port[at+1:], "\ndef ")
+	if end < 0 {
+		end = len(port) - at - 1
+	}
+	// the port's function, up to the next one (its blank lines kept)
+	body := port[at+1 : at+1+end]
+	trailing := body[len(strings.TrimRight(body, "\n")):]
+	return comment + "#\n" + port[:at+1] + strings.TrimRight(hole, "\n") + trailing + port[at+1+end:], nil
 }
 
 // Algorithms lists the algorithms that have a port, by id.
-func Algorithms() []string {
-	entries, _ := files.ReadDir(".")
+func Algorithms() []string { return names(files, ".") }
+
+// names lists the programs of a directory of fsys, by name without .py.
+func names(fsys embed.FS, dir string) []string {
+	entries, _ := fsys.ReadDir(dir)
 	var ids []string
 	for _, e := range entries {
 		if id, ok := strings.CutSuffix(e.Name(), ".py"); ok {

@@ -1,68 +1,7 @@
+# port: ricart-agrawala
 # Exercise: the reply rule of Ricart–Agrawala. The program below is the
 # whole algorithm but for request(p, sender, theirs): write it, press Run,
 # and Check my answer.
-#
-# Ricart and Agrawala's mutual exclusion: a process that wants the critical
-# section sends a REQUEST stamped (Lamport clock, id) to every other process
-# and enters once all of them have replied. A process defers its REPLY
-# while it is in the section, or while it wants it with an earlier request
-# of its own (the clock first, then the id, breaks ties). It sends the
-# replies it deferred when it leaves. 2(N-1) messages per entry.
-
-KINDS = {"REQUEST": "control", "REPLY": "control"}
-COMMANDS = {"request-cs": "want the critical section (held for cs_time ticks, then released)"}
-
-def idle(p):
-    p.state["want"] = "idle"           # idle, wanting or in
-    p.state["mine"] = (0, p.id)        # the stamp of its current request
-    p.state["replied"] = []            # who has replied to that request
-    p.state["deferred"] = []           # the requests it answers when it leaves
-
-def init(p):
-    idle(p)
-    p.say("starts idle; to enter it needs a REPLY from each of the %d others" % (p.n - 1))
-
-def on_recover(p):
-    # a crash forgets the request and the replies it deferred
-    idle(p)
-    p.say("recovers and has forgotten its request and the replies it deferred")
-
-def enter(p):
-    p.state["want"] = "in"
-    p.enter()
-    p.after(p.params.get("cs_time", 5), "release")
-
-def on_command(p, name):
-    if p.state["want"] != "idle":
-        p.say("asks for the critical section but already wants or holds it")
-        return
-    p.state["want"] = "wanting"
-    p.want()
-    p.state["mine"] = (p.lamport, p.id)
-    p.state["replied"] = []
-    p.broadcast("REQUEST", stamp=p.state["mine"])
-    if p.n == 1:
-        enter(p)
-    p.say("wants the critical section: REQUEST %s to every other process" % str(p.state["mine"]))
-
-def on_workload(p):
-    on_command(p, "request-cs")
-
-def on_timer(p, name):
-    if name == "release" and p.state["want"] == "in":
-        p.state["want"] = "idle"
-        p.leave()
-        # now answer every request it deferred
-        for stamp in p.state["deferred"]:
-            p.send(stamp[1], "REPLY", stamp=stamp)
-        p.state["deferred"] = []
-        p.say("leaves the critical section and sends the replies it deferred")
-
-def on_message(p, m):
-    if m.kind == "REQUEST":
-        request(p, m.sender, m.stamp)
-    else:
-        reply(p, m.sender, m.stamp)
 
 def request(p, sender, theirs):
     # EXERCISE: write the reply rule. A REQUEST stamped theirs, a pair
@@ -75,49 +14,3 @@ def request(p, sender, theirs):
     # Check my answer runs your rule on 200 seeds of a busy workload:
     # nobody may share the section, and nobody may wait forever.
     pass
-
-def reply(p, sender, stamp):
-    if p.state["want"] != "wanting" or stamp != p.state["mine"] or sender in p.state["replied"]:
-        p.say("ignores a REPLY that is not for the request it waits on")
-        return
-    p.state["replied"].append(sender)
-    if len(p.state["replied"]) < p.n - 1:
-        p.say("has %d of the %d replies it needs" % (len(p.state["replied"]), p.n - 1))
-        return
-    enter(p)
-    p.say("has every reply and enters the critical section")
-
-# A crashed process is in no section and waits for nothing: the checks
-# look only at the processes that are not crashed.
-def live(states, world):
-    return [i for i in range(len(states)) if world.health[i] != "crashed"]
-
-def invariant_at_most_one_process_in_the_critical_section(states, world):
-    inside = [i + 1 for i in live(states, world) if states[i]["want"] == "in"]
-    if len(inside) > 1:
-        return False, " and ".join([str(i) for i in inside]) + " are in the critical section at once"
-    return True
-
-def invariant_no_deadlock(states, world):
-    up = live(states, world)
-    if any([states[i]["want"] == "in" for i in up]):
-        return True
-    waiting = [i + 1 for i in up if states[i]["want"] == "wanting"]
-    if not waiting:
-        return True
-    if any([world.health[m.receiver - 1] != "crashed" for m in world.in_flight]):
-        return True
-    return False, " and ".join([str(i) for i in waiting]) + " wait for a REPLY, and none is on its way"
-
-def invariant_granted_in_timestamp_order(states, world):
-    # no process is in the section while an earlier request still waits
-    # (a request made later has a later stamp: its clock has seen the
-    # REPLY that let the process in)
-    up = live(states, world)
-    for i in up:
-        if states[i]["want"] != "in":
-            continue
-        for j in up:
-            if states[j]["want"] == "wanting" and states[j]["mine"] < states[i]["mine"]:
-                return False, "%d is in the section while %d still waits with the earlier %s" % (i + 1, j + 1, str(states[j]["mine"]))
-    return True
