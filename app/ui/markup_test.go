@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -42,8 +43,9 @@ func serverPage(t *testing.T, path string) *html.Node {
 }
 
 // FuzzPageText opens a lesson whose title, description, tour or log
-// holds any text, followed by the canary, and finds no markup in the
-// server's page but the page's own.
+// holds any text, and the Write view on a program that holds it,
+// followed by the canary, and finds no markup in the server's page but
+// the page's own.
 func FuzzPageText(f *testing.F) {
 	for _, text := range hostile.Texts {
 		f.Add(text)
@@ -59,6 +61,15 @@ func FuzzPageText(f *testing.F) {
 			if found := hostile.Smuggled(serverPage(t, hostile.TextLink("run", field, doc))); len(found) > 0 {
 				t.Fatalf("%s %q: %v", field, text, found)
 			}
+		}
+		// a learner's program, which the Write view's page holds as text
+		code := "# " + strings.ReplaceAll(text, "\n", " ") + "\ndef init(p):\n    p.say('hello')\n"
+		doc, err := json.Marshal(map[string]any{"algorithm": "python", "code": code, "n": 2, "seed": 1, "until": map[string]any{"steps": 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found := hostile.Smuggled(serverPage(t, WritePath+"?"+lab.EncodeQuery(lab.RawScenarioQuery(doc)))); len(found) > 0 {
+			t.Fatalf("program %q: %v", text, found)
 		}
 	})
 }

@@ -260,7 +260,7 @@ func (c *Writer) Render() app.UI {
 		),
 		app.Div().Class("editor").Body(
 			app.Div().ID(p.id("write-gutter")).Class("gutter").Attr("aria-hidden", "true").Body(gutter(lines, w.line, failedAt)...),
-			app.Textarea().ID(p.id("write-code")).Class("code").Text(attrText(w.text)).
+			c.codeArea(w.text).
 				Spellcheck(false).Wrap("off").Attr("autocapitalize", "off").Attr("autocomplete", "off").
 				Attr("aria-label", "the program, in Python").Attr("aria-describedby", p.id("write-problem")).
 				OnInput(func(ctx app.Context, e app.Event) { c.typed(ctx) }, app.EventScope(p.n, i)).
@@ -281,6 +281,18 @@ func (c *Writer) Render() app.UI {
 		),
 		app.If(c.answers(i), func() app.UI { return c.answerOf(i) }),
 	)
+}
+
+// codeArea is the editor's textarea holding text: go-app sets its value,
+// and the server's page, which a browser shows before the client runs,
+// also holds the text as the textarea's content (a value attribute shows
+// nothing in HTML).
+func (c *Writer) codeArea(text string) app.HTMLTextarea {
+	ta := app.Textarea().ID(c.panes[c.Pane].id("write-code")).Class("code").Text(attrText(text))
+	if app.IsServer {
+		ta = ta.Body(app.Text(text))
+	}
+	return ta
 }
 
 // gutter is the line numbers 1 to n, the line of the edited program's
