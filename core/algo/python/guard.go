@@ -667,9 +667,9 @@ func printedSize(v starlark.Value, limit int) int {
 			}
 		case *starlark.Dict:
 			size += 2
-			for _, kv := range v.Items() {
-				walk(kv[0])
-				walk(kv[1])
+			for key, val := range v.Entries() {
+				walk(key)
+				walk(val)
 				size += 4
 			}
 		case *starlark.Set:

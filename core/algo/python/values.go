@@ -41,8 +41,8 @@ func copyValue(v starlark.Value, memo map[starlark.Value]starlark.Value) starlar
 		}
 		c := starlark.NewDict(x.Len())
 		memo[x] = c
-		for _, kv := range x.Items() {
-			_ = c.SetKey(kv[0], copyValue(kv[1], memo)) // keys are hashable, so immutable
+		for k, v := range x.Entries() {
+			_ = c.SetKey(k, copyValue(v, memo)) // keys are hashable, so immutable
 		}
 		return c
 	case *starlark.Set:
@@ -70,12 +70,18 @@ func copyValue(v starlark.Value, memo map[starlark.Value]starlark.Value) starlar
 	return v // immutable: a number, a text, None, a frozen function
 }
 
-// copyDict copies a dict deeply.
+// copyDict copies a dict deeply: a dict of plain values (numbers,
+// texts, booleans) without the bookkeeping of shared containers.
 func copyDict(d *starlark.Dict) *starlark.Dict {
-	if d.Len() == 0 {
-		return starlark.NewDict(0)
+	c := starlark.NewDict(d.Len())
+	for k, v := range d.Entries() {
+		switch v.(type) {
+		case *starlark.List, *starlark.Dict, *starlark.Set, starlark.Tuple, *message:
+			return copyValue(d, map[starlark.Value]starlark.Value{}).(*starlark.Dict)
+		}
+		_ = c.SetKey(k, v)
 	}
-	return copyValue(d, map[starlark.Value]starlark.Value{}).(*starlark.Dict)
+	return c
 }
 
 // frozenCopy is a deep copy that cannot be changed: what an invariant
@@ -174,9 +180,9 @@ func (e *encoder) value(v starlark.Value) {
 		}
 	case *starlark.Dict:
 		e.put(tagDict, int64(x.Len()))
-		for _, kv := range x.Items() {
-			e.value(kv[0])
-			e.value(kv[1])
+		for k, v := range x.Entries() {
+			e.value(k)
+			e.value(v)
 		}
 	case *starlark.Set:
 		e.put(tagSet, int64(x.Len()))
@@ -364,9 +370,9 @@ func hashValue(h *sim.Hash, v starlark.Value) {
 	case *starlark.Dict:
 		h.Uint(uint64(tagDict))
 		h.Int(int64(x.Len()))
-		for _, kv := range x.Items() {
-			hashValue(h, kv[0])
-			hashValue(h, kv[1])
+		for k, v := range x.Entries() {
+			hashValue(h, k)
+			hashValue(h, v)
 		}
 	default:
 		h.String(v.Type())
