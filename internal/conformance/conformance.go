@@ -53,12 +53,23 @@ func Registered(spec *sim.Spec) (Subject, error) {
 	return lessonsOf(spec, spec.ID, "", func(s *scenario.Scenario) *scenario.Scenario { return s })
 }
 
+// maxProgramSteps bounds the lessons a program is checked on: a lesson
+// longer (snapshot-long's 100,000 steps) repeats what the shorter ones
+// hold, at an interpreter's pace, and its port's twin test compares its
+// first steps.
+const maxProgramSteps = 20_000
+
 // Program is the subject of a learner's program that ports a built-in
 // algorithm (core/algo/python/ports): the algorithm's lessons run by the
 // program (named python-LESSON), and random variations of the first.
 // python is the interpreter's algorithm id, which the caller links.
 func Program(algorithm, python, code string) (Subject, error) {
-	as := func(s *scenario.Scenario) *scenario.Scenario { return s.WithProgram(python, code) }
+	as := func(s *scenario.Scenario) *scenario.Scenario {
+		if s.Until.Steps > maxProgramSteps {
+			return nil
+		}
+		return s.WithProgram(python, code)
+	}
 	for _, id := range scenario.BuiltinIDs() {
 		if s, err := scenario.Builtin(id); err == nil && s.Algorithm == algorithm {
 			p, err := as(s).Compile()
@@ -72,13 +83,14 @@ func Program(algorithm, python, code string) (Subject, error) {
 }
 
 // lessonsOf is the subject of spec over the built-in lessons of
-// algorithm, each made the subject's run by as and named prefix+id.
+// algorithm, each made the subject's run by as (nil: not the subject's)
+// and named prefix+id.
 func lessonsOf(spec *sim.Spec, algorithm, prefix string, as func(*scenario.Scenario) *scenario.Scenario) (Subject, error) {
 	sub := Subject{Spec: spec}
 	var base *scenario.Scenario
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
-		if err != nil || s.Algorithm != algorithm {
+		if err != nil || s.Algorithm != algorithm || as(s) == nil {
 			continue
 		}
 		if base == nil {
