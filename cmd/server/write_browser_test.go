@@ -165,3 +165,34 @@ func TestWriteViewALearnerBreaksAndSharesAProgram(t *testing.T) {
 	assert.Equal(t, shown, q.picture(), "the same run, drawn the same")
 	q.noConsoleErrors()
 }
+
+// TestWriteViewAnExerciseIsChecked: from a lesson's tools, the exercise
+// opens in the Write view with its skeleton; Check my answer finds the
+// seed at which the skeleton fails, and shows that run at that step.
+func TestWriteViewAnExerciseIsChecked(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank")
+	p.do(chromedp.EmulateViewport(1280, 720))
+	p.waitStill()
+	// the link loads the Write view's page whole, as the browser follows it
+	res, err := chromedp.RunResponse(p.ctx, chromedp.Click(chromedp.CSS("#open-exercise")))
+	require.NoError(t, err)
+	require.EqualValues(t, 200, res.Status)
+	p.waitFrames(1)
+	assert.Equal(t, "/write", eval[string](p, "location.pathname"))
+	p.waitStill()
+	skeleton, ok := ports.Skeleton("snapshot-bank")
+	require.True(t, ok)
+	assert.Equal(t, skeleton, p.editor(), "the skeleton is in the editor")
+
+	p.click("#check-answer", false)
+	p.waitFor(`/fails at seed/.test(document.getElementById("answer-said").textContent)`, "the check's answer")
+	said := p.text("#answer-said")
+	at := regexp.MustCompile(`Show seed (\d+) at step (\d+)`).FindStringSubmatch(p.text("#answer-show"))
+	require.NotNil(t, at, said)
+	assert.Contains(t, said, "fails at seed "+at[1])
+	p.click("#answer-show", true)
+	assert.True(t, strings.HasPrefix(p.position(), "step "+at[2]+" /"), p.position())
+	assert.Contains(t, p.text("#answer-said"), "fails at seed "+at[1], "the check stands for the run it shows")
+	p.screenshot("write-exercise")
+	p.noConsoleErrors()
+}
