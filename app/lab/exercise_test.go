@@ -49,3 +49,19 @@ func TestTheWriteViewStartsFromAProgram(t *testing.T) {
 	named := url.Values{"s": {"snapshot-bank"}}
 	assert.Equal(t, named, lab.WriteDefault(named))
 }
+
+// A learner's own program is searched with a fault, since its bugs often
+// need one; a lesson, even run as code, keeps its own bounds.
+func TestALearnersProgramIsSearchedWithAFault(t *testing.T) {
+	own, err := lab.Open(lab.StarterScenario())
+	require.NoError(t, err)
+	_, opts := own.Search().Plan()
+	assert.Equal(t, lab.ProgramSearchFaults, opts.Faults)
+
+	q, ok := lab.ExerciseQuery("snapshot-bank")
+	require.True(t, ok)
+	p, err := lab.PageFromQuery(q, false)
+	require.NoError(t, err)
+	_, opts = p.Views[0].Search().Plan()
+	assert.Zero(t, opts.Faults, "the lesson's bounds")
+}

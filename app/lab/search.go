@@ -19,7 +19,10 @@ func (s *Session) Search() Search { return Search{s: s} }
 // Plan is where a search for a breaking schedule starts, and its
 // bounds: the lesson's starting step while the run is the lesson's own
 // (the learner has changed nothing in it), else the step on screen; the
-// lesson's bounds, or the default ones.
+// lesson's bounds, or the default ones. A learner's own program (one
+// that is no lesson's) is searched with one fault as well: its bugs are
+// often ones that only a lost or duplicated message or a crash shows,
+// and it has no lesson to say so.
 func (x Search) Plan() (from int, opts explore.Options) {
 	s := x.s
 	var ls *scenario.Search
@@ -27,12 +30,19 @@ func (x Search) Plan() (from int, opts explore.Options) {
 		ls = l.Search
 	}
 	opts = ls.Options()
+	if s.scn.Lesson == nil && s.scn.Code != "" {
+		opts.Faults = ProgramSearchFaults
+	}
 	from = s.step
 	if ls != nil && ls.From > 0 && len(s.run.Inputs()) == 0 {
 		from = min(ls.From, s.run.Len())
 	}
 	return from, opts
 }
+
+// ProgramSearchFaults is how many faults a search of a learner's own
+// program may choose.
+const ProgramSearchFaults = 1
 
 // Start starts a search from step from (see explore.New).
 func (x Search) Start(from int, opts explore.Options) (*explore.Search, error) {
