@@ -147,7 +147,14 @@ func (a Answer) Say() string {
 	switch {
 	case a.Failure != nil:
 		f := a.Failure
-		return fmt.Sprintf("%q fails at seed %d, step %d: %s (the %d runs before it held)", f.Invariant, f.Seed, f.Step, f.Detail, a.Passed)
+		said := fmt.Sprintf("%q fails at seed %d, step %d: %s", f.Invariant, f.Seed, f.Step, f.Detail)
+		switch a.Passed {
+		case 0:
+			return said
+		case 1:
+			return said + " (the run before it held)"
+		}
+		return fmt.Sprintf("%s (the %d runs before it held)", said, a.Passed)
 	case a.Stopped != "":
 		return fmt.Sprintf("%s held in %d of %d runs; %s", strings.Join(quoted(a.Invariants), ", "), a.Passed, a.Runs, a.Stopped)
 	}

@@ -285,6 +285,9 @@ func (c *call) sayMethod(args starlark.Tuple, kwargs []starlark.Tuple) (starlark
 // want is p.want(): the process asks for the critical section (an
 // interval drawn until it enters).
 func (c *call) want(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := c.node.prog.draws(mutex.RoleWaiting, "want"); err != nil {
+		return nil, err
+	}
 	if err := starlark.UnpackPositionalArgs("p.want", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -297,6 +300,9 @@ func (c *call) want(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Valu
 
 // enter is p.enter(): the process is in the critical section.
 func (c *call) enter(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := c.node.prog.draws(mutex.RoleCS, "enter"); err != nil {
+		return nil, err
+	}
 	if err := starlark.UnpackPositionalArgs("p.enter", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -313,6 +319,9 @@ func (c *call) enter(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Val
 
 // leave is p.leave(): the process leaves the critical section.
 func (c *call) leave(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := c.node.prog.draws(mutex.RoleCS, "leave"); err != nil {
+		return nil, err
+	}
 	if err := starlark.UnpackPositionalArgs("p.leave", args, kwargs, 0); err != nil {
 		return nil, err
 	}
@@ -326,6 +335,9 @@ func (c *call) leave(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Val
 
 // mark is p.mark(text): a mark on the step, with its text beside it.
 func (c *call) mark(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := c.node.prog.draws(RoleMark, "mark"); err != nil {
+		return nil, err
+	}
 	var text string
 	if err := starlark.UnpackPositionalArgs("p.mark", args, kwargs, 1, &text); err != nil {
 		return nil, err
@@ -339,6 +351,9 @@ func (c *call) mark(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Valu
 // snapshot's cut, and the cut is checked for consistency once every
 // process has recorded it.
 func (c *call) record(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := c.node.prog.draws(RoleRecorded, "record"); err != nil {
+		return nil, err
+	}
 	snapshot, text := 1, ""
 	if err := starlark.UnpackArgs("p.record", args, kwargs, "snapshot?", &snapshot, "text?", &text); err != nil {
 		return nil, err
@@ -354,6 +369,9 @@ func (c *call) record(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Va
 // the message being taken joins the state of its channel recorded for
 // the snapshot (haloed on the diagram, listed with the cut).
 func (c *call) recordChannel(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := c.node.prog.draws(RoleChannel, "record_channel"); err != nil {
+		return nil, err
+	}
 	snapshot, text := 1, ""
 	if err := starlark.UnpackArgs("p.record_channel", args, kwargs, "snapshot?", &snapshot, "text?", &text); err != nil {
 		return nil, err

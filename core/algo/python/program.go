@@ -11,6 +11,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
 )
 
@@ -96,8 +97,10 @@ type Program struct {
 	kinds       []sim.KindSpec
 	commands    []sim.CommandSpec
 	// records says the program records cuts (p.record), whose
-	// consistency is then checked.
+	// consistency is then checked; roles are the roles of what it draws
+	// (the critical section, marks, cuts), for the legend.
 	records bool
+	roles   []sim.RoleSpec
 	// measure is what MEASURE declares the processes and their messages
 	// hold (the bank's money), which the cut tool adds up; nil for none.
 	measure *sim.Measure
@@ -145,6 +148,7 @@ func Compile(code string) (*Program, error) {
 	}
 	sent := sentKinds(f)
 	records := calls(f, "record")
+	roles := drawn(f)
 	guard(f)
 	predeclared := guards()
 	prog, err := starlark.FileProgram(f, predeclared.Has)
@@ -167,7 +171,7 @@ func Compile(code string) (*Program, error) {
 		return nil, e
 	}
 	globals.Freeze()
-	p := &Program{globals: globals, records: records}
+	p := &Program{globals: globals, records: records, roles: roles}
 	if err := p.readHandlers(f); err != nil {
 		return nil, err
 	}
@@ -195,6 +199,35 @@ func calls(f *syntax.File, method string) bool {
 		return !found
 	})
 	return found
+}
+
+// drawn are the roles of what a program draws, by the methods it calls:
+// the critical section (p.want, p.enter, p.leave), marks (p.mark), cuts
+// (p.record) and channels' states (p.record_channel). The legend then
+// lists only what the program can draw.
+func drawn(f *syntax.File) []sim.RoleSpec {
+	var roles []sim.RoleSpec
+	if calls(f, "want") || calls(f, "enter") || calls(f, "leave") {
+		roles = append(roles, mutex.Roles...)
+	}
+	for _, r := range roleSpecs[len(mutex.Roles):] {
+		method := map[string]string{RoleMark: "mark", RoleRecorded: "record", RoleChannel: "record_channel"}[r.Name]
+		if calls(f, method) {
+			roles = append(roles, r)
+		}
+	}
+	return roles
+}
+
+// draws says the program draws role (it calls the method that draws it
+// by name), or else the error a call that reached it another way gets.
+func (p *Program) draws(role, method string) error {
+	for _, r := range p.roles {
+		if r.Name == role {
+			return nil
+		}
+	}
+	return fmt.Errorf("p.%s is called here in a way that does not name it (getattr): call it as p.%s(…), so that the page knows what the program draws", method, method)
 }
 
 // readMeasure reads MEASURE, the quantity the processes and their
