@@ -1030,7 +1030,7 @@ func TestCommandHelp(t *testing.T) {
 		require.NoError(t, err, "%v", args)
 		assert.Equal(t, usage, out, "%v", args)
 	}
-	for _, cmd := range []string{"spacetime run (FILE.json | - | --scenario ID)", "spacetime check [--algorithm ID | --scenario ID]", "--faults LIST", "--out DIR"} {
+	for _, cmd := range []string{"spacetime run (FILE | - | --scenario ID)", "spacetime check [FILE | --algorithm ID | --scenario ID | FILE.py --scenario ID]", "--faults LIST", "--out DIR"} {
 		assert.Contains(t, usage, cmd)
 	}
 }
