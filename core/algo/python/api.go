@@ -28,7 +28,7 @@ func (p *proc) Truth() starlark.Bool  { return starlark.True }
 func (p *proc) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: process") }
 
 // procAttrs are p's fields and methods, for dir(p) and errors.
-var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "late", "leave", "mark", "n", "name", "now", "params", "randint", "random", "record", "record_channel", "say", "send", "state", "vector", "want"}
+var procAttrs = []string{"after", "broadcast", "cancel", "disk", "enter", "id", "lamport", "late", "leave", "mark", "n", "name", "names", "now", "params", "randint", "random", "record", "record_channel", "say", "send", "state", "vector", "want"}
 
 func (p *proc) AttrNames() []string { return procAttrs }
 
@@ -46,6 +46,13 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 		return starlark.MakeInt(env.N()), nil
 	case "name":
 		return starlark.String(env.Name(env.Self())), nil
+	case "names":
+		// every process's name, by id: p.names[m.sender - 1]
+		t := make(starlark.Tuple, env.N())
+		for i := range t {
+			t[i] = starlark.String(env.Name(sim.NodeID(i)))
+		}
+		return t, nil
 	case "state":
 		return c.node.state, nil
 	case "disk":

@@ -7,10 +7,10 @@
 // on_command(p, name[, target, arg]), on_recover(p), on_workload(p), and
 // invariants invariant_NAME(states[, world]) that return True while they
 // hold (or (False, "why")); done(states[, world]) says the goal is
-// reached. p gives id, n, name, state (a dict, lost in a crash), disk
-// (kept), params, now, lamport, vector, late (init of a process that
-// comes up late), and send, broadcast, after, cancel, say, want, enter,
-// leave, mark, random and randint. KINDS and COMMANDS declare message
+// reached. p gives id, n, name, names, state (a dict, lost in a
+// crash), disk (kept), params, now, lamport, vector, late (init of a
+// process that comes up late), and send, broadcast, after, cancel, say,
+// want, enter, leave, mark, record, record_channel, random and randint. KINDS and COMMANDS declare message
 // kinds (with their roles) and commands. README's "Write it yourself"
 // is the learner's contract.
 //

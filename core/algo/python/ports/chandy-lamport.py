@@ -81,11 +81,11 @@ def on_workload(p):
 
 def transfer(p, to, amount):
     if amount <= 0 or p.state["balance"] < amount:
-        p.say("would send $%d to %d but holds only $%d: no transfer (a branch never overdraws)" % (amount, to, p.state["balance"]))
+        p.say("would send $%d to %s but holds only $%d: no transfer (a branch never overdraws)" % (amount, p.names[to - 1], p.state["balance"]))
         return
     p.state["balance"] -= amount
     p.send(to, "transfer", amount=amount, label="$%d" % amount)
-    p.say("sends $%d to %d; it now holds $%d" % (amount, to, p.state["balance"]))
+    p.say("sends $%d to %s; it now holds $%d" % (amount, p.names[to - 1], p.state["balance"]))
 
 def on_command(p, name, target, amount):
     if name == "transfer":
@@ -151,9 +151,9 @@ def take_transfer(p, m):
             r["channel"][m.sender].append(m.amount)   # in flight at the cut
             p.record_channel(k + 1, "$%d" % m.amount)
             into.append(k + 1)
-    p.say("receives $%d from %d; balance $%d" % (m.amount, m.sender, p.state["balance"]))
+    p.say("receives $%d from %s; balance $%d" % (m.amount, p.names[m.sender - 1], p.state["balance"]))
     if into:
-        p.say("it has recorded its state but has no marker from %d yet: the $%d joins that channel's recorded state (snapshot %s)" % (m.sender, m.amount, ", ".join([str(k) for k in into])))
+        p.say("it has recorded its state but has no marker from %s yet: the $%d joins that channel's recorded state (snapshot %s)" % (p.names[m.sender - 1], m.amount, ", ".join([str(k) for k in into])))
 
 def take_marker(p, m):
     k, q = m.snapshot, m.sender
@@ -169,9 +169,9 @@ def take_marker(p, m):
     if q not in r["closed"]:
         r["closed"].append(q)    # rule 3: the marker stops the recording
     if first:
-        p.say("gets its first marker of snapshot %d, from %d: records balance $%d and the channel from %d as empty, and sends its markers" % (k, q, r["balance"], q))
+        p.say("gets its first marker of snapshot %d, from %s: records balance $%d and the channel from %s as empty, and sends its markers" % (k, p.names[q - 1], r["balance"], p.names[q - 1]))
     else:
-        p.say("gets the marker of snapshot %d from %d: that channel's recorded state is %s" % (k, q, amounts(r["channel"][q])))
+        p.say("gets the marker of snapshot %d from %s: that channel's recorded state is %s" % (k, p.names[q - 1], amounts(r["channel"][q])))
     if part_done(p, r):
         p.say("its part of snapshot %d is complete" % k)
 

@@ -71,7 +71,7 @@ func fill(exercise string) (string, error) {
 	if def < 0 {
 		return "", fmt.Errorf("an exercise holds the function to write")
 	}
-	comment, hole := rest[:def+1], rest[def+1:]
+	comment, hole := strings.TrimRight(rest[:def+1], "\n")+"\n", rest[def+1:]
 	name, _, _ := strings.Cut(hole, "(")
 	at := strings.Index(port, "\n"+name+"(")
 	if at < 0 {
