@@ -257,6 +257,10 @@ func (c *call) run(fn *starlark.Function, handler string, args ...starlark.Value
 		c.fail(evalError(err), fmt.Sprintf("in %s of %s, %s", handler, c.env.Name(c.env.Self()), c.what()))
 		return
 	}
+	if len(c.said) == 0 && c.ev.Kind == sim.Deliver && !c.env.Quiet() {
+		// a handler that says nothing still took a message: say which
+		c.env.Explain("%s takes %s from %s", c.env.Name(c.env.Self()), c.ev.Msg.Describe(), c.env.Name(c.ev.From))
+	}
 	if len(c.said) > 0 && !c.env.Quiet() {
 		c.env.ExplainWith(func(b []byte) []byte {
 			b = append(b, c.env.Name(c.env.Self())...)
