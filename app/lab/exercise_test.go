@@ -65,3 +65,18 @@ func TestALearnersProgramIsSearchedWithAFault(t *testing.T) {
 	_, opts = p.Views[0].Search().Plan()
 	assert.Zero(t, opts.Faults, "the lesson's bounds")
 }
+
+// Find the bug at the end of a run that is over starts from its first
+// step: nothing is left to try at the end.
+func TestASearchAtTheEndStartsAtTheBeginning(t *testing.T) {
+	p, err := lab.PageFromQuery(lab.WriteDefault(url.Values{}), false)
+	require.NoError(t, err)
+	s := p.Views[0]
+	s.Seek(s.Len())
+	from, opts := s.Search().Plan()
+	assert.Equal(t, 0, from)
+	assert.Equal(t, lab.ProgramSearchFaults, opts.Faults)
+	s.Seek(10)
+	from, _ = s.Search().Plan()
+	assert.Equal(t, 10, from, "elsewhere, from the step on screen")
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"spacetime/app/diagram"
+	"spacetime/core/engine"
 	"spacetime/core/explore"
 	"spacetime/core/scenario"
 )
@@ -18,7 +19,9 @@ func (s *Session) Search() Search { return Search{s: s} }
 
 // Plan is where a search for a breaking schedule starts, and its
 // bounds: the lesson's starting step while the run is the lesson's own
-// (the learner has changed nothing in it), else the step on screen; the
+// (the learner has changed nothing in it), else the step on screen (the
+// run's start when the step on screen is its end, where nothing is left
+// to try); the
 // lesson's bounds, or the default ones. A learner's own program (one
 // that is no lesson's) is searched with one fault as well: its bugs are
 // often ones that only a lost or duplicated message or a crash shows,
@@ -36,6 +39,11 @@ func (x Search) Plan() (from int, opts explore.Options) {
 	from = s.step
 	if ls != nil && ls.From > 0 && len(s.run.Inputs()) == 0 {
 		from = min(ls.From, s.run.Len())
+	}
+	if from >= s.run.Len() && s.run.Stopped() != engine.StoppedBudget {
+		// at the end of a run that is over nothing is left to schedule:
+		// the search starts where the run does
+		from = 0
 	}
 	return from, opts
 }
