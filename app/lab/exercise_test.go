@@ -2,6 +2,9 @@ package lab_test
 
 import (
 	"net/url"
+	"spacetime/core/algo/python/ports"
+	"spacetime/core/faults"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,4 +82,26 @@ func TestASearchAtTheEndStartsAtTheBeginning(t *testing.T) {
 	s.Seek(10)
 	from, _ = s.Search().Plan()
 	assert.Equal(t, 10, from, "elsewhere, from the step on screen")
+}
+
+// Running an edited program replays the learner's inputs on it: a crash
+// they caused stays; a program that does not compile changes nothing.
+func TestRewriteKeepsTheLearnersInputs(t *testing.T) {
+	code, ok := ports.For("token-ring")
+	require.True(t, ok)
+	p, err := lab.PageFromQuery(lab.CodeQuery("token-ring-idle", code), false)
+	require.NoError(t, err)
+	s := p.Views[0]
+	s.Seek(5)
+	require.NoError(t, s.Fault("crash", faults.AtProcess(1)))
+	require.Len(t, s.Run().Inputs(), 1)
+	edited := strings.Replace(code, `p.say("gets the token and passes it on after a tick")`, `p.say("takes the token")`, 1)
+	kept, err := s.Rewrite(edited)
+	require.NoError(t, err)
+	assert.NoError(t, kept)
+	assert.Equal(t, edited, s.Scenario().Code)
+	assert.Len(t, s.Run().Inputs(), 1, "the crash stays")
+	_, err = s.Rewrite("def init(p)\n")
+	assert.Error(t, err)
+	assert.Equal(t, edited, s.Scenario().Code, "unchanged")
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"spacetime/app/lab"
 )
 
 // Writer is the Write view's editor: the program that runs the pane (a
@@ -66,29 +65,32 @@ func (c *Writer) edit(text string) { c.draft().text = text }
 
 // run runs the pane's scenario with the program in the editor: the run
 // is replaced (at the step on screen, or the end if the new run is
-// shorter) and the link follows; a program that does not compile keeps
-// the run on screen and says why, at its line.
+// shorter), the learner's inputs replayed on it, and the link follows;
+// a program that does not compile keeps the run on screen and says why,
+// at its line.
 func (c *Writer) run(ctx app.Context) {
 	i := c.Pane
 	w := c.draft()
 	c.stopPlaying(i)
-	old := c.sess(i)
-	step := old.Step()
-	plan, err := old.Plan().Scenario().WithProgram(old.Scenario().Algorithm, w.text).Compile()
+	s := c.sess(i)
+	kept, err := s.Rewrite(w.text)
 	if err != nil {
 		w.problem, w.line, w.col = placed(err)
 		c.panes[i].notice = "Your program did not run: " + w.problem + ". The diagram shows the last program that ran."
 		c.focusProblem(ctx)
 		return
 	}
-	text := w.text
-	if c.paneOf(i).replace(ctx, plan, func(s *lab.Session) { s.Seek(step) }) {
-		*w = writing{text: text, base: c.sess(i).Scenario().Code}
-		if f := c.sess(i).Failure(); f != nil {
-			c.panes[i].notice = "Your program ran, and stopped at step " + strconv.Itoa(f.Step+1) + ": " + failureText(f.Err)
-			c.caretAt(ctx, f.Err)
-		}
+	*w = writing{text: w.text, base: s.Scenario().Code}
+	c.panes[i].reset()
+	c.problem = ""
+	if kept != nil {
+		c.panes[i].notice = "Your program ran; " + kept.Error() + "."
 	}
+	if f := s.Failure(); f != nil {
+		c.panes[i].notice = "Your program ran, and stopped at step " + strconv.Itoa(f.Step+1) + ": " + failureText(f.Err)
+		c.caretAt(ctx, f.Err)
+	}
+	c.changed(ctx)
 }
 
 // showFailure takes the diagram to the step at which the run stopped.

@@ -75,7 +75,7 @@ func TestTheWriterShowsTheProgram(t *testing.T) {
 func TestRunningAnEditReplacesTheRun(t *testing.T) {
 	code := tokenRing(t)
 	r := mountWriter(t, coded(code, 12))
-	before := r.st.sess(0)
+	before := r.st.sess(0).Plan()
 	edited := strings.Replace(code, `p.say("gets the token and passes it on after a tick")`, `p.say("takes the token for a tick")`, 1)
 	require.NotEqual(t, code, edited)
 	r.do(func(ctx app.Context) {
@@ -84,7 +84,7 @@ func TestRunningAnEditReplacesTheRun(t *testing.T) {
 		w.run(ctx)
 	})
 	s := r.st.sess(0)
-	assert.NotSame(t, before, s, "the run is replaced")
+	assert.NotSame(t, before, s.Plan(), "the run is replaced")
 	assert.Equal(t, edited, s.Scenario().Code)
 	assert.Equal(t, "token-ring-idle", s.Scenario().ID)
 	assert.Equal(t, 12, s.Step(), "the step on screen stays")
@@ -122,7 +122,7 @@ func TestRunningAnEditReplacesTheRun(t *testing.T) {
 func TestASyntaxErrorKeepsTheLastGoodRun(t *testing.T) {
 	code := tokenRing(t)
 	r := mountWriter(t, coded(code, 7))
-	before := r.st.sess(0)
+	before := r.st.sess(0).Plan()
 	link := r.url().Encode()
 	broken := strings.Replace(code, "def on_recover(p):", "def on_recover(p)", 1)
 	line := lineOf(t, broken, "def on_recover(p)")
@@ -131,7 +131,7 @@ func TestASyntaxErrorKeepsTheLastGoodRun(t *testing.T) {
 		w.edit(broken)
 		w.run(ctx)
 	})
-	assert.Same(t, before, r.st.sess(0), "the run on screen stays")
+	assert.Same(t, before, r.st.sess(0).Plan(), "the run on screen stays")
 	assert.Equal(t, 7, r.st.sess(0).Step())
 	assert.Equal(t, link, r.url().Encode(), "the link still names the program that ran")
 	w := r.st.panes[0].write
@@ -154,7 +154,7 @@ func TestASyntaxErrorKeepsTheLastGoodRun(t *testing.T) {
 		w.edit(code)
 		w.run(ctx)
 	})
-	assert.NotSame(t, before, r.st.sess(0))
+	assert.NotSame(t, before, r.st.sess(0).Plan(), "the run is replaced")
 	assert.Empty(t, r.page().classed("mark"))
 	assert.Nil(t, r.page().byID("write-error"))
 }
@@ -233,13 +233,13 @@ func TestABoundedProgramLeavesThePageWorking(t *testing.T) {
 
 			// at the top level: the program does not run
 			top := code + "\ndef runaway():\n" + tc.body + "\nrunaway()\n"
-			before := r.st.sess(0)
+			before := r.st.sess(0).Plan()
 			r.do(func(ctx app.Context) {
 				w := r.st.writerOf(0)
 				w.edit(top)
 				w.run(ctx)
 			})
-			assert.Same(t, before, r.st.sess(0), "the last good run stays")
+			assert.Same(t, before, r.st.sess(0).Plan(), "the last good run stays")
 			w := r.st.panes[0].write
 			assert.Contains(t, w.problem, tc.says)
 			assert.Greater(t, w.line, strings.Count(code, "\n"), "at its line")
