@@ -8,13 +8,6 @@ import (
 	"spacetime/core/scenario"
 )
 
-// Every bully election lesson runs the same as code.
-func TestBullyPortIsTheGoTwin(t *testing.T) {
-	for _, lesson := range lessonsOf(t, "bully") {
-		t.Run(lesson.ID, func(t *testing.T) { sameRun(t, lesson) })
-	}
-}
-
 // The port stays the Go version's twin under faults the lessons do not
 // show: a process down from the start that comes up late, crashes and
 // recoveries in the middle of elections, a pause that looks like a

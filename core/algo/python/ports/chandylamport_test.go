@@ -10,13 +10,6 @@ import (
 	"spacetime/core/scenario"
 )
 
-// Every chandy-lamport lesson runs the same as code.
-func TestChandyLamportPortIsTheGoTwin(t *testing.T) {
-	for _, lesson := range lessonsOf(t, "chandy-lamport") {
-		t.Run(lesson.ID, func(t *testing.T) { sameRun(t, lesson) })
-	}
-}
-
 // bank is a chandy-lamport scenario of the bank lessons' shape, with the
 // given network, params and script.
 func bank(t *testing.T, id string, seed int, network, params, script string) *scenario.Scenario {

@@ -8,13 +8,6 @@ import (
 	"spacetime/core/scenario"
 )
 
-// Every Ricart–Agrawala lesson runs the same as code.
-func TestRicartAgrawalaPortIsTheGoTwin(t *testing.T) {
-	for _, lesson := range lessonsOf(t, "ricart-agrawala") {
-		t.Run(lesson.ID, func(t *testing.T) { sameRun(t, lesson) })
-	}
-}
-
 // The port stays the Go version's twin under faults the lessons do not
 // show: lost, duplicated and reordered messages, crashes and recoveries,
 // a pause, and a steady workload.

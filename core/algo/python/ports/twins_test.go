@@ -95,6 +95,20 @@ func sameRun(t *testing.T, lesson *scenario.Scenario) {
 // maxTwinSteps bounds the steps a lesson is compared on.
 const maxTwinSteps = 20_000
 
+// Every lesson of every port runs the same as code as in Go: a port is
+// held to its twin by being added (the files below add runs off the
+// lessons, under faults).
+func TestEveryPortIsItsGoTwin(t *testing.T) {
+	require.NotEmpty(t, ports.Algorithms())
+	for _, id := range ports.Algorithms() {
+		t.Run(id, func(t *testing.T) {
+			for _, lesson := range lessonsOf(t, id) {
+				t.Run(lesson.ID, func(t *testing.T) { sameRun(t, lesson) })
+			}
+		})
+	}
+}
+
 func TestAsCodeRefusesAnAlgorithmWithoutPort(t *testing.T) {
 	s, err := scenario.Builtin("raft-election")
 	require.NoError(t, err)
