@@ -285,7 +285,11 @@ func printTable(rep *Report) {
 			if !program {
 				continue
 			}
-			row(fmt.Sprintf("program %s, %s (Go: %.0f)", id, platform, rep.ProgramEventsPerS[platform][id]), fmt.Sprintf("%.0f events/s", rep.ProgramEventsPerS[platform][name]), "≥ 50,000", "program_events_per_s_min/"+platform+"/"+name)
+			twin := ""
+			if goes, ok := rep.ProgramEventsPerS[platform][id]; ok {
+				twin = fmt.Sprintf(" (Go: %.0f)", goes)
+			}
+			row(fmt.Sprintf("program %s, %s%s", id, platform, twin), fmt.Sprintf("%.0f events/s", rep.ProgramEventsPerS[platform][name]), "≥ 50,000", "program_events_per_s_min/"+platform+"/"+name)
 		}
 	}
 	printFloors(rep)

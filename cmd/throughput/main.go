@@ -11,10 +11,12 @@
 // one (lesson.search): its states per second and the time to its
 // violation, or to its bound when it finds none, the median of -repeat.
 //
-// With -programs it measures learners' programs instead: each algorithm
-// written as a program (core/algo/python/ports) on its throughput
-// scenario at 3 processes, beside the built-in algorithm it ports (one
-// line each, the program's algorithm written "python:" and the id).
+// With -programs it measures learners' programs instead: the Write
+// view's starter (README's example, "python:starter"), and each
+// algorithm written as a program (core/algo/python/ports) on its
+// throughput scenario at 3 processes, beside the built-in algorithm it
+// ports (one line each, the program's algorithm written "python:" and
+// the id).
 //
 // With -log it times opening a ShiViz log instead, as the page does (read,
 // replay, lay out at 1280×720): the export of the 100,000-step lesson's
@@ -82,6 +84,14 @@ func main() {
 	failed := false
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	if *programs {
+		// the Write view's starter, README's example, on its 4 processes
+		starter := &scenario.Scenario{ID: "starter", Algorithm: python.ID, Code: ports.Starter(), N: 4, Seed: 1, Until: scenario.Until{Steps: *steps}}
+		best, err := measure(starter, *repeat)
+		best.Algorithm, best.Scenario, best.N, best.Platform = python.ID+":starter", starter.ID, 4, platform
+		if err != nil {
+			best.Error, failed = err.Error(), true
+		}
+		enc.Encode(best)
 		for _, id := range ports.Algorithms() {
 			s, err := scenario.Throughput(id, 3, *steps)
 			if err != nil {

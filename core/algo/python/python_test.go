@@ -249,25 +249,6 @@ func TestInvariantsReadOnlyAndPKeptPastItsCall(t *testing.T) {
 	assert.Contains(t, r.Err().Error(), "belongs to a call that has ended")
 }
 
-// BenchmarkExample runs README's example on 4 processes for 20,000
-// steps: events/s of a learner's program.
-func BenchmarkExample(b *testing.B) {
-	s := scenario.Scenario{Algorithm: python.ID, Code: example, N: 4, Seed: 1, Until: scenario.Until{Steps: 20000}}
-	p, err := s.Compile()
-	if err != nil {
-		b.Fatal(err)
-	}
-	steps := 0
-	for b.Loop() {
-		r, err := p.Run()
-		if err != nil {
-			b.Fatal(err)
-		}
-		steps += r.Len()
-	}
-	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")
-}
-
 // README's example is the Write view's starter, word for word: the
 // contract a learner reads is the program they start from.
 func TestREADMEShowsTheStarter(t *testing.T) {

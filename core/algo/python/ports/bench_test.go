@@ -8,9 +8,14 @@ import (
 	"spacetime/core/scenario"
 )
 
-// BenchmarkPorts runs each port's first lesson for 20,000 steps, beside
-// its Go twin: ns/op over 20,000 steps, and events/s.
+// BenchmarkPorts runs the Write view's starter (README's example, on 4
+// processes) and each port's first lesson beside its Go twin, for 20,000
+// steps: ns/op over 20,000 steps, and events/s. make bench prints the
+// same figures natively and in wasm (cmd/throughput -programs); this one
+// is for profiling.
 func BenchmarkPorts(b *testing.B) {
+	const steps = 20_000
+	benchRun(b, "starter", &scenario.Scenario{Algorithm: python.ID, Code: ports.Starter(), N: 4, Seed: 1, Until: scenario.Until{Steps: steps}})
 	for _, id := range ports.Algorithms() {
 		var lesson *scenario.Scenario
 		for _, l := range scenario.BuiltinIDs() {
@@ -24,27 +29,28 @@ func BenchmarkPorts(b *testing.B) {
 			continue
 		}
 		lesson.Lesson, lesson.Expect = nil, nil
-		lesson.Until = scenario.Until{Steps: 20000}
+		lesson.Until = scenario.Until{Steps: steps}
 		code, _ := ports.AsCode(lesson, python.ID)
-		for _, tc := range []struct {
-			name string
-			s    *scenario.Scenario
-		}{{"go", lesson}, {"python", code}} {
-			b.Run(id+"/"+tc.name, func(b *testing.B) {
-				p, err := tc.s.Compile()
-				if err != nil {
-					b.Fatal(err)
-				}
-				steps := 0
-				for b.Loop() {
-					r, err := p.Run()
-					if err != nil {
-						b.Fatal(err)
-					}
-					steps += r.Len()
-				}
-				b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")
-			})
-		}
+		benchRun(b, id+"/go", lesson)
+		benchRun(b, id+"/python", code)
 	}
+}
+
+// benchRun is the benchmark of running s whole, in events/s.
+func benchRun(b *testing.B, name string, s *scenario.Scenario) {
+	b.Run(name, func(b *testing.B) {
+		p, err := s.Compile()
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps := 0
+		for b.Loop() {
+			r, err := p.Run()
+			if err != nil {
+				b.Fatal(err)
+			}
+			steps += r.Len()
+		}
+		b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")
+	})
 }
