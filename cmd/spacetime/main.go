@@ -546,27 +546,8 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.P
 		if err != nil {
 			return nil, err
 		}
-		data, err := c.readScenario(file, mb)
-		if err != nil {
+		if s, made, err = c.readFile(file, mb); err != nil {
 			return nil, err
-		}
-		switch {
-		case strings.HasSuffix(strings.ToLower(file), ".py"):
-			// a learner's program alone, on the defaults of a program file
-			if s, err = scenario.ForProgram(programID(file), python.ID, string(data), defaultProgramN, defaultProgramSteps); err != nil {
-				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
-			}
-		case logimport.IsLog(data):
-			// a ShiViz or GoVector log: its first execution
-			runs, err := logimport.FromLog(data, filepath.Base(displayName(file)))
-			if err != nil {
-				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
-			}
-			made = runs[0]
-		default:
-			if s, err = scenario.ParseBeside(data, c.readBeside(file)); err != nil {
-				return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
-			}
 		}
 	case id != "":
 		if s, err = scenario.Builtin(id); err != nil {
@@ -602,27 +583,44 @@ func (c *cli) load(fs *flag.FlagSet, sf scenarioFlags, file string) (*scenario.P
 	return p, nil
 }
 
-// scenarioFile reads a scenario file, or a program file given alone, as
-// check varies it (a log is no lesson to vary).
-func (c *cli) scenarioFile(file string, mb int64) (*scenario.Scenario, error) {
+// readFile reads what a FILE argument holds: a scenario file (with the
+// program its code_file names), a program file given alone (on the
+// defaults of a program file), or a ShiViz or GoVector log (its first
+// execution, as its import made it: made).
+func (c *cli) readFile(file string, mb int64) (s *scenario.Scenario, made *scenario.Plan, err error) {
 	data, err := c.readScenario(file, mb)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var s *scenario.Scenario
 	switch {
 	case strings.HasSuffix(strings.ToLower(file), ".py"):
 		s, err = scenario.ForProgram(programID(file), python.ID, string(data), defaultProgramN, defaultProgramSteps)
 	case logimport.IsLog(data):
-		return nil, errUsage{fmt.Errorf("%s is a log, a record of one run: there is nothing to vary", displayName(file))}
+		var runs []*scenario.Plan
+		if runs, err = logimport.FromLog(data, filepath.Base(displayName(file))); err == nil {
+			made = runs[0]
+		}
 	default:
 		s, err = scenario.ParseBeside(data, c.readBeside(file))
 	}
 	if err != nil {
-		return nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+		return nil, nil, errUsage{fmt.Errorf("%s: %w", displayName(file), err)}
+	}
+	return s, made, nil
+}
+
+// scenarioFile reads a scenario file, or a program file given alone, as
+// check varies it (a log is no lesson to vary).
+func (c *cli) scenarioFile(file string, mb int64) (*scenario.Scenario, error) {
+	s, made, err := c.readFile(file, mb)
+	switch {
+	case err != nil:
+		return nil, err
+	case made != nil:
+		return nil, errUsage{fmt.Errorf("%s is a log, a record of one run: there is nothing to vary", displayName(file))}
 	}
 	if s.ID == "" {
-		s.ID = scenario.ProgramID(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+		s.ID = programID(file)
 	}
 	return s, nil
 }
