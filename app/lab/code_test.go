@@ -117,3 +117,12 @@ func TestASessionSaysWhereItsProgramFailed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, p.Views[0].Failure())
 }
+
+// A link whose program does not compile says so, whatever inputs it
+// gives: they are read against the program's own commands, which a
+// broken program has none of.
+func TestABrokenProgramIsReportedBeforeItsInputs(t *testing.T) {
+	_, err := lab.PageFromQuery(url.Values{"v": {"2"}, "s": {"token-ring-idle"}, "in": {"3krequest-cs.1.0.0"}, "code": {packText(t, "def init(p)\n  pass\n")}}, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 1, column 12")
+}

@@ -433,16 +433,18 @@ func readFIFO(r *linkReading, raw string) error {
 
 // readInputs reads the pane's inputs and runs its scenario with them.
 func readInputs(r *linkReading, raw string) error {
+	// compiled first: the inputs are read against the plan's algorithm (a
+	// learner's program's own commands), and a program is compiled once
+	plan, err := r.scn.Compile()
+	if err != nil {
+		return runError{err}
+	}
 	if raw != "" {
-		inputs, err := decodeInputs(raw, r.scn.Spec(), len(r.scn.Names), r.version)
+		inputs, err := decodeInputs(raw, plan.Spec(), len(r.scn.Names), r.version)
 		if err != nil {
 			return err
 		}
 		r.inputs = inputs
-	}
-	plan, err := r.scn.Compile()
-	if err != nil {
-		return runError{err}
 	}
 	sess, inErr, err := openWith(plan, r.budget, r.inputs)
 	if err != nil {
