@@ -113,7 +113,7 @@ func Check(s *scenario.Scenario) (res Result) {
 			res.Skipped++
 		}
 	}
-	spec := s.Spec()
+	spec := r.Config().Spec // the run's own: a learner's program's, compiled once
 	res.Used = usedBy(spec, recs, len(recs)-1, from)
 	for _, f := range r.Failures() {
 		if f.Step < 0 {
