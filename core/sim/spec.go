@@ -154,6 +154,10 @@ func Complete(n int) *Topology {
 	return t
 }
 
+// CompleteTopology is PictureSpec.Topology of an algorithm whose
+// processes all talk to each other.
+func CompleteTopology(v View) *Topology { return Complete(v.N()) }
+
 // RingOf is the ring of processes in the given order.
 func RingOf(order []NodeID) *Topology {
 	t := &Topology{Kind: Ring, Order: order, Directed: true}

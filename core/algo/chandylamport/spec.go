@@ -59,7 +59,7 @@ var Spec = &sim.Spec{
 			{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels", Of: RoleRecorded},
 			{Name: rolePartDone, Style: sim.StyleHidden},
 		},
-		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Topology: sim.CompleteTopology,
 	},
 	New: newBranches,
 	Checks: sim.CheckSpec{

@@ -164,7 +164,7 @@ var Spec = &sim.Spec{
 			{Name: RoleCandidateLine, Style: sim.StyleLine, Tone: sim.Orange, Legend: "candidate line: the rollback is still moving it back"},
 			{Name: RoleRecoveryLine, Style: sim.StyleLine, Tone: sim.Red, Legend: "recovery line: every process restores its point on it"},
 		},
-		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Topology: sim.CompleteTopology,
 		Overlays: lines,
 	},
 	New: newProcs,

@@ -105,7 +105,7 @@ var Spec = &sim.Spec{
 			{Name: RoleVerdict, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "a detection's verdict"},
 			{Name: RoleWaitsFor, Style: sim.StyleWait, Tone: sim.Red, Legend: "waits for the other's REPLY: a cycle of them is a deadlock"},
 		},
-		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Topology: sim.CompleteTopology,
 		Overlays: waitsFor,
 	},
 	New: newProcesses,

@@ -167,7 +167,7 @@ var Spec = &sim.Spec{
 	},
 	Picture: sim.PictureSpec{
 		Roles:    Roles,
-		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Topology: sim.CompleteTopology,
 		Overlays: overlays,
 	},
 	New: newServers,

@@ -39,7 +39,7 @@ var Spec = &sim.Spec{
 	},
 	Picture: sim.PictureSpec{
 		Roles:    mutex.Roles,
-		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Topology: sim.CompleteTopology,
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{

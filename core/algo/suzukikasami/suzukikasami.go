@@ -71,7 +71,7 @@ var Spec = &sim.Spec{
 	Picture: sim.PictureSpec{
 		Roles: append(slices.Clip(mutex.Roles),
 			sim.RoleSpec{Name: RoleToken, Style: sim.StyleToken, Tone: sim.Gold, Legend: "holds the token"}),
-		Topology: func(v sim.View) *sim.Topology { return sim.Complete(v.N()) },
+		Topology: sim.CompleteTopology,
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
