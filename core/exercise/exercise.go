@@ -67,7 +67,9 @@ func Check(lesson *scenario.Scenario, algorithm, code string, runs int, budget *
 // Checker checks an answer a run at a time, so that a page can show its
 // progress and stay responsive between runs.
 type Checker struct {
-	base *scenario.Scenario
+	// base is the lesson run by the program, compiled once: each run
+	// takes another seed.
+	base *scenario.Plan
 	runs int
 	a    Answer
 	err  error
@@ -78,8 +80,12 @@ func NewChecker(lesson *scenario.Scenario, algorithm, code string, runs int) (*C
 	if runs < 1 || runs > MaxRuns {
 		return nil, fmt.Errorf("an answer is checked on 1 to %d runs, got %d", MaxRuns, runs)
 	}
-	base := lesson.WithProgram(algorithm, code)
-	base.Expect = nil // an exercise's answer must hold, whatever the lesson shows
+	s := lesson.WithProgram(algorithm, code)
+	s.Expect = nil // an exercise's answer must hold, whatever the lesson shows
+	base, err := s.Compile()
+	if err != nil {
+		return nil, err
+	}
 	return &Checker{base: base, runs: runs}, nil
 }
 
@@ -101,12 +107,8 @@ func (c *Checker) Next(budget *engine.Budget) error {
 		return c.err
 	}
 	seed := uint64(c.a.Runs + 1)
-	s := c.base.WithSeed(seed)
-	p, err := s.Compile()
-	if err != nil {
-		c.err = err
-		return err
-	}
+	p := c.base.WithSeed(seed)
+	s := p.Scenario()
 	r, err := p.RunWithin(budget)
 	if err != nil {
 		c.err = err

@@ -114,3 +114,18 @@ func TestExercises(t *testing.T) {
 	require.NotNil(t, a.Failure)
 	assert.Contains(t, []string{"at most one process in the critical section", "no deadlock", "granted in timestamp order"}, a.Failure.Invariant)
 }
+
+// BenchmarkCheck checks the Chandy–Lamport port, a right answer, on
+// snapshot-bank over 50 seeds: what Check my answer costs.
+func BenchmarkCheck(b *testing.B) {
+	code, _ := ports.For("chandy-lamport")
+	l, err := scenario.Builtin("snapshot-bank")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if a, err := exercise.Check(l, python.ID, code, 50, nil); err != nil || a.Failure != nil {
+			b.Fatal(err, a.Say())
+		}
+	}
+}

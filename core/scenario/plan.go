@@ -118,14 +118,23 @@ func (p *Plan) Scenario() *Scenario {
 // WithID is the plan under another id, which names it in reports and
 // transcripts (the command line names a file by its name); the run is
 // the same.
-func (p *Plan) WithID(id string) *Plan {
+func (p *Plan) WithID(id string) *Plan { return p.with(func(s *Scenario) { s.ID = id }) }
+
+// WithSeed is the plan run from another seed, without compiling it again
+// (a process is made from the params, not the seed): the runs of a check
+// over many seeds share one compiled program.
+func (p *Plan) WithSeed(seed uint64) *Plan { return p.with(func(s *Scenario) { s.Seed = seed }) }
+
+// with is the plan whose document change changes, in a field that does
+// not change its processes or script.
+func (p *Plan) with(change func(*Scenario)) *Plan {
 	c := *p
 	head := *p.head
-	head.ID = id
+	change(&head)
 	c.head = &head
 	if p.whole != nil {
 		whole := *p.whole
-		whole.ID = id
+		change(&whole)
 		c.whole = &whole
 	}
 	return &c
