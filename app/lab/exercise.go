@@ -3,7 +3,6 @@ package lab
 import (
 	"net/url"
 	"slices"
-	"strings"
 
 	"spacetime/core/algo/python/ports"
 	"spacetime/core/exercise"
@@ -41,32 +40,4 @@ func FailureQuery(f *exercise.Failure) (url.Values, error) {
 	}
 	sess.Seek(f.Step)
 	return OpenPage(sess).Query(), nil
-}
-
-// StarterScenario is the run the Write view opens when its link names
-// none: the starter program (ports.Starter) on four processes.
-func StarterScenario() *scenario.Scenario {
-	return &scenario.Scenario{ID: "my-program", Title: "Your program", Algorithm: scenario.ProgramAlgorithm,
-		Code: ports.Starter(), N: 4, Seed: 1, Until: scenario.Until{Steps: 60}}
-}
-
-// WriteDefault is the link the Write view opens for q: q itself when it
-// names a view's scenario, else q with the starter program's (so that a
-// learner who opens the Write view starts from a program, not a lesson
-// in Go, which has none to edit).
-func WriteDefault(q url.Values) url.Values {
-	for key := range q {
-		if base, _, _ := strings.Cut(key, "."); base == "s" || base == "sc" {
-			return q
-		}
-	}
-	out := url.Values{}
-	for k, v := range q {
-		out[k] = v
-	}
-	if out.Get("v") == "" {
-		out.Set("v", URLVersion)
-	}
-	out.Set("sc", pack(StarterScenario().JSON()))
-	return out
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 )
 
 // Writer is the Write view's editor: the program that runs the pane (a
