@@ -81,18 +81,28 @@ func main() {
 		}
 		return
 	}
+	// chosen says whether -only names id ("starter" is the Write view's
+	// starter in -programs)
+	chosen := func(id string) bool {
+		return *only == "" || slices.Contains(strings.Split(*only, ","), id)
+	}
 	failed := false
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	if *programs {
 		// the Write view's starter, README's example, on its 4 processes
 		starter := &scenario.Scenario{ID: "starter", Algorithm: python.ID, Code: ports.Starter(), N: 4, Seed: 1, Until: scenario.Until{Steps: *steps}}
-		best, err := measure(starter, *repeat)
-		best.Algorithm, best.Scenario, best.N, best.Platform = python.ID+":starter", starter.ID, 4, platform
-		if err != nil {
-			best.Error, failed = err.Error(), true
+		if chosen("starter") {
+			best, err := measure(starter, *repeat)
+			best.Algorithm, best.Scenario, best.N, best.Platform = python.ID+":starter", starter.ID, 4, platform
+			if err != nil {
+				best.Error, failed = err.Error(), true
+			}
+			enc.Encode(best)
 		}
-		enc.Encode(best)
 		for _, id := range ports.Algorithms() {
+			if !chosen(id) {
+				continue
+			}
 			s, err := scenario.Throughput(id, 3, *steps)
 			if err != nil {
 				enc.Encode(Result{Algorithm: id, N: 3, Platform: platform, Error: err.Error()})
@@ -121,7 +131,7 @@ func main() {
 		if spec.Program != nil {
 			continue // measured with -programs
 		}
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), spec.ID) {
+		if !chosen(spec.ID) {
 			continue
 		}
 		for _, n := range scenario.ThroughputSizes(spec) {
