@@ -74,34 +74,35 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 		}
 		return t, nil
 	}
-	if m, ok := methods[name]; ok {
-		return &bound{p: p, name: name, m: m}, nil
+	if i, ok := methodIndex[name]; ok {
+		b := &c.methods[i]
+		b.p, b.i = p, uint8(i)
+		return b, nil
 	}
 	return nil, nil // no such attribute: Starlark says so
 }
 
-// bound is one of p's methods, bound to p.
+// bound is one of p's methods (methodList[i]), bound to p.
 type bound struct {
-	p    *proc
-	name string
-	m    method
+	p *proc
+	i uint8
 }
 
 var _ starlark.Callable = (*bound)(nil)
 
-func (b *bound) String() string        { return "<built-in method " + b.name + " of process>" }
+func (b *bound) String() string        { return "<built-in method " + methodList[b.i].name + " of process>" }
 func (b *bound) Type() string          { return "builtin_function_or_method" }
 func (b *bound) Freeze()               {}
 func (b *bound) Truth() starlark.Bool  { return starlark.True }
 func (b *bound) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: method") }
-func (b *bound) Name() string          { return "p." + b.name }
+func (b *bound) Name() string          { return "p." + methodList[b.i].name }
 
 // CallInternal calls the method, while its call lasts.
 func (b *bound) CallInternal(_ *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if b.p.call == nil {
-		return nil, fmt.Errorf("p.%s: this p belongs to a call that has ended", b.name)
+		return nil, fmt.Errorf("p.%s: this p belongs to a call that has ended", methodList[b.i].name)
 	}
-	return b.m(b.p.call, args, kwargs)
+	return methodList[b.i].m(b.p.call, args, kwargs)
 }
 
 // SetField lets a handler replace p.state or p.disk with a new dict.
@@ -132,25 +133,40 @@ type method func(c *call, args starlark.Tuple, kwargs []starlark.Tuple) (starlar
 // MaxTimer bounds a timer's ticks.
 const MaxTimer = 1_000_000
 
-var methods map[string]method
+// numMethods is how many methods p has (a call keeps one of each).
+const numMethods = 13
 
-func init() {
-	methods = map[string]method{
-		"send":           (*call).send,
-		"broadcast":      (*call).broadcast,
-		"after":          (*call).after,
-		"cancel":         (*call).cancel,
-		"say":            (*call).sayMethod,
-		"want":           (*call).want,
-		"enter":          (*call).enter,
-		"leave":          (*call).leave,
-		"mark":           (*call).mark,
-		"record":         (*call).record,
-		"record_channel": (*call).recordChannel,
-		"random":         (*call).random,
-		"randint":        (*call).randint,
+// methodList are p's methods, and methodIndex where each is in it.
+var (
+	methodList = [numMethods]struct {
+		name string
+		m    method
+	}{
+		{"send", (*call).send},
+		{"broadcast", (*call).broadcast},
+		{"after", (*call).after},
+		{"cancel", (*call).cancel},
+		{"say", (*call).sayMethod},
+		{"want", (*call).want},
+		{"enter", (*call).enter},
+		{"leave", (*call).leave},
+		{"mark", (*call).mark},
+		{"record", (*call).record},
+		{"record_channel", (*call).recordChannel},
+		{"random", (*call).random},
+		{"randint", (*call).randint},
 	}
-}
+	methodIndex = func() map[string]int {
+		m := make(map[string]int, len(methodList))
+		for i, x := range methodList {
+			if x.m == nil {
+				panic("python: numMethods is more than p's methods")
+			}
+			m[x.name] = i
+		}
+		return m
+	}()
+)
 
 // send is p.send(to, kind, label=None, **fields).
 func (c *call) send(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -431,6 +447,12 @@ type message struct {
 	words  []int64
 	fields *starlark.Dict
 	frozen bool
+}
+
+// carries says m is the message e in flight, as world.in_flight made it.
+func (m *message) carries(e sim.Envelope) bool {
+	return m.kind == e.Kind && m.sender == e.From.Number() && m.receiver == e.To.Number() &&
+		len(m.words) == len(e.Data) && (len(m.words) == 0 || &m.words[0] == &e.Data[0])
 }
 
 // dict is m.fields, made once.

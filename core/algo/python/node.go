@@ -35,6 +35,10 @@ type Process struct {
 	// It is shared by clones (nothing changes it); nil until made, and
 	// dropped by every step.
 	frozen *starlark.Dict
+	// judged is what the run's invariants read at the last step they
+	// were checked, kept by its first process (judgingAt); a copy
+	// makes its own.
+	judged *judging
 }
 
 // threadOf is the thread the process's calls run on. A run is stepped
@@ -133,7 +137,7 @@ func fromJSON(v any) starlark.Value {
 func (n *Process) Clone() sim.Node {
 	c := *n
 	c.state, c.disk = copyDict(n.state), copyDict(n.disk)
-	c.thread = nil
+	c.thread, c.judged = nil, nil
 	return &c
 }
 
@@ -169,32 +173,33 @@ func (n *Process) Inspect() []sim.Field {
 // Step runs the handler of the event.
 func (n *Process) Step(env *sim.Env, ev sim.Event) {
 	n.frozen = nil
-	c := call{node: n, env: env, ev: ev}
+	c := &call{node: n, env: env, ev: ev}
+	c.p.call = c
 	switch ev.Kind {
 	case sim.Init:
 		n.started = true
 		c.late = env.Now() > 0
-		c.run(n.prog.init, "init", c.proc())
+		c.run(n.prog.init, "init", c.with())
 	case sim.Recover:
 		// a crash loses what the process held but its disk
 		n.state = starlark.NewDict(0)
 		n.forgetSection(env)
 		n.started = true
 		if n.prog.onRecover != nil {
-			c.run(n.prog.onRecover, "on_recover", c.proc())
+			c.run(n.prog.onRecover, "on_recover", c.with())
 		} else {
-			c.run(n.prog.init, "init", c.proc())
+			c.run(n.prog.init, "init", c.with())
 		}
 	case sim.Deliver:
 		if n.prog.onMessage == nil {
 			c.fail(&Error{Msg: fmt.Sprintf("%s got a %s message, but the program has no on_message(p, m)", env.Name(env.Self()), ev.Msg.Kind)}, "")
 			return
 		}
-		c.run(n.prog.onMessage, "on_message", c.proc(), &message{kind: ev.Msg.Kind, sender: ev.From.Number(), words: ev.Msg.Data})
+		c.run(n.prog.onMessage, "on_message", c.with(&message{kind: ev.Msg.Kind, sender: ev.From.Number(), words: ev.Msg.Data}))
 	case sim.Timer:
-		c.run(n.prog.onTimer, "on_timer", c.proc(), starlark.String(ev.Tag))
+		c.run(n.prog.onTimer, "on_timer", c.with(starlark.String(ev.Tag)))
 	case sim.Command:
-		args := starlark.Tuple{c.proc(), starlark.String(ev.Tag)}
+		args := c.with(starlark.String(ev.Tag))
 		if n.prog.commandArgs >= 2 {
 			target := starlark.Value(starlark.None)
 			if ev.Target >= 0 {
@@ -205,9 +210,9 @@ func (n *Process) Step(env *sim.Env, ev sim.Event) {
 		if n.prog.commandArgs >= 3 {
 			args = append(args, starlark.MakeInt64(ev.Arg))
 		}
-		c.run(n.prog.onCommand, "on_command", args...)
+		c.run(n.prog.onCommand, "on_command", args)
 	case sim.Workload:
-		c.run(n.prog.onWorkload, "on_workload", c.proc())
+		c.run(n.prog.onWorkload, "on_workload", c.with())
 	}
 }
 
@@ -223,36 +228,39 @@ func (n *Process) forgetSection(env *sim.Env) {
 }
 
 // call is one call of a handler: the process, the step's Env, what the
-// program said, and the p it is given.
+// program said, and the p it is given. What a call is given and makes
+// for the program is held in it, made once with it: a step costs the
+// interpreter's own allocations and few of ours.
 type call struct {
 	node *Process
 	env  *sim.Env
 	ev   sim.Event
-	p    *proc
+	p    proc
 	said []string
 	// late says init runs for a process that was down from the start and
 	// comes up after it (p.late).
 	late bool
+	// argv holds the handler's arguments, which the interpreter copies.
+	argv [4]starlark.Value
+	// methods are p's methods bound to this call, each made at its
+	// first use (proc.Attr).
+	methods [numMethods]bound
 }
 
-// proc is the call's p.
-func (c *call) proc() *proc {
-	if c.p == nil {
-		c.p = &proc{call: c}
-	}
-	return c.p
+// with is the handler's arguments: p, then args.
+func (c *call) with(args ...starlark.Value) starlark.Tuple {
+	argv := append(c.argv[:0], &c.p)
+	return append(argv, args...)
 }
 
 // run calls a handler (nothing when the program has none) and keeps what
 // it said as the step's caption; an error stops the run at this step.
-func (c *call) run(fn *starlark.Function, handler string, args ...starlark.Value) {
+func (c *call) run(fn *starlark.Function, handler string, args starlark.Tuple) {
 	if fn == nil {
 		return
 	}
-	_, err := callBounded(c.node.threadOf(), fn, args, func(_ *starlark.Thread, msg string) { c.say(msg) })
-	if c.p != nil {
-		c.p.call = nil // a p kept past its call can do nothing
-	}
+	_, err := callBounded(c.node.threadOf(), fn, args, c)
+	c.p.call = nil // a p kept past its call can do nothing
 	if err != nil {
 		c.fail(evalError(err), fmt.Sprintf("in %s of %s, %s", handler, c.env.Name(c.env.Self()), c.what()))
 		return

@@ -312,24 +312,36 @@ func syntaxError(code string, se syntax.Error) *Error {
 
 // newThread is an interpreter thread bounded to MaxCallSteps steps.
 func newThread() *starlark.Thread {
-	t := &starlark.Thread{Name: "program"}
+	t := &starlark.Thread{Name: "program", Print: printed}
 	t.SetMaxExecutionSteps(MaxCallSteps)
 	return t
 }
 
+// printing is the thread-local key of the call that takes what the
+// program prints: the handler's, which says it; none for an invariant.
+const printing = "call"
+
+// printed is print(...): said by the handler's process.
+func printed(t *starlark.Thread, msg string) {
+	if c, ok := t.Local(printing).(*call); ok && c != nil {
+		c.say(msg)
+	}
+}
+
 // callBounded calls fn on thread t (nil: a new one), bounded to
-// MaxCallSteps; print, if not nil, takes what the call prints. A run
-// calls the program a few times a step, each time on a thread its
-// processes keep (threadOf), which a call would otherwise allocate.
-func callBounded(t *starlark.Thread, fn starlark.Callable, args starlark.Tuple, print func(*starlark.Thread, string)) (starlark.Value, error) {
+// MaxCallSteps; c, if not nil, is the handler's call, which takes what
+// it prints. A run calls the program a few times a step, each time on a
+// thread its processes keep (threadOf), which a call would otherwise
+// allocate.
+func callBounded(t *starlark.Thread, fn starlark.Callable, args starlark.Tuple, c *call) (starlark.Value, error) {
 	if t == nil {
 		t = newThread()
 	}
 	t.Steps = 0
 	t.Uncancel()
-	t.Print = print
+	t.SetLocal(printing, c)
 	v, err := starlark.Call(t, fn, args, nil)
-	t.Print = nil
+	t.SetLocal(printing, (*call)(nil))
 	return v, err
 }
 

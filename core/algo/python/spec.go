@@ -142,27 +142,21 @@ func (p *Program) check(v sim.View, inv invariant) sim.Verdict {
 // judge calls fn(states) over frozen copies of the processes' states and
 // reads its answer: True, False, or (False, "why").
 func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, string) {
-	states := make([]starlark.Value, v.N())
-	unstarted := false
-	for id := range v.N() {
-		n, ok := v.Node(sim.NodeID(id)).(*Process)
-		if !ok {
-			return true, ""
-		}
-		if !n.started && v.Health(sim.NodeID(id)) == sim.Up {
-			return true, "" // not every process has started
-		}
-		unstarted = unstarted || !n.started
-		states[id] = n.frozenState()
+	first, ok := v.Node(0).(*Process)
+	if !ok {
+		return true, ""
 	}
-	list := starlark.NewList(states)
-	list.Freeze()
-	args := starlark.Tuple{list}
+	j := first.judgingAt(v)
+	if j == nil {
+		return true, "" // not every process has started
+	}
+	unstarted := j.unstarted
+	args := j.args[:1]
 	if fn.NumParams() == 2 {
-		args = append(args, &world{v: v})
+		args = j.args[:2]
 	}
 	// the invariants of a run borrow its first process's thread
-	res, err := callBounded(v.Node(0).(*Process).threadOf(), fn, args, nil)
+	res, err := callBounded(first.threadOf(), fn, args, nil)
 	if err != nil && unstarted {
 		// a process down from the start (crashed before its init) has an
 		// empty state, which an invariant may not expect: what it says
@@ -195,12 +189,93 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 	return false, fmt.Sprintf("%s must return True or False (or (False, \"why\")), but returned %s", name, show(res, 60))
 }
 
+// judging is what every invariant (and done) of a run reads at one step:
+// the states, frozen, and the world. It is made again at the first
+// invariant of a step, in place (nothing an invariant is given outlives
+// its call: the states and the world are frozen and the program's
+// globals too), and kept by the run's first process for the others.
+type judging struct {
+	view sim.View
+	step int
+	// frozen are the states listed, by id: a process that steps again
+	// makes a new one, which makes the list stale.
+	frozen []*starlark.Dict
+	// unstarted says a process down from the start has not run init.
+	unstarted bool
+	states    []starlark.Value
+	world     world
+	// args are the invariants' arguments: the states, then the world.
+	args starlark.Tuple
+	// health and flying are world.health and world.in_flight's messages
+	// as the last step had them, which the next one mostly has too: they
+	// are kept rather than made again (spare is flying's next map).
+	health        starlark.Tuple
+	flying, spare map[int]*message
+}
+
+// judgingAt is what the invariants read at v: the one kept, if v is at
+// the step it was made for, or it made again; nil while a process that
+// is up has not started.
+func (n *Process) judgingAt(v sim.View) *judging {
+	j := n.judged
+	if j != nil && j.view == v && j.step == v.Steps() && j.current(v) {
+		return j
+	}
+	if j == nil || len(j.frozen) != v.N() {
+		j = &judging{frozen: make([]*starlark.Dict, v.N()), states: make([]starlark.Value, v.N())}
+		j.args = starlark.Tuple{starlark.NewList(j.states), &j.world}
+		n.judged = j
+	}
+	j.view, j.step, j.unstarted = nil, -1, false
+	for id := range v.N() {
+		p, ok := v.Node(sim.NodeID(id)).(*Process)
+		if !ok || !p.started && v.Health(sim.NodeID(id)) == sim.Up {
+			return nil
+		}
+		j.unstarted = j.unstarted || !p.started
+		j.frozen[id] = p.frozenState()
+		j.states[id] = j.frozen[id]
+	}
+	j.args[0].Freeze() // its states are frozen already: this marks the list
+	j.view, j.step = v, v.Steps()
+	j.world = world{v: v, j: j}
+	return j
+}
+
+// current says no process has changed its state since j was made.
+func (j *judging) current(v sim.View) bool {
+	for id, f := range j.frozen {
+		p, ok := v.Node(sim.NodeID(id)).(*Process)
+		if !ok || p.frozen != f {
+			return false
+		}
+	}
+	return true
+}
+
 // world is what an invariant or done may read beyond the processes'
 // states, in its second parameter: world.health ("up", "crashed" or
 // "paused", in id order), world.now, world.step, world.fifo, and
 // world.in_flight, the messages on their way (each with kind, sender,
-// receiver and fields), oldest first on each channel.
-type world struct{ v sim.View }
+// receiver and fields), oldest first on each channel. It stands for one
+// step, so health and in_flight are made once, at their first reading.
+type world struct {
+	v        sim.View
+	j        *judging
+	health   starlark.Tuple
+	inFlight *starlark.List
+}
+
+// healthWords are the words of a process's health, made once.
+var healthWords = [...]starlark.Value{sim.Up: starlark.String(sim.Up.String()), sim.Crashed: starlark.String(sim.Crashed.String()), sim.Paused: starlark.String(sim.Paused.String())}
+
+// healthWord is world.health's word for h.
+func healthWord(h sim.Health) starlark.Value {
+	if int(h) < len(healthWords) {
+		return healthWords[h]
+	}
+	return starlark.String(h.String())
+}
 
 var _ starlark.HasAttrs = (*world)(nil)
 
@@ -219,11 +294,20 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 	v := w.v
 	switch name {
 	case "health":
-		t := make(starlark.Tuple, v.N())
-		for id := range t {
-			t[id] = starlark.String(v.Health(sim.NodeID(id)).String())
+		if w.health == nil {
+			w.health = w.j.health
+			for id := range v.N() {
+				if h := healthWord(v.Health(sim.NodeID(id))); len(w.health) != v.N() || w.health[id] != h {
+					w.health = make(starlark.Tuple, v.N())
+					for id := range w.health {
+						w.health[id] = healthWord(v.Health(sim.NodeID(id)))
+					}
+					break
+				}
+			}
+			w.j.health = w.health
 		}
-		return t, nil
+		return w.health, nil
 	case "now":
 		return starlark.MakeInt64(int64(v.Now())), nil
 	case "step":
@@ -231,20 +315,33 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 	case "fifo":
 		return starlark.Bool(v.FIFO()), nil
 	case "in_flight":
+		if w.inFlight != nil {
+			return w.inFlight, nil
+		}
+		j := w.j
+		if j.spare == nil {
+			j.spare = map[int]*message{}
+		}
 		var msgs []starlark.Value
 		for from := range v.N() {
 			for to := range v.N() {
 				for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
 					e := v.Envelope(id)
-					m := &message{kind: e.Kind, sender: e.From.Number(), receiver: e.To.Number(), words: e.Data}
-					m.Freeze()
+					m := j.flying[id]
+					if m == nil || !m.carries(e) {
+						m = &message{kind: e.Kind, sender: e.From.Number(), receiver: e.To.Number(), words: e.Data}
+						m.Freeze()
+					}
+					j.spare[id] = m
 					msgs = append(msgs, m)
 				}
 			}
 		}
-		l := starlark.NewList(msgs)
-		l.Freeze()
-		return l, nil
+		j.flying, j.spare = j.spare, j.flying
+		clear(j.spare)
+		w.inFlight = starlark.NewList(msgs)
+		w.inFlight.Freeze()
+		return w.inFlight, nil
 	}
 	return nil, nil
 }
