@@ -26,9 +26,23 @@ const (
 	MaxIntBits = 65_536
 )
 
-// guarded names the methods whose result can be much larger than what
-// they are given, and the guard that stands for each.
-var guardedMethods = map[string]bool{"join": true, "replace": true, "format": true, "extend": true}
+// guardedMethods are the methods of lists, dicts, sets and texts whose
+// result can be much larger than what they are given (join, replace,
+// format, extend), checked before they run, or that read or copy the
+// whole of a value: each is called through a guard ($method) that
+// charges it (charge).
+var guardedMethods = map[string]bool{
+	"join": true, "replace": true, "format": true, "extend": true,
+	"count": true, "index": true, "insert": true, "remove": true, "pop": true,
+	"items": true, "keys": true, "values": true, "update": true, "popitem": true,
+	"union": true, "difference": true, "intersection": true, "symmetric_difference": true, "issubset": true, "issuperset": true,
+	"split": true, "rsplit": true, "splitlines": true, "partition": true, "rpartition": true,
+	"find": true, "rfind": true, "rindex": true, "startswith": true, "endswith": true,
+	"lower": true, "upper": true, "title": true, "capitalize": true, "swapcase": true,
+	"strip": true, "lstrip": true, "rstrip": true, "removeprefix": true, "removesuffix": true,
+	"elems": true, "elem_ords": true, "codepoints": true, "codepoint_ords": true,
+	"isalnum": true, "isalpha": true, "isdigit": true, "islower": true, "isspace": true, "istitle": true, "isupper": true,
+}
 
 // guardedOps are the binary operators whose result can be much larger
 // than their operands.
@@ -66,6 +80,11 @@ func guardStmt(s syntax.Stmt) syntax.Stmt {
 	case *syntax.AssignStmt:
 		s.RHS = guardExpr(s.RHS)
 		op, augmented := augmentedOps[s.Op]
+		if augmented && unguarded(&syntax.BinaryExpr{X: s.LHS, Op: op, Y: s.RHS}) {
+			// n += 1 or s += "." grows by the literal at most
+			s.LHS = guardTarget(s.LHS)
+			return s
+		}
 		if !augmented {
 			s.LHS = guardTarget(s.LHS)
 			return s
@@ -151,7 +170,6 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 			e.X = guardExpr(e.X)
 		}
 	case *syntax.CallExpr:
-		e.Fn = guardExpr(e.Fn)
 		for i, a := range e.Args {
 			if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
 				b.Y = guardExpr(b.Y) // a keyword argument
@@ -159,6 +177,13 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 			}
 			e.Args[i] = guardExpr(a)
 		}
+		if d, ok := e.Fn.(*syntax.DotExpr); ok && guardedMethods[d.Name.Name] {
+			// x.join(a) is $call(x, "join", a): the guarded method called
+			// at once, with no method value made for the call
+			args := append([]syntax.Expr{guardExpr(d.X), text(d.NamePos, d.Name.Name)}, e.Args...)
+			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: d.Dot, Name: "$call"}, Lparen: e.Lparen, Args: args, Rparen: e.Rparen}
+		}
+		e.Fn = guardExpr(e.Fn)
 	case *syntax.DotExpr:
 		e.X = guardExpr(e.X)
 		if guardedMethods[e.Name.Name] {
@@ -173,6 +198,8 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 				*p = guardExpr(*p)
 			}
 		}
+		// a slice is a copy: charged for what it holds
+		return callGuard(e.Lbrack, "$sliced", e)
 	case *syntax.ParenExpr:
 		e.X = guardExpr(e.X)
 	case *syntax.ListExpr:
@@ -202,14 +229,16 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 	return e
 }
 
-// unguarded says a growing operation cannot make a large value at once:
-// x + 1 or "to " + x grows by the literal at most, once a step, and a
-// format written in the program with only numbers in it ("to %d") makes
-// a text as long as the format and the numbers' digits.
+// unguarded says a growing operation cannot make a large value: x + 1
+// adds a number written in the program (a text or a list cannot take
+// it), and a format written in the program with only numbers in it
+// ("to %d") makes a text as long as the format and the numbers' digits.
+// A text added to ("to " + x) is guarded: a loop of s = s + "..." would
+// grow it by the literal each time, past the bound.
 func unguarded(e *syntax.BinaryExpr) bool {
 	switch e.Op {
 	case syntax.PLUS:
-		return literal(e.X) || literal(e.Y)
+		return number(e.X) || number(e.Y)
 	case syntax.PERCENT:
 		f, ok := e.X.(*syntax.Literal)
 		if !ok || f.Token != syntax.STRING {
@@ -230,10 +259,10 @@ func unguarded(e *syntax.BinaryExpr) bool {
 	return false
 }
 
-// literal says e is a number or a text written in the program.
-func literal(e syntax.Expr) bool {
-	_, ok := e.(*syntax.Literal)
-	return ok
+// number says e is a number written in the program.
+func number(e syntax.Expr) bool {
+	l, ok := e.(*syntax.Literal)
+	return ok && (l.Token == syntax.INT || l.Token == syntax.FLOAT)
 }
 
 // callGuard is a call of guard name at pos.
@@ -252,23 +281,43 @@ func text(pos syntax.Position, s string) *syntax.Literal {
 func guards() starlark.StringDict {
 	d := starlark.StringDict{
 		"$method": starlark.NewBuiltin("$method", guardMethod),
+		"$call":   starlark.NewBuiltin("$call", guardCall),
 		"range":   starlark.NewBuiltin("range", boundedRange),
 		"str":     starlark.NewBuiltin("str", boundedStr),
 		"repr":    starlark.NewBuiltin("repr", boundedRepr),
 		"pow":     starlark.NewBuiltin("pow", boundedPow),
 		"sum":     starlark.NewBuiltin("sum", sum),
+		"$sliced": starlark.NewBuiltin("$sliced", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return args[0], charge(t, size(args[0]))
+		}),
+	}
+	for _, name := range visiting {
+		d[name] = charged(starlark.Universe[name].(*starlark.Builtin))
 	}
 	for op, name := range guardedOps {
-		d[name] = starlark.NewBuiltin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			return binary(op, args[0], args[1])
+		d[name] = starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			v, err := binary(op, args[0], args[1])
+			if err == nil {
+				err = charge(t, size(v))
+			}
+			return v, err
 		})
-		d["$"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		d["$"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if err := charge(t, inPlaceSize(args[0], args[1])); err != nil {
+				return nil, err
+			}
 			return inPlace(op, args[0], args[1])
 		})
-		d["$index"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		d["$index"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if err := charge(t, size(args[2])); err != nil {
+				return nil, err
+			}
 			return starlark.None, indexInPlace(op, args[0], args[1], args[2])
 		})
-		d["$attr"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		d["$attr"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if err := charge(t, size(args[2])); err != nil {
+				return nil, err
+			}
 			return starlark.None, attrInPlace(op, args[0], string(args[1].(starlark.String)), args[2])
 		})
 	}
@@ -409,6 +458,15 @@ func checkFormat(format string, args starlark.Value) error {
 	return nil
 }
 
+// inPlaceSize is what x op= y copies: y's elements onto a list, which
+// grows in place, or the whole of a new value (a text made again).
+func inPlaceSize(x, y starlark.Value) int {
+	if _, ok := x.(*starlark.List); ok {
+		return size(y)
+	}
+	return size(x) + size(y)
+}
+
 // inPlace is x op= y: a list is extended in place, as Starlark does.
 func inPlace(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
 	if err := checkBinary(op, x, y); err != nil {
@@ -512,8 +570,8 @@ func attrInPlace(op syntax.Token, x starlark.Value, name string, y starlark.Valu
 	return s.SetField(name, v)
 }
 
-// guardMethod is x.name for the methods that can grow a value: the method
-// itself, behind a check of what it would make.
+// guardMethod is x.name, not called at once, for the guarded methods: the
+// method itself, behind its guard (callMethod).
 func guardMethod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, name := args[0], string(args[1].(starlark.String))
 	v, err := getAttr(x, name)
@@ -525,11 +583,46 @@ func guardMethod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 		return v, nil // a program's own attribute
 	}
 	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if err := checkMethod(x, name, args, kwargs); err != nil {
-			return nil, err
-		}
-		return starlark.Call(t, m, args, kwargs)
+		return callMethod(t, x, name, m, args, kwargs)
 	}), nil
+}
+
+// guardCall is x.name(args...) for the guarded methods, rewritten as
+// $call(x, "name", args...).
+func guardCall(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	x, name := args[0], string(args[1].(starlark.String))
+	v, err := getAttr(x, name)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(*starlark.Builtin)
+	if !ok {
+		return starlark.Call(t, v, args[2:], kwargs) // a program's own attribute
+	}
+	return callMethod(t, x, name, m, args[2:], kwargs)
+}
+
+// callMethod calls x's method m: refused if it would make too much,
+// charged for what it reads and makes.
+func callMethod(t *starlark.Thread, x starlark.Value, name string, m *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := checkMethod(x, name, args, kwargs); err != nil {
+		return nil, err
+	}
+	n := size(x)
+	if _, isDict := x.(*starlark.Dict); isDict && (name == "pop" || name == "popitem" || name == "update") {
+		n = 0 // what a dict looks up, not the whole of it
+	}
+	for _, a := range args {
+		n += size(a)
+	}
+	if err := charge(t, n); err != nil {
+		return nil, err
+	}
+	v, err := m.CallInternal(t, args, kwargs)
+	if err == nil {
+		err = charge(t, size(v))
+	}
+	return v, err
 }
 
 // getAttr is x.name, with Starlark's words when there is none.
@@ -619,8 +712,12 @@ func boundedRange(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 // boundedStr is str, refused for a value whose text would pass the bound.
 func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 1 {
-		if printedSize(args[0], MaxValue) > MaxValue {
+		n := printedSize(args[0], MaxValue)
+		if n > MaxValue {
 			return nil, tooLarge("a text", -1)
+		}
+		if err := charge(t, n); err != nil {
+			return nil, err
 		}
 	}
 	return starlark.Call(t, starlark.Universe["str"], args, kwargs)
@@ -629,8 +726,12 @@ func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 // boundedRepr is repr, bounded as str is.
 func boundedRepr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 1 {
-		if printedSize(args[0], MaxValue) > MaxValue {
+		n := printedSize(args[0], MaxValue)
+		if n > MaxValue {
 			return nil, tooLarge("a text", -1)
+		}
+		if err := charge(t, n); err != nil {
+			return nil, err
 		}
 	}
 	return starlark.Call(t, starlark.Universe["repr"], args, kwargs)
@@ -708,7 +809,17 @@ func boundedPow(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 
 // sum is Python's sum(iterable, start=0), which Starlark lacks: each
 // addition is a guarded one.
-func sum(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func sum(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 1 {
+		if err := charge(t, ElementsPerStep*size(args[0])); err != nil { // an addition each
+			return nil, err
+		}
+	}
+	if len(args) == 1 && len(kwargs) == 0 {
+		if l, ok := args[0].(*starlark.List); ok {
+			return sumList(l)
+		}
+	}
 	var it starlark.Iterable
 	var total starlark.Value = starlark.MakeInt(0)
 	if err := starlark.UnpackArgs("sum", args, kwargs, "iterable", &it, "start?", &total); err != nil {
@@ -720,6 +831,19 @@ func sum(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []
 	for iter.Next(&v) {
 		var err error
 		if total, err = binary(syntax.PLUS, total, v); err != nil {
+			return nil, err
+		}
+	}
+	return total, nil
+}
+
+// sumList is sum of a list, as a program mostly calls it (sum([...])),
+// without an iterator to make.
+func sumList(l *starlark.List) (starlark.Value, error) {
+	var total starlark.Value = starlark.MakeInt(0)
+	for i := range l.Len() {
+		var err error
+		if total, err = binary(syntax.PLUS, total, l.Index(i)); err != nil {
 			return nil, err
 		}
 	}

@@ -73,7 +73,7 @@ func evalError(err error) *Error {
 	}
 	msg := ee.Msg
 	if strings.Contains(msg, "too many steps") {
-		msg = fmt.Sprintf("the call took more than %s steps: a loop that never ends? (a call may take at most %s)", grouped(MaxCallSteps), grouped(MaxCallSteps))
+		msg = fmt.Sprintf("the call took more than %s steps: a loop that never ends? (a call may take at most %s; a step is an instruction, or %d elements that an operation copies or reads)", grouped(MaxCallSteps), grouped(MaxCallSteps), ElementsPerStep)
 	}
 	for i := len(ee.CallStack) - 1; i >= 0; i-- {
 		if pos := ee.CallStack[i].Pos; pos.Filename() == filename && pos.Line > 0 {
