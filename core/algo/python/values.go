@@ -19,9 +19,9 @@ import (
 // copies and delivers it as it does any algorithm's.
 
 // copyValue is a deep copy of v: its lists, dicts and sets are new, and
-// one that v holds twice is copied once, so that a value that shares
-// itself costs what it holds, not what it prints.
-func copyValue(v starlark.Value, memo map[starlark.Value]starlark.Value) starlark.Value {
+// one that v holds twice (a tuple too) is copied once, so that a value
+// that shares itself costs what it holds, not what it prints.
+func copyValue(v starlark.Value, memo map[any]starlark.Value) starlark.Value {
 	switch x := v.(type) {
 	case *starlark.List:
 		if c, ok := memo[x]; ok {
@@ -59,15 +59,45 @@ func copyValue(v starlark.Value, memo map[starlark.Value]starlark.Value) starlar
 		iter.Done()
 		return c
 	case starlark.Tuple:
+		if len(x) == 0 {
+			return x
+		}
+		id := identity(x)
+		if c, ok := memo[id]; ok {
+			return c
+		}
 		c := make(starlark.Tuple, len(x))
 		for i, e := range x {
 			c[i] = copyValue(e, memo)
 		}
+		memo[id] = c
 		return c
 	case *message:
 		return &message{kind: x.kind, sender: x.sender, receiver: x.receiver, fields: copyValue(x.dict(), memo).(*starlark.Dict)}
 	}
 	return v // immutable: a number, a text, None, a frozen function
+}
+
+// tupleID is a tuple's identity: its elements' array and length (a tuple
+// is a slice, which cannot be a map's key).
+type tupleID struct {
+	first *starlark.Value
+	n     int
+}
+
+// identity is what names a container that a value may hold more than
+// once, as a map's key: the pointer of a list, dict or set, a tuple's
+// tupleID; nil for a value that holds nothing.
+func identity(v starlark.Value) any {
+	switch x := v.(type) {
+	case *starlark.List, *starlark.Dict, *starlark.Set:
+		return x
+	case starlark.Tuple:
+		if len(x) > 0 {
+			return tupleID{&x[0], len(x)}
+		}
+	}
+	return nil
 }
 
 // copyDict copies a dict deeply: a dict of plain values (numbers,
@@ -77,7 +107,7 @@ func copyDict(d *starlark.Dict) *starlark.Dict {
 	for k, v := range d.Entries() {
 		switch v.(type) {
 		case *starlark.List, *starlark.Dict, *starlark.Set, starlark.Tuple, *message:
-			return copyValue(d, map[starlark.Value]starlark.Value{}).(*starlark.Dict)
+			return copyValue(d, map[any]starlark.Value{}).(*starlark.Dict)
 		}
 		_ = c.SetKey(k, v)
 	}
@@ -106,6 +136,8 @@ const (
 	tagDict
 	tagSet
 	tagBytes
+	// tagRef, in a fingerprint only, is a container met before.
+	tagRef
 )
 
 // MaxMessageWords bounds the words a message's fields are carried in
@@ -337,8 +369,42 @@ func decode(words []int64) *starlark.Dict {
 	return starlark.NewDict(0)
 }
 
-// hashValue writes a value to a fingerprint.
+// hashValue writes a value to a fingerprint. A container met again (a
+// value that holds itself, or holds one list twice) is written as a
+// reference to its first meeting, so that the walk is as long as what the
+// value holds, not what it prints.
 func hashValue(h *sim.Hash, v starlark.Value) {
+	(&valueHasher{h: h}).hash(v)
+}
+
+// valueHasher writes values to a fingerprint, remembering the containers
+// it has met (the map made at the first that holds another).
+type valueHasher struct {
+	h    *sim.Hash
+	seen map[any]int
+}
+
+// met says whether the container v was met before (and writes the
+// reference to it), or remembers it.
+func (w *valueHasher) met(v starlark.Value) bool {
+	id := identity(v)
+	if id == nil {
+		return false
+	}
+	if w.seen == nil {
+		w.seen = map[any]int{}
+	}
+	if at, ok := w.seen[id]; ok {
+		w.h.Uint(uint64(tagRef))
+		w.h.Int(int64(at))
+		return true
+	}
+	w.seen[id] = len(w.seen)
+	return false
+}
+
+func (w *valueHasher) hash(v starlark.Value) {
+	h := w.h
 	switch x := v.(type) {
 	case starlark.NoneType:
 		h.Uint(uint64(tagNone))
@@ -356,23 +422,32 @@ func hashValue(h *sim.Hash, v starlark.Value) {
 	case starlark.String:
 		h.String(string(x))
 	case *starlark.List:
+		if w.met(x) {
+			return
+		}
 		h.Uint(uint64(tagList))
 		h.Int(int64(x.Len()))
 		for i := range x.Len() {
-			hashValue(h, x.Index(i))
+			w.hash(x.Index(i))
 		}
 	case starlark.Tuple:
+		if w.met(x) {
+			return
+		}
 		h.Uint(uint64(tagTuple))
 		h.Int(int64(len(x)))
 		for _, e := range x {
-			hashValue(h, e)
+			w.hash(e)
 		}
 	case *starlark.Dict:
+		if w.met(x) {
+			return
+		}
 		h.Uint(uint64(tagDict))
 		h.Int(int64(x.Len()))
 		for k, v := range x.Entries() {
-			hashValue(h, k)
-			hashValue(h, v)
+			w.hash(k)
+			w.hash(v)
 		}
 	default:
 		h.String(v.Type())
