@@ -2,9 +2,11 @@ package python
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // An interpreter step is one instruction, but one instruction can copy or
@@ -53,12 +55,22 @@ func size(v starlark.Value) int {
 }
 
 // visiting are Starlark's builtins that read the whole of what they are
-// given, or make a value as large: each call is charged for both.
-var visiting = []string{"all", "any", "dict", "enumerate", "list", "max", "min", "reversed", "set", "sorted", "tuple", "zip"}
+// given, or make a value as large: each call is charged for both. Those
+// that compare or hash the elements (comparing) are charged for all that
+// comparing reads.
+var (
+	visiting  = []string{"all", "any", "dict", "enumerate", "list", "max", "min", "reversed", "set", "sorted", "tuple", "zip"}
+	comparing = map[string]bool{"dict": true, "max": true, "min": true, "set": true, "sorted": true}
+)
 
 // charged is a builtin charged for what it reads and makes.
 func charged(b *starlark.Builtin) *starlark.Builtin {
 	return starlark.NewBuiltin(b.Name(), func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if comparing[b.Name()] {
+			if err := chargeReading(t, args...); err != nil {
+				return nil, err
+			}
+		}
 		n := 0
 		for _, a := range args {
 			n += size(a)
@@ -75,4 +87,113 @@ func charged(b *starlark.Builtin) *starlark.Builtin {
 		}
 		return v, err
 	})
+}
+
+// deepSize is how many elements and characters a value holds, all the
+// way down, counting one it holds many times over each time (what
+// comparing or hashing it reads), or more than limit once it passes
+// limit: the walk stops there.
+func deepSize(v starlark.Value, limit int) int {
+	n := 0
+	var walk func(v starlark.Value)
+	walk = func(v starlark.Value) {
+		if n > limit {
+			return
+		}
+		switch x := v.(type) {
+		case starlark.String:
+			n += len(x)
+		case starlark.Bytes:
+			n += len(x)
+		case *starlark.List:
+			n++
+			for i := range x.Len() {
+				walk(x.Index(i))
+			}
+		case starlark.Tuple:
+			n++
+			for _, e := range x {
+				walk(e)
+			}
+		case *starlark.Dict:
+			n++
+			for k, e := range x.Entries() {
+				walk(k)
+				walk(e)
+			}
+		case *starlark.Set:
+			n++
+			iter := x.Iterate()
+			var e starlark.Value
+			for iter.Next(&e) && n <= limit {
+				walk(e)
+			}
+			iter.Done()
+		default:
+			n++
+		}
+	}
+	walk(v)
+	return n
+}
+
+// chargeReading charges an operation that compares or hashes the whole
+// of its values (==, <, in, a dict's key, sorted, set, l.index(x)), all
+// the way down, and refuses one that would read more than MaxValue: a
+// value that holds another many times over would take far longer to
+// compare than its size says.
+func chargeReading(t *starlark.Thread, vs ...starlark.Value) error {
+	n := 0
+	for _, v := range vs {
+		if n += deepSize(v, MaxValue); n > MaxValue {
+			return fmt.Errorf("this would compare or hash more than %s elements, more than a program may at once (a value held many times over counts each time)", grouped(MaxValue))
+		}
+	}
+	return charge(t, n)
+}
+
+// intWork is what multiplying or dividing numbers of these many bits
+// reads, in elements as charge counts them, about as long as that many
+// instructions: the product of their words, a sixteenth (a number of
+// 65,536 bits multiplied by itself is charged 32,768 steps; divided, or
+// written in digits, it takes about as long as 50,000 instructions).
+func intWork(xBits, yBits int) int {
+	return ElementsPerStep * (xBits/64 + 1) * (yBits/64 + 1) / 16
+}
+
+// binaryWork is what x op y computes beyond what it makes: the product
+// or quotient of two numbers, or a format's numbers written in digits
+// (printedSize counts that).
+func binaryWork(op syntax.Token, x, y starlark.Value) int {
+	xi, xInt := x.(starlark.Int)
+	yi, yInt := y.(starlark.Int)
+	switch {
+	case xInt && yInt && (op == syntax.STAR || op == syntax.PERCENT || op == syntax.SLASHSLASH):
+		return intWork(bitLen(xi), bitLen(yi))
+	case op == syntax.PERCENT:
+		if _, isText := x.(starlark.String); isText {
+			return printedSize(y, MaxValue)
+		}
+	}
+	return 0
+}
+
+// MaxDigits bounds the text int() reads a number from: a number of
+// MaxIntBits bits has 19,729 digits.
+const MaxDigits = 20_000
+
+// boundedInt is int(x), refusing a text of more than MaxDigits
+// characters and charged for reading the digits.
+func boundedInt(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) > 0 {
+		if s, ok := args[0].(starlark.String); ok {
+			if len(s) > MaxDigits {
+				return nil, fmt.Errorf("int: a number is written in at most %s characters (%s bits), got %s", grouped(MaxDigits), grouped(MaxIntBits), grouped(len(s)))
+			}
+			if err := charge(t, intWork(len(s)*10/3, len(s)*10/3)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return starlark.Call(t, starlark.Universe["int"], args, kwargs)
 }

@@ -42,23 +42,35 @@ var guardedMethods = map[string]bool{
 	"strip": true, "lstrip": true, "rstrip": true, "removeprefix": true, "removesuffix": true,
 	"elems": true, "elem_ords": true, "codepoints": true, "codepoint_ords": true,
 	"isalnum": true, "isalpha": true, "isdigit": true, "islower": true, "isspace": true, "istitle": true, "isupper": true,
+	"get": true, "setdefault": true, "add": true, "discard": true,
+}
+
+// comparingMethods compare or hash what they are given, or the elements
+// of what they are called on: each is charged for all that reads
+// (chargeReading).
+var comparingMethods = map[string]bool{
+	"count": true, "index": true, "remove": true, "update": true, "get": true, "setdefault": true, "pop": true,
+	"union": true, "difference": true, "intersection": true, "symmetric_difference": true, "issubset": true, "issuperset": true,
+	"add": true, "discard": true,
 }
 
 // guardedOps are the binary operators whose result can be much larger
 // than their operands.
 var guardedOps = map[syntax.Token]string{
-	syntax.PLUS:    "$+",
-	syntax.STAR:    "$*",
-	syntax.PERCENT: "$%",
-	syntax.LTLT:    "$<<",
+	syntax.PLUS:       "$+",
+	syntax.STAR:       "$*",
+	syntax.PERCENT:    "$%",
+	syntax.LTLT:       "$<<",
+	syntax.SLASHSLASH: "$//",
 }
 
 // augmentedOps map an augmented assignment to its operator.
 var augmentedOps = map[syntax.Token]syntax.Token{
-	syntax.PLUS_EQ:    syntax.PLUS,
-	syntax.STAR_EQ:    syntax.STAR,
-	syntax.PERCENT_EQ: syntax.PERCENT,
-	syntax.LTLT_EQ:    syntax.LTLT,
+	syntax.PLUS_EQ:       syntax.PLUS,
+	syntax.STAR_EQ:       syntax.STAR,
+	syntax.PERCENT_EQ:    syntax.PERCENT,
+	syntax.LTLT_EQ:       syntax.LTLT,
+	syntax.SLASHSLASH_EQ: syntax.SLASHSLASH,
 }
 
 // guard rewrites a parsed program so that its growing operations call the
@@ -165,6 +177,7 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 		if name, ok := guardedOps[e.Op]; ok && !unguarded(e) {
 			return callGuard(e.OpPos, name, e.X, e.Y)
 		}
+
 	case *syntax.UnaryExpr:
 		if e.X != nil {
 			e.X = guardExpr(e.X)
@@ -229,34 +242,43 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 	return e
 }
 
-// unguarded says a growing operation cannot make a large value: x + 1
-// adds a number written in the program (a text or a list cannot take
-// it), and a format written in the program with only numbers in it
-// ("to %d") makes a text as long as the format and the numbers' digits.
-// A text added to ("to " + x) is guarded: a loop of s = s + "..." would
-// grow it by the literal each time, past the bound.
+// unguarded says an operation cannot make a large value or take long:
+// x + 1 adds a number written in the program (a text or a list cannot
+// take it), x // 2 or x % 2 divides by one, and a format written in the
+// program with only numbers in it ("to %d") makes a text as long as the
+// format and the numbers' digits. A text added to ("to " + x) is
+// guarded: a loop of s = s + "..." would grow it by the literal each
+// time, past the bound.
 func unguarded(e *syntax.BinaryExpr) bool {
 	switch e.Op {
 	case syntax.PLUS:
 		return number(e.X) || number(e.Y)
+	case syntax.SLASHSLASH:
+		return number(e.Y)
 	case syntax.PERCENT:
-		f, ok := e.X.(*syntax.Literal)
-		if !ok || f.Token != syntax.STRING {
-			return false
-		}
-		text, _ := f.Value.(string)
-		for i := 0; i < len(text); i++ {
-			if text[i] != '%' {
-				continue
-			}
-			if i+1 >= len(text) || !strings.ContainsRune("d%xXo", rune(text[i+1])) {
-				return false
-			}
-			i++
-		}
-		return true
+		return number(e.Y) || numbersOnly(e.X)
 	}
 	return false
+}
+
+// numbersOnly says e is a format written in the program whose directives
+// are all of numbers ("to %d").
+func numbersOnly(e syntax.Expr) bool {
+	f, ok := e.(*syntax.Literal)
+	if !ok || f.Token != syntax.STRING {
+		return false
+	}
+	text, _ := f.Value.(string)
+	for i := 0; i < len(text); i++ {
+		if text[i] != '%' {
+			continue
+		}
+		if i+1 >= len(text) || !strings.ContainsRune("d%xXo", rune(text[i+1])) {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 // number says e is a number written in the program.
@@ -287,6 +309,7 @@ func guards() starlark.StringDict {
 		"repr":    starlark.NewBuiltin("repr", boundedRepr),
 		"pow":     starlark.NewBuiltin("pow", boundedPow),
 		"sum":     starlark.NewBuiltin("sum", sum),
+		"int":     starlark.NewBuiltin("int", boundedInt),
 		"$sliced": starlark.NewBuiltin("$sliced", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			return args[0], charge(t, size(args[0]))
 		}),
@@ -296,6 +319,9 @@ func guards() starlark.StringDict {
 	}
 	for op, name := range guardedOps {
 		d[name] = starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if err := charge(t, binaryWork(op, args[0], args[1])); err != nil {
+				return nil, err
+			}
 			v, err := binary(op, args[0], args[1])
 			if err == nil {
 				err = charge(t, size(v))
@@ -309,6 +335,9 @@ func guards() starlark.StringDict {
 			return inPlace(op, args[0], args[1])
 		})
 		d["$index"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if err := chargeReading(t, args[1]); err != nil { // the key, hashed
+				return nil, err
+			}
 			if err := charge(t, size(args[2])); err != nil {
 				return nil, err
 			}
@@ -608,6 +637,17 @@ func callMethod(t *starlark.Thread, x starlark.Value, name string, m *starlark.B
 	if err := checkMethod(x, name, args, kwargs); err != nil {
 		return nil, err
 	}
+	if comparingMethods[name] {
+		// a list's index, count and remove compare every element; the
+		// rest hash what they are given
+		reads := args
+		if _, isList := x.(*starlark.List); isList {
+			reads = append(starlark.Tuple{x}, args...)
+		}
+		if err := chargeReading(t, reads...); err != nil {
+			return nil, err
+		}
+	}
 	n := size(x)
 	if _, isDict := x.(*starlark.Dict); isDict && (name == "pop" || name == "popitem" || name == "update") {
 		n = 0 // what a dict looks up, not the whole of it
@@ -753,7 +793,8 @@ func printedSize(v starlark.Value, limit int) int {
 		case starlark.Bytes:
 			size += len(v) + 3
 		case starlark.Int:
-			size += bitLen(v)/3 + 1
+			// its digits, and the work of writing them (intWork)
+			size += bitLen(v)/3 + 1 + intWork(bitLen(v), bitLen(v))
 		case *starlark.List:
 			size += 2
 			for i := range v.Len() {
@@ -792,7 +833,7 @@ func printedSize(v starlark.Value, limit int) int {
 
 // boundedPow is pow(x, y): x to the power y, for whole numbers (Starlark
 // has no ** operator), refused beyond MaxIntBits bits.
-func boundedPow(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func boundedPow(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var x, y starlark.Int
 	if err := starlark.UnpackPositionalArgs("pow", args, kwargs, 2, &x, &y); err != nil {
 		return nil, err
@@ -801,8 +842,12 @@ func boundedPow(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 	if !ok || e < 0 {
 		return nil, fmt.Errorf("pow: want a power from 0 up, got %s", y.String())
 	}
-	if bits := int64(bitLen(x)) * e; bits > MaxIntBits && bitLen(x) > 1 {
+	bits := int64(bitLen(x)) * e
+	if bits > MaxIntBits && bitLen(x) > 1 {
 		return nil, fmt.Errorf("this would make a number of about %s bits, more than a program may make (%s)", grouped(int(min(bits, 1<<40))), grouped(MaxIntBits))
+	}
+	if err := charge(t, intWork(int(bits), int(bits))); err != nil {
+		return nil, err
 	}
 	return starlark.MakeBigInt(new(big.Int).Exp(x.BigInt(), big.NewInt(e), nil)), nil
 }
