@@ -37,7 +37,8 @@ func charge(t *starlark.Thread, n int) error {
 var errTooManySteps = errors.New("too many steps")
 
 // size is how many elements or characters a value holds at its top level
-// (a range, how many numbers it counts), 0 for a value that holds none.
+// (a range, how many numbers it counts), 0 for a value that holds none; a
+// dict's or a set's elements count HashedCost each.
 func size(v starlark.Value) int {
 	switch v := v.(type) {
 	case starlark.String:
@@ -47,12 +48,17 @@ func size(v starlark.Value) int {
 	case starlark.Sequence: // a list, a tuple, a range
 		return v.Len()
 	case *starlark.Dict:
-		return v.Len()
+		return HashedCost * v.Len()
 	case *starlark.Set:
-		return v.Len()
+		return HashedCost * v.Len()
 	}
 	return 0
 }
+
+// HashedCost is what an element of a dict or a set counts for, against
+// one of a list: each was hashed into a table, which takes as long as a
+// few instructions.
+const HashedCost = 8
 
 // visiting are Starlark's builtins that read the whole of what they are
 // given, or make a value as large: each call is charged for both. Those
@@ -75,14 +81,17 @@ func charged(b *starlark.Builtin) *starlark.Builtin {
 		for _, a := range args {
 			n += size(a)
 		}
-		if b.Name() == "sorted" {
+		switch b.Name() {
+		case "sorted":
 			n *= bits.Len(uint(n)) // its comparisons
+		case "set", "dict":
+			n *= HashedCost // each element hashed into the table it makes
 		}
 		if err := charge(t, n); err != nil {
 			return nil, err
 		}
 		v, err := b.CallInternal(t, args, kwargs)
-		if err == nil {
+		if err == nil && b.Name() != "set" && b.Name() != "dict" {
 			err = charge(t, size(v))
 		}
 		return v, err

@@ -132,6 +132,7 @@ func TestBounds(t *testing.T) {
 		{"a big quotient again", "x = pow(3, 32000)\n    y = pow(3, 20000)\n    while True:\n        x // y", "more than 2,000,000 steps"},
 		{"a long number read again", "s = '9' * 19000\n    while True:\n        int(s)", "more than 2,000,000 steps"},
 		{"a number of too many digits", "int('9' * 20001)", "at most 20,000 characters"},
+		{"a long set made again", "while True:\n        s = set(range(999999))", "more than 2,000,000 steps"},
 		{"a long list summed again", "l = list(range(999999))\n    while True:\n        sum(l)", "more than 2,000,000 steps"},
 		{"a list added to itself", "l = [1]\n    for i in range(100):\n        l += l", "a list of 1,048,576 elements"},
 		{"a list extended by itself", "l = [1]\n    for i in range(100):\n        l.extend(l)", "a list of 1,048,576 elements"},
