@@ -27,11 +27,14 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/algo/python"
+	"spacetime/core/algo/python/ports"
 )
 
-// The server prerenders the Write view, a learner's program included: it
-// links the interpreter, which the lesson page's client leaves out.
-func init() { all.Add(python.Spec) }
+// The server prerenders the Write view with the programs Spacetime ships
+// (the starter, the ports, the exercises): it links the interpreter,
+// which the lesson page's client leaves out. Any other program a link
+// carries is run by the page alone (python.Shipped says why).
+func init() { all.Add(python.Shipped(ports.Texts()...)) }
 
 // memoryLimit is the heap the server's garbage collector works to stay
 // under: two prerenders at their bound and the pages being sent fit in it

@@ -18,6 +18,7 @@ import (
 
 	"spacetime/app/lab"
 	"spacetime/app/ui"
+	"spacetime/core/algo/python"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 )
@@ -252,6 +253,8 @@ func (p *prerenderer) open(client context.Context, q url.Values, path string) (p
 		return prep, false
 	case errors.Is(err, lab.ErrTooMuchWork), page != nil && page.DrawCost() > p.bounds.drawn:
 		return prep, true // the page goes without its pictures
+	case errors.Is(err, python.ErrNotShipped):
+		return prep, true // a learner's program: the page runs it
 	}
 	return ui.Prepared{Page: page, Err: err}, true
 }

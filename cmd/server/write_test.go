@@ -102,6 +102,31 @@ func TestAProgramIsPrerenderedOnTheWriteView(t *testing.T) {
 	assert.Equal(t, http.StatusOK, get(t, h, "/?sc=%%bad", "").StatusCode, "a bad link is the page's to refuse")
 }
 
+// The server runs only the programs Spacetime ships: a link whose program
+// is any other (a learner's, or a hostile one that would hold the server
+// in one instruction) gets its page without pictures, and the page runs
+// the program in the visitor's tab.
+func TestTheServerRunsOnlyShippedPrograms(t *testing.T) {
+	h, err := newHandler(fakeWeb(t))
+	require.NoError(t, err)
+	s, err := scenario.Builtin("token-ring-crash")
+	require.NoError(t, err)
+	shipped, err := ports.AsCode(s, "python")
+	require.NoError(t, err)
+	edited := *shipped
+	edited.Code = "t = (1,)\nfor i in range(60):\n    t = (t, t)\n\ndef init(p):\n    d = {t: 1}\n"
+	for _, tc := range []struct {
+		code       *scenario.Scenario
+		prerenders bool
+	}{{shipped, true}, {&edited, false}} {
+		res := get(t, h, "/write?"+lab.EncodeQuery(lab.RawScenarioQuery(tc.code.JSON())), "")
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		page := body(t, res)
+		assert.Equal(t, tc.prerenders, strings.Contains(page, `<div class="prerender"><svg`))
+		assert.NotContains(t, page, "not opened", "the page says nothing wrong: the client opens it")
+	}
+}
+
 // One service worker, the lesson page's, serves both pages: offline it
 // never answers the Write view with the lesson page's client, and it keeps
 // the Write view's page, loader and client as they are first used.

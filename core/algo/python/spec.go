@@ -24,6 +24,7 @@
 package python
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -71,6 +72,33 @@ var roleSpecs = append(append([]sim.RoleSpec(nil), mutex.Roles...),
 	sim.RoleSpec{Name: RoleMark, Style: sim.StyleGlyph, Glyph: sim.GlyphOpenDiamond, Tone: sim.Orange, Legend: "marked (p.mark)"},
 	sim.RoleSpec{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded (p.record); a snapshot's points make its cut"},
 	sim.RoleSpec{Name: RoleChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "recorded in channels (p.record_channel)", Of: RoleRecorded})
+
+// ErrNotShipped refuses a program that is not one of those a Shipped
+// algorithm runs.
+var ErrNotShipped = errors.New("this program is run by the page, not by the server, which runs only the programs Spacetime ships")
+
+// Shipped is the algorithm as Spec is, for the programs whose text is one
+// of texts only; any other is refused with ErrNotShipped. A server that
+// opens links on others' behalf registers it rather than Spec: a program
+// is bounded in steps, and in what the operations that copy or compare
+// whole values read, but not in everything one instruction can do (the
+// interpreter's maintainers hold that only another process, killed when
+// its time is up, bounds untrusted code), so the server runs no program
+// but its own.
+func Shipped(texts ...string) *sim.Spec {
+	known := make(map[string]bool, len(texts))
+	for _, t := range texts {
+		known[t] = true
+	}
+	s := base()
+	s.Program = func(code string) (*sim.Spec, error) {
+		if !known[code] {
+			return nil, ErrNotShipped
+		}
+		return programSpec(code)
+	}
+	return s
+}
 
 // programSpec compiles a program and makes its Spec.
 func programSpec(code string) (*sim.Spec, error) {

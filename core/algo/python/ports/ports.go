@@ -123,3 +123,20 @@ func AsCode(s *scenario.Scenario, python string) (*scenario.Scenario, error) {
 	}
 	return s.WithProgram(python, code), nil
 }
+
+// Texts are the programs Spacetime ships: the starter, each port and
+// each exercise's skeleton.
+func Texts() []string {
+	texts := []string{starter}
+	for _, id := range Algorithms() {
+		if code, ok := For(id); ok {
+			texts = append(texts, code)
+		}
+	}
+	for _, lesson := range Exercises() {
+		if code, ok := Skeleton(lesson); ok {
+			texts = append(texts, code)
+		}
+	}
+	return texts
+}
