@@ -145,15 +145,15 @@ func throughput(rep *Report, wasm bool) error {
 
 // programs measures the algorithms written as learners' programs beside
 // their Go twins, natively or in wasm: cmd/throughput -programs, the
-// best of 6 runs each. In wasm the first runs are of code V8 has not yet
-// optimized (the interpreter's loop is compiled again once it is hot):
-// the best of 3 read the starter at half its speed.
+// best of 8 runs each. In wasm the first runs are of code V8 has not yet
+// optimized (the interpreter's loop is compiled again once it is hot)
+// and grow the heap: the best of 3 read the starter at half its speed.
 func programs(rep *Report, wasm bool) error {
 	platform, lines, runErr, err := runThroughput[struct {
 		Algorithm string  `json:"algorithm"`
 		PerSecond float64 `json:"events_per_s"`
 		Error     string  `json:"error"`
-	}](wasm, "-programs", "-steps", "20000", "-repeat", "6")
+	}](wasm, "-programs", "-steps", "20000", "-repeat", "8")
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,8 @@
 // for js/wasm (run under Node.js by `make bench`), so the two figures come
 // from the same code. It prints one JSON object per line; an algorithm
 // that cannot be measured gets a line with its error, and the others are
-// still measured.
+// still measured. In wasm, -programs sets the collector as the Write
+// view's client does (internal/wasmgc).
 //
 // With -explore it times the schedule search of every lesson that sets
 // one (lesson.search): its states per second and the time to its
@@ -42,6 +43,7 @@ import (
 	"spacetime/core/logimport"
 	"spacetime/core/scenario"
 	"spacetime/internal/benchlog"
+	"spacetime/internal/wasmgc"
 )
 
 // Result is one measurement.
@@ -66,6 +68,9 @@ func main() {
 	programs := flag.Bool("programs", false, "measure the algorithms written as programs, beside their Go twins, instead")
 	only := flag.String("only", "", "comma-separated algorithm ids to measure (all when empty)")
 	flag.Parse()
+	if runtime.GOOS == "js" && *programs {
+		wasmgc.Tune() // as the Write view's client runs
+	}
 	enc := json.NewEncoder(os.Stdout)
 	if *logs {
 		if err := importLogs(enc, *repeat); err != nil {

@@ -8,10 +8,15 @@ package main
 import (
 	"spacetime/core/algo/all"
 	"spacetime/core/algo/python"
+	"spacetime/internal/wasmgc"
 	"spacetime/wasm/client"
 )
 
 func main() {
+	// a learner's program allocates far more a step than the built-in
+	// algorithms: the collector is set for it (the lesson page's client
+	// keeps Go's default)
+	wasmgc.Tune()
 	all.Add(python.Spec)
 	client.Run()
 }
