@@ -602,14 +602,9 @@ func attrInPlace(op syntax.Token, x starlark.Value, name string, y starlark.Valu
 // guardMethod is x.name, not called at once, for the guarded methods: the
 // method itself, behind its guard (callMethod).
 func guardMethod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	x, name := args[0], string(args[1].(starlark.String))
-	v, err := getAttr(x, name)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(*starlark.Builtin)
-	if !ok {
-		return v, nil // a program's own attribute
+	x, name, v, m, err := methodOf(args)
+	if err != nil || m == nil {
+		return v, err // a program's own attribute, or none
 	}
 	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		return callMethod(t, x, name, m, args, kwargs)
@@ -619,16 +614,25 @@ func guardMethod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 // guardCall is x.name(args...) for the guarded methods, rewritten as
 // $call(x, "name", args...).
 func guardCall(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	x, name := args[0], string(args[1].(starlark.String))
-	v, err := getAttr(x, name)
-	if err != nil {
+	x, name, v, m, err := methodOf(args)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	m, ok := v.(*starlark.Builtin)
-	if !ok {
+	case m == nil:
 		return starlark.Call(t, v, args[2:], kwargs) // a program's own attribute
 	}
 	return callMethod(t, x, name, m, args[2:], kwargs)
+}
+
+// methodOf reads a guard's first arguments, x and "name", and finds
+// x.name: m is the builtin method, nil when x.name is v, a program's own.
+func methodOf(args starlark.Tuple) (x starlark.Value, name string, v starlark.Value, m *starlark.Builtin, err error) {
+	x, name = args[0], string(args[1].(starlark.String))
+	if v, err = getAttr(x, name); err != nil {
+		return x, name, nil, nil, err
+	}
+	m, _ = v.(*starlark.Builtin)
+	return x, name, v, m, nil
 }
 
 // callMethod calls x's method m: refused if it would make too much,
