@@ -16,8 +16,10 @@ import (
 // run on screen and says where it is wrong, and a run that stopped because
 // a handler raised says where, and in which process, handler and event.
 //
-// It is a plain textarea with a gutter of line numbers that follows its
-// scrolling: no editor to download, and the page's text size.
+// It is a plain textarea laid over a copy of its text, a line to an
+// element, whose numbers make the gutter: long lines wrap, each line's
+// number stands by its first row, and the two scroll as one. No editor to
+// download, and the page's text size.
 type Writer struct {
 	app.Compo
 	*state
@@ -149,14 +151,12 @@ func (c *Writer) caret(ctx app.Context, line, col int) {
 		}
 		el.Call("focus", map[string]any{"preventScroll": true})
 		el.Call("setSelectionRange", at, at)
-		// the line a third of the way down, and the gutter with it
-		lh := app.Window().Call("getComputedStyle", el).Get("lineHeight").String()
-		if h, err := strconv.ParseFloat(strings.TrimSuffix(lh, "px"), 64); err == nil && h > 0 {
-			top := max(0, float64(line-1)*h-el.Get("clientHeight").Float()/3)
-			el.Set("scrollTop", top)
-			if g := app.Window().GetElementByID(p.id("write-gutter")); g.Truthy() {
-				g.Set("scrollTop", el.Get("scrollTop"))
-			}
+		// the line a third of the way down
+		editor := app.Window().GetElementByID(p.id("write-editor"))
+		row := app.Window().GetElementByID(p.id("write-gutter"))
+		if editor.Truthy() && row.Truthy() && line <= row.Get("children").Length() {
+			top := row.Get("children").Index(line - 1).Get("offsetTop").Float()
+			editor.Set("scrollTop", max(0, top-editor.Get("clientHeight").Float()/3))
 		}
 	})
 }
@@ -220,23 +220,11 @@ func (c *Writer) key(ctx app.Context, e app.Event) {
 // indent is what Tab types in the editor.
 const indent = "    "
 
-// typed takes what the learner typed; the part renders again only when
-// the number of lines changed (the gutter's numbers).
+// typed takes what the learner typed, and renders the copy of the text
+// under it again, so that the gutter's numbers follow the lines as they
+// wrap.
 func (c *Writer) typed(ctx app.Context) {
-	w := c.draft()
-	before := strings.Count(w.text, "\n")
 	c.edit(ctx.JSSrc().Get("value").String())
-	if strings.Count(w.text, "\n") == before {
-		ctx.PreventUpdate()
-	}
-}
-
-// scrolled keeps the gutter at the editor's scrolling.
-func (c *Writer) scrolled(ctx app.Context) {
-	if g := app.Window().GetElementByID(c.panes[c.Pane].id("write-gutter")); g.Truthy() {
-		g.Set("scrollTop", ctx.JSSrc().Get("scrollTop"))
-	}
-	ctx.PreventUpdate()
 }
 
 // Render draws the editor: its bar (Run), the gutter and the text, and
@@ -251,7 +239,6 @@ func (c *Writer) Render() app.UI {
 		failed = failureText(f.Err)
 		_, failedAt, _ = placed(f.Err)
 	}
-	lines := strings.Count(w.text, "\n") + 1
 	return app.Section().ID(p.id("writer")).Class("writer").Attr("aria-label", "your program").Body(
 		app.Div().Class("writer-bar").Body(
 			app.Strong().Text("Your program"),
@@ -259,14 +246,15 @@ func (c *Writer) Render() app.UI {
 			app.Button().ID(p.id("write-run")).Class("run").Title("Run the lesson with this program (Ctrl+Enter or Cmd+Enter in the editor)").Text("Run ▶").
 				OnClick(func(ctx app.Context, e app.Event) { c.run(ctx) }, app.EventScope(p.n, i)),
 		),
-		app.Div().Class("editor").Body(
-			app.Div().ID(p.id("write-gutter")).Class("gutter").Attr("aria-hidden", "true").Body(gutter(lines, w.line, failedAt)...),
-			c.codeArea(w.text).
-				Spellcheck(false).Wrap("off").Attr("autocapitalize", "off").Attr("autocomplete", "off").
-				Attr("aria-label", "the program, in Python").Attr("aria-describedby", p.id("write-problem")).
-				OnInput(func(ctx app.Context, e app.Event) { c.typed(ctx) }, app.EventScope(p.n, i)).
-				OnKeyDown(func(ctx app.Context, e app.Event) { c.key(ctx, e) }, app.EventScope(p.n, i)).
-				OnScroll(func(ctx app.Context, e app.Event) { c.scrolled(ctx) }, app.EventScope(p.n, i)),
+		app.Div().ID(p.id("write-editor")).Class("editor").Body(
+			app.Div().Class("lines").Body(
+				app.Div().ID(p.id("write-gutter")).Class("gutter").Attr("aria-hidden", "true").Body(gutter(w.text, w.line, failedAt)...),
+				c.codeArea(w.text).
+					Spellcheck(false).Wrap("soft").Attr("autocapitalize", "off").Attr("autocomplete", "off").
+					Attr("aria-label", "the program, in Python").Attr("aria-describedby", p.id("write-problem")).
+					OnInput(func(ctx app.Context, e app.Event) { c.typed(ctx) }, app.EventScope(p.n, i)).
+					OnKeyDown(func(ctx app.Context, e app.Event) { c.key(ctx, e) }, app.EventScope(p.n, i)),
+			),
 		),
 		app.Div().ID(p.id("write-problem")).Class("write-notes").Attr("role", "status").Body(
 			app.If(w.problem != "", func() app.UI {
@@ -296,31 +284,22 @@ func (c *Writer) codeArea(text string) app.HTMLTextarea {
 	return ta
 }
 
-// gutter is the line numbers 1 to n, the line of the edited program's
-// error and that of the run's failure marked, in as few elements as
-// that takes (a program may have thousands of lines).
-func gutter(n, problem, failed int) []app.UI {
-	var out []app.UI
-	var run []string
-	flush := func() {
-		if len(run) > 0 {
-			out = append(out, app.Div().Text(strings.Join(run, "\n")))
-			run = run[:0]
-		}
-	}
-	for l := 1; l <= n; l++ {
-		num := strconv.Itoa(l)
-		switch l {
+// gutter is the copy of the program under the editor, a line to an
+// element, which wraps as the editor does: its number (data-n, drawn by
+// the style sheet) stands by the line's first row. The line of the edited
+// program's error and that of the run's failure are marked.
+func gutter(text string, problem, failed int) []app.UI {
+	lines := strings.Split(text, "\n")
+	out := make([]app.UI, len(lines))
+	for i, line := range lines {
+		l := app.Div().Class("l").DataSet("n", i+1).Text(line)
+		switch i + 1 {
 		case problem:
-			flush()
-			out = append(out, app.Div().Class("mark problem").Title("the program is wrong here").Text("✗ "+num))
+			l = l.Class("mark problem").Title("the program is wrong here")
 		case failed:
-			flush()
-			out = append(out, app.Div().Class("mark failed").Title("the run stopped here").Text("! "+num))
-		default:
-			run = append(run, num)
+			l = l.Class("mark failed").Title("the run stopped here")
 		}
+		out[i] = l
 	}
-	flush()
 	return out
 }

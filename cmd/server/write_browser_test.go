@@ -94,6 +94,19 @@ func TestWriteViewALearnerBreaksAndSharesAProgram(t *testing.T) {
 	assert.True(t, strings.HasPrefix(p.position(), "step 60 / 60"), p.position())
 	p.screenshot("write-start")
 
+	// long lines wrap (README's example has comments past the editor's
+	// width at 1280×720): nothing is cut, and each number stands by its
+	// line's first row, as the copy under the editor wraps alike
+	assert.True(t, eval[bool](p, `(() => { const e = document.getElementById("write-code"); return e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1; })()`), "no line is cut, and no row hides")
+	assert.True(t, eval[bool](p, `(() => { const r = document.getElementById("write-gutter").children; return r[6].offsetHeight > 1.5 * r[7].offsetHeight; })()`), "line 7 wraps, and its number's row with it")
+	// the caret at the program's end: the editor scrolls to it
+	p.do(chromedp.Focus(chromedp.CSS("#write-code")))
+	p.do(chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	p.do(chromedp.SendKeys("#write-code", "\n# the end"))
+	p.waitFor(`(() => { const ed = document.getElementById("write-editor"), r = document.getElementById("write-gutter").lastElementChild; return ed.scrollTop > 0 && r.offsetTop + r.offsetHeight <= ed.scrollTop + ed.clientHeight; })()`, "the editor scrolled to the caret")
+	require.True(t, strings.HasSuffix(p.editor(), "\n# the end"))
+	p.paste(ports.Starter())
+
 	// the holder keeps the token when it passes it: the learner comments
 	// the line out and runs the program
 	before := p.frames()
@@ -118,7 +131,7 @@ func TestWriteViewALearnerBreaksAndSharesAProgram(t *testing.T) {
 	p.waitFor(`!!document.getElementById("write-error")`, "the program's error")
 	p.waitStill()
 	assert.Contains(t, p.text("#write-error"), "line 9")
-	assert.Equal(t, "✗ 9", p.text("#write-gutter .mark.problem"), "the gutter marks the line")
+	assert.Equal(t, "9", eval[string](p, `document.querySelector("#write-gutter .mark.problem").dataset.n`), "the gutter marks the line")
 	assert.Equal(t, left, eval[float64](p, codeLeft), "the program does not move aside for the mark")
 	assert.Contains(t, p.text("#notice"), "The diagram shows the last program that ran")
 	assert.Contains(t, p.text("#verdict"), "one token: fails at step 6", "the last good run stays")
