@@ -100,7 +100,7 @@ func main() {
 	server := flag.String("server", "bin/server", "the server binary, run from this directory")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "headless Chromium")
 	count := flag.Int("count", 1, "runs of each Go micro-benchmark (10 for benchstat)")
-	only := flag.String("only", "", "run only the steps of these names, separated by commas (\"floor client,page in Chromium\")")
+	only := flag.String("only", "", "run only the steps of these names, separated by commas, or by semicolons when a name has a comma (\"floor client,page in Chromium\"; \"programs (native);programs (wasm, Node.js)\")")
 	other := flag.String("versus", "", "measure only the page against another checkout's build (its directory), side by side, and print the ratios")
 	flag.Parse()
 	if *other != "" {
@@ -113,7 +113,7 @@ func main() {
 
 	rep := &Report{Budgets: Budgets, Goals: Goals, Ratios: map[string]float64{}, WithinBudget: map[string]bool{}, CoreEventsPerS: map[string]map[string]float64{}}
 	step := func(name string, f func() error) {
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), name) {
+		if *only != "" && !chosen(*only, name) {
 			return
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
@@ -326,3 +326,14 @@ func printFloors(rep *Report) {
 }
 
 func mb(b int64) float64 { return float64(b) / 1e6 }
+
+// chosen says -only names a step: the whole of it, or one of its names
+// separated by semicolons, or (when it has none) by commas, so that a step
+// whose name has a comma ("programs (wasm, Node.js)") can be chosen.
+func chosen(only, name string) bool {
+	sep := ","
+	if strings.Contains(only, ";") {
+		sep = ";"
+	}
+	return only == name || slices.Contains(strings.Split(only, sep), name)
+}
