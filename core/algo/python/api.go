@@ -41,9 +41,9 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 	env := c.env
 	switch name {
 	case "id":
-		return starlark.MakeInt(env.Self().Number()), nil
+		return intValue(env.Self().Number()), nil
 	case "n":
-		return starlark.MakeInt(env.N()), nil
+		return intValue(env.N()), nil
 	case "name":
 		return starlark.String(env.Name(env.Self())), nil
 	case "names":
@@ -60,9 +60,9 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 	case "params":
 		return c.node.params, nil
 	case "now":
-		return starlark.MakeInt64(int64(env.LocalTime())), nil
+		return intValue(int64(env.LocalTime())), nil
 	case "lamport":
-		return starlark.MakeInt64(int64(env.Lamport())), nil
+		return intValue(int64(env.Lamport())), nil
 	case "late":
 		// init of a process down from the start that comes up later
 		return starlark.Bool(c.late), nil
@@ -70,7 +70,7 @@ func (p *proc) Attr(name string) (starlark.Value, error) {
 		v := env.Vector()
 		t := make(starlark.Tuple, len(v))
 		for i, x := range v {
-			t[i] = starlark.MakeInt64(int64(x))
+			t[i] = intValue(int64(x))
 		}
 		return t, nil
 	}
@@ -501,10 +501,10 @@ func (m *message) Attr(name string) (starlark.Value, error) {
 	case "kind":
 		return starlark.String(m.kind), nil
 	case "sender":
-		return starlark.MakeInt(m.sender), nil
+		return intValue(m.sender), nil
 	case "receiver":
 		if m.receiver > 0 {
-			return starlark.MakeInt(m.receiver), nil
+			return intValue(m.receiver), nil
 		}
 	case "fields":
 		return m.dict(), nil

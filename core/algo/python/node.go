@@ -203,12 +203,12 @@ func (n *Process) Step(env *sim.Env, ev sim.Event) {
 		if n.prog.commandArgs >= 2 {
 			target := starlark.Value(starlark.None)
 			if ev.Target >= 0 {
-				target = starlark.MakeInt(ev.Target.Number())
+				target = intValue(ev.Target.Number())
 			}
 			args = append(args, target)
 		}
 		if n.prog.commandArgs >= 3 {
-			args = append(args, starlark.MakeInt64(ev.Arg))
+			args = append(args, intValue(ev.Arg))
 		}
 		c.run(n.prog.onCommand, "on_command", args)
 	case sim.Workload:

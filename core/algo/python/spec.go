@@ -337,9 +337,9 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 		}
 		return w.health, nil
 	case "now":
-		return starlark.MakeInt64(int64(v.Now())), nil
+		return intValue(int64(v.Now())), nil
 	case "step":
-		return starlark.MakeInt(v.Steps()), nil
+		return intValue(v.Steps()), nil
 	case "fifo":
 		return starlark.Bool(v.FIFO()), nil
 	case "in_flight":

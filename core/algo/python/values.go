@@ -278,7 +278,7 @@ func (d *decoder) value() starlark.Value {
 	case tagTrue:
 		return starlark.True
 	case tagInt:
-		return starlark.MakeInt64(d.next())
+		return intValue(d.next())
 	case tagBigInt:
 		i, _ := new(big.Int).SetString(d.text(), 10)
 		return starlark.MakeBigInt(i)
@@ -480,4 +480,26 @@ func clip(s string, limit int) string {
 	}
 	r := []rune(s)
 	return string(r[:limit-1]) + "…"
+}
+
+// smallInts are the numbers from minSmall to maxSmall as values, made
+// once: on js/wasm a starlark.Int is two words, which every conversion to
+// a starlark.Value allocates (natively it is one tagged word), and a step
+// hands a program a few such numbers (p.id, p.n, m.sender, its fields).
+const minSmall, maxSmall = -256, 4096
+
+var smallInts = func() []starlark.Value {
+	vs := make([]starlark.Value, maxSmall-minSmall+1)
+	for i := range vs {
+		vs[i] = starlark.MakeInt(i + minSmall)
+	}
+	return vs
+}()
+
+// intValue is n as a program reads it.
+func intValue[T ~int | ~int64](n T) starlark.Value {
+	if n >= minSmall && n <= maxSmall {
+		return smallInts[int(n)-minSmall]
+	}
+	return starlark.MakeInt64(int64(n))
 }
