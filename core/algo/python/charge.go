@@ -45,12 +45,12 @@ func size(v starlark.Value) int {
 		return len(v)
 	case starlark.Bytes:
 		return len(v)
-	case starlark.Sequence: // a list, a tuple, a range
-		return v.Len()
-	case *starlark.Dict:
+	case *starlark.Dict: // before Sequence, which a dict and a set are too
 		return HashedCost * v.Len()
 	case *starlark.Set:
 		return HashedCost * v.Len()
+	case starlark.Sequence: // a list, a tuple, a range
+		return v.Len()
 	}
 	return 0
 }
