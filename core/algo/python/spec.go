@@ -226,8 +226,12 @@ type judging struct {
 	view sim.View
 	step int
 	// frozen are the states listed, by id: a process that steps again
-	// makes a new one, which makes the list stale.
-	frozen []*starlark.Dict
+	// makes a new one, which makes the list stale; so does a process's
+	// health (healths) changing. A view at the same step of another
+	// timeline (a run replayed from a keyframe with other events) can
+	// have the same of both: world.in_flight checks its messages.
+	frozen  []*starlark.Dict
+	healths []sim.Health
 	// unstarted says a process down from the start has not run init.
 	unstarted bool
 	states    []starlark.Value
@@ -250,7 +254,7 @@ func (n *Process) judgingAt(v sim.View) *judging {
 		return j
 	}
 	if j == nil || len(j.frozen) != v.N() {
-		j = &judging{frozen: make([]*starlark.Dict, v.N()), states: make([]starlark.Value, v.N())}
+		j = &judging{frozen: make([]*starlark.Dict, v.N()), healths: make([]sim.Health, v.N()), states: make([]starlark.Value, v.N())}
 		j.args = starlark.Tuple{starlark.NewList(j.states), &j.world}
 		n.judged = j
 	}
@@ -261,12 +265,13 @@ func (n *Process) judgingAt(v sim.View) *judging {
 			return nil
 		}
 		j.unstarted = j.unstarted || !p.started
+		j.healths[id] = v.Health(sim.NodeID(id))
 		j.frozen[id] = p.frozenState()
 		j.states[id] = j.frozen[id]
 	}
 	j.args[0].Freeze() // its states are frozen already: this marks the list
 	j.view, j.step = v, v.Steps()
-	j.world = world{v: v, j: j}
+	j.world = world{v: v, j: j, ids: j.world.ids[:0]}
 	return j
 }
 
@@ -274,7 +279,7 @@ func (n *Process) judgingAt(v sim.View) *judging {
 func (j *judging) current(v sim.View) bool {
 	for id, f := range j.frozen {
 		p, ok := v.Node(sim.NodeID(id)).(*Process)
-		if !ok || p.frozen != f {
+		if !ok || p.frozen != f || v.Health(sim.NodeID(id)) != j.healths[id] {
 			return false
 		}
 	}
@@ -292,6 +297,8 @@ type world struct {
 	j        *judging
 	health   starlark.Tuple
 	inFlight *starlark.List
+	// ids are inFlight's messages, to check it against the view's
+	ids []int
 }
 
 // healthWords are the words of a process's health, made once.
@@ -315,6 +322,22 @@ func (w *world) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: world
 
 func (w *world) AttrNames() []string {
 	return []string{"fifo", "health", "in_flight", "now", "step"}
+}
+
+// flies says the view's messages in flight are ids, in order.
+func (w *world) flies(ids []int) bool {
+	k := 0
+	for from := range w.v.N() {
+		for to := range w.v.N() {
+			for _, id := range w.v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
+				if k >= len(ids) || ids[k] != id {
+					return false
+				}
+				k++
+			}
+		}
+	}
+	return k == len(ids)
 }
 
 // Attr is one of the world's fields.
@@ -343,7 +366,7 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 	case "fifo":
 		return starlark.Bool(v.FIFO()), nil
 	case "in_flight":
-		if w.inFlight != nil {
+		if w.inFlight != nil && w.flies(w.ids) {
 			return w.inFlight, nil
 		}
 		j := w.j
@@ -351,6 +374,7 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 			j.spare = map[int]*message{}
 		}
 		var msgs []starlark.Value
+		w.ids = w.ids[:0]
 		for from := range v.N() {
 			for to := range v.N() {
 				for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
@@ -362,6 +386,7 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 					}
 					j.spare[id] = m
 					msgs = append(msgs, m)
+					w.ids = append(w.ids, id)
 				}
 			}
 		}
