@@ -244,7 +244,7 @@ func guardExpr(e syntax.Expr) syntax.Expr {
 
 // unguarded says an operation cannot make a large value or take long:
 // x + 1 adds a number written in the program (a text or a list cannot
-// take it), x // 2 or x % 2 divides by one, and a format written in the
+// take it), x // 2 divides by one, and a format written in the
 // program with only numbers in it ("to %d") makes a text as long as the
 // format and the numbers' digits. A text added to ("to " + x) is
 // guarded: a loop of s = s + "..." would grow it by the literal each
@@ -256,7 +256,8 @@ func unguarded(e *syntax.BinaryExpr) bool {
 	case syntax.SLASHSLASH:
 		return number(e.Y)
 	case syntax.PERCENT:
-		return number(e.Y) || numbersOnly(e.X)
+		// not x % 2: x may be a long format
+		return numbersOnly(e.X)
 	}
 	return false
 }
@@ -329,7 +330,7 @@ func guards() starlark.StringDict {
 			return v, err
 		})
 		d["$"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			if err := charge(t, inPlaceSize(args[0], args[1])); err != nil {
+			if err := charge(t, inPlaceSize(args[0], args[1])+binaryWork(op, args[0], args[1])); err != nil {
 				return nil, err
 			}
 			return inPlace(op, args[0], args[1])
@@ -338,16 +339,10 @@ func guards() starlark.StringDict {
 			if err := chargeReading(t, args[1]); err != nil { // the key, hashed
 				return nil, err
 			}
-			if err := charge(t, size(args[2])); err != nil {
-				return nil, err
-			}
-			return starlark.None, indexInPlace(op, args[0], args[1], args[2])
+			return starlark.None, indexInPlace(t, op, args[0], args[1], args[2])
 		})
 		d["$attr"+op.String()+"="] = starlark.NewBuiltin(name+"=", func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			if err := charge(t, size(args[2])); err != nil {
-				return nil, err
-			}
-			return starlark.None, attrInPlace(op, args[0], string(args[1].(starlark.String)), args[2])
+			return starlark.None, attrInPlace(t, op, args[0], string(args[1].(starlark.String)), args[2])
 		})
 	}
 	return d
@@ -532,7 +527,7 @@ func extend(l *starlark.List, it starlark.Iterable) error {
 }
 
 // indexInPlace is x[i] op= y.
-func indexInPlace(op syntax.Token, x, i, y starlark.Value) error {
+func indexInPlace(t *starlark.Thread, op syntax.Token, x, i, y starlark.Value) error {
 	var old starlark.Value
 	switch c := x.(type) {
 	case starlark.HasSetKey:
@@ -552,6 +547,9 @@ func indexInPlace(op syntax.Token, x, i, y starlark.Value) error {
 		old = c.Index(k)
 	default:
 		return fmt.Errorf("%s value does not support item assignment", x.Type())
+	}
+	if err := charge(t, inPlaceSize(old, y)+binaryWork(op, old, y)); err != nil {
+		return err
 	}
 	v, err := inPlace(op, old, y)
 	if err != nil {
@@ -580,7 +578,7 @@ func index(i starlark.Value, n int) (int, error) {
 }
 
 // attrInPlace is x.name op= y.
-func attrInPlace(op syntax.Token, x starlark.Value, name string, y starlark.Value) error {
+func attrInPlace(t *starlark.Thread, op syntax.Token, x starlark.Value, name string, y starlark.Value) error {
 	s, ok := x.(starlark.HasSetField)
 	if !ok {
 		return fmt.Errorf("can't assign to .%s field of %s", name, x.Type())
@@ -591,6 +589,9 @@ func attrInPlace(op syntax.Token, x starlark.Value, name string, y starlark.Valu
 	}
 	if old == nil {
 		return fmt.Errorf("%s has no .%s field", x.Type(), name)
+	}
+	if err := charge(t, inPlaceSize(old, y)+binaryWork(op, old, y)); err != nil {
+		return err
 	}
 	v, err := inPlace(op, old, y)
 	if err != nil {
@@ -641,23 +642,9 @@ func callMethod(t *starlark.Thread, x starlark.Value, name string, m *starlark.B
 	if err := checkMethod(x, name, args, kwargs); err != nil {
 		return nil, err
 	}
-	if comparingMethods[name] {
-		// a list's index, count and remove compare every element; the
-		// rest hash what they are given
-		reads := args
-		if _, isList := x.(*starlark.List); isList {
-			reads = append(starlark.Tuple{x}, args...)
-		}
-		if err := chargeReading(t, reads...); err != nil {
-			return nil, err
-		}
-	}
-	n := size(x)
-	if _, isDict := x.(*starlark.Dict); isDict && (name == "pop" || name == "popitem" || name == "update") {
-		n = 0 // what a dict looks up, not the whole of it
-	}
-	for _, a := range args {
-		n += size(a)
+	reads, n := methodCost(x, name, args)
+	if err := chargeReading(t, reads...); err != nil {
+		return nil, err
 	}
 	if err := charge(t, n); err != nil {
 		return nil, err
@@ -667,6 +654,57 @@ func callMethod(t *starlark.Thread, x starlark.Value, name string, m *starlark.B
 		err = charge(t, size(v))
 	}
 	return v, err
+}
+
+// methodCost is what x.name(args...) compares or hashes all the way down
+// (reads, for chargeReading), and how many elements it copies or visits
+// besides (n): a list's index, count and remove compare each element; a
+// dict's or a set's lookups hash their key alone; a list's pop takes a
+// moment from its end and moves every element from elsewhere; the rest
+// read the whole of x and of what they are given.
+func methodCost(x starlark.Value, name string, args starlark.Tuple) (reads []starlark.Value, n int) {
+	given := 0
+	for _, a := range args {
+		given += size(a)
+	}
+	switch x := x.(type) {
+	case *starlark.List:
+		switch name {
+		case "index", "count", "remove":
+			return append([]starlark.Value{x}, args...), 0
+		case "pop":
+			if len(args) == 0 {
+				return nil, 0
+			}
+			if i, err := starlark.AsInt32(args[0]); err == nil && (i == -1 || i == x.Len()-1) {
+				return nil, 0
+			}
+			return nil, x.Len()
+		case "insert":
+			return nil, x.Len()
+		}
+		return nil, given
+	case *starlark.Dict, *starlark.Set:
+		switch name {
+		case "get", "setdefault", "pop", "add", "discard", "remove":
+			if len(args) > 0 {
+				return args[:1], 0 // the key, hashed
+			}
+			return nil, 0
+		case "popitem", "clear":
+			return nil, 0
+		case "items", "keys", "values":
+			return nil, x.(starlark.Sequence).Len()
+		case "update":
+			return args, given
+		}
+		return args, size(x) + given // union, difference and the like
+	case starlark.Tuple:
+		if name == "index" || name == "count" {
+			return append([]starlark.Value{x}, args...), 0
+		}
+	}
+	return nil, size(x) + given // a text's methods read the whole of it
 }
 
 // getAttr is x.name, with Starlark's words when there is none.
@@ -756,11 +794,11 @@ func boundedRange(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 // boundedStr is str, refused for a value whose text would pass the bound.
 func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 1 {
-		n := printedSize(args[0], MaxValue)
+		n, work := measurePrint(args[0], MaxValue)
 		if n > MaxValue {
 			return nil, tooLarge("a text", -1)
 		}
-		if err := charge(t, n); err != nil {
+		if err := charge(t, n+work); err != nil {
 			return nil, err
 		}
 	}
@@ -770,11 +808,11 @@ func boundedStr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 // boundedRepr is repr, bounded as str is.
 func boundedRepr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 1 {
-		n := printedSize(args[0], MaxValue)
+		n, work := measurePrint(args[0], MaxValue)
 		if n > MaxValue {
 			return nil, tooLarge("a text", -1)
 		}
-		if err := charge(t, n); err != nil {
+		if err := charge(t, n+work); err != nil {
 			return nil, err
 		}
 	}
@@ -785,7 +823,21 @@ func boundedRepr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 // once it passes limit: the walk stops there, so that a value that shares
 // itself a billion times over costs no more than limit to measure.
 func printedSize(v starlark.Value, limit int) int {
-	size := 0
+	size, _ := measurePrint(v, limit)
+	return size
+}
+
+// printWork is what writing a value's text costs, in elements as charge
+// counts them: its length, and the work of writing its long numbers in
+// digits (intWork), or more than limit once the length passes it.
+func printWork(v starlark.Value, limit int) int {
+	size, work := measurePrint(v, limit)
+	return size + work
+}
+
+// measurePrint is a value's printedSize, and the work of writing its numbers
+// in digits.
+func measurePrint(v starlark.Value, limit int) (size, work int) {
 	var walk func(v starlark.Value)
 	walk = func(v starlark.Value) {
 		if size > limit {
@@ -797,8 +849,8 @@ func printedSize(v starlark.Value, limit int) int {
 		case starlark.Bytes:
 			size += len(v) + 3
 		case starlark.Int:
-			// its digits, and the work of writing them (intWork)
-			size += bitLen(v)/3 + 1 + intWork(bitLen(v), bitLen(v))
+			size += bitLen(v)/3 + 1 // its digits
+			work += intWork(bitLen(v), bitLen(v))
 		case *starlark.List:
 			size += 2
 			for i := range v.Len() {
@@ -832,7 +884,7 @@ func printedSize(v starlark.Value, limit int) int {
 		}
 	}
 	walk(v)
-	return size
+	return size, work
 }
 
 // boundedPow is pow(x, y): x to the power y, for whole numbers (Starlark

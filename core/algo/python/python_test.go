@@ -14,6 +14,7 @@ import (
 	"spacetime/core/algo/python"
 	"spacetime/core/algo/python/ports"
 	"spacetime/core/engine"
+	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
 )
@@ -133,6 +134,9 @@ func TestBounds(t *testing.T) {
 		{"a long number read again", "s = '9' * 19000\n    while True:\n        int(s)", "more than 2,000,000 steps"},
 		{"a number of too many digits", "int('9' * 20001)", "at most 20,000 characters"},
 		{"a long set made again", "while True:\n        s = set(range(999999))", "more than 2,000,000 steps"},
+		{"a text in a dict grown in place", "d = {'s': ''}\n    while True:\n        d['s'] += 'ab'", "more than 2,000,000 steps"},
+		{"a long format by a number", "f = 'x' * 999990 + '%d'\n    while True:\n        f % 5", "more than 2,000,000 steps"},
+		{"a long number read by name", "int(x='9' * 999999)", "at most 20,000 characters"},
 		{"a long list summed again", "l = list(range(999999))\n    while True:\n        sum(l)", "more than 2,000,000 steps"},
 		{"a list added to itself", "l = [1]\n    for i in range(100):\n        l += l", "a list of 1,048,576 elements"},
 		{"a list extended by itself", "l = [1]\n    for i in range(100):\n        l.extend(l)", "a list of 1,048,576 elements"},
@@ -155,6 +159,46 @@ func TestBounds(t *testing.T) {
 			assert.Equal(t, 0, r.Err().Step)
 			assert.Contains(t, r.Err().Error(), tc.want)
 		})
+	}
+}
+
+// What invariants read at a step is kept for the step's other
+// invariants, but never across timelines: a run replayed from a step
+// with another fault that changes no state (a crash) reads the new
+// world.
+func TestInvariantsReadTheTimelineOnScreen(t *testing.T) {
+	code := "def init(p):\n    p.after(1, 't')\n\ndef on_timer(p, name):\n    p.state['n'] = p.state.get('n', 0) + 1\n    p.after(1, 't')\n\n" +
+		"def invariant_two_is_up(states, world):\n    return world.health[1] == 'up'\n"
+	r := runProgram(t, code, `{"n": 3, "seed": 1, "until": {"steps": 129}}`)
+	const k = 128
+	failure := func() int {
+		for _, f := range r.Failures() {
+			if f.Name == "two is up" {
+				return f.Step
+			}
+		}
+		t.Fatal("no such invariant")
+		return 0
+	}
+	require.NoError(t, r.ReplayFrom(k, []engine.Input{{Step: k, Action: engine.Fault("crash", faults.AtProcess(2))}}))
+	assert.Equal(t, -1, failure(), "3 crashed: 2 is up")
+	require.NoError(t, r.ReplayFrom(k, []engine.Input{{Step: k, Action: engine.Fault("crash", faults.AtProcess(1))}}))
+	assert.Equal(t, k, failure(), "2 crashed, in the timeline replayed")
+}
+
+// The lookups of dicts and sets, and a list's pop from its end, take a
+// moment and are charged so: a program that makes a thousand of them
+// runs (each would have been charged the whole container).
+func TestLookupsAreCheap(t *testing.T) {
+	for _, body := range []string{
+		"d = {i: i for i in range(1000)}\n    n = 0\n    for i in range(1000):\n        n += d.get(i, 0)",
+		"s = set()\n    for i in range(1000):\n        s.add(i)",
+		"d = {}\n    for i in range(1000):\n        d.setdefault(i, [])",
+		"q = [{'k': i} for i in range(1000)]\n    for i in range(1000):\n        q.pop()",
+		"l = [[0] * 1000] * 1000\n    l.pop()",
+	} {
+		r := runProgram(t, "def init(p):\n    "+body+"\n", `{"n": 1, "seed": 1, "until": {"steps": 2}}`)
+		assert.Nil(t, r.Err(), body)
 	}
 }
 
