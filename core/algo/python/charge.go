@@ -147,7 +147,7 @@ func deepSize(v starlark.Value, limit int) int {
 }
 
 // chargeReading charges a builtin or a method that compares or hashes
-// the whole of its values (sorted, set, max, l.index(x), d.get(k)), all
+// the whole of its values (sorted, set, max, l.index(x), s.union(t)), all
 // the way down, and refuses one that would read more than MaxValue: a
 // value that holds another many times over would take far longer to
 // compare than its size says. The operators ==, < and in, and a dict's

@@ -42,16 +42,6 @@ var guardedMethods = map[string]bool{
 	"strip": true, "lstrip": true, "rstrip": true, "removeprefix": true, "removesuffix": true,
 	"elems": true, "elem_ords": true, "codepoints": true, "codepoint_ords": true,
 	"isalnum": true, "isalpha": true, "isdigit": true, "islower": true, "isspace": true, "istitle": true, "isupper": true,
-	"get": true, "setdefault": true, "add": true, "discard": true,
-}
-
-// comparingMethods compare or hash what they are given, or the elements
-// of what they are called on: each is charged for all that reads
-// (chargeReading).
-var comparingMethods = map[string]bool{
-	"count": true, "index": true, "remove": true, "update": true, "get": true, "setdefault": true, "pop": true,
-	"union": true, "difference": true, "intersection": true, "symmetric_difference": true, "issubset": true, "issuperset": true,
-	"add": true, "discard": true,
 }
 
 // guardedOps are the binary operators whose result can be much larger
