@@ -71,8 +71,11 @@ var (
 
 // charged is a builtin charged for what it reads and makes.
 func charged(b *starlark.Builtin) *starlark.Builtin {
-	return starlark.NewBuiltin(b.Name(), func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if comparing[b.Name()] {
+	name := b.Name()
+	compares, sorts := comparing[name], name == "sorted"
+	hashes := name == "set" || name == "dict" // each element into the table it makes
+	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if compares {
 			if err := chargeReading(t, args...); err != nil {
 				return nil, err
 			}
@@ -81,17 +84,17 @@ func charged(b *starlark.Builtin) *starlark.Builtin {
 		for _, a := range args {
 			n += size(a)
 		}
-		switch b.Name() {
-		case "sorted":
+		switch {
+		case sorts:
 			n *= bits.Len(uint(n)) // its comparisons
-		case "set", "dict":
-			n *= HashedCost // each element hashed into the table it makes
+		case hashes:
+			n *= HashedCost // charged before the table is made
 		}
 		if err := charge(t, n); err != nil {
 			return nil, err
 		}
 		v, err := b.CallInternal(t, args, kwargs)
-		if err == nil && b.Name() != "set" && b.Name() != "dict" {
+		if err == nil && !hashes {
 			err = charge(t, size(v))
 		}
 		return v, err

@@ -649,7 +649,7 @@ func callMethod(t *starlark.Thread, x starlark.Value, name string, m *starlark.B
 // methodCost is what x.name(args...) compares or hashes all the way down
 // (reads, for chargeReading), and how many elements it copies or visits
 // besides (n): a list's index, count and remove compare each element; a
-// dict's or a set's lookups hash their key alone; a list's pop takes a
+// dict's pop and a set's remove hash their key alone; a list's pop takes a
 // moment from its end and moves every element from elsewhere; the rest
 // read the whole of x and of what they are given.
 func methodCost(x starlark.Value, name string, args starlark.Tuple) (reads []starlark.Value, n int) {
@@ -676,7 +676,7 @@ func methodCost(x starlark.Value, name string, args starlark.Tuple) (reads []sta
 		return nil, given
 	case *starlark.Dict, *starlark.Set:
 		switch name {
-		case "get", "setdefault", "pop", "add", "discard", "remove":
+		case "pop", "remove":
 			if len(args) > 0 {
 				return args[:1], 0 // the key, hashed
 			}

@@ -225,17 +225,17 @@ func (p *Program) judge(v sim.View, fn *starlark.Function, name string) (bool, s
 type judging struct {
 	view sim.View
 	step int
-	// frozen are the states listed, by id: a process that steps again
-	// makes a new one, which makes the list stale; so does a process's
-	// health (healths) changing. A view at the same step of another
+	// healths are the processes' health, by id. A process that steps
+	// again makes a new frozen state, which makes states stale; so does a
+	// process's health changing. A view at the same step of another
 	// timeline (a run replayed from a keyframe with other events) can
 	// have the same of both: world.in_flight checks its messages.
-	frozen  []*starlark.Dict
 	healths []sim.Health
 	// unstarted says a process down from the start has not run init.
 	unstarted bool
-	states    []starlark.Value
-	world     world
+	// states are the processes' frozen states, by id: the list args holds.
+	states []starlark.Value
+	world  world
 	// args are the invariants' arguments: the states, then the world.
 	args starlark.Tuple
 	// health and flying are world.health and world.in_flight's messages
@@ -253,8 +253,8 @@ func (n *Process) judgingAt(v sim.View) *judging {
 	if j != nil && j.view == v && j.step == v.Steps() && j.current(v) {
 		return j
 	}
-	if j == nil || len(j.frozen) != v.N() {
-		j = &judging{frozen: make([]*starlark.Dict, v.N()), healths: make([]sim.Health, v.N()), states: make([]starlark.Value, v.N())}
+	if j == nil || len(j.states) != v.N() {
+		j = &judging{healths: make([]sim.Health, v.N()), states: make([]starlark.Value, v.N())}
 		j.args = starlark.Tuple{starlark.NewList(j.states), &j.world}
 		n.judged = j
 	}
@@ -266,8 +266,7 @@ func (n *Process) judgingAt(v sim.View) *judging {
 		}
 		j.unstarted = j.unstarted || !p.started
 		j.healths[id] = v.Health(sim.NodeID(id))
-		j.frozen[id] = p.frozenState()
-		j.states[id] = j.frozen[id]
+		j.states[id] = p.frozenState()
 	}
 	j.args[0].Freeze() // its states are frozen already: this marks the list
 	j.view, j.step = v, v.Steps()
@@ -277,9 +276,9 @@ func (n *Process) judgingAt(v sim.View) *judging {
 
 // current says no process has changed its state since j was made.
 func (j *judging) current(v sim.View) bool {
-	for id, f := range j.frozen {
+	for id, s := range j.states {
 		p, ok := v.Node(sim.NodeID(id)).(*Process)
-		if !ok || p.frozen != f || v.Health(sim.NodeID(id)) != j.healths[id] {
+		if !ok || p.frozen == nil || s != starlark.Value(p.frozen) || v.Health(sim.NodeID(id)) != j.healths[id] {
 			return false
 		}
 	}
@@ -346,17 +345,19 @@ func (w *world) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "health":
 		if w.health == nil {
-			w.health = w.j.health
-			for id := range v.N() {
-				if h := healthWord(v.Health(sim.NodeID(id))); len(w.health) != v.N() || w.health[id] != h {
-					w.health = make(starlark.Tuple, v.N())
-					for id := range w.health {
-						w.health[id] = healthWord(v.Health(sim.NodeID(id)))
+			// the last step's, unless a process's health has changed
+			j := w.j
+			w.health = j.health
+			for id, h := range j.healths {
+				if len(w.health) != len(j.healths) || w.health[id] != healthWord(h) {
+					w.health = make(starlark.Tuple, len(j.healths))
+					for id, h := range j.healths {
+						w.health[id] = healthWord(h)
 					}
 					break
 				}
 			}
-			w.j.health = w.health
+			j.health = w.health
 		}
 		return w.health, nil
 	case "now":
