@@ -71,7 +71,7 @@ func Program(algorithm, python, code string) (Subject, error) {
 		return s.WithProgram(python, code)
 	}
 	for _, id := range scenario.BuiltinIDs() {
-		if s, err := scenario.Builtin(id); err == nil && s.Algorithm == algorithm {
+		if s, err := scenario.Builtin(id); err == nil && s.Algorithm == algorithm && as(s) != nil {
 			p, err := as(s).Compile()
 			if err != nil {
 				return Subject{}, err

@@ -96,11 +96,10 @@ type Program struct {
 	invariants  []invariant
 	kinds       []sim.KindSpec
 	commands    []sim.CommandSpec
-	// records says the program records cuts (p.record), whose
-	// consistency is then checked; roles are the roles of what it draws
-	// (the critical section, marks, cuts), for the legend.
-	records bool
-	roles   []sim.RoleSpec
+	// roles are the roles of what the program draws (the critical
+	// section, marks, cuts), for the legend; a program that records cuts
+	// has their consistency checked.
+	roles []sim.RoleSpec
 	// measure is what MEASURE declares the processes and their messages
 	// hold (the bank's money), which the cut tool adds up; nil for none.
 	measure *sim.Measure
@@ -147,7 +146,6 @@ func Compile(code string) (*Program, error) {
 		}
 	}
 	sent := sentKinds(f)
-	records := calls(f, "record")
 	roles := drawn(f)
 	guard(f)
 	predeclared := guards()
@@ -171,7 +169,7 @@ func Compile(code string) (*Program, error) {
 		return nil, e
 	}
 	globals.Freeze()
-	p := &Program{globals: globals, records: records, roles: roles}
+	p := &Program{globals: globals, roles: roles}
 	if err := p.readHandlers(f); err != nil {
 		return nil, err
 	}
@@ -222,12 +220,15 @@ func drawn(f *syntax.File) []sim.RoleSpec {
 // draws says the program draws role (it calls the method that draws it
 // by name), or else the error a call that reached it another way gets.
 func (p *Program) draws(role, method string) error {
-	for _, r := range p.roles {
-		if r.Name == role {
-			return nil
-		}
+	if p.drawsRole(role) {
+		return nil
 	}
 	return fmt.Errorf("p.%s is called here in a way that does not name it (getattr): call it as p.%s(…), so that the page knows what the program draws", method, method)
+}
+
+// drawsRole says the program draws role.
+func (p *Program) drawsRole(role string) bool {
+	return slices.ContainsFunc(p.roles, func(r sim.RoleSpec) bool { return r.Name == role })
 }
 
 // readMeasure reads MEASURE, the quantity the processes and their

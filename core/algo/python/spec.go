@@ -117,7 +117,7 @@ func (p *Program) Spec() *sim.Spec {
 	s.Learner = sim.LearnerSpec{Commands: p.commands}
 	s.Picture = sim.PictureSpec{Roles: p.roles}
 	s.Checks = sim.CheckSpec{Invariants: []sim.Invariant{runsWithoutError}}
-	if p.records && !slices.ContainsFunc(p.invariants, func(i invariant) bool { return i.name == check.RecordedCutName }) {
+	if p.drawsRole(RoleRecorded) && !slices.ContainsFunc(p.invariants, func(i invariant) bool { return i.name == check.RecordedCutName }) {
 		// a program that records cuts has them checked, as the built-in
 		// snapshots do
 		s.Checks.Invariants = append(s.Checks.Invariants, check.RecordedCuts(RoleRecorded))
