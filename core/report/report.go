@@ -68,6 +68,21 @@ type Invariant struct {
 	Expected bool `json:"expected,omitempty"`
 }
 
+// Invariants are where the run's invariants stand after k steps: each
+// holding, or failing since its first failing step.
+func Invariants(sc *scenario.Scenario, r *engine.Run, k int) []Invariant {
+	var out []Invariant
+	for _, f := range r.FailuresAt(k) {
+		inv := Invariant{Name: f.Name, OK: f.Step < 0, Detail: f.Detail, Expected: sc.Expected(f.Name)}
+		if f.Step >= 0 {
+			step := f.Step + 1
+			inv.FirstFailingStep = &step
+		}
+		out = append(out, inv)
+	}
+	return out
+}
+
 // Counter counts a run's messages by kind before any step, without visiting
 // them all each time: build it once per trace (per engine.Run.Version).
 type Counter struct {
@@ -123,14 +138,7 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 		rep.Messages.Note = fmt.Sprintf("total counts %s messages only; %s is the application's traffic",
 			spec.ID, strings.Join(rep.Messages.Application, ", "))
 	}
-	for _, f := range r.FailuresAt(k) {
-		inv := Invariant{Name: f.Name, OK: f.Step < 0, Detail: f.Detail, Expected: sc.Expected(f.Name)}
-		if f.Step >= 0 {
-			step := f.Step + 1
-			inv.FirstFailingStep = &step
-		}
-		rep.Invariants = append(rep.Invariants, inv)
-	}
+	rep.Invariants = Invariants(sc, r, k)
 	for id := range v.N() {
 		nd := sim.NodeID(id)
 		fields := v.Node(nd).Inspect()

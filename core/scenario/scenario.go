@@ -79,6 +79,11 @@ type Lesson struct {
 	// and what it looks for; nil: from the step the learner is at, for any
 	// invariant, within the default bounds.
 	Search *Search `json:"search,omitempty"`
+	// Point names the invariant the lesson is about: the page's verdict
+	// names it first, holding or failing, whatever else fails beside it.
+	// Empty: the invariant its search looks for, else its one expected
+	// violation, else none (the verdict leads with the first to fail).
+	Point string `json:"point,omitempty"`
 	// Tour is the lesson's guided tour: a few narrated stops. A built-in
 	// lesson without one is toured through the claims of the course's
 	// index it shows (see the page's lab.Session.Tour).
@@ -524,6 +529,9 @@ func (s *Scenario) check(scriptLen int) (*sim.Spec, error) {
 	if l := s.Lesson; l != nil && l.Search != nil && l.Search.Invariant != "" && !hasInvariant(spec, l.Search.Invariant) {
 		return nil, fieldErr("lesson.search.invariant", "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(l.Search.Invariant), strings.Join(invariantNames(spec), "; "))
 	}
+	if l := s.Lesson; l != nil && l.Point != "" && !hasInvariant(spec, l.Point) {
+		return nil, fieldErr("lesson.point", "%s has no invariant %q (its invariants: %s)", s.Algorithm, clipText(l.Point), strings.Join(invariantNames(spec), "; "))
+	}
 	return spec, nil
 }
 
@@ -846,6 +854,21 @@ func (s *Scenario) Expected(name string) bool {
 		}
 	}
 	return false
+}
+
+// PointInvariant is the invariant the lesson is about (see Lesson.Point),
+// or "" when it names none.
+func (s *Scenario) PointInvariant() string {
+	l := s.Lesson
+	switch {
+	case l != nil && l.Point != "":
+		return l.Point
+	case l != nil && l.Search != nil && l.Search.Invariant != "":
+		return l.Search.Invariant
+	case s.Expect != nil && len(s.Expect.Violations) == 1:
+		return s.Expect.Violations[0]
+	}
+	return ""
 }
 
 // Clone returns a deep copy, to vary a scenario (another seed, another n).
