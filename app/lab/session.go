@@ -231,15 +231,20 @@ func (s *Session) Back() bool {
 func (s *Session) State() engine.State { return s.run.At(s.step) }
 
 // Caption explains the step just taken (or introduces the scenario at step 0).
-func (s *Session) Caption() string {
-	if s.step == 0 {
+func (s *Session) Caption() string { return s.CaptionAt(s.step) }
+
+// CaptionAt is the caption after k steps: the lesson's description (or
+// the algorithm's summary) before the first.
+func (s *Session) CaptionAt(k int) string {
+	s.fresh()
+	k = min(max(k, 0), s.Len())
+	if k == 0 {
 		if s.scn.Description != "" {
 			return s.scn.Description
 		}
 		return s.Spec().Summary
 	}
-	r := &s.run.Trace().Records[s.step-1]
-	return r.Caption
+	return s.run.Trace().Records[k-1].Caption
 }
 
 // CaptionSource says who caused the step just taken: "", "script",

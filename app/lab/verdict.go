@@ -3,43 +3,145 @@ package lab
 import (
 	"fmt"
 	"strings"
+
+	"spacetime/core/report"
 )
 
-// Verdict is the page's one line on the run at the step on screen, shown
-// under the caption so that the lesson's point is never below the fold:
-// the invariant that fails (the one the lesson declares first), at which
-// step and why, or that every invariant checked holds. ok is false when
-// one fails.
-func (s *Session) Verdict() (text string, ok bool) {
-	rep := s.Report()
+// A Judgement is the page's verdict on the run at the step on screen,
+// under the caption so that the lesson's point is never below the fold.
+// It leads with what went wrong, in the algorithm's words, then names the
+// invariant: the one the lesson is about (scenario.PointInvariant) when it
+// fails, else the first to fail (one the lesson expects before any
+// other); then what else stands, so that a lesson about one invariant says
+// where that one stands while another fails.
+type Judgement struct {
+	// OK is true when no invariant fails.
+	OK bool
+	// Unchecked says the algorithm checks no invariant (Rule says so).
+	Unchecked bool
+	// Why is the failing invariant's account of what went wrong ("" when
+	// none fails or it gives none).
+	Why string
+	// Rule names the invariant and where it stands: "no deadlock: fails
+	// at step 10 (this lesson's point)", or "holds: a · b".
+	Rule string
+	// Rest is where the others stand, when it matters: the lesson's
+	// invariant holding while another fails, or the others failing too.
+	Rest string
+}
+
+// Text is the whole verdict in one line: the tooltip, a screen reader's
+// and a slide deck's.
+func (j Judgement) Text() string {
+	mark := j.Mark()
+	text := mark + j.Rule
+	if j.Why != "" {
+		text = mark + j.Why + " — " + j.Rule
+	}
+	if j.Rest != "" {
+		text += ". " + j.Rest
+	}
+	return text
+}
+
+// Mark is the verdict's sign: "✓ " when it holds, "✗ " when it fails,
+// none when nothing is checked.
+func (j Judgement) Mark() string {
+	switch {
+	case j.Unchecked:
+		return ""
+	case j.OK:
+		return "✓ "
+	}
+	return "✗ "
+}
+
+// Judge is the verdict at the step on screen (see Judgement).
+func (s *Session) Judge() Judgement {
+	return judge(s.Report().Invariants, s.scn.PointInvariant())
+}
+
+// LongestJudgement is the longest verdict the run gives at any step: the
+// page keeps its room under the caption, so that the diagram keeps one
+// height as the verdict changes. A verdict changes only where an
+// invariant first fails.
+func (s *Session) LongestJudgement() Judgement {
+	s.fresh()
+	point := s.scn.PointInvariant()
+	longest := Judgement{}
+	consider := func(k int) {
+		if j := judge(report.Invariants(s.scn, s.run, k), point); len(j.Text()) > len(longest.Text()) {
+			longest = j
+		}
+	}
+	consider(0)
+	for _, f := range s.run.FailuresAt(s.Len()) {
+		if f.Step >= 0 {
+			consider(f.Step + 1)
+		}
+	}
+	return longest
+}
+
+// judge is the verdict on invariants where they stand, about point (see
+// Judgement).
+func judge(invariants []report.Invariant, point string) Judgement {
 	failing := -1
-	var holding []string
-	for i, inv := range rep.Invariants {
+	var holding, also []string
+	for i, inv := range invariants {
 		switch {
 		case inv.OK:
-			holding = append(holding, inv.Name)
-		case failing < 0, inv.Expected && !rep.Invariants[failing].Expected:
+			if inv.Name == point {
+				holding = append([]string{inv.Name}, holding...)
+			} else {
+				holding = append(holding, inv.Name)
+			}
+		case failing < 0, inv.Name == point, inv.Expected && !invariants[failing].Expected && invariants[failing].Name != point:
 			failing = i
 		}
 	}
-	if failing >= 0 {
-		inv := rep.Invariants[failing]
-		text = "✗ " + inv.Name + ": fails"
-		if inv.FirstFailingStep != nil {
-			text += fmt.Sprintf(" at step %d", *inv.FirstFailingStep)
+	if failing < 0 {
+		if len(holding) == 0 {
+			return Judgement{OK: true, Unchecked: true, Rule: "No invariant is checked for this algorithm."}
 		}
-		if inv.Detail != "" {
-			text += " — " + inv.Detail
-		}
-		if inv.Expected {
-			text += " (this lesson's point)"
-		}
-		return text, false
+		return Judgement{OK: true, Rule: "holds: " + strings.Join(holding, " · ")}
 	}
-	if len(holding) == 0 {
-		return "No invariant is checked for this algorithm.", true
+	inv := invariants[failing]
+	j := Judgement{Why: inv.Detail, Rule: inv.Name + ": fails"}
+	if inv.FirstFailingStep != nil {
+		j.Rule += fmt.Sprintf(" at step %d", *inv.FirstFailingStep)
 	}
-	return "✓ holds: " + strings.Join(holding, " · "), true
+	switch {
+	case inv.Name == point, point == "" && inv.Expected:
+		j.Rule += " (this lesson's point)"
+	case inv.Expected:
+		j.Rule += " (as the lesson expects)"
+	}
+	for i, other := range invariants {
+		if i != failing && !other.OK {
+			name := other.Name
+			if other.FirstFailingStep != nil {
+				name += fmt.Sprintf(" (step %d)", *other.FirstFailingStep)
+			}
+			also = append(also, name)
+		}
+	}
+	var rest []string
+	if len(holding) > 0 && holding[0] == point {
+		rest = append(rest, "✓ "+point+" holds (this lesson's point)")
+	}
+	if len(also) > 0 {
+		rest = append(rest, "Also fails: "+strings.Join(also, "; "))
+	}
+	j.Rest = strings.Join(rest, ". ")
+	return j
+}
+
+// Verdict is the verdict's whole text (Judgement.Text) and whether every
+// invariant holds.
+func (s *Session) Verdict() (text string, ok bool) {
+	j := s.Judge()
+	return j.Text(), j.OK
 }
 
 // OpeningStep is where the lesson is shown when a slide names no step:

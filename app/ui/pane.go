@@ -21,6 +21,9 @@ type pane struct {
 	playing bool
 	playGen int
 	menu    menu
+	// browsing says the lesson picker's choice was moved from the keyboard
+	// and waits for Enter (PaneView.scenarioPicker).
+	browsing bool
 	// notice is feedback on the last action, such as a refused delivery.
 	notice string
 	// search is the search for a breaking schedule under way (nil: none);

@@ -37,7 +37,7 @@ func TestCompareViewRendersAPanePerRun(t *testing.T) {
 	r.do(func(ctx app.Context) { r.c.controlsOf(0).end(ctx) })
 	p = r.page()
 	assert.Contains(t, p.id("verdict").text(), "✓")
-	assert.Contains(t, p.id("verdict-2").text(), "✗ snapshot total equals the money there is", "the non-FIFO run breaks its snapshot")
+	assert.Contains(t, p.id("verdict-2").text(), "snapshot total equals the money there is: fails", "the non-FIFO run breaks its snapshot")
 
 	// enlarged: the run alone, with its picker, settings and panels
 	r.do(func(ctx app.Context) { r.c.enlarge(ctx, 1) })

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"spacetime/app/lab"
 	"spacetime/core/scenario"
 )
 
@@ -35,7 +36,12 @@ func (c *PaneView) Render() app.UI {
 	if c.writes(i) {
 		cls += " writing"
 	}
-	verdict, holds := s.Verdict()
+	verdict := s.Judge()
+	// what the page says beside the run (a tour's stop, a search, a
+	// notice, the cut's verdict) has room of its own at the top of the
+	// side column, so that the diagram keeps its height and nothing of it
+	// is covered; a slide and a grid cell have no side column
+	beside := !c.embed && !c.gridded()
 	main := app.Div().Class("main").Body(
 		app.If(c.gridded(), func() app.UI { return c.gridBar() }),
 		app.If(c.several() && !c.embed && !c.gridded(), func() app.UI { return c.paneBar() }),
@@ -46,28 +52,19 @@ func (c *PaneView) Render() app.UI {
 			// web/spacetime.css when the frame has the focus)
 			app.If(c.embed && i == 0, func() app.UI { return app.Div().Class("slides-hint").Text("Esc: keys back to the slides") }),
 			app.If(p.menu.kind != menuNone && !p.menu.topology, func() app.UI { return c.menuOf(i) }),
-			// feedback on a click sits over the diagram's foot, so that
-			// the diagram keeps its size (and what was clicked its place)
-			app.If(p.notice != "" || s.Cut().On() || p.search != nil, func() app.UI {
-				return app.Div().Class("notes").Body(
-					app.If(p.search != nil, func() app.UI { return c.searchOf(i) }),
-					app.If(p.notice != "", func() app.UI {
-						return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
-					}),
-					app.If(s.Cut().On(), func() app.UI {
-						return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.Cut().Text())
-					}),
-				)
-			}),
+			// in a slide or a grid cell, feedback on a click sits over the
+			// diagram's foot, so that the diagram keeps its size (and what
+			// was clicked its place)
+			app.If(!beside && c.hasNotes(), func() app.UI { return c.notes("notes") }),
 		),
 		// a tour's stop takes its room from the diagram rather than
 		// covering any of it
-		app.If(s.Tour().Stop() > 0, func() app.UI { return c.tourOf(i) }),
+		app.If(!beside && s.Tour().Stop() > 0, func() app.UI { return c.tourOf(i) }),
 		app.If(s.Quiz().On(), func() app.UI { return c.quizOf(i) }),
 		app.If(!c.together(), func() app.UI { return c.controlsOf(i) }),
 		// stepping together in the grid, the run's position is in its bar
 		app.If(c.together() && !c.gridded(), func() app.UI { return app.Div().Class("controls").Body(c.controlsOf(i).position()) }),
-		c.words(verdict, holds),
+		c.words(verdict),
 		app.If(s.Stopped() != "", func() app.UI {
 			return app.Div().ID(p.id("stopped")).Class("notice stopped").Attr("role", "status").Text(s.Stopped())
 		}),
@@ -76,6 +73,12 @@ func (c *PaneView) Render() app.UI {
 		}),
 	)
 	var side []app.UI
+	if beside && (s.Tour().Stop() > 0 || c.hasNotes()) {
+		side = append(side, app.Div().Class("beside").Body(
+			app.If(s.Tour().Stop() > 0, func() app.UI { return c.tourOf(i) }),
+			app.If(c.hasNotes(), func() app.UI { return c.notes("notes beside") }),
+		))
+	}
 	if c.gridded() {
 		// in the grid a run shows its diagram and words; enlarged, the rest
 	} else if c.showTopology() {
@@ -171,11 +174,46 @@ func (c *PaneView) scenarioPicker() app.UI {
 	if !builtin {
 		options = append(options, option("", "(your scenario) "+s.Title, true))
 	}
-	return app.Select().ID(p.id("scenario")).Attr("aria-label", "scenario").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
-		if id := ctx.JSSrc().Get("value").String(); id != "" && !c.header().openComparison(ctx, id) {
+	// A closed picker's arrow keys move its choice without opening it (the
+	// accessible pattern), so that neither a keyboard nor a presenter's
+	// remote lands in another lesson by accident: Enter opens the choice,
+	// Escape or leaving the picker puts back the lesson on screen. A choice
+	// made with the pointer, or in the open list, opens at once.
+	open := func(ctx app.Context) {
+		p.browsing = false
+		if id := ctx.JSSrc().Get("value").String(); id != "" && id != s.ID && !c.header().openComparison(ctx, id) {
 			c.switchScenario(ctx, id)
 		}
-	}, app.EventScope(p.n, i))
+	}
+	putBack := func(ctx app.Context) {
+		p.browsing = false
+		ctx.JSSrc().Set("value", s.ID)
+	}
+	return app.Select().ID(p.id("scenario")).Attr("aria-label", "scenario").Title("Lessons: the arrow keys choose, Enter opens").Body(options...).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			switch e.Get("key").String() {
+			case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End":
+				// (a remote's PageUp and PageDown step the lesson: keys.go)
+				p.browsing = true
+			case "Enter":
+				e.PreventDefault()
+				open(ctx)
+			case "Escape":
+				if p.browsing {
+					putBack(ctx)
+				}
+			}
+		}, app.EventScope(p.n, i)).
+		OnChange(func(ctx app.Context, e app.Event) {
+			if !p.browsing {
+				open(ctx)
+			}
+		}, app.EventScope(p.n, i)).
+		OnBlur(func(ctx app.Context, e app.Event) {
+			if p.browsing {
+				putBack(ctx)
+			}
+		}, app.EventScope(p.n, i))
 }
 
 // paneBar is a compare view pane's own header: its lesson, its toggles and
@@ -212,20 +250,89 @@ func (c *PaneView) eventList() app.UI {
 // eventLines is how many events the diagram's text alternative lists.
 const eventLines = 30
 
-// words are the pane's caption and verdict, one under the other. In a grid
-// cell they share one line, the verdict first: a tick when everything
-// holds (the whole verdict in its tip), the failure in full when one
-// fails, which is the comparison's point.
-func (c *PaneView) words(verdict string, holds bool) app.UI {
+// words are the pane's caption and verdict, one under the other, each
+// whole: they wrap, and the diagram above gives them the room. The
+// verdict leads with what went wrong, then names the invariant, then
+// where the others stand (lab.Judgement). In a grid cell they share one
+// line, the verdict first: a tick when everything holds (the whole verdict
+// in its tip), the failure in full when one fails, which is the
+// comparison's point.
+func (c *PaneView) words(verdict lab.Judgement) app.UI {
 	i := c.Pane
 	p := c.panes[i]
-	caption := app.Div().ID(p.id("caption")).Class(attrText("caption "+c.sess(i).CaptionSource())).Attr("aria-live", "polite").Title(attrText(c.page.Caption(i))).Text(c.page.Caption(i))
-	cls, text := map[bool]string{true: "verdict good", false: "verdict bad"}[holds], verdict
-	if !c.gridded() {
-		return app.Div().Class("words").Body(caption, app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(verdict)).Text(text))
+	caption := app.Div().ID(p.id("caption")).Class(attrText("caption "+c.sess(i).CaptionSource())).Attr("aria-live", "polite").Text(c.page.Caption(i))
+	room := c.page.Caption(i)
+	if s := c.sess(i); s.Tour().Stop() > 0 {
+		// through a tour the caption keeps the room of its longest stop's,
+		// so that the diagram keeps one height from stop to stop
+		for _, st := range s.Tour().Stops() {
+			if text := s.CaptionAt(st.Step); len(text) > len(room) {
+				room = text
+			}
+		}
 	}
-	if holds {
+	cls := map[bool]string{true: "verdict good", false: "verdict bad"}[verdict.OK]
+	whole := verdict.Text()
+	if !c.gridded() {
+		// the verdict sits in a room as tall as the run's longest, which
+		// an invisible copy of that one holds open
+		longest := c.sess(i).LongestJudgement()
+		return app.Div().Class("words").Body(app.Div().Class("caption-room").Body(
+			caption,
+			app.If(room != c.page.Caption(i), func() app.UI { return app.Div().Class("caption sizer").Aria("hidden", true).Text(room) }),
+		), app.Div().Class("verdict-room").Body(
+			app.Div().ID(p.id("verdict")).Class(attrText(cls)).Attr("aria-label", attrText(whole)).Body(verdictParts(verdict)...),
+			app.Div().Class(attrText(map[bool]string{true: "verdict good sizer", false: "verdict bad sizer"}[longest.OK])).Aria("hidden", true).Body(verdictParts(longest)...),
+		))
+	}
+	text := whole
+	if verdict.OK {
 		text = "✓"
 	}
-	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(verdict)).Attr("aria-label", attrText(verdict)).Text(text), caption)
+	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(whole)).Attr("aria-label", attrText(whole)).Text(text), caption.Title(attrText(c.page.Caption(i))))
+}
+
+// verdictParts are a verdict's words: what went wrong in bold, then the
+// invariant and where the others stand. Each part after the first starts
+// with its space, so that it reads the same with or without the line
+// breaks of the server's HTML between them.
+func verdictParts(j lab.Judgement) []app.UI {
+	mark := j.Mark()
+	rule := j.Rule
+	if j.Rest != "" {
+		rule += "."
+	}
+	var parts []app.UI
+	if j.Why != "" {
+		parts = append(parts, app.Strong().Class("why").Text(mark+j.Why), app.Span().Class("rule").Text(" — "+rule))
+	} else {
+		parts = append(parts, app.Strong().Class("rule").Text(mark+rule))
+	}
+	if j.Rest != "" {
+		parts = append(parts, app.Span().Class("rest").Text(" "+j.Rest))
+	}
+	return parts
+}
+
+// hasNotes says whether the pane has feedback to show: a search, a
+// notice, the cut's verdict.
+func (c *PaneView) hasNotes() bool {
+	p := c.panes[c.Pane]
+	return p.notice != "" || c.sess(c.Pane).Cut().On() || p.search != nil
+}
+
+// notes are the pane's feedback, in a box of class cls.
+func (c *PaneView) notes(cls string) app.UI {
+	i := c.Pane
+	p := c.panes[i]
+	s := c.sess(i)
+	return app.Div().Class(attrText(cls)).Body(
+		app.If(p.search != nil, func() app.UI { return c.searchOf(i) }),
+		app.If(p.notice != "", func() app.UI {
+			return app.Div().ID(p.id("notice")).Class("notice").Attr("role", "status").Text(p.notice)
+		}),
+		app.If(s.Cut().On(), func() app.UI {
+			return app.Div().ID(p.id("cut-verdict")).Class("notice cut").Attr("role", "status").Text(s.Cut().Text())
+		}),
+	)
 }

@@ -16,7 +16,7 @@ func TestPaneViewShowsTheRunAndTheLastRefusal(t *testing.T) {
 	pg := r.page()
 	assert.Equal(t, r.st.page.Caption(0), pg.id("caption").text())
 	verdict, _ := s.Verdict()
-	assert.Equal(t, verdict, pg.id("verdict").text())
+	assert.Equal(t, verdict, pg.id("verdict").words())
 	assert.Nil(t, pg.byID("notice"))
 
 	r.do(func(ctx app.Context) { r.st.paneOf(0).act(ctx, func() error { return errors.New("not now") }) })
