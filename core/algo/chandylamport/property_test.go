@@ -282,7 +282,7 @@ func TestBuiltinNonFIFOLesson(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, f.Step, 0)
-	assert.Contains(t, f.Detail, "snapshot 1 records $284 in balances + $0 in channels = $284, not $300")
+	assert.Contains(t, f.Detail, "snapshot 1 records $284 ($284 in balances + $0 in channels), not $300")
 	assert.Contains(t, f.Detail, "on A→B the marker overtook the $16 transfer sent before it")
 	m := metricsAt(r, r.Len())
 	assert.Equal(t, map[string]int64{"A": 53, "B": 115, "C": 116}, m["recorded"])

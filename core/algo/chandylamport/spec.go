@@ -226,13 +226,14 @@ func checkSnapshots(v sim.View) sim.Verdict {
 		if bal+ch == want {
 			continue
 		}
-		detail := fmt.Sprintf("snapshot %d records $%d in balances + $%d in channels = $%d, not $%d", k, bal, ch, bal+ch, want)
+		// the reason first: it is what a learner needs from the verdict
+		detail := fmt.Sprintf("snapshot %d records $%d ($%d in balances + $%d in channels), not $%d", k, bal+ch, bal, ch, want)
 		why, msgs := overtaken(v, k)
 		if why == "" {
 			why, msgs = lostMoney(v)
 		}
 		if why != "" {
-			detail += ": " + why
+			detail = why + ": " + detail
 		}
 		return sim.Verdict{Detail: detail, Msgs: msgs}
 	}
@@ -258,10 +259,10 @@ func overtaken(v sim.View, k int) (string, []int) {
 		from, to := v.Name(t.From), v.Name(t.To)
 		switch {
 		case t.SendStep < m.SendStep && (t.RecvStep < 0 || t.RecvStep > m.RecvStep):
-			return fmt.Sprintf("on %s→%s the marker overtook the $%d transfer sent before it, so that money is in neither %s's record nor the channel's",
+			return fmt.Sprintf("on %s→%s the marker overtook the $%d transfer sent before it, which is in neither %s's record nor the channel's",
 				from, to, t.Value, from), []int{m.ID, t.ID}
 		case t.SendStep > m.SendStep && t.RecvStep >= 0 && t.RecvStep < m.RecvStep:
-			return fmt.Sprintf("on %s→%s the $%d transfer sent after the marker overtook it, so that money is counted twice: in %s's record and again at %s",
+			return fmt.Sprintf("on %s→%s the $%d transfer sent after the marker overtook it, which is counted twice, in %s's record and again at %s",
 				from, to, t.Value, from, to), []int{m.ID, t.ID}
 		}
 	}
