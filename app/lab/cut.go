@@ -164,10 +164,10 @@ func (c *Cut) Text() string {
 	case !complete:
 		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it, or step to a moment and choose \"Cut here\" in a process's menu (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(c.points))
 	case len(bad) == 0:
-		return "This cut is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + c.sum()
+		return "The cut you drew is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + c.sum()
 	}
 	names := listed(bad, "; ", s.Diagram().Describe)
-	return fmt.Sprintf("This cut is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
+	return fmt.Sprintf("The cut you drew is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
 		len(bad), names) + c.sum()
 }
 

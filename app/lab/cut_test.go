@@ -49,7 +49,7 @@ func TestCutTool(t *testing.T) {
 	complete, bad := sess.Cut().Verdict()
 	require.True(t, complete)
 	assert.Empty(t, bad)
-	assert.Contains(t, sess.Cut().Text(), "This cut is consistent")
+	assert.Contains(t, sess.Cut().Text(), "The cut you drew is consistent")
 
 	// a transfer's receipt inside the cut, its send outside
 	var m = -1

@@ -22,7 +22,7 @@ func TestDragACutPoint(t *testing.T) {
 	m := tr.Msgs[2] // A sends $9 to C at tick 9; C receives it at 12
 	require.Equal(t, int64(9), m.Value)
 	p := open(t, fmt.Sprintf("/?s=snapshot-bank&k=%d&cut=12.5,12.5,12.5", r.Len()))
-	assert.Contains(t, p.text("#cut-verdict"), "This cut is consistent")
+	assert.Contains(t, p.text("#cut-verdict"), "The cut you drew is consistent")
 	assert.Contains(t, p.text("#cut-verdict"), "Its money adds up to $300, all there is.")
 
 	w, h := p.canvasSize()

@@ -515,10 +515,10 @@ func TestCutTool(t *testing.T) {
 			}
 		}
 	}
-	assert.Contains(t, p.text("#cut-verdict"), "This cut is consistent")
+	assert.Contains(t, p.text("#cut-verdict"), "The cut you drew is consistent")
 	// move A's point back to the start: B and C received money A had not sent yet
 	p.clickCanvas(scene.XOf(0.5), scene.ProcessY(0)+6, true)
-	assert.Contains(t, p.text("#cut-verdict"), "This cut is inconsistent")
+	assert.Contains(t, p.text("#cut-verdict"), "The cut you drew is inconsistent")
 	assert.Positive(t, p.countColor(diagram.Palette[diagram.HighlightColor], 0, h), "the culprits are highlighted")
 	assert.Contains(t, eval[string](p, "location.search"), "cut=")
 	p.screenshot("cut-tool")
