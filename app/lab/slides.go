@@ -185,4 +185,8 @@ type SlideState struct {
 	Stop      int    `json:"stop,omitempty"`
 	Stops     int    `json:"stops,omitempty"`
 	Narration string `json:"narration,omitempty"`
+	// Ready marks the page's first state since it loaded (sent when it is
+	// ready), which a deck answers by putting the lesson at its slide's
+	// step: a slide's frame may load again when the slide is re-entered.
+	Ready bool `json:"ready,omitempty"`
 }

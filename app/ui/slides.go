@@ -171,7 +171,11 @@ func (c *slideBridge) announce() {
 	if st == c.announced {
 		return
 	}
+	first := c.announced == (lab.SlideState{})
 	c.announced = st
+	// the first state since the page loaded says so: a deck puts a lesson
+	// that has (re)loaded at its slide's step
+	st.Ready = first
 	c.tellSlides(st, c.page.Origin)
 }
 
