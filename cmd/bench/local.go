@@ -69,6 +69,24 @@ func microBenchmarks(rep *Report, count int) error {
 	return nil
 }
 
+// deckFrameGap runs the reveal.js deck's browser test, which logs the
+// deck's longest frame gap while the lesson loads, and keeps the figure.
+func deckFrameGap(rep *Report) error {
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^TestARevealDeckAndItsLessonAgree$", "./cmd/server")
+	data, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("the deck test: %v\n%s", err, data)
+	}
+	const said = "the deck's longest frame gap while the lesson loaded: "
+	at := bytes.Index(data, []byte(said))
+	if at < 0 {
+		return errors.New("the deck test measured no frame gap (is reveal.js installed? .ci/run installs it)")
+	}
+	_, err = fmt.Sscanf(string(data[at+len(said):]), "%f ms", &rep.DeckFrameGapMS)
+	fmt.Fprintf(os.Stderr, "  the deck's longest frame gap while the lesson loads: %.0f ms\n", rep.DeckFrameGapMS)
+	return err
+}
+
 // throughputWasm is cmd/throughput built for js/wasm, once for every
 // step that runs it.
 var throughputWasm struct {

@@ -80,6 +80,11 @@ type Report struct {
 	// "python:ID" and "ID" at 3 processes (cmd/throughput -programs).
 	ProgramEventsPerS map[string]map[string]float64 `json:"program_events_per_s"`
 	HeapMB            float64                       `json:"heap_mb"`
+	// DeckFrameGapMS is the longest gap between two frames of a reveal.js
+	// deck while a lesson loads in its slide's frame (the deck on another
+	// port of the same host), as TestARevealDeckAndItsLessonAgree measures
+	// it; 0 when reveal.js is not installed (.ci/run installs it).
+	DeckFrameGapMS float64 `json:"deck_frame_gap_ms"`
 	// ImportMS is the time to open a ShiViz log of that many events,
 	// natively and in wasm (Node.js, warm: the median of repeats in one
 	// process): read it, replay it and lay out its diagram; and in the
@@ -143,6 +148,7 @@ func main() {
 	step("schedule search (native)", func() error { return searches(rep, false) })
 	step("schedule search (wasm, Node.js)", func() error { return searches(rep, true) })
 	step("page in Chromium", func() error { return browser(rep, *server, *chromium, floorDir) })
+	step("deck frame gap", func() error { return deckFrameGap(rep) })
 	removeFloor()
 	judge(rep)
 	printTable(rep)

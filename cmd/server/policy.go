@@ -31,6 +31,11 @@ func withPolicy(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		// a link holds the learner's whole view: it is not sent on to others
 		h.Set("Referrer-Policy", "no-referrer")
+		// an agent cluster of its own: a deck on another origin of the same
+		// site (another port, another subdomain) would otherwise share the
+		// lesson's thread, and stop drawing for most of a second while a
+		// framed lesson starts (TestARevealDeckAndItsLessonAgree)
+		h.Set("Origin-Agent-Cluster", "?1")
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			h.Set("Allow", allowedMethods)
 			http.Error(w, "method not allowed: this site answers "+allowedMethods+" only", http.StatusMethodNotAllowed)

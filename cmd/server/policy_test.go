@@ -58,6 +58,9 @@ func TestEveryResponseCarriesTheSecurityHeaders(t *testing.T) {
 		assert.Contains(t, csp, "frame-ancestors * file:", name)
 		assert.Contains(t, csp, "'wasm-unsafe-eval'", name)
 		assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"), name)
+		// its own agent cluster, so that a deck on another origin of the
+		// same site keeps drawing while a lesson loads in its frame
+		assert.Equal(t, "?1", res.Header.Get("Origin-Agent-Cluster"), name)
 		assert.Equal(t, "no-referrer", res.Header.Get("Referrer-Policy"), name)
 		assert.Empty(t, res.Header.Values("X-Frame-Options"), "%s: the page is embedded in slides", name)
 	}
