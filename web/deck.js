@@ -21,8 +21,20 @@
     window.focus();
   }
 
+  // Keys pressed while a slide's lesson loads are the lesson's: kept, and
+  // applied when it says it is ready, rather than moving past its slide
+  // (more than its slide has steps for do move on).
+  const queued = new Map(); // each loading lesson's frame, the steps asked
+
   function next() {
     const frame = lessonOf(at), st = frame && states.get(frame);
+    if (frame && !st) {
+      const q = (queued.get(frame) || 0) + 1, room = (+frame.dataset.until || Infinity) - (+frame.dataset.from || 0);
+      if (q <= room) {
+        queued.set(frame, q);
+        return;
+      }
+    }
     if (st && st.step < Math.min(+frame.dataset.until || st.steps, st.steps)) {
       send(frame, { do: "next" });
     } else {
@@ -32,6 +44,10 @@
 
   function prev() {
     const frame = lessonOf(at), st = frame && states.get(frame);
+    if (frame && !st && queued.get(frame) > 0) {
+      queued.set(frame, queued.get(frame) - 1);
+      return;
+    }
     if (st && st.step > (+frame.dataset.from || 0)) {
       send(frame, { do: "prev" });
     } else {
@@ -55,7 +71,13 @@
     const frame = [...states.keys(), ...document.querySelectorAll("iframe.lesson")].find((f) => f.contentWindow === e.source);
     if (!frame) return;
     if (d.event === "state") {
+      const q = !states.has(frame) && queued.get(frame);
       states.set(frame, d);
+      queued.delete(frame);
+      if (q) {
+        const last = Math.min(+frame.dataset.until || d.steps, d.steps);
+        send(frame, { do: "goto", step: Math.max(+frame.dataset.from || 0, Math.min(last, d.step + q)) });
+      }
       const status = frame.parentElement.querySelector(".status");
       if (status) status.textContent = `step ${d.step} / ${d.steps}: ${d.caption || ""}`;
     } else if (d.event === "escape") {

@@ -110,8 +110,13 @@ func TestExampleDeckStepsItsLesson(t *testing.T) {
 		return eval[string](p, `[...document.querySelectorAll(".slide")].findIndex(s => !s.hidden) + 1 + ""`)
 	}
 	require.Equal(t, "1", shown())
+	// the second → comes while the lesson loads: it is the lesson's
+	press(kb.ArrowRight)
 	press(kb.ArrowRight)
 	p.waitFor(`location.hash === "#2"`, "→ moves to the lesson's slide")
+	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 38 / 59")`, "→ pressed while the lesson loads steps it once it is ready")
+	assert.Equal(t, "2", shown(), "the key pressed while the lesson loaded did not leave its slide")
+	press(kb.ArrowLeft)
 	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 37 / 59")`, "the lesson opens at the slide's first step")
 	press(kb.ArrowRight)
 	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 38 / 59")`, "→ steps the lesson")
