@@ -26,6 +26,9 @@ type Search struct {
 type searching struct {
 	x    *explore.Search
 	from int
+	// own says the run's own course breaks what the search looks for, at
+	// which step: the search looks for a schedule that differs from it
+	own string
 	// version is the run's version when the search started: a run the
 	// learner changed meanwhile is not the one searched.
 	version int
@@ -71,6 +74,9 @@ func (c *Search) toggleSearch(ctx app.Context) {
 	}
 	p.searchGen++
 	p.search = &searching{x: x, from: from, version: s.Run().Version(), gen: p.searchGen, started: time.Now()}
+	if name, step, ok := s.Search().OwnBreak(from, opts.Invariant); ok && opts.Differ {
+		p.search.own = fmt.Sprintf("This run's own schedule already breaks %q at step %d. ", name, step)
+	}
 	p.notice = ""
 	gen := p.searchGen
 	c.ctx.After(searchPause, func(ctx app.Context) { c.searchSlice(ctx, gen) })
@@ -125,7 +131,7 @@ func (c *Search) finishSearch(st *searching) {
 	p := st.x.Progress()
 	v := st.x.Violation()
 	if v == nil {
-		c.stopSearch(fmt.Sprintf("%s (%.1f s, %.0f states a second).", capitalise(st.x.Describe()), took, float64(p.States)/took))
+		c.stopSearch(fmt.Sprintf("%s%s (%.1f s, %.0f states a second).", st.own, capitalise(st.x.Describe()), took, float64(p.States)/took))
 		return
 	}
 	if s.Run().Version() != st.version {
@@ -142,8 +148,12 @@ func (c *Search) finishSearch(st *searching) {
 			chosen++
 		}
 	}
-	c.stopSearch(fmt.Sprintf("Found: %q fails at step %d, %d steps after step %d; %d of them are the search's choices, the rest the run's own course (%d states in %.1f s). Step back through it.",
-		v.Invariant, v.Step, len(v.Schedule), st.from, chosen, p.States, took))
+	found := "Found"
+	if st.own != "" {
+		found = st.own + "The shortest schedule that differs from it"
+	}
+	c.stopSearch(fmt.Sprintf("%s: %q fails at step %d, %d steps after step %d; %d of them are the search's choices, the rest the run's own course (%d states in %.1f s). Step back through it.",
+		found, v.Invariant, v.Step, len(v.Schedule), st.from, chosen, p.States, took))
 }
 
 // searchButton starts and stops the pane's search.
@@ -172,7 +182,11 @@ func (c *Search) searchProgress() string {
 	i := c.Pane
 	st := c.panes[i].search
 	pr := st.x.Progress()
-	return fmt.Sprintf("Searching from step %d: %d states, every schedule of up to %d steps tried…", st.from, pr.States, pr.Depth)
+	differs := ""
+	if st.own != "" {
+		differs = " for a schedule that differs from it"
+	}
+	return fmt.Sprintf("%sSearching from step %d%s: %d states, every schedule of up to %d steps tried…", st.own, st.from, differs, pr.States, pr.Depth)
 }
 
 // capitalise writes a sentence's first letter as a capital.

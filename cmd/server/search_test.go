@@ -18,8 +18,11 @@ func TestFindTheBugOpensTheSchedule(t *testing.T) {
 	p.do(chromedp.EmulateViewport(1280, 720))
 	p.waitStill()
 	p.do(chromedp.KeyEvent("b"))
-	p.waitFor(`(document.getElementById("notice")||{}).textContent?.startsWith("Found:")`, "the search's finding")
+	p.waitFor(`(document.getElementById("notice")||{}).textContent?.includes("The shortest schedule that differs from it:")`, "the search's finding")
 	p.waitStill()
+	// the lesson's own course breaks it later: the search says so, and
+	// finds a shorter schedule of its own
+	assert.Contains(t, p.text("#notice"), `This run's own schedule already breaks "snapshot total equals the money there is" at step 47.`)
 	assert.Contains(t, p.text("#notice"), `"snapshot total equals the money there is" fails at step 43, 5 steps after step 38; 4 of them are the search's choices`)
 	assert.True(t, strings.HasPrefix(p.position(), "step 43 /"), p.position())
 	assert.Contains(t, p.text("#verdict"), "snapshot total equals the money there is: fails at step 43")
@@ -55,5 +58,23 @@ func TestTheSearchShowsProgressAndStops(t *testing.T) {
 	assert.Empty(t, eval[string](p, `(document.getElementById("search-status")||{}).textContent||""`))
 	assert.NotContains(t, eval[string](p, `location.search`), "in=", "a stopped search changes nothing")
 	assert.Equal(t, "Find the bug", p.text("#search"))
+	p.noConsoleErrors()
+}
+
+// On a lesson whose own run already breaks its invariant from the
+// search's start, the search says so and finds the shortest schedule that
+// differs from that run, at least one of its steps its own choice.
+func TestFindTheBugOnABrokenLessonFindsAnotherSchedule(t *testing.T) {
+	p := open(t, "/?s=maekawa-deadlock&k=1")
+	p.do(chromedp.EmulateViewport(1280, 720))
+	p.waitStill()
+	p.do(chromedp.KeyEvent("b"))
+	p.waitFor(`(document.getElementById("notice")||{}).textContent?.includes("The shortest schedule that differs from it:")`, "the search's finding")
+	p.waitStill()
+	notice := p.text("#notice")
+	assert.Contains(t, notice, `This run's own schedule already breaks "no deadlock" at step 19.`)
+	assert.NotContains(t, notice, "; 0 of them are the search's choices", notice)
+	assert.Regexp(t, `; [1-9]\d* of them are the search's choices`, notice)
+	p.screenshot("search-differs")
 	p.noConsoleErrors()
 }

@@ -29,6 +29,11 @@ type Options struct {
 	Faults int
 	// Invariant names the one invariant to break; "": any of them.
 	Invariant string
+	// Differ asks for a schedule that differs from the run's own course:
+	// at least one of its steps is the search's choice. A lesson whose
+	// own schedule already breaks the invariant would otherwise have the
+	// search find that schedule again.
+	Differ bool `json:"-"`
 	// Budget, when set, bounds the memory the search keeps, as the engine
 	// reckons it: the copy of the run it searches from and every state it
 	// has visited (see StateBytes). A search that would keep more stops,
@@ -145,6 +150,9 @@ type node struct {
 	choice engine.Choice
 	depth  int
 	faults int
+	// chose says a step of the node's path is the search's choice rather
+	// than the run's own next event.
+	chose bool
 }
 
 // Search is a breadth-first search over a run's schedules.
@@ -278,16 +286,27 @@ func (s *Search) expand(n *node) int {
 		}
 		taken++
 		s.progress.Steps++
-		child := &node{parent: n, choice: c, depth: n.depth + 1, faults: n.faults}
+		child := &node{parent: n, choice: c, depth: n.depth + 1, faults: n.faults, chose: n.chose || !c.Own}
 		if !c.Own && c.Action.Fault != "" {
 			child.faults++
 		}
 		if f := s.failure(); f != nil {
+			if s.opts.Differ && !child.chose {
+				// the run's own course, which was not asked for: nothing
+				// past it breaks anything new
+				s.fork.Back()
+				continue
+			}
 			s.path = append(s.path, child)
 			s.report(f)
 			return taken
 		}
 		fp := s.fork.Fingerprint()
+		if s.opts.Differ && child.chose {
+			// a state met off the run's own course is another search
+			// state than the same state on it, which cannot be reported
+			fp ^= choseSalt
+		}
 		if least, seen := s.visited[fp]; !seen || child.faults < least {
 			if !seen {
 				s.progress.States++
@@ -308,6 +327,10 @@ func (s *Search) expand(n *node) int {
 	}
 	return max(taken, 1)
 }
+
+// choseSalt sets apart the fingerprints of states reached off the run's
+// own course, for a search asked for a schedule that differs from it.
+const choseSalt = 0x9e3779b97f4a7c15
 
 // failure is the first invariant that fails at the fork's newest step,
 // among those the search looks for.

@@ -254,3 +254,40 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// A lesson whose own schedule already breaks its invariant: the search
+// finds that schedule again, with none of its steps chosen; asked for one
+// that differs, it finds the shortest with at least one step its own
+// choice, which opens as a run that fails there.
+func TestASearchForAScheduleThatDiffers(t *testing.T) {
+	for _, id := range []string{"maekawa-deadlock", "lamport-mutex-nonfifo"} {
+		s, r, same, from := search(t, id)
+		require.NotNil(t, same.Violation(), id)
+		for _, st := range same.Violation().Schedule {
+			assert.False(t, st.Chosen, "%s: the lesson's own course", id)
+		}
+		opts := s.Lesson.Search.Options()
+		opts.Differ = true
+		x, err := explore.New(r, from, opts)
+		require.NoError(t, err)
+		x.Run()
+		v := x.Violation()
+		require.NotNil(t, v, "%s: %s", id, x.Describe())
+		chosen := 0
+		for _, st := range v.Schedule {
+			if st.Chosen {
+				chosen++
+			}
+		}
+		assert.Positive(t, chosen, "%s: a schedule of its own", id)
+		assert.Equal(t, opts.Invariant, v.Invariant, id)
+		replay, err := scenariotest.Plan(t, s).RunWithInputs(nil, v.Inputs)
+		require.NoError(t, err, id)
+		failed := false
+		for _, f := range replay.Failures() {
+			failed = failed || (f.Name == v.Invariant && f.Step+1 == v.Step)
+		}
+		assert.True(t, failed, "%s: the schedule opens as a run that fails at step %d", id, v.Step)
+		t.Logf("%s: %s", id, x.Describe())
+	}
+}
