@@ -133,13 +133,16 @@ func TestEmbedFitsEveryFrame(t *testing.T) {
 	}
 }
 
-// A phone's window: the page does not scroll sideways.
+// A phone's window: the page does not scroll sideways, and its first
+// screen holds the diagram, Step, the caption and the verdict, a tour's
+// stop below them.
 func TestPhoneDoesNotScrollSideways(t *testing.T) {
 	p := &page{t: t, ctx: reusedTab(t), errors: &[]string{}}
-	for _, l := range []string{"snapshot-bank&k=40", "barrier-alignment&k=48"} {
+	for _, l := range []string{"snapshot-bank&k=40", "barrier-alignment&k=48", "snapshot-bank&k=59&tour=4"} {
 		view(t, p, 390, 844, "/?s="+l)
 		assert.LessOrEqual(t, eval[float64](p, `document.documentElement.scrollWidth`), 391.0, l)
 		assert.Empty(t, eval[[]string](p, `((ids) => ids.filter(id => document.getElementById(id).getBoundingClientRect().right > innerWidth + 1))(["diagram", "caption", "verdict", "forward"])`), l)
+		assert.Empty(t, eval[[]string](p, `((ids) => ids.filter(id => document.getElementById(id).getBoundingClientRect().bottom > innerHeight))(["diagram", "forward", "caption", "verdict"])`), "%s: on the first screen", l)
 	}
 	p.screenshot("phone")
 }
