@@ -183,11 +183,15 @@ func (l *layout) placeLabels() {
 	for _, b := range l.obstacles {
 		taken.add(b)
 	}
+	// the lines drawn (arrows, lanes, crash lines, boxes' edges), which a
+	// text keeps off where it can: a text struck through is hard to read
+	lines := &segGrid{boxGrid: newBoxGrid(l.opt.Width, l.opt.Height)}
 	if !l.dense {
 		for _, sh := range l.s.Shapes {
 			if b, ok := markBox(sh); ok {
 				taken.add(b)
 			}
+			lines.addShape(sh)
 		}
 	}
 	// where each message label's text was placed: a repeat close by says
@@ -215,7 +219,7 @@ func (l *layout) placeLabels() {
 			l.s.Hidden++
 			continue
 		}
-		sh, far, ok := fit(lb, frame, taken)
+		sh, far, ok := fit(lb, frame, taken, lines)
 		if !ok {
 			l.s.Hidden++
 			continue
@@ -341,11 +345,14 @@ var farNudges = func() []point {
 // fit finds the first place for a text, among its own anchor, its
 // alternatives and the nudges of each, that stays inside the frame and
 // overlaps no text placed before it; far says it is one of the far
-// nudges, which only the texts of the lesson's point may make.
-func fit(lb *label, frame box, taken *boxGrid) (sh Shape, far, ok bool) {
+// nudges, which only the texts of the lesson's point may make. Near
+// places that cross no line come first, then near places that do, then
+// far ones: a text stays by what it labels, and off the lines by it
+// where it can.
+func fit(lb *label, frame box, taken *boxGrid, lines *segGrid) (sh Shape, far, ok bool) {
 	anchors := append([]point{{lb.sh.X1, lb.sh.Y1}}, lb.alts...)
 	w := TextWidth(lb.sh.Text, lb.sh.Flags&FlagBold != 0)
-	try := func(x, y float64) (Shape, bool) {
+	try := func(x, y float64, clear bool) (Shape, bool) {
 		sh := lb.sh
 		sh.X1, sh.Y1 = x, y
 		b := boxOfWidth(sh, w)
@@ -364,31 +371,119 @@ func fit(lb *label, frame box, taken *boxGrid) (sh Shape, far, ok bool) {
 		if b.x0 < frame.x0-0.01 || b.x1 > frame.x1+0.01 {
 			return sh, false // wider than the drawing
 		}
-		return sh, !taken.hits(b)
+		return sh, !taken.hits(b) && (!clear || !lines.crosses(b))
 	}
-	for _, a := range anchors {
-		if sh, ok := try(a.x, a.y); ok {
-			return sh, false, true
-		}
-	}
-	for _, n := range nudges {
+	near := func(clear bool) (Shape, bool) {
 		for _, a := range anchors {
-			if sh, ok := try(a.x+n.x, a.y+n.y); ok {
-				return sh, false, true
+			if sh, ok := try(a.x, a.y, clear); ok {
+				return sh, true
 			}
+		}
+		for _, n := range nudges {
+			for _, a := range anchors {
+				if sh, ok := try(a.x+n.x, a.y+n.y, clear); ok {
+					return sh, true
+				}
+			}
+		}
+		return Shape{}, false
+	}
+	for _, clear := range []bool{true, false} {
+		if sh, ok := near(clear); ok {
+			return sh, false, true
 		}
 	}
 	if lb.prio < prioCut {
 		return Shape{}, false, false
 	}
-	for _, n := range farNudges {
-		for _, a := range anchors {
-			if sh, ok := try(a.x+n.x, a.y+n.y); ok {
-				return sh, true, true
+	for _, clear := range []bool{true, false} {
+		for _, n := range farNudges {
+			for _, a := range anchors {
+				if sh, ok := try(a.x+n.x, a.y+n.y, clear); ok {
+					return sh, true, true
+				}
 			}
 		}
 	}
 	return Shape{}, false, false
+}
+
+// segGrid finds the lines near a text's box quickly: each line is kept
+// by its bounding box, and a box that meets that is tested against the
+// line itself.
+type segGrid struct {
+	*boxGrid
+	segs []seg
+}
+
+// seg is a line from (x1, y1) to (x2, y2).
+type seg struct{ x1, y1, x2, y2 float64 }
+
+// textClearance is how far (in layout units) a text keeps off a line: a
+// line that grazes a text's box is as hard to read past as one through it.
+const textClearance = 1.5
+
+// addShape keeps the lines a shape draws: a line (but the grid's, which
+// texts may sit on), or a stroked rectangle's four edges.
+func (g *segGrid) addShape(sh Shape) {
+	switch {
+	case sh.Op == OpLine && sh.Color != Grid:
+		g.add(seg{sh.X1, sh.Y1, sh.X2, sh.Y2})
+	case sh.Op == OpRect && sh.Flags&FlagHollow != 0:
+		x0, y0, x1, y1 := sh.X1, sh.Y1, sh.X1+sh.X2, sh.Y1+sh.Y2
+		g.add(seg{x0, y0, x1, y0})
+		g.add(seg{x1, y0, x1, y1})
+		g.add(seg{x1, y1, x0, y1})
+		g.add(seg{x0, y1, x0, y0})
+	}
+}
+
+func (g *segGrid) add(s seg) {
+	g.segs = append(g.segs, s)
+	g.boxGrid.add(box{min(s.x1, s.x2), min(s.y1, s.y2), max(s.x1, s.x2), max(s.y1, s.y2)})
+}
+
+// crosses says whether a line passes through b (or within textClearance
+// of it).
+func (g *segGrid) crosses(b box) bool {
+	b = box{b.x0 - textClearance, b.y0 - textClearance, b.x1 + textClearance, b.y1 + textClearance}
+	x0, y0, x1, y1 := g.cellRange(b)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, id := range g.cells[y*g.cols+x] {
+				if bb := g.boxes[id]; (b.overlaps(bb) || bb.x0 == bb.x1 || bb.y0 == bb.y1) && segmentMeets(g.segs[id], b) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// segmentMeets says whether the segment passes through the box
+// (Liang–Barsky clipping).
+func segmentMeets(s seg, b box) bool {
+	dx, dy := s.x2-s.x1, s.y2-s.y1
+	t0, t1 := 0.0, 1.0
+	for _, e := range [4][2]float64{{-dx, s.x1 - b.x0}, {dx, b.x1 - s.x1}, {-dy, s.y1 - b.y0}, {dy, b.y1 - s.y1}} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		r := q / p
+		if p < 0 {
+			t0 = max(t0, r)
+		} else {
+			t1 = min(t1, r)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }
 
 // unit is how many CSS pixels a layout unit is.
