@@ -309,7 +309,8 @@ var Registry = []*Fault{
 			}
 		},
 		Glyph: sim.GlyphTriangle, Tone: sim.Cyan, Legend: "clock drift: the clock runs fast or slow from here",
-		Mark: func(a Args) string { return "×" + sim.RateText(a.Int("rate")) },
+		// the event says what changed; the lane says the rate it runs at
+		Mark: func(a Args) string { return "drift ×" + sim.RateText(a.Int("rate")) },
 		Draw: func(s Scene, d *Dice) (Args, bool) {
 			a := AtProcess(sim.NodeID(d.IntN(s.N())))
 			return a.With("rate", ParamRate.Draw(d, s.N())), true
