@@ -460,6 +460,12 @@ func (g *segGrid) crosses(b box) bool {
 	return false
 }
 
+// Meets says whether the line from (x1, y1) to (x2, y2) passes through
+// the text's box.
+func (b TextBox) Meets(x1, y1, x2, y2 float64) bool {
+	return segmentMeets(seg{x1, y1, x2, y2}, box{b.X0, b.Y0, b.X1, b.Y1})
+}
+
 // segmentMeets says whether the segment passes through the box
 // (Liang–Barsky clipping).
 func segmentMeets(s seg, b box) bool {

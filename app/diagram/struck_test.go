@@ -10,32 +10,6 @@ import (
 	"spacetime/internal/scenariotest"
 )
 
-// meets says whether the line from (x1, y1) to (x2, y2) passes through
-// b (Liang–Barsky clipping).
-func meets(x1, y1, x2, y2 float64, b diagram.TextBox) bool {
-	dx, dy := x2-x1, y2-y1
-	t0, t1 := 0.0, 1.0
-	for _, e := range [4][2]float64{{-dx, x1 - b.X0}, {dx, b.X1 - x1}, {-dy, y1 - b.Y0}, {dy, b.Y1 - y1}} {
-		p, q := e[0], e[1]
-		if p == 0 {
-			if q < 0 {
-				return false
-			}
-			continue
-		}
-		r := q / p
-		if p < 0 {
-			t0 = max(t0, r)
-		} else {
-			t1 = min(t1, r)
-		}
-		if t0 > t1 {
-			return false
-		}
-	}
-	return true
-}
-
 // Texts keep off the lines drawn where they can: over every lesson of up
 // to 2,000 steps, at every 10th step, laid out as on a 1280×720
 // projector, at most a quarter of the texts have a line through them
@@ -63,7 +37,7 @@ func TestLabelsKeepOffLines(t *testing.T) {
 				texts++
 				in := diagram.TextBox{X0: b.X0 + 1, Y0: b.Y0 + 1, X1: b.X1 - 1, Y1: b.Y1 - 1}
 				for _, l := range lines {
-					if meets(l[0], l[1], l[2], l[3], in) {
+					if in.Meets(l[0], l[1], l[2], l[3]) {
 						struck++
 						break
 					}

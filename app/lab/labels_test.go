@@ -109,13 +109,7 @@ func TestNoLabelsCollideInAGridCell(t *testing.T) {
 // The verdict line names the invariant a lesson breaks, with its step,
 // and otherwise what holds.
 func TestVerdictNamesTheFailingInvariant(t *testing.T) {
-	open := func(id string) *Session {
-		scn, err := scenario.Builtin(id)
-		require.NoError(t, err)
-		s, err := Open(scn)
-		require.NoError(t, err)
-		return s
-	}
+	open := func(id string) *Session { return builtinSession(t, id) }
 	bank := open("snapshot-bank")
 	bank.Seek(bank.Len())
 	text, ok := bank.Verdict()

@@ -15,13 +15,7 @@ import (
 // clients believe they hold the lease; the verdict's room holds the
 // longest the run gives.
 func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
-	open := func(id string) *Session {
-		scn, err := scenario.Builtin(id)
-		require.NoError(t, err)
-		s, err := Open(scn)
-		require.NoError(t, err)
-		return s
-	}
+	open := func(id string) *Session { return builtinSession(t, id) }
 	const stale = "the storage accepts no write whose lease had run out"
 	const believe = "at most one client believes it holds the lease"
 
@@ -50,4 +44,14 @@ func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
 	assert.Equal(t, "✓ "+stale+" holds (this lesson's point)", j.Rest)
 	fencing.Seek(0)
 	assert.Equal(t, Judgement{OK: true, Rule: "holds: " + stale + " · " + believe}, fencing.Judge(), "the point first")
+}
+
+// builtinSession opens a built-in lesson at its start.
+func builtinSession(t *testing.T, id string) *Session {
+	t.Helper()
+	scn, err := scenario.Builtin(id)
+	require.NoError(t, err)
+	s, err := Open(scn)
+	require.NoError(t, err)
+	return s
 }
