@@ -45,17 +45,21 @@ func (x Search) Plan() (from int, opts explore.Options) {
 		// the search starts where the run does
 		from = 0
 	}
-	// a run whose own course already breaks what the search looks for (a
-	// lesson about a broken rule) would be found again: the search looks
-	// for the shortest schedule that differs from it
-	_, _, opts.Differ = x.OwnBreak(from, opts.Invariant)
 	return from, opts
 }
 
 // OwnBreak is the first invariant the run's own course breaks after step
-// from (invariant, if named), and the step at which it fails.
+// from (invariant, if named), and the step at which it fails: a search
+// from there would find that course again, so the page asks for one that
+// differs from it (explore.Options.Differ). A run the learner has acted
+// on after from is not its own course there: ok is false.
 func (x Search) OwnBreak(from int, invariant string) (name string, step int, ok bool) {
 	s := x.s
+	for _, in := range s.run.Inputs() {
+		if in.Step >= from {
+			return "", 0, false
+		}
+	}
 	first := -1
 	for _, f := range s.run.FailuresAt(s.run.Len()) {
 		if f.Step >= from && (invariant == "" || f.Name == invariant) && (first < 0 || f.Step < first) {

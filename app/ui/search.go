@@ -67,6 +67,11 @@ func (c *Search) toggleSearch(ctx app.Context) {
 	c.stopPlaying(i)
 	s := c.sess(i)
 	from, opts := s.Search().Plan()
+	// a run whose own course already breaks what the search looks for (a
+	// lesson about a broken rule) would be found again: the search looks
+	// for the shortest schedule that differs from it
+	own, ownStep, differ := s.Search().OwnBreak(from, opts.Invariant)
+	opts.Differ = differ
 	x, err := s.Search().Start(from, opts)
 	if err != nil {
 		p.notice = "Cannot search: " + err.Error()
@@ -74,8 +79,8 @@ func (c *Search) toggleSearch(ctx app.Context) {
 	}
 	p.searchGen++
 	p.search = &searching{x: x, from: from, version: s.Run().Version(), gen: p.searchGen, started: time.Now()}
-	if name, step, ok := s.Search().OwnBreak(from, opts.Invariant); ok && opts.Differ {
-		p.search.own = fmt.Sprintf("This run's own schedule already breaks %q at step %d. ", name, step)
+	if differ {
+		p.search.own = fmt.Sprintf("This run's own schedule already breaks %q at step %d. ", own, ownStep)
 	}
 	p.notice = ""
 	gen := p.searchGen

@@ -162,6 +162,9 @@ type Search struct {
 	start    int
 	ignored  []string
 	visited  map[uint64]int // fingerprint → fewest faults it was reached with
+	// own are the states of the run's own course within the search's
+	// depth, for a search asked for a schedule that differs from it
+	own map[uint64]bool
 	frontier []*node
 	next     []*node
 	at       int // the frontier's next node to expand
@@ -213,6 +216,9 @@ func New(run *engine.Run, k int, opts Options) (*Search, error) {
 		}
 	case len(s.ignored) == len(names):
 		return nil, ErrNothingToBreak
+	}
+	if opts.Differ {
+		s.own = ownCourse(fork, opts.Depth)
 	}
 	root := &node{}
 	s.visited[fork.Fingerprint()] = 0
@@ -290,6 +296,13 @@ func (s *Search) expand(n *node) int {
 		if !c.Own && c.Action.Fault != "" {
 			child.faults++
 		}
+		fp := s.fork.Fingerprint()
+		if s.opts.Differ && s.own[fp] {
+			// back on a state of the run's own course (a delivery the
+			// scheduler makes next anyway, two independent steps swapped):
+			// no different schedule yet
+			child.chose = false
+		}
 		if f := s.failure(); f != nil {
 			if s.opts.Differ && !child.chose {
 				// the run's own course, which was not asked for: nothing
@@ -301,7 +314,6 @@ func (s *Search) expand(n *node) int {
 			s.report(f)
 			return taken
 		}
-		fp := s.fork.Fingerprint()
 		if s.opts.Differ && child.chose {
 			// a state met off the run's own course is another search
 			// state than the same state on it, which cannot be reported
@@ -326,6 +338,24 @@ func (s *Search) expand(n *node) int {
 		}
 	}
 	return max(taken, 1)
+}
+
+// ownCourse is the fingerprints of the states the run's own course goes
+// through from the fork, up to depth steps on; the fork is left where it
+// was.
+func ownCourse(fork *engine.Fork, depth int) map[uint64]bool {
+	own := map[uint64]bool{fork.Fingerprint(): true}
+	taken := 0
+	for ; taken < depth; taken++ {
+		if fork.Take(engine.Choice{Own: true}) != nil {
+			break
+		}
+		own[fork.Fingerprint()] = true
+	}
+	for range taken {
+		fork.Back()
+	}
+	return own
 }
 
 // choseSalt sets apart the fingerprints of states reached off the run's
