@@ -193,8 +193,9 @@ func (c *PaneView) scenarioPicker() app.UI {
 		OnKeyDown(func(ctx app.Context, e app.Event) {
 			switch e.Get("key").String() {
 			case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End":
-				// (a remote's PageUp and PageDown step the lesson: keys.go)
-				p.browsing = true
+				// (a remote's PageUp and PageDown step the lesson: keys.go;
+				// on a Mac the arrows open the list, whose choice opens)
+				p.browsing = !strings.Contains(app.Window().Get("navigator").Get("platform").String(), "Mac")
 			case "Enter":
 				e.PreventDefault()
 				open(ctx)
@@ -209,6 +210,8 @@ func (c *PaneView) scenarioPicker() app.UI {
 				open(ctx)
 			}
 		}, app.EventScope(p.n, i)).
+		// the pointer's choice opens at once, whatever the keys did before
+		OnMouseDown(func(ctx app.Context, e app.Event) { p.browsing = false }, app.EventScope(p.n, i)).
 		OnBlur(func(ctx app.Context, e app.Event) {
 			if p.browsing {
 				putBack(ctx)
