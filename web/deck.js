@@ -16,7 +16,10 @@
     at = Math.max(0, Math.min(slides.length - 1, i));
     slides.forEach((s, j) => { s.hidden = j !== at; });
     const frame = lessonOf(at);
-    if (frame && !frame.getAttribute("src")) frame.src = frame.dataset.src; // loaded when first shown
+    if (frame && !frame.getAttribute("src")) { // loaded when first shown
+      frame.src = frame.dataset.src;
+      frame.loadingSince = Date.now();
+    }
     history.replaceState(null, "", "#" + (at + 1));
     window.focus();
   }
@@ -28,7 +31,8 @@
 
   function next() {
     const frame = lessonOf(at), st = frame && states.get(frame);
-    if (frame && !st) {
+    if (frame && !st && Date.now() - (frame.loadingSince || 0) < 8000) {
+      // (a lesson that has not loaded in 8 s no longer holds the keys)
       const q = (queued.get(frame) || 0) + 1, room = (+frame.dataset.until || Infinity) - (+frame.dataset.from || 0);
       if (q <= room) {
         queued.set(frame, q);
@@ -76,7 +80,9 @@
       queued.delete(frame);
       if (q) {
         const last = Math.min(+frame.dataset.until || d.steps, d.steps);
-        send(frame, { do: "goto", step: Math.max(+frame.dataset.from || 0, Math.min(last, d.step + q)) });
+        const step = Math.max(+frame.dataset.from || 0, Math.min(last, d.step + q));
+        states.set(frame, Object.assign({}, d, { step })); // until the lesson says it is there
+        send(frame, { do: "goto", step });
       }
       const status = frame.parentElement.querySelector(".status");
       if (status) status.textContent = `step ${d.step} / ${d.steps}: ${d.caption || ""}`;
