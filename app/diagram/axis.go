@@ -81,13 +81,21 @@ func (l *layout) lanes() {
 	gap := (l.opt.Height - l.top - l.bottom) / float64(max(n, 1))
 	l.s.laneGap = gap
 	x0, x1 := l.X(l.t0), l.X(l.t1)
+	// lanes closer than a line of text name every second (or third…)
+	// one, from the first, rather than print names over each other
+	every := 1
+	if line := float64(textAscent + textDescent); gap > 0 && gap < line {
+		every = int(math.Ceil(line / gap))
+	}
 	for i, name := range l.tr.Names {
 		y := l.top + gap*(float64(i)+0.5)
 		l.s.lanes = append(l.s.lanes, y)
 		l.tag = tagOf(WhatLane).at(sim.NodeID(i))
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
 		l.tag = tagOf(WhatName).at(sim.NodeID(i))
-		l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
+		if i%every == 0 {
+			l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
+		}
 		if c, skew := l.ix.Clock(sim.NodeID(i), l.k); skew != 0 || c.Drift != 0 {
 			// a clock that is off (◷, a clock face every font has, unlike
 			// the stopwatch emoji): how far it reads ahead (+) or behind

@@ -172,6 +172,47 @@ func TestLanesAndNames(t *testing.T) {
 	assert.Zero(t, layout(r, 0, diagram.Options{}).ProcessY(7), "no lane for a process that does not exist")
 }
 
+// Lanes closer than a line of text (seven processes in a grid cell of a
+// compare view of six) name every second or third one, from the first,
+// so that no name is printed over another; roomy lanes name every one.
+func TestCloseLanesNameEveryOther(t *testing.T) {
+	r := builtinRun(t, "mutex-contention-high-maekawa")
+	names := r.Trace().Names
+	require.Len(t, names, 7)
+	named := func(h float64) []int {
+		sc := layout(r, r.Len(), diagram.Options{Width: 400, Height: h, Scale: diagram.TextScale("S")})
+		var out []int
+		var boxes []diagram.TextBox
+		all := sc.TextBoxes() // one per text, in the order drawn
+		texts := 0
+		for _, sh := range sc.Shapes {
+			if sh.Op != diagram.OpText {
+				continue
+			}
+			texts++
+			if n, ok := sh.Tag.Process(); ok && sh.Tag.What == diagram.WhatName && sh.Text == names[n] {
+				out = append(out, int(n))
+				box := all[texts-1]
+				for _, b := range boxes {
+					assert.False(t, b.Overlaps(box), "height %v: the names of lanes %v overlap", h, out)
+				}
+				boxes = append(boxes, box)
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6}, named(400), "roomy lanes are all named")
+	for _, h := range []float64{70, 90, 110, 130, 150} {
+		got := named(h)
+		require.GreaterOrEqual(t, len(got), 2, "height %v: the first and one near the last", h)
+		assert.Equal(t, 0, got[0], "height %v: the first lane is named", h)
+		for i := 2; i < len(got); i++ {
+			assert.Equal(t, got[1]-got[0], got[i]-got[i-1], "height %v: names evenly spaced: %v", h, got)
+		}
+		assert.GreaterOrEqual(t, got[len(got)-1], 7-got[1], "height %v: named to the last lanes: %v", h, got)
+	}
+}
+
 // TestEveryMessageIsDrawn checks every prefix of the run: each message sent
 // so far has exactly one line in its kind's style, received ones end on the
 // receiver's lane at the delivery's dot, in-flight ones at the now line.
