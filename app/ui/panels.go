@@ -58,12 +58,16 @@ func (c *Panels) summary() string {
 }
 
 // panelTable renders any algorithm's panel the same way.
-func panelTable(p sim.Panel) app.UI {
+func panelTable(p sim.Panel) app.UI { return panelTableWith(p, nil) }
+
+// panelTableWith draws a panel whose rows may each be followed by one of
+// after's (nil: none).
+func panelTableWith(p sim.Panel, after func(row int) app.UI) app.UI {
 	head := make([]app.UI, len(p.Columns))
 	for i, col := range p.Columns {
 		head[i] = app.Th().Text(col)
 	}
-	rows := make([]app.UI, len(p.Rows))
+	rows := make([]app.UI, 0, len(p.Rows))
 	for i, r := range p.Rows {
 		cells := make([]app.UI, len(r.Cells))
 		for j, cell := range r.Cells {
@@ -76,7 +80,12 @@ func panelTable(p sim.Panel) app.UI {
 			}
 			cells[j] = td
 		}
-		rows[i] = app.Tr().Class(attrText(r.Emphasis)).Body(cells...)
+		rows = append(rows, app.Tr().Class(attrText(r.Emphasis)).Body(cells...))
+		if after != nil {
+			if extra := after(i); extra != nil {
+				rows = append(rows, extra)
+			}
+		}
 	}
 	return app.Section().Class("panel").DataSet("panel", attrText(p.Title)).Body(
 		app.H2().Text(p.Title),

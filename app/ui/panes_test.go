@@ -37,7 +37,9 @@ func TestCompareViewRendersAPanePerRun(t *testing.T) {
 	r.do(func(ctx app.Context) { r.c.controlsOf(0).end(ctx) })
 	p = r.page()
 	assert.Contains(t, p.id("verdict").text(), "✓")
-	assert.Contains(t, p.id("verdict-2").text(), "snapshot total equals the money there is: fails", "the non-FIFO run breaks its snapshot")
+	assert.Equal(t, "✗", p.id("verdict-2").text(), "the non-FIFO run's cell leads its caption with a ✗")
+	assert.Contains(t, p.id("run-verdict-2").words(), "snapshot total equals the money there is: fails", "the non-FIFO run breaks its snapshot: its verdict under its row of the table")
+	assert.Nil(t, p.byID("run-verdict"), "the first run holds: no verdict under its row")
 
 	// enlarged: the run alone, with its picker, settings and panels
 	r.do(func(ctx app.Context) { r.c.enlarge(ctx, 1) })

@@ -256,10 +256,10 @@ const eventLines = 30
 // words are the pane's caption and verdict, one under the other, each
 // whole: they wrap, and the diagram above gives them the room. The
 // verdict leads with what went wrong, then names the invariant, then
-// where the others stand (lab.Judgement). In a grid cell they share one
-// line, the verdict first: a tick when everything holds (the whole verdict
-// in its tip), the failure in full when one fails, which is the
-// comparison's point.
+// where the others stand (lab.Judgement). In a grid cell the caption
+// keeps two lines (the whole of it in its tip), led by the verdict's mark
+// (the whole verdict in its tip; a failure's whole under the run's row
+// of the table, Comparison).
 func (c *PaneView) words(verdict lab.Judgement) app.UI {
 	i := c.Pane
 	p := c.panes[i]
@@ -288,11 +288,10 @@ func (c *PaneView) words(verdict lab.Judgement) app.UI {
 			app.Div().Class(attrText(map[bool]string{true: "verdict good sizer", false: "verdict bad sizer"}[longest.OK])).Aria("hidden", true).Body(verdictParts(longest)...),
 		))
 	}
-	text := whole
-	if verdict.OK {
-		text = "✓"
-	}
-	return app.Div().Class("words").Body(app.Div().ID(p.id("verdict")).Class(attrText(cls)).Title(attrText(whole)).Attr("aria-label", attrText(whole)).Text(text), caption.Title(attrText(c.page.Caption(i))))
+	// the mark leads the caption's first line, the whole verdict in its
+	// tip (and, for a failure, under the run's row of the table)
+	mark := app.Span().ID(p.id("verdict")).Class(attrText(cls+" mark")).Title(attrText(whole)).Attr("aria-label", attrText(whole)).Text(strings.TrimSpace(verdict.Mark()))
+	return app.Div().Class("words").Body(caption.Title(attrText(c.page.Caption(i))).Body(mark, app.Text(c.page.Caption(i))))
 }
 
 // verdictParts are a verdict's words: what went wrong in bold, then the

@@ -135,7 +135,23 @@ func (c *Header) openComparison(ctx app.Context, value string) bool {
 	return true
 }
 
-// Render draws a compare view's table of every run's figures.
+// Render draws a compare view's table of every run's figures. In the
+// grid, a run that fails has its verdict whole under its row: a grid
+// cell is too narrow to hold it beside the diagram, the table's width
+// holds it in a line or two (the cell leads its caption with a ✗).
 func (c *Comparison) Render() app.UI {
-	return app.Div().ID("side-by-side").Class("panels side-by-side").Body(panelTable(lab.SideBySide(c.page)))
+	panel := lab.SideBySide(c.page)
+	var verdicts func(int) app.UI
+	if c.gridded() {
+		verdicts = func(i int) app.UI {
+			j := c.page.Views[i].Judge()
+			if j.OK {
+				return nil
+			}
+			return app.Tr().Class("run-verdict").Body(app.Td().ColSpan(len(panel.Columns)).Body(
+				app.Div().ID(c.panes[i].id("run-verdict")).Class("verdict bad").Body(
+					append([]app.UI{app.Strong().Textf("Run %d ", i+1)}, verdictParts(j)...)...)))
+		}
+	}
+	return app.Div().ID("side-by-side").Class("panels side-by-side").Title(attrText(panel.Note)).Body(panelTableWith(panel, verdicts))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -80,6 +81,54 @@ func TestEveryClaimReadsWhole(t *testing.T) {
 		}
 		p.noConsoleErrors()
 	}
+}
+
+// The compare view of six mutual exclusions on a 1280×720 projector, at
+// the start and at the end (where Maekawa's run has deadlocked): the
+// table's figures and every caption are at least 16 px, every row of the
+// table is in the window, the page does not scroll, and the failing
+// run's verdict is whole under its row.
+func TestTheCompareViewOfSixReadsFromTheBackRow(t *testing.T) {
+	p := open(t, "/?s=central-queue")
+	p.do(chromedp.EmulateViewport(1280, 720))
+	before := p.frames()
+	eval[bool](p, `(() => { const s = document.getElementById("scenario"); s.value = "compare:mutex-contention-high"; return s.dispatchEvent(new Event("change", {bubbles: true})); })()`)
+	p.waitFor(`!!document.getElementById("pane-6")`, "six panes open")
+	p.settle(before)
+	const legible = `(() => {
+		const out = [], px = e => parseFloat(getComputedStyle(e).fontSize);
+		const panel = document.querySelector("#side-by-side .panel");
+		if (panel.scrollHeight > panel.clientHeight + 1 || panel.scrollWidth > panel.clientWidth + 1) out.push("the table is clipped");
+		for (const td of document.querySelectorAll("#side-by-side td, #side-by-side th")) {
+			if (px(td) < 16) { out.push("a table cell at " + px(td) + " px"); break; }
+		}
+		const rows = document.querySelectorAll("#side-by-side tbody tr");
+		rows.forEach((tr, i) => { if (tr.getBoundingClientRect().bottom > innerHeight + 0.5) out.push("row " + (i + 1) + " below the window"); });
+		for (let n = 1; n <= 6; n++) {
+			const c = document.getElementById(n === 1 ? "caption" : "caption-" + n);
+			if (!c) { out.push("run " + n + " has no caption"); continue; }
+			if (px(c) < 16) out.push("run " + n + "'s caption at " + px(c) + " px");
+			if (c.getBoundingClientRect().bottom > innerHeight + 0.5) out.push("run " + n + "'s caption below the window");
+		}
+		for (const v of document.querySelectorAll("#side-by-side .verdict")) {
+			const r = v.getBoundingClientRect();
+			if (v.scrollHeight > v.clientHeight + 1 || v.scrollWidth > v.clientWidth + 1 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) out.push("a verdict is cut: " + v.textContent.slice(0, 40));
+			if (px(v) < 16) out.push("a verdict at " + px(v) + " px");
+		}
+		if (document.scrollingElement.scrollHeight > innerHeight + 1) out.push("the page scrolls");
+		return out.join("; ");
+	})()`
+	assert.Empty(t, eval[string](p, legible), "at the start")
+	assert.Len(t, eval[[]string](p, `[...document.querySelectorAll("#side-by-side tbody tr")].map(tr => tr.className)`), 6, "six rows, no verdict yet")
+	p.key(kb.End)
+	p.waitFor(`!!document.getElementById("run-verdict-6")`, "Maekawa deadlocks")
+	p.waitStill()
+	assert.Empty(t, eval[string](p, legible), "at the end")
+	assert.Contains(t, p.text("#run-verdict-6"), "a wait-for cycle 7 → 2 → 5 → 7")
+	assert.Contains(t, p.text("#run-verdict-6"), "no deadlock", "the verdict names the invariant")
+	assert.Contains(t, eval[string](p, `document.getElementById("verdict-6").getAttribute("aria-label")`), "a wait-for cycle", "the cell's ✗ says the whole verdict to a screen reader")
+	p.screenshot("compare-six-1280x720")
+	p.noConsoleErrors()
 }
 
 // A tour's stop stands beside the diagram, which keeps one height from

@@ -116,7 +116,8 @@ func TestComparisonInThePage(t *testing.T) {
 	assert.Equal(t, "18", byRun["Lamport's mutual exclusion"][4])
 	assert.Equal(t, "12", byRun["Ricart–Agrawala"][4])
 	assert.True(t, strings.HasPrefix(byRun["Token ring"][4], "1."), byRun["Token ring"][4])
-	assert.Contains(t, p.text("#verdict-6"), "a wait-for cycle", "Maekawa's verdict in its cell of the grid")
+	assert.Equal(t, "✗", p.text("#verdict-6"), "Maekawa's cell of the grid leads its caption with a ✗")
+	assert.Contains(t, p.text("#run-verdict-6"), "a wait-for cycle", "Maekawa's verdict, whole, under its row of the table")
 	p.screenshot("mutex-comparison")
 	p.noConsoleErrors()
 }

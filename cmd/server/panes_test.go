@@ -111,7 +111,7 @@ func TestCompareViewStepsTogether(t *testing.T) {
 	// same time
 	assert.Equal(t, fmt.Sprintf("time %d", want.Views[0].Now()), p.text("#pane-position")[strings.LastIndex(p.text("#pane-position"), "time"):])
 	p.key(kb.End)
-	assert.Contains(t, p.text("#verdict-2"), "fails at step", "the second run's snapshot breaks")
+	assert.Contains(t, p.text("#run-verdict-2"), "fails at step", "the second run's snapshot breaks")
 	p.screenshot("compare")
 
 	// apart, each pane has its own controls again
