@@ -185,14 +185,18 @@ func (l *layout) placeLabels() {
 	}
 	// the lines drawn (arrows, lanes, crash lines, boxes' edges), which a
 	// text keeps off where it can: a text struck through is hard to read
+	// (in a window too dense to draw in detail no place is free of them:
+	// texts go where they belong, each on a plate that masks the lines)
 	lines := &segGrid{boxGrid: newBoxGrid(l.opt.Width, l.opt.Height)}
-	if !l.dense {
-		for _, sh := range l.s.Shapes {
-			if b, ok := markBox(sh); ok {
-				taken.add(b)
-			}
-			lines.addShape(sh)
+	avoid := lines
+	if l.dense {
+		avoid = &segGrid{boxGrid: newBoxGrid(l.opt.Width, l.opt.Height)}
+	}
+	for _, sh := range l.s.Shapes {
+		if b, ok := markBox(sh); ok && !l.dense {
+			taken.add(b)
 		}
+		lines.addShape(sh)
 	}
 	// where each message label's text was placed: a repeat close by says
 	// nothing new (a run of HEARTBEATs), so it gives way
@@ -212,20 +216,20 @@ func (l *layout) placeLabels() {
 		}
 		if lb.prio >= prioFixed {
 			taken.add(textBox(lb.sh))
-			l.s.Shapes = append(l.s.Shapes, lb.sh)
+			l.s.Shapes = append(l.s.Shapes, plated(lb.sh, lines)...)
 			continue
 		}
 		if lb.prio == prioMessage && repeats(said[lb.sh.Text], lb.sh.X1, lb.sh.Y1) {
 			l.s.Hidden++
 			continue
 		}
-		sh, far, ok := fit(lb, frame, taken, lines)
+		sh, far, ok := fit(lb, frame, taken, avoid)
 		if !ok {
 			l.s.Hidden++
 			continue
 		}
 		taken.add(textBox(sh))
-		l.s.Shapes = append(l.s.Shapes, sh)
+		l.s.Shapes = append(l.s.Shapes, plated(sh, lines)...)
 		if far {
 			leaders = append(leaders, leader(lb.sh, sh))
 		}
@@ -235,6 +239,19 @@ func (l *layout) placeLabels() {
 	}
 	l.s.Shapes = slices.Insert(l.s.Shapes, under, leaders...)
 	l.labels = l.labels[:0]
+}
+
+// plated is a text as drawn: alone where no line passes through it, or
+// else on a plate of paper that masks the lines under it, so that no text
+// is struck through where the placer found no place free of lines (the
+// lines pass under it, as roads under a map's names).
+func plated(sh Shape, lines *segGrid) []Shape {
+	b := textBox(sh)
+	if !lines.strikes(box{b.x0 + 0.5, b.y0 + 0.5, b.x1 - 0.5, b.y1 - 0.5}) {
+		return []Shape{sh}
+	}
+	plate := Shape{Op: OpRect, X1: b.x0 - 1, Y1: b.y0 - 1, X2: b.x1 - b.x0 + 2, Y2: b.y1 - b.y0 + 2, Color: Paper, Flags: FlagSolid | FlagPlate, Tag: sh.Tag}
+	return []Shape{plate, sh}
 }
 
 // leader is the thin line from where a text was to go (the middle of its
@@ -446,7 +463,11 @@ func (g *segGrid) add(s seg) {
 // crosses says whether a line passes through b (or within textClearance
 // of it).
 func (g *segGrid) crosses(b box) bool {
-	b = box{b.x0 - textClearance, b.y0 - textClearance, b.x1 + textClearance, b.y1 + textClearance}
+	return g.strikes(box{b.x0 - textClearance, b.y0 - textClearance, b.x1 + textClearance, b.y1 + textClearance})
+}
+
+// strikes says whether a line passes through b.
+func (g *segGrid) strikes(b box) bool {
 	x0, y0, x1, y1 := g.cellRange(b)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {

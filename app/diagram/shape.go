@@ -43,6 +43,9 @@ const (
 	// otherwise), and FlagFaint fills it very lightly (a band across lanes).
 	FlagSolid = 1 << 5
 	FlagFaint = 1 << 6
+	// FlagPlate marks a solid rectangle of paper under a text that masks
+	// the lines it would be struck through by (labels.go, plated).
+	FlagPlate = 1 << 7
 )
 
 // Align says where a text's anchor is.

@@ -10,14 +10,17 @@ import (
 	"spacetime/internal/scenariotest"
 )
 
-// Texts keep off the lines drawn where they can: over every lesson of up
-// to 2,000 steps, at every 10th step, laid out as on a 1280×720
-// projector, at most a quarter of the texts have a line through them
-// (a hair inside their box), where more than a third had before the
-// placer kept them off lines (15,322 of 42,666). The rest had no near
-// place free of lines.
+// Texts keep off the lines drawn where they can, and no text is struck
+// through where they cannot: over every lesson of up to 2,000 steps, at
+// every 10th step, laid out as on a 1280×720 projector, a text that a
+// line passes through (a hair inside its box) stands on a plate of paper
+// that masks the line. The placer keeps texts off lines where it can: at
+// most 30% need a plate (12,068 of 43,006, of which about 2,500 are in
+// windows too dense to look for a free place), where more than a third
+// were struck through before it looked for places free of lines (15,322
+// of 42,666).
 func TestLabelsKeepOffLines(t *testing.T) {
-	texts, struck, pics := 0, 0, 0
+	texts, struck, platedTexts, pics := 0, 0, 0, 0
 	for _, id := range scenario.BuiltinIDs() {
 		_, r := scenariotest.Run(t, id)
 		if r.Len() > 2000 {
@@ -33,18 +36,37 @@ func TestLabelsKeepOffLines(t *testing.T) {
 					lines = append(lines, [4]float64{sh.X1, sh.Y1, sh.X2, sh.Y2})
 				}
 			}
-			for _, b := range sc.TextBoxes() {
+			boxes := sc.TextBoxes() // one per text, in the order drawn
+			n := 0
+			for i, sh := range sc.Shapes {
+				if sh.Op != diagram.OpText {
+					continue
+				}
+				b := boxes[n]
+				n++
 				texts++
+				plate := i > 0 && sc.Shapes[i-1].Flags&diagram.FlagPlate != 0
+				if plate {
+					platedTexts++
+					p := sc.Shapes[i-1]
+					assert.True(t, p.Op == diagram.OpRect && p.Color == diagram.Paper && p.X1 <= b.X0 && p.Y1 <= b.Y0 && p.X1+p.X2 >= b.X1 && p.Y1+p.Y2 >= b.Y1,
+						"%s k=%d: %q's plate covers it", id, k, sh.Text)
+					continue
+				}
 				in := diagram.TextBox{X0: b.X0 + 1, Y0: b.Y0 + 1, X1: b.X1 - 1, Y1: b.Y1 - 1}
 				for _, l := range lines {
 					if in.Meets(l[0], l[1], l[2], l[3]) {
 						struck++
+						if struck <= 5 {
+							t.Errorf("%s k=%d: %q is struck through by a line and has no plate", id, k, sh.Text)
+						}
 						break
 					}
 				}
 			}
 		}
 	}
-	t.Logf("%d pictures, %d texts, %d struck by a line", pics, texts, struck)
-	assert.Less(t, float64(struck), 0.26*float64(texts), "texts struck through by a line")
+	t.Logf("%d pictures, %d texts, %d on a plate, %d struck through", pics, texts, platedTexts, struck)
+	assert.Zero(t, struck, "texts struck through by a line")
+	assert.Less(t, float64(platedTexts), 0.30*float64(texts), "texts on a plate: the placer keeps texts off lines where it can")
 }
