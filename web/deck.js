@@ -2,7 +2,8 @@
 // README.md, "Slides drive it"). Its keys move the slides; on a slide that
 // embeds a lesson they step the lesson first, from its data-from step up
 // to its data-until step, as fragments, and then move on. Escape inside a
-// lesson hands the keyboard back here.
+// lesson hands the keyboard back here. The next slide's lesson loads
+// while a slide is read, so that it is ready when its slide is shown.
 (() => {
   "use strict";
   const slides = [...document.querySelectorAll(".slide")];
@@ -16,12 +17,33 @@
     at = Math.max(0, Math.min(slides.length - 1, i));
     slides.forEach((s, j) => { s.hidden = j !== at; });
     const frame = lessonOf(at);
-    if (frame && !frame.getAttribute("src")) { // loaded when first shown
+    load(frame);
+    if (frame && !states.has(frame)) frame.loadingSince = Date.now(); // (keys wait from now)
+    history.replaceState(null, "", "#" + (at + 1));
+    window.focus();
+    preload();
+  }
+
+  // A lesson's frame loads while the slide before it is read, so that it
+  // is ready when the lecturer gets there: a lesson's start holds the
+  // page's thread for a second or two (this deck and its lessons are of
+  // one origin, so they share it), which is better spent while a slide
+  // is read than when its lesson is wanted. One at a time: the next
+  // slide's lesson, once the one on screen (if any) is ready.
+  function load(frame) {
+    if (frame && !frame.getAttribute("src")) {
       frame.src = frame.dataset.src;
       frame.loadingSince = Date.now();
     }
-    history.replaceState(null, "", "#" + (at + 1));
-    window.focus();
+  }
+
+  let preloading = 0;
+  function preload() {
+    const here = lessonOf(at);
+    if (here && !states.has(here)) return; // again when it says it is ready
+    const next = lessonOf(at + 1);
+    clearTimeout(preloading);
+    if (next && !next.getAttribute("src")) preloading = setTimeout(() => load(next), 1000);
   }
 
   // Keys pressed while a slide's lesson loads are the lesson's: kept, and
@@ -86,6 +108,7 @@
       }
       const status = frame.parentElement.querySelector(".status");
       if (status) status.textContent = `step ${d.step} / ${d.steps}: ${d.caption || ""}`;
+      if (frame === lessonOf(at)) preload();
     } else if (d.event === "escape") {
       window.focus();
     }

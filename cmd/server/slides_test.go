@@ -136,6 +136,28 @@ func TestExampleDeckStepsItsLesson(t *testing.T) {
 	p.noConsoleErrors()
 }
 
+// The example deck loads the next slide's lesson while a slide is read:
+// it is ready before its slide is shown, and the deck keeps drawing when
+// the lecturer gets there (the lesson's start, which holds the thread
+// this deck shares with it, is over by then).
+func TestExampleDeckLoadsTheNextLessonAhead(t *testing.T) {
+	p := open2(t, "/web/deck.html")
+	p.waitFor(`(document.querySelectorAll(".slide")[1].querySelector(".status").textContent || "").startsWith("step 37 / 59")`,
+		"the second slide's lesson is ready while the first slide is shown")
+	assert.Equal(t, "#1", eval[string](p, `location.hash`))
+	assert.Empty(t, eval[string](p, `document.querySelectorAll(".slide")[2].querySelector("iframe").getAttribute("src") || ""`),
+		"one lesson ahead, not every lesson of the deck")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.gap = 0; { let last = performance.now(); requestAnimationFrame(function tick(now) { window.gap = Math.max(window.gap, now - last); last = now; requestAnimationFrame(tick); }); }`))
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.waitFor(`location.hash === "#2"`, "→ moves to the lesson's slide")
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.waitFor(`document.querySelector(".slide:not([hidden]) .status").textContent.startsWith("step 38 / 59")`, "→ steps the lesson at once")
+	t.Logf("the deck's longest frame gap from the lesson's slide to its first step: %.0f ms", eval[float64](p, `window.gap`))
+	p.waitFor(`(document.querySelectorAll(".slide")[2].querySelector(".status").textContent || "").startsWith("step 40 / 47")`,
+		"then the next slide's lesson loads, ready before its slide")
+	p.noConsoleErrors()
+}
+
 // open2 opens a page that is not the lab (it paints no diagram of its own).
 func open2(t *testing.T, path string) *page {
 	t.Helper()
