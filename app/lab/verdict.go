@@ -13,10 +13,17 @@ import (
 // invariant: the one the lesson is about (scenario.PointInvariant) when it
 // fails, else the first to fail (one the lesson expects before any
 // other); then what else stands, so that a lesson about one invariant says
-// where that one stands while another fails.
+// where that one stands while another fails. When the lesson's point
+// holds and only what the lesson expects fails (fencing tokens save the
+// data while two clients believe they hold the lease), it leads with the
+// point.
 type Judgement struct {
 	// OK is true when no invariant fails.
 	OK bool
+	// PointHolds says the lesson's invariant holds while only invariants
+	// the lesson expects to fail do: the verdict is the point's (Rule),
+	// and the failures as expected follow (Rest).
+	PointHolds bool
 	// Unchecked says the algorithm checks no invariant (Rule says so).
 	Unchecked bool
 	// Why is the failing invariant's account of what went wrong ("" when
@@ -44,17 +51,21 @@ func (j Judgement) Text() string {
 	return text
 }
 
-// Mark is the verdict's sign: "✓ " when it holds, "✗ " when it fails,
-// none when nothing is checked.
+// Mark is the verdict's sign: "✓ " when it holds (or the lesson's point
+// does, PointHolds), "✗ " when it fails, none when nothing is checked.
 func (j Judgement) Mark() string {
 	switch {
 	case j.Unchecked:
 		return ""
-	case j.OK:
+	case j.Good():
 		return "✓ "
 	}
 	return "✗ "
 }
+
+// Good says the verdict is a tick: every invariant holds, or the lesson's
+// point holds and only what the lesson expects fails.
+func (j Judgement) Good() bool { return j.OK || j.PointHolds }
 
 // Judge is the verdict at the step on screen (see Judgement).
 func (s *Session) Judge() Judgement {
@@ -106,6 +117,9 @@ func judge(invariants []report.Invariant, point string) Judgement {
 		}
 		return Judgement{OK: true, Rule: "holds: " + strings.Join(holding, " · ")}
 	}
+	if j, ok := pointHolds(invariants, point, holding); ok {
+		return j
+	}
 	inv := invariants[failing]
 	j := Judgement{Why: inv.Detail, Rule: inv.Name + ": fails"}
 	if inv.FirstFailingStep != nil {
@@ -135,6 +149,33 @@ func judge(invariants []report.Invariant, point string) Judgement {
 	}
 	j.Rest = strings.Join(rest, ". ")
 	return j
+}
+
+// pointHolds is the verdict when the lesson's point holds and every
+// invariant that fails is one the lesson expects to fail: the point first,
+// then each failure as expected, with its account.
+func pointHolds(invariants []report.Invariant, point string, holding []string) (Judgement, bool) {
+	if point == "" || len(holding) == 0 || holding[0] != point {
+		return Judgement{}, false
+	}
+	var expected []string
+	for _, inv := range invariants {
+		if inv.OK {
+			continue
+		}
+		if !inv.Expected {
+			return Judgement{}, false
+		}
+		text := inv.Name + " fails"
+		if inv.FirstFailingStep != nil {
+			text += fmt.Sprintf(" at step %d", *inv.FirstFailingStep)
+		}
+		if inv.Detail != "" {
+			text += ": " + inv.Detail
+		}
+		expected = append(expected, text)
+	}
+	return Judgement{PointHolds: true, Rule: point + " holds (this lesson's point)", Rest: "As the lesson expects, " + strings.Join(expected, "; ")}, true
 }
 
 // Verdict is the verdict's whole text (Judgement.Text) and whether every

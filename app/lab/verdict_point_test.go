@@ -6,14 +6,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/report"
 	"spacetime/core/scenario"
 )
 
 // A lesson about one invariant names it first, holding or failing: the
 // lease without fencing leads with the stale write once it lands (and says
-// what else fails), the lease with fencing says its point holds while two
-// clients believe they hold the lease; the verdict's room holds the
-// longest the run gives.
+// what else fails) and with its point holding before, the lease with
+// fencing leads with its point holding while two clients believe they
+// hold the lease, as the lesson expects; the verdict's room holds the
+// longest the run gives. An unexpected failure is never led by a tick.
 func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
 	open := func(id string) *Session { return builtinSession(t, id) }
 	const stale = "the storage accepts no write whose lease had run out"
@@ -23,10 +25,13 @@ func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
 	noFencing.Seek(15)
 	j := noFencing.Judge()
 	assert.False(t, j.OK)
-	assert.Equal(t, believe+": fails at step 13 (as the lesson expects)", j.Rule)
-	assert.Equal(t, "✓ "+stale+" holds (this lesson's point)", j.Rest)
+	assert.True(t, j.PointHolds, "before the stale write, the point holds while the two clients' belief fails as expected")
+	assert.Equal(t, stale+" holds (this lesson's point)", j.Rule)
+	assert.Equal(t, "As the lesson expects, "+believe+" fails at step 13: client1 (token 33) and client2 (token 34) each believe they hold the lease", j.Rest)
+	assert.Equal(t, "✓ "+j.Rule+". "+j.Rest, j.Text())
 	noFencing.Seek(20)
 	j = noFencing.Judge()
+	assert.False(t, j.Good(), "the stale write lands: the verdict fails")
 	assert.Equal(t, stale+": fails at step 20 (this lesson's point)", j.Rule)
 	assert.Contains(t, j.Why, "token 33")
 	assert.Equal(t, "Also fails: "+believe+" (step 13)", j.Rest)
@@ -40,8 +45,10 @@ func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
 	fencing := open("lease-fencing")
 	fencing.Seek(fencing.Len())
 	j = fencing.Judge()
-	assert.Equal(t, believe+": fails at step 13 (as the lesson expects)", j.Rule)
-	assert.Equal(t, "✓ "+stale+" holds (this lesson's point)", j.Rest)
+	assert.True(t, j.Good(), "fencing saves the data: the verdict is a tick")
+	assert.Equal(t, "✓ ", j.Mark())
+	assert.Equal(t, stale+" holds (this lesson's point)", j.Rule)
+	assert.Contains(t, j.Rest, "As the lesson expects, "+believe+" fails at step 13")
 	fencing.Seek(0)
 	assert.Equal(t, Judgement{OK: true, Rule: "holds: " + stale + " · " + believe}, fencing.Judge(), "the point first")
 }
@@ -54,4 +61,25 @@ func builtinSession(t *testing.T, id string) *Session {
 	s, err := Open(scn)
 	require.NoError(t, err)
 	return s
+}
+
+// The point leads only while every failure is one the lesson expects: an
+// unexpected one leads the verdict, with a cross, however the point stands.
+func TestAnUnexpectedFailureIsNeverLedByATick(t *testing.T) {
+	step := func(k int) *int { return &k }
+	invs := []report.Invariant{
+		{Name: "the point", OK: true},
+		{Name: "expected", FirstFailingStep: step(3), Detail: "as planned", Expected: true},
+	}
+	j := judge(invs, "the point")
+	assert.True(t, j.Good())
+	assert.Equal(t, "✓ the point holds (this lesson's point). As the lesson expects, expected fails at step 3: as planned", j.Text())
+
+	invs = append(invs, report.Invariant{Name: "surprise", FirstFailingStep: step(5), Detail: "a bug"})
+	j = judge(invs, "the point")
+	assert.False(t, j.Good())
+	assert.Equal(t, "✗ ", j.Mark())
+	assert.Equal(t, "expected: fails at step 3 (as the lesson expects)", j.Rule, "the first failure leads (the one the lesson expects before any other)")
+	assert.Contains(t, j.Rest, "surprise (step 5)")
+	assert.Contains(t, j.Rest, "✓ the point holds (this lesson's point)")
 }

@@ -274,7 +274,7 @@ func (c *PaneView) words(verdict lab.Judgement) app.UI {
 			}
 		}
 	}
-	cls := map[bool]string{true: "verdict good", false: "verdict bad"}[verdict.OK]
+	cls := map[bool]string{true: "verdict good", false: "verdict bad"}[verdict.Good()]
 	whole := verdict.Text()
 	if !c.gridded() {
 		// the verdict sits in a room as tall as the run's longest, which
@@ -285,7 +285,7 @@ func (c *PaneView) words(verdict lab.Judgement) app.UI {
 			app.If(room != c.page.Caption(i), func() app.UI { return app.Div().Class("caption sizer").Aria("hidden", true).Text(room) }),
 		), app.Div().Class("verdict-room").Body(
 			app.Div().ID(p.id("verdict")).Class(attrText(cls)).Attr("aria-label", attrText(whole)).Body(verdictParts(verdict)...),
-			app.Div().Class(attrText(map[bool]string{true: "verdict good sizer", false: "verdict bad sizer"}[longest.OK])).Aria("hidden", true).Body(verdictParts(longest)...),
+			app.Div().Class(attrText(map[bool]string{true: "verdict good sizer", false: "verdict bad sizer"}[longest.Good()])).Aria("hidden", true).Body(verdictParts(longest)...),
 		))
 	}
 	// the mark leads the caption's first line, the whole verdict in its

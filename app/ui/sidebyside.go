@@ -145,7 +145,7 @@ func (c *Comparison) Render() app.UI {
 	if c.gridded() {
 		verdicts = func(i int) app.UI {
 			j := c.page.Views[i].Judge()
-			if j.OK {
+			if j.Good() {
 				return nil
 			}
 			return app.Tr().Class("run-verdict").Body(app.Td().ColSpan(len(panel.Columns)).Body(
