@@ -21,7 +21,7 @@ func TestCoordinationLockBesideCentral(t *testing.T) {
 			}
 		}
 		require.Positive(t, col, "%s in %v", name, head)
-		rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+		rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr:not(.run-verdict)')].map(tr => [...tr.children].map(td => td.textContent))`)
 		require.Len(t, rows, 2)
 		return []string{rows[0][col], rows[1][col]}
 	}
@@ -49,7 +49,7 @@ func TestReplicatedLockOutlivesItsLeader(t *testing.T) {
 	p.key(kb.End)
 	column := func(name string) []string {
 		head := eval[[]string](p, `[...document.querySelectorAll('#side-by-side thead th')].map(th => th.textContent)`)
-		rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+		rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr:not(.run-verdict)')].map(tr => [...tr.children].map(td => td.textContent))`)
 		for i, h := range head {
 			if h == name {
 				return []string{rows[0][i], rows[1][i]}

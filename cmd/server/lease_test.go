@@ -36,7 +36,7 @@ func TestPauseAClientFromTheMenu(t *testing.T) {
 func TestLeaseLessonsSideBySide(t *testing.T) {
 	p := open(t, "/?s=lease-no-fencing&s.2=lease-fencing")
 	p.key(kb.End)
-	rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+	rows := eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr:not(.run-verdict)')].map(tr => [...tr.children].map(td => td.textContent))`)
 	require.Len(t, rows, 2)
 	head := eval[[]string](p, `[...document.querySelectorAll('#side-by-side thead th')].map(th => th.textContent)`)
 	col := -1
@@ -63,7 +63,7 @@ func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
 	p.waitFor(`location.search.includes("sc.2=")`, "the switched run travels in the link")
 	assert.Contains(t, p.text("#changes-2"), "epochs: on here, off in the lesson as written")
 	p.key(kb.End)
-	rows := eval[[]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => tr.children[0].textContent)`)
+	rows := eval[[]string](p, `[...document.querySelectorAll('#side-by-side tbody tr:not(.run-verdict)')].map(tr => tr.children[0].textContent)`)
 	require.Len(t, rows, 2)
 	assert.NotContains(t, rows[0], "(epochs")
 	assert.True(t, strings.HasSuffix(rows[1], "(epochs on)"), rows[1])

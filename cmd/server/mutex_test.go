@@ -104,11 +104,11 @@ func TestComparisonInThePage(t *testing.T) {
 	p.settle(before)
 	assert.Equal(t, "mutex-contention-high-maekawa", p.query().Get("s.6"))
 	rows := func() [][]string {
-		return eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+		return eval[[][]string](p, `[...document.querySelectorAll('#side-by-side tbody tr:not(.run-verdict)')].map(tr => [...tr.children].map(td => td.textContent))`)
 	}
 	require.Len(t, rows(), 6)
 	p.key(kb.End)
-	p.waitFor(`[...document.querySelectorAll('#side-by-side tbody tr')][5].children[7].textContent === "true"`, "Maekawa deadlocks")
+	p.waitFor(`[...document.querySelectorAll('#side-by-side tbody tr:not(.run-verdict)')][5].children[7].textContent === "true"`, "Maekawa deadlocks")
 	byRun := map[string][]string{}
 	for _, r := range rows() {
 		byRun[r[0]] = r
