@@ -68,8 +68,9 @@ func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
 	assert.NotContains(t, rows[0], "(epochs")
 	assert.True(t, strings.HasSuffix(rows[1], "(epochs on)"), rows[1])
 	p.click("#all-runs", false)
-	p.waitFor(`!!document.getElementById("verdict")`, "back to both runs")
-	assert.Contains(t, p.text("#verdict"), "two processes act as leader", "the first pane's split brain")
+	p.waitFor(`!!document.getElementById("run-verdict")`, "back to both runs")
+	assert.Equal(t, "✗", p.text("#verdict"), "the first pane's cell leads its caption with a ✗")
+	assert.Contains(t, p.text("#run-verdict"), "two processes act as leader", "the first pane's split brain, under its row of the table")
 	p.screenshot("epochs-switch")
 	p.noConsoleErrors()
 }
