@@ -17,6 +17,7 @@
 package ui
 
 import (
+	"cmp"
 	"net/url"
 	"strings"
 
@@ -215,6 +216,14 @@ func (c *Lab) refuse(err error) {
 // embed=1: a link it did not come from (the slides' load, the default
 // lesson of a refused link) does not say so itself.
 func (c *state) setPage(p *lab.Page) {
+	if old := c.page; old != nil && old != p {
+		// the learner's presentation stays with whatever opens next (a
+		// comparison, a file): the text size, the theme, and the one site
+		// whose slides may drive an embedded page
+		p.Text = cmp.Or(p.Text, old.Text)
+		p.Theme = cmp.Or(p.Theme, old.Theme)
+		p.Origin = cmp.Or(p.Origin, old.Origin)
+	}
 	c.page, c.index = p, false
 	p.Embed = c.embed
 	for len(c.panes) < len(p.Views) {

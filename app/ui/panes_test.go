@@ -273,3 +273,17 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 	assert.Equal(t, "true", last[7].text(), "Maekawa's run deadlocks")
 	assert.Equal(t, "6", p.id("side-by-side").tags("tr")[5].tags("td")[4].text()[:1], "Suzuki–Kasami: about N = 7 per entry")
 }
+
+// A comparison opened from the picker keeps the learner's presentation:
+// the text size and the theme the link asked for stay on the page and in
+// its link.
+func TestAComparisonKeepsTheTextSizeAndTheme(t *testing.T) {
+	r := mountAt(t, url.Values{"s": {"central-queue"}, "text": {"XL"}, "theme": {"dark"}}, false)
+	require.Equal(t, "XL", r.c.page.Text)
+	r.do(func(ctx app.Context) { require.True(t, r.c.header().openComparison(ctx, comparisonPrefix+"mutex-contention-high")) })
+	require.Len(t, r.c.page.Views, 6)
+	assert.Equal(t, "XL", r.c.page.Text)
+	assert.Equal(t, "dark", r.c.page.Theme)
+	assert.Equal(t, "XL", r.url().Get("text"))
+	assert.Equal(t, "dark", r.url().Get("theme"))
+}
