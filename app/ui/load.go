@@ -109,6 +109,9 @@ func (c *Importer) loadPasted(ctx app.Context) { c.openText(ctx, pastedText, c.l
 // was not loaded and keeps the view; it reports whether it opened.
 func (c *Importer) openText(ctx app.Context, what, text string) bool {
 	if logimport.IsLog(text) {
+		if what == pastedText {
+			what = pastedLog
+		}
 		return c.openLog(ctx, what, text)
 	}
 	if len(text) > lab.MaxPacked {
@@ -184,14 +187,18 @@ func (c *Importer) openLog(ctx app.Context, what, text string) bool {
 // logName is what titles a log's runs: the file's name, or none for a
 // pasted log.
 func logName(what string) string {
-	if what == pastedText {
+	if what == pastedText || what == pastedLog {
 		return ""
 	}
 	return what
 }
 
-// pastedText names what was pasted in the Load panel, in a problem.
-const pastedText = "This scenario"
+// pastedText names what was pasted in the Load panel, in a problem, and
+// pastedLog a pasted log.
+const (
+	pastedText = "This scenario"
+	pastedLog  = "This log"
+)
 
 // loadFile opens a scenario file the learner picked or dropped on the
 // page, in the focused pane; a file larger than a log may be

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -32,4 +33,20 @@ func TestImporterOpensAPastedScenario(t *testing.T) {
 	assert.False(t, r.st.loading, "the panel closes")
 	assert.Equal(t, "token-ring-crash", r.st.sess(0).Scenario().ID)
 	assert.Nil(t, r.page().byID("scenario-text"))
+}
+
+// A pasted log that breaks a rule is refused as a log, with its line:
+// not as a scenario.
+func TestImporterNamesARefusedPastedLog(t *testing.T) {
+	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
+		return app.If(c.loading, func() app.UI { return c.importer() })
+	})
+	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	r.do(func(ctx app.Context) {
+		r.st.loadText = "A {\"A\":1}\nstart\nB {\"B\":1, \"A\":5}\nreceive\n"
+		r.st.importer().loadPasted(ctx)
+	})
+	assert.True(t, strings.HasPrefix(r.st.problem, "This log was not opened: "), r.st.problem)
+	assert.Contains(t, r.st.problem, "line ")
+	assert.Equal(t, "snapshot-bank", r.st.sess(0).Scenario().ID, "the lesson stays")
 }
