@@ -167,6 +167,11 @@ func (c *Importer) openLog(ctx app.Context, what, text string) bool {
 			c.header().addScenario(ctx, s)
 			shown++
 		}
+		if shown > 1 && c.page.Together {
+			// a log is a finished execution: its runs open whole, as one
+			// alone does (stepping together starts them from the beginning)
+			c.page.Seek(c.focus, c.page.Len(c.focus))
+		}
 		switch {
 		case shown < len(runs):
 			c.problem = fmt.Sprintf("%s has more executions than the page has room for: a page shows %d runs, so its first %d are open", what, lab.MaxViews, shown)

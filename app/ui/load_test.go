@@ -50,3 +50,23 @@ func TestImporterNamesARefusedPastedLog(t *testing.T) {
 	assert.Contains(t, r.st.problem, "line ")
 	assert.Equal(t, "snapshot-bank", r.st.sess(0).Scenario().ID, "the lesson stays")
 }
+
+// A log of several executions opens each in a pane of its own, every one
+// whole, as one execution alone opens: not at step 0 with empty lanes.
+func TestALogOfSeveralExecutionsOpensWhole(t *testing.T) {
+	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
+		return app.If(c.loading, func() app.UI { return c.importer() })
+	})
+	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	r.do(func(ctx app.Context) {
+		r.st.loadText = "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^=== (?<trace>.*) ===$\n=== first ===\nA {\"A\":1}\nstart\nA {\"A\":2}\nsend\nB {\"A\":2, \"B\":1}\nreceive\n=== second ===\nB {\"B\":1}\nalone\n"
+		r.st.importer().loadPasted(ctx)
+	})
+	require.Empty(t, r.st.problem)
+	require.Len(t, r.st.page.Views, 2)
+	for i, v := range r.st.page.Views {
+		assert.Equal(t, v.Len(), v.Step(), "execution %d opens whole", i+1)
+	}
+	assert.Equal(t, 4, r.st.page.Views[0].Len())
+	assert.Equal(t, 1, r.st.page.Views[1].Len())
+}
