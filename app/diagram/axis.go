@@ -59,21 +59,29 @@ func FrameEnd(reach, end float64) float64 {
 
 // TimeAt maps a pixel column of the scene back to the axis.
 func (s *Scene) TimeAt(x float64) float64 {
-	return s.T0 + (x-marginLeft*s.unit())*(s.T1-s.T0)/s.PlotWidth()
+	return s.T0 + (x-s.leftMargin()*s.unit())*(s.T1-s.T0)/s.PlotWidth()
 }
 
 // XOf maps a point of the axis to a pixel column of the scene.
 func (s *Scene) XOf(t float64) float64 {
-	return marginLeft*s.unit() + (t-s.T0)*s.PlotWidth()/(s.T1-s.T0)
+	return s.leftMargin()*s.unit() + (t-s.T0)*s.PlotWidth()/(s.T1-s.T0)
 }
 
 // PlotWidth is the width of the plot area in pixels.
-func (s *Scene) PlotWidth() float64 { return s.Width - (marginLeft+marginRight)*s.unit() }
+func (s *Scene) PlotWidth() float64 { return s.Width - (s.leftMargin()+marginRight)*s.unit() }
+
+// leftMargin is the plot's left margin, in layout units.
+func (s *Scene) leftMargin() float64 {
+	if s.left <= 0 {
+		return marginLeft
+	}
+	return s.left
+}
 
 // X maps an axis value to a pixel column.
 func (l *layout) X(t float64) float64 {
-	w := l.opt.Width - marginLeft - marginRight
-	return marginLeft + (t-l.t0)*w/(l.t1-l.t0)
+	w := l.opt.Width - l.left - marginRight
+	return l.left + (t-l.t0)*w/(l.t1-l.t0)
 }
 
 func (l *layout) lanes() {
@@ -94,7 +102,7 @@ func (l *layout) lanes() {
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
 		l.tag = tagOf(WhatName).at(sim.NodeID(i))
 		if i%every == 0 {
-			l.text(Shape{X1: marginLeft - 10, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: name}, prioFixed, 0)
+			l.text(Shape{X1: l.left - laneNameGap, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: laneLabel(name, l.left)}, prioFixed, 0)
 		}
 		if c, skew := l.ix.Clock(sim.NodeID(i), l.k); skew != 0 || c.Drift != 0 {
 			// a clock that is off (◷, a clock face every font has, unlike
@@ -106,10 +114,10 @@ func (l *layout) lanes() {
 			if gap < 2*(textAscent+textDescent) {
 				prio = prioCut
 			}
-			l.text(Shape{X1: marginLeft - 10, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("◷%+d", skew)}, prio, 0, point{marginLeft + 4, y - 4})
+			l.text(Shape{X1: l.left - laneNameGap, Y1: y + 17, Color: UserCutColor, Align: AlignRight, Text: fmt.Sprintf("◷%+d", skew)}, prio, 0, point{l.left + 4, y - 4})
 			if c.Drift != 0 {
 				// its rate, a line lower
-				l.text(Shape{X1: marginLeft - 10, Y1: y + 30, Color: UserCutColor, Align: AlignRight, Text: "×" + sim.RateText(c.Rate())}, prioCut, 0, point{marginLeft + 4, y + 9})
+				l.text(Shape{X1: l.left - laneNameGap, Y1: y + 30, Color: UserCutColor, Align: AlignRight, Text: "×" + sim.RateText(c.Rate())}, prioCut, 0, point{l.left + 4, y + 9})
 			}
 		}
 	}
@@ -118,7 +126,7 @@ func (l *layout) lanes() {
 	// time ticks along the bottom; at most a few dozen, however large the
 	// axis values (at 1e308, t += step no longer moves t)
 	// at most 8, fewer where their numbers would not fit side by side
-	room := (l.opt.Width - marginLeft - marginRight) / (TextWidth(fmt.Sprintf("%g", l.t1), false) + 14)
+	room := (l.opt.Width - l.left - marginRight) / (TextWidth(fmt.Sprintf("%g", l.t1), false) + 14)
 	step := niceStep((l.t1 - l.t0) / min(8, max(room, 2)))
 	yb := l.opt.Height - l.bottom + 16
 	for t, i := math.Ceil(l.t0/step)*step, 0; t <= l.t1 && i < maxTicks; t, i = t+step, i+1 {
@@ -137,7 +145,7 @@ func (l *layout) lanes() {
 			label = "Lamport"
 		}
 		// (left out should a long first tick need its room)
-		l.text(Shape{X1: marginLeft - 22, Y1: yb, Color: Faint, Align: AlignRight, Text: label}, prioCut, 0)
+		l.text(Shape{X1: l.left - 22, Y1: yb, Color: Faint, Align: AlignRight, Text: label}, prioCut, 0)
 		return
 	}
 	l.text(Shape{X1: l.X(l.t1), Y1: yb + 15, Color: Faint, Align: AlignRight, Text: label + " →"}, prioFixed, 0)

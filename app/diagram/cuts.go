@@ -54,7 +54,7 @@ func (l *layout) cuts() {
 		}
 		label := fmt.Sprintf("cut %d", g.group)
 		if ns := notes[g]; len(ns) > 0 {
-			label = listWithin(label+" · "+l.noteWords(g.role)+": ", ns, l.opt.Width-marginLeft-marginRight)
+			label = listWithin(label+" · "+l.noteWords(g.role)+": ", ns, l.opt.Width-l.left-marginRight)
 		}
 		l.tag = tagOf(WhatCut).as(g.role)
 		l.staircase(pts, ToneColor(rs.Tone), flags, label)

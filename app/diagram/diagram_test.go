@@ -213,6 +213,41 @@ func TestCloseLanesNameEveryOther(t *testing.T) {
 	}
 }
 
+// Long process names (a log's hosts) are drawn whole left of their lanes,
+// which start after them: the margin grows with the longest name, up to a
+// third of the drawing, and a name longer still ends in "…"; nothing is
+// cut by the drawing's left edge.
+func TestLongLaneNamesFitTheMargin(t *testing.T) {
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	s.Names = []string{"A", "Balancer", "client-testGetEv"}
+	r, err := scenariotest.Plan(t, s).Run()
+	require.NoError(t, err)
+	names := func(w float64) map[int]string {
+		sc := layout(r, r.Len(), diagram.Options{Width: w, Height: 300, Scale: diagram.TextScale("L")})
+		boxes := sc.TextBoxes()
+		n, drawn := 0, map[int]string{}
+		for _, sh := range sc.Shapes {
+			if sh.Op != diagram.OpText {
+				continue
+			}
+			b := boxes[n]
+			n++
+			if p, ok := sh.Tag.Process(); ok && sh.Tag.What == diagram.WhatName {
+				drawn[int(p)] = sh.Text
+				assert.GreaterOrEqual(t, b.X0, 0.0, "width %v: %q is inside the drawing", w, sh.Text)
+				assert.LessOrEqual(t, b.X1, sc.XOf(sc.T0)+0.5, "width %v: %q ends before its lane starts", w, sh.Text)
+			}
+		}
+		return drawn
+	}
+	assert.Equal(t, map[int]string{0: "A", 1: "Balancer", 2: "client-testGetEv"}, names(898), "every name whole on a projector's diagram")
+	narrow := names(300)
+	assert.Equal(t, "Balancer", narrow[1], "a name of 8 letters is whole in a narrow one")
+	assert.True(t, strings.HasSuffix(narrow[2], "…") && strings.HasPrefix(s.Names[2], strings.TrimSuffix(narrow[2], "…")), "the longest is shortened: %q", narrow[2])
+	assert.Greater(t, len([]rune(narrow[2])), 8, "with as much of it as a third of the drawing holds: %q", narrow[2])
+}
+
 // TestEveryMessageIsDrawn checks every prefix of the run: each message sent
 // so far has exactly one line in its kind's style, received ones end on the
 // receiver's lane at the delivery's dot, in-flight ones at the now line.

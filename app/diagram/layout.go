@@ -93,6 +93,39 @@ func HeightFor(n int) float64 { return min(max(80+90*float64(n), 240), 680) }
 // DefaultSpan is the time window shown when a run is too long to fit.
 const DefaultSpan = 160
 
+// leftMargin is the plot's left margin for these lane names: marginLeft,
+// or wider for a long name (a log's host "client-testGetEveryNSeconds"),
+// up to a third of the drawing and maxLeftMargin; a name longer still
+// is shortened (laneLabel).
+func leftMargin(names []string, width float64) float64 {
+	widest := 0.0
+	for _, n := range names {
+		widest = max(widest, TextWidth(n, true))
+	}
+	return min(max(marginLeft, widest+laneNameGap+6), max(marginLeft, min(maxLeftMargin, width/3)))
+}
+
+// laneLabel is a lane's name as drawn left of it: whole, or shortened with
+// "…" to the room the margin leaves.
+func laneLabel(name string, left float64) string {
+	room := left - laneNameGap - 2
+	if TextWidth(name, true) <= room {
+		return name
+	}
+	r := []rune(name)
+	for len(r) > 1 && TextWidth(string(r)+"…", true) > room {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
+
+const (
+	// laneNameGap is the room between a lane's name and the lane.
+	laneNameGap = 10
+	// maxLeftMargin bounds the left margin, in layout units.
+	maxLeftMargin = 180
+)
+
 // Margins of the plot area. A short drawing (a run in a compare view's
 // grid) has the compact top and bottom margins: its axis keeps its ticks
 // and gives its title a short form beside them.
@@ -133,8 +166,11 @@ type Scene struct {
 	// FontSize is the text's size in CSS pixels.
 	FontSize float64
 	// Hidden counts the texts left out for want of room.
-	Hidden  int
-	u       float64
+	Hidden int
+	u      float64
+	// left is the plot's left margin, in layout units: room for the
+	// longest lane name (0: marginLeft).
+	left    float64
 	lanes   []float64
 	laneGap float64
 	arrows  []arrow
@@ -147,12 +183,14 @@ type Scene struct {
 
 // layout holds the coordinate mapping while a scene is built.
 type layout struct {
-	ix     *Index
-	tr     *trace.Trace
-	k      int
-	spec   *sim.Spec
-	opt    Options
-	xs     []float64 // the axis value of each step of the whole run
+	ix   *Index
+	tr   *trace.Trace
+	k    int
+	spec *sim.Spec
+	opt  Options
+	xs   []float64 // the axis value of each step of the whole run
+	// left is the plot's left margin (leftMargin).
+	left   float64
 	t0, t1 float64
 	now    float64
 	// s0 is the first step inside the window.
@@ -200,6 +238,8 @@ func (ix *Index) Layout(k int, spec *sim.Spec, opt Options) *Scene {
 	}
 	opt.Width, opt.Height = opt.Width/u, opt.Height/u
 	l := &layout{ix: ix, tr: tr, k: k, spec: spec, opt: opt, xs: ix.xs, s: &Scene{Width: opt.Width, Height: opt.Height}}
+	l.left = leftMargin(tr.Names, opt.Width)
+	l.s.left = l.left
 	l.top, l.bottom = marginTop, marginBottom
 	if l.compact() {
 		l.top, l.bottom = compactMarginTop, compactMarginBottom

@@ -69,7 +69,7 @@ func (l *layout) messages() {
 	first, last, older := l.messageRange()
 	if older {
 		l.s.Older = true
-		l.text(Shape{X1: marginLeft + 4, Y1: l.top - 16, Color: NowColor, Align: AlignLeft, Tag: tagOf(WhatNote),
+		l.text(Shape{X1: l.left + 4, Y1: l.top - 16, Color: NowColor, Align: AlignLeft, Tag: tagOf(WhatNote),
 			Text: fmt.Sprintf("older messages still on their way are not drawn (the newest %d are)", maxEarlier)}, prioCut, 0)
 	}
 	// in-flight messages of one channel fan out along the now line, the
