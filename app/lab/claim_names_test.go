@@ -25,12 +25,8 @@ func TestEveryClaimShowsTheMessagesItNames(t *testing.T) {
 	named := 0
 	for _, topic := range scenario.Course() {
 		for _, c := range topic.Claims {
-			q, err := url.ParseQuery(ClaimQuery(c))
-			require.NoError(t, err)
-			page, err := PageFromQuery(q, false)
-			require.NoError(t, err, c.Text)
+			page := claimPage(t, c)
 			s := page.Views[0]
-			s.Scale = diagram.TextScale("L")
 			kinds := map[string]bool{}
 			for _, m := range s.Run().Trace().MsgsBefore(s.Run().Len()) {
 				kinds[m.Kind] = true
@@ -67,12 +63,8 @@ func TestEveryClaimShowsTheTextsItQuotes(t *testing.T) {
 			if c.Step > 2000 {
 				continue
 			}
-			q, err := url.ParseQuery(ClaimQuery(c))
-			require.NoError(t, err)
-			page, err := PageFromQuery(q, false)
-			require.NoError(t, err, c.Text)
+			page := claimPage(t, c)
 			s := page.Views[0]
-			s.Scale = diagram.TextScale("L")
 			lanes := map[string]bool{}
 			for _, n := range s.Run().Trace().Names {
 				lanes[n] = true
@@ -104,6 +96,18 @@ func TestEveryClaimShowsTheTextsItQuotes(t *testing.T) {
 		}
 	}
 	t.Logf("%d texts of the diagrams quoted by the claims", quoted)
+}
+
+// claimPage is the page the course's index opens for a claim, drawn at
+// text size L, as on a 1280×720 projector.
+func claimPage(t *testing.T, c scenario.Claim) *Page {
+	t.Helper()
+	q, err := url.ParseQuery(ClaimQuery(c))
+	require.NoError(t, err)
+	page, err := PageFromQuery(q, false)
+	require.NoError(t, err, c.Text)
+	page.Views[0].Scale = diagram.TextScale("L")
+	return page
 }
 
 // quotes says the claim has the text as words of its own.

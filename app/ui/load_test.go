@@ -15,10 +15,7 @@ import (
 // scenario is refused with the reason and the panel stays, a scenario
 // opens in the pane and the panel closes.
 func TestImporterOpensAPastedScenario(t *testing.T) {
-	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
-		return app.If(c.loading, func() app.UI { return c.importer() })
-	})
-	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	r := openLoadPanel(t)
 	require.True(t, r.st.loading)
 	assert.Equal(t, string(r.st.sess(0).File()), r.page().id("scenario-text").attrs["value"], "the lesson's file as an example")
 
@@ -38,10 +35,7 @@ func TestImporterOpensAPastedScenario(t *testing.T) {
 // A pasted log that breaks a rule is refused as a log, with its line:
 // not as a scenario.
 func TestImporterNamesARefusedPastedLog(t *testing.T) {
-	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
-		return app.If(c.loading, func() app.UI { return c.importer() })
-	})
-	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	r := openLoadPanel(t)
 	r.do(func(ctx app.Context) {
 		r.st.loadText = "A {\"A\":1}\nstart\nB {\"B\":1, \"A\":5}\nreceive\n"
 		r.st.importer().loadPasted(ctx)
@@ -54,10 +48,7 @@ func TestImporterNamesARefusedPastedLog(t *testing.T) {
 // A log of several executions opens each in a pane of its own, every one
 // whole, as one execution alone opens: not at step 0 with empty lanes.
 func TestALogOfSeveralExecutionsOpensWhole(t *testing.T) {
-	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
-		return app.If(c.loading, func() app.UI { return c.importer() })
-	})
-	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	r := openLoadPanel(t)
 	r.do(func(ctx app.Context) {
 		r.st.loadText = "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^=== (?<trace>.*) ===$\n=== first ===\nA {\"A\":1}\nstart\nA {\"A\":2}\nsend\nB {\"A\":2, \"B\":1}\nreceive\n=== second ===\nB {\"B\":1}\nalone\n"
 		r.st.importer().loadPasted(ctx)
@@ -69,4 +60,15 @@ func TestALogOfSeveralExecutionsOpensWhole(t *testing.T) {
 	}
 	assert.Equal(t, 4, r.st.page.Views[0].Len())
 	assert.Equal(t, 1, r.st.page.Views[1].Len())
+}
+
+// openLoadPanel is a page of snapshot-bank at step 3 with its Load panel
+// open.
+func openLoadPanel(t *testing.T) *partRig {
+	t.Helper()
+	r := mountPart(t, link("snapshot-bank", 3), func(c *state) app.UI {
+		return app.If(c.loading, func() app.UI { return c.importer() })
+	})
+	r.do(func(app.Context) { r.st.importer().toggleLoader() })
+	return r
 }

@@ -280,7 +280,9 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 func TestAComparisonKeepsTheTextSizeAndTheme(t *testing.T) {
 	r := mountAt(t, url.Values{"s": {"central-queue"}, "text": {"XL"}, "theme": {"dark"}}, false)
 	require.Equal(t, "XL", r.c.page.Text)
-	r.do(func(ctx app.Context) { require.True(t, r.c.header().openComparison(ctx, comparisonPrefix+"mutex-contention-high")) })
+	r.do(func(ctx app.Context) {
+		require.True(t, r.c.header().openComparison(ctx, comparisonPrefix+"mutex-contention-high"))
+	})
 	require.Len(t, r.c.page.Views, 6)
 	assert.Equal(t, "XL", r.c.page.Text)
 	assert.Equal(t, "dark", r.c.page.Theme)
