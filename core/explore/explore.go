@@ -157,14 +157,14 @@ type node struct {
 
 // Search is a breadth-first search over a run's schedules.
 type Search struct {
-	opts     Options
-	fork     *engine.Fork
-	start    int
-	ignored  []string
-	visited  map[uint64]int // fingerprint → fewest faults it was reached with
+	opts    Options
+	fork    *engine.Fork
+	start   int
+	ignored []string
+	visited map[uint64]int // fingerprint → fewest faults it was reached with
 	// own are the states of the run's own course within the search's
 	// depth, for a search asked for a schedule that differs from it
-	own map[uint64]bool
+	own      map[uint64]bool
 	frontier []*node
 	next     []*node
 	at       int // the frontier's next node to expand
