@@ -108,7 +108,7 @@ func (p *painter) fill(c color.RGBA, alpha float64, polys ...[]float64) {
 		p.z.ClosePath()
 	}
 	c.A = uint8(255 * alpha)
-	src := image.NewUniform(color.NRGBA{R: c.R, G: c.G, B: c.B, A: c.A})
+	src := image.NewUniform(color.NRGBA(c))
 	// the rasterizer is the box's size: draw only its part on the image
 	mask := image.NewAlpha(image.Rect(0, 0, b.Dx(), b.Dy()))
 	p.z.Draw(mask, mask.Bounds(), image.Opaque, image.Point{})

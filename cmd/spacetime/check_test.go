@@ -224,6 +224,7 @@ func TestCheckReportsPanics(t *testing.T) {
 		Check: func(v sim.View) sim.Verdict {
 			if v.Steps() == 30 {
 				var m map[int]int
+				//lint:ignore SA5000 the panic is the point
 				m[v.Steps()]++
 			}
 			return sim.Verdict{OK: true}

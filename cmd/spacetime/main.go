@@ -274,6 +274,7 @@ func run(args []string, out io.Writer) error {
 
 func (c *cli) run(args []string) error {
 	if len(args) == 0 {
+		//lint:ignore ST1005 the usage follows on its own lines
 		return errUsage{errors.New("no command given\n" + usage)}
 	}
 	switch args[0] {
