@@ -20,8 +20,8 @@ import (
 
 // TikZOptions shapes a LaTeX figure.
 type TikZOptions struct {
-	// Width is the width of the time axis in centimetres (16 if 0): the
-	// run's time is scaled to it, at most a centimetre a unit.
+	// Width is the width of the time axis in centimetres (TikZWidth if
+	// 0): the run's time is scaled to it, at most a centimetre a unit.
 	Width float64
 	// Title is written as a comment at the top of the document.
 	Title string
@@ -33,10 +33,17 @@ type TikZOptions struct {
 // tikzMaxWidth bounds the figure's width: wider is no page's.
 const tikzMaxWidth = 100.0
 
+// TikZWidth is the time axis's width, in centimetres, when none is asked
+// for: the figure with its names and the notes that stand past the axis's
+// end fits an article's text width (345 pt, 12.1 cm), as a test checks
+// for lessons with long names and notes (at 10 cm two do not).
+const TikZWidth = 8.0
+
 // TikZ writes the first k steps of the indexed run as a LaTeX document that
 // compiles as it is with pdflatex into a page the figure's size; what lies
-// between its "figure" comments can be pasted into notes that load
-// messagepassing and xcolor, with the colours defined above it. Times are the index's axis (simulated time or
+// between its "figure" comments, the colours and macros it uses
+// included, can be pasted into notes that load messagepassing and xcolor.
+// Times are the index's axis (simulated time or
 // Lamport's clock). A message still on its way at step k is dashed up to
 // the present; one the network lost ends in a cross.
 func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
@@ -44,7 +51,7 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	k = min(max(k, 0), tr.Len())
 	w := opt.Width
 	if w <= 0 || math.IsNaN(w) {
-		w = 16
+		w = TikZWidth
 	}
 	w = min(w, tikzMaxWidth)
 	now := ix.upTo[k] + 1
@@ -60,7 +67,7 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	t.messages(opt.Highlight)
 	t.annotations()
 	t.axis(unit)
-	t.legend()
+	t.legend(w)
 
 	var b bytes.Buffer
 	b.WriteString("% Drawn by Spacetime with the messagepassing package (texlive-science).\n")
@@ -69,14 +76,15 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	}
 	fmt.Fprintf(&b, "%% The first %d steps of %d.\n", k, tr.Len())
 	b.WriteString("\\documentclass{article}\n\\usepackage{messagepassing}\n\\usepackage{xcolor}\n")
+	b.WriteString("\\newsavebox{\\spacetimefigure}\n\\begin{document}\n\\begin{lrbox}{\\spacetimefigure}\n% figure\n")
+	// what the figure uses is defined inside it, so that it pastes whole
 	for _, c := range slices.Sorted(maps.Keys(t.colors)) {
 		fmt.Fprintf(&b, "\\definecolor{%s}{HTML}{%s}\n", colorName(c), strings.TrimPrefix(Palette[c], "#"))
 	}
 	if t.textNames {
 		b.WriteString("% a process whose name is no TeX name: \\newprocess with the name as text\n")
-		b.WriteString("\\newcommand{\\textprocess}[2]{\\addtocounter{processnb}{1}\\coordinate (#1) at (0, -\\value{processnb}); \\draw (#1) node[anchor=east] {#2};}\n")
+		b.WriteString("\\providecommand{\\textprocess}[2]{\\addtocounter{processnb}{1}\\coordinate (#1) at (0, -\\value{processnb}); \\draw (#1) node[anchor=east] {#2};}\n")
 	}
-	b.WriteString("\\newsavebox{\\spacetimefigure}\n\\begin{document}\n\\begin{lrbox}{\\spacetimefigure}\n% figure\n")
 	b.WriteString("\\begin{messagepassing}[y=0.9cm, every node/.style={font=\\scriptsize}, >={Stealth[length=4pt]}]\n")
 	for i, name := range tr.Names {
 		if t.ids[i] == name {
@@ -316,13 +324,19 @@ func (t *tikz) messages(highlight []int) {
 }
 
 // legend names the kinds of message drawn, each beside a stroke of its
-// style, under the axis: a printed page has no hover.
-func (t *tikz) legend() {
+// style, under the axis: a printed page has no hover. Its entries wrap
+// into rows as wide as the axis, so that a run of many kinds keeps the
+// figure's width.
+func (t *tikz) legend(width float64) {
 	y := -float64(len(t.ids)+1) - 0.5
 	x := 0.0
 	for _, kind := range t.kindOrder {
+		w := 1.2 + 0.16*float64(len([]rune(kind)))
+		if x > 0 && x+w > width {
+			x, y = 0, y-0.45
+		}
 		fmt.Fprintf(t.out, "\\draw[->, %s] (%s,%s) -- +(0.6,0) node[right, text=black] {%s};\n", t.kinds[kind], num(x), num(y), texText(kind))
-		x += 1.2 + 0.16*float64(len([]rune(kind)))
+		x += w
 	}
 }
 

@@ -98,7 +98,7 @@ func TestTikZNamesTeXCannotRead(t *testing.T) {
 	tex := tikzOf(r, r.Len())
 	assert.Contains(t, tex, `\textprocess{p1}{node\_1}`)
 	assert.Contains(t, tex, `\textprocess{p2}{x\$y}`)
-	assert.Contains(t, tex, `\newcommand{\textprocess}`)
+	assert.Contains(t, tex, `\providecommand{\textprocess}`)
 	assert.Equal(t, 1, count(tex, `\\send(withname)?\{p1\}\{[0-9.]+\}\{p2\}`))
 }
 
@@ -138,6 +138,21 @@ func TestTikZCompiles(t *testing.T) {
 			assert.Positive(t, info.Size())
 			assert.True(t, strings.Contains(string(out), "("+"1 page"), "one page, the figure's:\n%s", tail(string(out), 600))
 			assert.False(t, strings.Contains(string(out), "Overfull"), "nothing sticks out:\n%s", tail(string(out), 600))
+
+			// README's recipe: what lies between the figure's comments,
+			// pasted into an article that loads messagepassing and xcolor,
+			// compiles, and fits the article's text width
+			tex := tikzOf(r, r.Len())
+			from, to := strings.Index(tex, "% figure\n"), strings.Index(tex, "% end of figure")
+			require.True(t, from >= 0 && to > from)
+			article := "\\documentclass{article}\n\\usepackage{messagepassing}\n\\usepackage{xcolor}\n\\begin{document}\nSome notes.\n\n\\noindent\n" +
+				tex[from:to] + "\nMore notes.\n\\end{document}\n"
+			require.NoError(t, os.WriteFile(filepath.Join(dir, id+"-notes.tex"), []byte(article), 0o644))
+			cmd = exec.CommandContext(ctx, pdflatex, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", id+"-notes.tex")
+			cmd.Dir = dir
+			out, err = cmd.CombinedOutput()
+			require.NoError(t, err, "the figure pasted into an article:\n%s", tail(string(out), 1500))
+			assert.False(t, strings.Contains(string(out), "Overfull"), "the figure fits an article's text width:\n%s", tail(string(out), 600))
 		})
 	}
 }

@@ -824,7 +824,7 @@ func (c *cli) export(args []string) error {
 	width := fs.String("width", "1200", "svg and png width in pixels")
 	height := fs.String("height", "", "svg height in pixels (default: fits the processes)")
 	scale := fs.String("scale", "2", "png: pixels of the file per pixel of the picture, from 0.5 to 8")
-	cm := fs.String("cm", "16", "tikz: the time axis's width in centimetres, from 2 to 100")
+	cm := fs.String("cm", strconv.FormatFloat(diagram.TikZWidth, 'g', -1, 64), "tikz: the time axis's width in centimetres, from 2 to 100")
 	output := fs.String("o", "", "write to this file instead of standard output")
 	// check what needs no run before running
 	file, err := parse(fs, args)
