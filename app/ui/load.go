@@ -183,8 +183,15 @@ func (c *Importer) openLog(ctx app.Context, what, text string) bool {
 	if !opened {
 		return false
 	}
+	var notes []string
+	if imported.Skipped != nil {
+		notes = append(notes, fmt.Sprintf("%s, %v.", what, imported.Skipped)) // "x.log, line 5: 3 lines match no event …"
+	}
 	if !c.sess(c.focus).Linkable() {
-		c.panes[c.focus].notice = "This log is too large for a link: the page's address does not hold it, so reloading the page does not open it again."
+		notes = append(notes, "This log is too large for a link: the page's address does not hold it, so reloading the page does not open it again.")
+	}
+	if len(notes) > 0 {
+		c.panes[c.focus].notice = strings.Join(notes, " ")
 	}
 	return true
 }

@@ -72,3 +72,16 @@ func openLoadPanel(t *testing.T) *partRig {
 	r.do(func(app.Context) { r.st.importer().toggleLoader() })
 	return r
 }
+
+// A log with lines that match no event opens, as ShiViz opens it, and the
+// pane says how many lines it passed over and where the first is.
+func TestALogWithLinesThatMatchNoEventOpens(t *testing.T) {
+	r := openLoadPanel(t)
+	r.do(func(ctx app.Context) {
+		r.st.loadText = "A {\"A\":1}\nsend\n[INFO] dead letter\nB {\"A\":1, \"B\":1}\nreceive\n"
+		r.st.importer().loadPasted(ctx)
+	})
+	require.Empty(t, r.st.problem)
+	assert.Equal(t, 2, len(r.st.sess(0).Run().Trace().Names), "the log opened")
+	assert.Contains(t, r.st.panes[0].notice, "This log, line 3: 1 line matches no event")
+}

@@ -597,9 +597,13 @@ func (c *cli) readFile(file string, mb int64) (s *scenario.Scenario, made *scena
 	case strings.HasSuffix(strings.ToLower(file), ".py"):
 		s, err = scenario.ForProgram(programID(file), python.ID, string(data), defaultProgramN, defaultProgramSteps)
 	case logimport.IsLog(data):
-		var runs []*scenario.Plan
-		if runs, err = logimport.FromLog(data, filepath.Base(displayName(file))); err == nil {
-			made = runs[0]
+		var imported *logimport.LogImport
+		if imported, err = logimport.ImportLog(data, filepath.Base(displayName(file))); err == nil {
+			made = imported.Runs[0]
+			if imported.Skipped != nil {
+				// said, not refused: ShiViz opens such a log too
+				fmt.Fprintf(c.stderr, "spacetime: %s, %v\n", displayName(file), imported.Skipped)
+			}
 		}
 	default:
 		s, err = scenario.ParseBeside(data, c.readBeside(file))

@@ -1083,3 +1083,15 @@ func TestUsageNamesEveryFault(t *testing.T) {
 	flat := strings.ReplaceAll(usage, "\n", "")
 	assert.Contains(t, flat, strings.Join(faults.Names(), ","))
 }
+
+// A log with lines that match no event runs as ShiViz opens it, and the
+// command says on its standard error how many lines it passed over and
+// where the first is.
+func TestRunPassesOverLinesThatMatchNoEvent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "noisy.log")
+	require.NoError(t, os.WriteFile(path, []byte("A {\"A\":1}\nsend\n[INFO] dead letter\nB {\"A\":1, \"B\":1}\nreceive\n"), 0o644))
+	var out, errs bytes.Buffer
+	require.NoError(t, (&cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errs}).run([]string{"run", path}))
+	assert.Contains(t, out.String(), "LOG")
+	assert.Contains(t, errs.String(), `noisy.log, line 3: 1 line matches no event of the parsing expression and was passed over, as ShiViz passes over them; the first: "[INFO] dead letter"`)
+}

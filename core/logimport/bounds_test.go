@@ -118,7 +118,7 @@ func hostileLogs() []hostileLog {
 		}, logimport.MaxLogExecutions, "line 9: a log opens at most 6 executions (as many as a page shows side by side), and execution 7 starts here"},
 		{"the delimiter (?<trace>) makes every character an execution", func() []byte {
 			return logOf(size, withExpression("(?<trace>)"), func(int) (string, bool) { return ownClock(0, 1), true })
-		}, 0, "execution 1: line 3: this is neither a scenario file"},
+		}, 0, "execution 1: line 3: no event matches the parsing expression"},
 		{"the delimiter (?<trace>) over white space only", func() []byte {
 			return logOf(size, withExpression("(?<trace>)"), func(int) (string, bool) { return "      \n", true })
 		}, 0, fmt.Sprintf("line %d: the execution delimiter matches more than 4096 times before any execution", 3+4096/7)},

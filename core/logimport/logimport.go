@@ -106,6 +106,43 @@ type LogImport struct {
 	// together; or the delimiter's matches read); nil when every
 	// execution is open.
 	Unopened *LogError
+	// Skipped says how many lines matched no event and were passed over,
+	// as ShiViz passes over them, and where the first is; nil when none.
+	Skipped *LogError
+}
+
+// skipped counts the lines of a log that match no event.
+type skipped struct {
+	lines int
+	// first is the first such line's number and text
+	first     int
+	firstText string
+}
+
+// add counts the lines of gap, text at offset at of the file that
+// matches no event, and keeps the first.
+func (k *skipped) add(gap string, at int, lines *lineCounter) {
+	for _, line := range strings.Split(gap, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if k.lines == 0 {
+			k.first, k.firstText = lines.line(at+strings.Index(gap, line)), strings.TrimSpace(line)
+		}
+		k.lines++
+	}
+}
+
+// note is what the page and the command say of the lines passed over.
+func (k *skipped) note() *LogError {
+	if k.lines == 0 {
+		return nil
+	}
+	what := "1 line matches"
+	if k.lines > 1 {
+		what = fmt.Sprintf("%d lines match", k.lines)
+	}
+	return &LogError{Line: k.first, Problem: fmt.Sprintf("%s no event of the parsing expression and %s passed over, as ShiViz passes over them; the first: %q", what, map[bool]string{true: "was", false: "were"}[k.lines == 1], clipLine(k.firstText))}
 }
 
 // FromLog reads a ShiViz or GoVector log into one scenario for each of
@@ -169,13 +206,14 @@ func ImportLog[T ~string | ~[]byte](data T, name string) (*LogImport, error) {
 	}
 	several := len(parts) > 1 || rest != nil
 	imported := &LogImport{}
+	var passed skipped
 	room := MaxLogEvents // the events the executions still to open may have
 	for i, p := range parts {
 		title := p.title
 		if title == "" && several {
 			title = "execution " + strconv.Itoa(i+1)
 		}
-		s, events, err := importExecution(re, p.text, p.at, lines, name, title, expr == GoVectorRegexp, room)
+		s, events, err := importExecution(re, p.text, p.at, lines, name, title, expr == GoVectorRegexp, room, &passed, bodyAt == 0)
 		var past *pastEvents
 		if errors.As(err, &past) && i > 0 {
 			// a later execution past the bound stays closed, as do those after it
@@ -198,6 +236,7 @@ func ImportLog[T ~string | ~[]byte](data T, name string) (*LogImport, error) {
 		return nil, &LogError{Problem: "has no events"}
 	}
 	imported.Unopened = rest
+	imported.Skipped = passed.note()
 	return imported, nil
 }
 
@@ -470,8 +509,8 @@ type execution struct {
 // importExecution reads one execution of a log, of at most room events:
 // its events, who receives from whom, when each happens, and the scenario
 // that replays it, with the number of its events.
-func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int) (*scenario.Plan, int, error) {
-	events, hosts, names, err := readEvents(re, text, at, lines, goVector, room)
+func importExecution(re *regexp.Regexp, text string, at int, lines *lineCounter, name, title string, goVector bool, room int, passed *skipped, guessed bool) (*scenario.Plan, int, error) {
+	events, hosts, names, err := readEvents(re, text, at, lines, goVector, room, passed, guessed)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -500,8 +539,11 @@ func (e *pastEvents) Error() string {
 // readEvents finds the events of an execution's text (at its offset in
 // the file), at most room of them, and the hosts, in order of their first
 // event. The matches are found only as far as the bound, before any array
-// of the events is made.
-func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVector bool, room int) ([]rawEvent, []string, *clockNames, error) {
+// of the events is made. Lines that match no event are passed over and
+// counted in passed, as ShiViz passes over them; but a file with no
+// expression of its own (guessed to be a GoVector log) whose first text
+// matches nothing may be no log at all, and is refused.
+func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVector bool, room int, passed *skipped, guessed bool) ([]rawEvent, []string, *clockNames, error) {
 	hostGroup, clockGroup, eventGroup := re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
 	seen := map[string]bool{}
 	var hosts []string
@@ -525,8 +567,11 @@ func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVe
 			return nil, nil, nil, &LogError{Line: lines.line(at + m[0]), Problem: "the parsing expression matches empty text here: an event's match holds at least its host and its clock"}
 		}
 		if gap := text[from:m[0]]; strings.TrimSpace(gap) != "" {
-			off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
-			return nil, nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
+			if guessed && len(events) == 0 {
+				off := from + strings.Index(gap, strings.TrimSpace(gap)[:1])
+				return nil, nil, nil, notALog(lines.line(at+off), text[off:])
+			}
+			passed.add(gap, at+from, lines)
 		}
 		from = m[1]
 		line := lines.line(at + m[0])
@@ -567,8 +612,11 @@ func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVe
 		return nil, nil, nil, tooMany(line) // what else quickClock refuses
 	}
 	if rest := strings.TrimSpace(text[from:]); rest != "" {
-		off := from + strings.Index(text[from:], rest[:1])
-		return nil, nil, nil, noMatch(lines.line(at+off), text[off:], goVector && len(events) == 0)
+		if guessed && len(events) == 0 {
+			off := from + strings.Index(text[from:], rest[:1])
+			return nil, nil, nil, notALog(lines.line(at+off), text[off:])
+		}
+		passed.add(text[from:], at+from, lines)
 	}
 	if len(events) == 0 {
 		return nil, nil, nil, &LogError{Line: lines.line(at), Problem: "no event matches the parsing expression"}
@@ -894,14 +942,11 @@ func pairMatches(text string, goVector bool, n int) [][]int {
 	return out
 }
 
-// noMatch says a line matches no event; when nothing before it did and
-// the log has no expression of its own, the file may be neither a log nor
-// a scenario, and it says what each looks like.
-func noMatch(line int, text string, first bool) error {
-	if first {
-		return &LogError{Line: line, Problem: fmt.Sprintf("this is neither a scenario file (a JSON object, starting with {) nor a log (its parsing expression on the first line, or \"host {clock}\" and then the event, as GoVector writes it): got %q", clipLine(text))}
-	}
-	return &LogError{Line: line, Problem: fmt.Sprintf("no match for the parsing expression: %q", clipLine(text))}
+// notALog says a file read as GoVector writes logs starts with a line
+// that matches no event: it may be neither a log nor a scenario, and it
+// says what each looks like.
+func notALog(line int, text string) error {
+	return &LogError{Line: line, Problem: fmt.Sprintf("this is neither a scenario file (a JSON object, starting with {) nor a log (its parsing expression on the first line, or \"host {clock}\" and then the event, as GoVector writes it): got %q", clipLine(text))}
 }
 
 // unset is the time of an event not yet timed.

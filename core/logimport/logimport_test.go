@@ -179,12 +179,46 @@ func manyHosts(n int) string {
 	return b.String()
 }
 
+// Lines that match no event are passed over, as ShiViz passes over them
+// (a TLA+ trace's "###", an akka dead-letter line between events), and the
+// import says how many and where the first is; a file whose first text
+// matches nothing, read as GoVector writes logs, is refused as no log.
+func TestLinesThatMatchNoEventArePassedOver(t *testing.T) {
+	log := "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\n### a header line\nA {\"A\":1}\nsend\n[INFO] [akka://x/deadLetters] not an event\nB {\"A\":1, \"B\":1}\nreceive\n###\n"
+	imported, err := logimport.ImportLog(log, "noisy.log")
+	require.NoError(t, err)
+	require.Len(t, imported.Runs, 1)
+	r, err := imported.Runs[0].Run()
+	require.NoError(t, err)
+	quiet, err := logimport.FromLog("A {\"A\":1}\nsend\nB {\"A\":1, \"B\":1}\nreceive\n", "quiet.log")
+	require.NoError(t, err)
+	want, err := quiet[0].Run()
+	require.NoError(t, err)
+	assert.Equal(t, want.Len(), r.Len(), "the run of the same log without the lines passed over")
+	assert.Len(t, r.Trace().Msgs, 1, "the message between the two events")
+	require.NotNil(t, imported.Skipped)
+	assert.Equal(t, `line 3: 3 lines match no event of the parsing expression and were passed over, as ShiViz passes over them; the first: "### a header line"`, imported.Skipped.Error())
+
+	clean, err := logimport.ImportLog("A {\"A\":1}\nstart\n", "clean.log")
+	require.NoError(t, err)
+	assert.Nil(t, clean.Skipped)
+
+	// as GoVector writes logs, text after the first event is passed over
+	// too; text before it is no log
+	tail, err := logimport.ImportLog("A {\"A\":1}\nstart\nsomething else\n", "tail.log")
+	require.NoError(t, err)
+	require.NotNil(t, tail.Skipped)
+	assert.Contains(t, tail.Skipped.Error(), `line 3: 1 line matches no event`)
+	_, err = logimport.ImportLog("something else\nA {\"A\":1}\nstart\n", "head.log")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "neither a scenario file")
+}
+
 func TestBadLogsSayWhereAndWhy(t *testing.T) {
 	for _, tc := range []struct {
 		name, log string
 		want      []string
 	}{
-		{"no match", "A {\"A\":1}\nstart\nsomething else\n", []string{"line 3: no match for the parsing expression", "something else"}},
 		{"bad JSON", "A {\"A\":1,}\nstart\n", []string{"line 1: the clock", "is not JSON"}},
 		{"not a count", "A {\"A\":\"one\"}\nstart\n", []string{`line 1: the clock's entry for A is "one": want a count from 0 to 100000`}},
 		{"a count too large", "A {\"A\":1, \"B\":100001}\nstart\n", []string{"line 1: the clock's entry for B is 100001: want a count from 0 to 100000"}},
