@@ -600,13 +600,21 @@ func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVe
 			entries = newEntryChunk(len(events), kept, len(found)-i)
 		}
 		start := len(entries)
+		clock := group(clockGroup)
 		var ok bool
-		if entries, ok = quickClock(entries, names, group(clockGroup)); ok {
+		entries, ok = quickClock(entries, names, clock)
+		if !ok && strings.Contains(clock, `\"`) {
+			// a clock written with its quotes escaped ({\"w1\":1}, as a
+			// TLA+ trace writes it) is read unescaped, as ShiViz reads it
+			clock = strings.ReplaceAll(clock, `\"`, `"`)
+			entries, ok = quickClock(entries, names, clock)
+		}
+		if ok {
 			kept += len(entries) - start
 			events = append(events, rawEvent{host: host, event: group(eventGroup), clock: entries[start:len(entries):len(entries)], line: line})
 			continue
 		}
-		if problem := clockProblem(group(clockGroup)); problem != "" {
+		if problem := clockProblem(clock); problem != "" {
 			return nil, nil, nil, &LogError{Line: line, Problem: problem}
 		}
 		return nil, nil, nil, tooMany(line) // what else quickClock refuses

@@ -214,6 +214,23 @@ func TestLinesThatMatchNoEventArePassedOver(t *testing.T) {
 	assert.Contains(t, err.Error(), "neither a scenario file")
 }
 
+// A clock written with its quotes escaped ({\"A\":1}, as a TLA+ trace
+// writes it for ShiViz) is read unescaped, as ShiViz reads it.
+func TestEscapedQuotesInAClock(t *testing.T) {
+	log := "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\nA {\\\"A\\\":1}\nsend\nB {\\\"A\\\":1, \\\"B\\\":1}\nreceive\n"
+	require.Contains(t, log, `{\"A\":1}`)
+	runs, err := logimport.FromLog(log, "tla.log")
+	require.NoError(t, err)
+	r, err := runs[0].Run()
+	require.NoError(t, err)
+	assert.Len(t, r.Trace().Msgs, 1, "B's receipt of A's send")
+
+	_, err = logimport.FromLog("A {\\\"A\\\":x}\nsend\n", "bad.log")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `line 1: the clock`)
+	assert.Contains(t, err.Error(), `invalid character 'x'`, "a clock wrong unescaped too is refused for what is wrong once unescaped")
+}
+
 func TestBadLogsSayWhereAndWhy(t *testing.T) {
 	for _, tc := range []struct {
 		name, log string
