@@ -17,16 +17,16 @@ import (
 func TestImporterOpensAPastedScenario(t *testing.T) {
 	r := openLoadPanel(t)
 	require.True(t, r.st.loading)
-	assert.Equal(t, string(r.st.sess(0).File()), r.page().id("scenario-text").attrs["value"], "the lesson's file as an example")
+	assert.Equal(t, string(r.st.sess(0).ScenarioFile().Bytes()), r.page().id("scenario-text").attrs["value"], "the lesson's file as an example")
 
-	r.do(func(ctx app.Context) { r.st.loadText = `{"id": "x"`; r.st.importer().loadPasted(ctx) })
+	paste(r, `{"id": "x"`)
 	assert.Contains(t, r.st.problem, pastedText+" was not loaded")
 	assert.True(t, r.st.loading, "the panel stays for a fix")
 	assert.Equal(t, "snapshot-bank", r.st.sess(0).Scenario().ID, "the lesson stays")
 
 	other, err := scenario.Builtin("token-ring-crash")
 	require.NoError(t, err)
-	r.do(func(ctx app.Context) { r.st.loadText = string(other.JSON()); r.st.importer().loadPasted(ctx) })
+	paste(r, string(other.JSON()))
 	assert.False(t, r.st.loading, "the panel closes")
 	assert.Equal(t, "token-ring-crash", r.st.sess(0).Scenario().ID)
 	assert.Nil(t, r.page().byID("scenario-text"))
@@ -36,10 +36,7 @@ func TestImporterOpensAPastedScenario(t *testing.T) {
 // not as a scenario.
 func TestImporterNamesARefusedPastedLog(t *testing.T) {
 	r := openLoadPanel(t)
-	r.do(func(ctx app.Context) {
-		r.st.loadText = "A {\"A\":1}\nstart\nB {\"B\":1, \"A\":5}\nreceive\n"
-		r.st.importer().loadPasted(ctx)
-	})
+	paste(r, "A {\"A\":1}\nstart\nB {\"B\":1, \"A\":5}\nreceive\n")
 	assert.True(t, strings.HasPrefix(r.st.problem, "This log was not opened: "), r.st.problem)
 	assert.Contains(t, r.st.problem, "line ")
 	assert.Equal(t, "snapshot-bank", r.st.sess(0).Scenario().ID, "the lesson stays")
@@ -49,10 +46,7 @@ func TestImporterNamesARefusedPastedLog(t *testing.T) {
 // whole, as one execution alone opens: not at step 0 with empty lanes.
 func TestALogOfSeveralExecutionsOpensWhole(t *testing.T) {
 	r := openLoadPanel(t)
-	r.do(func(ctx app.Context) {
-		r.st.loadText = "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^=== (?<trace>.*) ===$\n=== first ===\nA {\"A\":1}\nstart\nA {\"A\":2}\nsend\nB {\"A\":2, \"B\":1}\nreceive\n=== second ===\nB {\"B\":1}\nalone\n"
-		r.st.importer().loadPasted(ctx)
-	})
+	paste(r, "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n^=== (?<trace>.*) ===$\n=== first ===\nA {\"A\":1}\nstart\nA {\"A\":2}\nsend\nB {\"A\":2, \"B\":1}\nreceive\n=== second ===\nB {\"B\":1}\nalone\n")
 	require.Empty(t, r.st.problem)
 	require.Len(t, r.st.page.Views, 2)
 	for i, v := range r.st.page.Views {
@@ -77,11 +71,13 @@ func openLoadPanel(t *testing.T) *partRig {
 // pane says how many lines it passed over and where the first is.
 func TestALogWithLinesThatMatchNoEventOpens(t *testing.T) {
 	r := openLoadPanel(t)
-	r.do(func(ctx app.Context) {
-		r.st.loadText = "A {\"A\":1}\nsend\n[INFO] dead letter\nB {\"A\":1, \"B\":1}\nreceive\n"
-		r.st.importer().loadPasted(ctx)
-	})
+	paste(r, "A {\"A\":1}\nsend\n[INFO] dead letter\nB {\"A\":1, \"B\":1}\nreceive\n")
 	require.Empty(t, r.st.problem)
 	assert.Equal(t, 2, len(r.st.sess(0).Run().Trace().Names), "the log opened")
 	assert.Contains(t, r.st.panes[0].notice, "This log, line 3: 1 line matches no event")
+}
+
+// paste pastes text in the Load panel and opens it.
+func paste(r *partRig, text string) {
+	r.do(func(ctx app.Context) { r.st.loadText = text; r.st.importer().loadPasted(ctx) })
 }
