@@ -54,7 +54,7 @@ func (d Diagram) SceneIn(width, height float64, v View) *diagram.Scene {
 			opt.Marks = append(opt.Marks, diagram.Mark{Step: m.Step - 1, Name: m.Name})
 		}
 	}
-	if from, to, ok := s.frame(); ok && v.Span == 0 && s.Axis == diagram.AxisTime {
+	if from, to, ok := d.frame(); ok && v.Span == 0 && s.Axis == diagram.AxisTime {
 		opt.Frame = [2]float64{from, to} // the lesson's own, until the learner zooms
 	}
 	return s.index().Layout(s.step, s.Spec(), opt)
@@ -208,4 +208,13 @@ func (d Diagram) EventLines(max int) (lines []string, earlier int) {
 		lines = append(lines, fmt.Sprintf("step %d · %s at %d: %s", k+1, who, r.Time, r.Caption))
 	}
 	return lines, first
+}
+
+// frame is the interval of the time axis the lesson's point lies in, if
+// its lesson block names one.
+func (d Diagram) frame() (from, to float64, ok bool) {
+	if l := d.s.scn.Lesson; l != nil && len(l.Frame) == 2 {
+		return float64(l.Frame[0]), float64(l.Frame[1]), true
+	}
+	return 0, 0, false
 }

@@ -112,17 +112,17 @@ func TestVerdictNamesTheFailingInvariant(t *testing.T) {
 	open := func(id string) *Session { return builtinSession(t, id) }
 	bank := open("snapshot-bank")
 	bank.Seek(bank.Len())
-	text, ok := bank.Verdict()
+	text, ok := bank.Verdicts().Text()
 	assert.True(t, ok)
 	assert.Contains(t, text, "✓ holds: ")
 	ring := open("token-ring-crash")
 	ring.Seek(ring.Len())
-	text, ok = ring.Verdict()
+	text, ok = ring.Verdicts().Text()
 	assert.False(t, ok)
 	assert.Regexp(t, `^✗ .+: fails at step \d+`, text)
 	assert.Contains(t, text, "(this lesson's point)")
 	ring.Seek(0)
-	_, ok = ring.Verdict()
+	_, ok = ring.Verdicts().Text()
 	assert.True(t, ok, "nothing fails before the crash")
 }
 

@@ -56,7 +56,7 @@ var linkParams = []linkParam{
 	{name: "s", pane: true, says: "a built-in lesson (the default lesson when the pane names none)", read: readLesson,
 		write: func(_ *Page, s *Session) string { return pick(s.link != linkPacked, s.scn.ID, "") }},
 	{name: "sc", pane: true, says: "any other scenario: its JSON deflated, in base64url (at most 1 MiB inflated)", read: readPacked,
-		write: func(_ *Page, s *Session) string { return pick(s.link == linkPacked, s.packedScenario(), "") }},
+		write: func(_ *Page, s *Session) string { return pick(s.link == linkPacked, s.ScenarioFile().packed(), "") }},
 	{name: "code", pane: true, says: "a program run instead of the lesson's algorithm (Python, see Write it yourself): its text deflated, in base64url (at most 64 KiB inflated)", read: readCode,
 		write: func(_ *Page, s *Session) string { return pick(s.link == linkCoded, pack([]byte(s.scn.Code)), "") }},
 	{name: "fifo", pane: true, says: "`0` or `1`: the lesson with its channels switched (the FIFO toggle)", read: readFIFO,

@@ -31,7 +31,7 @@ type Session struct {
 	// id with the other channel discipline, or whole.
 	link linkBase
 	// file and packed cache the scenario's file (see File) and the file
-	// as a link writes it whole (see packedScenario), for packedOf: a
+	// as a link writes it whole (see ScenarioFile), for packedOf: a
 	// log's scenario is large, and the link is written at every step.
 	file     []byte
 	packed   string

@@ -87,27 +87,37 @@ func RawScenarioQuery(doc []byte) url.Values {
 	return q
 }
 
-// packedScenario is the session's scenario as a link writes it whole,
-// packed once for each scenario; "" when it is larger than a link may
-// carry (MaxPacked), as a long imported log is: its link cannot name it.
-func (s *Session) packedScenario() string {
-	s.cacheFile()
+// ScenarioFile is the session's part that keeps its scenario as a
+// document: the file the Load panel shows and a link carries packed,
+// encoded once for each scenario.
+type ScenarioFile struct{ s *Session }
+
+// ScenarioFile is the session's scenario file.
+func (s *Session) ScenarioFile() ScenarioFile { return ScenarioFile{s} }
+
+// packed is the session's scenario as a link writes it whole, packed once
+// for each scenario; "" when it is larger than a link may carry
+// (MaxPacked), as a long imported log is: its link cannot name it.
+func (f ScenarioFile) packed() string {
+	s := f.s
+	f.cache()
 	if s.packed == "" && s.file != nil {
 		s.packed = pack(s.file)
 	}
 	return s.packed
 }
 
-// File is the session's scenario file, as the Load panel shows it and a
+// Bytes is the session's scenario file, as the Load panel shows it and a
 // link carries it, or nil when it is larger than MaxPacked: a file that
 // large is neither opened from the panel nor linked (a large log's is).
-func (s *Session) File() []byte {
-	s.cacheFile()
-	return s.file
+func (f ScenarioFile) Bytes() []byte {
+	f.cache()
+	return f.s.file
 }
 
-// cacheFile encodes the scenario's file once, unless it is too large.
-func (s *Session) cacheFile() {
+// cache encodes the scenario's file once, unless it is too large.
+func (f ScenarioFile) cache() {
+	s := f.s
 	if s.packedOf == s.plan {
 		return
 	}
@@ -121,7 +131,7 @@ func (s *Session) cacheFile() {
 }
 
 // Linkable says whether a link can name the session's scenario.
-func (s *Session) Linkable() bool { return s.link != linkPacked || s.packedScenario() != "" }
+func (f ScenarioFile) Linkable() bool { return f.s.link != linkPacked || f.packed() != "" }
 
 // pack is a document deflated, in base64url.
 func pack(doc []byte) string {

@@ -67,16 +67,24 @@ func (j Judgement) Mark() string {
 // point holds and only what the lesson expects fails.
 func (j Judgement) Good() bool { return j.OK || j.PointHolds }
 
-// Judge is the verdict at the step on screen (see Judgement).
-func (s *Session) Judge() Judgement {
-	return judge(s.Report().Invariants, s.scn.PointInvariant())
+// Verdicts is the session's part that judges the run: its verdict at the
+// step on screen, as a judgement or in words, and the longest it gives.
+type Verdicts struct{ s *Session }
+
+// Verdicts is the session's verdicts (see Judgement).
+func (s *Session) Verdicts() Verdicts { return Verdicts{s} }
+
+// Now is the verdict at the step on screen (see Judgement).
+func (v Verdicts) Now() Judgement {
+	return judge(v.s.Report().Invariants, v.s.scn.PointInvariant())
 }
 
-// LongestJudgement is the longest verdict the run gives at any step: the
-// page keeps its room under the caption, so that the diagram keeps one
-// height as the verdict changes. A verdict changes only where an
-// invariant first fails.
-func (s *Session) LongestJudgement() Judgement {
+// Longest is the longest verdict the run gives at any step: the page
+// keeps its room under the caption, so that the diagram keeps one height
+// as the verdict changes. A verdict changes only where an invariant first
+// fails.
+func (v Verdicts) Longest() Judgement {
+	s := v.s
 	s.fresh()
 	point := s.scn.PointInvariant()
 	longest := Judgement{}
@@ -178,10 +186,10 @@ func pointHolds(invariants []report.Invariant, point string, holding []string) (
 	return Judgement{PointHolds: true, Rule: point + " holds (this lesson's point)", Rest: "As the lesson expects, " + strings.Join(expected, "; ")}, true
 }
 
-// Verdict is the verdict's whole text (Judgement.Text) and whether every
+// Text is the verdict's whole text (Judgement.Text) and whether every
 // invariant holds.
-func (s *Session) Verdict() (text string, ok bool) {
-	j := s.Judge()
+func (v Verdicts) Text() (text string, ok bool) {
+	j := v.Now()
 	return j.Text(), j.OK
 }
 
@@ -199,13 +207,4 @@ func (s *Session) OpeningStep() int {
 		}
 	}
 	return first + 1
-}
-
-// frame is the interval of the time axis the lesson's point lies in, if
-// its lesson block names one.
-func (s *Session) frame() (from, to float64, ok bool) {
-	if l := s.scn.Lesson; l != nil && len(l.Frame) == 2 {
-		return float64(l.Frame[0]), float64(l.Frame[1]), true
-	}
-	return 0, 0, false
 }

@@ -23,34 +23,34 @@ func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
 
 	noFencing := open("lease-no-fencing")
 	noFencing.Seek(15)
-	j := noFencing.Judge()
+	j := noFencing.Verdicts().Now()
 	assert.False(t, j.OK)
 	assert.True(t, j.PointHolds, "before the stale write, the point holds while the two clients' belief fails as expected")
 	assert.Equal(t, stale+" holds (this lesson's point)", j.Rule)
 	assert.Equal(t, "As the lesson expects, "+believe+" fails at step 13: client1 (token 33) and client2 (token 34) each believe they hold the lease", j.Rest)
 	assert.Equal(t, "✓ "+j.Rule+". "+j.Rest, j.Text())
 	noFencing.Seek(20)
-	j = noFencing.Judge()
+	j = noFencing.Verdicts().Now()
 	assert.False(t, j.Good(), "the stale write lands: the verdict fails")
 	assert.Equal(t, stale+": fails at step 20 (this lesson's point)", j.Rule)
 	assert.Contains(t, j.Why, "token 33")
 	assert.Equal(t, "Also fails: "+believe+" (step 13)", j.Rest)
 	assert.Equal(t, "✗ "+j.Why+" — "+j.Rule+". "+j.Rest, j.Text())
-	longest := noFencing.LongestJudgement().Text()
+	longest := noFencing.Verdicts().Longest().Text()
 	for _, k := range []int{0, 13, 15, 20, noFencing.Len()} {
 		noFencing.Seek(k)
-		assert.GreaterOrEqual(t, len(longest), len(noFencing.Judge().Text()), "the room holds the verdict at step %d", k)
+		assert.GreaterOrEqual(t, len(longest), len(noFencing.Verdicts().Now().Text()), "the room holds the verdict at step %d", k)
 	}
 
 	fencing := open("lease-fencing")
 	fencing.Seek(fencing.Len())
-	j = fencing.Judge()
+	j = fencing.Verdicts().Now()
 	assert.True(t, j.Good(), "fencing saves the data: the verdict is a tick")
 	assert.Equal(t, "✓ ", j.Mark())
 	assert.Equal(t, stale+" holds (this lesson's point)", j.Rule)
 	assert.Contains(t, j.Rest, "As the lesson expects, "+believe+" fails at step 13")
 	fencing.Seek(0)
-	assert.Equal(t, Judgement{OK: true, Rule: "holds: " + stale + " · " + believe}, fencing.Judge(), "the point first")
+	assert.Equal(t, Judgement{OK: true, Rule: "holds: " + stale + " · " + believe}, fencing.Verdicts().Now(), "the point first")
 }
 
 // builtinSession opens a built-in lesson at its start.

@@ -98,7 +98,7 @@ func (c *PaneView) reset(ctx app.Context) { i := c.Pane; c.loadAt(ctx, c.sess(i)
 func (c *Importer) toggleLoader() {
 	c.loading = !c.loading
 	if c.loading && c.loadText == "" {
-		c.loadText = string(c.sess(c.focus).File())
+		c.loadText = string(c.sess(c.focus).ScenarioFile().Bytes())
 	}
 }
 
@@ -187,7 +187,7 @@ func (c *Importer) openLog(ctx app.Context, what, text string) bool {
 	if imported.Skipped != nil {
 		notes = append(notes, fmt.Sprintf("%s, %v.", what, imported.Skipped)) // "x.log, line 5: 3 lines match no event …"
 	}
-	if !c.sess(c.focus).Linkable() {
+	if !c.sess(c.focus).ScenarioFile().Linkable() {
 		notes = append(notes, "This log is too large for a link: the page's address does not hold it, so reloading the page does not open it again.")
 	}
 	if len(notes) > 0 {
@@ -416,7 +416,7 @@ func axisOf(name string) diagram.Axis {
 // the buttons to open it or close the panel.
 func (c *Importer) Render() app.UI {
 	shown := "the current scenario is shown as an example."
-	if c.loadText == "" && c.sess(c.focus).File() == nil {
+	if c.loadText == "" && c.sess(c.focus).ScenarioFile().Bytes() == nil {
 		shown = fmt.Sprintf("the current scenario's file is larger than %d KiB, too large to show here (Export → scenario saves it).", lab.MaxPacked>>10)
 	}
 	return app.Div().Class("loader").Body(

@@ -36,7 +36,7 @@ func (c *PaneView) Render() app.UI {
 	if c.writes(i) {
 		cls += " writing"
 	}
-	verdict := s.Judge()
+	verdict := s.Verdicts().Now()
 	// what the page says beside the run (a tour's stop, a search, a
 	// notice, the cut's verdict) has room of its own at the top of the
 	// side column, so that the diagram keeps its height and nothing of it
@@ -279,7 +279,7 @@ func (c *PaneView) words(verdict lab.Judgement) app.UI {
 	if !c.gridded() {
 		// the verdict sits in a room as tall as the run's longest, which
 		// an invisible copy of that one holds open
-		longest := c.sess(i).LongestJudgement()
+		longest := c.sess(i).Verdicts().Longest()
 		return app.Div().Class("words").Body(app.Div().Class("caption-room").Body(
 			caption,
 			app.If(room != c.page.Caption(i), func() app.UI { return app.Div().Class("caption sizer").Aria("hidden", true).Text(room) }),

@@ -15,7 +15,7 @@ func TestPaneViewShowsTheRunAndTheLastRefusal(t *testing.T) {
 	s := r.st.sess(0)
 	pg := r.page()
 	assert.Equal(t, r.st.page.Caption(0), pg.id("caption").text())
-	verdict, _ := s.Verdict()
+	verdict, _ := s.Verdicts().Text()
 	assert.Equal(t, verdict, pg.id("verdict").words())
 	assert.Nil(t, pg.byID("notice"))
 

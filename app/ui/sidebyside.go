@@ -144,7 +144,7 @@ func (c *Comparison) Render() app.UI {
 	var verdicts func(int) app.UI
 	if c.gridded() {
 		verdicts = func(i int) app.UI {
-			j := c.page.Views[i].Judge()
+			j := c.page.Views[i].Verdicts().Now()
 			if j.Good() {
 				return nil
 			}

@@ -151,7 +151,7 @@ func (c *slideBridge) obey(ctx app.Context, cmd lab.SlideCommand) error {
 func (c *slideBridge) slideState() lab.SlideState {
 	i := min(max(c.focus, 0), len(c.panes)-1)
 	s := c.sess(i)
-	verdict, _ := s.Verdict()
+	verdict, _ := s.Verdicts().Text()
 	st := lab.SlideState{Spacetime: lab.SlideVersion, Event: "state", Lesson: s.Scenario().ID, Title: s.Scenario().Title,
 		Step: c.page.Position(i), Steps: c.page.Len(i), Caption: c.page.Caption(i), Verdict: verdict, Playing: c.playing(i)}
 	if n := s.Tour().Stop(); n > 0 {

@@ -121,7 +121,7 @@ func (c *cli) explore(args []string) error {
 			}
 			return errFailure{fmt.Errorf("internal error: %v", err)}
 		}
-		if sess.Linkable() {
+		if sess.ScenarioFile().Linkable() {
 			rep.Link = serveAddress + "/?" + lab.EncodeQuery(sess.Query())
 		}
 	}
@@ -179,7 +179,7 @@ func (c *cli) shortest(p *scenario.Plan, m *memoryBound, faults int) (exploreRep
 	}
 	rep := exploreReport{Scenario: p.Head().ID, Depth: opts.Depth, MaxStates: opts.MaxStates, Faults: opts.Faults,
 		Progress: search.Progress(), Ignored: search.Ignored(), Violation: search.Violation()}
-	if v := rep.Violation; v != nil && sess.Search().Adopt(0, v) == nil && sess.Linkable() {
+	if v := rep.Violation; v != nil && sess.Search().Adopt(0, v) == nil && sess.ScenarioFile().Linkable() {
 		rep.Link = serveAddress + "/?" + lab.EncodeQuery(sess.Query())
 	}
 	return rep, nil
