@@ -101,8 +101,12 @@ func (l *layout) lanes() {
 		l.tag = tagOf(WhatLane).at(sim.NodeID(i))
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
 		l.tag = tagOf(WhatName).at(sim.NodeID(i))
+		label := laneLabel(name, l.left)
+		if i%every != 0 || label != name {
+			l.s.shortened = append(l.s.shortened, sim.NodeID(i)) // its tip says it
+		}
 		if i%every == 0 {
-			l.text(Shape{X1: l.left - laneNameGap, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: laneLabel(name, l.left)}, prioFixed, 0)
+			l.text(Shape{X1: l.left - laneNameGap, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: label}, prioFixed, 0)
 		}
 		if c, skew := l.ix.Clock(sim.NodeID(i), l.k); skew != 0 || c.Drift != 0 {
 			// a clock that is off (◷, a clock face every font has, unlike

@@ -215,16 +215,18 @@ func TestCloseLanesNameEveryOther(t *testing.T) {
 
 // Long process names (a log's hosts) are drawn whole left of their lanes,
 // which start after them: the margin grows with the longest name, up to a
-// third of the drawing, and a name longer still ends in "…"; nothing is
-// cut by the drawing's left edge.
+// third of the drawing, and a name longer still is shortened in its
+// middle, keeping its start and its end, with the whole in its tip; nothing
+// is cut by the drawing's left edge.
 func TestLongLaneNamesFitTheMargin(t *testing.T) {
 	s, err := scenario.Builtin("snapshot-bank")
 	require.NoError(t, err)
-	s.Names = []string{"A", "Balancer", "client-testGetEv"}
+	s.Names = []string{"A", "Balancer", "client-testGetEveryNSeconds"}
 	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
+	var sc *diagram.Scene
 	names := func(w float64) map[int]string {
-		sc := layout(r, r.Len(), diagram.Options{Width: w, Height: 300, Scale: diagram.TextScale("L")})
+		sc = layout(r, r.Len(), diagram.Options{Width: w, Height: 300, Scale: diagram.TextScale("L")})
 		boxes := sc.TextBoxes()
 		n, drawn := 0, map[int]string{}
 		for _, sh := range sc.Shapes {
@@ -241,11 +243,18 @@ func TestLongLaneNamesFitTheMargin(t *testing.T) {
 		}
 		return drawn
 	}
-	assert.Equal(t, map[int]string{0: "A", 1: "Balancer", 2: "client-testGetEv"}, names(898), "every name whole on a projector's diagram")
+	assert.Equal(t, map[int]string{0: "A", 1: "Balancer", 2: "client-testGetEveryNSeconds"}, names(1200), "every name whole on a wide diagram")
+	_, short := sc.NameShortenedAt(10, sc.ProcessY(2))
+	assert.False(t, short, "a whole name needs no tip")
 	narrow := names(300)
 	assert.Equal(t, "Balancer", narrow[1], "a name of 8 letters is whole in a narrow one")
-	assert.True(t, strings.HasSuffix(narrow[2], "…") && strings.HasPrefix(s.Names[2], strings.TrimSuffix(narrow[2], "…")), "the longest is shortened: %q", narrow[2])
-	assert.Greater(t, len([]rune(narrow[2])), 8, "with as much of it as a third of the drawing holds: %q", narrow[2])
+	head, tail, cut := strings.Cut(narrow[2], "…")
+	assert.True(t, cut && strings.HasPrefix(s.Names[2], head) && strings.HasSuffix(s.Names[2], tail) && tail != "", "the longest is shortened in its middle: %q", narrow[2])
+	assert.GreaterOrEqual(t, len([]rune(narrow[2])), 8, "with as much of it as a third of the drawing holds: %q", narrow[2])
+	id, short := sc.NameShortenedAt(10, sc.ProcessY(2))
+	assert.True(t, short && id == 2, "its whole name is the lane's tip")
+	_, short = sc.NameShortenedAt(10, sc.ProcessY(1))
+	assert.False(t, short, "a whole name needs no tip")
 }
 
 // TestEveryMessageIsDrawn checks every prefix of the run: each message sent

@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"math"
+	"slices"
 
 	"spacetime/core/sim"
 )
@@ -73,6 +74,16 @@ func (s *Scene) Hit(x, y float64) Hit {
 		}
 	}
 	return Hit{}
+}
+
+// NameShortenedAt says whether (x, y) is left of a lane whose name is
+// drawn shortened or not at all, whose whole the page then shows in a tip.
+func (s *Scene) NameShortenedAt(x, y float64) (sim.NodeID, bool) {
+	if x >= s.leftMargin()*s.unit() {
+		return 0, false
+	}
+	id, ok := s.LaneAt(y)
+	return id, ok && slices.Contains(s.shortened, id)
 }
 
 // ProcessY is the y of a process's lane, for placing menus beside it.

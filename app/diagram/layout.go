@@ -105,25 +105,35 @@ func leftMargin(names []string, width float64) float64 {
 	return min(max(marginLeft, widest+laneNameGap+6), max(marginLeft, min(maxLeftMargin, width/3)))
 }
 
-// laneLabel is a lane's name as drawn left of it: whole, or shortened with
-// "…" to the room the margin leaves.
+// laneLabel is a lane's name as drawn left of it: whole, or shortened in
+// its middle with "…" to the room the margin leaves, so that names that
+// share a start ("client-testGet…", "client-testPut…") or an end still
+// differ; the whole name is the lane's tip and text alternative.
 func laneLabel(name string, left float64) string {
 	room := left - laneNameGap - 2
 	if TextWidth(name, true) <= room {
 		return name
 	}
 	r := []rune(name)
-	for len(r) > 1 && TextWidth(string(r)+"…", true) > room {
-		r = r[:len(r)-1]
+	head, tail := (len(r)+1)/2, len(r)/2
+	for head+tail > 1 {
+		if head > tail {
+			head--
+		} else {
+			tail--
+		}
+		if TextWidth(string(r[:head])+"…"+string(r[len(r)-tail:]), true) <= room {
+			break
+		}
 	}
-	return string(r) + "…"
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
 const (
 	// laneNameGap is the room between a lane's name and the lane.
 	laneNameGap = 10
 	// maxLeftMargin bounds the left margin, in layout units.
-	maxLeftMargin = 180
+	maxLeftMargin = 220
 )
 
 // Margins of the plot area. A short drawing (a run in a compare view's
@@ -173,8 +183,11 @@ type Scene struct {
 	left    float64
 	lanes   []float64
 	laneGap float64
-	arrows  []arrow
-	dots    []dot
+	// shortened lists the lanes whose name is drawn shortened (laneLabel)
+	// or not at all (lanes too close to name each).
+	shortened []sim.NodeID
+	arrows    []arrow
+	dots      []dot
 	// nodes and edges are a topology view's processes and links.
 	nodes [][2]float64
 	nodeR float64

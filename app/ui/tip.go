@@ -19,9 +19,10 @@ func (c *PaneView) hover(e app.Event, topo bool) {
 	}
 	var hit diagram.Hit
 	if sc != nil && !p.drag.down {
-		hit = sc.Hit(e.Get("offsetX").Float(), e.Get("offsetY").Float())
-		if !topo && hit.Kind == diagram.HitProcess {
-			hit = diagram.Hit{} // a lane's name is always drawn
+		x, y := e.Get("offsetX").Float(), e.Get("offsetY").Float()
+		hit = sc.Hit(x, y)
+		if _, short := sc.NameShortenedAt(x, y); !topo && hit.Kind == diagram.HitProcess && !short {
+			hit = diagram.Hit{} // the lane's name is drawn whole
 		}
 	}
 	at := tipAt{pane: i, topo: topo, hit: hit}

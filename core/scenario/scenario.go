@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"spacetime/core/algo/all"
 	"spacetime/core/engine"
@@ -714,13 +715,21 @@ func (s *Scenario) nodeRef(raw json.RawMessage) (sim.NodeID, error) {
 	return sim.NodeID(num - 1), nil
 }
 
+// MaxNameLength bounds a process's name, in characters: longer than the
+// host names of ShiViz's own example logs (a Chord test client's is 27,
+// a Voldemort server thread's 68), which a diagram's lane shortens in its
+// middle.
+const MaxNameLength = 80
+
 // CheckName refuses names that cannot be told apart or that would break a
 // link, a log or a caption: empty or long ones, spaces, punctuation that
-// links and logs use, and invisible or control characters (a zero-width
-// space makes "A\u200b" look like "A").
+// captions, clocks and files use, and invisible or control characters (a
+// zero-width space makes "A\u200b" look like "A"). Brackets and commas,
+// which a thread's name holds ("Thread[main,5,main]"), are allowed: links
+// name processes by number.
 func CheckName(name string) error {
-	if name == "" || len([]rune(name)) > 16 {
-		return fmt.Errorf("a name has 1 to 16 characters, got %q", clipText(name))
+	if name == "" || utf8.RuneCountInString(name) > MaxNameLength {
+		return fmt.Errorf("a name has 1 to %d characters, got %q", MaxNameLength, clipText(name))
 	}
 	for _, r := range name {
 		switch {
@@ -732,8 +741,8 @@ func CheckName(name string) error {
 			return fmt.Errorf("%q has an invisible or control character (U+%04X): names must be visible", name, r)
 		case !unicode.IsGraphic(r):
 			return fmt.Errorf("%q has a character that cannot be shown (U+%04X)", name, r)
-		case strings.ContainsRune(",;:/\\\"'<>&=#?{}[]", r):
-			return fmt.Errorf("%q: a name has no spaces or punctuation such as , ; : / \" < > & = # ? { } [ ]", name)
+		case strings.ContainsRune(";:/\\\"'<>&=#?{}", r):
+			return fmt.Errorf("%q: a name has no spaces or punctuation such as ; : / \" < > & = # ? { }", name)
 		}
 	}
 	return nil

@@ -83,7 +83,7 @@ func TestValidationNamesTheField(t *testing.T) {
 		{"a param key in capitals", `{"algorithm": "chandy-lamport", "n": 3, "params": {"Max_Transfer": 3}, "until": {"steps": 9}}`, []string{`field "params.Max_Transfer": unknown field`}},
 		{"name with a space", doc(map[string]string{"names": `["A", "branch B", "C"]`}), []string{`field "names[1]"`, "no spaces"}},
 		{"empty name", doc(map[string]string{"names": `["", "B", "C"]`}), []string{`field "names[0]"`}},
-		{"long name", doc(map[string]string{"names": `["A", "B", "abcdefghijklmnopq"]`}), []string{`field "names[2]"`, "1 to 16 characters"}},
+		{"long name", doc(map[string]string{"names": `["A", "B", "` + strings.Repeat("x", 81) + `"]`}), []string{`field "names[2]"`, "1 to 80 characters"}},
 		{"unknown scheduler", doc(map[string]string{"scheduler": `"fastest"`}), []string{`field "scheduler"`}},
 		{"unknown generator", doc(map[string]string{"rng": `"mt"`}), []string{`field "rng"`}},
 		{"negative script time", doc(script(`{"at": -1, "node": "A", "command": "snapshot"}`)), []string{`field "script[0].at": a time is from 0 to 1000000000 ticks, got -1`}},
