@@ -23,6 +23,7 @@ import (
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
+	"spacetime/core/trace"
 )
 
 // The bounds of an imported log: a file is read whole and every event
@@ -397,13 +398,18 @@ type logged struct {
 	line  int
 	text  string
 	clock []int32 // counts are at most MaxLogEvents
-	// parent is the event whose message this one receives, or nil, and
-	// receivers the events that receive this one's messages.
+	// parent is the event whose message this one receives, or nil; also
+	// the events of other hosts whose messages it receives too (an event
+	// that merges several senders), and receivers the events that
+	// receive this one's messages.
 	parent    *logged
+	also      []*logged
 	receivers []*logged
 	time      sim.Time
-	// msg numbers the message the event receives, as the run sends it.
-	msg int
+	// msg numbers the message the event receives from its parent, as the
+	// run sends it, and held those it receives from also, in its order.
+	msg  int
+	held []int
 }
 
 // rawEvent is an event as a log line gives it, before it is checked.
@@ -586,8 +592,8 @@ func readEvents(re *regexp.Regexp, text string, at int, lines *lineCounter, goVe
 		}
 		host := strings.TrimSpace(group(hostGroup))
 		if !seen[host] {
-			// a name of more than 16 characters is refused, and said in 40
-			if err := scenario.CheckName(firstRunes(host, 41)); err != nil {
+			// a name past the bound is refused, read no further than it
+			if err := scenario.CheckName(firstRunes(host, scenario.MaxNameLength+1)); err != nil {
 				return nil, nil, nil, &LogError{Line: line, Problem: "the host cannot name a process: " + err.Error()}
 			}
 			if len(hosts) == scenario.MaxN {
@@ -654,7 +660,7 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 	for i, e := range events {
 		h := hostIndex[e.host]
 		ev := &slab[i] // filled field by field, as execution.scenario does
-		ev.host, ev.index, ev.line = h, len(x.byHost[h])+1, e.line
+		ev.host, ev.line = h, e.line
 		ev.text, ev.clock = cleanText(e.event), clocks[i*n:(i+1)*n:(i+1)*n]
 		for _, c := range e.clock {
 			j := named[c.name]
@@ -663,11 +669,22 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 			}
 			ev.clock[j] = c.count // a host named twice: the last count, as JSON has it
 		}
-		if own := ev.clock[h]; own != int32(ev.index) {
-			return nil, &LogError{Line: e.line, Problem: fmt.Sprintf("%s's own clock entry is %d, but this is its event %d: a host's own entry starts at 1 and rises by 1 an event", e.host, own, ev.index)}
-		}
 		x.byHost[h] = append(x.byHost[h], ev)
 		x.all[i] = ev
+	}
+	// a host's events are counted in the order of its own entries, as
+	// ShiViz counts them, whatever order the file interleaves them in
+	for h, evs := range x.byHost {
+		own := func(a, b *logged) int { return int(a.clock[h] - b.clock[h]) }
+		if !slices.IsSortedFunc(evs, own) {
+			slices.SortStableFunc(evs, own)
+		}
+		for k, ev := range evs {
+			ev.index = k + 1
+			if ev.clock[h] != int32(ev.index) {
+				return nil, &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's own clock entry is %d, but this is its event %d: a host's own entry starts at 1 and rises by 1 an event (its events counted in the order of their own entries, as ShiViz counts them)", hosts[h], ev.clock[h], ev.index)}
+			}
+		}
 	}
 	return x, nil
 }
@@ -712,19 +729,28 @@ func (x *execution) link() error {
 				parents = append(parents, x)
 			}
 		}
-		if len(parents) > 1 {
-			return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d) and %s (line %d) at once: log each receipt as an event of its own", hosts[ev.host], eventName(hosts, parents[0]), parents[0].line, eventName(hosts, parents[1]), parents[1].line)}
+		if len(parents) == 0 {
+			// a receipt of Spacetime's own export whose clock learns
+			// nothing new (its message was overtaken) names its sender
+			if p := x.namedSender(ev); p != nil {
+				parents = append(parents, p)
+			}
 		}
 		copy(want, prev)
-		if len(parents) == 1 {
-			p := parents[0]
+		// an event that merges several senders receives from each, as
+		// ShiViz draws an edge from each (learnt is in the hosts' order)
+		for k, p := range parents {
 			if p.clock[ev.host] >= int32(ev.index) {
 				return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event receives from %s (line %d), which already knows this event: the clocks make a cycle", hosts[ev.host], eventName(hosts, p), p.line)}
 			}
 			for j := range want {
 				want[j] = max(want[j], p.clock[j])
 			}
-			ev.parent = p
+			if k == len(parents)-1 {
+				ev.parent = p
+			} else {
+				ev.also = append(ev.also, p)
+			}
 			p.receivers = append(p.receivers, ev)
 		}
 		want[ev.host]++
@@ -733,6 +759,21 @@ func (x *execution) link() error {
 		}
 	}
 	return nil
+}
+
+// namedSender is the event a receipt's text names as its sender ("deliver
+// KIND from A:5", as Spacetime's export writes it), when that is an event
+// of another host the receipt's clock knows; else nil.
+func (x *execution) namedSender(ev *logged) *logged {
+	r, ok := trace.ShiVizReceipt(ev.text)
+	if !ok {
+		return nil
+	}
+	j := slices.Index(x.hosts, r.From)
+	if j < 0 || j == ev.host || r.Own > len(x.byHost[j]) || ev.clock[j] < int32(r.Own) {
+		return nil
+	}
+	return x.byHost[j][r.Own-1]
 }
 
 // schedule gives each event the first time after its host's previous
@@ -751,7 +792,7 @@ func (x *execution) schedule() error {
 		for h := range n {
 			for done[h] < len(byHost[h]) {
 				ev := byHost[h][done[h]]
-				if ev.parent != nil && ev.parent.time == unset {
+				if ev.parent != nil && ev.parent.time == unset || slices.ContainsFunc(ev.also, untimed) {
 					break
 				}
 				t := sim.Time(1)
@@ -764,6 +805,9 @@ func (x *execution) schedule() error {
 				if ev.parent != nil {
 					t = max(t, ev.parent.time+1)
 				}
+				for _, p := range ev.also {
+					t = max(t, p.time+1)
+				}
 				ev.time = t
 				x.last = max(x.last, t)
 				done[h]++
@@ -775,7 +819,11 @@ func (x *execution) schedule() error {
 			for h := range n {
 				if done[h] < len(byHost[h]) {
 					ev := byHost[h][done[h]]
-					return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event waits on %s (line %d), which waits on it: the clocks make a cycle", hosts[h], eventName(hosts, ev.parent), ev.parent.line)}
+					p := ev.parent
+					if i := slices.IndexFunc(ev.also, untimed); i >= 0 {
+						p = ev.also[i]
+					}
+					return &LogError{Line: ev.line, Problem: fmt.Sprintf("%s's event waits on %s (line %d), which waits on it: the clocks make a cycle", hosts[h], eventName(hosts, p), p.line)}
 				}
 			}
 		}
@@ -803,7 +851,11 @@ func (x *execution) plan(name, title string) (*scenario.Plan, error) {
 	}
 	// the run's script, in the engine's form: the file's is written from
 	// it only if the learner saves or links the log
-	script := make([]engine.Timed, 0, len(order))
+	holds := 0 // the receipts held for an event that merges several senders
+	for _, ev := range x.all {
+		holds += len(ev.also)
+	}
+	script := make([]engine.Timed, 0, len(order)+holds)
 	fields := 0 // of the file's entries, other than "at"
 	next := 0
 	// events and entries are written in place, field by field: copying
@@ -818,15 +870,41 @@ func (x *execution) plan(name, title string) (*scenario.Plan, error) {
 		}
 		for i, r := range ev.receivers {
 			le.To[i] = hosts[r.host]
-			r.msg = next
+			if r.parent == ev {
+				r.msg = next
+				// a receipt of Spacetime's own export names its message
+				if rc, ok := trace.ShiVizReceipt(r.text); ok && rc.From == hosts[ev.host] && rc.Own == ev.index && rc.Kind != "" && scenario.CheckName(rc.Kind) == nil {
+					if le.Kinds == nil {
+						le.Kinds, le.Labels = make([]string, len(ev.receivers)), make([]string, len(ev.receivers))
+					}
+					le.Kinds[i], le.Labels[i] = rc.Kind, rc.Label
+				}
+			} else {
+				// held in the order of also, which the process expects
+				if r.held == nil {
+					r.held = make([]int, len(r.also))
+				}
+				r.held[slices.Index(r.also, ev)] = next
+			}
 			next++
 		}
 		p := ev.parent
 		if p != nil {
 			le.From = hosts[p.host]
 		}
+		for _, a := range ev.also {
+			le.Also = append(le.Also, hosts[a.host])
+		}
 		if ev.time == 0 {
 			continue // a start is no entry of the script
+		}
+		// the messages it merges with its parent's are delivered first,
+		// at the same time: the process holds them for the event
+		for _, m := range ev.held {
+			script = script[:len(script)+1]
+			h := &script[len(script)-1]
+			h.At, h.Node, h.Target, h.Msg = ev.time, sim.None, sim.None, m
+			fields++ // "msg"
 		}
 		script = script[:len(script)+1]
 		t := &script[len(script)-1]
@@ -839,17 +917,21 @@ func (x *execution) plan(name, title string) (*scenario.Plan, error) {
 			fields += 2 // "node" and "command"
 		}
 	}
+	description := fmt.Sprintf("Imported from a log: %d events of %d hosts, replayed in an order that keeps every event after those it knows of. Each host is a process and each logged event a step.", len(x.all), n)
+	if holds > 0 {
+		description += fmt.Sprintf(" An event that receives from several hosts at once (%d of them here) is a step more for each sender past the first: its process holds that message, its clock unchanged, until the event.", holds)
+	}
 	fifo := false
 	delay := x.last + 1 // no message arrives unless the script delivers it
 	s := &scenario.Scenario{
 		Title:       logTitle(name, title),
-		Description: fmt.Sprintf("Imported from a log: %d events of %d hosts, replayed in an order that keeps every event after those it knows of. Each host is a process and each logged event a step.", len(x.all), n),
+		Description: description,
 		Algorithm:   logreplay.ID,
 		N:           n,
 		Names:       hosts,
 		Network:     scenario.Network{FIFO: &fifo, Delay: []sim.Time{delay, delay}},
-		Until:       scenario.Until{Steps: n - starts + len(x.all)},
-		Lesson:      &scenario.Lesson{Opens: n - starts + len(x.all)},
+		Until:       scenario.Until{Steps: n - starts + len(x.all) + holds},
+		Lesson:      &scenario.Lesson{Opens: n - starts + len(x.all) + holds},
 	}
 	nodes, err := logreplay.New(hosts, params)
 	if err != nil {
@@ -959,6 +1041,9 @@ func notALog(line int, text string) error {
 
 // unset is the time of an event not yet timed.
 const unset sim.Time = -1
+
+// untimed says whether an event is not yet timed.
+func untimed(ev *logged) bool { return ev.time == unset }
 
 // logTitle titles an imported execution after its file.
 func logTitle(name, title string) string {

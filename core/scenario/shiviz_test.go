@@ -70,9 +70,9 @@ func TestShiVizLogsParse(t *testing.T) {
 		assert.True(t, ok, "line %d: %s is the merge of %s's previous clock %v and one event's", i+3, m[2], host, last)
 		prev[host] = clock
 		events[host] = append(events[host], clock)
-		kinds[strings.SplitN(lines[i+1], ":", 2)[0]] = true
+		kinds[strings.FieldsFunc(lines[i+1], func(r rune) bool { return r == ' ' || r == ':' })[0]] = true
 	}
-	assert.Equal(t, len(lines)/2, hostEvents(r.Trace()), "every event of a process, and nothing else")
+	assert.Equal(t, len(lines)/2, hostEvents(r.Trace())+inFlight(r.Trace()), "every event of a process and every message on its way at the end, and nothing else")
 	for _, k := range []string{"init", "deliver", "workload", "command", "pause", "crash", "recover"} {
 		assert.True(t, kinds[k], "%s steps are events of the log", k)
 	}
@@ -98,6 +98,18 @@ func union(clocks ...map[string]int) map[string]bool {
 
 // hostEvents counts the steps of a trace that are a process's events: not
 // the whole network's, nor the network's doing to a message.
+// inFlight counts the messages on their way at the end of a trace, each
+// an event of its receiver in the log.
+func inFlight(tr *trace.Trace) int {
+	n := 0
+	for _, m := range tr.Msgs {
+		if m.InFlightAt(tr.Len()) {
+			n++
+		}
+	}
+	return n
+}
+
 func hostEvents(tr *trace.Trace) int {
 	n := 0
 	for _, r := range tr.Records {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"spacetime/core/clock"
@@ -151,13 +153,19 @@ func (t *Trace) ShiViz(k int) []byte {
 // execution), then two lines an event, "host {clock}" and what happened.
 // Every step of a process is its event, crashes, pauses and timers
 // included; a message's loss, delay or copy is the network's and a
-// change of the whole network no host's, so they are left out. The
-// clocks are the log's own vector clocks, as ShiViz checks them: each
-// host's own entry starts at 1 and rises by 1 an event, a receipt merges
-// the clock of the message's sending, and zero entries are left out.
-// The log is written as it is made, keeping only the clocks of the steps
-// that sent messages, so that a long run's log is not built whole first.
-// It returns the first error of w.
+// change of the whole network no host's, so they are left out. So that
+// the log keeps every process and message of the run, a process down
+// from the start has an event saying so first ("down"), and each message
+// still on its way after the k steps an event of its receiver at the end
+// ("in-flight"). A receipt's text names the message it receives, its
+// kind, its label and the event that sent it: "deliver KIND «LABEL» from
+// A:5: caption" (see ShiVizReceipt), which an import reads back. The clocks are the log's
+// own vector clocks, as ShiViz checks them: each host's own entry starts
+// at 1 and rises by 1 an event, a receipt merges the clock of the
+// message's sending, and zero entries are left out. The log is written as
+// it is made, keeping only the clocks of the steps that sent messages, so
+// that a long run's log is not built whole first. It returns the first
+// error of w.
 func (t *Trace) WriteShiViz(w io.Writer, k int) error {
 	k = min(max(k, 0), len(t.Records))
 	n := len(t.Names)
@@ -171,33 +179,76 @@ func (t *Trace) WriteShiViz(w io.Writer, k int) error {
 	for i := range now {
 		now[i] = make([]int32, n)
 	}
+	// event ticks host's clock, merging a message's sending, and writes
+	// the event
+	event := func(host sim.NodeID, from []int32, text ...string) []int32 {
+		c := now[host]
+		for i := range from {
+			c[i] = max(c[i], from[i])
+		}
+		c[host]++
+		buf = append(buf, t.Names[host]...)
+		buf = append(buf, ' ')
+		buf = append(buf, clock.FormatLog(c, t.name)...)
+		buf = append(buf, '\n')
+		for _, s := range text {
+			buf = append(buf, s...)
+		}
+		buf = append(buf, '\n')
+		return c
+	}
+	// a process down from the start says so where its start would be,
+	// before any later process's first event, so that a log's hosts come
+	// in the processes' order
+	down := slices.Sorted(slices.Values(t.Down))
+	downTo := func(node sim.NodeID) {
+		for len(down) > 0 && down[0] <= node {
+			if d := down[0]; int(d) >= 0 && int(d) < n {
+				event(d, nil, "down: ", t.Names[d], " is down from the start")
+			}
+			down = down[1:]
+		}
+	}
 	for s := range t.Records[:k] {
 		r := &t.Records[s]
 		at[s] = -1
 		if !t.hostEvent(r) {
 			continue
 		}
-		c := now[r.Node]
-		if r.Kind == Deliver {
-			if from := t.sentClock(at, sent, r.Msg); from != nil {
-				for i := range c {
-					c[i] = max(c[i], from[i])
-				}
+		downTo(r.Node)
+		var c []int32
+		if r.Kind == Deliver && r.Msg >= 0 && r.Msg < len(t.Msgs) {
+			m := &t.Msgs[r.Msg]
+			from := t.sentClock(at, sent, r.Msg)
+			text := "deliver"
+			if from != nil {
+				text = shiVizReceipt(text, m.Message, t.Names[m.From], from[m.From])
 			}
+			c = event(r.Node, from, text, ": ", oneLine(r.Caption))
+		} else {
+			c = event(r.Node, nil, r.What(), ": ", oneLine(r.Caption))
 		}
-		c[r.Node]++
 		if r.NumSent > 0 {
 			at[s] = int32(len(sent) / max(n, 1))
 			sent = append(sent, c...)
 		}
-		buf = append(buf, t.Names[r.Node]...)
-		buf = append(buf, ' ')
-		buf = append(buf, clock.FormatLog(c, t.name)...)
-		buf = append(buf, '\n')
-		buf = append(buf, r.What()...)
-		buf = append(buf, ": "...)
-		buf = append(buf, oneLine(r.Caption)...)
-		buf = append(buf, '\n')
+		if len(buf) >= 64<<10 {
+			if _, err = w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	downTo(sim.NodeID(n))
+	for _, m := range t.MsgsBefore(k) {
+		if !m.InFlightAt(k) || int(m.To) < 0 || int(m.To) >= n {
+			continue
+		}
+		from := t.sentClock(at, sent, m.ID)
+		if from == nil {
+			continue // sent by no step of the log's
+		}
+		event(m.To, from, shiVizReceipt("in-flight", m.Message, t.Names[m.From], from[m.From]), ": ", t.Names[m.From], "'s message, still on its way at the end")
 		if len(buf) >= 64<<10 {
 			if _, err = w.Write(buf); err != nil {
 				return err
@@ -207,6 +258,76 @@ func (t *Trace) WriteShiViz(w io.Writer, k int) error {
 	}
 	_, err = w.Write(buf)
 	return err
+}
+
+// shiVizReceipt is how a ShiViz log's receipt starts: what happened
+// (deliver, in-flight), the message's kind and, unless it says no more
+// than the kind, its label between « and », then the event that sent it
+// ("from A:5", its host and that host's own clock entry). A receipt whose
+// clock learns nothing new (a message another one overtook) draws no
+// edge in ShiViz, but an import still finds its message so.
+func shiVizReceipt(what string, m sim.Message, from string, own int32) string {
+	s := what
+	if m.Kind != "" {
+		s += " " + m.Kind
+	}
+	if m.Label != "" && m.Label != m.Kind {
+		s += " «" + strings.NewReplacer("«", "‹", "»", "›", "\n", " ").Replace(m.Label) + "»"
+	}
+	return s + " from " + from + ":" + strconv.Itoa(int(own))
+}
+
+// Receipt is what a receipt of a ShiViz log written by WriteShiViz says
+// of its message (see ShiVizReceipt).
+type Receipt struct {
+	// Kind and Label are the message's.
+	Kind, Label string
+	// From is the host whose event sent it, and Own that host's own clock
+	// entry at it.
+	From string
+	Own  int
+}
+
+// ShiVizReceipt reads how a receipt of a ShiViz log written by
+// WriteShiViz starts: "deliver KIND «LABEL» from A:5: ..." (or
+// "in-flight"); ok is false when text does not start so.
+func ShiVizReceipt(text string) (r Receipt, ok bool) {
+	rest, found := strings.CutPrefix(text, "deliver ")
+	if !found {
+		if rest, found = strings.CutPrefix(text, "in-flight "); !found {
+			return Receipt{}, false
+		}
+	}
+	if !strings.HasPrefix(rest, "from ") {
+		end := strings.IndexByte(rest, ' ')
+		if end <= 0 {
+			return Receipt{}, false
+		}
+		r.Kind, rest = rest[:end], rest[end+1:]
+	}
+	if l, ok := strings.CutPrefix(rest, "«"); ok {
+		close := strings.Index(l, "» ")
+		if close < 0 {
+			return Receipt{}, false
+		}
+		r.Label, rest = l[:close], l[close+len("» "):]
+	}
+	rest, ok = strings.CutPrefix(rest, "from ")
+	colon := strings.IndexByte(rest, ':')
+	if !ok || colon <= 0 {
+		return Receipt{}, false
+	}
+	r.From, rest = rest[:colon], rest[colon+1:]
+	end := strings.IndexByte(rest, ':')
+	if end <= 0 {
+		return Receipt{}, false
+	}
+	own, err := strconv.Atoi(rest[:end])
+	if err != nil || own < 1 {
+		return Receipt{}, false
+	}
+	r.Own = own
+	return r, true
 }
 
 // name names process i, for clock.FormatLog.

@@ -14,6 +14,7 @@ import (
 
 	"spacetime/core/clock"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/core/trace"
 	"spacetime/internal/fulldisk"
 	"spacetime/internal/scenariotest"
@@ -134,21 +135,57 @@ func wholeShiViz(t *trace.Trace, k int) string {
 		return nil
 	}
 	oneLine := strings.NewReplacer("\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "\v", " ", "\f", " ", "\u0085", " ")
+	// a receipt names the message: "deliver KIND «LABEL»"
+	receipt := func(what string, m trace.Msg, sent []int32) string {
+		if sent == nil {
+			return what
+		}
+		if m.Kind != "" {
+			what += " " + m.Kind
+		}
+		if m.Label != "" && m.Label != m.Kind {
+			what += " «" + strings.NewReplacer("«", "‹", "»", "›", "\n", " ").Replace(m.Label) + "»"
+		}
+		return fmt.Sprintf("%s from %s:%d", what, t.Names[m.From], sent[m.From])
+	}
+	event := func(node sim.NodeID, sent []int32, text string) []int32 {
+		c := now[node]
+		for i := range sent {
+			c[i] = max(c[i], sent[i])
+		}
+		c[node]++
+		fmt.Fprintf(&b, "%s %s\n%s\n", t.Names[node], clock.FormatLog(c, func(i int) string { return t.Names[i] }), text)
+		return slices.Clone(c)
+	}
+	down := map[sim.NodeID]bool{}
+	for _, d := range t.Down {
+		down[d] = true
+	}
+	downTo := func(node sim.NodeID) { // a down process's event where its start would be
+		for d := range sim.NodeID(n) {
+			if d <= node && down[d] {
+				event(d, nil, "down: "+t.Names[d]+" is down from the start")
+				delete(down, d)
+			}
+		}
+	}
 	for s, r := range t.Records[:k] {
 		if !host(&r) {
 			continue
 		}
-		c := now[r.Node]
+		downTo(r.Node)
 		if r.Kind == trace.Deliver {
-			if sent := sentClock(r.Msg); sent != nil {
-				for i := range c {
-					c[i] = max(c[i], sent[i])
-				}
-			}
+			sent := sentClock(r.Msg)
+			at[s] = event(r.Node, sent, receipt("deliver", t.Msgs[r.Msg], sent)+": "+oneLine.Replace(r.Caption))
+		} else {
+			at[s] = event(r.Node, nil, r.What()+": "+oneLine.Replace(r.Caption))
 		}
-		c[r.Node]++
-		at[s] = slices.Clone(c)
-		fmt.Fprintf(&b, "%s %s\n%s: %s\n", t.Names[r.Node], clock.FormatLog(c, func(i int) string { return t.Names[i] }), r.What(), oneLine.Replace(r.Caption))
+	}
+	downTo(sim.NodeID(n))
+	for _, m := range t.MsgsBefore(k) {
+		if sent := sentClock(m.ID); m.InFlightAt(k) && sent != nil {
+			event(m.To, sent, receipt("in-flight", m, sent)+": "+t.Names[m.From]+"'s message, still on its way at the end")
+		}
 	}
 	return b.String()
 }

@@ -130,10 +130,17 @@ func TestEmptyTraceJSON(t *testing.T) {
 
 // The log opens in ShiViz as it is: the parsing expression, a blank line
 // (one execution), then two lines an event, the receipt merging the
-// clock of the sending; the network's loss of a message is no host's
-// event.
+// clock of the sending and naming the message; the network's loss of a
+// message is no host's event; a message still on its way at the end is
+// an event of its receiver, and a process down from the start has an
+// event that says so, before any later process's first (none here).
 func TestShiViz(t *testing.T) {
-	got := string(sample().ShiViz(4))
+	tr := sample()
+	tr.Names = append(tr.Names, "C")
+	tr.Down = []sim.NodeID{2}
+	tr.Msgs[0].Kind, tr.Msgs[0].Label = "transfer", "$3"
+	tr.Msgs[2].Kind = "marker"
+	got := string(tr.ShiViz(4))
 	want := ShiVizRegexp + `
 
 A {"A":1}
@@ -141,17 +148,35 @@ command: A sends
 A {"A":2}
 workload: A sends twice
 B {"A":1, "B":1}
-deliver: B gets it
+deliver transfer «$3» from A:1: B gets it
+C {"C":1}
+down: C is down from the start
+B {"A":2, "B":2}
+in-flight marker from A:2: A's message, still on its way at the end
 `
 	assert.Equal(t, want, got)
+	r, ok := ShiVizReceipt("deliver transfer «$3» from A:1: B gets it")
+	assert.True(t, ok)
+	assert.Equal(t, Receipt{Kind: "transfer", Label: "$3", From: "A", Own: 1}, r, "a receipt's message is read back")
+	r, ok = ShiVizReceipt("in-flight marker from A:2: A's message")
+	assert.True(t, ok)
+	assert.Equal(t, Receipt{Kind: "marker", From: "A", Own: 2}, r)
+	r, ok = ShiVizReceipt("deliver from A:2: a message of no kind")
+	assert.True(t, ok)
+	assert.Equal(t, Receipt{From: "A", Own: 2}, r)
+	for _, text := range []string{"deliver: B gets it", "deliver transfer: B", "deliver x from A: y", "deliver x from A:0: y", "deliver x «y from A:1: z"} {
+		_, ok = ShiVizReceipt(text)
+		assert.False(t, ok, "%q names no message", text)
+	}
 }
 
 // A step of the whole network (FIFO switched, a partition) is no host's
 // event: the log leaves it out instead of reading host -1.
 func TestShiVizLeavesOutNetworkSteps(t *testing.T) {
 	tr := sample()
-	network := Record{Step: 4, Node: -1, Kind: Fault, Msg: -1, Caption: "FIFO off", Extra: &Extra{Tag: "fifo"}}
+	network := Record{Step: 3, Node: -1, Kind: Fault, Msg: -1, Caption: "FIFO off", Extra: &Extra{Tag: "fifo"}}
 	tr.Records = append(tr.Records[:3:3], network)
+	tr.Msgs[1].DropStep = -1 // the step that lost it is the network's now
 	assert.Equal(t, string(sample().ShiViz(3)), string(tr.ShiViz(4)))
 }
 
@@ -184,5 +209,5 @@ func TestShiVizKeepsEachEventOnOneLine(t *testing.T) {
 	tr := sample()
 	tr.Records[0].Caption = "A\u2028sends\u2029now\r"
 	got := string(tr.ShiViz(1))
-	assert.Equal(t, ShiVizRegexp+"\n\nA {\"A\":1}\ncommand: A sends now \n", got)
+	assert.Equal(t, ShiVizRegexp+"\n\nA {\"A\":1}\ncommand: A sends now \nB {\"A\":1, \"B\":1}\nin-flight from A:1: A's message, still on its way at the end\n", got)
 }

@@ -45,8 +45,17 @@ type Event struct {
 	// From names the process whose message this event receives; empty
 	// for an event that receives nothing.
 	From string `json:"from,omitempty"`
-	// To names the processes the event sends a message to.
-	To []string `json:"to,omitempty"`
+	// Also names the other processes whose messages the event receives,
+	// for an event that merges several senders: each is delivered first
+	// and held, the clock merging it without a tick, until From's.
+	Also []string `json:"also,omitempty"`
+	// To names the processes the event sends a message to, and Kinds
+	// and Labels (when the log says them: a Spacetime export's receipts
+	// do) each message's kind and label, in the same order; a kind left
+	// out is LOG.
+	To     []string `json:"to,omitempty"`
+	Kinds  []string `json:"kinds,omitempty"`
+	Labels []string `json:"labels,omitempty"`
 }
 
 // AppendJSON appends the params as encoding/json writes them, byte for
@@ -120,17 +129,24 @@ func (ev Event) appendJSON(b []byte) []byte {
 		field("from")
 		b = appendString(b, ev.From)
 	}
-	if len(ev.To) > 0 {
-		field("to")
+	list := func(name string, names []string) {
+		if len(names) == 0 {
+			return
+		}
+		field(name)
 		b = append(b, '[')
-		for k, to := range ev.To {
+		for k, n := range names {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, to)
+			b = appendString(b, n)
 		}
 		b = append(b, ']')
 	}
+	list("also", ev.Also)
+	list("to", ev.To)
+	list("kinds", ev.Kinds)
+	list("labels", ev.Labels)
 	return append(b, '}')
 }
 
@@ -176,8 +192,10 @@ type Process struct {
 	Events []Event `state:"fixed"`
 	// to holds each event's receivers as process ids, from Events.
 	to [][]sim.NodeID `state:"fixed"`
-	// Done counts the events done.
+	// Done counts the events done, and Held the messages held for the
+	// next (Event.Also).
 	Done int
+	Held int
 	// Clock is the log's vector clock after the last event done.
 	Clock []int64
 	// quoted are the processes' names, quoted, for the captions' clocks;
@@ -226,6 +244,14 @@ func New(names []string, p Params) ([]sim.Node, error) {
 			if _, ok := index[ev.From]; ev.From != "" && !ok {
 				return nil, strictjson.FieldErrorf(field("from"), "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
 			}
+			if len(ev.Also) > 0 && ev.From == "" {
+				return nil, strictjson.FieldErrorf(field("also"), "want no other senders for an event that receives nothing (from is empty), got %d", len(ev.Also))
+			}
+			for k, name := range ev.Also {
+				if _, ok := index[name]; !ok {
+					return nil, strictjson.FieldErrorf(field(fmt.Sprintf("also[%d]", k)), "want the name of a process (%s), got %q", strings.Join(names, ", "), name)
+				}
+			}
 			for k, name := range ev.To {
 				id, ok := index[name]
 				if !ok || id == sim.NodeID(i) {
@@ -234,6 +260,9 @@ func New(names []string, p Params) ([]sim.Node, error) {
 				slab = append(slab, id)
 			}
 			proc.to[j] = slab[len(slab)-len(ev.To) : len(slab) : len(slab)]
+			if len(ev.Kinds) > len(ev.To) || len(ev.Labels) > len(ev.To) {
+				return nil, strictjson.FieldErrorf(field("kinds"), "want at most a kind and a label for each of the %d messages of to, got %d kinds and %d labels", len(ev.To), len(ev.Kinds), len(ev.Labels))
+			}
 		}
 		nodes[i] = proc
 	}
@@ -262,6 +291,10 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		}
 		p.do(env, nil)
 	case sim.Deliver:
+		if p.Done < len(p.Events) && p.Held < len(p.Events[p.Done].Also) && p.Events[p.Done].Also[p.Held] == env.Name(ev.From) {
+			p.hold(env, ev.Msg.Data)
+			return
+		}
 		if p.Done == len(p.Events) || p.Events[p.Done].From != env.Name(ev.From) {
 			// only a learner's change to the schedule brings this about
 			env.Explain("%s receives a message from %s that its log does not receive here", me, env.Name(ev.From))
@@ -271,22 +304,52 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	}
 }
 
+// hold keeps a message that the next event merges with another sender's:
+// the clock merges it without a tick, so that the event's clock is the
+// log's.
+func (p *Process) hold(env *sim.Env, received []int64) {
+	p.merge(received)
+	p.Held++
+	next := p.Events[p.Done]
+	env.ExplainWith(func(b []byte) []byte {
+		b = append(b, env.Name(env.Self())...)
+		b = append(b, " holds "...)
+		b = append(b, next.Also[p.Held-1]...)
+		b = append(b, "'s message: its next logged event receives it with "...)
+		b = append(b, next.From...)
+		return append(b, "'s"...)
+	})
+}
+
+// merge takes into the clock what a received one knows.
+func (p *Process) merge(received []int64) {
+	for i := range p.Clock {
+		if i < len(received) {
+			p.Clock[i] = max(p.Clock[i], received[i])
+		}
+	}
+}
+
 // do does the next event: the clock ticks (and merges a received one),
 // the event's messages go out stamped with it.
 func (p *Process) do(env *sim.Env, received []int64) {
 	ev := p.Events[p.Done]
 	sends := p.to[p.Done]
 	p.Done++
+	p.Held = 0
 	// the clock changes in place: a clone has its own, and a message
 	// its copy (sim.Env.Send)
-	for i := range p.Clock {
-		if i < len(received) {
-			p.Clock[i] = max(p.Clock[i], received[i])
-		}
-	}
+	p.merge(received)
 	p.Clock[env.Self()]++
-	for _, to := range sends {
-		env.Send(to, sim.Message{Kind: KindMsg, Data: p.Clock})
+	for i, to := range sends {
+		m := sim.Message{Kind: KindMsg, Data: p.Clock}
+		if i < len(ev.Kinds) && ev.Kinds[i] != "" {
+			m.Kind = ev.Kinds[i]
+		}
+		if i < len(ev.Labels) {
+			m.Label = ev.Labels[i]
+		}
+		env.Send(to, m)
 	}
 	if ev.Text != "" {
 		env.Annotate(sim.At(RoleText, 0, ev.Text))

@@ -6,7 +6,9 @@
 // The file input's rules (js/shiviz.js): the first line, between ^ and $,
 // is the parsing expression; the second, trimmed, the delimiter of
 // executions (none when blank); the log is the rest. Each execution is
-// then a ModelGraph, which checks every vector clock.
+// then a ModelGraph, which checks every vector clock. With --link first,
+// the parsing expression is taken as written, not between ^ and $, as
+// ShiViz's example links (index.html's data-parser) give it.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -19,9 +21,10 @@ for (const f of files) {
   vm.runInContext(fs.readFileSync(path.join(__dirname, "shiviz", f), "utf8"), context, { filename: f });
 }
 
-const open = vm.runInContext(`(function (text) {
+const asLink = process.argv[2] === "--link";
+const open = vm.runInContext(`(function (text, asLink) {
   const lines = text.split("\\n", 2);
-  const parser = lines[0].trim() ? "^" + lines[0] + "$" : "";
+  const parser = asLink ? lines[0] : lines[0].trim() ? "^" + lines[0] + "$" : "";
   const delimiterString = lines[1].trim() ? "^" + lines[1].trim() + "$" : "";
   const startOfLog = text.indexOf("\\n", text.indexOf("\\n") + 1);
   const log = text.substr(startOfLog + 1);
@@ -49,9 +52,9 @@ const open = vm.runInContext(`(function (text) {
 })`, context);
 
 const out = {};
-for (const file of process.argv.slice(2)) {
+for (const file of process.argv.slice(asLink ? 3 : 2)) {
   try {
-    out[file] = { executions: open(fs.readFileSync(file, "utf8")) };
+    out[file] = { executions: open(fs.readFileSync(file, "utf8"), asLink) };
   } catch (e) {
     out[file] = { error: e && e.getMessage ? e.getMessage() : String(e && e.stack || e) };
   }
