@@ -302,16 +302,18 @@ func (t *tikz) messages(highlight []int) {
 			fmt.Fprintf(t.out, "\\draw[%s, thick] (%s) +(-0.08,-0.08) -- +(0.08,0.08) (%s) +(-0.08,0.08) -- +(0.08,-0.08);\n", t.color(CrashColor), lost, lost)
 		default:
 			// still on its way: dashed to the present, as far down as
-			// its delay has run
+			// its delay has run, and ending between lanes, never on one
+			// it would read as delivered to
 			f := 0.5
 			if due := float64(m.Due); due > float64(m.SendTime) {
 				f = min(max((t.now/t.unit-1-float64(m.SendTime))/(due-float64(m.SendTime)), 0.15), 0.85)
 			}
+			f = offLanes(f, math.Abs(float64(m.To-m.From)))
 			if !slices.Contains(style, "dashed") {
 				style = append(style, "dashed")
 			}
 			fmt.Fprintf(t.out, "\\draw[->, %s] ($(%s)+(%s,0)$) -- ($(%s)!%s!(%s)+(%s,0)$);\n",
-				strings.Join(style, ", "), from, num(sx), from, num(f), to, num(t.now-t.unit))
+				strings.Join(style, ", "), from, num(sx), from, num(f), to, num(t.now))
 		}
 		if t.kinds[m.Kind] == "" {
 			t.kindOrder = append(t.kindOrder, m.Kind)
@@ -321,6 +323,20 @@ func (t *tikz) messages(highlight []int) {
 			}
 		}
 	}
+}
+
+// offLanes moves f, the part of the way down an arrow across lanes
+// lanes ends at, off every lane it crosses: at least 0.3 of a lane short
+// of the nearest, so that a message on its way never seems delivered.
+func offLanes(f, lanes float64) float64 {
+	if lanes <= 0 {
+		return f
+	}
+	d := f * lanes
+	if k := math.Round(d); k >= 1 && math.Abs(d-k) < 0.3 {
+		d = k - 0.3
+	}
+	return d / lanes
 }
 
 // legend names the kinds of message drawn, each beside a stroke of its

@@ -2,10 +2,14 @@ package diagram_test
 
 import (
 	"context"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"spacetime/core/scenario"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +104,35 @@ func TestTikZNamesTeXCannotRead(t *testing.T) {
 	assert.Contains(t, tex, `\textprocess{p2}{x\$y}`)
 	assert.Contains(t, tex, `\providecommand{\textprocess}`)
 	assert.Equal(t, 1, count(tex, `\\send(withname)?\{p1\}\{[0-9.]+\}\{p2\}`))
+}
+
+// A message still on its way is drawn dashed to the present and ends
+// between lanes: never on a lane it crosses, where it would read as
+// delivered there.
+func TestTikZMessagesOnTheirWayEndOffLanes(t *testing.T) {
+	onTheirWay := regexp.MustCompile(`\\draw\[->, [^]]*dashed\] \(\$\((\w+)\)\+\([0-9.]+,0\)\$\) -- \(\$\((\w+)\)!([0-9.]+)!\((\w+)\)`)
+	seen := 0
+	for _, id := range scenario.BuiltinIDs() {
+		r := builtinRun(t, id)
+		names := r.Trace().Names
+		for _, k := range []int{r.Len() / 3, r.Len() / 2} {
+			for _, m := range onTheirWay.FindAllStringSubmatch(tikzOf(r, k), -1) {
+				from, to := slices.Index(names, m[2]), slices.Index(names, m[4])
+				if from < 0 || to < 0 {
+					continue // names TeX cannot read
+				}
+				f, err := strconv.ParseFloat(m[3], 64)
+				require.NoError(t, err)
+				lanes := math.Abs(float64(to - from))
+				d := f * lanes
+				if lanes >= 2 {
+					seen++
+				}
+				assert.True(t, math.Round(d) < 1 || math.Abs(d-math.Round(d)) >= 0.29, "%s at %d: %s's message to %s ends on a lane (%.2f lanes down)", id, k, m[2], m[4], d)
+			}
+		}
+	}
+	assert.Positive(t, seen, "messages on their way across two lanes or more are tried")
 }
 
 // TestTikZCompiles compiles a few lessons' figures with pdflatex, where it
