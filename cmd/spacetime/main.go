@@ -82,6 +82,7 @@ const usage = `usage:
   spacetime run (FILE | - | --scenario ID) [--seed S] [--n N] [--max-memory MB] [--json]
   spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
                    [--axis time|lamport] [--width W] [--height H] [--scale X] [--cm C]
+                   [--theme light|dark|colour-blind] [--text S|M|L|XL]
                    [--max-memory MB] [-o OUT]
   spacetime check [FILE | --algorithm ID | --scenario ID | FILE.py --scenario ID] [--runs N]
                   [--seed S] [--faults LIST] [--out DIR] [--run-seed R] [--max-memory MB] [--json]
@@ -828,6 +829,8 @@ func (c *cli) export(args []string) error {
 	width := fs.String("width", "1200", "svg and png width in pixels")
 	height := fs.String("height", "", "svg height in pixels (default: fits the processes)")
 	scale := fs.String("scale", "2", "png: pixels of the file per pixel of the picture, from 0.5 to 8")
+	theme := fs.String("theme", "light", "svg and png: the page's theme, light, dark or colour-blind")
+	text := fs.String("text", "L", "svg and png: the page's text size, S, M, L or XL")
 	cm := fs.String("cm", strconv.FormatFloat(diagram.TikZWidth, 'g', -1, 64), "tikz: the time axis's width in centimetres, from 2 to 100")
 	output := fs.String("o", "", "write to this file instead of standard output")
 	// check what needs no run before running
@@ -858,6 +861,15 @@ func (c *cli) export(args []string) error {
 		if h, err = pixelsFlag("height", *height); err != nil {
 			return err
 		}
+	}
+	palette, ok := diagram.Themes[*theme]
+	if !ok {
+		return errUsage{fmt.Errorf("--theme: want light, dark or colour-blind, got %q", *theme)}
+	}
+	switch *text {
+	case "S", "M", "L", "XL":
+	default:
+		return errUsage{fmt.Errorf("--text: want S, M, L or XL, got %q", *text)}
 	}
 	sc, err := numberFlag("scale", *scale, 0.5, 8, "a scale from 0.5 to 8")
 	if err != nil {
@@ -922,17 +934,17 @@ func (c *cli) export(args []string) error {
 			what, pixels = fmt.Sprintf("a PNG of %d×%d pixels of step %d", pw, ph, k), pw*ph
 		}
 		ix := diagram.NewIndex(r.Trace(), diagram.Axis(*axis), r.Config().Spec)
-		opts := diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k))}
+		opts := diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k)), Scale: diagram.TextScale(*text)}
 		if err := fits(m, b, what, pictureBytes(int(k), annotations, ix.Cost(int(k), opts), pixels), true); err != nil {
 			return err
 		}
 		scene := ix.Layout(int(k), r.Config().Spec, opts)
 		write = func(out io.Writer) error {
 			if *format == "svg" {
-				_, err := out.Write(scene.SVG())
+				_, err := out.Write(scene.SVGIn(palette))
 				return err
 			}
-			data, err := scene.PNG(diagram.Palette, sc)
+			data, err := scene.PNG(palette, sc)
 			if err != nil {
 				panic(fmt.Sprintf("cannot draw the PNG: %v", err)) // its size was checked
 			}

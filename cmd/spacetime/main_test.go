@@ -517,7 +517,7 @@ func TestExport(t *testing.T) {
 		require.NoError(t, err, "a PNG")
 		assert.Equal(t, 1800, cfg.Width, "1200 pixels wide at 1.5 times")
 		assert.Equal(t, 525, cfg.Height)
-		want, err := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: 350}).PNG(diagram.Palette, 1.5)
+		want, err := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: 350, Scale: diagram.TextScale("L")}).PNG(diagram.Palette, 1.5)
 		require.NoError(t, err)
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -534,7 +534,8 @@ func TestExport(t *testing.T) {
 	})
 	t.Run("svg", func(t *testing.T) {
 		path := filepath.Join(dir, "bank.svg")
-		_, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "svg", "-o", path)
+		// at the small text size, the diagram package's golden picture's
+		_, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "svg", "--text", "S", "-o", path)
 		require.NoError(t, err)
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -564,6 +565,26 @@ func wellFormed(t *testing.T, data []byte) {
 	}
 }
 
+// The picture takes the page's theme and text size: dark and XL draw
+// the page's dark, extra large picture; an unknown theme is refused.
+func TestExportTakesThePagesThemeAndTextSize(t *testing.T) {
+	out, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "svg", "--theme", "dark", "--text", "XL")
+	require.NoError(t, err)
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	sess, err := lab.Open(s)
+	require.NoError(t, err)
+	sess.Seek(sess.Len())
+	sess.Scale = diagram.TextScale("XL")
+	golden.SameLines(t, string(sess.Diagram().Scene(1200, 350).SVGIn(diagram.DarkPalette)), out, "the page's dark, extra large picture")
+	_, err = call(t, "export", "--scenario", "snapshot-bank", "--format", "svg", "--theme", "sepia")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `--theme: want light, dark or colour-blind, got "sepia"`)
+	_, err = call(t, "export", "--scenario", "snapshot-bank", "--format", "png", "--text", "XXL")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `--text: want S, M, L or XL, got "XXL"`)
+}
+
 // TestExportEqualsScreen checks that the exported SVG is the picture the
 // page shows for the same scenario, step, size and axis, highlights
 // included.
@@ -591,6 +612,7 @@ func TestExportEqualsScreen(t *testing.T) {
 			require.NoError(t, err)
 			sess.Seek(tc.k(sess.Len()))
 			sess.Axis = tc.axis
+			sess.Scale = diagram.TextScale("L") // the page's text size unless chosen
 			screen := sess.Diagram().Scene(tc.w, tc.h).SVG()
 			golden.SameLines(t, string(screen), out, "the export is the picture on screen")
 			if tc.id == "snapshot-nonfifo" {
@@ -988,7 +1010,7 @@ func TestErrorsInPlainWords(t *testing.T) {
 		want string
 	}{
 		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "unknown flag --colour (run takes --json, --max-memory, --n, --scenario, --seed)"},
-		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --cm, --format, --height, --max-memory, --n, --scale, --scenario, --seed, --step, --width, -o)"},
+		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --cm, --format, --height, --max-memory, --n, --scale, --scenario, --seed, --step, --text, --theme, --width, -o)"},
 		{"flag without value", []string{"run", "--scenario", "snapshot-bank", "--seed"}, "--seed needs a value"},
 		{"bad boolean", []string{"list", "--json=yes please"}, `--json: want true or false (or the flag alone), got "yes please"`},
 		{"bad flag syntax", []string{"run", "---scenario", "x"}, `"---scenario" is not a flag`},
