@@ -58,15 +58,18 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	unit := min(1, w/now)
 	// coordinates are centimetres (time times unit), so that the
 	// package's marks keep their shape however long the run
-	t := &tikz{ix: ix, spec: spec, k: k, unit: unit, now: now * unit, colors: map[Color]bool{}, kinds: map[string]string{}, noteEnd: map[sim.NodeID]float64{}}
+	t := &tikz{ix: ix, spec: spec, k: k, unit: unit, now: now * unit, colors: map[Color]bool{}, kinds: map[string]string{}}
 	t.names()
 	var body bytes.Buffer
 	t.out = &body
+	// the axis first: its texts are never left out, and the others keep
+	// clear of them; the legend, under it, names the kinds drawn
+	// the notes on events before the messages' labels, which say less
+	t.axis(unit)
 	t.lanes()
 	t.spans()
-	t.messages(opt.Highlight)
 	t.annotations()
-	t.axis(unit)
+	t.messages(opt.Highlight)
 	t.legend(w)
 
 	var b bytes.Buffer
@@ -85,6 +88,13 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 		b.WriteString("% a process whose name is no TeX name: \\newprocess with the name as text\n")
 		b.WriteString("\\providecommand{\\textprocess}[2]{\\addtocounter{processnb}{1}\\coordinate (#1) at (0, -\\value{processnb}); \\draw (#1) node[anchor=east] {#2};}\n")
 	}
+	// a text stands on a plate of paper that masks the lines under it,
+	// as on screen
+	b.WriteString("\\tikzset{spacetime plate/.style={fill=white, fill opacity=0.85, text opacity=1}}\n")
+	if t.labelAt {
+		b.WriteString("% \\sendwithname with the label's place along the arrow (where another text is not) and a plate\n")
+		b.WriteString("\\providecommand{\\sendwithnameat}[6]{\\draw[->] (#1) +(#2, 0) -- ($ (#3) +(#4, 0) $) node[anchor=west, pos=#6, spacetime plate] {#5};}\n")
+	}
 	b.WriteString("\\begin{messagepassing}[y=0.9cm, every node/.style={font=\\scriptsize}, >={Stealth[length=4pt]}]\n")
 	for i, name := range tr.Names {
 		if t.ids[i] == name {
@@ -95,7 +105,7 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	}
 	b.Write(body.Bytes())
 	if t.leftOut > 0 {
-		fmt.Fprintf(&b, "%% %d notes on events were left out for want of room: export fewer steps, or a wider figure.\n", t.leftOut)
+		fmt.Fprintf(&b, "%% %d labels were left out for want of room, rather than drawn over others: export fewer steps, or a wider figure.\n", t.leftOut)
 	}
 	b.WriteString("\\end{messagepassing}\n% end of figure\n\\end{lrbox}\n")
 	// the page is the figure's size and a margin, whatever the names' and
@@ -118,6 +128,9 @@ type tikz struct {
 	// (textNames false), p1, p2… otherwise.
 	ids       []string
 	textNames bool
+	// labelAt says a message is labelled (\sendwithnameat: messagepassing's
+	// \sendwithname with the label's place and a plate)
+	labelAt bool
 	// colors are the palette colours the figure uses, defined up front.
 	colors map[Color]bool
 	// marks counts the named coordinates made (crashes, checkpoints).
@@ -126,10 +139,77 @@ type tikz struct {
 	// of kindOrder, for the legend.
 	kinds     map[string]string
 	kindOrder []string
-	// noteEnd is where the last note written above each line ends;
-	// leftOut counts the notes left out for want of room.
-	noteEnd map[sim.NodeID]float64
+	// taken are the boxes of the texts placed so far; leftOut counts the
+	// texts left out for want of room.
+	taken   []texBox
 	leftOut int
+}
+
+// texBox is a text's box in the figure's coordinates: centimetres across,
+// the lanes' units down (a lane is 1, 0.9 cm).
+type texBox struct{ x0, y0, x1, y1 float64 }
+
+// The size of a \scriptsize text in the figure's coordinates: its line
+// with TikZ's inner separation above and below, in lanes, and the
+// separation, in centimetres. A text's width is the page's (TextWidth,
+// DejaVu Sans at 12 px) scaled to 7 pt, and a fifth more: TeX's roman
+// capitals are wider than DejaVu's (the page's lower case is wider than
+// TeX's), and the estimate is to err on the wide side.
+const (
+	texLineHeight = 0.45 // lanes (0.4 cm)
+	texInnerSep   = 0.08 // cm: TikZ's 0.333em
+	texFontPt     = 7.0  // \scriptsize in a 10 pt document
+	// texWidthRatio turns the page's widths at 12 px into centimetres
+	// at texFontPt (72 points an inch, 2.54 cm).
+	texWidthRatio = 1.2 * texFontPt / 12 / 72 * 2.54
+)
+
+// texWidth is a text's width as the figure sets it, with its node's inner
+// separation, in centimetres.
+func texWidth(text string) float64 {
+	return TextWidth(text, false)*texWidthRatio + 2*texInnerSep
+}
+
+// place takes the first of the candidate boxes that overlaps no text
+// placed so far and says which; -1 when none is free, and the text is
+// left out (and counted) rather than drawn over another.
+func (t *tikz) place(candidates ...texBox) int {
+	for i, c := range candidates {
+		free := true
+		for _, b := range t.taken {
+			if c.x0 < b.x1 && b.x0 < c.x1 && c.y0 < b.y1 && b.y0 < c.y1 {
+				free = false
+				break
+			}
+		}
+		if free {
+			t.taken = append(t.taken, c)
+			return i
+		}
+	}
+	t.leftOut++
+	return -1
+}
+
+// laneY is process i's line, in the figure's coordinates.
+func laneY(i sim.NodeID) float64 { return -float64(i) - 1 }
+
+// beside is the box of a text whose anchor is at (x, y): west (the text
+// right of the point, centred on it), south (above it, centred) or north
+// (below it, centred).
+func beside(anchor string, x, y float64, text string) texBox {
+	w, h := texWidth(text), texLineHeight
+	switch anchor {
+	case "west":
+		return texBox{x, y - h/2, x + w, y + h/2}
+	case "south":
+		return texBox{x - w/2, y, x + w/2, y + h}
+	case "north":
+		return texBox{x - w/2, y - h, x + w/2, y}
+	case "north west":
+		return texBox{x, y - h, x + w, y}
+	}
+	return texBox{x - w/2, y - h/2, x + w/2, y + h/2}
 }
 
 // mark names a new coordinate of the figure ("lost 3"): with a space,
@@ -244,8 +324,8 @@ func (t *tikz) spans() {
 		}
 		y := 0.12 * float64(sp.track+1)
 		fmt.Fprintf(t.out, "\\draw[%s] ($(%s)+(%s,%s)$) -- ($(%s)+(%s,%s)$)", style, t.ids[sp.node], num(from), num(y), t.ids[sp.node], num(to), num(y))
-		if text != "" {
-			fmt.Fprintf(t.out, " node[midway, above, opacity=1, font=\\tiny] {%s}", texText(text))
+		if text != "" && t.place(beside("south", (from+to)/2, laneY(sp.node)+y, text)) >= 0 {
+			fmt.Fprintf(t.out, " node[midway, above, opacity=1, spacetime plate] {%s}", texText(text))
 		}
 		t.out.WriteString(";\n")
 	}
@@ -288,15 +368,25 @@ func (t *tikz) messages(highlight []int) {
 		label := texText(m.Label)
 		switch {
 		case m.ReceivedAt(t.k):
-			send := fmt.Sprintf("\\send{%s}{%s}{%s}{%s}", from, num(sx), to, num(t.x(m.RecvStep)))
+			rx := t.x(m.RecvStep)
+			send := fmt.Sprintf("\\send{%s}{%s}{%s}{%s}", from, num(sx), to, num(rx))
+			// the label where messagepassing's \sendwithname puts it (its
+			// left end 0.3 of the way), or elsewhere along the arrow if
+			// another text is there, or none
 			if label != "" {
-				send = fmt.Sprintf("\\sendwithname{%s}{%s}{%s}{%s}{%s}", from, num(sx), to, num(t.x(m.RecvStep)), label)
+				if pos := t.alongArrow(m.Label, sx, laneY(m.From), rx, laneY(m.To), 0.3, 0.5, 0.7, 0.15); pos > 0 {
+					t.labelAt = true
+					send = fmt.Sprintf("\\sendwithnameat{%s}{%s}{%s}{%s}{%s}{%s}", from, num(sx), to, num(rx), label, num(pos))
+				}
 			}
 			fmt.Fprintf(t.out, "\\begin{scope}[%s]%s\\end{scope}\n", strings.Join(style, ", "), send)
 		case m.DroppedAt(t.k):
 			// lost a third of the way, near its sender, as on screen
 			end := max(t.x(m.DropStep), sx+0.4)
 			lost := t.mark("lost")
+			if label != "" && t.alongArrow(m.Label, sx, laneY(m.From), end, laneY(m.From)+0.3*(laneY(m.To)-laneY(m.From)), 0.4) < 0 {
+				label = ""
+			}
 			fmt.Fprintf(t.out, "\\draw[%s] ($(%s)+(%s,0)$) -- ($(%s)!0.3!(%s)+(%s,0)$) coordinate (%s) node[pos=0.4, anchor=west] {%s};\n",
 				strings.Join(style, ", "), from, num(sx), from, to, num(end), lost, label)
 			fmt.Fprintf(t.out, "\\draw[%s, thick] (%s) +(-0.08,-0.08) -- +(0.08,0.08) (%s) +(-0.08,0.08) -- +(0.08,-0.08);\n", t.color(CrashColor), lost, lost)
@@ -347,27 +437,28 @@ func (t *tikz) legend(width float64) {
 	y := -float64(len(t.ids)+1) - 0.5
 	x := 0.0
 	for _, kind := range t.kindOrder {
-		w := 1.2 + 0.16*float64(len([]rune(kind)))
+		w := 0.6 + texWidth(kind) + 0.3 // the stroke, the name, a gap
 		if x > 0 && x+w > width {
 			x, y = 0, y-0.45
 		}
 		fmt.Fprintf(t.out, "\\draw[->, %s] (%s,%s) -- +(0.6,0) node[right, text=black] {%s};\n", t.kinds[kind], num(x), num(y), texText(kind))
+		t.taken = append(t.taken, beside("west", x+0.6, y, kind))
 		x += w
 	}
 }
 
-// room says whether a note centred at x above a process's line leaves
-// room for the notes already written there, and takes it if so: a figure
-// is read without hovering, so a note that would cover another is left
-// out (and counted in a comment) rather than drawn over it.
-func (t *tikz) room(node sim.NodeID, x float64, text string) bool {
-	half := 0.06 * float64(len([]rune(text))) // about half a \scriptsize word's width, in cm
-	if x-half < t.noteEnd[node] {
-		t.leftOut++
-		return false
+// alongArrow places a text whose left end is on the arrow from (x0, y0)
+// to (x1, y1), at the first of the parts of the way that leaves it clear
+// of the texts placed so far, and says which part (-1: none).
+func (t *tikz) alongArrow(text string, x0, y0, x1, y1 float64, parts ...float64) float64 {
+	candidates := make([]texBox, len(parts))
+	for i, p := range parts {
+		candidates[i] = beside("west", x0+p*(x1-x0), y0+p*(y1-y0), text)
 	}
-	t.noteEnd[node] = x + half + 0.1
-	return true
+	if i := t.place(candidates...); i >= 0 {
+		return parts[i]
+	}
+	return -1
 }
 
 // annotations draws what the algorithm noted on events: a checkpoint as
@@ -401,10 +492,15 @@ func (t *tikz) annotations() {
 				cuts[key] = append(cuts[key], [2]float64{float64(r.Node), x})
 			case sim.StyleGlyph, sim.StyleLabel:
 				text := texText(a.Text)
+				y := laneY(r.Node)
 				if rs.Style == sim.StyleGlyph && rs.Glyph == sim.GlyphSquare {
-					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\checkpointspecial{%s}{%s}{%s}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), t.mark("checkpoint"), text)
-				} else if text != "" && t.room(r.Node, x, a.Text) {
-					fmt.Fprintf(t.out, "\\begin{scope}[color=%s]\\annotatexplicit{%s}{%s}{%s}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), text, t.mark("note"))
+					// messagepassing writes a checkpoint's name under it
+					if a.Text != "" && t.place(beside("north", x, y-0.11, a.Text)) < 0 {
+						text = ""
+					}
+					fmt.Fprintf(t.out, "\\begin{scope}[color=%s, every node/.append style={spacetime plate}]\\checkpointspecial{%s}{%s}{%s}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), t.mark("checkpoint"), text)
+				} else if text != "" && t.place(beside("south", x, y+0.11, a.Text)) >= 0 {
+					fmt.Fprintf(t.out, "\\begin{scope}[color=%s, every node/.append style={spacetime plate}]\\annotatexplicit{%s}{%s}{%s}{%s}\\end{scope}\n", t.color(ToneColor(rs.Tone)), id, num(x), text, t.mark("note"))
 				}
 			}
 		}
@@ -426,7 +522,17 @@ func (t *tikz) annotations() {
 			}
 			path = append(path, fmt.Sprintf("($(%s)+(%s,%s)$) -- ($(%s)+(%s,%s)$)", id, num(p[1]), top, id, num(p[1]), bottom))
 		}
-		fmt.Fprintf(t.out, "\\draw[%s] %s node[below right, inner sep=1pt] {cut %d};\n", style, strings.Join(path, " -- "), key.group)
+		fmt.Fprintf(t.out, "\\draw[%s] %s;\n", style, strings.Join(path, " -- "))
+		// named under its last point, or else over its first
+		name := fmt.Sprintf("cut %d", key.group)
+		first, last := pts[0], pts[len(pts)-1]
+		firstID, lastID := t.ids[int(first[0])], t.ids[int(last[0])]
+		switch t.place(beside("north west", last[1], laneY(sim.NodeID(last[0]))-0.45, name), beside("south", first[1], laneY(sim.NodeID(first[0]))+0.35, name)) {
+		case 0:
+			fmt.Fprintf(t.out, "\\node[%s, anchor=north west, inner sep=1pt, spacetime plate] at ($(%s)+(%s,-0.45)$) {%s};\n", t.color(ToneColor(rs.Tone)), lastID, num(last[1]), name)
+		case 1:
+			fmt.Fprintf(t.out, "\\node[%s, anchor=south, inner sep=1pt, spacetime plate] at ($(%s)+(%s,0.35)$) {%s};\n", t.color(ToneColor(rs.Tone)), firstID, num(first[1]), name)
+		}
 	}
 }
 
@@ -440,8 +546,10 @@ func (t *tikz) axis(unit float64) {
 		title = "Lamport time"
 	}
 	fmt.Fprintf(t.out, "\\draw[->, %s] (0,%s) -- (%s,%s) node[right] {%s};\n", t.color(NowColor), num(y), num(t.now), num(y), title)
+	t.taken = append(t.taken, beside("west", t.now, y, title))
 	for v := 0.0; v*unit < t.now-0.01; v += step {
 		fmt.Fprintf(t.out, "\\draw[%s] (%s,%s) -- +(0,-0.08) node[below] {%s};\n", t.color(NowColor), num(v*unit), num(y), num(v))
+		t.taken = append(t.taken, beside("north", v*unit, y-0.09, num(v)))
 	}
 }
 

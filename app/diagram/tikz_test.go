@@ -2,6 +2,7 @@ package diagram_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -51,20 +52,20 @@ func TestTikZDrawsTheRunByMeaning(t *testing.T) {
 			case m.ReceivedAt(k):
 				received++
 				// its send at its send step, its receipt at the receiver's
-				assert.Regexp(t, regexp.MustCompile(`\\send(withname)?\{`+r.Trace().Names[m.From]+`\}\{[0-9.]+\}\{`+r.Trace().Names[m.To]+`\}`), tex)
+				assert.Regexp(t, regexp.MustCompile(`\\send(withname(at)?)?\{`+r.Trace().Names[m.From]+`\}\{[0-9.]+\}\{`+r.Trace().Names[m.To]+`\}`), tex)
 			case m.InFlightAt(k):
 				inFlight++
 			}
 		}
-		assert.Equal(t, received, count(tex, `\\send(withname)?\{`), "k=%d: one \\send per received message", k)
+		assert.Equal(t, received, count(tex, `\\send(withname(at)?)?\{`), "k=%d: one \\send per received message", k)
 		assert.Equal(t, inFlight, count(tex, `^\\draw\[->, [^]]*dashed\] \(\$\(`), "k=%d: one dashed arrow per message on its way", k)
 		assert.Contains(t, tex, `\begin{messagepassing}`)
 		assert.Contains(t, tex, `\end{document}`)
 		assert.Contains(t, tex, "% a test\n", "the title is a comment")
 	}
 	end := tikzOf(r, r.Len())
-	assert.Equal(t, 1, count(end, `node\[below right, inner sep=1pt\] \{cut 1\}`), "the snapshot's cut, labelled")
-	assert.NotContains(t, end, "cut 1};\n\\draw[stE, thick, dashed]", "a complete cut is solid")
+	assert.Equal(t, 1, count(end, `\\node\[[^]]*\] at \(\$\(\w+\)\+\([0-9.]+,-?0\.(45|35)\)\$\) \{cut 1\}`), "the snapshot's cut, labelled")
+	assert.Contains(t, end, "\\draw[stG, thick] ($(A)", "a complete cut is solid")
 	assert.Contains(t, end, `{\$`, "the amounts transferred label their messages, escaped")
 	assert.Contains(t, end, "node[right, text=black] {transfer}", "the legend names the kinds")
 	assert.Contains(t, end, "node[right, text=black] {marker}")
@@ -187,6 +188,87 @@ func TestTikZCompiles(t *testing.T) {
 			require.NoError(t, err, "the figure pasted into an article:\n%s", tail(string(out), 1500))
 			assert.False(t, strings.Contains(string(out), "Overfull"), "the figure fits an article's text width:\n%s", tail(string(out), 600))
 		})
+	}
+}
+
+// tikzLessonSteps bounds the steps of each lesson's figure in
+// TestTikZLabelsNeverOverlap: the 100,000-step lesson's whole run is
+// beyond what TeX holds in memory, and no page's figure.
+const tikzLessonSteps = 3000
+
+// TestTikZLabelsNeverOverlap compiles every lesson's figure (its first
+// tikzLessonSteps steps), pasted into plain articles as README says, and
+// reads where pdflatex set each word (pdftotext -bbox): no word of one
+// label lies over a word of another.
+func TestTikZLabelsNeverOverlap(t *testing.T) {
+	pdflatex, err := exec.LookPath("pdflatex")
+	if err == nil {
+		err = exec.Command("kpsewhich", "messagepassing.sty", "tikz.sty").Run()
+	}
+	if err != nil {
+		t.Skip("pdflatex with the messagepassing package is not installed (Debian: texlive-latex-base texlive-science texlive-pictures)")
+	}
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext is not installed (Debian: poppler-utils)")
+	}
+	// the figures, a page each, in articles of at most 150 kB (TeX's
+	// memory is the article's, not the page's)
+	type article struct {
+		ids  []string
+		body strings.Builder
+	}
+	var articles []*article
+	for _, id := range scenario.BuiltinIDs() {
+		r := builtinRun(t, id)
+		tex := tikzOf(r, min(r.Len(), tikzLessonSteps))
+		from, to := strings.Index(tex, "% figure\n"), strings.Index(tex, "% end of figure")
+		require.True(t, from >= 0 && to > from, id)
+		if len(articles) == 0 || articles[len(articles)-1].body.Len()+to-from > 150_000 {
+			articles = append(articles, &article{})
+		}
+		a := articles[len(articles)-1]
+		a.ids = append(a.ids, id)
+		a.body.WriteString("\\noindent\n" + tex[from:to] + "\n\\clearpage\n")
+	}
+	dir := t.TempDir()
+	word := regexp.MustCompile(`<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)</word>`)
+	for i, a := range articles {
+		name := fmt.Sprintf("figures-%d", i)
+		doc := "\\documentclass{article}\n\\usepackage{messagepassing}\n\\usepackage{xcolor}\n\\begin{document}\n" + a.body.String() + "\\end{document}\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".tex"), []byte(doc), 0o644))
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, pdflatex, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", name+".tex")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "pdflatex, %v:\n%s", a.ids, tail(string(out), 1500))
+		assert.NotContains(t, string(out), "Overfull", "%v: each figure fits an article's text width", a.ids)
+		boxes, err := exec.CommandContext(ctx, pdftotext, "-bbox", filepath.Join(dir, name+".pdf"), "-").Output()
+		cancel()
+		require.NoError(t, err)
+		pages := strings.Split(string(boxes), "<page ")[1:]
+		require.Len(t, pages, len(a.ids), "a page a figure")
+		for p, page := range pages {
+			var words [][4]float64
+			var texts []string
+			for _, m := range word.FindAllStringSubmatch(page, -1) {
+				var b [4]float64
+				for j := range b {
+					b[j], _ = strconv.ParseFloat(m[j+1], 64)
+				}
+				words, texts = append(words, b), append(texts, m[5])
+			}
+			assert.NotEmpty(t, words, a.ids[p])
+			for j := range words {
+				for k := j + 1; k < len(words); k++ {
+					x, y := words[j], words[k]
+					// a third of a point of overlap is a glyph's edge
+					if min(x[2], y[2])-max(x[0], y[0]) > 0.3 && min(x[3], y[3])-max(x[1], y[1]) > 0.3 {
+						t.Errorf("%s: %q lies over %q", a.ids[p], texts[j], texts[k])
+					}
+				}
+			}
+		}
 	}
 }
 
