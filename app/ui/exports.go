@@ -28,6 +28,7 @@ func (c *Exports) Render() app.UI {
 		c.exportButton("json", "trace JSON"),
 		c.exportButton("shiviz", "ShiViz log"),
 		c.exportButton("tikz", "TikZ"),
+		c.exportButton("mermaid", "Mermaid"),
 		c.exportButton("scenario", "scenario"),
 	)
 }
@@ -72,6 +73,8 @@ func (c *Exports) export(i int, format string) {
 	case "tikz":
 		spec := s.Spec()
 		download(name+".tex", "application/x-tex", s.Diagram().Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Diagram().Highlight()}))
+	case "mermaid":
+		download(name+".mmd", "text/plain", r.Trace().Mermaid(s.Step(), s.Scenario().Title))
 	case "scenario":
 		download(name+".scenario.json", "application/json", s.Plan().Scenario().JSON())
 	}

@@ -5,7 +5,7 @@
 //
 //	spacetime list [--json]
 //	spacetime run (FILE | - | --scenario ID) [--seed S] [--n N] [--json]
-//	spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
+//	spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz|mermaid [--step K]
 //	                 [--axis time|lamport] [--width W] [--height H] [-o OUT]
 //	spacetime check [FILE | --algorithm ID | --scenario ID | FILE.py --scenario ID] [--runs N]
 //	                [--faults LIST] [--out DIR] [--run-seed R] [--json]
@@ -80,7 +80,7 @@ import (
 const usage = `usage:
   spacetime list [--json]
   spacetime run (FILE | - | --scenario ID) [--seed S] [--n N] [--max-memory MB] [--json]
-  spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz [--step K]
+  spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz|mermaid [--step K]
                    [--axis time|lamport] [--width W] [--height H] [--scale X] [--cm C]
                    [--theme light|dark|colour-blind] [--text S|M|L|XL]
                    [--max-memory MB] [-o OUT]
@@ -823,7 +823,7 @@ const (
 func (c *cli) export(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	sf := addScenarioFlags(fs)
-	format := fs.String("format", "", "svg, png, json, shiviz or tikz")
+	format := fs.String("format", "", "svg, png, json, shiviz, tikz or mermaid")
 	step := fs.String("step", "", "export the first K steps (default: the whole run)")
 	axis := fs.String("axis", "time", "svg, png and tikz: time or lamport")
 	width := fs.String("width", "1200", "svg and png width in pixels")
@@ -843,11 +843,11 @@ func (c *cli) export(args []string) error {
 	}
 	set := given(fs)
 	switch *format {
-	case "svg", "png", "json", "shiviz", "tikz":
+	case "svg", "png", "json", "shiviz", "tikz", "mermaid":
 	case "":
-		return errUsage{errors.New("--format: say svg, png, json, shiviz or tikz")}
+		return errUsage{errors.New("--format: say svg, png, json, shiviz, tikz or mermaid")}
 	default:
-		return errUsage{fmt.Errorf("--format: want svg, png, json, shiviz or tikz, got %q", *format)}
+		return errUsage{fmt.Errorf("--format: want svg, png, json, shiviz, tikz or mermaid, got %q", *format)}
 	}
 	if *axis != string(diagram.AxisTime) && *axis != string(diagram.AxisLamport) {
 		return errUsage{fmt.Errorf("--axis: want time or lamport, got %q", *axis)}
@@ -905,7 +905,7 @@ func (c *cli) export(args []string) error {
 	// made whole first, so it is refused if it would not fit
 	var write func(out io.Writer) error
 	annotations := 0
-	if *format != "json" && *format != "shiviz" {
+	if *format != "json" && *format != "shiviz" && *format != "mermaid" {
 		for i := range r.Trace().Records[:k] {
 			annotations += len(r.Trace().Records[i].Annotations())
 		}
@@ -921,6 +921,11 @@ func (c *cli) export(args []string) error {
 		}
 	case "shiviz":
 		write = func(out io.Writer) error { return r.Trace().WriteShiViz(out, int(k)) }
+	case "mermaid":
+		write = func(out io.Writer) error {
+			_, err := out.Write(r.Trace().Mermaid(int(k), s.Title))
+			return err
+		}
 	case "svg", "png":
 		if h == 0 {
 			h = diagram.HeightFor(s.N)

@@ -1019,7 +1019,7 @@ func TestErrorsInPlainWords(t *testing.T) {
 		{"bad value in the file", []string{"run", bad}, bad + `: scenario: field "seed": want a whole number of 0 or more, got -1`},
 		{"write to a missing directory", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "-o", filepath.Join(dir, "no", "x.json")}, "cannot write " + filepath.Join(dir, "no", "x.json") + ": its directory does not exist"},
 		{"write to a directory", []string{"export", "--scenario", "snapshot-bank", "--format", "json", "-o", dir}, "cannot write " + dir + ": is a directory"},
-		{"format missing", []string{"export", "--scenario", "snapshot-bank"}, "--format: say svg, png, json, shiviz or tikz"},
+		{"format missing", []string{"export", "--scenario", "snapshot-bank"}, "--format: say svg, png, json, shiviz, tikz or mermaid"},
 		{"png scale not a number", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--scale", "big"}, `--scale: want a scale from 0.5 to 8, got "big"`},
 		{"png scale too small", []string{"export", "--scenario", "snapshot-bank", "--format", "png", "--scale", "0"}, `--scale: want a scale from 0.5 to 8, got "0"`},
 		{"tikz width", []string{"export", "--scenario", "snapshot-bank", "--format", "tikz", "--cm", "1000"}, `--cm: want a width in centimetres from 2 to 100, got "1000"`},
@@ -1122,4 +1122,31 @@ func TestRunPassesOverLinesThatMatchNoEvent(t *testing.T) {
 	require.NoError(t, (&cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errs}).run([]string{"run", path}))
 	assert.Contains(t, out.String(), "LOG")
 	assert.Contains(t, errs.String(), `noisy.log, line 3: 1 line matches no event of the parsing expression and was passed over, as ShiViz passes over them; the first: "[INFO] dead letter"`)
+}
+
+// A short run exports as a Mermaid sequence diagram: a participant per
+// process, a row per message received, lost or on its way.
+func TestExportAsMermaid(t *testing.T) {
+	out, err := call(t, "export", "--scenario", "snapshot-bank", "--format", "mermaid", "--step", "40")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(out, "sequenceDiagram\n"), out)
+	for i, name := range []string{"A", "B", "C"} {
+		assert.Contains(t, out, fmt.Sprintf("    participant p%d as %s\n", i+1, name))
+	}
+	s, err := scenario.Builtin("snapshot-bank")
+	require.NoError(t, err)
+	r, err := scenariotest.Plan(t, s).Run()
+	require.NoError(t, err)
+	received, onTheirWay := 0, 0
+	for _, m := range r.Trace().MsgsBefore(40) {
+		switch {
+		case m.ReceivedAt(40):
+			received++
+		case m.InFlightAt(40):
+			onTheirWay++
+		}
+	}
+	assert.Equal(t, received, strings.Count(out, "->>"), "a row per message received")
+	assert.Equal(t, onTheirWay, strings.Count(out, "--)"), "a row per message on its way")
+	assert.Contains(t, out, "transfer $13")
 }
