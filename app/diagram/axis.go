@@ -17,27 +17,40 @@ import (
 // of an axis drawn for all of it; once that would pass the zoom's span,
 // the window follows the present.
 func (l *layout) axis() {
-	end := l.ix.end
 	l.now = l.ix.upTo[l.k] + 0.5
-	reach := l.now
-	if l.opt.HasSelected && l.opt.Selected >= 0 && l.opt.Selected < l.k {
-		reach = max(reach, l.xs[l.opt.Selected])
-	}
-	lesson := l.opt.Frame
-	switch frame := FrameEnd(reach, end); {
-	case l.opt.Pinned:
-		l.t0, l.t1 = l.opt.Start, l.opt.Start+l.opt.Span
-	case lesson[1] > lesson[0] && reach <= lesson[1]:
-		l.t0, l.t1 = lesson[0], lesson[1]
-	case frame <= l.opt.Span:
-		l.t0, l.t1 = 0, frame
-	default:
-		pad := l.opt.Span * 0.05
-		l.t1 = max(l.now+pad, l.opt.Span)
-		l.t0 = l.t1 - l.opt.Span
-	}
+	l.t0, l.t1 = l.ix.Window(l.k, l.opt)
 	l.s0 = l.ix.firstStepAt(l.t0)
 	l.s.T0, l.s.T1 = l.t0, l.t1
+}
+
+// Window is the part of the axis a diagram of the first k steps shows
+// with these options: the window pinned, the lesson's frame, the whole
+// run when it fits in opt.Span (DefaultSpan if 0), else the last Span
+// before the present. A TikZ figure draws the same.
+func (ix *Index) Window(k int, opt Options) (t0, t1 float64) {
+	k = min(max(k, 0), ix.tr.Len())
+	span := opt.Span
+	if span <= 0 {
+		span = DefaultSpan
+	}
+	now := ix.upTo[k] + 0.5
+	reach := now
+	if opt.HasSelected && opt.Selected >= 0 && opt.Selected < k {
+		reach = max(reach, ix.xs[opt.Selected])
+	}
+	lesson := opt.Frame
+	switch frame := FrameEnd(reach, ix.end); {
+	case opt.Pinned:
+		return opt.Start, opt.Start + span
+	case lesson[1] > lesson[0] && reach <= lesson[1]:
+		return lesson[0], lesson[1]
+	case frame <= span:
+		return 0, frame
+	default:
+		pad := span * 0.05
+		t1 = max(now+pad, span)
+		return t1 - span, t1
+	}
 }
 
 // minFrame is the least of the axis a window frames: a run's first events

@@ -28,6 +28,11 @@ type TikZOptions struct {
 	// Highlight lists messages drawn thick (the ones a failed invariant
 	// points at).
 	Highlight []int
+	// From and To are the window of the axis drawn, as the page shows
+	// it (Scene.T0 and T1); when To is not past From, the window a
+	// diagram shows by default (Index.Window): the whole run when it is
+	// short, else its last DefaultSpan before the step.
+	From, To float64
 }
 
 // tikzMaxWidth bounds the figure's width: wider is no page's.
@@ -54,11 +59,20 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 		w = TikZWidth
 	}
 	w = min(w, tikzMaxWidth)
+	from, to := opt.From, opt.To
+	if !(to > from) { // NaN too
+		from, to = ix.Window(k, Options{})
+	}
 	now := ix.upTo[k] + 1
-	unit := min(1, w/now)
-	// coordinates are centimetres (time times unit), so that the
-	// package's marks keep their shape however long the run
-	t := &tikz{ix: ix, spec: spec, k: k, unit: unit, now: now * unit, colors: map[Color]bool{}, kinds: map[string]string{}}
+	from, to = max(from, 0), min(to, now)
+	if !(to > from) {
+		from, to = 0, now
+	}
+	unit := min(1, w/(to-from))
+	// coordinates are centimetres (time times unit) from the window's
+	// start, so that the package's marks keep their shape however long
+	// the run; a window that leaves out part of the run clips to it
+	t := &tikz{ix: ix, spec: spec, k: k, unit: unit, from: from, now: (to - from) * unit, clip: from > 0 || to < now, colors: map[Color]bool{}, kinds: map[string]string{}}
 	t.names()
 	var body bytes.Buffer
 	t.out = &body
@@ -66,10 +80,16 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	// clear of them; the legend, under it, names the kinds drawn
 	// the notes on events before the messages' labels, which say less
 	t.axis(unit)
+	if t.clip {
+		fmt.Fprintf(&body, "\\begin{scope}\n\\clip (-0.05,0) rectangle (%s,%s);\n", num(t.now+0.05), num(-float64(len(t.ids))-0.65))
+	}
 	t.lanes()
 	t.spans()
 	t.annotations()
 	t.messages(opt.Highlight)
+	if t.clip {
+		body.WriteString("\\end{scope}\n")
+	}
 	t.legend(w)
 
 	var b bytes.Buffer
@@ -120,10 +140,13 @@ type tikz struct {
 	ix   *Index
 	spec *sim.Spec
 	k    int
-	// unit is a unit of the axis in centimetres; now is the present's
-	// place, in centimetres.
-	unit, now float64
-	out       *bytes.Buffer
+	// unit is a unit of the axis in centimetres, from the window's start
+	// on the axis, and now the window's end (the present, unless the
+	// window ends before it) in centimetres; clip says the window leaves
+	// out part of the run, which the figure clips to it.
+	unit, from, now float64
+	clip            bool
+	out             *bytes.Buffer
 	// ids are the processes' TikZ names: their own where TeX reads them
 	// (textNames false), p1, p2… otherwise.
 	ids       []string
@@ -175,7 +198,7 @@ func texWidth(text string) float64 {
 // left out (and counted) rather than drawn over another.
 func (t *tikz) place(candidates ...texBox) int {
 	for i, c := range candidates {
-		free := true
+		free := t.inside(c)
 		for _, b := range t.taken {
 			if c.x0 < b.x1 && b.x0 < c.x1 && c.y0 < b.y1 && b.y0 < c.y1 {
 				free = false
@@ -248,7 +271,11 @@ func (t *tikz) color(c Color) string {
 func colorName(c Color) string { return fmt.Sprintf("st%c", 'A'+rune(c)) }
 
 // x is step s's place, in centimetres from the start.
-func (t *tikz) x(s int) float64 { return t.ix.xs[s] * t.unit }
+func (t *tikz) x(s int) float64 { return (t.ix.xs[s] - t.from) * t.unit }
+
+// inside says whether a text's box lies within the window's width, where
+// the figure does not clip it.
+func (t *tikz) inside(b texBox) bool { return !t.clip || b.x0 >= 0 && b.x1 <= t.now }
 
 // lanes draws each process's line while it is up, and a cross where it
 // crashes.
@@ -308,6 +335,9 @@ func (t *tikz) spans() {
 		to := t.now
 		if sp.to >= 0 && sp.to < t.k {
 			to = t.x(sp.to)
+		}
+		if to < 0 || from > t.now {
+			continue // outside the window
 		}
 		var style, text string
 		switch sp.kind {
@@ -369,6 +399,9 @@ func (t *tikz) messages(highlight []int) {
 		switch {
 		case m.ReceivedAt(t.k):
 			rx := t.x(m.RecvStep)
+			if rx < 0 || sx > t.now {
+				continue // outside the window
+			}
 			send := fmt.Sprintf("\\send{%s}{%s}{%s}{%s}", from, num(sx), to, num(rx))
 			// the label where messagepassing's \sendwithname puts it (its
 			// left end 0.3 of the way), or elsewhere along the arrow if
@@ -383,6 +416,9 @@ func (t *tikz) messages(highlight []int) {
 		case m.DroppedAt(t.k):
 			// lost a third of the way, near its sender, as on screen
 			end := max(t.x(m.DropStep), sx+0.4)
+			if end < 0 || sx > t.now {
+				continue // outside the window
+			}
 			lost := t.mark("lost")
 			if label != "" && t.alongArrow(m.Label, sx, laneY(m.From), end, laneY(m.From)+0.3*(laneY(m.To)-laneY(m.From)), 0.4) < 0 {
 				label = ""
@@ -391,6 +427,9 @@ func (t *tikz) messages(highlight []int) {
 				strings.Join(style, ", "), from, num(sx), from, to, num(end), lost, label)
 			fmt.Fprintf(t.out, "\\draw[%s, thick] (%s) +(-0.08,-0.08) -- +(0.08,0.08) (%s) +(-0.08,0.08) -- +(0.08,-0.08);\n", t.color(CrashColor), lost, lost)
 		default:
+			if sx > t.now {
+				continue // sent after the window
+			}
 			// still on its way: dashed to the present, as far down as
 			// its delay has run, and ending between lanes, never on one
 			// it would read as delivered to
@@ -478,6 +517,9 @@ func (t *tikz) annotations() {
 			continue
 		}
 		id, x := t.ids[r.Node], t.x(s)
+		if x < -0.05 || x > t.now+0.05 {
+			continue // outside the window
+		}
 		for _, a := range r.Annotations() {
 			rs, ok := t.role(a.Role)
 			if !ok {
@@ -547,9 +589,10 @@ func (t *tikz) axis(unit float64) {
 	}
 	fmt.Fprintf(t.out, "\\draw[->, %s] (0,%s) -- (%s,%s) node[right] {%s};\n", t.color(NowColor), num(y), num(t.now), num(y), title)
 	t.taken = append(t.taken, beside("west", t.now, y, title))
-	for v := 0.0; v*unit < t.now-0.01; v += step {
-		fmt.Fprintf(t.out, "\\draw[%s] (%s,%s) -- +(0,-0.08) node[below] {%s};\n", t.color(NowColor), num(v*unit), num(y), num(v))
-		t.taken = append(t.taken, beside("north", v*unit, y-0.09, num(v)))
+	for v := math.Ceil(t.from/step) * step; (v-t.from)*unit < t.now-0.01; v += step {
+		x := (v - t.from) * unit
+		fmt.Fprintf(t.out, "\\draw[%s] (%s,%s) -- +(0,-0.08) node[below] {%s};\n", t.color(NowColor), num(x), num(y), num(v))
+		t.taken = append(t.taken, beside("north", x, y-0.09, num(v)))
 	}
 }
 

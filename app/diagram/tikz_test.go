@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,6 +137,36 @@ func TestTikZMessagesOnTheirWayEndOffLanes(t *testing.T) {
 	assert.Positive(t, seen, "messages on their way across two lanes or more are tried")
 }
 
+// A figure draws the window the page shows: the last DefaultSpan of a
+// long run by default, clipped at its left edge, or the window asked for;
+// a short run whole.
+func TestTikZDrawsThePagesWindow(t *testing.T) {
+	r := builtinRun(t, "snapshot-long")
+	ix := diagram.NewIndex(r.Trace(), diagram.AxisTime, r.Config().Spec)
+	tex := string(ix.TikZ(r.Len(), r.Config().Spec, diagram.TikZOptions{}))
+	assert.Less(t, len(tex), 40_000, "the last window of 100,000 steps, not the whole run")
+	assert.Contains(t, tex, `\clip (-0.05,0) rectangle`)
+	from, to := ix.Window(r.Len(), diagram.Options{})
+	assert.Greater(t, from, 0.0)
+	received := 0
+	for _, m := range r.Trace().Msgs {
+		if m.ReceivedAt(r.Len()) && m.RecvTime >= sim.Time(from) && m.SendTime <= sim.Time(to) {
+			received++
+		}
+	}
+	assert.InDelta(t, received, count(tex, `\\send(withname(at)?)?\{`), float64(received)/10+2, "the messages of the window")
+
+	// a window asked for: its ticks, nothing before
+	tex = string(ix.TikZ(r.Len(), r.Config().Spec, diagram.TikZOptions{From: 1000, To: 1100}))
+	assert.Contains(t, tex, "node[below] {1000}")
+	assert.NotContains(t, tex, "node[below] {990}")
+	assert.Contains(t, tex, "node[below] {1080}")
+	assert.NotContains(t, tex, "(8332", "nothing sent after it")
+
+	short := builtinRun(t, "snapshot-bank")
+	assert.NotContains(t, tikzOf(short, short.Len()), `\clip`, "a short run whole, unclipped")
+}
+
 // TestTikZCompiles compiles a few lessons' figures with pdflatex, where it
 // is installed (.ci/run installs it): the export must compile as it is.
 func TestTikZCompiles(t *testing.T) {
@@ -191,13 +222,9 @@ func TestTikZCompiles(t *testing.T) {
 	}
 }
 
-// tikzLessonSteps bounds the steps of each lesson's figure in
-// TestTikZLabelsNeverOverlap: the 100,000-step lesson's whole run is
-// beyond what TeX holds in memory, and no page's figure.
-const tikzLessonSteps = 3000
-
-// TestTikZLabelsNeverOverlap compiles every lesson's figure (its first
-// tikzLessonSteps steps), pasted into plain articles as README says, and
+// TestTikZLabelsNeverOverlap compiles every lesson's figure (at its last
+// step, in the window the page shows), pasted into plain articles as
+// README says, and
 // reads where pdflatex set each word (pdftotext -bbox): no word of one
 // label lies over a word of another.
 func TestTikZLabelsNeverOverlap(t *testing.T) {
@@ -221,7 +248,7 @@ func TestTikZLabelsNeverOverlap(t *testing.T) {
 	var articles []*article
 	for _, id := range scenario.BuiltinIDs() {
 		r := builtinRun(t, id)
-		tex := tikzOf(r, min(r.Len(), tikzLessonSteps))
+		tex := tikzOf(r, r.Len())
 		from, to := strings.Index(tex, "% figure\n"), strings.Index(tex, "% end of figure")
 		require.True(t, from >= 0 && to > from, id)
 		if len(articles) == 0 || articles[len(articles)-1].body.Len()+to-from > 150_000 {

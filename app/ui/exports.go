@@ -72,7 +72,11 @@ func (c *Exports) export(i int, format string) {
 		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
 	case "tikz":
 		spec := s.Spec()
-		download(name+".tex", "application/x-tex", s.Diagram().Index().TikZ(s.Step(), spec, diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Diagram().Highlight()}))
+		opt := diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Diagram().Highlight()}
+		if sc := c.panes[i].scene; sc != nil {
+			opt.From, opt.To = sc.T0, sc.T1 // the window the pane shows
+		}
+		download(name+".tex", "application/x-tex", s.Diagram().Index().TikZ(s.Step(), spec, opt))
 	case "mermaid":
 		download(name+".mmd", "text/plain", r.Trace().Mermaid(s.Step(), s.Scenario().Title))
 	case "scenario":
