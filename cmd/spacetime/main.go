@@ -82,7 +82,7 @@ const usage = `usage:
   spacetime run (FILE | - | --scenario ID) [--seed S] [--n N] [--max-memory MB] [--json]
   spacetime export (FILE | - | --scenario ID) --format svg|png|json|shiviz|tikz|mermaid [--step K]
                    [--axis time|lamport] [--width W] [--height H] [--scale X] [--cm C]
-                   [--theme light|dark|colour-blind] [--text S|M|L|XL]
+                   [--theme light|dark|colour-blind] [--text S|M|L|XL] [--from T --to T]
                    [--max-memory MB] [-o OUT]
   spacetime check [FILE | --algorithm ID | --scenario ID | FILE.py --scenario ID] [--runs N]
                   [--seed S] [--faults LIST] [--out DIR] [--run-seed R] [--max-memory MB] [--json]
@@ -830,6 +830,8 @@ func (c *cli) export(args []string) error {
 	height := fs.String("height", "", "svg height in pixels (default: fits the processes)")
 	scale := fs.String("scale", "2", "png: pixels of the file per pixel of the picture, from 0.5 to 8")
 	theme := fs.String("theme", "light", "svg and png: the page's theme, light, dark or colour-blind")
+	from := fs.String("from", "", "svg, png and tikz: the window's start on the axis (default: the page's window)")
+	to := fs.String("to", "", "svg, png and tikz: the window's end on the axis (default: the page's window)")
 	text := fs.String("text", "L", "svg and png: the page's text size, S, M, L or XL")
 	cm := fs.String("cm", strconv.FormatFloat(diagram.TikZWidth, 'g', -1, 64), "tikz: the time axis's width in centimetres, from 2 to 100")
 	output := fs.String("o", "", "write to this file instead of standard output")
@@ -870,6 +872,19 @@ func (c *cli) export(args []string) error {
 	case "S", "M", "L", "XL":
 	default:
 		return errUsage{fmt.Errorf("--text: want S, M, L or XL, got %q", *text)}
+	}
+	// a window of the axis, as the page's zoom and pan give it
+	var window [2]float64
+	if set["from"] || set["to"] {
+		if !set["from"] || !set["to"] {
+			return errUsage{errors.New("--from and --to: give both, the window's start and end on the axis")}
+		}
+		if window[0], err = numberFlag("from", *from, 0, 1e9, "a point of the axis, 0 or more"); err != nil {
+			return err
+		}
+		if window[1], err = numberFlag("to", *to, window[0]+1, window[0]+1e6, fmt.Sprintf("a point of the axis past --from by 1 to 1000000 (--from is %s)", *from)); err != nil {
+			return err
+		}
 	}
 	sc, err := numberFlag("scale", *scale, 0.5, 8, "a scale from 0.5 to 8")
 	if err != nil {
@@ -940,6 +955,9 @@ func (c *cli) export(args []string) error {
 		}
 		ix := diagram.NewIndex(r.Trace(), diagram.Axis(*axis), r.Config().Spec)
 		opts := diagram.Options{Width: w, Height: h, Axis: diagram.Axis(*axis), Highlight: highlight(r, int(k)), Scale: diagram.TextScale(*text)}
+		if window[1] > window[0] {
+			opts.Pinned, opts.Start, opts.Span = true, window[0], window[1]-window[0]
+		}
 		if err := fits(m, b, what, pictureBytes(int(k), annotations, ix.Cost(int(k), opts), pixels), true); err != nil {
 			return err
 		}
@@ -964,7 +982,7 @@ func (c *cli) export(args []string) error {
 		}
 		write = func(out io.Writer) error {
 			ix := diagram.NewIndex(tr, diagram.Axis(*axis), r.Config().Spec)
-			_, err := out.Write(ix.TikZ(int(k), r.Config().Spec, diagram.TikZOptions{Width: centimetres, Title: s.Title, Highlight: highlight(r, int(k))}))
+			_, err := out.Write(ix.TikZ(int(k), r.Config().Spec, diagram.TikZOptions{Width: centimetres, Title: s.Title, Highlight: highlight(r, int(k)), From: window[0], To: window[1]}))
 			return err
 		}
 	}

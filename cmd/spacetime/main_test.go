@@ -1010,7 +1010,7 @@ func TestErrorsInPlainWords(t *testing.T) {
 		want string
 	}{
 		{"unknown flag", []string{"run", "--scenario", "snapshot-bank", "--colour"}, "unknown flag --colour (run takes --json, --max-memory, --n, --scenario, --seed)"},
-		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --cm, --format, --height, --max-memory, --n, --scale, --scenario, --seed, --step, --text, --theme, --width, -o)"},
+		{"unknown short flag", []string{"export", "-x"}, "unknown flag --x (export takes --axis, --cm, --format, --from, --height, --max-memory, --n, --scale, --scenario, --seed, --step, --text, --theme, --to, --width, -o)"},
 		{"flag without value", []string{"run", "--scenario", "snapshot-bank", "--seed"}, "--seed needs a value"},
 		{"bad boolean", []string{"list", "--json=yes please"}, `--json: want true or false (or the flag alone), got "yes please"`},
 		{"bad flag syntax", []string{"run", "---scenario", "x"}, `"---scenario" is not a flag`},
@@ -1149,4 +1149,27 @@ func TestExportAsMermaid(t *testing.T) {
 	assert.Equal(t, received, strings.Count(out, "->>"), "a row per message received")
 	assert.Equal(t, onTheirWay, strings.Count(out, "--)"), "a row per message on its way")
 	assert.Contains(t, out, "transfer $13")
+}
+
+// --from and --to export the window of the axis the page's zoom and pan
+// show: the page's picture of it, and a figure of it; half a window is
+// refused.
+func TestExportOfAWindow(t *testing.T) {
+	out, err := call(t, "export", "--scenario", "snapshot-long", "--format", "svg", "--from", "1000", "--to", "1100")
+	require.NoError(t, err)
+	s, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	r, err := scenariotest.Plan(t, s).Run()
+	require.NoError(t, err)
+	want := diagram.Layout(r.Trace(), r.Len(), r.Config().Spec, diagram.Options{Width: 1200, Height: diagram.HeightFor(s.N), Scale: diagram.TextScale("L"), Pinned: true, Start: 1000, Span: 100}).SVG()
+	golden.SameLines(t, string(want), out, "the page's picture of the window")
+	tex, err := call(t, "export", "--scenario", "snapshot-long", "--format", "tikz", "--from", "1000", "--to", "1100")
+	require.NoError(t, err)
+	assert.Contains(t, tex, "node[below] {1000}")
+	_, err = call(t, "export", "--scenario", "snapshot-long", "--format", "svg", "--from", "1000")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--from and --to: give both")
+	_, err = call(t, "export", "--scenario", "snapshot-long", "--format", "svg", "--from", "1000", "--to", "900")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `--to: want a point of the axis past --from`)
 }
