@@ -84,4 +84,3 @@ func (t *Trace) Mermaid(k int, title string) []byte {
 func mermaidText(s string) string {
 	return strings.NewReplacer("#", "#35;", ";", "#59;", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ").Replace(s)
 }
-
