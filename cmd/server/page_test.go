@@ -331,7 +331,8 @@ func TestScrubberSeeks(t *testing.T) {
 }
 
 // The export buttons hand the browser a file: the diagram as SVG (the same
-// picture), the trace as JSON and as a ShiViz log, the scenario.
+// picture), the trace as JSON and as a ShiViz log, the figure as TikZ and
+// as a Mermaid sequence diagram, the scenario.
 func TestExportButtonsOfferFiles(t *testing.T) {
 	p := open(t, "/?s=snapshot-bank&k=45")
 	p.do(chromedp.Evaluate[chromedp.Void](`window.spacetime.download = (name, mime, text) => { window.saved = {name, mime, text}; }`))
@@ -341,6 +342,7 @@ func TestExportButtonsOfferFiles(t *testing.T) {
 		{"#export-shiviz", "snapshot-bank-step45.log", "text/plain", "A {"},
 		{"#export-scenario", "snapshot-bank-step45.scenario.json", "application/json", `"algorithm": "chandy-lamport"`},
 		{"#export-tikz", "snapshot-bank-step45.tex", "application/x-tex", `\begin{messagepassing}`},
+		{"#export-mermaid", "snapshot-bank-step45.mmd", "text/plain", "sequenceDiagram\n    %% Chandy–Lamport: a snapshot of three bank branches\n"},
 	} {
 		p.do(chromedp.Evaluate[chromedp.Void](`window.saved = null`))
 		p.click(tc.button, false)
