@@ -103,6 +103,14 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 		slices.Sort(want)
 		slices.Sort(got)
 		assert.Equal(t, want, got, "%s: the same messages, kinds and labels", id)
+		// the report (the page's Messages panel) counts them by kind,
+		// though the log's algorithm declares none of them
+		byKind := report.Build(ss[0].Scenario(), again, again.Len()).Messages.ByKind
+		total := 0
+		for _, n := range byKind {
+			total += n
+		}
+		assert.Equal(t, len(got), total, "%s: every message counted by its kind: %v", id, byKind)
 		for _, rec := range again.Trace().Records {
 			require.NotEqual(t, trace.Skip, rec.Kind, "%s: %s", id, rec.Caption)
 		}

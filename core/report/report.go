@@ -5,7 +5,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -105,6 +107,9 @@ func (c *Counter) Count(kind string, k int) int {
 	return sort.SearchInts(c.ids[kind], len(c.tr.MsgsBefore(k)))
 }
 
+// kinds lists the kinds of the trace's messages, in order.
+func (c *Counter) kinds() []string { return slices.Sorted(maps.Keys(c.ids)) }
+
 // Build reports the first k steps of a run of scenario sc.
 func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
 	return BuildWith(sc, r, k, NewCounter(r.Trace()))
@@ -132,6 +137,16 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 			rep.Messages.Application = append(rep.Messages.Application, ks.Name)
 		} else {
 			rep.Messages.Total += n
+		}
+	}
+	// kinds the algorithm does not declare, as a log's own are (a
+	// Spacetime export's receipts name them), count as its messages
+	for _, kind := range counter.kinds() {
+		if _, declared := spec.Kind(kind); !declared {
+			if n := counter.Count(kind, k); n > 0 {
+				rep.Messages.ByKind[kind] = n
+				rep.Messages.Total += n
+			}
 		}
 	}
 	if len(rep.Messages.Application) > 0 {
