@@ -167,9 +167,11 @@ func TestTikZDrawsThePagesWindow(t *testing.T) {
 	assert.NotContains(t, tikzOf(short, short.Len()), `\clip`, "a short run whole, unclipped")
 }
 
-// TestTikZCompiles compiles a few lessons' figures with pdflatex, where it
-// is installed (.ci/run installs it): the export must compile as it is.
-func TestTikZCompiles(t *testing.T) {
+// needPDFLaTeX is pdflatex's path, where it is installed with the
+// messagepassing package (.ci/run installs them); else the test is
+// skipped.
+func needPDFLaTeX(t *testing.T) string {
+	t.Helper()
 	pdflatex, err := exec.LookPath("pdflatex")
 	if err == nil {
 		err = exec.Command("kpsewhich", "messagepassing.sty", "tikz.sty").Run()
@@ -177,6 +179,13 @@ func TestTikZCompiles(t *testing.T) {
 	if err != nil {
 		t.Skip("pdflatex with the messagepassing package is not installed (Debian: texlive-latex-base texlive-science texlive-pictures)")
 	}
+	return pdflatex
+}
+
+// TestTikZCompiles compiles a few lessons' figures with pdflatex, where it
+// is installed (.ci/run installs it): the export must compile as it is.
+func TestTikZCompiles(t *testing.T) {
+	pdflatex := needPDFLaTeX(t)
 	runs := map[string]*engine.Run{}
 	for _, id := range []string{"snapshot-bank", "checkpoint-domino", "token-ring-crash", "lease-fencing", "log-kvstore"} {
 		runs[id] = builtinRun(t, id)
@@ -224,17 +233,10 @@ func TestTikZCompiles(t *testing.T) {
 
 // TestTikZLabelsNeverOverlap compiles every lesson's figure (at its last
 // step, in the window the page shows), pasted into plain articles as
-// README says, and
-// reads where pdflatex set each word (pdftotext -bbox): no word of one
-// label lies over a word of another.
+// README says, and reads where pdflatex set each word (pdftotext -bbox):
+// no word of one label lies over a word of another.
 func TestTikZLabelsNeverOverlap(t *testing.T) {
-	pdflatex, err := exec.LookPath("pdflatex")
-	if err == nil {
-		err = exec.Command("kpsewhich", "messagepassing.sty", "tikz.sty").Run()
-	}
-	if err != nil {
-		t.Skip("pdflatex with the messagepassing package is not installed (Debian: texlive-latex-base texlive-science texlive-pictures)")
-	}
+	pdflatex := needPDFLaTeX(t)
 	pdftotext, err := exec.LookPath("pdftotext")
 	if err != nil {
 		t.Skip("pdftotext is not installed (Debian: poppler-utils)")
