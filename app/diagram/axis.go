@@ -97,8 +97,29 @@ func (l *layout) X(t float64) float64 {
 	return l.left + (t-l.t0)*w/(l.t1-l.t0)
 }
 
+// countTrue counts the true values among the first n of bs.
+func countTrue(bs []bool, n int) int {
+	c := 0
+	for i, b := range bs {
+		if i < n && b {
+			c++
+		}
+	}
+	return c
+}
+
+// drawn says whether a process's lane is drawn (not hidden).
+func (s *Scene) drawn(id sim.NodeID) bool {
+	return int(id) >= 0 && int(id) < len(s.lanes) && !math.IsNaN(s.lanes[id])
+}
+
 func (l *layout) lanes() {
 	n := len(l.tr.Names)
+	hidden := func(i int) bool { return false }
+	if shown := n - countTrue(l.opt.Hidden, n); shown > 0 && shown < n {
+		hidden = func(i int) bool { return i < len(l.opt.Hidden) && l.opt.Hidden[i] }
+		n = shown
+	}
 	gap := (l.opt.Height - l.top - l.bottom) / float64(max(n, 1))
 	l.s.laneGap = gap
 	x0, x1 := l.X(l.t0), l.X(l.t1)
@@ -108,17 +129,24 @@ func (l *layout) lanes() {
 	if line := float64(textAscent + textDescent); gap > 0 && gap < line {
 		every = int(math.Ceil(line / gap))
 	}
+	row := 0
 	for i, name := range l.tr.Names {
-		y := l.top + gap*(float64(i)+0.5)
+		if hidden(i) {
+			// no lane: whatever is drawn on it is left out (see drawn)
+			l.s.lanes = append(l.s.lanes, math.NaN())
+			continue
+		}
+		y := l.top + gap*(float64(row)+0.5)
+		row++
 		l.s.lanes = append(l.s.lanes, y)
 		l.tag = tagOf(WhatLane).at(sim.NodeID(i))
 		l.add(Shape{Op: OpLine, X1: x0, Y1: y, X2: x1, Y2: y, Color: LaneColor, Width: 1.5})
 		l.tag = tagOf(WhatName).at(sim.NodeID(i))
 		label := laneLabel(name, l.left)
-		if i%every != 0 || label != name {
+		if (row-1)%every != 0 || label != name {
 			l.s.shortened = append(l.s.shortened, sim.NodeID(i)) // its tip says it
 		}
-		if i%every == 0 {
+		if (row-1)%every == 0 {
 			l.text(Shape{X1: l.left - laneNameGap, Y1: y + 4, Color: Ink, Align: AlignRight, Flags: FlagBold, Text: label}, prioFixed, 0)
 		}
 		if c, skew := l.ix.Clock(sim.NodeID(i), l.k); skew != 0 || c.Drift != 0 {

@@ -35,7 +35,7 @@ func (l *layout) cuts() {
 				k := cutKey{rs.Of, a.Group}
 				notes[k] = append(notes[k], fmt.Sprintf("%s→%s %s", l.tr.Names[msg.From], l.tr.Names[msg.To], a.Text))
 			}
-			if rs.Style != sim.StyleCut || r.Node < 0 {
+			if rs.Style != sim.StyleCut || !l.s.drawn(r.Node) {
 				continue
 			}
 			k := cutKey{a.Role, a.Group}
@@ -121,7 +121,7 @@ func (l *layout) lines() {
 		var pts []point
 		for _, p := range line.Points {
 			s := l.ix.pointStep(p)
-			if s < 0 || s >= l.k || int(p.Node) >= len(l.s.lanes) || p.Node < 0 {
+			if s < 0 || s >= l.k || !l.s.drawn(p.Node) {
 				continue
 			}
 			pts = append(pts, point{l.X(l.xs[s]), l.s.lanes[p.Node]})
@@ -147,7 +147,7 @@ func (l *layout) undone(line sim.Overlay, color Color) {
 	for _, u := range line.Undone {
 		s0, ok := from[u.Node]
 		s1 := l.ix.pointStep(u)
-		if !ok || s0 < 0 || s1 <= s0 || s1 >= l.k || int(u.Node) >= len(l.s.lanes) || u.Node < 0 {
+		if !ok || s0 < 0 || s1 <= s0 || s1 >= l.k || !l.s.drawn(u.Node) {
 			continue
 		}
 		x0, x1 := l.clampX(l.xs[s0], l.xs[s1])
@@ -176,7 +176,7 @@ func (l *layout) userCut() {
 	defer l.tagging(tagOf(WhatUserCut))()
 	var prev *[2]float64
 	for i, t := range l.opt.Cut {
-		if math.IsNaN(t) || i >= len(l.s.lanes) {
+		if math.IsNaN(t) || !l.s.drawn(sim.NodeID(i)) {
 			prev = nil
 			continue
 		}

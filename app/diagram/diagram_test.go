@@ -1266,3 +1266,34 @@ func TestOlderMessagesOnTheirWayAreNotAllDrawn(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, diagram.Layout(rb.Trace(), rb.Len(), rb.Config().Spec, diagram.Options{Width: 1200, Height: 300}).Older, "a lesson draws every message")
 }
+
+// A run of many processes can be filtered to those the learner watches:
+// a hidden process has no lane, no event and no message drawn, and the
+// others share the height.
+func TestHiddenProcessesAreLeftOut(t *testing.T) {
+	r := builtinRun(t, "snapshot-bank")
+	all := layout(r, r.Len(), diagram.Options{Width: 900, Height: 360})
+	sc := layout(r, r.Len(), diagram.Options{Width: 900, Height: 360, Hidden: []bool{false, true, false}})
+	drawnMessages := map[int]bool{}
+	for _, sh := range sc.Shapes {
+		if p, ok := sh.Tag.Process(); ok {
+			assert.NotEqual(t, sim.NodeID(1), p, "nothing of B: %+v", sh)
+		}
+		if m, ok := sh.Tag.Message(); ok {
+			drawnMessages[m] = true
+		}
+	}
+	for _, m := range r.Trace().Msgs {
+		if m.From == 1 || m.To == 1 {
+			assert.False(t, drawnMessages[m.ID], "message %d to or from B", m.ID)
+		}
+	}
+	assert.NotEmpty(t, drawnMessages, "the messages between A and C")
+	assert.Greater(t, sc.ProcessY(2)-sc.ProcessY(0), all.ProcessY(1)-all.ProcessY(0), "A and C share the height: their lanes are further apart")
+	_, ok := sc.LaneAt(all.ProcessY(1))
+	assert.True(t, ok, "where B was is A's or C's now")
+
+	// hiding every process hides none
+	none := layout(r, r.Len(), diagram.Options{Width: 900, Height: 360, Hidden: []bool{true, true, true}})
+	assert.Equal(t, len(all.Shapes), len(none.Shapes))
+}

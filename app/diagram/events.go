@@ -29,6 +29,9 @@ func (l *layout) events() {
 			restore()
 			continue
 		}
+		if !l.s.drawn(r.Node) {
+			continue // a hidden process's event
+		}
 		px, py := l.X(x), l.s.lanes[r.Node]
 		event := tagOf(WhatEvent).at(r.Node).when(s)
 		restore := l.tagging(event)

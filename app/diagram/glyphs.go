@@ -14,6 +14,9 @@ import (
 
 // peerArrow is a dashed arrow from a point on a lane to another lane.
 func (l *layout) peerArrow(x, y float64, peer sim.NodeID, color Color, text string) {
+	if !l.s.drawn(peer) {
+		return // its lane is hidden
+	}
 	py := l.s.lanes[peer]
 	dy := 8.0
 	if py < y {

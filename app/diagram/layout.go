@@ -33,6 +33,11 @@ type Options struct {
 	// Cut is the learner's own cut: a point of the axis per process (NaN
 	// where not placed yet), drawn as a line through them.
 	Cut []float64
+	// Hidden lists processes whose lanes are left out (a run of many
+	// processes, filtered to those the learner watches): the others
+	// share the height, and a message to or from a hidden process is not
+	// drawn. Nil, or every process hidden, shows them all.
+	Hidden []bool
 	// Selected is an event (a step) whose causal past and future are
 	// ringed, or -1 (or 0 with HasSelected false) for none.
 	Selected    int

@@ -83,6 +83,9 @@ func (l *layout) messages() {
 	for i := first; i < last; i++ {
 		m := &l.tr.Msgs[i]
 		sx := l.xs[m.SendStep]
+		if !l.s.drawn(m.From) || !l.s.drawn(m.To) {
+			continue // to or from a hidden process
+		}
 		y1, yTo := l.s.lanes[m.From], l.s.lanes[m.To]
 		a := arrow{msg: m.ID, x1: l.X(sx), y1: y1}
 		var end float64

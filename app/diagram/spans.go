@@ -20,8 +20,8 @@ func (l *layout) spans() {
 	defer func() { l.s.Shapes = append(l.s.Shapes, tokens...) }()
 	for i := range l.ix.spans {
 		sp := &l.ix.spans[i]
-		if sp.from >= l.k {
-			continue
+		if sp.from >= l.k || !l.s.drawn(sp.node) || sp.kind == spanLink && !l.s.drawn(sp.peer) {
+			continue // not yet, or on a hidden process's lane
 		}
 		from := 0.0
 		if sp.from >= 0 {

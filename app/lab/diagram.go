@@ -48,7 +48,8 @@ func (d Diagram) SceneIn(width, height float64, v View) *diagram.Scene {
 	opt := diagram.Options{Width: width, Height: height, Scale: s.Scale, Highlight: d.highlightAll(), Cut: cut, Overlays: d.Overlays(),
 		Span: v.span(), Pinned: v.Pinned, Start: v.Start,
 		Selected: s.causality.selected, HasSelected: s.causality.selected >= 0 && s.causality.selected < s.step,
-		Other: s.causality.other, HasOther: s.causality.other >= 0 && s.causality.other < s.step, Stamps: s.Stamps}
+		Other: s.causality.other, HasOther: s.causality.other >= 0 && s.causality.other < s.step, Stamps: s.Stamps,
+		Hidden: s.filter.Hidden()}
 	if l := s.scn.Lesson; l != nil {
 		for _, m := range l.Marks {
 			opt.Marks = append(opt.Marks, diagram.Mark{Step: m.Step - 1, Name: m.Name})

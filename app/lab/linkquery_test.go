@@ -63,7 +63,7 @@ func TestParseLinkQuery(t *testing.T) {
 		"v=2&utm=a;k=3&s=snapshot-bank":                                 `link parameter "k": the link has a ";" in "utm=a;k=3", where parameters are separated by "&"`,
 		"s=snapshot-bank&amp;k=37&amp;embed=1":                          `link parameter "k": the link has "&amp;" (as a web page's source writes "&") where parameters are separated by "&"`,
 		"v=2&%zz;k=3":                                                   `the link has a ";" in "%zz;k=3", where parameters are separated by "&"`,
-		strings.Repeat("utm=1&", lab.MaxLinkParams) + "s=snapshot-bank": "the link has more than 10,000 parameters; a Spacetime link has at most 98",
+		strings.Repeat("utm=1&", lab.MaxLinkParams) + "s=snapshot-bank": "the link has more than 10,000 parameters; a Spacetime link has at most 104",
 	} {
 		q, err := lab.ParseLinkQuery(raw)
 		require.Error(t, err, "%.80s", raw)

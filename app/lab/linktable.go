@@ -86,6 +86,8 @@ var linkParams = []linkParam{
 		write: func(_ *Page, s *Session) string { return string(s.Stamps) }},
 	{name: "cut", pane: true, says: "the cut tool's points, one a process (`_`: not placed), such as `12.5,_,30`", read: readCut,
 		write: func(_ *Page, s *Session) string { return pick(s.cut.on, encodeCut(s.cut.points), "") }},
+	{name: "hide", pane: true, says: "processes left out of the diagram, by number from 1, such as `3,5` (at least one stays)", read: readFilter,
+		write: func(_ *Page, s *Session) string { return s.filter.encode() }},
 	{name: "tour", pane: true, says: "the stop of the lesson's guided tour, from 1", read: readTour,
 		write: func(_ *Page, s *Session) string { return pick(s.tour.stop > 0, strconv.Itoa(s.tour.stop), "") }},
 	{name: "quiz", pane: true, says: "`1`: a quiz on steps drawn from the run; or the steps it asks about, such as `9,43`", read: readQuiz,

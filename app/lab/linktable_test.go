@@ -44,6 +44,7 @@ func linkedPages(t *testing.T) []*Page {
 	full.Causality().Compare(12)
 	full.Cut().Toggle()
 	full.Cut().Place(0, 12.5)
+	full.Filter().Set(1, 3, false)
 	own, err := scenario.Parse([]byte(`{"algorithm": "chandy-lamport", "n": 3, "until": {"steps": 30}}`))
 	require.NoError(t, err)
 	packed, err := Open(own)
@@ -116,6 +117,7 @@ func TestEveryLinkParameterRoundTrips(t *testing.T) {
 			assert.Equal(t, []any{s.step, s.Axis, s.View, s.Causality().Selected(), s.Causality().Other(), s.Stamps, s.Cut().On(), s.tour.stop, s.Quiz().Steps()},
 				[]any{a.step, a.Axis, a.View, a.Causality().Selected(), a.Causality().Other(), a.Stamps, a.Cut().On(), a.tour.stop, a.Quiz().Steps()})
 			assert.Equal(t, encodeCut(s.Cut().Points()), encodeCut(a.Cut().Points()), "NaN is no point, and equals none")
+			assert.Equal(t, s.Filter().Hidden(), a.Filter().Hidden())
 		}
 	}
 }
@@ -168,6 +170,7 @@ var outOfBounds = map[string]struct {
 	"sel2":        {value: "9", with: url.Values{"k": {"5"}, "sel": {"3"}}, want: `want an event on screen, a step from 0 to 4, got "9"`},
 	"stamps":      {value: "both", want: `want lamport or vector, got "both"`},
 	"cut":         {value: "1,2", want: `want 3 points, one per process, got 2`},
+	"hide":        {value: "1,4", want: `want process numbers from 1 to 3, such as 3,5, got "4"`},
 	"tour":        {value: "99", want: `want a stop of the lesson's tour, from 1 to`},
 	"quiz":        {value: "0", want: `want 1, or steps from 1 separated by commas, got "0"`},
 	"steps":       {value: "sideways", want: `want together or apart, got "sideways"`},

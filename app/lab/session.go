@@ -68,6 +68,8 @@ type Session struct {
 	switches Switches
 	// cut is the learner's own cut (see Cut).
 	cut Cut
+	// filter is which lanes the diagram leaves out (see Filter).
+	filter Filter
 	// tour is the lesson's guided tour (see Tour).
 	tour Tour
 	// quiz is the quiz, when one is under way (see Quiz).

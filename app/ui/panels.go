@@ -157,6 +157,7 @@ func (c *Panels) messages() app.UI {
 func (c *Panels) processes() app.UI {
 	i := c.Pane
 	procs := c.sess(i).Processes()
+	filter := c.sess(i).Filter()
 	pane := c.panes[i]
 	rows := make([]app.UI, len(procs))
 	for j, p := range procs {
@@ -166,10 +167,16 @@ func (c *Panels) processes() app.UI {
 		}
 		node := sim.NodeID(j)
 		rows[j] = app.Tr().Class(attrText(p.Health)).Body(
-			// the process's menu from the keyboard, as a click on its line
-			app.Td().Body(app.Button().Class("link proc").ID(pane.id("proc-"+strconv.Itoa(j))).Title(attrText("Open "+p.Name+"'s menu: what can happen to it at this step")).
-				Body(app.Strong().Text(p.Name)).
-				OnClick(func(ctx app.Context, e app.Event) { c.paneOf(i).openProcessMenu(ctx, node) }, app.EventScope(pane.n, i, j))),
+			// whether its line is drawn (a run of many processes is read
+			// a few lines at a time), and its menu from the keyboard, as
+			// a click on its line
+			app.Td().Body(
+				checkbox(pane.id("shown-"+strconv.Itoa(j)), filter.Shown(node)).Class("lane-shown").
+					Title(attrText("Draw "+p.Name+"'s line in the diagram")).Attr("aria-label", attrText(p.Name+"'s line drawn")).
+					OnChange(func(ctx app.Context, e app.Event) { c.setShown(ctx, node, ctx.JSSrc().Get("checked").Bool()) }, app.EventScope(pane.n, i, j)),
+				app.Button().Class("link proc").ID(pane.id("proc-"+strconv.Itoa(j))).Title(attrText("Open "+p.Name+"'s menu: what can happen to it at this step")).
+					Body(app.Strong().Text(p.Name)).
+					OnClick(func(ctx app.Context, e app.Event) { c.paneOf(i).openProcessMenu(ctx, node) }, app.EventScope(pane.n, i, j))),
 			app.Td().Text(p.Health),
 			app.Td().Text(strings.Join(fields, "; ")),
 			app.Td().Text(p.Lamport),
@@ -182,8 +189,30 @@ func (c *Panels) processes() app.UI {
 			app.THead().Body(app.Tr().Body(app.Th().Text("process"), app.Th().Text("health"), app.Th().Text("state"), app.Th().Text("Lamport"), app.Th().Text("vector"))),
 			app.TBody().Body(rows...),
 		),
+		app.If(filter.Count(len(procs)) < len(procs), func() app.UI {
+			return app.P().Class("note").Body(
+				app.Text(fmt.Sprintf("The diagram draws %d of the %d processes' lines. ", filter.Count(len(procs)), len(procs))),
+				app.Button().Class("link").ID(pane.id("show-all")).Text("Draw them all").
+					OnClick(func(ctx app.Context, e app.Event) { c.showAll(ctx) }, app.EventScope(pane.n, i)))
+		}),
 		app.P().Class("note").Text(c.processesHint()),
 	)
+}
+
+// setShown draws a process's line in the pane's diagram, or leaves it out.
+func (c *Panels) setShown(ctx app.Context, id sim.NodeID, shown bool) {
+	s := c.sess(c.Pane)
+	s.Filter().Set(id, len(s.Scenario().Names), shown)
+	if !shown && s.Filter().Shown(id) {
+		ctx.JSSrc().Set("checked", true) // the last line drawn stays
+	}
+	c.changed(ctx)
+}
+
+// showAll draws every process's line in the pane's diagram again.
+func (c *Panels) showAll(ctx app.Context) {
+	c.sess(c.Pane).Filter().ShowAll()
+	c.changed(ctx)
 }
 
 // processesHint says what clicking the diagram does, naming the algorithm's
@@ -198,7 +227,7 @@ func (c *Panels) processesHint() string {
 	if len(names) > 0 {
 		hint += ", or to run " + strings.Join(names, " or ") + " there"
 	}
-	hint += "; click a message still in flight to deliver it next, and right-click it to lose, delay or duplicate it; click an event for its causal past and future."
+	hint += "; click a message still in flight to deliver it next, and right-click it to lose, delay or duplicate it; click an event for its causal past and future. Untick a process to leave its line out of the diagram."
 	if c.paneOf(i).showTopology() {
 		hint += " In the process graph, click a link to cut or heal it."
 	}

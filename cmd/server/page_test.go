@@ -724,3 +724,22 @@ func TestALogOpensFromDisk(t *testing.T) {
 	p.noConsoleErrors()
 	p2.noConsoleErrors()
 }
+
+// A process's line can be left out of the diagram from the Processes
+// panel, as a learner reads a run of many processes a few lines at a
+// time: the link keeps it, and "Draw them all" brings every line back.
+func TestAProcessLineLeftOutOfTheDiagram(t *testing.T) {
+	p := open(t, "/?s=snapshot-bank&k=59")
+	p.click("#shown-1", true)
+	p.waitFor(`location.search.includes("hide=2")`, "the link leaves B out")
+	assert.Contains(t, p.text("#processes"), "The diagram draws 2 of the 3 processes' lines.")
+	p.screenshot("line-left-out")
+	again := open(t, "/"+eval[string](p, `location.search`))
+	assert.False(t, eval[bool](again, `document.getElementById("shown-1").checked`), "the link opens with B left out")
+	assert.True(t, eval[bool](again, `document.getElementById("shown-0").checked`))
+	again.click("#show-all", true)
+	again.waitFor(`!location.search.includes("hide=")`, "every line drawn again")
+	assert.True(t, eval[bool](again, `document.getElementById("shown-1").checked`))
+	p.noConsoleErrors()
+	again.noConsoleErrors()
+}
