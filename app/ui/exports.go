@@ -69,7 +69,7 @@ func (c *Exports) export(i int, format string) {
 		data, _ := r.Trace().JSON(s.Step())
 		download(name+".json", "application/json", data)
 	case "shiviz":
-		download(name+".log", "text/plain", r.Trace().ShiViz(s.Step()))
+		download(name+".log", "text/plain", r.Trace().ShiVizCuts(s.Step(), s.Spec().IsCut))
 	case "tikz":
 		spec := s.Spec()
 		opt := diagram.TikZOptions{Title: s.Scenario().Title, Highlight: s.Diagram().Highlight()}

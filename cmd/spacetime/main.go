@@ -935,7 +935,7 @@ func (c *cli) export(args []string) error {
 			return err
 		}
 	case "shiviz":
-		write = func(out io.Writer) error { return r.Trace().WriteShiViz(out, int(k)) }
+		write = func(out io.Writer) error { return r.Trace().WriteShiVizCuts(out, int(k), r.Config().Spec.IsCut) }
 	case "mermaid":
 		write = func(out io.Writer) error {
 			_, err := out.Write(r.Trace().Mermaid(int(k), s.Title))

@@ -504,7 +504,8 @@ func TestExport(t *testing.T) {
 			assert.Regexp(t, `^(init|deliver|command|workload|in-flight)[ :].+`, lines[i+1])
 		}
 		assert.Contains(t, string(data), "command: A starts snapshot 1: records its balance $126")
-		assert.Equal(t, string(r.Trace().ShiViz(r.Len())), string(data))
+		assert.Equal(t, string(r.Trace().ShiVizCuts(r.Len(), r.Config().Spec.IsCut)), string(data))
+		assert.Equal(t, 3, strings.Count(string(data), " [cut 1]\n"), "the snapshot's three points marked")
 	})
 	t.Run("png", func(t *testing.T) {
 		path := filepath.Join(dir, "bank.png")

@@ -865,6 +865,7 @@ func (x *execution) plan(name, title string) (*scenario.Plan, error) {
 		slices.SortFunc(ev.receivers, func(a, b *logged) int { return a.host - b.host })
 		le := &params.Events[ev.host][ev.index-1]
 		le.Text = ev.text
+		le.Cut = trace.ShiVizCut(ev.text) // a Spacetime export's snapshot point
 		if len(ev.receivers) > 0 {
 			le.To = make([]string, len(ev.receivers))
 		}

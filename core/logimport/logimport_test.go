@@ -70,9 +70,10 @@ func TestAGoVectorLogOpens(t *testing.T) {
 
 // Every lesson's ShiViz export opens again as a run with the same
 // causality (its export has exactly the clocks of the first), the same
-// processes, those down from the start included, and the same messages,
-// each with its kind and label, those still on their way at the end
-// included (a message the network lost or copied is not the log's).
+// processes, those down from the start included, the same messages, each
+// with its kind and label, those still on their way at the end included
+// (a message the network lost or copied is not the log's), and the same
+// cuts.
 func TestEveryLessonsLogOpensAgain(t *testing.T) {
 	for _, id := range scenario.BuiltinIDs() {
 		s, err := scenario.Builtin(id)
@@ -80,7 +81,7 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 		r, err := scenariotest.Plan(t, s).Run()
 		require.NoError(t, err)
 		k := min(r.Len(), 2000)
-		log := r.Trace().ShiViz(k)
+		log := r.Trace().ShiVizCuts(k, r.Config().Spec.IsCut)
 		ss, err := logimport.FromLog(log, id)
 		require.NoError(t, err, id)
 		require.Len(t, ss, 1)
@@ -111,6 +112,22 @@ func TestEveryLessonsLogOpensAgain(t *testing.T) {
 			total += n
 		}
 		assert.Equal(t, len(got), total, "%s: every message counted by its kind: %v", id, byKind)
+		// and the cuts: each snapshot's points, on the same events
+		cutPoints := func(tr *trace.Trace, cut func(string) bool) map[int][]string {
+			points := map[int][]string{}
+			for _, rec := range tr.Records {
+				for _, a := range rec.Annotations() {
+					if a.Phase == sim.Point && cut(a.Role) {
+						points[a.Group] = append(points[a.Group], tr.Names[rec.Node])
+					}
+				}
+			}
+			for _, p := range points {
+				slices.Sort(p) // concurrent points replay in another order
+			}
+			return points
+		}
+		assert.Equal(t, cutPoints(r.Trace().Prefix(k), r.Config().Spec.IsCut), cutPoints(again.Trace(), again.Config().Spec.IsCut), "%s: the same cuts", id)
 		for _, rec := range again.Trace().Records {
 			require.NotEqual(t, trace.Skip, rec.Kind, "%s: %s", id, rec.Caption)
 		}

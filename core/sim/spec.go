@@ -470,6 +470,13 @@ func (s *Spec) Command(name string) (CommandSpec, bool) {
 	return CommandSpec{}, false
 }
 
+// IsCut says whether role draws a cut (StyleCut): a snapshot's points,
+// which a ShiViz export marks on their events.
+func (s *Spec) IsCut(role string) bool {
+	r, ok := s.Role(role)
+	return ok && r.Style == StyleCut
+}
+
 // Role returns the spec of an annotation role, and whether it is known.
 func (s *Spec) Role(name string) (RoleSpec, bool) {
 	for _, r := range s.Picture.Roles {

@@ -166,7 +166,20 @@ func (t *Trace) ShiViz(k int) []byte {
 // it is made, keeping only the clocks of the steps that sent messages, so
 // that a long run's log is not built whole first. It returns the first
 // error of w.
-func (t *Trace) WriteShiViz(w io.Writer, k int) error {
+func (t *Trace) WriteShiViz(w io.Writer, k int) error { return t.WriteShiVizCuts(w, k, nil) }
+
+// ShiVizCuts is ShiViz with the points of the roles cut says draw a cut
+// (sim.Spec.IsCut) marked on their events: "[cut N]" after the text, for
+// the cut of group N, which an import reads back.
+func (t *Trace) ShiVizCuts(k int, cut func(role string) bool) []byte {
+	var b bytes.Buffer
+	_ = t.WriteShiVizCuts(&b, k, cut) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// WriteShiVizCuts is WriteShiViz with the cuts' points marked (see
+// ShiVizCuts); cut nil marks none.
+func (t *Trace) WriteShiVizCuts(w io.Writer, k int, cut func(role string) bool) error {
 	k = min(max(k, 0), len(t.Records))
 	n := len(t.Names)
 	buf := []byte(ShiVizRegexp + "\n\n")
@@ -217,6 +230,14 @@ func (t *Trace) WriteShiViz(w io.Writer, k int) error {
 		}
 		downTo(r.Node)
 		var c []int32
+		marks := ""
+		if cut != nil {
+			for _, a := range r.Annotations() {
+				if a.Phase == sim.Point && cut(a.Role) {
+					marks += " [cut " + strconv.Itoa(a.Group) + "]"
+				}
+			}
+		}
 		if r.Kind == Deliver && r.Msg >= 0 && r.Msg < len(t.Msgs) {
 			m := &t.Msgs[r.Msg]
 			from := t.sentClock(at, sent, r.Msg)
@@ -224,9 +245,9 @@ func (t *Trace) WriteShiViz(w io.Writer, k int) error {
 			if from != nil {
 				text = shiVizReceipt(text, m.Message, t.Names[m.From], from[m.From])
 			}
-			c = event(r.Node, from, text, ": ", oneLine(r.Caption))
+			c = event(r.Node, from, text, ": ", oneLine(r.Caption), marks)
 		} else {
-			c = event(r.Node, nil, r.What(), ": ", oneLine(r.Caption))
+			c = event(r.Node, nil, r.What(), ": ", oneLine(r.Caption), marks)
 		}
 		if r.NumSent > 0 {
 			at[s] = int32(len(sent) / max(n, 1))
@@ -286,6 +307,21 @@ type Receipt struct {
 	// entry at it.
 	From string
 	Own  int
+}
+
+// ShiVizCut reads the cut a ShiViz log's event text marks its event a
+// point of ("… [cut 2]", see ShiVizCuts): its group, or 0.
+func ShiVizCut(text string) int {
+	rest, ok := strings.CutSuffix(text, "]")
+	i := strings.LastIndex(rest, " [cut ")
+	if !ok || i < 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(rest[i+len(" [cut "):])
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }
 
 // ShiVizReceipt reads how a receipt of a ShiViz log written by

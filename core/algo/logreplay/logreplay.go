@@ -31,6 +31,9 @@ const (
 	KindMsg = "LOG"
 	// RoleText labels an event with the log's text for it.
 	RoleText = "text"
+	// RoleCut makes an event a point of a cut, as a Spacetime export
+	// marks a snapshot's points ("[cut 1]").
+	RoleCut = "cut"
 )
 
 // Params are the logged events of every process, in order of the names.
@@ -56,6 +59,9 @@ type Event struct {
 	To     []string `json:"to,omitempty"`
 	Kinds  []string `json:"kinds,omitempty"`
 	Labels []string `json:"labels,omitempty"`
+	// Cut makes the event a point of the cut of this group (from 1), as
+	// the log marks it; 0: none.
+	Cut int `json:"cut,omitempty"`
 }
 
 // AppendJSON appends the params as encoding/json writes them, byte for
@@ -147,6 +153,10 @@ func (ev Event) appendJSON(b []byte) []byte {
 	list("to", ev.To)
 	list("kinds", ev.Kinds)
 	list("labels", ev.Labels)
+	if ev.Cut != 0 {
+		field("cut")
+		b = strconv.AppendInt(b, int64(ev.Cut), 10)
+	}
 	return append(b, '}')
 }
 
@@ -180,7 +190,10 @@ var Spec = &sim.Spec{
 		Record: true,
 	},
 	Picture: sim.PictureSpec{
-		Roles: []sim.RoleSpec{{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"}},
+		Roles: []sim.RoleSpec{
+			{Name: RoleText, Style: sim.StyleLabel, Tone: sim.Blue, Legend: "what the log says happened"},
+			{Name: RoleCut, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "a point of a cut the log marks (a Spacetime export's snapshot)"},
+		},
 	},
 	New: newProcesses,
 }
@@ -243,6 +256,9 @@ func New(names []string, p Params) ([]sim.Node, error) {
 			field := func(f string) string { return fmt.Sprintf("params.events[%d][%d].%s", i, j, f) }
 			if _, ok := index[ev.From]; ev.From != "" && !ok {
 				return nil, strictjson.FieldErrorf(field("from"), "want the name of a process (%s), got %q", strings.Join(names, ", "), ev.From)
+			}
+			if ev.Cut < 0 {
+				return nil, strictjson.FieldErrorf(field("cut"), "want a cut's group from 1, or none, got %d", ev.Cut)
 			}
 			if len(ev.Also) > 0 && ev.From == "" {
 				return nil, strictjson.FieldErrorf(field("also"), "want no other senders for an event that receives nothing (from is empty), got %d", len(ev.Also))
@@ -353,6 +369,9 @@ func (p *Process) do(env *sim.Env, received []int64) {
 	}
 	if ev.Text != "" {
 		env.Annotate(sim.At(RoleText, 0, ev.Text))
+	}
+	if ev.Cut > 0 {
+		env.Annotate(sim.At(RoleCut, ev.Cut, ""))
 	}
 	// the caption is written without formatting: a log has a caption for
 	// every one of its (up to 100,000) events
