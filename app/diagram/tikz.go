@@ -73,12 +73,13 @@ func (ix *Index) TikZ(k int, spec *sim.Spec, opt TikZOptions) []byte {
 	// start, so that the package's marks keep their shape however long
 	// the run; a window that leaves out part of the run clips to it
 	t := &tikz{ix: ix, spec: spec, k: k, unit: unit, from: from, now: (to - from) * unit, clip: from > 0 || to < now, colors: map[Color]bool{}, kinds: map[string]string{}}
+	t.taken = newBoxGrid(gridBox(box{x1: t.now + 4}).x1, gridBox(box{y0: -float64(len(tr.Names)) - 4}).y1)
 	t.names()
 	var body bytes.Buffer
 	t.out = &body
 	// the axis first: its texts are never left out, and the others keep
-	// clear of them; the legend, under it, names the kinds drawn
-	// the notes on events before the messages' labels, which say less
+	// clear of them; the notes on events before the messages' labels,
+	// which say less; the legend, under the axis, names the kinds drawn
 	t.axis(unit)
 	if t.clip {
 		fmt.Fprintf(&body, "\\begin{scope}\n\\clip (-0.05,0) rectangle (%s,%s);\n", num(t.now+0.05), num(-float64(len(t.ids))-0.65))
@@ -162,15 +163,25 @@ type tikz struct {
 	// of kindOrder, for the legend.
 	kinds     map[string]string
 	kindOrder []string
-	// taken are the boxes of the texts placed so far; leftOut counts the
-	// texts left out for want of room.
-	taken   []texBox
+	// taken holds the boxes of the texts placed so far (see gridBox);
+	// leftOut counts the texts left out for want of room.
+	taken   *boxGrid
 	leftOut int
 }
 
-// texBox is a text's box in the figure's coordinates: centimetres across,
-// the lanes' units down (a lane is 1, 0.9 cm).
-type texBox struct{ x0, y0, x1, y1 float64 }
+// A text's box is in the figure's coordinates: centimetres across, the
+// lanes' units down (a lane is 1, 0.9 cm; lanes go down from y = -1).
+// gridBox maps it into the units of the page's boxGrid (its y downward),
+// by a power of two, so that boxes compare exactly as in the figure: a
+// cell is then 0.625 cm wide and 0.625 of a lane high.
+func gridBox(b box) box {
+	const scale = 64
+	return box{b.x0 * scale, -b.y1 * scale, b.x1 * scale, -b.y0 * scale}
+}
+
+// take keeps a text's box that is never left out (the axis's, the
+// legend's).
+func (t *tikz) take(b box) { t.taken.add(gridBox(b)) }
 
 // The size of a \scriptsize text in the figure's coordinates: its line
 // with TikZ's inner separation above and below, in lanes, and the
@@ -196,17 +207,10 @@ func texWidth(text string) float64 {
 // place takes the first of the candidate boxes that overlaps no text
 // placed so far and says which; -1 when none is free, and the text is
 // left out (and counted) rather than drawn over another.
-func (t *tikz) place(candidates ...texBox) int {
+func (t *tikz) place(candidates ...box) int {
 	for i, c := range candidates {
-		free := t.inside(c)
-		for _, b := range t.taken {
-			if c.x0 < b.x1 && b.x0 < c.x1 && c.y0 < b.y1 && b.y0 < c.y1 {
-				free = false
-				break
-			}
-		}
-		if free {
-			t.taken = append(t.taken, c)
+		if t.inside(c) && !t.taken.hits(gridBox(c)) {
+			t.take(c)
 			return i
 		}
 	}
@@ -220,19 +224,19 @@ func laneY(i sim.NodeID) float64 { return -float64(i) - 1 }
 // beside is the box of a text whose anchor is at (x, y): west (the text
 // right of the point, centred on it), south (above it, centred) or north
 // (below it, centred).
-func beside(anchor string, x, y float64, text string) texBox {
+func beside(anchor string, x, y float64, text string) box {
 	w, h := texWidth(text), texLineHeight
 	switch anchor {
 	case "west":
-		return texBox{x, y - h/2, x + w, y + h/2}
+		return box{x, y - h/2, x + w, y + h/2}
 	case "south":
-		return texBox{x - w/2, y, x + w/2, y + h}
+		return box{x - w/2, y, x + w/2, y + h}
 	case "north":
-		return texBox{x - w/2, y - h, x + w/2, y}
+		return box{x - w/2, y - h, x + w/2, y}
 	case "north west":
-		return texBox{x, y - h, x + w, y}
+		return box{x, y - h, x + w, y}
 	}
-	return texBox{x - w/2, y - h/2, x + w/2, y + h/2}
+	return box{x - w/2, y - h/2, x + w/2, y + h/2}
 }
 
 // mark names a new coordinate of the figure ("lost 3"): with a space,
@@ -275,7 +279,7 @@ func (t *tikz) x(s int) float64 { return (t.ix.xs[s] - t.from) * t.unit }
 
 // inside says whether a text's box lies within the window's width, where
 // the figure does not clip it.
-func (t *tikz) inside(b texBox) bool { return !t.clip || b.x0 >= 0 && b.x1 <= t.now }
+func (t *tikz) inside(b box) bool { return !t.clip || b.x0 >= 0 && b.x1 <= t.now }
 
 // lanes draws each process's line while it is up, and a cross where it
 // crashes.
@@ -481,7 +485,7 @@ func (t *tikz) legend(width float64) {
 			x, y = 0, y-0.45
 		}
 		fmt.Fprintf(t.out, "\\draw[->, %s] (%s,%s) -- +(0.6,0) node[right, text=black] {%s};\n", t.kinds[kind], num(x), num(y), texText(kind))
-		t.taken = append(t.taken, beside("west", x+0.6, y, kind))
+		t.take(beside("west", x+0.6, y, kind))
 		x += w
 	}
 }
@@ -490,7 +494,7 @@ func (t *tikz) legend(width float64) {
 // to (x1, y1), at the first of the parts of the way that leaves it clear
 // of the texts placed so far, and says which part (-1: none).
 func (t *tikz) alongArrow(text string, x0, y0, x1, y1 float64, parts ...float64) float64 {
-	candidates := make([]texBox, len(parts))
+	candidates := make([]box, len(parts))
 	for i, p := range parts {
 		candidates[i] = beside("west", x0+p*(x1-x0), y0+p*(y1-y0), text)
 	}
@@ -588,11 +592,11 @@ func (t *tikz) axis(unit float64) {
 		title = "Lamport time"
 	}
 	fmt.Fprintf(t.out, "\\draw[->, %s] (0,%s) -- (%s,%s) node[right] {%s};\n", t.color(NowColor), num(y), num(t.now), num(y), title)
-	t.taken = append(t.taken, beside("west", t.now, y, title))
+	t.take(beside("west", t.now, y, title))
 	for v := math.Ceil(t.from/step) * step; (v-t.from)*unit < t.now-0.01; v += step {
 		x := (v - t.from) * unit
 		fmt.Fprintf(t.out, "\\draw[%s] (%s,%s) -- +(0,-0.08) node[below] {%s};\n", t.color(NowColor), num(x), num(y), num(v))
-		t.taken = append(t.taken, beside("north", x, y-0.09, num(v)))
+		t.take(beside("north", x, y-0.09, num(v)))
 	}
 }
 
