@@ -89,8 +89,10 @@ func Invariants(sc *scenario.Scenario, r *engine.Run, k int) []Invariant {
 // them all each time: build it once per trace (per engine.Run.Version).
 type Counter struct {
 	tr *trace.Trace
-	// ids lists each kind's message ids in order.
-	ids map[string][]int
+	// ids lists each kind's message ids in order, and kinds the kinds
+	// sent, in order.
+	ids   map[string][]int
+	kinds []string
 }
 
 // NewCounter indexes the messages of a run's trace.
@@ -99,6 +101,7 @@ func NewCounter(tr *trace.Trace) *Counter {
 	for _, m := range tr.Msgs {
 		c.ids[m.Kind] = append(c.ids[m.Kind], m.ID)
 	}
+	c.kinds = slices.Sorted(maps.Keys(c.ids))
 	return c
 }
 
@@ -106,9 +109,6 @@ func NewCounter(tr *trace.Trace) *Counter {
 func (c *Counter) Count(kind string, k int) int {
 	return sort.SearchInts(c.ids[kind], len(c.tr.MsgsBefore(k)))
 }
-
-// kinds lists the kinds of the trace's messages, in order.
-func (c *Counter) kinds() []string { return slices.Sorted(maps.Keys(c.ids)) }
 
 // Build reports the first k steps of a run of scenario sc.
 func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
@@ -141,7 +141,7 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 	}
 	// kinds the algorithm does not declare, as a log's own are (a
 	// Spacetime export's receipts name them), count as its messages
-	for _, kind := range counter.kinds() {
+	for _, kind := range counter.kinds {
 		if _, declared := spec.Kind(kind); !declared {
 			if n := counter.Count(kind, k); n > 0 {
 				rep.Messages.ByKind[kind] = n
