@@ -183,7 +183,6 @@ func (t *Trace) WriteShiVizCuts(w io.Writer, k int, cut func(role string) bool) 
 	k = min(max(k, 0), len(t.Records))
 	n := len(t.Names)
 	buf := []byte(ShiVizRegexp + "\n\n")
-	var err error
 	// the log's clock of each step that sent messages, for their receipts:
 	// at[s] is its offset in sent, or -1
 	at := make([]int32, k)
@@ -191,6 +190,15 @@ func (t *Trace) WriteShiVizCuts(w io.Writer, k int, cut func(role string) bool) 
 	now := make([][]int32, n)
 	for i := range now {
 		now[i] = make([]int32, n)
+	}
+	// flush writes what is made once it is long
+	flush := func() error {
+		if len(buf) < 64<<10 {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
 	}
 	// event ticks host's clock, merging a message's sending, and writes
 	// the event
@@ -253,11 +261,8 @@ func (t *Trace) WriteShiVizCuts(w io.Writer, k int, cut func(role string) bool) 
 			at[s] = int32(len(sent) / max(n, 1))
 			sent = append(sent, c...)
 		}
-		if len(buf) >= 64<<10 {
-			if _, err = w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		if err := flush(); err != nil {
+			return err
 		}
 	}
 	downTo(sim.NodeID(n))
@@ -270,14 +275,11 @@ func (t *Trace) WriteShiVizCuts(w io.Writer, k int, cut func(role string) bool) 
 			continue // sent by no step of the log's
 		}
 		event(m.To, from, shiVizReceipt("in-flight", m.Message, t.Names[m.From], from[m.From]), ": ", t.Names[m.From], "'s message, still on its way at the end")
-		if len(buf) >= 64<<10 {
-			if _, err = w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		if err := flush(); err != nil {
+			return err
 		}
 	}
-	_, err = w.Write(buf)
+	_, err := w.Write(buf)
 	return err
 }
 
@@ -293,10 +295,13 @@ func shiVizReceipt(what string, m sim.Message, from string, own int32) string {
 		s += " " + m.Kind
 	}
 	if m.Label != "" && m.Label != m.Kind {
-		s += " «" + strings.NewReplacer("«", "‹", "»", "›", "\n", " ").Replace(m.Label) + "»"
+		s += " «" + labelText.Replace(m.Label) + "»"
 	}
 	return s + " from " + from + ":" + strconv.Itoa(int(own))
 }
+
+// labelText keeps a label whole between « and » on one line.
+var labelText = strings.NewReplacer("«", "‹", "»", "›", "\n", " ")
 
 // Receipt is what a receipt of a ShiViz log written by WriteShiViz says
 // of its message (see ShiVizReceipt).
@@ -307,21 +312,6 @@ type Receipt struct {
 	// entry at it.
 	From string
 	Own  int
-}
-
-// ShiVizCut reads the cut a ShiViz log's event text marks its event a
-// point of ("… [cut 2]", see ShiVizCuts): its group, or 0.
-func ShiVizCut(text string) int {
-	rest, ok := strings.CutSuffix(text, "]")
-	i := strings.LastIndex(rest, " [cut ")
-	if !ok || i < 0 {
-		return 0
-	}
-	n, err := strconv.Atoi(rest[i+len(" [cut "):])
-	if err != nil || n < 1 {
-		return 0
-	}
-	return n
 }
 
 // ShiVizReceipt reads how a receipt of a ShiViz log written by
@@ -364,6 +354,21 @@ func ShiVizReceipt(text string) (r Receipt, ok bool) {
 	}
 	r.Own = own
 	return r, true
+}
+
+// ShiVizCut reads the cut a ShiViz log's event text marks its event a
+// point of ("… [cut 2]", see ShiVizCuts): its group, or 0.
+func ShiVizCut(text string) int {
+	rest, ok := strings.CutSuffix(text, "]")
+	i := strings.LastIndex(rest, " [cut ")
+	if !ok || i < 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(rest[i+len(" [cut "):])
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }
 
 // name names process i, for clock.FormatLog.

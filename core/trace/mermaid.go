@@ -81,6 +81,6 @@ func (t *Trace) Mermaid(k int, title string) []byte {
 // mermaidText keeps a text on its line of a Mermaid diagram and read as it
 // is: ";" would end the statement and "#" start an entity, so both are
 // written as entities, and line breaks as spaces.
-func mermaidText(s string) string {
-	return strings.NewReplacer("#", "#35;", ";", "#59;", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ").Replace(s)
-}
+func mermaidText(s string) string { return mermaidEscapes.Replace(s) }
+
+var mermaidEscapes = strings.NewReplacer("#", "#35;", ";", "#59;", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ")
