@@ -6,6 +6,12 @@
 // (timestamps, then ids, break ties). 2(N−1) messages per entry, no
 // coordinator, safe without FIFO channels, but one crashed process
 // blocks everyone who needs its reply.
+//
+// Seed 002 states the reply rule as "reply if not executing the critical
+// section or if your own request is later"; a process that only wants
+// the section then replies to everyone, and two processes that ask at
+// once both enter. params.seed_reply (a switch) runs that rule, so that a
+// lesson shows it failing beside the paper's.
 package ricartagrawala
 
 import (
@@ -36,6 +42,7 @@ var Spec = &sim.Spec{
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind},
 	Learner: sim.LearnerSpec{
 		Commands: []sim.CommandSpec{mutex.Request},
+		Switches: []sim.Switch{SeedReplySwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles:    mutex.Roles,
@@ -57,6 +64,20 @@ var Spec = &sim.Spec{
 	},
 }
 
+// Params are the scenario's algorithm parameters.
+type Params struct {
+	mutex.Params
+	// SeedReply runs seed 002's reply rule: defer only while in the
+	// critical section with the earlier request.
+	SeedReply bool `json:"seed_reply"`
+}
+
+// SeedReplySwitch is the switch to seed 002's reply rule.
+var SeedReplySwitch = sim.Switch{
+	Param: "seed_reply", Label: "seed 002: reply unless in the section",
+	Help: "reply to a REQUEST unless in the critical section with the earlier request, as seed 002 says, rather than also deferring while waiting with the earlier request, as the paper does: two processes that ask at once each reply to the other, and both enter",
+}
+
 // Process is one process.
 type Process struct {
 	mutex.Want
@@ -66,6 +87,9 @@ type Process struct {
 	Replied []bool
 	// Deferred are the requests this process answers when it leaves.
 	Deferred []mutex.Stamp
+	// SeedReply says the process runs seed 002's reply rule
+	// (Params.SeedReply).
+	SeedReply bool
 }
 
 // Wish is the process's part of the critical section.
@@ -75,13 +99,16 @@ func (p *Process) Wish() *mutex.Want { return &p.Want }
 func (p *Process) Stamp() mutex.Stamp { return p.Mine }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
-	p, err := mutex.DecodeParams(raw)
-	if err != nil {
+	p := Params{Params: mutex.Defaults()}
+	if err := sim.DecodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, Replied: make([]bool, len(names))}
+		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, Replied: make([]bool, len(names)), SeedReply: p.SeedReply}
 	}
 	return nodes, nil
 }
@@ -140,6 +167,9 @@ func (p *Process) request(env *sim.Env, from sim.NodeID, theirs mutex.Stamp) {
 	case p.State == mutex.InCS:
 		p.deferReply(theirs)
 		env.Explain("%s defers its reply to %s: it is in the critical section", me, who)
+	case p.State == mutex.Wanting && p.Mine.Before(theirs) && p.SeedReply:
+		p.send(env, from, KindReply, theirs)
+		env.Explain("%s replies to %s at once: by seed 002's rule it defers only in the critical section, though its own request %s is earlier than %s's %s", me, who, p.Mine, who, theirs)
 	case p.State == mutex.Wanting && p.Mine.Before(theirs):
 		p.deferReply(theirs)
 		env.Explain("%s defers its reply to %s: %s wants the section with %s, earlier than %s's %s", me, who, me, p.Mine, who, theirs)

@@ -4,6 +4,11 @@
 # while it is in the section, or while it wants it with an earlier request
 # of its own (the clock first, then the id, breaks ties). It sends the
 # replies it deferred when it leaves. 2(N-1) messages per entry.
+#
+# params.seed_reply runs seed 002's rule instead: reply unless in the
+# section. A process that only wants the section then replies to an
+# earlier request and to a later one alike, and two processes that ask at
+# once both enter.
 
 KINDS = {"REQUEST": "control", "REPLY": "control"}
 COMMANDS = {"request-cs": "want the critical section (held for cs_time ticks, then released)"}
@@ -62,7 +67,8 @@ def on_message(p, m):
 
 def request(p, sender, theirs):
     want, mine = p.state["want"], p.state["mine"]
-    if want == "in" or (want == "wanting" and mine < theirs):
+    seed = p.params.get("seed_reply", False)
+    if want == "in" or (want == "wanting" and mine < theirs and not seed):
         # in the section, or its own request is earlier: answer later
         if theirs not in p.state["deferred"]:
             p.state["deferred"].append(theirs)
