@@ -15,6 +15,13 @@
 // here, as in the paper, a process updates only its own LN entry, on
 // leaving. params.seed_ln (a switch) runs seed 003's rule instead, so
 // that a lesson shows the request it loses.
+//
+// Seed 003's REQUEST handler sends the token to j whenever the receiver
+// holds it and RN[j] = LN[j] + 1, without asking whether the holder is in
+// the critical section: the token leaves while its holder is still
+// inside, and j enters too. Here, as in the paper, a holder in the
+// section queues j when it leaves; params.seed_request (a switch) runs
+// seed 003's handler.
 package suzukikasami
 
 import (
@@ -47,12 +54,21 @@ type Params struct {
 	// SeedLN runs seed 003's rule: the token's LN[j] = RN[j] for every j
 	// when it arrives, which marks waiting requests as served.
 	SeedLN bool `json:"seed_ln"`
+	// SeedRequest runs seed 003's REQUEST handler: the holder sends the
+	// token at once, even from inside the critical section.
+	SeedRequest bool `json:"seed_request"`
 }
 
 // SeedLNSwitch is the switch to seed 003's rule for LN.
 var SeedLNSwitch = sim.Switch{
 	Param: "seed_ln", Label: "seed 003: LN[j] = RN[j], all j",
 	Help: "on the token's arrival set LN[j] = RN[j] for every process, as seed 003 says, rather than LN[self] = RN[self] on leaving, as the paper does: a request the holder has heard of but not served is marked served, and its process waits for ever",
+}
+
+// SeedRequestSwitch is the switch to seed 003's REQUEST handler.
+var SeedRequestSwitch = sim.Switch{
+	Param: "seed_request", Label: "seed 003: send the token at once",
+	Help: "on a REQUEST with RN[j] = LN[j] + 1, send the token at once, as seed 003's handler says, rather than only when the holder is idle, as the paper does: a holder inside the critical section gives the token away, and two processes are inside at once",
 }
 
 // Spec registers the algorithm.
@@ -66,7 +82,7 @@ var Spec = &sim.Spec{
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.TokenKind},
 	Learner: sim.LearnerSpec{
 		Commands: []sim.CommandSpec{mutex.Request},
-		Switches: []sim.Switch{SeedLNSwitch},
+		Switches: []sim.Switch{SeedLNSwitch, SeedRequestSwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles: append(slices.Clip(mutex.Roles),
@@ -143,6 +159,9 @@ type Process struct {
 	Passed int
 	// SeedLN says the process runs seed 003's rule for LN (Params.SeedLN).
 	SeedLN bool
+	// SeedRequest says it runs seed 003's REQUEST handler
+	// (Params.SeedRequest).
+	SeedRequest bool
 }
 
 // Wish is the process's part of the critical section.
@@ -162,7 +181,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, n)
 	for i := range nodes {
-		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, RN: make([]int64, n), SeedLN: p.SeedLN}
+		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, RN: make([]int64, n), SeedLN: p.SeedLN, SeedRequest: p.SeedRequest}
 	}
 	nodes[p.Holder-1].(*Process).Token = &Token{LN: make([]int64, n)}
 	return nodes, nil
@@ -241,6 +260,9 @@ func (p *Process) onRequest(env *sim.Env, from sim.NodeID, seq int64) {
 		env.Explain("%s notes %s's REQUEST #%d: %s; it does not hold the token", me, who, seq, rn)
 	case p.RN[from] != p.Token.LN[from]+1:
 		env.Explain("%s holds the token but %s's REQUEST #%d is outdated: LN[%s] = %d, so that request was served (%s)", me, who, seq, who, p.Token.LN[from], rn)
+	case p.State == mutex.InCS && p.SeedRequest:
+		env.Explain("%s is in the critical section, but by seed 003's handler it holds the token and RN[%s] = LN[%s] + 1 = %d, so it sends the token to %s at once", me, who, who, p.RN[from], who)
+		p.send(env, from)
 	case p.State == mutex.InCS:
 		env.Explain("%s notes %s's REQUEST #%d (%s): it is in the section and queues %s when it leaves", me, who, seq, rn, who)
 	default:
@@ -278,6 +300,10 @@ func (p *Process) onToken(env *sim.Env, t Token) {
 func (p *Process) leave(env *sim.Env) {
 	me, self := env.Name(env.Self()), env.Self()
 	p.Leave(env)
+	if p.Token == nil {
+		env.Explain("%s leaves the critical section without the token: it sent the token away while inside, by seed 003's handler", me)
+		return
+	}
 	p.Token.LN[self] = p.RN[self]
 	p.handOn(env, fmt.Sprintf("%s leaves the critical section: LN[%s] = RN[%s] = %d", me, me, me, p.RN[self]))
 }
