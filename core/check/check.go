@@ -72,6 +72,43 @@ func checkRecordedCuts(v sim.View, role string) sim.Verdict {
 	return sim.Verdict{OK: true}
 }
 
+// RecordedChannelName names the RecordedChannels invariant.
+const RecordedChannelName = "a channel records only what was sent inside the cut"
+
+// RecordedChannels is the invariant that a snapshot records on a channel
+// only messages its sender sent before recording its own state: a
+// message annotated with the channel role (group k) must have been sent
+// before its sender's recording point of that role and group, if the
+// sender has one. It is checked at the step that records the message. A
+// channel whose marker never comes (a marker not sent, lost or overtaken)
+// goes on recording the sender's later messages, and fails it.
+func RecordedChannels(recorded, channel string) sim.Invariant {
+	return sim.Invariant{
+		Name:  RecordedChannelName,
+		Help:  "every message recorded as a channel's state was sent before its sender recorded",
+		Check: func(v sim.View) sim.Verdict { return checkRecordedChannels(v, recorded, channel) },
+	}
+}
+
+func checkRecordedChannels(v sim.View, recorded, channel string) sim.Verdict {
+	for _, m := range v.LastAnnotations() {
+		if m.Role != channel || m.Msg < 0 || m.Msg >= v.NumSent() {
+			continue
+		}
+		e := v.Envelope(m.Msg)
+		at := v.AnnotationSteps(recorded, m.Group)[e.From]
+		if at < 0 || e.SendStep < at {
+			continue
+		}
+		return sim.Verdict{
+			Detail: fmt.Sprintf("snapshot %d records %s on its channel, but %s sent it at step %d, after recording its state at step %d: it is no part of the cut",
+				m.Group, describe(v, e), v.Name(e.From), e.SendStep+1, at+1),
+			Msgs: []int{m.Msg},
+		}
+	}
+	return sim.Verdict{OK: true}
+}
+
 func describe(v sim.View, e sim.Envelope) string {
 	label := e.Kind
 	if e.Label != "" {

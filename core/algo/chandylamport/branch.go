@@ -68,6 +68,19 @@ type Branch struct {
 	// SeedChannels says the branch records channels by seed 003's rule 3
 	// (Params.SeedChannels).
 	SeedChannels bool
+	// SeedOtherChannels and SeedDone say it runs seed 003's rules 2 and 4
+	// (Params.SeedOtherChannels, Params.SeedDone).
+	SeedOtherChannels, SeedDone bool
+}
+
+// partDone says the branch's part r of a snapshot is done: by the paper,
+// once it has recorded and every incoming channel's marker has come; by
+// seed 003's rule 4 (SeedDone), once it has recorded.
+func (b *Branch) partDone(r *Round, self sim.NodeID) bool {
+	if b.SeedDone {
+		return r.Recorded
+	}
+	return r.Complete(self)
 }
 
 // Clone returns a deep copy.
@@ -155,23 +168,39 @@ func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, msg int, amount 
 		env.Explain("%s receives $%d from %s; balance $%d", me, amount, env.Name(from), b.Balance)
 		return
 	}
+	if b.SeedOtherChannels {
+		// the marker on this channel may never come: say what the rule
+		// does, not that the money was in flight at the cut
+		env.Explain("%s receives $%d from %s; balance $%d. %s recorded its state and has no marker on %s→%s, so it records the $%d on that channel (%s)",
+			me, amount, env.Name(from), b.Balance, me, env.Name(from), me, amount, strings.Join(recording, ", "))
+		return
+	}
 	env.Explain("%s receives $%d from %s; balance $%d. %s recorded its state but has no marker on %s→%s yet, so the $%d was in flight at the cut: it joins that channel's recorded state (%s)",
 		me, amount, env.Name(from), b.Balance, me, env.Name(from), me, amount, strings.Join(recording, ", "))
 }
 
 // record records the branch's state for snapshot k and sends markers on
-// every outgoing channel; it returns the names the markers went to.
-func (b *Branch) record(env *sim.Env, k int) string {
+// every outgoing channel (by seed 003's rule 2, none back to from, the
+// sender of the first marker; sim.None for the initiator); it returns the
+// names the markers went to. By seed 003's rule 4 the branch's part is
+// then done.
+func (b *Branch) record(env *sim.Env, k int, from sim.NodeID) string {
 	r := b.round(env, k)
 	r.Recorded, r.Balance = true, b.Balance
-	env.SendToOthers(sim.Message{Kind: KindMarker, Value: int64(k), Label: fmt.Sprintf("M%d", k)})
-	b.MarkersSent += env.N() - 1
-	env.Annotate(sim.At(RoleRecorded, k, fmt.Sprintf("$%d", b.Balance)))
+	marker := sim.Message{Kind: KindMarker, Value: int64(k), Label: fmt.Sprintf("M%d", k)}
 	var to []string
 	for q := range env.N() {
-		if sim.NodeID(q) != env.Self() {
-			to = append(to, env.Name(sim.NodeID(q)))
+		id := sim.NodeID(q)
+		if id == env.Self() || b.SeedOtherChannels && id == from {
+			continue
 		}
+		env.Send(id, marker)
+		b.MarkersSent++
+		to = append(to, env.Name(id))
+	}
+	env.Annotate(sim.At(RoleRecorded, k, fmt.Sprintf("$%d", b.Balance)))
+	if b.SeedDone {
+		env.Annotate(sim.At(rolePartDone, k, ""))
 	}
 	return strings.Join(to, " and ")
 }
@@ -179,27 +208,44 @@ func (b *Branch) record(env *sim.Env, k int) string {
 func (b *Branch) startSnapshot(env *sim.Env) {
 	me := env.Name(env.Self())
 	k := len(b.Rounds) + 1
-	if n := len(b.Rounds); n > 0 && !b.Rounds[n-1].Complete(env.Self()) {
+	if n := len(b.Rounds); n > 0 && !b.partDone(&b.Rounds[n-1], env.Self()) {
 		env.Explain("%s is still taking part in snapshot %d: it starts no new one until its markers are all in", me, n)
 		return
 	}
 	b.round(env, k).Initiator = true
-	to := b.record(env, k)
-	env.Explain("%s starts snapshot %d: records its balance $%d, sends a marker to %s before anything else, and starts recording every incoming channel", me, k, b.Balance, to)
+	to := b.record(env, k, sim.None)
+	text := fmt.Sprintf("%s starts snapshot %d: records its balance $%d, sends a marker to %s before anything else, and starts recording every incoming channel", me, k, b.Balance, to)
+	if b.SeedDone {
+		text += fmt.Sprintf("; by seed 003's rule 4 its part of snapshot %d is done", k)
+	}
+	env.Explain("%s", text)
 }
 
 func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 	me, them := env.Name(env.Self()), env.Name(from)
 	r := b.round(env, k)
 	var to string
-	first, complete := r.Marker(env.Self(), from, func() { to = b.record(env, k) })
+	first, complete := r.Marker(env.Self(), from, func() { to = b.record(env, k, from) })
+	if b.SeedDone {
+		complete = false // its part was done when it recorded (record)
+	}
 	var text string
 	switch {
 	case first:
 		text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty, sends markers to %s and starts recording its other incoming channels",
 			me, k, them, me, r.Balance, them, me, to)
+		if b.SeedOtherChannels && to == "" {
+			text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty and, by seed 003's rule 2, sends no marker, for its only outgoing channel goes back to %s",
+				me, k, them, me, r.Balance, them, me, them)
+		} else if b.SeedOtherChannels {
+			text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty and, by seed 003's rule 2, sends markers on its other outgoing channels only, to %s (none back to %s), and starts recording its other incoming channels",
+				me, k, them, me, r.Balance, them, me, to, them)
+		}
 		if complete {
 			text += "; that was its only incoming channel, so its part is done"
+		}
+		if b.SeedDone {
+			text += fmt.Sprintf("; by seed 003's rule 4 its part of snapshot %d is done", k)
 		}
 	case b.SeedChannels && len(r.Channel[from]) > 0:
 		text = fmt.Sprintf("%s gets the marker of snapshot %d on %s→%s and, by seed 003's rule 3, records that channel as empty: the %s that arrived on it since %s recorded are dropped from the snapshot",

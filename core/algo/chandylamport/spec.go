@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
@@ -23,12 +24,31 @@ type Params struct {
 	// whose marker comes after the branch recorded is recorded as empty,
 	// which drops the money that was in flight on it.
 	SeedChannels bool `json:"seed_channels"`
+	// SeedOtherChannels runs seed 003's rule 2: at its first marker a
+	// branch sends markers on its "other" outgoing channels, none back
+	// on the marker's channel.
+	SeedOtherChannels bool `json:"seed_other_channels"`
+	// SeedDone runs seed 003's rule 4: a branch's part is done once it
+	// has recorded its state, whatever its channels still record.
+	SeedDone bool `json:"seed_done"`
 }
 
 // SeedChannelsSwitch is the switch to seed 003's rule for channels.
 var SeedChannelsSwitch = sim.Switch{
 	Param: "seed_channels", Label: "seed 003: later channels empty",
 	Help: "record a channel as empty when its marker comes after the branch recorded, as seed 003's rule 3 and pseudocode say, rather than as the money that arrived on it in between: the money in flight at the cut is lost from the snapshot",
+}
+
+// SeedOtherChannelsSwitch is the switch to seed 003's rule 2.
+var SeedOtherChannelsSwitch = sim.Switch{
+	Param: "seed_other_channels", Label: "seed 003: markers on other channels",
+	Help: "at its first marker a branch sends markers only on its other outgoing channels, none back to the marker's sender, as seed 003's rule 2 says, rather than on every outgoing channel, as the paper does: the channels into the sender never get their marker, keep recording money sent after the cut, and the snapshot never completes",
+}
+
+// SeedDoneSwitch is the switch to seed 003's rule 4.
+var SeedDoneSwitch = sim.Switch{
+	Param: "seed_done", Label: "seed 003: done when all have recorded",
+	Help: "call a branch's part done once it has recorded its state, as seed 003's rule 4 says, rather than once every incoming channel has brought its marker, as the paper does: the snapshot is read while channels still record, and misses the money on them",
 }
 
 // MaxMoney bounds a balance and a transfer, so that no sum of them can
@@ -51,7 +71,7 @@ var Spec = &sim.Spec{
 			{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
 			{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount", ArgMin: 1, ArgMax: MaxMoney},
 		},
-		Switches: []sim.Switch{SeedChannelsSwitch},
+		Switches: []sim.Switch{SeedChannelsSwitch, SeedOtherChannelsSwitch, SeedDoneSwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles: []sim.RoleSpec{
@@ -67,11 +87,13 @@ var Spec = &sim.Spec{
 			{Name: "money is conserved", Help: "live balances plus money in flight equal the opening total", Check: checkLive},
 			{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
 			check.RecordedCuts(RoleRecorded),
+			check.RecordedChannels(RoleRecorded, RoleChannel),
 		},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
 			{Invariant: "snapshot total equals the money there is", Faults: append([]string{"fifo"}, lossy...), Why: "without FIFO a marker overtakes a transfer; a lost or duplicated transfer changes the money there is"},
 			{Invariant: check.RecordedCutName, Faults: append([]string{"fifo"}, losing...), Why: "without FIFO a transfer sent after the sender's recording can arrive before the marker, and when the network loses the marker such a transfer arrives before the receiver records: the algorithm assumes reliable FIFO channels"},
+			{Invariant: check.RecordedChannelName, Faults: append([]string{"fifo"}, losing...), Why: "without FIFO a transfer sent after the marker can overtake it, and when the network loses the marker its channel is recorded for ever: the algorithm assumes reliable FIFO channels"},
 		},
 	},
 	Figures: sim.FigureSpec{
@@ -113,7 +135,7 @@ func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		if bal < 0 || bal > MaxMoney {
 			return nil, strictjson.FieldErrorf(fmt.Sprintf("params.balances[%d]", i), "a balance is from $0 to $%d, got %d", MaxMoney, bal)
 		}
-		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer, SeedChannels: p.SeedChannels}
+		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer, SeedChannels: p.SeedChannels, SeedOtherChannels: p.SeedOtherChannels, SeedDone: p.SeedDone}
 	}
 	return nodes, nil
 }
@@ -161,7 +183,7 @@ func rounds(v sim.View) int {
 func complete(v sim.View, k int) bool {
 	for i := range v.N() {
 		b := branch(v, sim.NodeID(i))
-		if len(b.Rounds) < k || !b.Rounds[k-1].Complete(sim.NodeID(i)) {
+		if len(b.Rounds) < k || !b.partDone(&b.Rounds[k-1], sim.NodeID(i)) {
 			return false
 		}
 	}
@@ -232,6 +254,9 @@ func checkSnapshots(v sim.View) sim.Verdict {
 		if why == "" {
 			why, msgs = lostMoney(v)
 		}
+		if why == "" {
+			why = stillRecording(v, k)
+		}
 		if why != "" {
 			detail = why + ": " + detail
 		}
@@ -267,6 +292,30 @@ func overtaken(v sim.View, k int) (string, []int) {
 		}
 	}
 	return "", nil
+}
+
+// stillRecording explains a wrong total by seed 003's rule 4: the
+// snapshot was called done while channels were still recording.
+func stillRecording(v sim.View, k int) string {
+	var open []string
+	for i := range v.N() {
+		b := branch(v, sim.NodeID(i))
+		if !b.SeedDone || len(b.Rounds) < k {
+			continue
+		}
+		for q, closed := range b.Rounds[k-1].Closed {
+			if !closed && q != i {
+				open = append(open, v.Name(sim.NodeID(q))+"→"+v.Name(sim.NodeID(i)))
+			}
+		}
+	}
+	if len(open) == 0 {
+		return ""
+	}
+	if len(open) == 1 {
+		return fmt.Sprintf("by seed 003's rule 4 the snapshot is done once every branch has recorded, but %s still records", open[0])
+	}
+	return fmt.Sprintf("by seed 003's rule 4 the snapshot is done once every branch has recorded, but %s still record", strings.Join(open[:len(open)-1], ", ")+" and "+open[len(open)-1])
 }
 
 // lostMoney explains a wrong total by transfers the network lost: the

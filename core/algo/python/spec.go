@@ -122,6 +122,10 @@ func (p *Program) Spec() *sim.Spec {
 		// snapshots do
 		s.Checks.Invariants = append(s.Checks.Invariants, check.RecordedCuts(RoleRecorded))
 	}
+	if p.drawsRole(RoleRecorded) && p.drawsRole(RoleChannel) && !slices.ContainsFunc(p.invariants, func(i invariant) bool { return i.name == check.RecordedChannelName }) {
+		// and what it records on channels, too
+		s.Checks.Invariants = append(s.Checks.Invariants, check.RecordedChannels(RoleRecorded, RoleChannel))
+	}
 	s.Figures.Measure = p.measure
 	for _, inv := range p.invariants {
 		s.Checks.Invariants = append(s.Checks.Invariants, sim.Invariant{

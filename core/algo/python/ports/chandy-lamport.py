@@ -17,6 +17,13 @@
 #      incoming channel has brought its marker.
 # Snapshots are numbered from 1: a marker carries its snapshot's number.
 #
+# Three switches run seed 003's rules, to show each failing:
+# params.seed_channels (rule 3: a channel whose marker comes later is
+# recorded as empty), params.seed_other_channels (rule 2: markers only on
+# the "other" outgoing channels, none back to the first marker's sender)
+# and params.seed_done (rule 4: a part is done once its branch has
+# recorded).
+#
 # A branch keeps its books on stable storage: a crash loses nothing. Every
 # handler ends by writing p.state to p.disk (keep), and on_recover reads it
 # back.
@@ -103,6 +110,7 @@ def round_of(p, k):
         rounds.append({
             "initiator": False,
             "recorded": False,   # has it recorded its state?
+            "done": False,       # is its part done (rule 4)?
             "balance": 0,        # the balance it recorded
             "closed": [],        # the channels whose marker has come, by sender
             "channel": {q: [] for q in others(p)},  # amounts recorded on each
@@ -114,22 +122,30 @@ def recording(r, q):
     return r["recorded"] and q not in r["closed"]
 
 def part_done(p, r):
-    # rule 4
+    # rule 4 (seed 003's: once recorded)
+    if setting(p, "seed_done", False):
+        return r["recorded"]
     return r["recorded"] and all([q in r["closed"] for q in others(p)])
 
-def record(p, k):
-    # rules 1 and 2: record the state, then a marker on every channel
+def record(p, k, sender=None):
+    # rules 1 and 2: record the state, then a marker on every channel (by
+    # seed 003's rule 2, none back to the sender of the first marker)
     r = round_of(p, k)
     r["recorded"] = True
     r["balance"] = p.state["balance"]
-    p.broadcast("marker", snapshot=k, label="M%d" % k)
-    p.state["markers_sent"] += p.n - 1
+    skip = sender if setting(p, "seed_other_channels", False) else None
+    for q in others(p):
+        if q != skip:
+            p.send(q, "marker", snapshot=k, label="M%d" % k)
+            p.state["markers_sent"] += 1
     p.record(k, "$%d" % r["balance"])
+    if setting(p, "seed_done", False):
+        r["done"] = True         # seed 003's rule 4: done once recorded
 
 def start_snapshot(p):
     rounds = p.state["rounds"]
     k = len(rounds) + 1
-    if rounds and not part_done(p, rounds[-1]):
+    if rounds and not rounds[-1]["done"]:
         p.say("is still taking part in snapshot %d: it starts no new one until its markers are all in" % len(rounds))
         return
     round_of(p, k)["initiator"] = True
@@ -160,7 +176,7 @@ def take_marker(p, m):
     r = round_of(p, k)
     first = not r["recorded"]
     if first:
-        record(p, k)             # rule 2; the channel from q stays empty
+        record(p, k, q)          # rule 2; the channel from q stays empty
     elif setting(p, "seed_channels", False) and r["channel"][q]:
         # seed 003's rule 3 (the switch): a channel whose marker comes after
         # the branch recorded is recorded as empty, which drops the money
@@ -172,8 +188,11 @@ def take_marker(p, m):
         p.say("gets its first marker of snapshot %d, from %s: records balance $%d and the channel from %s as empty, and sends its markers" % (k, p.names[q - 1], r["balance"], p.names[q - 1]))
     else:
         p.say("gets the marker of snapshot %d from %s: that channel's recorded state is %s" % (k, p.names[q - 1], amounts(r["channel"][q])))
-    if part_done(p, r):
+    if not r["done"] and part_done(p, r):
+        r["done"] = True
         p.say("its part of snapshot %d is complete" % k)
+    elif first and r["done"]:
+        p.say("by seed 003's rule 4 its part of snapshot %d is done" % k)
 
 def amounts(a):
     if not a:
@@ -187,8 +206,7 @@ def complete(states, k):
     for s in states:
         if len(s["rounds"]) < k:
             return False
-        r = s["rounds"][k - 1]
-        if not r["recorded"] or len(r["closed"]) < len(states) - 1:
+        if not s["rounds"][k - 1]["done"]:
             return False
     return True
 
