@@ -164,11 +164,28 @@ func (c *Cut) Text() string {
 	case !complete:
 		return fmt.Sprintf("Cut tool: click each process line where the cut should cross it, or step to a moment and choose \"Cut here\" in a process's menu (%d of %d placed). Events left of a line's mark are inside the cut.", placed, len(c.points))
 	case len(bad) == 0:
-		return "The cut you drew is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + c.sum()
+		return "The cut you drew is consistent: every message received inside it was also sent inside it. It is a state the system could have been in." + c.crossing() + c.sum()
 	}
 	names := listed(bad, "; ", s.Diagram().Describe)
 	return fmt.Sprintf("The cut you drew is inconsistent: %d message(s) received inside it were sent outside it (highlighted): %s. It records an effect without its cause.",
 		len(bad), names) + c.sum()
+}
+
+// crossing names the messages a consistent cut holds the sending of but
+// not the receipt: in flight at the cut, which consistency allows. Seed
+// 003's proof of consistency runs the other way (an event inside, every
+// event after it inside), and such a cut is where it fails.
+func (c *Cut) crossing() string {
+	r, ok := c.holdings()
+	if !ok || len(r.holds.channels) == 0 {
+		return ""
+	}
+	var ids []int
+	for _, ch := range sortedChannels(r.holds.channels) {
+		ids = append(ids, r.holds.channels[ch]...)
+	}
+	return fmt.Sprintf(" It holds the sending, not the receipt, of %s: in flight at the cut, as consistency allows. (Seed 003's proof runs the wrong way: a cut must hold the cause of every effect it holds, not every effect of a cause.)",
+		listed(ids, "; ", c.s.Diagram().Describe))
 }
 
 // mostListed is how many messages a sentence or a cell names; a cut

@@ -50,6 +50,10 @@ func TestCutTool(t *testing.T) {
 	require.True(t, complete)
 	assert.Empty(t, bad)
 	assert.Contains(t, sess.Cut().Text(), "The cut you drew is consistent")
+	// it holds the $14 and the $13 sent but not received: seed 003's
+	// proof, which says every event after one inside is inside, fails
+	assert.Contains(t, sess.Cut().Text(), "It holds the sending, not the receipt, of transfer $14 B→A; transfer $13 C→B: in flight")
+	assert.Contains(t, sess.Cut().Text(), "Seed 003's proof runs the wrong way")
 
 	// a transfer's receipt inside the cut, its send outside
 	var m = -1
