@@ -4,9 +4,11 @@
 // carrying a larger id than its own, replaces a smaller one by its own id
 // if it has not yet sent its id, and discards it if it has (its own, being
 // larger, is already on its way). The process whose own id comes back is
-// the largest: it announces itself with ELECTED around the ring. 3N−1
-// messages in the worst case (the successor of the highest starts), 2N
-// when the highest starts.
+// the largest: it announces itself with ELECTED around the ring. One
+// starter sends 3N−1 messages at worst (the successor of the highest
+// starts) and 2N when the highest starts; when every process starts on a
+// ring whose ids fall the way messages travel, N(N+1)/2 ELECTIONs and N
+// ELECTEDs, the algorithm's worst.
 package ringelection
 
 import (
@@ -40,7 +42,7 @@ type Params struct {
 var Spec = &sim.Spec{
 	ID:           ID,
 	Title:        "Ring election (Chang–Roberts)",
-	Summary:      "An ELECTION carrying the largest id seen goes around a logical ring; the process whose own id comes back announces itself with ELECTED. 3N−1 messages at worst, 2N at best.",
+	Summary:      "An ELECTION carrying the largest id seen goes around a logical ring; the process whose own id comes back announces itself with ELECTED. 3N−1 messages at worst for one starter, 2N at best; up to N(N+1)/2 + N when all start.",
 	MinN:         2,
 	MaxN:         64,
 	DefaultNames: sim.NumberNames,
@@ -259,5 +261,5 @@ func panels(v sim.View) []sim.Panel {
 // formula compares the messages with 3N−1 and 2N.
 func formula(v sim.View) string {
 	n := v.N()
-	return fmt.Sprintf("ELECTION and ELECTED messages: %d; 3N−1 = %d when the successor of the highest id starts, 2N = %d when the highest starts.", sent(v), 3*n-1, 2*n)
+	return fmt.Sprintf("ELECTION and ELECTED messages: %d; one starter sends 3N−1 = %d when it is the successor of the highest id (its worst), 2N = %d when it is the highest; with every process starting, up to N(N+1)/2 + N = %d.", sent(v), 3*n-1, 2*n, n*(n+1)/2+n)
 }

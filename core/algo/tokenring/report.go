@@ -2,6 +2,7 @@ package tokenring
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"spacetime/core/algo/mutex"
@@ -84,7 +85,16 @@ func metrics(v sim.View) []sim.Metric {
 	for i := range v.N() {
 		regenerated += process(v, sim.NodeID(i)).Regenerated
 	}
+	entries, _ := mutex.Totals(v)
+	every := 0.0
+	if entries > 0 {
+		every = math.Round(float64(all)/float64(entries)*100) / 100
+	}
+	// messages_per_entry counts the passes an entry waits for (seed 001's
+	// table); passes_per_entry counts every pass, idle ones too (seed
+	// 001's "constant stream"): the two figures the texts give one name
 	return append(mutex.MetricsCounting(v, deadlock, charged),
+		sim.Metric{Name: "passes_per_entry", Value: every},
 		sim.Metric{Name: "token_passes", Value: all},
 		sim.Metric{Name: "idle_passes", Value: all - charged},
 		sim.Metric{Name: "tokens", Value: len(held) + travelling},
@@ -140,5 +150,9 @@ func formula(v sim.View) string {
 	if all-charged == 1 {
 		idle = "1 idle pass"
 	}
-	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 1 to N−1 = %d (0 when the holder itself asks); %s while nobody waited", v.N()-1, idle))
+	every := ""
+	if entries, _ := mutex.Totals(v); entries > 0 {
+		every = fmt.Sprintf("; every pass counted, %.2f an entry (%d passes)", float64(all)/float64(entries), all)
+	}
+	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 0 to N−1 = %d (0 when the holder itself asks; seed 001's table says 1 to N−1); %s while nobody waited%s", v.N()-1, idle, every))
 }
