@@ -110,7 +110,9 @@ def round_of(p, k):
         rounds.append({
             "initiator": False,
             "recorded": False,   # has it recorded its state?
-            "done": False,       # is its part done (rule 4)?
+            # rule 4: its part is done once every channel's marker has
+            # come ("recorded" by seed 003's rule 4)
+            "done_when": "recorded" if setting(p, "seed_done", False) else "every marker",
             "balance": 0,        # the balance it recorded
             "closed": [],        # the channels whose marker has come, by sender
             "channel": {q: [] for q in others(p)},  # amounts recorded on each
@@ -121,11 +123,9 @@ def recording(r, q):
     # rule 3: the channel from q is being recorded
     return r["recorded"] and q not in r["closed"]
 
-def part_done(p, r):
-    # rule 4 (seed 003's: once recorded)
-    if setting(p, "seed_done", False):
-        return r["recorded"]
-    return r["recorded"] and all([q in r["closed"] for q in others(p)])
+def part_done(r, n):
+    # rule 4: recorded, and every channel's marker in (of n branches)
+    return r["recorded"] and (r["done_when"] == "recorded" or len(r["closed"]) >= n - 1)
 
 def record(p, k, sender=None):
     # rules 1 and 2: record the state, then a marker on every channel (by
@@ -139,13 +139,11 @@ def record(p, k, sender=None):
             p.send(q, "marker", snapshot=k, label="M%d" % k)
             p.state["markers_sent"] += 1
     p.record(k, "$%d" % r["balance"])
-    if setting(p, "seed_done", False):
-        r["done"] = True         # seed 003's rule 4: done once recorded
 
 def start_snapshot(p):
     rounds = p.state["rounds"]
     k = len(rounds) + 1
-    if rounds and not rounds[-1]["done"]:
+    if rounds and not part_done(rounds[-1], p.n):
         p.say("is still taking part in snapshot %d: it starts no new one until its markers are all in" % len(rounds))
         return
     round_of(p, k)["initiator"] = True
@@ -188,11 +186,8 @@ def take_marker(p, m):
         p.say("gets its first marker of snapshot %d, from %s: records balance $%d and the channel from %s as empty, and sends its markers" % (k, p.names[q - 1], r["balance"], p.names[q - 1]))
     else:
         p.say("gets the marker of snapshot %d from %s: that channel's recorded state is %s" % (k, p.names[q - 1], amounts(r["channel"][q])))
-    if not r["done"] and part_done(p, r):
-        r["done"] = True
+    if part_done(r, p.n):
         p.say("its part of snapshot %d is complete" % k)
-    elif first and r["done"]:
-        p.say("by seed 003's rule 4 its part of snapshot %d is done" % k)
 
 def amounts(a):
     if not a:
@@ -206,7 +201,7 @@ def complete(states, k):
     for s in states:
         if len(s["rounds"]) < k:
             return False
-        if not s["rounds"][k - 1]["done"]:
+        if not part_done(s["rounds"][k - 1], len(states)):
             return False
     return True
 
