@@ -1174,3 +1174,26 @@ func TestExportOfAWindow(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `--to: want a point of the axis past --from`)
 }
+
+// The algorithm's tables are in the report, as on the page: bully-seed's
+// run prints the seed's own program's log, line for line.
+func TestRunPrintsTheAlgorithmsPanels(t *testing.T) {
+	out, err := call(t, "run", "--scenario", "bully-seed")
+	require.NoError(t, err)
+	assert.Contains(t, out, "\nSeed 000's log (the seed's Python program on this run")
+	assert.Contains(t, out, "\n  2 sends ELECTION to [3, 4, 6]\n  3, 4, 6 reply OK to 2; 2 waits\n")
+	assert.Contains(t, out, "\n  coordinator: 6\n")
+
+	out, err = call(t, "run", "--scenario", "bully-seed", "--json")
+	require.NoError(t, err)
+	var rep report.Report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	var log *report.Panel
+	for i := range rep.Panels {
+		if rep.Panels[i].Title == "Seed 000's log" {
+			log = &rep.Panels[i]
+		}
+	}
+	require.NotNil(t, log, "the seed's log is one of the report's panels")
+	assert.Equal(t, []string{"2 sends ELECTION to [3, 4, 6]"}, log.Rows[0])
+}

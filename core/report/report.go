@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
@@ -33,6 +34,10 @@ type Report struct {
 	// Processes are the processes after the last step reported: each
 	// one's health and state, as the page's Processes panel shows them.
 	Processes []Process `json:"processes"`
+	// Panels are the algorithm's tables after the last step reported, as
+	// the page shows them beside the diagram (bully's "Seed 000's log":
+	// the seed's program's output on this run).
+	Panels []Panel `json:"panels,omitempty"`
 	// Error says which step a process could not take (its program
 	// failed), which ended the run; "" if none.
 	Error   string `json:"error,omitempty"`
@@ -44,6 +49,15 @@ type Process struct {
 	Name   string      `json:"name"`
 	Health string      `json:"health"`
 	State  []sim.Field `json:"state"`
+}
+
+// Panel is one of the algorithm's tables: its title, a note on what it
+// shows, its column heads and its rows of cells.
+type Panel struct {
+	Title   string     `json:"title"`
+	Note    string     `json:"note,omitempty"`
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
 }
 
 // Messages counts the messages sent.
@@ -165,6 +179,15 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 	if e := r.Err(); e != nil && e.Step < k {
 		rep.Error = fmt.Sprintf("step %d, %s: %v", e.Step+1, v.Name(e.Node), e.Err)
 	}
+	if spec.Figures.Panels != nil {
+		for _, p := range spec.Figures.Panels(v) {
+			rows := make([][]string, len(p.Rows))
+			for i, r := range p.Rows {
+				rows[i] = r.Cells
+			}
+			rep.Panels = append(rep.Panels, Panel{Title: p.Title, Note: p.Note, Columns: p.Columns, Rows: rows})
+		}
+	}
 	if spec.Figures.Metrics != nil {
 		rep.metrics = spec.Figures.Metrics(v)
 		for _, m := range rep.metrics {
@@ -225,10 +248,42 @@ func (r *Report) Text() string {
 	for _, m := range r.metrics {
 		fmt.Fprintf(&b, "%-10s %v\n", m.Name, FormatValue(m.Value))
 	}
+	for _, p := range r.Panels {
+		writePanel(&b, p)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "error      %s\n", r.Error)
 	}
 	return b.String()
+}
+
+// writePanel writes a panel for people: its title and note, then its
+// column heads and rows, each cell padded to its column's width.
+func writePanel(b *strings.Builder, p Panel) {
+	fmt.Fprintf(b, "\n%s", p.Title)
+	if p.Note != "" {
+		fmt.Fprintf(b, " (%s)", p.Note)
+	}
+	b.WriteString("\n")
+	widths := make([]int, len(p.Columns))
+	for _, row := range append([][]string{p.Columns}, p.Rows...) {
+		for i, c := range row {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			}
+		}
+	}
+	for _, row := range append([][]string{p.Columns}, p.Rows...) {
+		var line strings.Builder
+		line.WriteString("  ")
+		for i, c := range row {
+			line.WriteString(c)
+			if i < len(row)-1 && i < len(widths) {
+				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
 }
 
 // MetricList is the algorithm's figures in the algorithm's order.
