@@ -270,7 +270,7 @@ func TestJSONFields(t *testing.T) {
 	require.NoError(t, err)
 	var doc map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(data, &doc))
-	assert.ElementsMatch(t, []string{"scenario", "algorithm", "n", "names", "seed", "steps", "time", "stopped", "messages", "invariants", "metrics", "processes"}, keys(doc))
+	assert.ElementsMatch(t, []string{"scenario", "algorithm", "n", "names", "seed", "steps", "time", "stopped", "messages", "invariants", "metrics", "processes", "panels"}, keys(doc))
 
 	var msgs map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(doc["messages"], &msgs))
