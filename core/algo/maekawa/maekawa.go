@@ -8,6 +8,13 @@
 // votes the other needs, so the algorithm as the seed gives it can
 // deadlock: the deadlock invariant names the wait-for cycle and points at
 // the votes and queued requests that close it.
+//
+// params.inquire (a switch) runs the literature's fix, Maekawa's own
+// INQUIRE, YIELD and FAILED (see inquire.go): requests carry Lamport
+// timestamps, a member queues them in that order, asks the holder of its
+// vote to give it back when an earlier request comes, and tells a later
+// one that it must wait; a requester that cannot win gives back the votes
+// it holds. It is deadlock-free, at up to 5(K−1) messages an entry.
 package maekawa
 
 import (
@@ -31,6 +38,12 @@ const (
 	KindRequest = mutex.KindRequest
 	KindReply   = mutex.KindReply
 	KindRelease = mutex.KindRelease
+	// The fix's (params.inquire): a member asks its vote's holder to give
+	// it back (INQUIRE), the holder does (YIELD), and a member tells a
+	// request that an earlier one comes first (FAILED).
+	KindInquire = "INQUIRE"
+	KindYield   = "YIELD"
+	KindFailed  = "FAILED"
 )
 
 // Params are the scenario's algorithm parameters.
@@ -39,6 +52,15 @@ type Params struct {
 	// Sets are the request sets, one list of process numbers per process,
 	// for an N that has no built-in sets (default: Singer's construction).
 	Sets [][]int `json:"sets"`
+	// Inquire runs the literature's deadlock-free version: INQUIRE, YIELD
+	// and FAILED.
+	Inquire bool `json:"inquire"`
+}
+
+// InquireSwitch is the switch to the deadlock-free version.
+var InquireSwitch = sim.Switch{
+	Param: "inquire", Label: "INQUIRE, YIELD and FAILED",
+	Help: "run Maekawa's deadlock-free version: requests are ordered by Lamport timestamp; a member whose vote is held by a later request asks for it back (INQUIRE), the holder gives it back (YIELD) once it knows it cannot win yet (FAILED from another member), and the member votes for the earlier request. Like the paper, it assumes FIFO channels",
 }
 
 // Spec registers the algorithm.
@@ -50,9 +72,13 @@ var Spec = &sim.Spec{
 	MaxN:         64,
 	Sizes:        Sizes,
 	DefaultNames: sim.NumberNames,
-	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind, mutex.ReleaseKind},
+	Kinds: []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind, mutex.ReleaseKind,
+		{Name: KindInquire, Role: sim.RoleControl, Tone: sim.Orange, Glyph: sim.GlyphPlus},
+		{Name: KindYield, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphOpenDiamond},
+		{Name: KindFailed, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphCross}},
 	Learner: sim.LearnerSpec{
 		Commands: []sim.CommandSpec{mutex.Request},
+		Switches: []sim.Switch{InquireSwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles: append(slices.Clone(mutex.Roles),
@@ -76,11 +102,18 @@ var Spec = &sim.Spec{
 	},
 }
 
-// Ask is a request as a member of a set sees it: who, and its number.
+// Ask is a request as a member of a set sees it: who, and its number;
+// with params.inquire also its Lamport timestamp, and whether this member
+// has told it FAILED.
 type Ask struct {
-	From sim.NodeID
-	N    int64
+	From   sim.NodeID
+	N      int64
+	Clock  int64
+	Failed bool
 }
+
+// is says a and b are the same request.
+func (a Ask) is(b Ask) bool { return a.From == b.From && a.N == b.N }
 
 // Process is one process: a requester with its set, and a member that
 // votes for the requests of the sets it is in.
@@ -97,6 +130,17 @@ type Process struct {
 	Voted Ask
 	Queue []Ask
 	Seen  []int64
+	// Inquire says the process runs the deadlock-free version
+	// (Params.Inquire); the rest is that version's state. Clock is the
+	// timestamp of its request. As a requester, Failed says it has heard
+	// FAILED (or given a vote back) for its request, and Asking lists the
+	// members whose INQUIRE it has not answered. As a member, Inquired
+	// says it has asked its vote's holder to give it back.
+	Inquire  bool
+	Clock    int64
+	Failed   bool
+	Asking   []sim.NodeID
+	Inquired bool
 }
 
 // Wish is the process's part of the critical section.
@@ -117,7 +161,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, n)
 	for i := range nodes {
-		nodes[i] = &Process{Want: mutex.Want{CSTime: params.CSTime}, Set: sets[i], Votes: make([]bool, n), Voted: Ask{From: sim.None}, Seen: make([]int64, n)}
+		nodes[i] = &Process{Want: mutex.Want{CSTime: params.CSTime}, Set: sets[i], Votes: make([]bool, n), Voted: Ask{From: sim.None}, Seen: make([]int64, n), Inquire: params.Inquire}
 	}
 	return nodes, nil
 }
@@ -131,6 +175,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	case sim.Recover:
 		p.Forget(env)
 		p.Voted, p.Queue = Ask{From: sim.None}, nil
+		p.Failed, p.Asking, p.Inquired = false, nil, false
 		clear(p.Votes)
 		clear(p.Seen)
 		env.Explain("%s recovers and has forgotten its request, whom it voted for and its queue", me)
@@ -140,14 +185,23 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		}
 		p.Asked++
 		clear(p.Votes)
+		p.Failed, p.Asking = false, nil
+		mine := Ask{From: env.Self(), N: p.Asked}
+		if p.Inquire {
+			p.Clock = int64(env.Lamport())
+			mine.Clock = p.Clock
+		}
 		for _, m := range p.Set {
 			if m != env.Self() {
-				p.send(env, m, KindRequest, p.Asked)
+				p.sendAsk(env, m, KindRequest, mine)
 			}
 		}
 		text := fmt.Sprintf("%s wants the critical section: REQUEST #%d to its set %s", me, p.Asked, p.setNames(env))
+		if p.Inquire {
+			text = fmt.Sprintf("%s wants the critical section: REQUEST #%d, stamped %s, to its set %s", me, p.Asked, stamp(mine), p.setNames(env))
+		}
 		if p.isMember(env.Self()) {
-			text += "; as a member of its own set, " + p.onRequest(env, Ask{From: env.Self(), N: p.Asked})
+			text += "; as a member of its own set, " + p.onRequest(env, mine)
 		}
 		env.Explain("%s", text)
 	case sim.Timer:
@@ -155,6 +209,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			return
 		}
 		p.Leave(env)
+		p.Failed, p.Asking = false, nil
 		for _, m := range p.Set {
 			if m != env.Self() {
 				p.send(env, m, KindRelease, p.Asked)
@@ -167,6 +222,9 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		env.Explain("%s", text)
 	case sim.Deliver:
 		a := Ask{From: ev.From, N: ev.Msg.Value}
+		if len(ev.Msg.Data) > 0 {
+			a.Clock = ev.Msg.Data[0]
+		}
 		switch ev.Msg.Kind {
 		case KindRequest:
 			env.Explain("%s %s", me, p.onRequest(env, a))
@@ -174,6 +232,12 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			env.Explain("%s %s", me, p.onVote(env, a))
 		case KindRelease:
 			env.Explain("%s %s", me, p.onRelease(env, a))
+		case KindInquire:
+			env.Explain("%s %s", me, p.onInquire(env, a))
+		case KindYield:
+			env.Explain("%s %s", me, p.onYield(env, a))
+		case KindFailed:
+			env.Explain("%s %s", me, p.onFailed(env, a))
 		}
 	}
 }
@@ -203,6 +267,9 @@ func (p *Process) onRequest(env *sim.Env, a Ask) string {
 		return fmt.Sprintf("already has %s's request #%d (this is a copy): it ignores it", who, a.N)
 	}
 	p.Seen[a.From] = a.N
+	if p.Voted.From != sim.None && p.Inquire {
+		return p.contest(env, a, who)
+	}
 	if p.Voted.From != sim.None {
 		p.Queue = append(p.Queue, a)
 		return fmt.Sprintf("queues the request of %s: it has voted for %s and waits for its RELEASE (queue: %s)", who, env.Name(p.Voted.From), p.queueNames(env))
@@ -249,10 +316,10 @@ func (p *Process) onRelease(env *sim.Env, a Ask) string {
 	if a.From == env.Self() {
 		who = "its own"
 	}
-	if p.Voted != a {
+	if !p.Voted.is(a) {
 		return fmt.Sprintf("ignores %s RELEASE for request #%d, which does not hold its vote", who, a.N)
 	}
-	p.Voted = Ask{From: sim.None}
+	p.Voted, p.Inquired = Ask{From: sim.None}, false
 	if len(p.Queue) == 0 {
 		return fmt.Sprintf("takes %s RELEASE: its vote is free", who)
 	}
@@ -296,6 +363,7 @@ func (p *Process) Clone() sim.Node {
 	c.Votes = append([]bool(nil), p.Votes...)
 	c.Queue = append([]Ask(nil), p.Queue...)
 	c.Seen = append([]int64(nil), p.Seen...)
+	c.Asking = append([]sim.NodeID(nil), p.Asking...)
 	return &c // Set is never changed after the start: shared
 }
 
@@ -311,5 +379,9 @@ func setSize(v sim.View) int {
 // formula compares the messages per entry with 3(K−1), about 3√N.
 func formula(v sim.View) string {
 	k := setSize(v)
-	return mutex.Formula(v, fmt.Sprintf("REQUEST, REPLY and RELEASE to each other member of a set of K = %d, 3(K−1) = %d (3√N ≈ %.1f)", k, 3*(k-1), 3*math.Sqrt(float64(v.N()))))
+	text := fmt.Sprintf("REQUEST, REPLY and RELEASE to each other member of a set of K = %d, 3(K−1) = %d (3√N ≈ %.1f)", k, 3*(k-1), 3*math.Sqrt(float64(v.N())))
+	if v.Node(0).(*Process).Inquire {
+		text += fmt.Sprintf("; with INQUIRE, YIELD and FAILED up to 5(K−1) = %d", 5*(k-1))
+	}
+	return mutex.Formula(v, text)
 }

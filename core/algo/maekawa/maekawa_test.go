@@ -128,3 +128,38 @@ func TestDeadlockLesson(t *testing.T) {
 	require.Len(t, panels, 2)
 	assert.Equal(t, "Wait-for cycle", panels[1].Title)
 }
+
+// The literature's version (params.inquire) is deadlock-free and safe
+// on FIFO channels without faults: many seeded workloads on 7 and 13
+// processes each end with no failure,
+// and the same schedules run by the seed's version deadlock (so the
+// workloads are ones that can).
+func TestInquireIsDeadlockFree(t *testing.T) {
+	deadlocked := 0
+	for _, n := range []int{7, 13} {
+		for seed := 1; seed <= 60; seed++ {
+			for _, fifo := range []bool{true} { // Maekawa assumes FIFO channels
+				doc := func(inquire bool) string {
+					return fmt.Sprintf(`{"algorithm": "maekawa", "n": %d, "seed": %d, "params": {"inquire": %t, "cs_time": 3},
+						"network": {"fifo": %t, "delay": [1, 4]}, "workload": {"p": 0.6, "every": [1, 4], "until": 120},
+						"until": {"quiescent": true}}`, n, seed, inquire, fifo)
+				}
+				r := algotest.Run(t, doc(true))
+				require.Empty(t, algotest.Failed(r), "n %d seed %d fifo %t", n, seed, fifo)
+				assert.Positive(t, algotest.Metrics(r)["cs_entries"])
+				if len(algotest.Failed(algotest.Run(t, doc(false)))) > 0 {
+					deadlocked++
+				}
+			}
+		}
+	}
+	assert.Greater(t, deadlocked, 20, "the seed's version deadlocks on many of these schedules")
+}
+
+// On maekawa-deadlock's schedule the fix lets all three in: 3, told
+// FAILED by 4, gives its own vote back to 2.
+func TestInquireBreaksTheDeadlockCycle(t *testing.T) {
+	_, r := scenariotest.Run(t, "maekawa-inquire")
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, 3, algotest.Metrics(r)["cs_entries"])
+}
