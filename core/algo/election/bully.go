@@ -71,10 +71,18 @@ func (b *Bully) Deliver(env *sim.Env, ev sim.Event) bool {
 		switch {
 		case b.Electing:
 			env.Explain("%s replies OK to %s; it is already running an election", me, who)
-		case b.Leading:
-			// it has won already: it tells the late one so
+		case b.Leading && int(env.Self()) == env.N()-1:
+			// the highest id has won already, and nobody can outrank it:
+			// it tells the late one so
 			b.send(env, ev.From, KindCoordinator)
 			env.Explain("%s replies OK to %s and, as it leads, sends it COORDINATOR", me, who)
+		case b.Leading:
+			// a leader with higher ids holds an election, as every
+			// receiver does: a COORDINATOR sent to the late one alone
+			// could be stale (a higher process may have just recovered
+			// and won), and the higher one would never hear it to
+			// answer it
+			env.Explain("%s replies OK to %s and, though it leads, holds an election, as any process that gets an ELECTION does: %s", me, who, b.Start(env))
 		default:
 			env.Explain("%s replies OK to %s and takes the election over: %s", me, who, b.Start(env))
 		}

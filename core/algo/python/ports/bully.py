@@ -88,9 +88,16 @@ def on_message(p, m):
         p.send(m.sender, "OK")
         if p.state["electing"]:
             p.say("replies OK to %d; it is already running an election" % m.sender)
-        elif p.state["leading"]:
+        elif p.state["leading"] and p.id == p.n:
+            # the highest id leads and nobody can outrank it
             p.send(m.sender, "COORDINATOR")
             p.say("replies OK to %d and, as it leads, sends it COORDINATOR" % m.sender)
+        elif p.state["leading"]:
+            # a COORDINATOR to the late one alone could be stale: a higher
+            # process may have just recovered and won, and would never
+            # hear it to answer it; so it holds an election, as anyone does
+            p.say("replies OK to %d and, though it leads, holds an election" % m.sender)
+            start(p)
         else:
             p.say("replies OK to %d and takes the election over" % m.sender)
             start(p)
