@@ -126,7 +126,7 @@ func TestValidationNamesTheField(t *testing.T) {
 		{"params.balances length", doc(map[string]string{"params": `{"balances": [100, 100]}`}), []string{`field "params.balances": want 3 balances, one per branch, got 2`}},
 		{"negative balance", doc(map[string]string{"params": `{"balances": [100, -5, 100]}`}), []string{`field "params.balances[1]": a balance is from $0`, "got -5"}},
 		{"params.max_transfer zero", doc(map[string]string{"params": `{"max_transfer": 0}`}), []string{"params.max_transfer"}},
-		{"unknown params field", doc(map[string]string{"params": `{"balances": [1, 2, 3], "interest": 5}`}), []string{`field "params.interest": unknown field (known here: balances, max_transfer, seed_channels, seed_done, seed_other_channels)`}},
+		{"unknown params field", doc(map[string]string{"params": `{"balances": [1, 2, 3], "interest": 5}`}), []string{`field "params.interest": unknown field (known here: balances, max_transfer, seed_channels, seed_done, seed_first_channel, seed_other_channels)`}},
 		{"unknown expected violation", doc(map[string]string{"expect": `{"violations": ["money grows"]}`}), []string{`field "expect.violations[0]"`}},
 		{"malformed JSON", `{"algorithm": "chandy-lamport", "n": 3,`, []string{"not valid JSON"}},
 		{"JSON syntax error", `{"algorithm": "chandy-lamport", "n": 3,, "seed": 1}`, []string{"not valid JSON at line 1, column 40"}},

@@ -71,6 +71,12 @@ type Branch struct {
 	// SeedOtherChannels and SeedDone say it runs seed 003's rules 2 and 4
 	// (Params.SeedOtherChannels, Params.SeedDone).
 	SeedOtherChannels, SeedDone bool
+	// SeedFirstChannel says it runs seed 003's rule 2 for the first
+	// marker's channel (Params.SeedFirstChannel); Received then holds
+	// the amounts received on each channel, by sender, which that rule
+	// records.
+	SeedFirstChannel bool
+	Received         [][]int64
 }
 
 // partDone says the branch's part r of a snapshot is done: by the paper,
@@ -86,6 +92,12 @@ func (b *Branch) partDone(r *Round, self sim.NodeID) bool {
 // Clone returns a deep copy.
 func (b *Branch) Clone() sim.Node {
 	c := *b
+	if b.Received != nil {
+		c.Received = make([][]int64, len(b.Received))
+		for q, amounts := range b.Received {
+			c.Received[q] = append([]int64(nil), amounts...)
+		}
+	}
 	c.Rounds = make([]Round, len(b.Rounds))
 	for i, r := range b.Rounds {
 		r.Part = r.Part.Clone()
@@ -153,6 +165,12 @@ func (b *Branch) transfer(env *sim.Env, to sim.NodeID, amount int64) {
 func (b *Branch) receiveTransfer(env *sim.Env, from sim.NodeID, msg int, amount int64) {
 	me := env.Name(env.Self())
 	b.Balance += amount
+	if b.SeedFirstChannel {
+		if b.Received == nil {
+			b.Received = make([][]int64, env.N())
+		}
+		b.Received[from] = append(b.Received[from], amount)
+	}
 	var recording []string
 	for k := range b.Rounds {
 		r := &b.Rounds[k]
@@ -234,6 +252,11 @@ func (b *Branch) receiveMarker(env *sim.Env, from sim.NodeID, k int) {
 	case first:
 		text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty, sends markers to %s and starts recording its other incoming channels",
 			me, k, them, me, r.Balance, them, me, to)
+		if b.SeedFirstChannel && int(from) < len(b.Received) && len(b.Received[from]) > 0 {
+			r.Channel[from] = append([]int64(nil), b.Received[from]...)
+			text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d and, by seed 003's rule 2, records %s→%s as the %s received on it before the marker (money its balance already holds), sends markers to %s and starts recording its other incoming channels",
+				me, k, them, me, r.Balance, them, me, amounts(r.Channel[from]), to)
+		}
 		if b.SeedOtherChannels && to == "" {
 			text = fmt.Sprintf("%s gets its first marker of snapshot %d, on %s→%s: records balance $%d, records %s→%s as empty and, by seed 003's rule 2, sends no marker, for its only outgoing channel goes back to %s",
 				me, k, them, me, r.Balance, them, me, them)

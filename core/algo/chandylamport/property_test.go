@@ -424,7 +424,7 @@ func TestParamsAreChecked(t *testing.T) {
 		{`{"balances": [1, -2, 3]}`, `field "params.balances[1]": a balance is from $0 to $1000000000000, got -2`},
 		{`{"balances": [1, 9223372036854775807, 3]}`, `field "params.balances[1]": a balance is from $0`},
 		{`{"max_transfer": 0}`, `field "params.max_transfer": want an amount from 1`},
-		{`{"max_transfer": 5, "bogus": 1}`, `field "params.bogus": unknown field (known here: balances, max_transfer, seed_channels, seed_done, seed_other_channels)`},
+		{`{"max_transfer": 5, "bogus": 1}`, `field "params.bogus": unknown field (known here: balances, max_transfer, seed_channels, seed_done, seed_first_channel, seed_other_channels)`},
 		{`{"balances": "lots"}`, `field "params.balances": want a list, got text "lots"`},
 	}
 	names := []string{"A", "B", "C"}

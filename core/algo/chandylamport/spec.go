@@ -31,6 +31,10 @@ type Params struct {
 	// SeedDone runs seed 003's rule 4: a branch's part is done once it
 	// has recorded its state, whatever its channels still record.
 	SeedDone bool `json:"seed_done"`
+	// SeedFirstChannel runs seed 003's rule 2 for the first marker's
+	// channel: its state is the messages received on it before the
+	// marker, which the branch's recorded balance already holds.
+	SeedFirstChannel bool `json:"seed_first_channel"`
 }
 
 // SeedChannelsSwitch is the switch to seed 003's rule for channels.
@@ -43,6 +47,13 @@ var SeedChannelsSwitch = sim.Switch{
 var SeedOtherChannelsSwitch = sim.Switch{
 	Param: "seed_other_channels", Label: "seed 003: markers on other channels",
 	Help: "at its first marker a branch sends markers only on its other outgoing channels, none back to the marker's sender, as seed 003's rule 2 says, rather than on every outgoing channel, as the paper does: the channels into the sender never get their marker, keep recording money sent after the cut, and the snapshot never completes",
+}
+
+// SeedFirstChannelSwitch is the switch to seed 003's rule 2 for the
+// first marker's channel.
+var SeedFirstChannelSwitch = sim.Switch{
+	Param: "seed_first_channel", Label: "seed 003: first channel's messages",
+	Help: "at its first marker a branch records the marker's channel as the messages received on it before the marker, as seed 003's rule 2 says, rather than as empty, as the paper (and seed 003's own pseudocode) does: that money is already in the balance the branch records, and the snapshot counts it twice",
 }
 
 // SeedDoneSwitch is the switch to seed 003's rule 4.
@@ -71,7 +82,7 @@ var Spec = &sim.Spec{
 			{Name: CmdSnapshot, Help: "record a snapshot, starting here"},
 			{Name: CmdTransfer, Help: "send money to another branch", Target: true, Arg: "amount", ArgMin: 1, ArgMax: MaxMoney},
 		},
-		Switches: []sim.Switch{SeedChannelsSwitch, SeedOtherChannelsSwitch, SeedDoneSwitch},
+		Switches: []sim.Switch{SeedChannelsSwitch, SeedFirstChannelSwitch, SeedOtherChannelsSwitch, SeedDoneSwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles: []sim.RoleSpec{
@@ -135,7 +146,7 @@ func newBranches(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		if bal < 0 || bal > MaxMoney {
 			return nil, strictjson.FieldErrorf(fmt.Sprintf("params.balances[%d]", i), "a balance is from $0 to $%d, got %d", MaxMoney, bal)
 		}
-		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer, SeedChannels: p.SeedChannels, SeedOtherChannels: p.SeedOtherChannels, SeedDone: p.SeedDone}
+		nodes[i] = &Branch{Opening: bal, Balance: bal, MaxTransfer: p.MaxTransfer, SeedChannels: p.SeedChannels, SeedOtherChannels: p.SeedOtherChannels, SeedDone: p.SeedDone, SeedFirstChannel: p.SeedFirstChannel}
 	}
 	return nodes, nil
 }
@@ -256,6 +267,9 @@ func checkSnapshots(v sim.View) sim.Verdict {
 		}
 		if why == "" {
 			why = stillRecording(v, k)
+		}
+		if why == "" && branch(v, 0).SeedFirstChannel {
+			why = "by seed 003's rule 2 each first marker's channel records the money received on it before the marker, which the recorded balances already hold: counted twice"
 		}
 		if why != "" {
 			detail = why + ": " + detail

@@ -17,12 +17,13 @@
 #      incoming channel has brought its marker.
 # Snapshots are numbered from 1: a marker carries its snapshot's number.
 #
-# Three switches run seed 003's rules, to show each failing:
+# Four switches run seed 003's rules, to show each failing:
 # params.seed_channels (rule 3: a channel whose marker comes later is
-# recorded as empty), params.seed_other_channels (rule 2: markers only on
-# the "other" outgoing channels, none back to the first marker's sender)
-# and params.seed_done (rule 4: a part is done once its branch has
-# recorded).
+# recorded as empty), params.seed_first_channel (rule 2: the first
+# marker's channel records the money received on it before the marker),
+# params.seed_other_channels (rule 2: markers only on the "other"
+# outgoing channels, none back to the first marker's sender) and
+# params.seed_done (rule 4: a part is done once its branch has recorded).
 #
 # A branch keeps its books on stable storage: a crash loses nothing. Every
 # handler ends by writing p.state to p.disk (keep), and on_recover reads it
@@ -159,6 +160,11 @@ def on_message(p, m):
 
 def take_transfer(p, m):
     p.state["balance"] += m.amount
+    if setting(p, "seed_first_channel", False):
+        # kept for seed 003's rule 2 (the switch): every amount received,
+        # by sender
+        received = p.state.setdefault("received", {})
+        received[m.sender] = received.get(m.sender, []) + [m.amount]
     into = []
     for k, r in enumerate(p.state["rounds"]):
         if recording(r, m.sender):
@@ -175,6 +181,10 @@ def take_marker(p, m):
     first = not r["recorded"]
     if first:
         record(p, k, q)          # rule 2; the channel from q stays empty
+        if setting(p, "seed_first_channel", False):
+            # seed 003's rule 2 (the switch): the channel is the money
+            # received on it before the marker, which the balance holds
+            r["channel"][q] = list(p.state.get("received", {}).get(q, []))
     elif setting(p, "seed_channels", False) and r["channel"][q]:
         # seed 003's rule 3 (the switch): a channel whose marker comes after
         # the branch recorded is recorded as empty, which drops the money
