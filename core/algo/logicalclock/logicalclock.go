@@ -48,6 +48,18 @@ type Params struct {
 	// (vector-clock only). The test is too strict: it misses the send and
 	// the receipt of every message, which the invariant shows.
 	SeedRule bool `json:"seed_rule"`
+	// SeedUpdate runs seed 002's paraphrase of the receipt rule: a process
+	// updates its clock only when a message carries a higher timestamp
+	// (then C_i = t_m + d), and otherwise leaves it as it is
+	// (lamport-clock only). A receipt then need not tick, and can read no
+	// later than its send.
+	SeedUpdate bool `json:"seed_update"`
+}
+
+// SeedUpdateSwitch is lamport-clock's switch to seed 002's paraphrase.
+var SeedUpdateSwitch = sim.Switch{
+	Param: "seed_update", Label: "seed 002: update only on a higher timestamp",
+	Help: "on a receipt, change the clock only when the message's timestamp is higher than it (C_i = t_m + d), as seed 002's \"in other words\" says, rather than C_i = max(C_i, t_m) + d on every receipt: a receipt whose stamp is not higher leaves the clock where it was, so the receipt can read the same as its send",
 }
 
 // SeedRuleSwitch is vector-clock's switch to seed 002's test.
@@ -67,7 +79,7 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 	if vector {
 		clocks = "vector clock V, and Lamport clock C beside it,"
 	}
-	var switches []sim.Switch
+	switches := []sim.Switch{SeedUpdateSwitch}
 	if vector {
 		switches = []sim.Switch{SeedRuleSwitch}
 	}
@@ -118,8 +130,13 @@ type Process struct {
 	V []int64
 	// Events counts the process's events since it started.
 	Events int
-	// SeedRule says happened-before is judged by seed 002's test.
-	SeedRule bool
+	// SeedRule says happened-before is judged by seed 002's test, and
+	// SeedUpdate that receipts follow seed 002's paraphrase.
+	SeedRule, SeedUpdate bool
+	// Got and GotC are the stamp of the latest message received and the
+	// clock just after its receipt (lamport-clock): the clock condition
+	// wants Got < GotC.
+	Got, GotC int64
 	// Sent and Received are the stamp of the latest message received and
 	// the vector just after its receipt (vector-clock): a pair that
 	// happened-before must order.
@@ -137,9 +154,12 @@ func newProcesses(names []string, raw json.RawMessage, vector bool) ([]sim.Node,
 	if p.SeedRule && !vector {
 		return nil, strictjson.FieldErrorf("params.seed_rule", "want false: seed 002's test compares vector clocks, and lamport-clock has none (use vector-clock), got true")
 	}
+	if p.SeedUpdate && vector {
+		return nil, strictjson.FieldErrorf("params.seed_update", "want false: seed 002's paraphrase is of the Lamport clock's rule (use lamport-clock), got true")
+	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		proc := &Process{D: p.D, Vector: vector, SeedRule: p.SeedRule}
+		proc := &Process{D: p.D, Vector: vector, SeedRule: p.SeedRule, SeedUpdate: p.SeedUpdate}
 		if vector {
 			proc.V = make([]int64, len(names))
 		}
@@ -224,9 +244,24 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 	i := env.Self()
 	me := env.Name(i)
 	p.Events++
+	if !p.Vector && p.SeedUpdate {
+		before := p.C
+		if m.Value > p.C {
+			p.C = m.Value + p.D
+		}
+		p.Got, p.GotC = m.Value, p.C
+		env.Annotate(sim.At(RoleClock, 0, p.stamp()))
+		if m.Value > before {
+			env.Explain("%s receives m stamped %d, higher than its clock %d: by seed 002's paraphrase it updates, C%s = %d + %d = %d", me, m.Value, before, sub(i), m.Value, p.D, p.C)
+			return
+		}
+		env.Explain("%s receives m stamped %d, not higher than its clock %d: by seed 002's paraphrase it leaves C%s at %d, and this event does not tick", me, m.Value, before, sub(i), p.C)
+		return
+	}
 	if !p.Vector {
 		before := p.C
 		p.C = max(p.C, m.Value) + p.D
+		p.Got, p.GotC = m.Value, p.C
 		env.Annotate(sim.At(RoleClock, 0, p.stamp()))
 		env.Explain("%s receives m stamped %d: C%s = max(%d, %d) + %d = %d", me, m.Value, sub(i), before, m.Value, p.D, p.C)
 		return

@@ -104,7 +104,22 @@ func invariants(vector bool) []sim.Invariant {
 	if vector {
 		return []sim.Invariant{rising, counted, ordered}
 	}
-	return []sim.Invariant{rising}
+	return []sim.Invariant{rising, clockCondition}
+}
+
+// clockCondition is Lamport's clock condition on messages: the receipt of
+// a message reads later than its send, C(send) < C(receive).
+var clockCondition = sim.Invariant{
+	Name: "a receipt reads later than its send",
+	Help: "the clock condition: a message's receipt has a larger clock than the stamp its send gave it",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			if p := process(v, sim.NodeID(i)); p.GotC != 0 && p.GotC <= p.Got {
+				return sim.Verdict{Detail: fmt.Sprintf("%s received a message stamped %d and its clock reads %d after the receipt: the send happened before the receipt, yet C(send) < C(receive) fails", v.Name(sim.NodeID(i)), p.Got, p.GotC)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
 
 func metrics(v sim.View) []sim.Metric {
