@@ -90,3 +90,21 @@ func TestWorkedExamplePanel(t *testing.T) {
 	}
 	assert.Equal(t, []string{"balances alone", "$202", "$273"}, balancesAlone)
 }
+
+// The snapshot's recorded balances, A $126, B $127 and C $20, stood
+// together at no moment of the run: a consistent cut is a state the
+// system could have been in, not one it was in (the index's claim).
+func TestTheSnapshotWasNoMomentOfTheRun(t *testing.T) {
+	_, r := builtinRun(t, "snapshot-bank")
+	recorded := metricsAt(r, r.Len())["recorded"].(map[string]int64)
+	require.Equal(t, map[string]int64{"A": 126, "B": 127, "C": 20}, recorded)
+	for k := 0; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		same := true
+		for i := range v.N() {
+			b := v.Node(sim.NodeID(i)).(*chandylamport.Branch)
+			same = same && b.Balance == recorded[v.Name(sim.NodeID(i))]
+		}
+		assert.False(t, same, "at step %d the live balances are the snapshot's", k)
+	}
+}
