@@ -48,6 +48,7 @@ var specs = []*sim.Spec{
 	raft.Spec,
 	termination.DSSpec,
 	termination.CreditSpec,
+	termination.IntegerCreditSpec,
 	termination.PollSpec,
 	termination.SnapshotSpec,
 	barrier.Spec,
