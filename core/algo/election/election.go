@@ -6,6 +6,7 @@
 package election
 
 import (
+	"fmt"
 	"strings"
 
 	"spacetime/core/check"
@@ -40,8 +41,9 @@ type Belief struct {
 	Leader sim.NodeID
 	// Electing says the process runs an election (it waits for answers).
 	Electing bool
-	// Leading says the process acts as leader.
-	Leading bool
+	// Leading says the process acts as leader, since LeadSince.
+	Leading   bool
+	LeadSince sim.Time
 	// Elections counts the elections this process started.
 	Elections int
 }
@@ -77,6 +79,7 @@ func (b *Belief) Lead(env *sim.Env) {
 	b.Leader = env.Self()
 	if !b.Leading {
 		env.Annotate(sim.Opens(RoleLeader, 0, "leader"))
+		b.LeadSince = env.Now()
 	}
 	b.Leading = true
 }
@@ -98,6 +101,38 @@ func (b *Belief) Forget(env *sim.Env) {
 		env.Annotate(sim.Closes(RoleLeader, 0))
 	}
 	b.Leading = false
+}
+
+// OneLeaderName names the OneLeader invariant.
+const OneLeaderName = "no process takes the lead from a leader that still leads"
+
+// OneLeader is the invariant that two processes never act as leader with
+// the lower one elected after the higher one began to lead: the lower was
+// elected beside a leader that was alive all along, only paused, slow or
+// cut off, and the two lead at once (split brain). A higher process that
+// takes the lead from a lower one, as a recovered bully does, leads
+// beside it only until its COORDINATOR arrives, and passes.
+var OneLeader = sim.Invariant{
+	Name: OneLeaderName,
+	Help: "no process acts as leader that was elected after a higher process, which still acts as leader, began to",
+	Check: func(v sim.View) sim.Verdict {
+		for j := v.N() - 1; j > 0; j-- {
+			hi := sim.NodeID(j)
+			bh := belief(v, hi)
+			if !bh.Leading || v.Health(hi) == sim.Crashed {
+				continue
+			}
+			for i := range j {
+				lo := sim.NodeID(i)
+				bl := belief(v, lo)
+				if bl.Leading && v.Health(lo) != sim.Crashed && bl.LeadSince > bh.LeadSince {
+					return sim.Verdict{Detail: fmt.Sprintf("%s and %s both act as leader: %s was elected at tick %d while %s, leader since tick %d, was only unresponsive and still leads (two leaders: split brain)",
+						v.Name(lo), v.Name(hi), v.Name(lo), bl.LeadSince, v.Name(hi), bh.LeadSince)}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
 
 // AgreementName names the Agreement invariant.

@@ -45,6 +45,8 @@ def follow(p, leader):
 
 def lead(p):
     follow(p, p.id)
+    if not p.state["leading"]:
+        p.state["since"] = p.now       # when it began to lead
     p.state["leading"] = True
 
 def start(p):
@@ -126,6 +128,18 @@ def on_message(p, m):
         p.cancel("coordinator")
         follow(p, m.sender)
         p.say("follows %d, the new coordinator" % m.sender)
+
+def invariant_no_process_takes_the_lead_from_a_leader_that_still_leads(states, world):
+    # two leaders at once, the lower elected after the higher began to
+    # lead: the higher was only paused, slow or cut off (split brain); a
+    # higher one taking the lead from a lower one, as a recovered process
+    # does, leads beside it only until its COORDINATOR arrives
+    leading = [i + 1 for i in range(len(states)) if states[i]["leading"] and world.health[i] != "crashed"]
+    for hi in leading:
+        for lo in leading:
+            if lo < hi and states[lo - 1]["since"] > states[hi - 1]["since"]:
+                return False, "%d and %d both act as leader: %d was elected at tick %d while %d, leader since tick %d, still leads" % (lo, hi, lo, states[lo - 1]["since"], hi, states[hi - 1]["since"])
+    return True
 
 def invariant_the_live_processes_agree_on_the_highest_live_id(states, world):
     # once the elections are over and nothing is on its way, every live
