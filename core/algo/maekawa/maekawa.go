@@ -225,21 +225,30 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		if len(ev.Msg.Data) > 0 {
 			a.Clock = ev.Msg.Data[0]
 		}
-		switch ev.Msg.Kind {
-		case KindRequest:
-			env.Explain("%s %s", me, p.onRequest(env, a))
-		case KindReply:
-			env.Explain("%s %s", me, p.onVote(env, a))
-		case KindRelease:
-			env.Explain("%s %s", me, p.onRelease(env, a))
-		case KindInquire:
-			env.Explain("%s %s", me, p.onInquire(env, a))
-		case KindYield:
-			env.Explain("%s %s", me, p.onYield(env, a))
-		case KindFailed:
-			env.Explain("%s %s", me, p.onFailed(env, a))
+		if rule := p.rule(ev.Msg.Kind); rule != nil {
+			env.Explain("%s %s", me, rule(env, a))
 		}
 	}
+}
+
+// rule is the process's rule for a message of a kind, which says what
+// it did; nil for a kind it does not take.
+func (p *Process) rule(kind string) func(*sim.Env, Ask) string {
+	switch kind {
+	case KindRequest:
+		return p.onRequest
+	case KindReply:
+		return p.onVote
+	case KindRelease:
+		return p.onRelease
+	case KindInquire:
+		return p.onInquire
+	case KindYield:
+		return p.onYield
+	case KindFailed:
+		return p.onFailed
+	}
+	return nil
 }
 
 func (p *Process) isMember(id sim.NodeID) bool {
