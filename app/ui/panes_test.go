@@ -243,6 +243,7 @@ func TestComparisonOpensSixRunsSideBySide(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{
+		"Compare: A process that wants nothing crashes: the coordinator goes on, Ricart–Agrawala stops",
 		"Compare: Coordinator or coordination service: a crashed holder",
 		"Compare: Coordinator or coordination service: a paused holder",
 		"Compare: One coordination service or a replicated one: the service crashes",
