@@ -661,7 +661,7 @@ func newExecution(events []rawEvent, hosts []string, names *clockNames) (*execut
 		h := hostIndex[e.host]
 		ev := &slab[i] // filled field by field, as execution.scenario does
 		ev.host, ev.line = h, e.line
-		ev.text, ev.clock = cleanText(e.event), clocks[i*n:(i+1)*n:(i+1)*n]
+		ev.text, ev.clock = keepCut(cleanText(e.event), e.event), clocks[i*n:(i+1)*n:(i+1)*n]
 		for _, c := range e.clock {
 			j := named[c.name]
 			if j < 0 {
@@ -1066,6 +1066,22 @@ func eventName(hosts []string, ev *logged) string {
 
 // named names process i by its host, for clock.FormatLog.
 func named(hosts []string) func(int) string { return func(i int) string { return hosts[i] } }
+
+// keepCut keeps the cut mark of a Spacetime export's event ("… [cut 2]")
+// on its text when cleanText cut the text short before it: the text is
+// shortened further, to end "… [cut 2]" within maxLogText characters.
+func keepCut(text, raw string) string {
+	n := trace.ShiVizCut(strings.TrimSpace(raw))
+	if n == 0 || trace.ShiVizCut(text) == n {
+		return text
+	}
+	mark := " [cut " + strconv.Itoa(n) + "]"
+	r := []rune(strings.TrimSuffix(text, "…"))
+	if keep := maxLogText - 1 - len(mark); len(r) > keep {
+		r = r[:keep]
+	}
+	return string(r) + "…" + mark
+}
 
 // cleanText keeps an event's text on one line, visible and bounded: at
 // most maxLogText characters, the last an ellipsis when it is cut. What
