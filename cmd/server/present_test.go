@@ -378,7 +378,7 @@ func TestFindALessonByTyping(t *testing.T) {
 	p.waitFor(`document.getElementById("find").value === "" && document.activeElement.id !== "find"`, "Escape clears the finder and leaves it")
 	p.do(slash)
 	p.waitFor(`document.activeElement && document.activeElement.id === "find"`, `"/" focuses the finder again`)
-	p.do(chromedp.KeyEvent("ring crash"))
+	p.do(chromedp.KeyEvent("token ring crash"))
 	p.waitFor(`document.querySelectorAll("#scenario option").length === 2`, "the picker narrows to the match and the lesson shown")
 	p.do(chromedp.KeyEvent(kb.Enter))
 	p.waitFor(`location.search.includes("s=token-ring-crash")`, "Enter opens the first match")

@@ -269,7 +269,7 @@ func checkSnapshots(v sim.View) sim.Verdict {
 			why = stillRecording(v, k)
 		}
 		if why == "" && branch(v, 0).SeedFirstChannel {
-			why = "by seed 003's rule 2 each first marker's channel records the money received on it before the marker, which the recorded balances already hold: counted twice"
+			why = "seed 003's rule 2 counts twice what came on the first markers' channels before them"
 		}
 		if why != "" {
 			detail = why + ": " + detail
