@@ -92,3 +92,14 @@ func TestQuickClocksShareNames(t *testing.T) {
 	assert.Equal(t, map[string]int64{"A": 6, "B": 4, "C": 1}, read(`{"A":6, "B":4, "C":1}`))
 	assert.Equal(t, []string{"A", "B", "C"}, names.names)
 }
+
+// A Spacetime export's event whose text is cut short keeps its cut mark,
+// within the bound; a text without a mark, or short enough, is as it was.
+func TestKeepCutKeepsTheMarkOfALongText(t *testing.T) {
+	long := strings.Repeat("B records its balance and the channel; ", 12) + "[cut 2]"
+	kept := keepCut(cleanText(long), long)
+	assert.True(t, strings.HasSuffix(kept, "… [cut 2]"), kept)
+	assert.LessOrEqual(t, utf8.RuneCountInString(kept), maxLogText)
+	assert.Equal(t, cleanText(long[:400]), keepCut(cleanText(long[:400]), long[:400]), "no mark: as cleanText left it")
+	assert.Equal(t, "short [cut 1]", keepCut(cleanText("short [cut 1]"), "short [cut 1]"))
+}
