@@ -36,7 +36,7 @@ type Report struct {
 	Processes []Process `json:"processes"`
 	// Panels are the algorithm's tables after the last step reported, as
 	// the page shows them beside the diagram (bully's "Seed 000's log":
-	// the seed's program's output on this run).
+	// the seed's program's output on this run); Build fills them.
 	Panels []Panel `json:"panels,omitempty"`
 	// Error says which step a process could not take (its program
 	// failed), which ended the run; "" if none.
@@ -124,9 +124,21 @@ func (c *Counter) Count(kind string, k int) int {
 	return sort.SearchInts(c.ids[kind], len(c.tr.MsgsBefore(k)))
 }
 
-// Build reports the first k steps of a run of scenario sc.
+// Build reports the first k steps of a run of scenario sc, with the
+// algorithm's panels (what the command line prints; the page draws its
+// panels itself, and builds its report with BuildWith).
 func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
-	return BuildWith(sc, r, k, NewCounter(r.Trace()))
+	rep := BuildWith(sc, r, k, NewCounter(r.Trace()))
+	if panels := r.Config().Spec.Figures.Panels; panels != nil {
+		for _, p := range panels(r.At(rep.Steps).View()) {
+			rows := make([][]string, len(p.Rows))
+			for i, row := range p.Rows {
+				rows[i] = row.Cells
+			}
+			rep.Panels = append(rep.Panels, Panel{Title: p.Title, Note: p.Note, Columns: p.Columns, Rows: rows})
+		}
+	}
+	return rep
 }
 
 // BuildWith is Build with a Counter already made for the run's trace.
@@ -178,15 +190,6 @@ func BuildWith(sc *scenario.Scenario, r *engine.Run, k int, counter *Counter) *R
 	}
 	if e := r.Err(); e != nil && e.Step < k {
 		rep.Error = fmt.Sprintf("step %d, %s: %v", e.Step+1, v.Name(e.Node), e.Err)
-	}
-	if spec.Figures.Panels != nil {
-		for _, p := range spec.Figures.Panels(v) {
-			rows := make([][]string, len(p.Rows))
-			for i, r := range p.Rows {
-				rows[i] = r.Cells
-			}
-			rep.Panels = append(rep.Panels, Panel{Title: p.Title, Note: p.Note, Columns: p.Columns, Rows: rows})
-		}
 	}
 	if spec.Figures.Metrics != nil {
 		rep.metrics = spec.Figures.Metrics(v)
