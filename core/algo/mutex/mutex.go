@@ -458,15 +458,14 @@ func MetricsCounting(v sim.View, deadlock sim.Invariant, sent int) []sim.Metric 
 	if h.Handovers > 0 {
 		syncMean = float64(h.SyncTotal) / float64(h.Handovers)
 	}
-	perEntry := 0.0
+	perEntry, _ := PerEntry(v, sent)
 	mean := 0.0
 	if entries > 0 {
-		perEntry = float64(sent) / float64(entries)
 		mean = float64(waitTotal) / float64(entries)
 	}
 	return []sim.Metric{
 		{Name: "cs_entries", Value: entries},
-		{Name: "messages_per_entry", Value: round2(perEntry)},
+		{Name: "messages_per_entry", Value: perEntry},
 		{Name: "in_cs", Value: in},
 		{Name: "max_in_cs", Value: h.MostInCS},
 		{Name: "deadlock", Value: !deadlock.Check(v).OK},
@@ -605,6 +604,16 @@ func ReadHistory(v sim.View) History {
 		return t.tally().History
 	}
 	return History{}
+}
+
+// PerEntry is n (messages, passes) per entry of the critical section so
+// far, to two places as the metrics give it; false before any entry.
+func PerEntry(v sim.View, n int) (float64, bool) {
+	entries, _ := Totals(v)
+	if entries == 0 {
+		return 0, false
+	}
+	return round2(float64(n) / float64(entries)), true
 }
 
 func round2(x float64) float64 {

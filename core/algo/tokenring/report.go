@@ -2,7 +2,6 @@ package tokenring
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"spacetime/core/algo/mutex"
@@ -85,11 +84,7 @@ func metrics(v sim.View) []sim.Metric {
 	for i := range v.N() {
 		regenerated += process(v, sim.NodeID(i)).Regenerated
 	}
-	entries, _ := mutex.Totals(v)
-	every := 0.0
-	if entries > 0 {
-		every = math.Round(float64(all)/float64(entries)*100) / 100
-	}
+	every, _ := mutex.PerEntry(v, all)
 	// messages_per_entry counts the passes an entry waits for (seed 001's
 	// table); passes_per_entry counts every pass, idle ones too (seed
 	// 001's "constant stream"): the two figures the texts give one name
@@ -142,8 +137,9 @@ func panels(v sim.View) []sim.Panel {
 	return []sim.Panel{panel}
 }
 
-// formula compares the passes charged to each entry with the seed's 1 to
-// N−1, with the idle passes counted apart.
+// formula compares the passes charged to each entry with the textbook's
+// 0 to N−1 (seed 001's table says 1 to N−1), with the idle passes counted
+// apart and every pass per entry beside.
 func formula(v sim.View) string {
 	all, charged := Passes(v)
 	idle := fmt.Sprintf("%d idle passes", all-charged)
@@ -151,8 +147,8 @@ func formula(v sim.View) string {
 		idle = "1 idle pass"
 	}
 	every := ""
-	if entries, _ := mutex.Totals(v); entries > 0 {
-		every = fmt.Sprintf("; every pass counted, %.2f an entry (%d passes)", float64(all)/float64(entries), all)
+	if perEntry, ok := mutex.PerEntry(v, all); ok {
+		every = fmt.Sprintf("; every pass counted, %.2f an entry (%d passes)", perEntry, all)
 	}
 	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 0 to N−1 = %d (0 when the holder itself asks; seed 001's table says 1 to N−1); %s while nobody waited%s", v.N()-1, idle, every))
 }
