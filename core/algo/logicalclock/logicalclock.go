@@ -244,26 +244,24 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 	i := env.Self()
 	me := env.Name(i)
 	p.Events++
-	if !p.Vector && p.SeedUpdate {
+	if !p.Vector {
 		before := p.C
-		if m.Value > p.C {
+		switch {
+		case !p.SeedUpdate:
+			p.C = max(p.C, m.Value) + p.D
+		case m.Value > before: // seed 002's paraphrase: only a higher stamp
 			p.C = m.Value + p.D
 		}
 		p.Got, p.GotC = m.Value, p.C
 		env.Annotate(sim.At(RoleClock, 0, p.stamp()))
-		if m.Value > before {
+		switch {
+		case !p.SeedUpdate:
+			env.Explain("%s receives m stamped %d: C%s = max(%d, %d) + %d = %d", me, m.Value, sub(i), before, m.Value, p.D, p.C)
+		case m.Value > before:
 			env.Explain("%s receives m stamped %d, higher than its clock %d: by seed 002's paraphrase it updates, C%s = %d + %d = %d", me, m.Value, before, sub(i), m.Value, p.D, p.C)
-			return
+		default:
+			env.Explain("%s receives m stamped %d, not higher than its clock %d: by seed 002's paraphrase it leaves C%s at %d, and this event does not tick", me, m.Value, before, sub(i), p.C)
 		}
-		env.Explain("%s receives m stamped %d, not higher than its clock %d: by seed 002's paraphrase it leaves C%s at %d, and this event does not tick", me, m.Value, before, sub(i), p.C)
-		return
-	}
-	if !p.Vector {
-		before := p.C
-		p.C = max(p.C, m.Value) + p.D
-		p.Got, p.GotC = m.Value, p.C
-		env.Annotate(sim.At(RoleClock, 0, p.stamp()))
-		env.Explain("%s receives m stamped %d: C%s = max(%d, %d) + %d = %d", me, m.Value, sub(i), before, m.Value, p.D, p.C)
 		return
 	}
 	own := p.V[i]
