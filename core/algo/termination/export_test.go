@@ -13,3 +13,12 @@ func CreditSum(v sim.View) (one, balanced bool) {
 	total.add(returned)
 	return total.isOne(), v.Tally().(*ledger).balanced()
 }
+
+// UnitsSum adds up credit-integer's units held, in flight and returned by
+// visiting every process and channel, and reports whether they make the
+// root's start, as its books say without visiting anything.
+func UnitsSum(v sim.View) (whole, balanced bool) {
+	held, flight, returned, total := unitsTotals(v)
+	b := v.Tally().(*unitBooks)
+	return held+flight+returned == total, b.sum+b.flight == total
+}

@@ -20,7 +20,7 @@ import (
 // and the root can then get all its units back while that WORK is still
 // on its way. credit-recovery halves exact fractions instead, which never
 // run out.
-var IntegerCreditSpec = spec("credit-integer", "Termination detection: whole units of credit (seed 003)",
+var IntegerCreditSpec = withTally(spec("credit-integer", "Termination detection: whole units of credit (seed 003)",
 	"Seed 003's credit scheme with whole units: the root starts with a number of units, a WORK takes one unit from its sender to its receiver, a passive process returns its units to the root, and the root declares termination when it has them all back and is passive. A process out of units sends WORK without credit, and the root can declare too early.",
 	[]sim.KindSpec{{Name: KindCredit, Role: sim.RoleControl, Tone: sim.Gold, Glyph: sim.GlyphDiamond}},
 	nil,
@@ -30,7 +30,7 @@ var IntegerCreditSpec = spec("credit-integer", "Termination detection: whole uni
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "units lost with a crashed process or a lost message never come back, and a copied message makes more, so the root never holds them all again"},
 		{Invariant: unitsConservedName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "a crash or a lost message destroys units, and a copied message makes them"},
 		{Invariant: SafeName, Always: true, Why: "whole units run out: a process that has given away its last unit sends WORK with none, and the root can get every unit back while that WORK is on its way (credit-recovery's exact fractions never run out)"},
-	})
+	}), newUnitBooks)
 
 // IntegerParams are credit-integer's params: the computation's, and the
 // units the root starts with.
@@ -168,6 +168,49 @@ func (c *IntegerCredit) Clone() sim.Node {
 	return &d
 }
 
+// unitBooks keep the whole-unit scheme's books as the run goes, as
+// credit recovery's ledger does: the units each process holds (the root's
+// returned ones with its own), their sum, and the units in messages on
+// their way, so that checking them costs what moved in a step.
+type unitBooks struct {
+	held        []int64
+	sum, flight int64
+}
+
+func newUnitBooks(n int) sim.Tally { return &unitBooks{held: make([]int64, n)} }
+
+// carried is the units a message carries: a WORK's, or a CREDIT's.
+func carried(m sim.Message) int64 {
+	switch {
+	case m.Kind == KindWork && len(m.Data) > 0:
+		return m.Data[0]
+	case m.Kind == KindCredit:
+		return m.Value
+	}
+	return 0
+}
+
+func (b *unitBooks) Joined(m sim.Message) { b.flight += carried(m) }
+func (b *unitBooks) Left(m sim.Message)   { b.flight -= carried(m) }
+
+// Stepped books what the process holds now in place of what it held.
+func (b *unitBooks) Stepped(id sim.NodeID, n sim.Node) {
+	c := n.(*IntegerCredit)
+	now := c.Units + c.Returned
+	b.sum += now - b.held[id]
+	b.held[id] = now
+}
+
+// Note takes nothing from annotations: the units are in the processes
+// and the messages.
+func (b *unitBooks) Note(sim.Time, sim.NodeID, []sim.Annotation) {}
+
+func (b *unitBooks) Clone() sim.Tally {
+	c := *b
+	c.held = append([]int64(nil), b.held...)
+	return &c
+}
+
 // unitsTotals are the units the processes hold, those in messages on
 // their way, and those returned to the root.
 func unitsTotals(v sim.View) (held, flight, returned, total int64) {
@@ -182,13 +225,7 @@ func unitsTotals(v sim.View) (held, flight, returned, total int64) {
 	for from := range v.N() {
 		for to := range v.N() {
 			for _, id := range v.InFlight(sim.NodeID(from), sim.NodeID(to)) {
-				e := v.Envelope(id)
-				switch {
-				case e.Kind == KindWork && len(e.Data) > 0:
-					flight += e.Data[0]
-				case e.Kind == KindCredit:
-					flight += e.Value
-				}
+				flight += carried(v.Envelope(id).Message)
 			}
 		}
 	}
@@ -203,10 +240,11 @@ var unitsConserved = sim.Invariant{
 	Name: unitsConservedName,
 	Help: "the units the processes hold, the units in messages and the units returned to the root always add up to the root's units at the start",
 	Check: func(v sim.View) sim.Verdict {
-		held, flight, returned, total := unitsTotals(v)
-		if held+flight+returned == total {
+		if b := v.Tally().(*unitBooks); b.sum+b.flight == v.Node(Root).(*IntegerCredit).Total {
 			return sim.Verdict{OK: true}
 		}
+		// the books are off: visit every process and channel to say how
+		held, flight, returned, total := unitsTotals(v)
 		return sim.Verdict{Detail: fmt.Sprintf("held %d + in flight %d + returned %d = %d, not %d", held, flight, returned, held+flight+returned, total)}
 	},
 }

@@ -184,10 +184,18 @@ func TestSnapshotsCountCopiesOnce(t *testing.T) {
 	}
 }
 
-// Credit recovery's books, kept step by step from what moved, say credit
-// is conserved exactly when adding up every process and channel says so,
-// at every step of random runs that crash, lose, copy and delay messages.
+// Credit recovery's books, and credit-integer's, kept step by step from
+// what moved, say credit is conserved exactly when adding up every
+// process and channel says so, at every step of random runs that crash,
+// lose, copy and delay messages.
 func TestCreditBooksAgreeWithTheSum(t *testing.T) {
+	t.Run("credit-recovery", func(t *testing.T) { booksAgree(t, "credit-recovery", termination.CreditSum) })
+	t.Run("credit-integer", func(t *testing.T) { booksAgree(t, "credit-integer", termination.UnitsSum) })
+}
+
+// booksAgree holds an algorithm's books (sum: what a visit adds up, and
+// what the books say) to the sum over random faulty runs.
+func booksAgree(t *testing.T, algorithm string, sum func(sim.View) (bool, bool)) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	broken := 0
 	for seed := range 80 {
@@ -207,10 +215,10 @@ func TestCreditBooksAgreeWithTheSum(t *testing.T) {
 				script = append(script, fmt.Sprintf(`{"at": %d, "fault": "delay", "msg": %d, "for": 9}`, at, rng.IntN(20)))
 			}
 		}
-		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "credit-recovery", "n": %d, "seed": %d, "network": {"delay": [1, 4]},
-			"params": {"fanout": %d, "depth": %d}, "script": [%s], "until": {"steps": 400}}`, n, seed, 1+rng.IntN(6), 1+rng.IntN(6), strings.Join(script, ", ")))
+		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": %q, "n": %d, "seed": %d, "network": {"delay": [1, 4]},
+			"params": {"fanout": %d, "depth": %d}, "script": [%s], "until": {"steps": 400}}`, algorithm, n, seed, 1+rng.IntN(6), 1+rng.IntN(6), strings.Join(script, ", ")))
 		for k := 1; k <= r.Len(); k++ {
-			one, balanced := termination.CreditSum(r.At(k).View())
+			one, balanced := sum(r.At(k).View())
 			require.Equal(t, one, balanced, "seed %d, step %d", seed, k)
 			if !one {
 				broken++
