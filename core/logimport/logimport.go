@@ -763,14 +763,15 @@ func (x *execution) link() error {
 
 // namedSender is the event a receipt's text names as its sender ("deliver
 // KIND from A:5", as Spacetime's export writes it), when that is an event
-// of another host the receipt's clock knows; else nil.
+// the receipt's clock knows: of another host, or an earlier one of its
+// own (a message a process sends itself); else nil.
 func (x *execution) namedSender(ev *logged) *logged {
 	r, ok := trace.ShiVizReceipt(ev.text)
 	if !ok {
 		return nil
 	}
 	j := slices.Index(x.hosts, r.From)
-	if j < 0 || j == ev.host || r.Own > len(x.byHost[j]) || ev.clock[j] < int32(r.Own) {
+	if j < 0 || r.Own > len(x.byHost[j]) || ev.clock[j] < int32(r.Own) || j == ev.host && r.Own >= ev.index {
 		return nil
 	}
 	return x.byHost[j][r.Own-1]

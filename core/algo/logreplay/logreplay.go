@@ -269,9 +269,9 @@ func New(names []string, p Params) ([]sim.Node, error) {
 				}
 			}
 			for k, name := range ev.To {
-				id, ok := index[name]
-				if !ok || id == sim.NodeID(i) {
-					return nil, strictjson.FieldErrorf(field(fmt.Sprintf("to[%d]", k)), "want the name of another process, got %q", name)
+				id, ok := index[name] // itself too: a message to itself
+				if !ok {
+					return nil, strictjson.FieldErrorf(field(fmt.Sprintf("to[%d]", k)), "want the name of a process (%s), got %q", strings.Join(names, ", "), name)
 				}
 				slab = append(slab, id)
 			}
