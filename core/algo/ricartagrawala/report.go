@@ -20,10 +20,13 @@ func blocked(v sim.View) string {
 		i, p := int(id), process(v, id)
 		var missing []string
 		for q := range v.N() {
-			if q == i || p.Replied[q] {
+			if q == i && !p.SeedSelf || p.Replied[q] {
 				continue
 			}
 			name := v.Name(sim.NodeID(q))
+			if q == i {
+				name = "itself"
+			}
 			if v.Health(sim.NodeID(q)) == sim.Crashed {
 				name += " (crashed)"
 			}
@@ -41,13 +44,8 @@ func panels(v sim.View) []sim.Panel {
 		request, replies := "", ""
 		if p.State != mutex.Idle {
 			request = p.Mine.String()
-			got := 0
-			for q, ok := range p.Replied {
-				if ok && q != i {
-					got++
-				}
-			}
-			replies = strconv.Itoa(got) + " of " + strconv.Itoa(v.N()-1)
+			got, need := p.replies(sim.NodeID(i))
+			replies = strconv.Itoa(got) + " of " + strconv.Itoa(need)
 		}
 		var deferred []string
 		for _, d := range p.Deferred {

@@ -12,6 +12,13 @@
 // the section then replies to everyone, and two processes that ask at
 // once both enter. params.seed_reply (a switch) runs that rule, so that a
 // lesson shows it failing beside the paper's.
+//
+// Seed 003 broadcasts the REQUEST "to all processes (including self)"
+// and enters once every process has acknowledged it, while its reply
+// rule answers only a request earlier than the receiver's own: a
+// process's own request is not, so it defers its own reply until it
+// leaves a section it cannot enter without that reply. params.seed_self
+// (a switch) runs those rules.
 package ricartagrawala
 
 import (
@@ -42,7 +49,7 @@ var Spec = &sim.Spec{
 	Kinds:        []sim.KindSpec{mutex.RequestKind, mutex.ReplyKind},
 	Learner: sim.LearnerSpec{
 		Commands: []sim.CommandSpec{mutex.Request},
-		Switches: []sim.Switch{SeedReplySwitch},
+		Switches: []sim.Switch{SeedReplySwitch, SeedSelfSwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles:    mutex.Roles,
@@ -70,12 +77,21 @@ type Params struct {
 	// SeedReply runs seed 002's reply rule: defer only while in the
 	// critical section with the earlier request.
 	SeedReply bool `json:"seed_reply"`
+	// SeedSelf runs seed 003's broadcast: the REQUEST to every process,
+	// itself included, and a reply from each, its own too.
+	SeedSelf bool `json:"seed_self"`
 }
 
 // SeedReplySwitch is the switch to seed 002's reply rule.
 var SeedReplySwitch = sim.Switch{
 	Param: "seed_reply", Label: "seed 002: reply unless in the section",
 	Help: "reply to a REQUEST unless in the critical section with the earlier request, as seed 002 says, rather than also deferring while waiting with the earlier request, as the paper does: two processes that ask at once each reply to the other, and both enter",
+}
+
+// SeedSelfSwitch is the switch to seed 003's broadcast "including self".
+var SeedSelfSwitch = sim.Switch{
+	Param: "seed_self", Label: "seed 003: REQUEST to self too",
+	Help: "send the REQUEST to every process, itself included, and wait for a REPLY from each, as seed 003 says, rather than to the N−1 others: by seed 003's reply rule a process answers only a request earlier than its own, and its own is not, so it defers its own reply until it leaves a section it cannot enter",
 }
 
 // Process is one process.
@@ -90,6 +106,8 @@ type Process struct {
 	// SeedReply says the process runs seed 002's reply rule
 	// (Params.SeedReply).
 	SeedReply bool
+	// SeedSelf says the process asks itself too (Params.SeedSelf).
+	SeedSelf bool
 }
 
 // Wish is the process's part of the critical section.
@@ -108,7 +126,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, Replied: make([]bool, len(names)), SeedReply: p.SeedReply}
+		nodes[i] = &Process{Want: mutex.Want{CSTime: p.CSTime}, Replied: make([]bool, len(names)), SeedReply: p.SeedReply, SeedSelf: p.SeedSelf}
 	}
 	return nodes, nil
 }
@@ -118,6 +136,10 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	me := env.Name(env.Self())
 	switch ev.Kind {
 	case sim.Init:
+		if p.SeedSelf {
+			env.Explain("%s starts idle; to enter it needs a REPLY from every process, itself too (seed 003)", me)
+			return
+		}
 		env.Explain("%s starts idle; to enter it needs a REPLY from each of the %d others", me, env.N()-1)
 	case sim.Recover:
 		p.Forget(env)
@@ -131,9 +153,13 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		p.Mine = mutex.Stamp{Clock: int64(env.Lamport()), From: env.Self()}
 		clear(p.Replied)
 		for q := range env.N() {
-			if sim.NodeID(q) != env.Self() {
+			if sim.NodeID(q) != env.Self() || p.SeedSelf {
 				p.send(env, sim.NodeID(q), KindRequest, p.Mine)
 			}
+		}
+		if p.SeedSelf {
+			env.Explain("%s wants the critical section: REQUEST %s to every process, itself too, as seed 003 says", me, p.Mine)
+			return
 		}
 		if env.N() == 1 {
 			p.Enter(env)
@@ -164,6 +190,10 @@ func (p *Process) send(env *sim.Env, to sim.NodeID, kind string, s mutex.Stamp) 
 func (p *Process) request(env *sim.Env, from sim.NodeID, theirs mutex.Stamp) {
 	me, who := env.Name(env.Self()), env.Name(from)
 	switch {
+	case from == env.Self() && p.State == mutex.Wanting:
+		// only with seed 003's broadcast, which sends a process its own
+		p.deferReply(theirs)
+		env.Explain("%s gets its own REQUEST %s and defers its reply: by seed 003's rule it answers at once only a request earlier than its own, and this one is its own. It answers when it leaves the section, which it cannot enter without this reply", me, theirs)
 	case p.State == mutex.InCS:
 		p.deferReply(theirs)
 		env.Explain("%s defers its reply to %s: it is in the critical section", me, who)
@@ -199,18 +229,27 @@ func (p *Process) reply(env *sim.Env, from sim.NodeID, to mutex.Stamp) {
 		return
 	}
 	p.Replied[from] = true
-	got := 0
-	for q, ok := range p.Replied {
-		if ok && sim.NodeID(q) != env.Self() {
-			got++
-		}
-	}
-	if got < env.N()-1 {
-		env.Explain("%s has %d of the %d replies it needs (this one from %s)", me, got, env.N()-1, who)
+	got, need := p.replies(env.Self())
+	if got < need {
+		env.Explain("%s has %d of the %d replies it needs (this one from %s)", me, got, need, who)
 		return
 	}
 	p.Enter(env)
 	env.Explain("%s has every reply (the last from %s) and enters the critical section for %d ticks", me, who, p.CSTime)
+}
+
+// replies counts the replies the current request has and needs: one
+// from every other process, and by seed 003's broadcast one from itself.
+func (p *Process) replies(self sim.NodeID) (got, need int) {
+	for q, ok := range p.Replied {
+		if ok && (sim.NodeID(q) != self || p.SeedSelf) {
+			got++
+		}
+	}
+	if p.SeedSelf {
+		return got, len(p.Replied)
+	}
+	return got, len(p.Replied) - 1
 }
 
 // leave takes the process out of the section and sends its deferred

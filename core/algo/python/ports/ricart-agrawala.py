@@ -9,6 +9,12 @@
 # section. A process that only wants the section then replies to an
 # earlier request and to a later one alike, and two processes that ask at
 # once both enter.
+#
+# params.seed_self runs seed 003's broadcast: the REQUEST goes to every
+# process, itself too, and a process enters once all N have replied. By
+# seed 003's reply rule a process answers at once only a request earlier
+# than its own, and its own is not: it defers its own reply until it
+# leaves a section it cannot enter without that reply.
 
 KINDS = {"REQUEST": "control", "REPLY": "control"}
 COMMANDS = {"request-cs": "want the critical section (held for cs_time ticks, then released)"}
@@ -41,6 +47,11 @@ def on_command(p, name):
     p.want()
     p.state["mine"] = (p.lamport, p.id)
     p.state["replied"] = []
+    if p.params.get("seed_self", False):
+        for q in range(1, p.n + 1):
+            p.send(q, "REQUEST", stamp=p.state["mine"])
+        p.say("wants the critical section: REQUEST %s to every process, itself too, as seed 003 says" % str(p.state["mine"]))
+        return
     p.broadcast("REQUEST", stamp=p.state["mine"])
     if p.n == 1:
         enter(p)
@@ -68,7 +79,11 @@ def on_message(p, m):
 def request(p, sender, theirs):
     want, mine = p.state["want"], p.state["mine"]
     seed = p.params.get("seed_reply", False)
-    if want == "in" or (want == "wanting" and mine < theirs and not seed):
+    if sender == p.id and want == "wanting":
+        # its own request, by seed 003's broadcast: not earlier than itself
+        p.state["deferred"].append(theirs)
+        p.say("defers its reply to its own REQUEST")
+    elif want == "in" or (want == "wanting" and mine < theirs and not seed):
         # in the section, or its own request is earlier: answer later
         if theirs not in p.state["deferred"]:
             p.state["deferred"].append(theirs)
@@ -82,8 +97,9 @@ def reply(p, sender, stamp):
         p.say("ignores a REPLY that is not for the request it waits on")
         return
     p.state["replied"].append(sender)
-    if len(p.state["replied"]) < p.n - 1:
-        p.say("has %d of the %d replies it needs" % (len(p.state["replied"]), p.n - 1))
+    need = p.n if p.params.get("seed_self", False) else p.n - 1
+    if len(p.state["replied"]) < need:
+        p.say("has %d of the %d replies it needs" % (len(p.state["replied"]), need))
         return
     enter(p)
     p.say("has every reply and enters the critical section")
