@@ -9,6 +9,10 @@
 // starts) and 2N when the highest starts; when every process starts on a
 // ring whose ids fall the way messages travel, N(N+1)/2 ELECTIONs and N
 // ELECTEDs, the algorithm's worst.
+//
+// Seed 000 also describes the ring election whose message collects every
+// identifier (Le Lann's, 1977, as textbooks give it): params.collect_ids
+// (a switch) runs it, in collect.go.
 package ringelection
 
 import (
@@ -36,6 +40,9 @@ type Params struct {
 	// Ring lists the process numbers around the ring, each sending to the
 	// next (default 1, 2, …, n).
 	Ring []int `json:"ring"`
+	// CollectIDs runs the election whose ELECTION collects every id
+	// (collect.go) instead of carrying the largest.
+	CollectIDs bool `json:"collect_ids"`
 }
 
 // Spec registers the algorithm.
@@ -52,6 +59,7 @@ var Spec = &sim.Spec{
 	},
 	Learner: sim.LearnerSpec{
 		Commands: []sim.CommandSpec{election.Start},
+		Switches: []sim.Switch{CollectSwitch},
 	},
 	Picture: sim.PictureSpec{
 		Roles: election.Roles,
@@ -111,6 +119,9 @@ type Process struct {
 	Participant bool
 	// Sent counts the messages this process sent.
 	Sent int
+	// Collect says the process runs the election that collects every id
+	// (Params.CollectIDs).
+	Collect bool
 }
 
 // Election is the process's part of the election.
@@ -128,7 +139,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	nodes := make([]sim.Node, len(names))
 	for i, id := range ring {
 		// everyone starts following the highest id
-		nodes[id] = &Process{Belief: election.Belief{Leader: sim.NodeID(len(names) - 1)}, Next: ring[(i+1)%len(ring)]}
+		nodes[id] = &Process{Belief: election.Belief{Leader: sim.NodeID(len(names) - 1)}, Next: ring[(i+1)%len(ring)], Collect: p.CollectIDs}
 	}
 	return nodes, nil
 }
@@ -149,6 +160,10 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		p.Participant = false
 		env.Explain("%s recovers and has forgotten any election it took part in", me)
 	case sim.Command:
+		if p.Collect {
+			p.startCollecting(env)
+			return
+		}
 		if p.Participant {
 			env.Explain("%s already takes part in an election", me)
 			return
@@ -161,6 +176,10 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		id := sim.NodeID(ev.Msg.Value)
 		if id < 0 || int(id) >= env.N() {
 			env.Explain("%s ignores a message naming no process (%d)", me, ev.Msg.Value)
+			return
+		}
+		if p.Collect {
+			p.collecting(env, ev.Msg)
 			return
 		}
 		switch ev.Msg.Kind {
@@ -246,7 +265,11 @@ func metrics(v sim.View) []sim.Metric {
 }
 
 func panels(v sim.View) []sim.Panel {
-	panel := sim.Panel{Title: "Ring election", Note: "an ELECTION carries the largest id seen; a participant discards smaller ones", Columns: []string{"process", "health", "follows", "participant", "passes to"}}
+	note := "an ELECTION carries the largest id seen; a participant discards smaller ones"
+	if v.Node(0).(*Process).Collect {
+		note = "an ELECTION collects every id on its way round; its starter announces the largest"
+	}
+	panel := sim.Panel{Title: "Ring election", Note: note, Columns: []string{"process", "health", "follows", "participant", "passes to"}}
 	for i := range v.N() {
 		p := v.Node(sim.NodeID(i)).(*Process)
 		part := ""
@@ -258,8 +281,12 @@ func panels(v sim.View) []sim.Panel {
 	return []sim.Panel{panel}
 }
 
-// formula compares the messages with 3N−1 and 2N.
+// formula compares the messages with 3N−1 and 2N, or, collecting every
+// id, with 2N and 2N².
 func formula(v sim.View) string {
 	n := v.N()
+	if v.Node(0).(*Process).Collect {
+		return fmt.Sprintf("ELECTION and ELECTED messages: %d; collecting every id, one starter sends 2N = %d wherever it stands, each ELECTION carrying up to N = %d ids; with every process starting, 2N² = %d (Chang–Roberts: 3N−1 = %d at worst for one, N(N+1)/2 + N = %d for all).", sent(v), 2*n, n, 2*n*n, 3*n-1, n*(n+1)/2+n)
+	}
 	return fmt.Sprintf("ELECTION and ELECTED messages: %d; one starter sends 3N−1 = %d when it is the successor of the highest id (its worst), 2N = %d when it is the highest; with every process starting, up to N(N+1)/2 + N = %d.", sent(v), 3*n-1, 2*n, n*(n+1)/2+n)
 }
