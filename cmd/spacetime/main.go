@@ -986,6 +986,11 @@ func (c *cli) export(args []string) error {
 			return err
 		}
 	}
+	// what a course text's program prints on the run goes beside the
+	// file, on standard error, as run prints it in its report
+	if printed := report.Printed(r, int(k)); printed != "" {
+		defer fmt.Fprint(c.stderr, printed)
+	}
 	if *output == "" {
 		// a write error is kept and reported when the output is flushed
 		_ = write(c.stdout)

@@ -1197,3 +1197,30 @@ func TestRunPrintsTheAlgorithmsPanels(t *testing.T) {
 	require.NotNil(t, log, "the seed's log is one of the report's panels")
 	assert.Equal(t, []string{"2 sends ELECTION to [3, 4, 6]"}, log.Rows[0])
 }
+
+// An export prints what a course text's program prints on the run, on
+// standard error beside the file, as far as the export goes; the file is
+// the picture or the trace alone, and a lesson without such a program
+// prints nothing.
+func TestExportPrintsTheSeedsLog(t *testing.T) {
+	export := func(args ...string) (stdout, stderr string) {
+		var out, errs bytes.Buffer
+		require.NoError(t, (&cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errs}).run(append([]string{"export"}, args...)))
+		return out.String(), errs.String()
+	}
+	svg, printed := export("--scenario", "bully-seed", "--format", "svg")
+	assert.True(t, strings.HasPrefix(printed, "Seed 000's log (the seed's Python program on this run"), printed)
+	assert.Contains(t, printed, "\n  2 sends ELECTION to [3, 4, 6]\n")
+	assert.Contains(t, printed, "\n  coordinator: 6\n")
+	assert.NotContains(t, svg, "reply OK to 2; 2 waits", "the picture is the diagram alone")
+
+	path := filepath.Join(t.TempDir(), "bully.json")
+	_, printed = export("--scenario", "bully-seed", "--format", "json", "-o", path)
+	assert.Contains(t, printed, "\n  coordinator: 6\n", "beside a file too")
+
+	_, printed = export("--scenario", "bully-seed", "--format", "json", "--step", "3")
+	assert.Empty(t, printed, "before anyone notices, the program has printed nothing")
+
+	_, printed = export("--scenario", "snapshot-bank", "--format", "svg")
+	assert.Empty(t, printed, "the bank's panels are tables of the page, not a program's output")
+}

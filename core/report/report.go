@@ -58,6 +58,9 @@ type Panel struct {
 	Note    string     `json:"note,omitempty"`
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"`
+	// Output says the panel is what a program prints on this run
+	// (sim.Panel's Output).
+	Output bool `json:"output,omitempty"`
 }
 
 // Messages counts the messages sent.
@@ -129,16 +132,38 @@ func (c *Counter) Count(kind string, k int) int {
 // panels itself, and builds its report with BuildWith).
 func Build(sc *scenario.Scenario, r *engine.Run, k int) *Report {
 	rep := BuildWith(sc, r, k, NewCounter(r.Trace()))
-	if panels := r.Config().Spec.Figures.Panels; panels != nil {
-		for _, p := range panels(r.At(rep.Steps).View()) {
-			rows := make([][]string, len(p.Rows))
-			for i, row := range p.Rows {
-				rows[i] = row.Cells
-			}
-			rep.Panels = append(rep.Panels, Panel{Title: p.Title, Note: p.Note, Columns: p.Columns, Rows: rows})
+	rep.Panels = panelsAt(r, rep.Steps)
+	return rep
+}
+
+// panelsAt are the algorithm's panels after the first k steps of r.
+func panelsAt(r *engine.Run, k int) []Panel {
+	panels := r.Config().Spec.Figures.Panels
+	if panels == nil {
+		return nil
+	}
+	var out []Panel
+	for _, p := range panels(r.At(k).View()) {
+		rows := make([][]string, len(p.Rows))
+		for i, row := range p.Rows {
+			rows[i] = row.Cells
+		}
+		out = append(out, Panel{Title: p.Title, Note: p.Note, Columns: p.Columns, Rows: rows, Output: p.Output})
+	}
+	return out
+}
+
+// Printed is what the programs of r print after its first k steps, for
+// people: its output panels (Panel.Output), as the report writes them,
+// or "" when it has none.
+func Printed(r *engine.Run, k int) string {
+	var b strings.Builder
+	for _, p := range panelsAt(r, min(max(k, 0), r.Len())) {
+		if p.Output {
+			writePanel(&b, p)
 		}
 	}
-	return rep
+	return strings.TrimPrefix(b.String(), "\n")
 }
 
 // BuildWith is Build with a Counter already made for the run's trace.

@@ -119,6 +119,10 @@ type Panel struct {
 	Note    string
 	Columns []string
 	Rows    []Row
+	// Output says the panel is what a program prints on this run (a
+	// course text's, as bully's "Seed 000's log"): the command line
+	// prints it wherever it runs the scenario, an export included.
+	Output bool
 }
 
 // TopologyKind is the shape of an algorithm's process graph.

@@ -205,7 +205,7 @@ func seedPanel(v sim.View) *sim.Panel {
 	if initiator < 0 || !slices.Contains(alive, initiator) {
 		return nil
 	}
-	p := &sim.Panel{Title: "Seed 000's log", Note: "the seed's Python program on this run: who noticed, and who is alive", Columns: []string{"it prints"}}
+	p := &sim.Panel{Title: "Seed 000's log", Note: "the seed's Python program on this run: who noticed, and who is alive", Columns: []string{"it prints"}, Output: true}
 	for _, line := range SeedLog(initiator, alive) {
 		p.Rows = append(p.Rows, sim.Row{Cells: []string{line}})
 	}
