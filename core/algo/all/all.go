@@ -24,6 +24,7 @@ import (
 	"spacetime/core/algo/suzukikasami"
 	"spacetime/core/algo/termination"
 	"spacetime/core/algo/tokenring"
+	"spacetime/core/algo/zab"
 	"spacetime/core/sim"
 )
 
@@ -41,6 +42,7 @@ var specs = []*sim.Spec{
 	maekawa.Spec,
 	bully.Spec,
 	ringelection.Spec,
+	zab.Spec,
 	lease.Spec,
 	coordlock.Spec,
 	coordlock.ReplicatedSpec,

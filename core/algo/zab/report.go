@@ -1,0 +1,112 @@
+package zab
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spacetime/core/algo/election"
+	"spacetime/core/sim"
+)
+
+func server(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+const latestHistoryName = "a leader has the latest history of the quorum that elected it"
+
+// latestHistory is ZAB's reason to elect by history: a leader must hold
+// every transaction the quorum that elected it has, so that nothing a
+// quorum accepted is lost when it leads.
+var latestHistory = sim.Invariant{
+	Name: latestHistoryName,
+	Help: "no server that elected the leader has a later history (zxid) than the leader",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := server(v, id)
+			if p.State != Leading || v.Health(id) == sim.Crashed {
+				continue
+			}
+			for _, q := range p.ElectedBy {
+				if z := server(v, q).Zxid; z > p.Zxid {
+					return sim.Verdict{Detail: fmt.Sprintf("%s leads with history up to zxid %d, but %s, which elected it, has zxid %d: the transactions after %d would be lost", v.Name(id), p.Zxid, v.Name(q), z, p.Zxid)}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+const oneLeaderName = "the servers settled in a round agree on its leader"
+
+// oneLeaderPerRound is the invariant that the live servers that have
+// settled in the same round lead or follow the same server.
+var oneLeaderPerRound = sim.Invariant{
+	Name: oneLeaderName,
+	Help: "two live servers that settled in one round never name two leaders",
+	Check: func(v sim.View) sim.Verdict {
+		first := map[int64]sim.NodeID{}
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := server(v, id)
+			if p.State == Looking || v.Health(id) == sim.Crashed {
+				continue
+			}
+			q, ok := first[p.Round]
+			if !ok {
+				first[p.Round] = id
+				continue
+			}
+			if l := server(v, q).Leader; l != p.Leader {
+				return sim.Verdict{Detail: fmt.Sprintf("in round %d, %s %s and %s %s: two leaders", p.Round, v.Name(q), settled(v, q), v.Name(id), settled(v, id))}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// settled says whom a settled server follows: "leads" or "follows 3".
+func settled(v sim.View, id sim.NodeID) string {
+	if p := server(v, id); p.State != Leading {
+		return "follows " + v.Name(p.Leader)
+	}
+	return "leads"
+}
+
+func metrics(v sim.View) []sim.Metric {
+	sent, round := 0, int64(0)
+	for i := range v.N() {
+		p := server(v, sim.NodeID(i))
+		sent += p.Sent
+		round = max(round, p.Round)
+	}
+	return append(election.Metrics(v), sim.Metric{Name: "notifications", Value: sent}, sim.Metric{Name: "round", Value: round})
+}
+
+func panels(v sim.View) []sim.Panel {
+	panel := sim.Panel{Title: "Votes", Note: "a server votes for the latest history (zxid), then the highest id, and settles once a quorum votes alike", Columns: []string{"server", "health", "follows", "state", "round", "zxid", "vote", "backed by"}}
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		p := server(v, id)
+		vote, backed := "", ""
+		if p.Vote.Leader != sim.None {
+			vote = v.Name(p.Vote.Leader) + " (zxid " + strconv.FormatInt(p.Vote.Zxid, 10) + ")"
+			var who []string
+			for _, q := range p.backing(p.Vote) {
+				who = append(who, v.Name(q))
+			}
+			backed = strings.Join(who, ", ")
+		}
+		panel.Rows = append(panel.Rows, election.Row(v, id, p.State, strconv.FormatInt(p.Round, 10), strconv.FormatInt(p.Zxid, 10), vote, backed))
+	}
+	return []sim.Panel{panel}
+}
+
+// formula says what the NOTIFICATIONs count.
+func formula(v sim.View) string {
+	sent := 0
+	for i := range v.N() {
+		sent += server(v, sim.NodeID(i)).Sent
+	}
+	n := v.N()
+	return fmt.Sprintf("NOTIFICATIONs: %d. A looking server sends its vote to the N−1 = %d others when it starts a round and each time it takes a better vote, and answers a server behind it; it settles when a quorum, %d of %d, votes alike.", sent, n-1, quorum(n), n)
+}

@@ -1,0 +1,80 @@
+package zab_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/core/algo/zab"
+	"spacetime/core/scenario"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
+)
+
+// A vote beats another by its later history, and only then by its id.
+func TestVotesCompareByHistoryFirst(t *testing.T) {
+	assert.True(t, zab.Vote{Leader: 0, Zxid: 8}.Beats(zab.Vote{Leader: 4, Zxid: 7}))
+	assert.True(t, zab.Vote{Leader: 4, Zxid: 7}.Beats(zab.Vote{Leader: 3, Zxid: 7}))
+	assert.False(t, zab.Vote{Leader: 3, Zxid: 7}.Beats(zab.Vote{Leader: 3, Zxid: 7}))
+}
+
+// Whatever the histories, the servers settle on the latest one, the
+// highest id among equals: every permutation of a few histories on five
+// servers.
+func TestTheLatestHistoryLeads(t *testing.T) {
+	for _, zxids := range [][]int64{{7, 5, 8, 6, 6}, {3, 3, 3, 3, 3}, {9, 1, 1, 1, 1}, {1, 9, 9, 1, 1}, {0, 0, 0, 0, 5}} {
+		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "zab-election", "n": 5, "params": {"zxids": [%d, %d, %d, %d, %d]}, "until": {"quiescent": true}}`, zxids[0], zxids[1], zxids[2], zxids[3], zxids[4]))
+		assert.Empty(t, algotest.Failed(r), "%v", zxids)
+		best := 0
+		for i, z := range zxids {
+			if z >= zxids[best] {
+				best = i
+			}
+		}
+		assert.Equal(t, fmt.Sprint(best+1), algotest.Metrics(r)["leader"], "%v", zxids)
+	}
+}
+
+// A server that recovers looks again, hears a quorum of settled servers
+// name the leader, and follows it in their round; one that loses its
+// leader by the learner's command does the same.
+func TestARecoveredServerRejoins(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "zab-election", "n": 5, "params": {"zxids": [7, 5, 8, 6, 6]},
+		"script": [{"at": 20, "node": 5, "fault": "crash"}, {"at": 25, "node": 5, "fault": "recover"}, {"at": 30, "node": 1, "command": "start-election"}],
+		"until": {"quiescent": true}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, "3", algotest.Metrics(r)["leader"])
+	all := algotest.Captions(r)
+	assert.Contains(t, all, "5 recovers with its history (zxid 6) and looks for a leader again")
+	assert.Contains(t, all, "with itself, a quorum")
+	assert.Contains(t, all, "names 3, and it follows")
+}
+
+// The lesson: 2 leads on the latest history, not 3, the highest id, and
+// the finalize wait lets 3 drop a quorum for 1 when 2's vote comes.
+func TestLesson(t *testing.T) {
+	_, r := scenariotest.Run(t, "zab-election")
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, "2", algotest.Metrics(r)["leader"])
+	all := algotest.Captions(r)
+	assert.Contains(t, all, "A quorum (1, 3) votes for 1: it waits 4 ticks")
+	assert.Contains(t, all, "3 hears 2's vote for 2 (zxid 8) of round 1, better than its vote for 1 (zxid 6)")
+}
+
+// Bad histories are refused, naming the field.
+func TestBadParams(t *testing.T) {
+	for params, want := range map[string]string{
+		`{"zxids": [1, 2]}`:     `field "params.zxids": want one zxid for each of the 3 servers, got 2`,
+		`{"zxids": [1, -2, 3]}`: `field "params.zxids[1]": want a transaction id from 0`,
+		`{"finalize": 0}`:       `field "params.finalize": want ticks from 1`,
+	} {
+		s, err := scenario.Parse([]byte(`{"algorithm": "zab-election", "n": 3, "params": ` + params + `, "until": {"time": 9}}`))
+		if err == nil {
+			_, err = scenariotest.Plan(t, s).Run()
+		}
+		require.Error(t, err, params)
+		assert.Contains(t, err.Error(), want, params)
+	}
+}
