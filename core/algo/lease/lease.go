@@ -7,7 +7,10 @@
 // with its token, and with params.fencing the storage rejects a write
 // whose token is smaller than the largest it has seen. A GC pause that
 // outlasts a lease makes two clients believe they hold it, and only the
-// storage's check keeps the stale write out.
+// storage's check keeps the stale write out. With params.wall_clock the
+// clients and the service judge leases by their wall clocks: a client's
+// clock that runs slow keeps its lease alive in its mind, and a service's
+// clock that runs fast ends a lease while its holder still holds it.
 package lease
 
 import (
@@ -67,13 +70,15 @@ type Params struct {
 	FirstToken int64 `json:"first_token"`
 	// WallClock makes a client judge its lease by its own wall clock (the
 	// time it read at the GRANT plus the lease) instead of a timer, so
-	// that a clock stepped back keeps the lease alive in its mind.
+	// that a clock stepped back keeps the lease alive in its mind; and the
+	// service by its own, so that a clock that runs fast ends a lease
+	// early.
 	WallClock bool `json:"wall_clock"`
 }
 
 // WallClock is the switch between a client that judges its lease by a
 // timer and one that reads its wall clock.
-var WallClock = sim.Switch{Param: "wall_clock", Label: "wall clock", Help: "Run the same schedule again with each client judging its lease by its own wall clock instead of a timer, or by a timer"}
+var WallClock = sim.Switch{Param: "wall_clock", Label: "wall clock", Help: "Run the same schedule again with each client, and the service, judging a lease by its own wall clock instead of a timer, or by a timer"}
 
 var clientCommand = fencing.ClientCommand
 
@@ -141,10 +146,12 @@ func (p *Process) Storage() *fencing.Store { return &p.Store }
 // ServiceState is the lock service's state.
 type ServiceState struct {
 	// Holder is the client the lease is granted to (None if free), Token
-	// the last token granted and Expiry when the lease runs out.
+	// the last token granted and Expiry when the lease runs out; Until is
+	// when it runs out on the service's wall clock.
 	Holder sim.NodeID
 	Token  int64
 	Expiry sim.Time
+	Until  sim.Time
 	// Queue are the clients waiting for the lease.
 	Queue []sim.NodeID
 	// Grants counts the leases granted.
@@ -207,6 +214,13 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 		if ev.Tag != TimerExpire || s.Holder == sim.None || env.Now() < s.Expiry {
 			return
 		}
+		if p.WallClock && env.LocalTime() < s.Until {
+			// its clock runs slow or was stepped back: by it, time is left
+			env.SetTimer(TimerExpire, s.Until-env.LocalTime())
+			s.Expiry = env.Now() + s.Until - env.LocalTime()
+			env.Explain("%s reads its wall clock, %d, before %d: the lease of %s (token %d) has not run out by it", me, env.LocalTime(), s.Until, env.Name(s.Holder), s.Token)
+			return
+		}
 		who, token := env.Name(s.Holder), s.Token
 		env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
 		s.Holder = sim.None
@@ -216,6 +230,13 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 		switch ev.Msg.Kind {
 		case KindAcquire:
 			switch {
+			case s.Holder != sim.None && s.Holder != ev.From && p.WallClock && env.LocalTime() >= s.Until:
+				// its clock says the lease is over, whatever time it is
+				holder, token, until := env.Name(s.Holder), s.Token, s.Until
+				env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
+				s.Holder = sim.None
+				env.CancelTimer(TimerExpire)
+				env.Explain("%s's wall clock reads %d, past %d: the lease of %s (token %d) has run out by it, and it grants %s", me, env.LocalTime(), until, holder, token, p.grant(env, ev.From))
 			case s.Holder == ev.From:
 				env.Explain("%s: %s already holds the lease (token %d)", me, who, s.Token)
 			case slices.Contains(s.Queue, ev.From):
@@ -228,7 +249,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 			}
 		case KindRenew:
 			if s.Holder == ev.From && ev.Msg.Value == s.Token && env.Now() < s.Expiry {
-				s.Expiry = env.Now() + p.Lease
+				s.Expiry, s.Until = env.Now()+p.Lease, env.LocalTime()+p.Lease
 				env.SetTimer(TimerExpire, p.Lease)
 				env.Send(ev.From, sim.Message{Kind: KindGrant, Value: s.Token, Label: fmt.Sprintf("GRANT %d", s.Token), Data: []int64{int64(p.Lease)}})
 				env.Explain("%s renews the lease of %s (token %d) until %d", me, who, s.Token, s.Expiry)
@@ -262,10 +283,13 @@ func (p *Process) grant(env *sim.Env, c sim.NodeID) string {
 	s := &p.Service
 	s.Token++
 	s.Grants++
-	s.Holder, s.Expiry = c, env.Now()+p.Lease
+	s.Holder, s.Expiry, s.Until = c, env.Now()+p.Lease, env.LocalTime()+p.Lease
 	env.SetTimer(TimerExpire, p.Lease)
 	env.Send(c, sim.Message{Kind: KindGrant, Value: s.Token, Label: fmt.Sprintf("GRANT %d", s.Token), Data: []int64{int64(p.Lease)}})
 	env.Annotate(sim.Opens(RoleLease, int(c), fmt.Sprintf("%s, token %d", env.Name(c), s.Token)).To(c))
+	if p.WallClock {
+		return fmt.Sprintf("%s the lease with token %d, until %d on its wall clock", env.Name(c), s.Token, s.Until)
+	}
 	return fmt.Sprintf("%s the lease with token %d, until %d", env.Name(c), s.Token, s.Expiry)
 }
 

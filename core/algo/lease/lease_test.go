@@ -147,3 +147,30 @@ func TestRenewAndCrashLessons(t *testing.T) {
 	assert.Equal(t, "paid by client 2", m["final_value"])
 	assert.Contains(t, algotest.Captions(r), "lock: the lease of client1 (token 33) runs out; it grants client2 the lease with token 34, until 22")
 }
+
+// A service whose clock runs fast ends a lease early by it: client2 gets
+// the lease at tick 8, six ticks into client1's ten, while client1 still
+// believes in it; judged by a timer, client2 waits for the ten ticks.
+func TestAFastServiceClockEndsALeaseEarly(t *testing.T) {
+	s, r := scenariotest.Run(t, "lease-fast-clock")
+	all := algotest.Captions(r)
+	assert.Contains(t, all, "lock's wall clock reads 16, past 14: the lease of client1 (token 33) has run out by it, and it grants client2 the lease with token 34")
+	assert.Equal(t, 1, algotest.Metrics(r)["rejected_writes"])
+	for _, f := range r.Failures() {
+		if f.Step >= 0 {
+			assert.True(t, s.Expected(f.Name), f.Name)
+		}
+	}
+
+	timer := s.Clone()
+	timer.Params = []byte(`{"wall_clock": false}`)
+	timer.Expect = nil
+	p, err := timer.Compile()
+	require.NoError(t, err)
+	r, err = p.Run()
+	require.NoError(t, err)
+	for _, f := range r.Failures() {
+		assert.False(t, f.Step >= 0 && f.Name == "at most one client believes it holds the lease", "by a timer the lease lasts its ten ticks: %s", f.Detail)
+	}
+	assert.Contains(t, algotest.Captions(r), "the lease of client1 (token 33) runs out; it grants client2 the lease with token 34, until 22")
+}
