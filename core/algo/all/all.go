@@ -11,6 +11,7 @@ import (
 	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/checkpoint"
 	"spacetime/core/algo/coordlock"
+	"spacetime/core/algo/dblock"
 	"spacetime/core/algo/deadlock"
 	"spacetime/core/algo/epochs"
 	"spacetime/core/algo/lamportmutex"
@@ -46,6 +47,7 @@ var specs = []*sim.Spec{
 	lease.Spec,
 	coordlock.Spec,
 	coordlock.ReplicatedSpec,
+	dblock.Spec,
 	epochs.Spec,
 	raft.Spec,
 	termination.DSSpec,
