@@ -211,10 +211,12 @@ func eval[T any](p *page, js string) T {
 	return v
 }
 
-// waitFrames waits until the canvas has been painted at least n times.
+// waitFrames waits until the canvas has been painted at least n times:
+// for a minute and a half, since a page's first frame on a machine busy
+// with the other packages' tests has taken over the poll's usual 30 s.
 func (p *page) waitFrames(n int) {
 	p.t.Helper()
-	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf("(window.spacetimeFrames || 0) >= %d", n)))
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf("(window.spacetimeFrames || 0) >= %d", n), chromedp.WithPollingTimeout(90*time.Second)))
 	require.NoError(p.t, err, "the diagram was never drawn")
 }
 
