@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"spacetime/internal/wasmsize"
 )
 
 // wasmSizes measures both clients: the lesson page's and the Write
@@ -23,6 +25,38 @@ func wasmSizes(rep *Report) (err error) {
 	}
 	rep.WriteWasmBytes, err = clientSizesIn("web", "write.wasm")
 	return err
+}
+
+// wasmPackages measures what each package's code costs in the lesson
+// page's client: the client built as make builds it but keeping its
+// function names (make strips them), read by package.
+func wasmPackages(rep *Report) error {
+	named := filepath.Join("out", "app-named.wasm")
+	if err := os.MkdirAll("out", 0o755); err != nil {
+		return err
+	}
+	env := append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-w", "-o", named, "./wasm")
+	build.Env, build.Stderr = env, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building %s: %v", named, err)
+	}
+	list := exec.Command("go", "list", "-deps", "./wasm")
+	list.Env, list.Stderr = env, os.Stderr
+	paths, err := list.Output()
+	if err != nil {
+		return fmt.Errorf("go list -deps ./wasm: %v", err)
+	}
+	data, err := os.ReadFile(named)
+	if err != nil {
+		return err
+	}
+	sizes, err := wasmsize.Read(data, wasmsize.PathsOf(strings.Fields(string(paths))))
+	if err != nil {
+		return fmt.Errorf("%s: %v", named, err)
+	}
+	rep.WasmCode = &WasmCode{Code: sizes.Code, Data: sizes.Sections["data"], Packages: sizes.Packages}
+	return nil
 }
 
 // sizesIn gives the sizes of the lesson page's client (app.wasm) in dir,

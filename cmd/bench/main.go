@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"spacetime/internal/wasmsize"
 	"strconv"
 	"strings"
 )
@@ -46,12 +47,23 @@ var Goals = map[string]float64{
 }
 
 // Report is the JSON printed last.
+// WasmCode is the lesson page's client's code by package: the bytes of
+// its function bodies, every package's, largest first, beside the data
+// section (tables, strings, type information: no package's alone).
+type WasmCode struct {
+	Code     int                `json:"code_bytes"`
+	Data     int                `json:"data_bytes"`
+	Packages []wasmsize.Package `json:"packages"`
+}
+
 type Report struct {
 	WasmBytes map[string]int64 `json:"wasm_bytes"`
 	// WriteWasmBytes is the same of the Write view's client, write.wasm:
 	// app.wasm and the interpreter of learners' programs. Ratios'
 	// write_wasm_{raw,gzip,brotli} say how much larger it is.
 	WriteWasmBytes map[string]int64 `json:"write_wasm_bytes"`
+	// WasmCode is what app.wasm's code costs by package.
+	WasmCode *WasmCode `json:"wasm_code,omitempty"`
 	// FirstDiagramMS is navigation start to the prerendered picture and
 	// to the client's first canvas frame, cold and warm (see loads).
 	FirstDiagramMS map[string]float64 `json:"first_diagram_ms"`
@@ -128,6 +140,7 @@ func main() {
 		}
 	}
 	step("wasm size", func() error { return wasmSizes(rep) })
+	step("wasm size by package", func() error { return wasmPackages(rep) })
 	floorDir, removeFloor := "", func() {}
 	step("floor client", func() error {
 		dir, cleanup, err := floorSite()
@@ -299,9 +312,35 @@ func printTable(rep *Report) {
 		}
 	}
 	printFloors(rep)
+	printWasmCode(rep.WasmCode)
 	fmt.Printf("micro-benchmarks (benchstat input): %s\n", rep.MicroBenchmarks)
 	for _, n := range rep.Notes {
 		fmt.Println("note:", n)
+	}
+}
+
+// wasmCodeRows is how many packages the table of app.wasm's code names;
+// the rest are summed.
+const wasmCodeRows = 20
+
+// printWasmCode prints what app.wasm's code costs by package, the
+// largest first, so that a package that grows the download is seen.
+func printWasmCode(c *WasmCode) {
+	if c == nil {
+		return
+	}
+	fmt.Printf("\napp.wasm by package: %.2f MB of code, %.2f MB of data (uncompressed; make bench builds it unstripped in out/app-named.wasm)\n", mb(int64(c.Code)), mb(int64(c.Data)))
+	rest, restFuncs := 0, 0
+	for i, p := range c.Packages {
+		if i >= wasmCodeRows {
+			rest += p.Bytes
+			restFuncs += p.Funcs
+			continue
+		}
+		fmt.Printf("  %9d bytes %5.1f%% %5d funcs  %s\n", p.Bytes, 100*float64(p.Bytes)/float64(max(c.Code, 1)), p.Funcs, p.Path)
+	}
+	if n := len(c.Packages) - wasmCodeRows; n > 0 {
+		fmt.Printf("  %9d bytes %5.1f%% %5d funcs  the other %d packages\n", rest, 100*float64(rest)/float64(max(c.Code, 1)), restFuncs, n)
 	}
 }
 
