@@ -48,7 +48,9 @@ func abs(x int) int {
 // otherwise, given a workload of one request every one to three ticks),
 // with n processes, its workload running to the end, and stopping after
 // the given number of steps. A lesson's script stays unless it names a
-// process the size lacks: then the run goes without it.
+// process the size lacks: then the run goes without it, and without its
+// params too if they are fitted to its own number of processes (a ring's
+// order, a history per server).
 func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 	if _, ok := all.Lookup(algorithm); !ok {
 		return nil, fmt.Errorf("unknown algorithm %q", algorithm)
@@ -77,7 +79,10 @@ func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 		bare := busy.Clone()
 		bare.Script = nil
 		if s, err = bare.WithN(n); err != nil {
-			return nil, fmt.Errorf("%s with n=%d: %v", busy.ID, n, err)
+			bare.Params = nil
+			if s, err = bare.WithN(n); err != nil {
+				return nil, fmt.Errorf("%s with n=%d: %v", busy.ID, n, err)
+			}
 		}
 	}
 	if s.Workload == nil {
