@@ -14,6 +14,7 @@ import (
 	"spacetime/core/algo/dblock"
 	"spacetime/core/algo/deadlock"
 	"spacetime/core/algo/epochs"
+	"spacetime/core/algo/garbage"
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/lease"
 	"spacetime/core/algo/logicalclock"
@@ -55,6 +56,7 @@ var specs = []*sim.Spec{
 	termination.IntegerCreditSpec,
 	termination.PollSpec,
 	termination.SnapshotSpec,
+	garbage.Spec,
 	barrier.Spec,
 	checkpoint.Spec,
 }
