@@ -19,3 +19,12 @@ func DecodeParams[T any](raw json.RawMessage, p *T) error {
 	}
 	return strictjson.Decode(trimmed, p, "params")
 }
+
+// CheckTicks refuses a duration param t outside 1 to most ticks with a
+// *strictjson.FieldError naming field ("params.timeout").
+func CheckTicks(field string, t, most Time) error {
+	if t < 1 || t > most {
+		return strictjson.FieldErrorf(field, "want ticks from 1 to %d, got %d", most, t)
+	}
+	return nil
+}

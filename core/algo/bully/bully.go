@@ -18,7 +18,6 @@ import (
 
 	"spacetime/core/algo/election"
 	"spacetime/core/sim"
-	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -100,8 +99,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		field string
 		v     sim.Time
 	}{{"params.timeout", p.Timeout}, {"params.wait", p.Wait}} {
-		if t.v < 1 || t.v > MaxTimeout {
-			return nil, strictjson.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", MaxTimeout, t.v)
+		if err := sim.CheckTicks(t.field, t.v, MaxTimeout); err != nil {
+			return nil, err
 		}
 	}
 	nodes := make([]sim.Node, len(names))

@@ -15,7 +15,6 @@ import (
 	"spacetime/core/algo/election"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
-	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -128,8 +127,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		field string
 		v     sim.Time
 	}{{"params.ping", p.Ping}, {"params.timeout", p.Timeout}, {"params.wait", p.Wait}} {
-		if t.v < 1 || t.v > maxTicks {
-			return nil, strictjson.FieldErrorf(t.field, "want ticks from 1 to %d, got %d", maxTicks, t.v)
+		if err := sim.CheckTicks(t.field, t.v, maxTicks); err != nil {
+			return nil, err
 		}
 	}
 	if err := p.Check(); err != nil {

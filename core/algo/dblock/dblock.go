@@ -25,7 +25,6 @@ import (
 	"strconv"
 
 	"spacetime/core/sim"
-	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -188,13 +187,11 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	for _, d := range []struct {
-		field string
-		t     sim.Time
-	}{{"params.work", p.Work}, {"params.timeout", p.Timeout}} {
-		if d.t < 1 || d.t > maxTicks {
-			return nil, strictjson.FieldErrorf(d.field, "want ticks from 1 to %d, got %d", maxTicks, d.t)
-		}
+	if err := sim.CheckTicks("params.work", p.Work, maxTicks); err != nil {
+		return nil, err
+	}
+	if err := sim.CheckTicks("params.timeout", p.Timeout, maxTicks); err != nil {
+		return nil, err
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {

@@ -17,7 +17,6 @@ import (
 
 	"spacetime/core/algo/election"
 	"spacetime/core/sim"
-	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -113,8 +112,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 		field string
 		v     sim.Time
 	}{{"params.heartbeat", par.Heartbeat}, {"params.timeout", par.Timeout}} {
-		if d.v < 1 || d.v > maxTicks {
-			return nil, strictjson.FieldErrorf(d.field, "want ticks from 1 to %d, got %d", maxTicks, d.v)
+		if err := sim.CheckTicks(d.field, d.v, maxTicks); err != nil {
+			return nil, err
 		}
 	}
 	n := len(names)

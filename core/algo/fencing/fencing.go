@@ -13,7 +13,6 @@ import (
 	"strconv"
 
 	"spacetime/core/sim"
-	"spacetime/core/strictjson"
 )
 
 // The processes' places.
@@ -79,12 +78,7 @@ func (p WriteParams) Check() error { return CheckTicks("params.work", p.Work) }
 func (p WriteParams) Fenced() bool { return p.Fencing == nil || *p.Fencing }
 
 // CheckTicks refuses a duration param out of range, naming the field.
-func CheckTicks(field string, t sim.Time) error {
-	if t < 1 || t > MaxTicks {
-		return strictjson.FieldErrorf(field, "want ticks from 1 to %d, got %d", MaxTicks, t)
-	}
-	return nil
-}
+func CheckTicks(field string, t sim.Time) error { return sim.CheckTicks(field, t, MaxTicks) }
 
 // Names are the default names: the service, the storage, then clients.
 func Names(n int) []string {

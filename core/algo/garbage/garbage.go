@@ -169,8 +169,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if err := sim.DecodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	if p.Every < 1 || p.Every > maxTicks {
-		return nil, strictjson.FieldErrorf("params.every", "want ticks from 1 to %d, got %d", maxTicks, p.Every)
+	if err := sim.CheckTicks("params.every", p.Every, maxTicks); err != nil {
+		return nil, err
 	}
 	n := len(names)
 	nodes := make([]*Process, n)

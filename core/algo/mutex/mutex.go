@@ -216,10 +216,7 @@ func DecodeParams(raw json.RawMessage) (Params, error) {
 
 // Check refuses shared parameters out of range, naming the field.
 func (p Params) Check() error {
-	if p.CSTime < 1 || p.CSTime > MaxCSTime {
-		return strictjson.FieldErrorf("params.cs_time", "want ticks from 1 to %d, got %d", MaxCSTime, p.CSTime)
-	}
-	return nil
+	return sim.CheckTicks("params.cs_time", p.CSTime, MaxCSTime)
 }
 
 func wish(v sim.View, id sim.NodeID) *Want { return v.Node(id).(Wanter).Wish() }

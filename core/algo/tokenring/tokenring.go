@@ -15,7 +15,6 @@ import (
 
 	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
-	"spacetime/core/strictjson"
 )
 
 // ID is the algorithm's id in scenario files and on the command line.
@@ -134,8 +133,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	if err := mutex.CheckProcess("params.holder", p.Holder, n); err != nil {
 		return nil, err
 	}
-	if p.Hold < 1 || p.Hold > MaxHold {
-		return nil, strictjson.FieldErrorf("params.hold", "want ticks from 1 to %d, got %d", MaxHold, p.Hold)
+	if err := sim.CheckTicks("params.hold", p.Hold, MaxHold); err != nil {
+		return nil, err
 	}
 	order, err := sim.ReadRing(p.Ring, n)
 	if err != nil {

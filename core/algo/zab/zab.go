@@ -168,8 +168,8 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 			return nil, strictjson.FieldErrorf(fmt.Sprintf("params.zxids[%d]", i), "want a transaction id from 0 to %d, got %d", int64(maxZxid), z)
 		}
 	}
-	if par.Finalize < 1 || par.Finalize > maxTicks {
-		return nil, strictjson.FieldErrorf("params.finalize", "want ticks from 1 to %d, got %d", maxTicks, par.Finalize)
+	if err := sim.CheckTicks("params.finalize", par.Finalize, maxTicks); err != nil {
+		return nil, err
 	}
 	nodes := make([]sim.Node, n)
 	for i := range nodes {
