@@ -26,7 +26,11 @@ func (v Vector) String() string { return Format(v) }
 // Format writes any vector of counts as the lessons do, [2,0,1]: the
 // engine's, and an algorithm's own (a vector clock with an increment d).
 func Format[T ~int32 | ~int64](v []T) string {
-	b := make([]byte, 0, 2+3*len(v))
+	return string(AppendFormat(make([]byte, 0, 2+3*len(v)), v))
+}
+
+// AppendFormat appends v to b as Format writes it.
+func AppendFormat[T ~int32 | ~int64](b []byte, v []T) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
@@ -34,7 +38,7 @@ func Format[T ~int32 | ~int64](v []T) string {
 		}
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return string(append(b, ']'))
+	return append(b, ']')
 }
 
 // FormatLog writes a vector as a ShiViz or GoVector log does, each

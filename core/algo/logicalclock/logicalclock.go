@@ -15,7 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
+	"unicode/utf8"
 
 	"spacetime/core/clock"
 	"spacetime/core/sim"
@@ -143,6 +143,13 @@ type Process struct {
 	Sent, Received []int64
 }
 
+// rule is what an event's own tick did, for its caption: the process,
+// its Lamport clock before, and its own vector entry before.
+type rule struct {
+	i           sim.NodeID
+	before, own int64
+}
+
 func newProcesses(names []string, raw json.RawMessage, vector bool) ([]sim.Node, error) {
 	p := Params{D: 1}
 	if err := sim.DecodeParams(raw, &p); err != nil {
@@ -174,8 +181,10 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	switch ev.Kind {
 	case sim.Init:
 		// the start is the process's first event, as the engine counts it
-		rule := p.tick(env)
-		env.Explain("%s starts, its first event: %s", me, rule)
+		r, _ := p.tick(env)
+		env.ExplainWith(func(b []byte) []byte {
+			return p.appendRule(append(append(b, me...), " starts, its first event: "...), r)
+		})
 	case sim.Recover:
 		env.Explain("%s recovers with its clock as it was (%s): a clock must never run backwards", me, p.state(env.Self()))
 	case sim.Workload:
@@ -206,38 +215,64 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	}
 }
 
+// Every step's caption is appended straight into the run's text
+// (ExplainWith), not formatted: a clock lesson captions every event, and
+// formatting was most of what a step cost.
+
 func (p *Process) local(env *sim.Env) {
-	rule := p.tick(env)
-	env.Explain("%s: a local event, %s", env.Name(env.Self()), rule)
+	r, _ := p.tick(env)
+	me := env.Name(env.Self())
+	env.ExplainWith(func(b []byte) []byte {
+		return p.appendRule(append(append(b, me...), ": a local event, "...), r)
+	})
 }
 
 func (p *Process) send(env *sim.Env, to sim.NodeID) {
-	rule := p.tick(env)
-	stamp := p.stamp()
+	r, stamp := p.tick(env)
 	env.Send(to, sim.Message{Kind: KindMsg, Value: p.C, Label: "m " + stamp, Data: p.V})
-	env.Explain("%s sends m to %s stamped %s: %s", env.Name(env.Self()), env.Name(to), stamp, rule)
+	me, them := env.Name(env.Self()), env.Name(to)
+	env.ExplainWith(func(b []byte) []byte {
+		b = append(append(append(append(append(b, me...), " sends m to "...), them...), " stamped "...), stamp...)
+		return p.appendRule(append(b, ": "...), r)
+	})
 }
 
-// tick is every event's own tick; it labels the event and says the rule.
-func (p *Process) tick(env *sim.Env) string {
-	i := env.Self()
-	before := p.C
+// tick is every event's own tick: it labels the event with its stamp,
+// which it returns, and what it did, for the caption's rule.
+func (p *Process) tick(env *sim.Env) (rule, string) {
+	r := rule{i: env.Self(), before: p.C}
 	p.C += p.D
 	p.Events++
-	own := int64(0)
 	if p.Vector {
-		own = p.V[i]
-		p.V[i] += p.D
+		r.own = p.V[r.i]
+		p.V[r.i] += p.D
 	}
-	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
-	if env.Quiet() {
-		return "" // only replayed: nobody reads the rule
-	}
-	rule := fmt.Sprintf("C%s = %d + %d = %d", sub(i), before, p.D, p.C)
+	stamp := p.stamp()
+	env.Annotate(sim.At(RoleClock, 0, stamp))
+	return r, stamp
+}
+
+// appendRule appends the rule of a tick, as the clocks stand after it:
+// "C₁ = 0 + 1 = 1", or for a vector clock "V₁[1] = 0 + 1 = 1, so V₁ =
+// [1,0] (and C₁ = 0 + 1 = 1)".
+func (p *Process) appendRule(b []byte, r rule) []byte {
 	if p.Vector {
-		rule = fmt.Sprintf("V%s[%d] = %d + %d = %d, so V%s = %s (and %s)", sub(i), i.Number(), own, p.D, p.V[i], sub(i), clock.Format(p.V), rule)
+		b = appendSub(append(b, 'V'), r.i)
+		b = append(strconv.AppendInt(append(b, '['), int64(r.i.Number()), 10), "] = "...)
+		b = strconv.AppendInt(b, r.own, 10)
+		b = strconv.AppendInt(append(b, " + "...), p.D, 10)
+		b = strconv.AppendInt(append(b, " = "...), p.V[r.i], 10)
+		b = appendSub(append(b, ", so V"...), r.i)
+		b = append(clock.AppendFormat(append(b, " = "...), p.V), " (and "...)
 	}
-	return rule
+	b = appendSub(append(b, 'C'), r.i)
+	b = strconv.AppendInt(append(b, " = "...), r.before, 10)
+	b = strconv.AppendInt(append(b, " + "...), p.D, 10)
+	b = strconv.AppendInt(append(b, " = "...), p.C, 10)
+	if p.Vector {
+		b = append(b, ')')
+	}
+	return b
 }
 
 func (p *Process) receive(env *sim.Env, m sim.Message) {
@@ -266,9 +301,12 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 	}
 	own := p.V[i]
 	p.V[i] += p.D
-	ticked := ""
+	// for the caption: the vector between the tick and the merge, in a
+	// buffer of the step's own
+	var buf [96]byte
+	var ticked []byte
 	if !env.Quiet() {
-		ticked = clock.Format(p.V) // for the caption: the vector between the tick and the merge
+		ticked = clock.AppendFormat(buf[:0], p.V)
 	}
 	for j := range p.V {
 		if j < len(m.Data) {
@@ -279,8 +317,25 @@ func (p *Process) receive(env *sim.Env, m sim.Message) {
 	before := p.C
 	p.C = max(p.C, m.Value) + p.D
 	env.Annotate(sim.At(RoleClock, 0, p.stamp()))
-	env.Explain("%s receives m stamped %s: V%s[%d] = %d + %d = %d, then V%s = max(%s, %s) = %s (and C%s = max(%d, %d) + %d = %d)",
-		me, clock.Format(m.Data), sub(i), i.Number(), own, p.D, own+p.D, sub(i), ticked, clock.Format(m.Data), clock.Format(p.V), sub(i), before, m.Value, p.D, p.C)
+	env.ExplainWith(func(b []byte) []byte {
+		// "2 receives m stamped [1,0]: V₂[2] = 0 + 1 = 1, then V₂ =
+		// max([0,1], [1,0]) = [1,1] (and C₂ = max(0, 1) + 1 = 2)"
+		b = clock.AppendFormat(append(append(b, me...), " receives m stamped "...), m.Data)
+		b = appendSub(append(b, ": V"...), i)
+		b = append(strconv.AppendInt(append(b, '['), int64(i.Number()), 10), "] = "...)
+		b = strconv.AppendInt(b, own, 10)
+		b = strconv.AppendInt(append(b, " + "...), p.D, 10)
+		b = strconv.AppendInt(append(b, " = "...), own+p.D, 10)
+		b = appendSub(append(b, ", then V"...), i)
+		b = append(append(b, " = max("...), ticked...)
+		b = clock.AppendFormat(append(b, ", "...), m.Data)
+		b = clock.AppendFormat(append(b, ") = "...), p.V)
+		b = appendSub(append(b, " (and C"...), i)
+		b = strconv.AppendInt(append(b, " = max("...), before, 10)
+		b = strconv.AppendInt(append(b, ", "...), m.Value, 10)
+		b = strconv.AppendInt(append(b, ") + "...), p.D, 10)
+		return append(strconv.AppendInt(append(b, " = "...), p.C, 10), ')')
+	})
 }
 
 // stamp is the clock a message carries and an event is labelled with.
@@ -316,10 +371,13 @@ func (p *Process) Clone() sim.Node {
 }
 
 // sub is a process number as a subscript: ₁₂.
-func sub(id sim.NodeID) string {
-	var b strings.Builder
-	for _, r := range strconv.Itoa(id.Number()) {
-		b.WriteRune('₀' + (r - '0'))
+func sub(id sim.NodeID) string { return string(appendSub(nil, id)) }
+
+// appendSub appends a process number as a subscript.
+func appendSub(b []byte, id sim.NodeID) []byte {
+	var digits [20]byte
+	for _, d := range strconv.AppendInt(digits[:0], int64(id.Number()), 10) {
+		b = utf8.AppendRune(b, '₀'+rune(d-'0'))
 	}
-	return b.String()
+	return b
 }
