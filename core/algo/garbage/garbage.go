@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"spacetime/core/algo/snapshot"
 	"spacetime/core/check"
@@ -134,8 +133,12 @@ type Process struct {
 	// Every and Snapshot are the params.
 	Every    sim.Time
 	Snapshot bool
-	// Rounds are the process's parts of the snapshots, from 1.
-	Rounds []round
+	// Snap is the process's part of snapshot SnapK, the latest it has
+	// seen (0: none). The owner starts a check only once the last is
+	// complete, so a process takes part in one snapshot at a time, and a
+	// marker of an older one is a late copy.
+	Snap  round
+	SnapK int
 	// Control counts the detector's messages this process sent.
 	Control int
 	// Collector is the owner's: its checks and whether it freed.
@@ -209,7 +212,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		if p.Holds > 0 {
 			env.Annotate(sim.Closes(RoleHolds, 0))
 		}
-		p.Holds, p.Rounds = 0, nil
+		p.Holds, p.Snap, p.SnapK = 0, round{}, 0
 		if env.Self() == Owner {
 			p.Collector.Pending = false
 			if !p.Collector.Freed {
@@ -313,16 +316,10 @@ func (p *Process) take(env *sim.Env, ev sim.Event) {
 		env.Annotate(sim.Opens(RoleHolds, 0, "holds"))
 	}
 	p.Holds++
-	var into []string
-	for k := range p.Rounds {
-		if r := &p.Rounds[k]; r.Records(ev.From) {
-			r.InChannel++
-			env.Annotate(sim.At(RoleInChannel, k+1, "REF").About(ev.MsgID))
-			into = append(into, strconv.Itoa(k+1))
-		}
-	}
-	if len(into) > 0 {
-		env.Explain("%s gets a reference from %s; it had recorded its state and no marker from %s had come, so the REF is recorded on that channel (snapshot %s)", me, from, from, strings.Join(into, ", "))
+	if r := &p.Snap; p.SnapK > 0 && r.Records(ev.From) {
+		r.InChannel++
+		env.Annotate(sim.At(RoleInChannel, p.SnapK, "REF").About(ev.MsgID))
+		env.Explain("%s gets a reference from %s; it had recorded its state and no marker from %s had come, so the REF is recorded on that channel (snapshot %d)", me, from, from, p.SnapK)
 		return
 	}
 	env.Explain("%s gets a reference from %s and holds it", me, from)
@@ -406,8 +403,16 @@ func (p *Process) record(env *sim.Env, k int) {
 	}
 }
 
+// round is the process's part of snapshot k, new if k is later than any
+// it has seen; nil for an older one.
 func (p *Process) round(env *sim.Env, k int) *round {
-	return snapshot.Round(&p.Rounds, k, func() round { return round{Part: snapshot.NewPart(env.N())} })
+	switch {
+	case k < p.SnapK:
+		return nil
+	case k > p.SnapK:
+		p.Snap, p.SnapK = round{Part: snapshot.NewPart(env.N())}, k
+	}
+	return &p.Snap
 }
 
 // marker is the marker rule for snapshot k.
@@ -418,6 +423,10 @@ func (p *Process) marker(env *sim.Env, from sim.NodeID, k int) {
 		return
 	}
 	r := p.round(env, k)
+	if r == nil {
+		env.Explain("%s ignores a late marker of snapshot %d: it has moved on to snapshot %d", me, k, p.SnapK)
+		return
+	}
 	first, _ := r.Marker(env.Self(), from, func() { p.record(env, k) })
 	if first {
 		env.Explain("%s gets its first marker of snapshot %d, from %s: it records that it holds %s, records that channel as empty, sends its markers, and records its other channels", me, k, env.Name(from), refs(p.Holds))
@@ -431,7 +440,7 @@ func (p *Process) marker(env *sim.Env, from sim.NodeID, k int) {
 // (the owner counts its own).
 func (p *Process) reportIfComplete(env *sim.Env, k int) {
 	r := p.round(env, k)
-	if r.Reported || !r.Complete(env.Self()) {
+	if r == nil || r.Reported || !r.Complete(env.Self()) {
 		return
 	}
 	r.Reported = true
@@ -498,11 +507,7 @@ func (p *Process) Inspect() []sim.Field {
 // Clone copies the process.
 func (p *Process) Clone() sim.Node {
 	c := *p
-	c.Rounds = make([]round, len(p.Rounds))
-	for i, r := range p.Rounds {
-		r.Part = r.Part.Clone()
-		c.Rounds[i] = r
-	}
+	c.Snap.Part = p.Snap.Part.Clone()
 	c.Collector.Heard = append([]bool(nil), p.Collector.Heard...)
 	return &c
 }
