@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"spacetime/core/clock"
@@ -97,6 +98,18 @@ func (e *Env) Vector() clock.Vector { return e.ctx.Vector }
 
 // Name is a process's display name.
 func (e *Env) Name(id NodeID) string { return e.ctx.Names[id] }
+
+// NameList names processes in a caption: "1, 3, 4".
+func (e *Env) NameList(ids []NodeID) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(e.ctx.Names[id])
+	}
+	return b.String()
+}
 
 // Rand is the node's random stream.
 func (e *Env) Rand() Rand { return e.ctx.Rand }

@@ -2,7 +2,6 @@ package ringelection
 
 import (
 	"slices"
-	"strings"
 
 	"spacetime/core/sim"
 )
@@ -64,7 +63,7 @@ func (p *Process) collecting(env *sim.Env, m sim.Message) {
 			}
 			p.Electing = true // until the announcement comes back
 			p.sendIDs(env, KindElected, leader, []int64{int64(starter)})
-			env.Explain("%s gets its ELECTION back with every id on the ring, %s: the largest, %s, leads. ELECTED(%s) to %s", me, names(env, ids), env.Name(leader), env.Name(leader), next)
+			env.Explain("%s gets its ELECTION back with every id on the ring, %s: the largest, %s, leads. ELECTED(%s) to %s", me, env.NameList(ids), env.Name(leader), env.Name(leader), next)
 			return
 		}
 		if !p.Electing {
@@ -72,7 +71,7 @@ func (p *Process) collecting(env *sim.Env, m sim.Message) {
 		}
 		words := append(slices.Clone(m.Data), int64(env.Self()))
 		p.sendIDs(env, KindElection, starter, words)
-		env.Explain("%s adds its id to %s's ELECTION and passes it to %s: %s", me, env.Name(starter), next, names(env, append(ids, env.Self())))
+		env.Explain("%s adds its id to %s's ELECTION and passes it to %s: %s", me, env.Name(starter), next, env.NameList(append(ids, env.Self())))
 	case KindElected:
 		leader := sim.NodeID(m.Value)
 		if starter == env.Self() {
@@ -101,20 +100,8 @@ func (p *Process) sendIDs(env *sim.Env, kind string, id sim.NodeID, words []int6
 		for i, w := range words {
 			ids[i] = sim.NodeID(w)
 		}
-		label = kind + "(" + names(env, ids) + ")"
+		label = kind + "(" + env.NameList(ids) + ")"
 	}
 	env.Send(p.Next, sim.Message{Kind: kind, Value: int64(id), Data: words, Label: label})
 	p.Sent++
-}
-
-// names lists processes by name: "1, 2, 3".
-func names(env *sim.Env, ids []sim.NodeID) string {
-	var b strings.Builder
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(env.Name(id))
-	}
-	return b.String()
 }

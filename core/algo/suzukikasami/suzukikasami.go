@@ -285,10 +285,10 @@ func (p *Process) onToken(env *sim.Env, t Token) {
 		if p.SeedLN {
 			before := numbers(t.LN)
 			copy(p.Token.LN, p.RN)
-			env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s; by seed 003's rule LN[j] = RN[j] for all j: LN = %s", me, before, names(env, t.Queue), sim.Ticks(p.CSTime), numbers(p.Token.LN))
+			env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s; by seed 003's rule LN[j] = RN[j] for all j: LN = %s", me, before, env.NameList(t.Queue), sim.Ticks(p.CSTime), numbers(p.Token.LN))
 			return
 		}
-		env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s", me, numbers(t.LN), names(env, t.Queue), sim.Ticks(p.CSTime))
+		env.Explain("%s gets the token (LN = %s, queue [%s]) and enters the critical section for %s", me, numbers(t.LN), env.NameList(t.Queue), sim.Ticks(p.CSTime))
 		return
 	}
 	// a token for a request this process forgot in a crash: pass it on
@@ -374,10 +374,3 @@ func ids(q []sim.NodeID) string {
 	return "[" + strings.Join(out, " ") + "]"
 }
 
-func names(env *sim.Env, q []sim.NodeID) string {
-	out := make([]string, len(q))
-	for i, id := range q {
-		out[i] = env.Name(id)
-	}
-	return strings.Join(out, ", ")
-}

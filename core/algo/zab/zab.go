@@ -356,7 +356,7 @@ func (p *Process) tally(env *sim.Env) string {
 	}
 	env.SetTimer(TimerFinalize, p.Finalize)
 	p.Finalizing = true
-	return fmt.Sprintf(". A quorum (%s) votes for %s: it waits %d ticks for a better vote before it settles", names(env, backing), env.Name(p.Vote.Leader), p.Finalize)
+	return fmt.Sprintf(". A quorum (%s) votes for %s: it waits %d ticks for a better vote before it settles", env.NameList(backing), env.Name(p.Vote.Leader), p.Finalize)
 }
 
 // settle leads or follows the vote a quorum backs, if it still does.
@@ -373,10 +373,10 @@ func (p *Process) settle(env *sim.Env) {
 	p.ElectedBy = backing
 	p.decide(env, p.Vote.Leader)
 	if p.Leading {
-		env.Explain("%s has waited and heard no better vote: a quorum (%s) votes for it, and it leads with history up to zxid %d", me, names(env, backing), p.Zxid)
+		env.Explain("%s has waited and heard no better vote: a quorum (%s) votes for it, and it leads with history up to zxid %d", me, env.NameList(backing), p.Zxid)
 		return
 	}
-	env.Explain("%s has waited and heard no better vote: a quorum (%s) votes for %s, and it follows %s", me, names(env, backing), env.Name(p.Vote.Leader), env.Name(p.Vote.Leader))
+	env.Explain("%s has waited and heard no better vote: a quorum (%s) votes for %s, and it follows %s", me, env.NameList(backing), env.Name(p.Vote.Leader), env.Name(p.Vote.Leader))
 }
 
 // decide leads or follows leader.
@@ -411,7 +411,7 @@ func (p *Process) outOfElection(env *sim.Env, from sim.NodeID, h heard) {
 	p.Vote = h.Vote
 	p.ElectedBy = append(naming, env.Self())
 	p.decide(env, h.Vote.Leader)
-	env.Explain("%s hears that %s, %s, %s %s: with itself, a quorum (%s) names %s, and it follows", me, who, h.State, verb(h), leader, names(env, p.ElectedBy), leader)
+	env.Explain("%s hears that %s, %s, %s %s: with itself, a quorum (%s) names %s, and it follows", me, who, h.State, verb(h), leader, env.NameList(p.ElectedBy), leader)
 }
 
 func verb(h heard) string {
@@ -421,16 +421,6 @@ func verb(h heard) string {
 	return "follows"
 }
 
-func names(env *sim.Env, ids []sim.NodeID) string {
-	s := ""
-	for i, id := range ids {
-		if i > 0 {
-			s += ", "
-		}
-		s += env.Name(id)
-	}
-	return s
-}
 
 // Inspect shows the server's state, round, vote and history.
 func (p *Process) Inspect() []sim.Field {
