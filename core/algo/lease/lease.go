@@ -230,7 +230,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 		switch ev.Msg.Kind {
 		case KindAcquire:
 			switch {
-			case s.Holder != sim.None && s.Holder != ev.From && p.WallClock && env.LocalTime() >= s.Until:
+			case s.Holder != sim.None && s.Holder != ev.From && p.WallClock && p.runOut(env):
 				// its clock says the lease is over, whatever time it is
 				holder, token, until := env.Name(s.Holder), s.Token, s.Until
 				env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
@@ -248,7 +248,13 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 				env.Explain("%s grants %s", me, p.grant(env, ev.From))
 			}
 		case KindRenew:
-			if s.Holder == ev.From && ev.Msg.Value == s.Token && env.Now() < s.Expiry {
+			if s.Holder == ev.From && p.WallClock && p.runOut(env) {
+				// by its clock the lease is over, though its timer has not fired
+				env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
+				s.Holder = sim.None
+				env.CancelTimer(TimerExpire)
+			}
+			if s.Holder == ev.From && ev.Msg.Value == s.Token && !p.runOut(env) {
 				s.Expiry, s.Until = env.Now()+p.Lease, env.LocalTime()+p.Lease
 				env.SetTimer(TimerExpire, p.Lease)
 				env.Send(ev.From, sim.Message{Kind: KindGrant, Value: s.Token, Label: fmt.Sprintf("GRANT %d", s.Token), Data: []int64{int64(p.Lease)}})
@@ -276,6 +282,15 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 			env.Explain("%s takes back the lease from %s%s", me, who, p.grantNext(env))
 		}
 	}
+}
+
+// runOut says the current lease has run out as the service judges it: by
+// its wall clock with params.wall_clock, else by the ticks that passed.
+func (p *Process) runOut(env *sim.Env) bool {
+	if p.WallClock {
+		return env.LocalTime() >= p.Service.Until
+	}
+	return env.Now() >= p.Service.Expiry
 }
 
 // grant gives the lease to a client with the next token.

@@ -174,3 +174,13 @@ func TestAFastServiceClockEndsALeaseEarly(t *testing.T) {
 	}
 	assert.Contains(t, algotest.Captions(r), "the lease of client1 (token 33) runs out; it grants client2 the lease with token 34, until 22")
 }
+
+// The service judges a renewal by the clock it judges expiry by: with its
+// clock running fast, a RENEW that comes in time by the ticks that passed
+// is refused, the lease having run out by its clock.
+func TestAFastServiceClockRefusesALateRenewal(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "lease", "n": 4, "params": {"wall_clock": true},
+		"script": [{"at": 0, "fault": "drift", "node": 1, "rate": 2}, {"at": 1, "node": 3, "command": "acquire"}, {"at": 7, "node": 3, "command": "renew"}],
+		"until": {"quiescent": true}}`)
+	assert.Contains(t, algotest.Captions(r), "lock: client1's lease (token 33) had run out")
+}

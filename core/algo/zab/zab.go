@@ -142,8 +142,7 @@ type Process struct {
 	Known []bool
 	// Finalizing says the finalize timer is armed.
 	Finalizing bool
-	// ElectedBy are the servers whose votes made this one lead or follow,
-	// and their zxids, as they voted.
+	// ElectedBy are the servers whose votes made this one lead or follow.
 	ElectedBy []sim.NodeID
 	// Finalize is the wait before settling.
 	Finalize sim.Time
@@ -424,13 +423,12 @@ func verb(h heard) string {
 
 // Inspect shows the server's state, round, vote and history.
 func (p *Process) Inspect() []sim.Field {
-	f := []sim.Field{
+	return []sim.Field{
 		{Name: "state", Value: p.State},
 		{Name: "round", Value: strconv.FormatInt(p.Round, 10)},
 		{Name: "zxid", Value: strconv.FormatInt(p.Zxid, 10)},
 		{Name: "vote", Value: strconv.Itoa(p.Vote.Leader.Number()) + " (zxid " + strconv.FormatInt(p.Vote.Zxid, 10) + ")"},
 	}
-	return f
 }
 
 // Clone copies the server.
