@@ -373,4 +373,3 @@ func ids(q []sim.NodeID) string {
 	}
 	return "[" + strings.Join(out, " ") + "]"
 }
-

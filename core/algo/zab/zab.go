@@ -420,7 +420,6 @@ func verb(h heard) string {
 	return "follows"
 }
 
-
 // Inspect shows the server's state, round, vote and history.
 func (p *Process) Inspect() []sim.Field {
 	return []sim.Field{
