@@ -148,7 +148,7 @@ func (t *tally) Stepped(id sim.NodeID, n sim.Node) {
 			t.breaks(guaranteeAppendOnly, "%s, leader of term %d, changed its own entry %d", id, s.Term, changed)
 		}
 		t.matchLogs(id, &s.Log, changed)
-		t.logs[id] = s.Log.Clone()
+		t.logs[id].CopyFrom(&s.Log)
 	}
 	if s.Role == Leader && !wasLeader {
 		if l, ok := t.leaders[s.Term]; ok && l != id {

@@ -23,6 +23,8 @@ func TestLogIsASliceWhoseCopiesAreIndependent(t *testing.T) {
 	var log Log
 	var want []Entry
 	var copies []copyOf
+	var mirror Log
+	var mirrored []Entry
 	for step := range 5000 {
 		switch r := rng.IntN(10); {
 		case r < 6:
@@ -38,6 +40,10 @@ func TestLogIsASliceWhoseCopiesAreIndependent(t *testing.T) {
 			want = want[:n]
 		case r < 9:
 			copies = append(copies, copyOf{log: log.Clone(), want: append([]Entry(nil), want...)})
+		default:
+			// a copy kept up to date in its own storage, as the checks keep
+			mirror.CopyFrom(&log)
+			mirrored = append(mirrored[:0], want...)
 		}
 		require.Equal(t, len(want), log.Len())
 	}
@@ -53,6 +59,7 @@ func TestLogIsASliceWhoseCopiesAreIndependent(t *testing.T) {
 	for _, c := range copies {
 		check(&c.log, c.want)
 	}
+	check(&mirror, mirrored)
 	// a copy that appends after the original does not change the original
 	c := log.Clone()
 	c.TruncateTo(c.Len() / 2)
