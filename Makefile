@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json core/scenario/builtin/compare/*.json) go.mod go.sum
 
-.PHONY: all build run static test test-native test-wasm test-fuzz golden bench load clean
+.PHONY: all build run static test test-native test-wasm test-fuzz golden bench load mutants clean
 
 all: build
 
@@ -98,6 +98,15 @@ clean:
 BENCHCOUNT ?= 1
 bench: build
 	$(GO) run ./cmd/bench -count $(BENCHCOUNT)
+
+# The mutation campaign (see cmd/mutants): every mutant of every
+# algorithm's package, built into a checker of its own and judged by the
+# algorithm's lessons and 1,000 seeded runs with faults. It builds one
+# binary a mutant, so it takes hours; MUTANTS='-packages snapshot' (or
+# -match, -sample, -runs) narrows it. make test keeps a few watched
+# mutants killed (cmd/mutants's test).
+mutants:
+	$(GO) run ./cmd/mutants -json out/mutants.json $(MUTANTS)
 
 # Load on 127.0.0.1: the page, the client and a deep link, calm and under
 # hostile links and slow clients (see cmd/loadtest); it prints figures.

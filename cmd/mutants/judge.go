@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"spacetime/core/algo/all"
+	"spacetime/core/campaign"
+	"spacetime/core/scenario"
+	"spacetime/core/sim"
+)
+
+// Verdict is what one algorithm's checks made of one build: the first run
+// that failed (an unexpected violation, a panic, a run that would not
+// start), or none in Runs runs.
+type Verdict struct {
+	Algorithm string `json:"algorithm"`
+	Killed    bool   `json:"killed"`
+	// Subject is what the failing run drew from: the algorithm (a fresh
+	// scenario) or a lesson it varied; Seed its run seed, which
+	// `spacetime check --algorithm|--scenario Subject --run-seed Seed`
+	// replays. Lesson says the lesson failed as it is, unvaried.
+	Subject string `json:"subject,omitempty"`
+	Seed    uint64 `json:"seed,omitempty"`
+	Lesson  bool   `json:"lesson,omitempty"`
+	// Invariant and Step are the violation's; Panic or Error what the
+	// run stopped with instead.
+	Invariant string `json:"invariant,omitempty"`
+	Step      int    `json:"step,omitempty"`
+	Detail    string `json:"detail,omitempty"`
+	Panic     string `json:"panic,omitempty"`
+	Error     string `json:"error,omitempty"`
+	// Runs is how many runs it took, the lessons as they are included.
+	Runs int `json:"runs"`
+}
+
+// subject is one thing a campaign draws runs from.
+type subject struct {
+	name   string
+	lesson *scenario.Scenario
+}
+
+// lessonsOf lists the built-in lessons of an algorithm, in id order.
+func lessonsOf(id string) []*scenario.Scenario {
+	var out []*scenario.Scenario
+	for _, l := range scenario.BuiltinIDs() {
+		if s, err := scenario.Builtin(l); err == nil && s.Algorithm == id {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// namesMutant says the lesson turns a switch away from its default to
+// show the violation it declares: the lesson runs a mutant the course
+// names (see errata), not the algorithm, so it judges no other mutant.
+func namesMutant(spec *sim.Spec, l *scenario.Scenario) bool {
+	return l.Expect != nil && len(l.Expect.Violations) > 0 && flipped(spec, l.Params) != ""
+}
+
+// judge checks one algorithm as this binary was built: each of its
+// lessons as it is, then seeded runs, drawn in turn from scratch and from
+// each lesson varied, as `spacetime check` draws them. It stops at the
+// first failure. A lesson that names a mutant (namesMutant) is left out.
+func judge(id string, runs int, seed uint64) Verdict {
+	v := Verdict{Algorithm: id}
+	spec, ok := all.Lookup(id)
+	if !ok {
+		v.Killed, v.Error = true, "no algorithm "+id
+		return v
+	}
+	lessons := slices.DeleteFunc(lessonsOf(id), func(l *scenario.Scenario) bool { return namesMutant(spec, l) })
+	for _, l := range lessons {
+		v.Runs++
+		res := campaign.Check(l)
+		if res.Failed() {
+			v.Subject, v.Seed, v.Lesson = l.ID, l.Seed, true
+			return failed(v, &res)
+		}
+	}
+	subjects := []subject{{name: id}}
+	for _, l := range lessons {
+		subjects = append(subjects, subject{name: l.ID, lesson: l})
+	}
+	for i := range runs {
+		s := subjects[i%len(subjects)]
+		rs := campaign.RunSeed(seed, s.name, i/len(subjects))
+		v.Runs++
+		res := campaign.Run(spec, rs, campaign.Options{Lesson: s.lesson})
+		if res.Failed() {
+			v.Subject, v.Seed = s.name, rs
+			return failed(v, &res)
+		}
+	}
+	return v
+}
+
+// failed fills in a verdict from the run that failed.
+func failed(v Verdict, res *campaign.Result) Verdict {
+	v.Killed, v.Panic, v.Error = true, res.Panic, res.Error
+	if u := res.Unexpected(); len(u) > 0 {
+		v.Invariant, v.Step, v.Detail = u[0].Invariant, u[0].Step, u[0].Detail
+	}
+	return v
+}
+
+// judgeMain is the mode a mutant's build runs in: it judges each
+// algorithm named and writes the verdicts as JSON lines.
+func judgeMain(w io.Writer, ids []string, runs int, seed uint64) error {
+	enc := json.NewEncoder(w)
+	for _, id := range ids {
+		if err := enc.Encode(judge(id, runs, seed)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrataSwitch is a switch the course names as a text's error: a lesson
+// turns it on and declares the violation it makes.
+type ErrataSwitch struct {
+	Algorithm string `json:"algorithm"`
+	Switch    string `json:"switch"`
+	Lesson    string `json:"lesson"`
+	// Killed says the lesson's run broke an invariant it declares, and
+	// Invariant and Step say which and where.
+	Killed    bool   `json:"killed"`
+	Invariant string `json:"invariant,omitempty"`
+	Step      int    `json:"step,omitempty"`
+}
+
+// errata runs every lesson that turns a switch away from its default and
+// declares a violation: the switch is a mutant the course names, and the
+// lesson's invariant must catch it.
+func errata(ids []string) []ErrataSwitch {
+	var out []ErrataSwitch
+	for _, id := range ids {
+		spec, _ := all.Lookup(id)
+		for _, l := range lessonsOf(id) {
+			if !namesMutant(spec, l) {
+				continue
+			}
+			e := ErrataSwitch{Algorithm: id, Switch: flipped(spec, l.Params), Lesson: l.ID}
+			res := campaign.Check(l)
+			for _, viol := range res.Violations {
+				if l.Expected(viol.Invariant) {
+					e.Killed, e.Invariant, e.Step = true, viol.Invariant, viol.Step
+					break
+				}
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// flipped names the switches params set away from their defaults, "" if
+// none.
+func flipped(spec *sim.Spec, params json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(params, &m) != nil {
+		return ""
+	}
+	var names []string
+	for _, sw := range spec.Learner.Switches {
+		if b, ok := m[sw.Param].(bool); ok && b != sw.Default {
+			names = append(names, fmt.Sprintf("%s=%v", sw.Param, b))
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprint(names)
+}

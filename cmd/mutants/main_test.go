@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"spacetime/internal/mutate"
+)
+
+// watched are mutants the campaign killed, with the algorithms that must
+// go on killing them: make test builds and judges each, so that a change
+// that weakens one of these invariants is noticed without the hours of
+// the whole campaign (make mutants).
+var watched = []struct {
+	id         string
+	algorithms []string
+}{
+	// replying while in the critical section
+	{"core/algo/ricartagrawala/ricart.go (*Process).request compare#3", []string{"ricart-agrawala"}},
+	// the request's priority ignored
+	{"core/algo/ricartagrawala/ricart.go (*Process).request and-or#2", []string{"ricart-agrawala"}},
+	// the shared marker rule: a channel recorded past its marker
+	{"core/algo/snapshot/snapshot.go (*Part).Marker drop-update#2", []string{"chandy-lamport", "snapshot-termination"}},
+}
+
+func TestWatchedMutantsAreKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a checker per mutant")
+	}
+	root, err := moduleRoot()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for i, w := range watched {
+		pkg := strings.Split(strings.TrimPrefix(w.id, "core/algo/"), "/")[0]
+		ms, err := packageMutants(root, pkg)
+		require.NoError(t, err)
+		at := slices.IndexFunc(ms, func(m mutate.Mutant) bool { return m.ID == w.id })
+		require.GreaterOrEqual(t, at, 0, "no mutant %q: its function changed shape; pick the mutant that replaces it (go run ./cmd/mutants -list -packages %s)", w.id, pkg)
+		o := try(root, dir, i, job{m: ms[at], algorithms: w.algorithms, timeout: 3 * time.Minute}, options{runs: 200, seed: 5})
+		require.Empty(t, o.NotCompiled, w.id)
+		require.False(t, o.Hung, w.id)
+		require.Len(t, o.Verdicts, len(w.algorithms), w.id)
+		for _, v := range o.Verdicts {
+			assert.True(t, v.Killed, "%s survives %d runs of %s: an invariant lost its teeth", w.id, v.Runs, v.Algorithm)
+			assert.Empty(t, v.Panic, "%s is caught by an invariant, not a panic", w.id)
+			assert.NotEmpty(t, v.Invariant, w.id)
+		}
+	}
+}
+
+// The unmutated code passes its own judging, and a name the registry
+// does not know is an error, not a pass.
+func TestJudgeOfTheUnmutatedCode(t *testing.T) {
+	v := judge("ricart-agrawala", 20, 5)
+	assert.False(t, v.Killed, "%+v", v)
+	assert.Greater(t, v.Runs, 20, "the lessons run too")
+	v = judge("no-such-algorithm", 20, 5)
+	assert.True(t, v.Killed)
+	assert.Contains(t, v.Error, "no algorithm")
+}
+
+// The lessons that turn an erratum's switch on are caught by the
+// invariant they declare.
+func TestErrataSwitchesAreKilledByTheirLessons(t *testing.T) {
+	es := errata([]string{"ricart-agrawala", "chandy-lamport"})
+	require.NotEmpty(t, es)
+	for _, e := range es {
+		assert.True(t, e.Killed, "%+v", e)
+	}
+	var switches []string
+	for _, e := range es {
+		switches = append(switches, e.Switch)
+	}
+	assert.Contains(t, switches, "[seed_reply=true]")
+}
+
+// -list lists mutants without building, and an unknown package is named
+// with the ones there are.
+func TestListAndUnknownPackage(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-list", "-packages", "snapshot"}, &out))
+	assert.Contains(t, out.String(), "core/algo/snapshot/snapshot.go (*Part).Marker drop-update#2")
+	err := run([]string{"-list", "-packages", "nosuch"}, &out)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "snapshot")
+}
