@@ -58,6 +58,11 @@ var Spec = &sim.Spec{
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: election.AgreementName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "the timeouts stand in for a failure detector: a lost, slow or paused answer looks like a dead process, and a process that is only cut off or slow elects itself beside the real leader"},
 			{Invariant: election.OneLeaderName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "a leader that is only paused, slow or cut off looks dead to the timeouts: another is elected, and the old one still leads until it hears of it (the algorithm has no epochs)"},
+			// found by varying bully-flapping: 3 asks the crashed 5 at
+			// tick 91, 5 recovers at 95 and wins, and its OK to 3's
+			// ELECTION, which waited in its channel, arrives at 96, as
+			// 3's 5 ticks run out: 3 wins too, until 5 bullies it again
+			{Invariant: election.OneLeaderName, Faults: []string{"recover"}, Why: "a process that recovers answers the ELECTIONs that waited for it while it was down only now: an asker whose wait for an OK has run out elects itself beside it, until the recovered process bullies it again"},
 		},
 	},
 	DefaultNames: sim.NumberNames,
