@@ -293,10 +293,18 @@ func (v *view) LocalTime(id sim.NodeID) sim.Time    { return v.w.localTime(id) }
 func (v *view) Lamport(id sim.NodeID) clock.Lamport { return v.w.lamport[id] }
 func (v *view) Vector(id sim.NodeID) clock.Vector   { return v.w.vector[id] }
 func (v *view) Steps() int                          { return v.w.step }
-func (v *view) FIFO() bool                          { return v.w.fifo }
-func (v *view) LinkUp(from, to sim.NodeID) bool     { return v.w.linkUp(from, to) }
-func (v *view) InFlight(from, to sim.NodeID) []int  { return v.w.net.Channel(from, to) }
-func (v *view) NumSent() int                        { return v.w.nextMsg }
+func (v *view) Timer(id sim.NodeID, tag string) (sim.Time, bool) {
+	for _, t := range v.w.timers[id] {
+		if t.tag == tag {
+			return t.due, true
+		}
+	}
+	return 0, false
+}
+func (v *view) FIFO() bool                         { return v.w.fifo }
+func (v *view) LinkUp(from, to sim.NodeID) bool    { return v.w.linkUp(from, to) }
+func (v *view) InFlight(from, to sim.NodeID) []int { return v.w.net.Channel(from, to) }
+func (v *view) NumSent() int                       { return v.w.nextMsg }
 func (v *view) SentFrom(step int) int {
 	switch {
 	case step <= 0:

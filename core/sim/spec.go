@@ -525,6 +525,10 @@ type View interface {
 	// Lamport and Vector are a process's clocks (do not modify the vector).
 	Lamport(id NodeID) clock.Lamport
 	Vector(id NodeID) clock.Vector
+	// Timer reports whether a process has its timer tag armed, and when
+	// it is due by the world's clock: what an invariant reads to tell a
+	// process that waits for its timer from one that waits for nothing.
+	Timer(id NodeID, tag string) (due Time, armed bool)
 	// Steps is the number of steps taken so far.
 	Steps() int
 	// FIFO reports whether channels deliver in send order now.
