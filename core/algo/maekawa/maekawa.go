@@ -88,7 +88,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Always: true, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
 			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a member that crashes and recovers has forgotten whom it voted for, and votes again"},

@@ -255,6 +255,32 @@ func SafetyPointing(culprits func(v sim.View) []int) sim.Invariant {
 // SafetyName names the Safety invariant.
 const SafetyName = "at most one process in the critical section"
 
+// ReleaseName names the Release invariant.
+const ReleaseName = "every process in the critical section has its release armed"
+
+// Release is the invariant that a process in the critical section will
+// leave it: its release timer (cs_time ticks from its entry) is armed. A
+// process whose release was never armed, or fired and was ignored, holds
+// the section for good and shuts every other process out, which neither
+// Safety nor Deadlock notices (someone is in the section). A pause or a
+// slow clock only delays the release, which stays armed.
+var Release = sim.Invariant{
+	Name: ReleaseName,
+	Help: "a process in the critical section has the timer armed that takes it out after cs_time ticks",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == sim.Crashed || wish(v, id).State != InCS {
+				continue
+			}
+			if _, armed := v.Timer(id, TimerRelease); !armed {
+				return sim.Verdict{Detail: fmt.Sprintf("%s is in the critical section with no release armed: it will hold it for good", v.Name(id))}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
 // DeadlockName names the invariant Deadlock makes.
 const DeadlockName = "no deadlock"
 

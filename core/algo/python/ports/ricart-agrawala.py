@@ -36,6 +36,7 @@ def on_recover(p):
 
 def enter(p):
     p.state["want"] = "in"
+    p.state["release"] = True          # the timer that takes it out is armed
     p.enter()
     p.after(p.params.get("cs_time", 5), "release")
 
@@ -61,6 +62,8 @@ def on_workload(p):
     on_command(p, "request-cs")
 
 def on_timer(p, name):
+    if name == "release":
+        p.state["release"] = False
     if name == "release" and p.state["want"] == "in":
         p.state["want"] = "idle"
         p.leave()
@@ -137,4 +140,12 @@ def invariant_granted_in_timestamp_order(states, world):
         for j in up:
             if states[j]["want"] == "wanting" and states[j]["mine"] < states[i]["mine"]:
                 return False, "%d is in the section while %d still waits with the earlier %s" % (i + 1, j + 1, str(states[j]["mine"]))
+    return True
+
+def invariant_every_process_in_the_critical_section_has_its_release_armed(states, world):
+    # the release is a timer: one never armed, or fired and ignored, keeps
+    # every other process out for good, which the checks above miss
+    for i, s in enumerate(states):
+        if world.health[i] != "crashed" and s["want"] == "in" and not s["release"]:
+            return False, "%d is in the critical section with no release armed: it will hold it for good" % (i + 1)
     return True

@@ -39,6 +39,7 @@ def take(p):
 
 def enter(p):
     p.state["want"] = "in"
+    p.state["release"] = True          # the timer that takes it out is armed
     p.enter()
     p.after(setting(p, "cs_time", 5), "release")
 
@@ -77,6 +78,8 @@ def on_workload(p):
     on_command(p, "request-cs")
 
 def on_timer(p, name):
+    if name == "release":
+        p.state["release"] = False
     if name == "release" and p.state["want"] == "in":
         p.state["want"] = "idle"
         p.leave()
@@ -121,3 +124,11 @@ def invariant_no_deadlock(states, world):
     if any([states[i]["holds"] for i in live]):
         return True
     return False, "a process waits for the token, which is lost"
+
+def invariant_every_process_in_the_critical_section_has_its_release_armed(states, world):
+    # the release is a timer: one never armed, or fired and ignored, keeps
+    # every other process out for good, which the checks above miss
+    for i, s in enumerate(states):
+        if world.health[i] != "crashed" and s["want"] == "in" and not s["release"]:
+            return False, "%d is in the critical section with no release armed: it will hold it for good" % (i + 1)
+    return True
