@@ -99,11 +99,13 @@ var Spec = &sim.Spec{
 			{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
 			check.RecordedCuts(RoleRecorded),
 			check.RecordedChannels(RoleRecorded, RoleChannel),
+			{Name: PartsDoneName, Help: "a branch that has recorded, when every other has recorded too and no marker is on its way to it, has finished its part of the snapshot", Check: checkPartsDone},
 		},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: "money is conserved", Faults: lossy, Why: "a lost or duplicated transfer destroys or makes money: the algorithm assumes reliable channels"},
 			{Invariant: "snapshot total equals the money there is", Faults: append([]string{"fifo"}, lossy...), Why: "without FIFO a marker overtakes a transfer; a lost or duplicated transfer changes the money there is"},
 			{Invariant: check.RecordedCutName, Faults: append([]string{"fifo"}, losing...), Why: "without FIFO a transfer sent after the sender's recording can arrive before the marker, and when the network loses the marker such a transfer arrives before the receiver records: the algorithm assumes reliable FIFO channels"},
+			{Invariant: PartsDoneName, Faults: losing, Why: "a marker the network loses never closes its channel: the algorithm assumes reliable channels"},
 			{Invariant: check.RecordedChannelName, Faults: append([]string{"fifo"}, losing...), Why: "without FIFO a transfer sent after the marker can overtake it, and when the network loses the marker its channel is recorded for ever: the algorithm assumes reliable FIFO channels"},
 		},
 	},

@@ -230,6 +230,22 @@ def invariant_money_is_conserved(states, world):
         return True
     return False, "balances $%d + in flight $%d = $%d, not $%d: the network lost or copied a transfer" % (balances, flight, balances + flight, opening)
 
+def invariant_a_branch_finishes_its_part_once_every_marker_to_it_has_come(states, world):
+    # rule 4 read off the channels: once every branch has recorded snapshot
+    # k (and so sent its markers) and no marker of k is on its way to a
+    # branch, that branch's part must be done, or k never completes
+    k = snapshots(states)
+    for r in range(max(1, k - 1), k + 1):
+        if not all([len(s["rounds"]) >= r and s["rounds"][r - 1]["recorded"] for s in states]):
+            continue
+        for i, s in enumerate(states):
+            if world.health[i] == "crashed" or part_done(s["rounds"][r - 1], len(states)):
+                continue
+            if any([m.kind == "marker" and m.receiver == i + 1 and m.snapshot == r for m in world.in_flight]):
+                continue
+            return False, "every branch has recorded snapshot %d and no marker of it is on its way to %d, but its part is not done" % (r, i + 1)
+    return True
+
 def invariant_snapshot_total_equals_the_money_there_is(states):
     opening = total([s["opening"] for s in states])
     for k in range(1, snapshots(states) + 1):
