@@ -152,3 +152,32 @@ func formula(v sim.View) string {
 	}
 	return mutex.FormulaCounting(v, charged, fmt.Sprintf("TOKEN passes while someone waits, 0 to N−1 = %d (0 when the holder itself asks; seed 001's table says 1 to N−1); %s while nobody waited%s", v.N()-1, idle, every))
 }
+
+// MovesName names the invariant checkMoves makes.
+const MovesName = "a holder of the token uses it or passes it on"
+
+// checkMoves is the token's liveness as a check of each step: a process
+// that holds the token and wants the section is in it, and one that holds
+// it and does not want it has the pass armed that sends it on. A token
+// that stops (its pass never armed, or a holder that waits with it) keeps
+// every process out for good while the deadlock check, which sees a
+// holder, is content. A crashed holder has lost it (the deadlock check's
+// case).
+func checkMoves(v sim.View) sim.Verdict {
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		p := process(v, id)
+		if !p.Holds || v.Health(id) == sim.Crashed {
+			continue
+		}
+		switch p.State {
+		case mutex.Wanting:
+			return sim.Verdict{Detail: fmt.Sprintf("%s holds the token and wants the section, but has not entered it", v.Name(id))}
+		case mutex.Idle:
+			if _, armed := v.Timer(id, TimerPass); !armed {
+				return sim.Verdict{Detail: fmt.Sprintf("%s holds the token, does not want the section, and has no pass armed: the token stops here", v.Name(id))}
+			}
+		}
+	}
+	return sim.Verdict{OK: true}
+}

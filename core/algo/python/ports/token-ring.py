@@ -36,6 +36,7 @@ def take(p):
     p.state["holds"] = True
     if p.state["want"] == "idle":
         p.after(setting(p, "hold", 1), "pass")
+        p.state["pass"] = True             # the timer that sends it on is armed
 
 def enter(p):
     p.state["want"] = "in"
@@ -69,6 +70,7 @@ def on_command(p, name):
     p.want()
     if p.state["holds"]:
         p.cancel("pass")
+        p.state["pass"] = False
         enter(p)
         p.say("holds the token: it enters at once, with no message")
     else:
@@ -80,6 +82,8 @@ def on_workload(p):
 def on_timer(p, name):
     if name == "release":
         p.state["release"] = False
+    if name == "pass":
+        p.state["pass"] = False
     if name == "release" and p.state["want"] == "in":
         p.state["want"] = "idle"
         p.leave()
@@ -102,6 +106,7 @@ def on_message(p, m):
     take(p)
     if p.state["want"] == "wanting":
         p.cancel("pass")
+        p.state["pass"] = False
         enter(p)
         p.say("gets the token and enters the critical section")
     else:
@@ -131,4 +136,16 @@ def invariant_every_process_in_the_critical_section_has_its_release_armed(states
     for i, s in enumerate(states):
         if world.health[i] != "crashed" and s["want"] == "in" and not s["release"]:
             return False, "%d is in the critical section with no release armed: it will hold it for good" % (i + 1)
+    return True
+
+def invariant_a_holder_of_the_token_uses_it_or_passes_it_on(states, world):
+    # a token that stops (a holder that waits with it, or one with no pass
+    # armed) keeps every process out while a holder exists
+    for i, s in enumerate(states):
+        if not s["holds"] or world.health[i] == "crashed":
+            continue
+        if s["want"] == "wanting":
+            return False, "%d holds the token and wants the section, but has not entered it" % (i + 1)
+        if s["want"] == "idle" and not s.get("pass", False):
+            return False, "%d holds the token, does not want the section, and has no pass armed: the token stops here" % (i + 1)
     return True
