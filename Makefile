@@ -106,6 +106,7 @@ bench: build
 # -match, -sample, -runs) narrows it. make test keeps a few watched
 # mutants killed (cmd/mutants's test).
 mutants:
+	mkdir -p out
 	$(GO) run ./cmd/mutants -json out/mutants.json $(MUTANTS)
 
 # Load on 127.0.0.1: the page, the client and a deep link, calm and under
