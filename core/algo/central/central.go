@@ -231,8 +231,11 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			case ev.Msg.Value != p.Asked || p.State != mutex.Wanting:
 				// a copy of an old GRANT, or one for a request it forgot in
 				// a crash: hand it back, or nobody gets in again (the
-				// coordinator ignores it unless it is the grant it counts)
-				p.send(env, p.Coordinator, KindRelease, ev.Msg.Value)
+				// coordinator ignores it unless it is the grant it counts).
+				// It goes to the GRANT's sender, the coordinator that
+				// counts it: a process recovering with re-election knows
+				// no coordinator yet
+				p.send(env, ev.From, KindRelease, ev.Msg.Value)
 				env.Explain("%s gets a GRANT for its request #%d, which it is not waiting for (it is %s): it hands it back with RELEASE", me, ev.Msg.Value, p.State)
 				return
 			}

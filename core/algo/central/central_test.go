@@ -11,6 +11,7 @@ import (
 
 	"spacetime/core/algo/central"
 	"spacetime/core/algo/mutex"
+	"spacetime/core/campaign"
 	"spacetime/core/scenario"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
@@ -131,4 +132,18 @@ func TestReelectionSurvivesCrashes(t *testing.T) {
 		}
 	}
 	assert.Greater(t, elected, 150, "most runs elect a new coordinator")
+}
+
+// A process that recovers under re-election knows no coordinator yet; an
+// old GRANT that reaches it then goes back to its sender, the coordinator
+// that counts it (a variation of central-reelect, found by varying the
+// lessons in a campaign, sent it to nobody and panicked).
+func TestAnOldGrantGoesBackToItsSender(t *testing.T) {
+	lesson, err := scenario.Builtin("central-reelect")
+	require.NoError(t, err)
+	res := campaign.Run(central.Spec, 2625296509334572618, campaign.Options{Lesson: lesson})
+	require.Empty(t, res.Panic)
+	require.Empty(t, res.Error)
+	assert.Empty(t, res.Unexpected())
+	assert.Positive(t, res.Faults)
 }
