@@ -90,3 +90,27 @@ func TestListAndUnknownPackage(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "snapshot")
 }
+
+// Every mutant equivalent.txt explains still exists: a function that
+// changed shape renumbers its mutants, and an explanation that names none
+// would hide a survivor under another's reason.
+func TestEquivalentsNameMutants(t *testing.T) {
+	root, err := moduleRoot()
+	require.NoError(t, err)
+	eq := equivalents()
+	require.NotEmpty(t, eq)
+	byPackage := map[string]map[string]bool{}
+	for id, why := range eq {
+		assert.NotEmpty(t, why, id)
+		pkg := strings.Split(strings.TrimPrefix(id, "core/algo/"), "/")[0]
+		if byPackage[pkg] == nil {
+			ms, err := packageMutants(root, pkg)
+			require.NoError(t, err)
+			byPackage[pkg] = map[string]bool{}
+			for _, m := range ms {
+				byPackage[pkg][m.ID] = true
+			}
+		}
+		assert.True(t, byPackage[pkg][id], "equivalent.txt names %q, which is no mutant now (go run ./cmd/mutants -list -packages %s)", id, pkg)
+	}
+}
