@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -71,7 +70,7 @@ func baseline(root, dir string, algos []string, opt options) ([]Verdict, map[str
 		if err := os.MkdirAll(covDir, 0o755); err != nil {
 			return nil, nil, nil, err
 		}
-		cmd := exec.CommandContext(context.Background(), bin, "-judge", "-algorithms", a, "-runs", fmt.Sprint(opt.runs), "-seed", fmt.Sprint(opt.seed))
+		cmd := exec.Command(bin, "-judge", "-algorithms", a, "-runs", fmt.Sprint(opt.runs), "-seed", fmt.Sprint(opt.seed))
 		cmd.Env = append(os.Environ(), "GOCOVERDIR="+covDir)
 		started := time.Now()
 		out, err := cmd.Output()

@@ -36,7 +36,7 @@ type Mutant struct {
 	Func string `json:"func"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
-	// Kind is the kind of change (see Kinds); What says it in a few words
+	// Kind is the kind of change (one of the Kind constants); What says it in a few words
 	// ("< to <=", "drops env.Send(...)").
 	Kind string `json:"kind"`
 	What string `json:"what"`
@@ -56,10 +56,6 @@ const (
 	KindDropField = "drop-field"  // a message's field not filled in
 	KindReturn    = "return"      // a yes answered no, or a no yes
 )
-
-// Kinds lists the kinds of source mutant, in the order a function's are
-// numbered.
-var Kinds = []string{KindCompare, KindNegate, KindAndOr, KindDropCall, KindDropWrite, KindOffByOne, KindDropField, KindReturn}
 
 // Apply returns src with the mutant's change.
 func (m Mutant) Apply(src []byte) []byte {

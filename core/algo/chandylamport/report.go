@@ -185,9 +185,13 @@ func checkPartsDone(v sim.View) sim.Verdict {
 		if !everyoneRecorded(v, r) {
 			continue
 		}
+		// a part once done stays done (records survive a crash): the
+		// annotation index says so in one lookup, where partDone reads
+		// every channel of the part, at every step
+		doneAt := v.AnnotationSteps(rolePartDone, r)
 		for i := range v.N() {
 			to := sim.NodeID(i)
-			if v.Health(to) == sim.Crashed {
+			if v.Health(to) == sim.Crashed || doneAt[i] >= 0 {
 				continue
 			}
 			b := branch(v, to)
