@@ -447,6 +447,10 @@ type message struct {
 	words  []int64
 	fields *starlark.Dict
 	frozen bool
+	// kindValue is m.kind as a program reads it, made at its first
+	// reading: an invariant reads the kind of every message in flight at
+	// every step, and a text made into a value is an allocation.
+	kindValue starlark.Value
 }
 
 // carries says m is the message e in flight, as world.in_flight made it.
@@ -499,7 +503,10 @@ func (m *message) AttrNames() []string {
 func (m *message) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "kind":
-		return starlark.String(m.kind), nil
+		if m.kindValue == nil {
+			m.kindValue = starlark.String(m.kind)
+		}
+		return m.kindValue, nil
 	case "sender":
 		return intValue(m.sender), nil
 	case "receiver":

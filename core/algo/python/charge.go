@@ -106,47 +106,51 @@ func charged(b *starlark.Builtin) *starlark.Builtin {
 // comparing or hashing it reads), or more than limit once it passes
 // limit: the walk stops there.
 func deepSize(v starlark.Value, limit int) int {
-	n := 0
-	var walk func(v starlark.Value)
-	walk = func(v starlark.Value) {
-		if n > limit {
-			return
-		}
-		switch x := v.(type) {
-		case starlark.String:
-			n += len(x)
-		case starlark.Bytes:
-			n += len(x)
-		case *starlark.List:
-			n++
-			for i := range x.Len() {
-				walk(x.Index(i))
-			}
-		case starlark.Tuple:
-			n++
-			for _, e := range x {
-				walk(e)
-			}
-		case *starlark.Dict:
-			n++
-			for k, e := range x.Entries() {
-				walk(k)
-				walk(e)
-			}
-		case *starlark.Set:
-			n++
-			iter := x.Iterate()
-			var e starlark.Value
-			for iter.Next(&e) && n <= limit {
-				walk(e)
-			}
-			iter.Done()
-		default:
-			n++
-		}
+	m := sizeMeasure{limit: limit}
+	m.walk(v)
+	return m.n
+}
+
+// sizeMeasure is deepSize's walk: a method rather than a closure, which
+// would be made on the heap at every charged call (max, sorted, ...).
+type sizeMeasure struct{ n, limit int }
+
+func (m *sizeMeasure) walk(v starlark.Value) {
+	if m.n > m.limit {
+		return
 	}
-	walk(v)
-	return n
+	switch x := v.(type) {
+	case starlark.String:
+		m.n += len(x)
+	case starlark.Bytes:
+		m.n += len(x)
+	case *starlark.List:
+		m.n++
+		for i := range x.Len() {
+			m.walk(x.Index(i))
+		}
+	case starlark.Tuple:
+		m.n++
+		for _, e := range x {
+			m.walk(e)
+		}
+	case *starlark.Dict:
+		m.n++
+		for k, e := range x.Entries() {
+			m.walk(k)
+			m.walk(e)
+		}
+	case *starlark.Set:
+		m.n++
+		iter := x.Iterate()
+		var e starlark.Value
+		for iter.Next(&e) && m.n <= m.limit {
+			m.walk(e)
+		}
+		iter.Done()
+	default:
+		m.n++
+	}
 }
 
 // chargeReading charges a builtin or a method that compares or hashes

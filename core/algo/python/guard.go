@@ -828,53 +828,58 @@ func printWork(v starlark.Value, limit int) int {
 // measurePrint is a value's printedSize, and the work of writing its numbers
 // in digits.
 func measurePrint(v starlark.Value, limit int) (size, work int) {
-	var walk func(v starlark.Value)
-	walk = func(v starlark.Value) {
-		if size > limit {
-			return
-		}
-		switch v := v.(type) {
-		case starlark.String:
-			size += len(v) + 2
-		case starlark.Bytes:
-			size += len(v) + 3
-		case starlark.Int:
-			size += bitLen(v)/3 + 1 // its digits
-			work += intWork(bitLen(v), bitLen(v))
-		case *starlark.List:
-			size += 2
-			for i := range v.Len() {
-				walk(v.Index(i))
-				size += 2
-			}
-		case starlark.Tuple:
-			size += 2
-			for _, e := range v {
-				walk(e)
-				size += 2
-			}
-		case *starlark.Dict:
-			size += 2
-			for key, val := range v.Entries() {
-				walk(key)
-				walk(val)
-				size += 4
-			}
-		case *starlark.Set:
-			size += 5
-			iter := v.Iterate()
-			var e starlark.Value
-			for iter.Next(&e) && size <= limit {
-				walk(e)
-				size += 2
-			}
-			iter.Done()
-		default:
-			size += 24
-		}
+	m := printMeasure{limit: limit}
+	m.walk(v)
+	return m.size, m.work
+}
+
+// printMeasure is measurePrint's walk: a method rather than a closure,
+// which would be made on the heap at every print and every message sent.
+type printMeasure struct{ size, work, limit int }
+
+func (m *printMeasure) walk(v starlark.Value) {
+	if m.size > m.limit {
+		return
 	}
-	walk(v)
-	return size, work
+	switch v := v.(type) {
+	case starlark.String:
+		m.size += len(v) + 2
+	case starlark.Bytes:
+		m.size += len(v) + 3
+	case starlark.Int:
+		m.size += bitLen(v)/3 + 1 // its digits
+		m.work += intWork(bitLen(v), bitLen(v))
+	case *starlark.List:
+		m.size += 2
+		for i := range v.Len() {
+			m.walk(v.Index(i))
+			m.size += 2
+		}
+	case starlark.Tuple:
+		m.size += 2
+		for _, e := range v {
+			m.walk(e)
+			m.size += 2
+		}
+	case *starlark.Dict:
+		m.size += 2
+		for key, val := range v.Entries() {
+			m.walk(key)
+			m.walk(val)
+			m.size += 4
+		}
+	case *starlark.Set:
+		m.size += 5
+		iter := v.Iterate()
+		var e starlark.Value
+		for iter.Next(&e) && m.size <= m.limit {
+			m.walk(e)
+			m.size += 2
+		}
+		iter.Done()
+	default:
+		m.size += 24
+	}
 }
 
 // boundedPow is pow(x, y): x to the power y, for whole numbers (Starlark
