@@ -146,8 +146,8 @@ var Spec = &sim.Spec{
 			{Name: CmdSend, Help: "send a message to another process", Target: true},
 		},
 		Switches: []sim.Switch{
-			{Param: "coordinated", Label: "coordinated checkpoints", Help: "process 1 takes global checkpoints with Chandy–Lamport markers instead of every process checkpointing on its own; recovery restores the last global one"},
-			{Param: "two_phase", Label: "two-phase checkpoints", Help: "process 1 takes global checkpoints with the blocking two-phase protocol (TENTATIVE, ACK, COMMIT) instead of markers: no process sends between its checkpoint and DONE, and nothing in transit is recorded"},
+			{Param: "coordinated", Variant: true, Label: "coordinated checkpoints", Help: "process 1 takes global checkpoints with Chandy–Lamport markers instead of every process checkpointing on its own; recovery restores the last global one"},
+			{Param: "two_phase", Variant: true, Label: "two-phase checkpoints", Help: "process 1 takes global checkpoints with the blocking two-phase protocol (TENTATIVE, ACK, COMMIT) instead of markers: no process sends between its checkpoint and DONE, and nothing in transit is recorded"},
 		},
 	},
 	Picture: sim.PictureSpec{
@@ -169,10 +169,11 @@ var Spec = &sim.Spec{
 	},
 	New: newProcs,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{consistentLine, noLostMessage},
+		Invariants: []sim.Invariant{consistentLine, noLostMessage, inTransitHeld},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: ConsistentName, Faults: []string{"fifo"}, Why: "without FIFO a message sent after its sender's marker can arrive before the receiver's, and a global checkpoint then records a receipt without its send"},
 			{Invariant: NoLostName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a global checkpoint records only what arrives before the markers: a message the network loses, or one that overtakes a marker, is not in it"},
+			{Invariant: InTransitName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a message the network loses never reaches its part, and one that overtakes its sender's marker is recorded though sent after the sender's point"},
 		},
 	},
 	Figures: sim.FigureSpec{

@@ -12,6 +12,7 @@ import (
 const (
 	ConsistentName = "the recovery line is consistent"
 	NoLostName     = "a global checkpoint loses no message"
+	InTransitName  = "a global checkpoint holds what was in transit at its cut"
 )
 
 func proc(v sim.View, id sim.NodeID) *Proc { return v.Node(id).(*Proc) }
@@ -160,6 +161,77 @@ var noLostMessage = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// inTransitHeld is the marker rule's promise, checked on every global
+// checkpoint the moment its last part is kept, crash or not, rather than
+// only when a recovery restores it: what each part took from q, before
+// its point or recorded as that channel's state, is exactly what q's part
+// had sent it. Fewer is a message a restore would lose (a part kept before
+// its channel's marker came); more, one it would take twice.
+var inTransitHeld = sim.Invariant{
+	Name:  InTransitName,
+	Help:  "with coordinated checkpoints taken with markers, once every process has kept its part of a global checkpoint, each part holds every message the others' parts had sent it: taken before its point, or recorded as the channel's state, and none twice",
+	Check: checkInTransit,
+}
+
+func checkInTransit(v sim.View) sim.Verdict {
+	if ps := proc(v, Manager).params; !ps.Coordinated || ps.TwoPhase {
+		return sim.Verdict{OK: true}
+	}
+	// the latest global checkpoint every process has kept: the ones
+	// before it were checked when they were
+	g := 0
+	for i := range v.N() {
+		last := lastKept(proc(v, sim.NodeID(i)))
+		if last == 0 {
+			return sim.Verdict{OK: true}
+		}
+		if g == 0 || last < g {
+			g = last
+		}
+	}
+	for j := range v.N() {
+		to := partOf(proc(v, sim.NodeID(j)), g)
+		if to == nil {
+			return sim.Verdict{OK: true} // forgotten by a restore since
+		}
+		for q := range v.N() {
+			from := partOf(proc(v, sim.NodeID(q)), g)
+			if q == j || from == nil {
+				continue
+			}
+			sent, held := from.Sent[j], to.Recv[q]+to.Channel[q]
+			switch {
+			case held < sent:
+				return sim.Verdict{Detail: fmt.Sprintf("%s's part of global checkpoint %d holds %d of the %d messages %s's part had sent it: a restore would lose %d", v.Name(sim.NodeID(j)), g, held, sent, v.Name(sim.NodeID(q)), sent-held)}
+			case held > sent:
+				return sim.Verdict{Detail: fmt.Sprintf("%s's part of global checkpoint %d holds %d messages from %s, whose part had sent it %d: a restore would take %d twice, or one never sent", v.Name(sim.NodeID(j)), g, held, v.Name(sim.NodeID(q)), sent, held-sent)}
+			}
+		}
+	}
+	return sim.Verdict{OK: true}
+}
+
+// lastKept is the global checkpoint the process kept last, 0 if none
+// since its last restore.
+func lastKept(p *Proc) int {
+	for k := len(p.Checkpoints) - 1; k >= 0; k-- {
+		if r := p.Checkpoints[k].Round; r > 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// partOf is the process's kept part of global checkpoint g, or nil.
+func partOf(p *Proc, g int) *Checkpoint {
+	for k := len(p.Checkpoints) - 1; k >= 0; k-- {
+		if p.Checkpoints[k].Round == g {
+			return &p.Checkpoints[k]
+		}
+	}
+	return nil
 }
 
 // lines draws the recovery under way, or the last one: a dashed
