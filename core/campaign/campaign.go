@@ -212,8 +212,11 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 		Seed:        g.seed,
 		Params:      params,
 	}
+	if s, err = g.variants(s); err != nil {
+		return nil, err
+	}
 	switch k := g.rng.IntN(10); {
-	case k < 5 || g.spec.Checks.MaxDelay > 0: // timeouts need time to mean something
+	case k < 5 || g.maxDelay(s) > 0: // timeouts need time to mean something
 		s.Scheduler = string(engine.Earliest)
 	case k < 9:
 		s.Scheduler = string(engine.Random)
@@ -224,7 +227,7 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 	if g.dice.OneIn(10) {
 		s.RNG = string(engine.Python)
 	}
-	g.network(&s.Network)
+	g.network(&s.Network, g.maxDelay(s))
 	if g.allows("drop") && g.dice.OneIn(10) {
 		// the network's own random loss is the drop fault, spread out
 		s.Network.Loss = []float64{0.01, 0.05, 0.2}[g.rng.IntN(3)]
@@ -242,12 +245,52 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 	return s, s.Validate()
 }
 
-// network draws the channels' delay and, when the fifo fault is allowed,
-// whether they start out of order.
-func (g *gen) network(nw *scenario.Network) {
+// variants flips each of the algorithm's variant switches away from its
+// default in half the runs. It draws nothing for an algorithm without
+// one, whose runs stay as they were drawn before variants were.
+func (g *gen) variants(s *scenario.Scenario) (*scenario.Scenario, error) {
+	params := map[string]any{}
+	flipped := false
+	for _, sw := range g.spec.Learner.Switches {
+		if !sw.Variant || g.rng.IntN(2) == 0 {
+			continue
+		}
+		if !flipped && len(s.Params) > 0 {
+			if err := json.Unmarshal(s.Params, &params); err != nil {
+				return nil, fmt.Errorf("params: %w", err)
+			}
+		}
+		params[sw.Param], flipped = !sw.Default, true
+	}
+	if flipped {
+		raw, err := json.Marshal(params)
+		if err != nil {
+			return nil, err
+		}
+		s.Params = raw
+	}
+	return s, nil
+}
+
+// maxDelay is the longest a message of s may take for its timeouts to
+// work: the algorithm's bound, or that of a switch s turns on (central's
+// re-election), whichever is shorter; 0 for none.
+func (g *gen) maxDelay(s *scenario.Scenario) sim.Time {
+	most := g.spec.Checks.MaxDelay
+	for _, sw := range g.spec.Learner.Switches {
+		if sw.MaxDelay > 0 && (most == 0 || sw.MaxDelay < most) && s.Switched(sw) {
+			most = sw.MaxDelay
+		}
+	}
+	return most
+}
+
+// network draws the channels' delay, within most ticks when most is not
+// 0, and, when the fifo fault is allowed, whether they start out of order.
+func (g *gen) network(nw *scenario.Network, most sim.Time) {
 	lo := sim.Time(g.rng.IntN(4))
 	nw.Delay = []sim.Time{lo, lo + sim.Time(g.rng.IntN(11))}
-	if most := g.spec.Checks.MaxDelay; most > 0 {
+	if most > 0 {
 		lo = min(lo, most)
 		nw.Delay = []sim.Time{lo, lo + sim.Time(g.rng.IntN(int(most-lo)+1))}
 	}
@@ -285,7 +328,7 @@ func (g *gen) vary(lesson *scenario.Scenario) (*scenario.Scenario, error) {
 	}
 	if g.dice.OneIn(2) {
 		fifo := s.FIFO()
-		g.network(&s.Network)
+		g.network(&s.Network, g.maxDelay(s))
 		if !fifo || !g.allows("fifo") {
 			// a lesson's channels stay as it made them, unless they are
 			// FIFO and the campaign may start them without

@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/all"
+	"spacetime/core/algo/central"
 	"spacetime/core/algo/chandylamport"
+	"spacetime/core/algo/checkpoint"
 	"spacetime/core/faults"
 	"spacetime/core/scenario"
 	"spacetime/core/sim"
@@ -320,4 +322,47 @@ func withScript(t *testing.T, s *scenario.Scenario, script string) *scenario.Sce
 	out, err := scenario.Parse(c.JSON())
 	require.NoError(t, err)
 	return out
+}
+
+// A variant switch is drawn either way, with the timing its timeouts
+// need; a switch that breaks a rule on purpose is never drawn.
+func TestVariantsAreDrawn(t *testing.T) {
+	coordinated, reelect, erratum := map[bool]int{}, map[bool]int{}, 0
+	for i := range seeds() {
+		s, err := Generate(checkpoint.Spec, RunSeed(3, checkpoint.ID, i), Options{})
+		require.NoError(t, err)
+		coordinated[s.Switched(checkpoint.Spec.Learner.Switches[0])]++
+
+		s, err = Generate(central.Spec, RunSeed(3, central.ID, i), Options{})
+		require.NoError(t, err)
+		on := s.Switched(central.Reelect)
+		reelect[on]++
+		if on {
+			assert.LessOrEqual(t, s.Network.Delay[1], central.Reelect.MaxDelay, "%s", s.JSON())
+			assert.Equal(t, "earliest", s.Scheduler, "timeouts need time to mean something")
+		}
+
+		s, err = Generate(chandylamport.Spec, RunSeed(3, chandylamport.ID, i), Options{})
+		require.NoError(t, err)
+		for _, sw := range chandylamport.Spec.Learner.Switches {
+			if s.Switched(sw) != sw.Default {
+				erratum++
+			}
+		}
+	}
+	assert.Positive(t, coordinated[true])
+	assert.Positive(t, coordinated[false])
+	assert.Positive(t, reelect[true])
+	assert.Positive(t, reelect[false])
+	assert.Zero(t, erratum, "the course's errata are lessons, never drawn")
+}
+
+// A known limit that needs a switch excuses only runs that turn it on:
+// central's coordinator is fooled by a pause only with re-election.
+func TestLimitsWhenSwitched(t *testing.T) {
+	pause := map[string]bool{"pause": true}
+	_, excused := central.Spec.Excuses(mutex.SafetyName, pause, nil)
+	assert.False(t, excused)
+	_, excused = central.Spec.Excuses(mutex.SafetyName, pause, map[string]bool{central.Reelect.Param: true})
+	assert.True(t, excused)
 }

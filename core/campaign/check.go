@@ -122,12 +122,23 @@ func Check(s *scenario.Scenario) (res Result) {
 		v := Violation{Invariant: f.Name, Step: f.Step + 1, Detail: f.Detail, Faults: usedBy(spec, recs, f.Step, from)}
 		if s.Expected(f.Name) {
 			v.Expected, v.Why = true, "the scenario declares it (expect.violations)"
-		} else if why, ok := spec.Excuses(f.Name, set(v.Faults)); ok {
+		} else if why, ok := spec.Excuses(f.Name, set(v.Faults), switchedOn(spec, s)); ok {
 			v.Expected, v.Why = true, why
 		}
 		res.Violations = append(res.Violations, v)
 	}
 	return res
+}
+
+// switchedOn is the set of the params of the switches s turns on.
+func switchedOn(spec *sim.Spec, s *scenario.Scenario) map[string]bool {
+	on := map[string]bool{}
+	for _, sw := range spec.Learner.Switches {
+		if s.Switched(sw) {
+			on[sw.Param] = true
+		}
+	}
+	return on
 }
 
 // startingFaults are the faults a scenario has before its first step.

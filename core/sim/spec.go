@@ -267,6 +267,18 @@ type Switch struct {
 	// Label names it beside its checkbox ("fencing tokens"); Help says
 	// what it changes.
 	Label, Help string
+	// Variant says either setting is a correct version of the algorithm
+	// (coordinated or independent checkpoints, re-election or none),
+	// held to the same invariants within the same known limits, so a
+	// campaign draws it either way: code that only the other setting runs
+	// is checked too. A switch that breaks a rule on purpose (a course
+	// text's erratum, fencing turned off) is no variant: only lessons
+	// turn it.
+	Variant bool
+	// MaxDelay, when set, is the longest a message may take for the
+	// timeouts that the switch turned on brings to work, as
+	// CheckSpec.MaxDelay is for the algorithm's own.
+	MaxDelay Time
 }
 
 // Measure is a quantity conserved between the processes and their
@@ -423,15 +435,20 @@ type KnownLimit struct {
 	// Always says the algorithm breaks this way with no fault at all
 	// (Maekawa's deadlock): every run excuses it.
 	Always bool
+	// When, if set, is the param of a switch the limit needs turned on:
+	// central's re-election brings timeouts, and with them the faults
+	// that fool a timeout. Unless is one it needs off: Maekawa's deadlock
+	// is no limit of the version with INQUIRE.
+	When, Unless string
 	// Why says it in a sentence, for the campaign's summary.
 	Why string
 }
 
 // Excuses reports whether the limits expect invariant inv to fail in a run
-// with the given faults, and why.
-func (s *Spec) Excuses(inv string, faults map[string]bool) (string, bool) {
+// with the given faults and the switches whose params are on, and why.
+func (s *Spec) Excuses(inv string, faults, on map[string]bool) (string, bool) {
 	for _, l := range s.Checks.KnownLimits {
-		if l.Invariant != inv {
+		if l.Invariant != inv || l.When != "" && !on[l.When] || l.Unless != "" && on[l.Unless] {
 			continue
 		}
 		if l.Always {

@@ -71,13 +71,13 @@ func TestMutexUnderPauses(t *testing.T) {
 					if spec.ID == "maekawa" && f.Name == mutex.DeadlockName && strings.HasPrefix(f.Detail, "a wait-for cycle") {
 						continue
 					}
-					if _, excused := spec.Excuses(f.Name, map[string]bool{"pause": true}); excused && f.Name != mutex.DeadlockName {
+					if _, excused := spec.Excuses(f.Name, map[string]bool{"pause": true}, nil); excused && f.Name != mutex.DeadlockName {
 						continue
 					}
 					require.Failf(t, "invariant failed", "seed %d: %s: %s\n%s", seed, f.Name, f.Detail, doc)
 				}
 				m := algotest.Metrics(r)
-				if _, excused := spec.Excuses(mutex.SafetyName, map[string]bool{"pause": true}); !excused {
+				if _, excused := spec.Excuses(mutex.SafetyName, map[string]bool{"pause": true}, nil); !excused {
 					require.LessOrEqual(t, m["max_in_cs"], 1, doc)
 				}
 				if m["deadlock"] == false {

@@ -66,6 +66,7 @@ var Spec = &sim.Spec{
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
 			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
+			{Invariant: mutex.SafetyName, When: Reelect.Param, Faults: []string{"pause", "delay", "drop", "cut", "partition"}, Why: "with re-election, a timeout stands in for a failure detector: a coordinator that is paused, slow or cut off looks gone, and the one elected in its place grants the section while the old one's holder is still in it"},
 		},
 	},
 	Figures: sim.FigureSpec{

@@ -32,7 +32,7 @@ const (
 )
 
 // Reelect is the switch that makes the processes elect a new coordinator.
-var Reelect = sim.Switch{Param: "reelect", Label: "re-election", Help: "Run the same schedule again with the processes electing a new coordinator (bully) when theirs stops answering, or waiting for ever"}
+var Reelect = sim.Switch{Param: "reelect", Variant: true, MaxDelay: 2, Label: "re-election", Help: "Run the same schedule again with the processes electing a new coordinator (bully) when theirs stops answering, or waiting for ever"}
 
 // watch arms the check of the coordinator, while the process waits.
 func (p *Process) watch(env *sim.Env) {

@@ -120,7 +120,7 @@ var Spec = &sim.Spec{
 		{Name: KindExpired, Role: sim.RoleControl, Tone: sim.Red, Glyph: sim.GlyphPlus},
 	}, fencing.Kinds...),
 	Learner: sim.LearnerSpec{
-		Switches: []sim.Switch{fencing.Fencing, {Param: "herd", Label: "herd", Help: "Run the same schedule again with every waiting client watching the holder's entry, so that each release wakes them all, or only its predecessor's"}},
+		Switches: []sim.Switch{fencing.Fencing, {Param: "herd", Variant: true, Label: "herd", Help: "Run the same schedule again with every waiting client watching the holder's entry, so that each release wakes them all, or only its predecessor's"}},
 		Commands: []sim.CommandSpec{fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")},
 	},
 	Picture: sim.PictureSpec{

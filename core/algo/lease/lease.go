@@ -78,7 +78,7 @@ type Params struct {
 
 // WallClock is the switch between a client that judges its lease by a
 // timer and one that reads its wall clock.
-var WallClock = sim.Switch{Param: "wall_clock", Label: "wall clock", Help: "Run the same schedule again with each client, and the service, judging a lease by its own wall clock instead of a timer, or by a timer"}
+var WallClock = sim.Switch{Param: "wall_clock", Variant: true, Label: "wall clock", Help: "Run the same schedule again with each client, and the service, judging a lease by its own wall clock instead of a timer, or by a timer"}
 
 var clientCommand = fencing.ClientCommand
 

@@ -59,7 +59,7 @@ type Params struct {
 
 // InquireSwitch is the switch to the deadlock-free version.
 var InquireSwitch = sim.Switch{
-	Param: "inquire", Label: "INQUIRE, YIELD and FAILED",
+	Param: "inquire", Variant: true, Label: "INQUIRE, YIELD and FAILED",
 	Help: "run Maekawa's deadlock-free version: requests are ordered by Lamport timestamp; a member whose vote is held by a later request asks for it back (INQUIRE), the holder gives it back (YIELD) once it knows it cannot win yet (FAILED from another member), and the member votes for the earlier request. Like the paper, it assumes FIFO channels",
 }
 
@@ -90,7 +90,8 @@ var Spec = &sim.Spec{
 	Checks: sim.CheckSpec{
 		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release},
 		KnownLimits: []sim.KnownLimit{
-			{Invariant: mutex.DeadlockName, Always: true, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
+			{Invariant: mutex.DeadlockName, Always: true, Unless: InquireSwitch.Param, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
+			{Invariant: mutex.DeadlockName, When: InquireSwitch.Param, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "INQUIRE and YIELD break every wait-for cycle only while each message arrives, in order: a lost vote or INQUIRE, a crashed member, or an INQUIRE that overtakes the vote it asks about leaves a cycle standing"},
 			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a member that crashes and recovers has forgotten whom it voted for, and votes again"},
 		},
 	},

@@ -161,7 +161,7 @@ var Spec = &sim.Spec{
 				Takes: func(v sim.View, id sim.NodeID) bool { return v.Node(id).(*Server).Role != Leader }, Who: "followers and candidates (a leader has no election timer)"},
 		},
 		Switches: []sim.Switch{
-			{Param: "randomized", Default: true, Label: "randomized timeouts", Help: "Run the same schedule again with every election timeout the same: candidates that start together split the votes"},
+			{Param: "randomized", Default: true, Variant: true, Label: "randomized timeouts", Help: "Run the same schedule again with every election timeout the same: candidates that start together split the votes"},
 			{Param: "count_replicas", Default: false, Label: "commit by counting replicas (wrong)", Help: "Run the same schedule again with the rule of the paper's Figure 8: an entry of an earlier term counts as committed once a majority holds it"},
 		},
 	},

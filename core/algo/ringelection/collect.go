@@ -9,7 +9,7 @@ import (
 // CollectSwitch is the switch to the ring election whose ELECTION
 // collects every id, seed 000's first ring election.
 var CollectSwitch = sim.Switch{
-	Param: "collect_ids", Label: "collect every id",
+	Param: "collect_ids", Variant: true, Label: "collect every id",
 	Help: "run the ring election whose ELECTION collects the id of every process it passes, the first that seed 000 describes (Le Lann's): it comes back to its starter, which announces the largest id with an ELECTED that goes all the way round. 2N messages from any starter, but each carries up to N ids, and when every process starts, every ELECTION goes all the way round",
 }
 
