@@ -27,6 +27,9 @@ var watched = []struct {
 	{"core/algo/ricartagrawala/ricart.go (*Process).request and-or#2", []string{"ricart-agrawala"}},
 	// the shared marker rule: a channel recorded past its marker
 	{"core/algo/snapshot/snapshot.go (*Part).Marker drop-update#2", []string{"chandy-lamport", "snapshot-termination"}},
+	// a part done before every channel's marker has come (the texts'
+	// rule 4): a global checkpoint misses what was in transit at its cut
+	{"core/algo/snapshot/snapshot.go (*Part).Complete return#2", []string{"checkpoint"}},
 }
 
 func TestWatchedMutantsAreKilled(t *testing.T) {
