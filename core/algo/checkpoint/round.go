@@ -154,6 +154,15 @@ func (p *Proc) twoPhase(env *sim.Env, ev sim.Event) {
 	}
 	switch ev.Msg.Kind {
 	case KindCheckpointRequest:
+		overtook := ""
+		if p.Blocked && p.blockedRound < g {
+			// process 1 starts a global checkpoint only once the last is
+			// done: its DONE is on its way, overtaken on a channel that
+			// keeps no order, and a process that waited for it would
+			// never answer this one
+			overtook = fmt.Sprintf(", taking it as the DONE of global checkpoint %d that it overtook (process 1 starts one only once the last is done)", p.blockedRound)
+			p.unblock(env)
+		}
 		if p.Blocked || p.lastRound() >= g {
 			env.Explain("%s drops a CHECKPOINT of global checkpoint %d: it has saved its part already", me, g)
 			return
@@ -161,7 +170,7 @@ func (p *Proc) twoPhase(env *sim.Env, ev sim.Event) {
 		p.saveAndBlock(env, g)
 		env.Send(ev.From, sim.Message{Kind: KindAck, Value: int64(g), Label: fmt.Sprintf("ACK %d", g), Data: []int64{int64(p.Epoch)}})
 		p.Coordination++
-		env.Explain("%s saves its checkpoint for global checkpoint %d (work %d), stops sending application messages, and answers ACK", me, g, p.Work)
+		env.Explain("%s saves its checkpoint for global checkpoint %d (work %d)%s, stops sending application messages, and answers ACK", me, g, p.Work, overtook)
 	case KindAck:
 		if !p.Blocked || p.blockedRound != g {
 			env.Explain("%s drops %s's ACK of global checkpoint %d: that one is not waiting for ACKs", me, them, g)
