@@ -212,3 +212,24 @@ func TestRestartReplaysChannelState(t *testing.T) {
 	assert.Equal(t, 2, m["work"])
 	assert.Contains(t, algotest.Captions(r), "the 0 unit(s) of work since are lost")
 }
+
+// A two-phase CHECKPOINT that overtakes the last DONE, on channels that
+// keep no order, stands for that DONE: process 1 starts a global
+// checkpoint only once the last is done. A process that dropped it, still
+// holding its sends for the DONE, never answered, and process 1 held its
+// own for good.
+func TestCheckpointOvertakingDoneIsAnswered(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "checkpoint", "n": 2, "seed": 1, "params": {"two_phase": true, "interval": 0},
+		"network": {"delay": [1, 1], "fifo": false},
+		"script": [{"at": 1, "node": 1, "command": "checkpoint"}, {"at": 4, "fault": "delay", "msg": 2, "for": 6},
+			{"at": 4, "node": 1, "command": "checkpoint"}],
+		"until": {"quiescent": true}}`)
+	require.Empty(t, algotest.Failed(r))
+	assert.Contains(t, algotest.Captions(r), "taking it as the DONE of global checkpoint 1 that it overtook")
+	m := algotest.Metrics(r)
+	assert.Equal(t, 2*3*(2-1), m["two_phase_messages"], "two global checkpoints, 3(N−1) messages each")
+	v := r.At(r.Len()).View()
+	for i := range 2 {
+		assert.False(t, v.Node(sim.NodeID(i)).(*checkpoint.Proc).Blocked, "process %d sends again", i+1)
+	}
+}

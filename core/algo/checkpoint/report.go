@@ -13,6 +13,8 @@ const (
 	ConsistentName = "the recovery line is consistent"
 	NoLostName     = "a global checkpoint loses no message"
 	InTransitName  = "a global checkpoint holds what was in transit at its cut"
+	RecoveryName   = "a recovery runs to its end"
+	RoundName      = "a global checkpoint under way completes"
 )
 
 func proc(v sim.View, id sim.NodeID) *Proc { return v.Node(id).(*Proc) }
@@ -232,6 +234,83 @@ func partOf(p *Proc, g int) *Checkpoint {
 		}
 	}
 	return nil
+}
+
+// recoveryEnds is the recovery's liveness, read off the world rather than
+// off process 1's bookkeeping: while a process is stopped for recovery,
+// something must be on its way to move the recovery on. A process stopped
+// with no recovery message in flight, no process down or paused (whose
+// restart or waking brings one), and no rollback of process 1's armed, is
+// stopped for good.
+var recoveryEnds = sim.Invariant{
+	Name:  RecoveryName,
+	Help:  "while a process is stopped for recovery, something moves the recovery on: a recovery message on its way (FAILED, REQUEST, INFO, ROLLBACK, RESTORED, RESUME), a process down or paused, or process 1's next rollback armed",
+	Check: checkRecoveryEnds,
+}
+
+// recoveryKinds are the messages that move a recovery on.
+var recoveryKinds = []string{KindFailed, KindRequest, KindInfo, KindRollback, KindRestored, KindResume}
+
+func checkRecoveryEnds(v sim.View) sim.Verdict {
+	stopped := sim.NodeID(sim.None)
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		switch {
+		case v.Health(id) != sim.Up:
+			return sim.Verdict{OK: true}
+		case stopped == sim.None && proc(v, id).Frozen:
+			stopped = id
+		}
+	}
+	if stopped == sim.None {
+		return sim.Verdict{OK: true}
+	}
+	for _, k := range recoveryKinds {
+		if v.InFlightTotal(k).Count > 0 {
+			return sim.Verdict{OK: true}
+		}
+	}
+	if _, armed := v.Timer(Manager, timerPropagate); armed {
+		return sim.Verdict{OK: true}
+	}
+	return sim.Verdict{Detail: fmt.Sprintf("%s is stopped for recovery, and nothing is on its way to move the recovery on: no recovery message in flight, nobody down, no rollback armed", v.Name(stopped))}
+}
+
+// roundEnds is a global checkpoint's liveness, read off the channels: a
+// process whose part is under way (markers: not every marker in; two-phase:
+// its sends held for DONE) waits for a message of the protocol, so while
+// none is on its way, nobody is down or paused and no recovery is under
+// way, its part can never end.
+var roundEnds = sim.Invariant{
+	Name:  RoundName,
+	Help:  "while a process's part of a global checkpoint is under way (waiting for markers, or holding its sends for DONE), a message of the protocol is on its way to end it, or a process is down, paused or stopped for recovery",
+	Check: checkRoundEnds,
+}
+
+// roundKinds are the messages that move a global checkpoint on.
+var roundKinds = []string{KindMarker, KindCheckpointRequest, KindAck, KindDone}
+
+func checkRoundEnds(v sim.View) sim.Verdict {
+	waiting := sim.NodeID(sim.None)
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		p := proc(v, id)
+		switch {
+		case v.Health(id) != sim.Up || p.Frozen:
+			return sim.Verdict{OK: true}
+		case waiting == sim.None && (len(p.rounds) > 0 || p.Blocked):
+			waiting = id
+		}
+	}
+	if waiting == sim.None {
+		return sim.Verdict{OK: true}
+	}
+	for _, k := range roundKinds {
+		if v.InFlightTotal(k).Count > 0 {
+			return sim.Verdict{OK: true}
+		}
+	}
+	return sim.Verdict{Detail: fmt.Sprintf("%s's part of a global checkpoint is under way, and no message of the protocol is on its way to end it", v.Name(waiting))}
 }
 
 // lines draws the recovery under way, or the last one: a dashed
