@@ -13,6 +13,40 @@ func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) 
 
 var deadlock = mutex.DeadlockPointing(blocked, cycleMessages)
 
+// CycleName names the invariant that a deadlock is the algorithm's own.
+const CycleName = "a deadlock is a wait-for cycle"
+
+// onlyCycles holds Maekawa's deadlocks, a known limit of the seed's
+// algorithm, to their known shape: when nobody can get in, every vote a
+// waiting process lacks is held by another waiting process, which makes a
+// wait-for cycle. A vote given to nobody, or to a process that no longer
+// wants it, is no cycle but a lost vote.
+var onlyCycles = mutex.Stuck(CycleName, "when nobody can get into the section, every vote a waiting process lacks is held by another waiting process: the deadlock is a wait-for cycle, not a vote lost", unexplainedWait, nil)
+
+// unexplainedWait names a wait of a stuck section that no other waiting
+// process explains, or says "" when every wait is on one.
+func unexplainedWait(v sim.View) string {
+	for _, id := range mutex.Waiting(v) {
+		p := process(v, id)
+		for _, m := range p.Set {
+			if p.Votes[m] {
+				continue
+			}
+			switch h := process(v, m).Voted.From; {
+			case v.Health(m) == sim.Crashed:
+				return fmt.Sprintf("%s waits for the vote of %s, which has crashed", v.Name(id), v.Name(m))
+			case h == sim.None:
+				return fmt.Sprintf("%s waits for the vote of %s, which has given it to nobody, and none is on its way", v.Name(id), v.Name(m))
+			case h == id:
+				return fmt.Sprintf("%s waits for the vote of %s, which has voted for it, and the vote is not on its way", v.Name(id), v.Name(m))
+			case process(v, h).State != mutex.Wanting:
+				return fmt.Sprintf("%s waits for the vote of %s, which gave it to %s, which no longer wants the section", v.Name(id), v.Name(m), v.Name(h))
+			}
+		}
+	}
+	return ""
+}
+
 // Edge is one wait of a wait-for graph: Waiter needs the vote of Member,
 // which Member gave to Holder.
 type Edge struct {
