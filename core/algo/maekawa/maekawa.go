@@ -94,6 +94,7 @@ var Spec = &sim.Spec{
 			{Invariant: mutex.DeadlockName, When: InquireSwitch.Param, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "INQUIRE and YIELD break every wait-for cycle only while each message arrives, in order: a lost vote or INQUIRE, a crashed member, or an INQUIRE that overtakes the vote it asks about leaves a cycle standing"},
 			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a member that crashes and recovers has forgotten whom it voted for, and votes again"},
 			{Invariant: CycleName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a vote or a request the network loses, or held by a crashed member, never comes: the wait is on nothing"},
+			{Invariant: CycleName, When: InquireSwitch.Param, Faults: []string{"fifo"}, Why: "INQUIRE and YIELD assume FIFO channels: a vote that overtakes, or is overtaken by, the INQUIRE or YIELD it is about leaves a member's vote where no waiting process holds it"},
 		},
 	},
 	Figures: sim.FigureSpec{
