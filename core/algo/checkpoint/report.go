@@ -15,6 +15,7 @@ const (
 	InTransitName  = "a global checkpoint holds what was in transit at its cut"
 	RecoveryName   = "a recovery runs to its end"
 	RoundName      = "a global checkpoint under way completes"
+	ScheduleName   = "the next checkpoint is always due"
 )
 
 func proc(v sim.View, id sim.NodeID) *Proc { return v.Node(id).(*Proc) }
@@ -311,6 +312,36 @@ func checkRoundEnds(v sim.View) sim.Verdict {
 		}
 	}
 	return sim.Verdict{Detail: fmt.Sprintf("%s's part of a global checkpoint is under way, and no message of the protocol is on its way to end it", v.Name(waiting))}
+}
+
+// onSchedule says checkpoints keep being taken: with params.interval set,
+// every process that is up and working (process 1 alone, when they are
+// coordinated) has its next checkpoint's timer armed. A process stopped
+// for recovery arms it again when it resumes.
+var onSchedule = sim.Invariant{
+	Name:  ScheduleName,
+	Help:  "with params.interval set, every process that is up and working has its next checkpoint armed (process 1 its next global checkpoint, when they are coordinated)",
+	Check: checkSchedule,
+}
+
+func checkSchedule(v sim.View) sim.Verdict {
+	ps := proc(v, Manager).params
+	if ps.Interval == 0 {
+		return sim.Verdict{OK: true}
+	}
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		if ps.Coordinated && id != Manager {
+			break
+		}
+		if p := proc(v, id); v.Health(id) == sim.Crashed || p.Frozen || len(p.Checkpoints) == 0 {
+			continue // down, stopped, or not yet started (start saves c.0)
+		}
+		if _, armed := v.Timer(id, timerCheckpoint); !armed {
+			return sim.Verdict{Detail: fmt.Sprintf("%s works with no checkpoint armed: it will never take another", v.Name(id))}
+		}
+	}
+	return sim.Verdict{OK: true}
 }
 
 // lines draws the recovery under way, or the last one: a dashed
