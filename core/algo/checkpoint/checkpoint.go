@@ -169,10 +169,11 @@ var Spec = &sim.Spec{
 	},
 	New: newProcs,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{consistentLine, noLostMessage, inTransitHeld, roundEnds, recoveryEnds, onSchedule},
+		Invariants: []sim.Invariant{consistentLine, noLostMessage, inTransitHeld, roundEnds, recoveryEnds, onSchedule, droppedForAReason},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: ConsistentName, Faults: []string{"fifo"}, Why: "without FIFO a message sent after its sender's marker can arrive before the receiver's, and a global checkpoint then records a receipt without its send"},
 			{Invariant: NoLostName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a global checkpoint records only what arrives before the markers: a message the network loses, or one that overtakes a marker, is not in it"},
+			{Invariant: DroppedName, Faults: []string{"fifo"}, Why: "a process keeps the highest message number it took from each sender, as the line's counts do: a message that another overtook looks taken already, and is dropped"},
 			{Invariant: RoundName, Faults: []string{"drop", "cut", "partition"}, Why: "a marker, CHECKPOINT, ACK or DONE is sent once: one the network loses leaves its global checkpoint under way for good"},
 			{Invariant: RecoveryName, Faults: []string{"drop", "cut", "partition"}, Why: "recovery messages are sent once: a FAILED, REQUEST, INFO, ROLLBACK, RESTORED or RESUME that the network loses leaves the processes stopped for good"},
 			{Invariant: InTransitName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a message the network loses never reaches its part, and one that overtakes its sender's marker is recorded though sent after the sender's point"},

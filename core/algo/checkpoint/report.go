@@ -16,6 +16,7 @@ const (
 	RecoveryName   = "a recovery runs to its end"
 	RoundName      = "a global checkpoint under way completes"
 	ScheduleName   = "the next checkpoint is always due"
+	DroppedName    = "a message is dropped only for a reason"
 )
 
 func proc(v sim.View, id sim.NodeID) *Proc { return v.Node(id).(*Proc) }
@@ -340,6 +341,38 @@ func checkSchedule(v sim.View) sim.Verdict {
 		if _, armed := v.Timer(id, timerCheckpoint); !armed {
 			return sim.Verdict{Detail: fmt.Sprintf("%s works with no checkpoint armed: it will never take another", v.Name(id))}
 		}
+	}
+	return sim.Verdict{OK: true}
+}
+
+// droppedForAReason says a process drops an application message only
+// when it should: a network duplicate, one that reaches it while it is
+// stopped for recovery, or one its sender sent before restoring into the
+// receiver's epoch (undone by the rollback, or lost across the line). It
+// is read off the trace, the message's send step against the restores'
+// steps, not off the epoch the message says it was sent in.
+var droppedForAReason = sim.Invariant{
+	Name:  DroppedName,
+	Help:  "a process drops an application message only if it is a network duplicate, reaches it while it is stopped for recovery, or was sent before its sender restored into the receiver's epoch",
+	Check: checkDropped,
+}
+
+func checkDropped(v sim.View) sim.Verdict {
+	for _, a := range v.LastAnnotations() {
+		if a.Role != RoleIgnored {
+			continue
+		}
+		m := v.Envelope(a.Group)
+		p := proc(v, m.To)
+		if m.Original != m.ID || p.Frozen && !p.Restored {
+			continue
+		}
+		if p.Epoch > 0 {
+			if restored := v.AnnotationSteps(RoleRollback, p.Epoch)[m.From]; restored < 0 || m.SendStep < restored {
+				continue // sent in an older epoch
+			}
+		}
+		return sim.Verdict{Msgs: []int{m.ID}, Detail: fmt.Sprintf("%s drops message %s from %s, which is no duplicate, came while it was working, and was sent in its epoch %d", v.Name(m.To), m.Label, v.Name(m.From), p.Epoch)}
 	}
 	return sim.Verdict{OK: true}
 }
