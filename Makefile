@@ -15,15 +15,17 @@ build: web/app.wasm.br web/write.wasm.br bin/server bin/spacetime
 # precompressed so the server can send them as brotli or gzip. app.wasm
 # is the lesson page's; write.wasm the Write view's (/write), the same
 # client with the interpreter of learners' programs (core/algo/python),
-# which app.wasm leaves out to stay small.
-web/app.wasm: $(SOURCES)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+# which app.wasm leaves out to stay small. The two are built, and then
+# compressed, side by side (a grouped target: one recipe makes both), as
+# linking and brotli's best compression each keep one core busy for long.
+WASMBUILD = GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
+web/app.wasm web/write.wasm &: $(SOURCES)
+	$(WASMBUILD) -o web/app.wasm ./wasm & app=$$!; \
+	$(WASMBUILD) -o web/write.wasm ./wasm/write; write=$$?; \
+	wait $$app && exit $$write
 
-web/write.wasm: $(SOURCES)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm/write
-
-web/%.wasm.br: web/%.wasm cmd/precompress/main.go internal/precompress/precompress.go
-	$(GO) run ./cmd/precompress $<
+web/app.wasm.br web/write.wasm.br &: web/app.wasm web/write.wasm cmd/precompress/main.go internal/precompress/precompress.go
+	$(GO) run ./cmd/precompress web/app.wasm web/write.wasm
 
 bin/server: $(SOURCES) $(wildcard cmd/server/*.go)
 	$(GO) build -o $@ ./cmd/server
