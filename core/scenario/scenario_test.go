@@ -365,7 +365,7 @@ func TestLessonsWithAnySeed(t *testing.T) {
 			lesson, err := scenario.Builtin(id)
 			require.NoError(t, err)
 			broke := map[string]int{}
-			seeds := uint64(algotest.Seeds(300))
+			seeds := uint64(algotest.Seeds(150))
 			for seed := uint64(1); seed <= seeds; seed++ {
 				s := lesson.WithSeed(seed)
 				r, err := scenariotest.Plan(t, s).Run()
