@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,4 +83,21 @@ func TestAnUnexpectedFailureIsNeverLedByATick(t *testing.T) {
 	assert.Equal(t, "expected: fails at step 3 (as the lesson expects)", j.Rule, "the first failure leads (the one the lesson expects before any other)")
 	assert.Contains(t, j.Rest, "surprise (step 5)")
 	assert.Contains(t, j.Rest, "✓ the point holds (this lesson's point)")
+}
+
+// A verdict that holds names as many of its invariants as read whole
+// beside the diagram, and counts the rest, which its text (the tooltip, a
+// screen reader's) names.
+func TestAVerdictThatHoldsCountsWhatDoesNotFit(t *testing.T) {
+	short := []string{"at most one process in the critical section", "no deadlock"}
+	assert.Equal(t, Judgement{OK: true, Rule: "holds: at most one process in the critical section · no deadlock"}, holds(short))
+
+	long := []string{"the recovery line is consistent", "a global checkpoint loses no message",
+		"a global checkpoint holds what was in transit at its cut", "a global checkpoint under way completes",
+		"a recovery runs to its end", "the next checkpoint is always due", "a message is dropped only for a reason"}
+	j := holds(long)
+	assert.LessOrEqual(t, len(j.Rule), maxHoldsText)
+	assert.Equal(t, "holds: the recovery line is consistent · a global checkpoint loses no message · a global checkpoint holds what was in transit at its cut · a global checkpoint under way completes · and 3 more", j.Rule)
+	assert.Equal(t, long[4:], j.Counted)
+	assert.Equal(t, "✓ holds: "+strings.Join(long, " · "), j.Text(), "the text names every one")
 }
