@@ -3,6 +3,7 @@ package lab
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,7 +97,7 @@ func TestAVerdictThatHoldsCountsWhatDoesNotFit(t *testing.T) {
 		"a global checkpoint holds what was in transit at its cut", "a global checkpoint under way completes",
 		"a recovery runs to its end", "the next checkpoint is always due", "a message is dropped only for a reason"}
 	j := holds(long)
-	assert.LessOrEqual(t, len(j.Rule), maxHoldsText)
+	assert.LessOrEqual(t, utf8.RuneCountInString(j.Rule), maxHoldsText)
 	assert.Equal(t, "holds: the recovery line is consistent · a global checkpoint loses no message · a global checkpoint holds what was in transit at its cut · a global checkpoint under way completes · and 3 more", j.Rule)
 	assert.Equal(t, long[4:], j.Counted)
 	assert.Equal(t, "✓ holds: "+strings.Join(long, " · "), j.Text(), "the text names every one")
