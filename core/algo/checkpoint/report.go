@@ -267,10 +267,8 @@ func checkRecoveryEnds(v sim.View) sim.Verdict {
 	if stopped == sim.None {
 		return sim.Verdict{OK: true}
 	}
-	for _, k := range recoveryKinds {
-		if v.InFlightTotal(k).Count > 0 {
-			return sim.Verdict{OK: true}
-		}
+	if inFlight(v, recoveryKinds) {
+		return sim.Verdict{OK: true}
 	}
 	if _, armed := v.Timer(Manager, timerPropagate); armed {
 		return sim.Verdict{OK: true}
@@ -307,10 +305,8 @@ func checkRoundEnds(v sim.View) sim.Verdict {
 	if waiting == sim.None {
 		return sim.Verdict{OK: true}
 	}
-	for _, k := range roundKinds {
-		if v.InFlightTotal(k).Count > 0 {
-			return sim.Verdict{OK: true}
-		}
+	if inFlight(v, roundKinds) {
+		return sim.Verdict{OK: true}
 	}
 	return sim.Verdict{Detail: fmt.Sprintf("%s's part of a global checkpoint is under way, and no message of the protocol is on its way to end it", v.Name(waiting))}
 }
@@ -375,6 +371,16 @@ func checkDropped(v sim.View) sim.Verdict {
 		return sim.Verdict{Msgs: []int{m.ID}, Detail: fmt.Sprintf("%s drops message %s from %s, which is no duplicate, came while it was working, and was sent in its epoch %d", v.Name(m.To), m.Label, v.Name(m.From), p.Epoch)}
 	}
 	return sim.Verdict{OK: true}
+}
+
+// inFlight says a message of one of the kinds is on its way.
+func inFlight(v sim.View, kinds []string) bool {
+	for _, k := range kinds {
+		if v.InFlightTotal(k).Count > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // lines draws the recovery under way, or the last one: a dashed
