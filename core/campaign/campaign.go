@@ -212,9 +212,7 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 		Seed:        g.seed,
 		Params:      params,
 	}
-	if s, err = g.variants(s); err != nil {
-		return nil, err
-	}
+	s = g.variants(s)
 	switch k := g.rng.IntN(10); {
 	case k < 5 || g.maxDelay(s) > 0: // timeouts need time to mean something
 		s.Scheduler = string(engine.Earliest)
@@ -248,28 +246,13 @@ func (g *gen) fresh() (*scenario.Scenario, error) {
 // variants flips each of the algorithm's variant switches away from its
 // default in half the runs. It draws nothing for an algorithm without
 // one, whose runs stay as they were drawn before variants were.
-func (g *gen) variants(s *scenario.Scenario) (*scenario.Scenario, error) {
-	params := map[string]any{}
-	flipped := false
+func (g *gen) variants(s *scenario.Scenario) *scenario.Scenario {
 	for _, sw := range g.spec.Learner.Switches {
-		if !sw.Variant || g.rng.IntN(2) == 0 {
-			continue
+		if sw.Variant && g.rng.IntN(2) == 1 {
+			s = s.SwitchedTo(sw, !sw.Default)
 		}
-		if !flipped && len(s.Params) > 0 {
-			if err := json.Unmarshal(s.Params, &params); err != nil {
-				return nil, fmt.Errorf("params: %w", err)
-			}
-		}
-		params[sw.Param], flipped = !sw.Default, true
 	}
-	if flipped {
-		raw, err := json.Marshal(params)
-		if err != nil {
-			return nil, err
-		}
-		s.Params = raw
-	}
-	return s, nil
+	return s
 }
 
 // maxDelay is the longest a message of s may take for its timeouts to

@@ -46,12 +46,18 @@ func (s *Scenario) WithSwitch(sw sim.Switch, on bool) (*Scenario, error) {
 			return c, nil
 		}
 	}
-	value, _ := json.Marshal(on)
-	c := s.withParam(sw.Param, value, true)
+	c := s.SwitchedTo(sw, on)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// SwitchedTo is a copy with a switch set, not validated: for a scenario
+// still being drawn (a campaign's, before its end is).
+func (s *Scenario) SwitchedTo(sw sim.Switch, on bool) *Scenario {
+	value, _ := json.Marshal(on)
+	return s.withParam(sw.Param, value, true)
 }
 
 // withParam is a copy with one param set to value, or left out when not
