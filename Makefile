@@ -5,7 +5,7 @@ ADDR     ?= 127.0.0.1:8080
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SOURCES  := $(shell find app core internal wasm -name '*.go' -not -name '*_test.go') $(wildcard core/scenario/builtin/*.json core/scenario/builtin/compare/*.json) go.mod go.sum
 
-.PHONY: all build run static test test-native test-wasm test-fuzz golden bench load mutants clean
+.PHONY: all build run static test test-native test-wasm test-fuzz test-long golden bench load mutants clean
 
 all: build
 
@@ -42,26 +42,43 @@ DIST ?= dist
 static: build
 	./bin/server -static $(DIST)
 
-test: build test-native test-wasm test-fuzz
+# make test runs every test in its short form (-short): a campaign,
+# a property test or a browser matrix samples what make test-long runs
+# whole. CI runs both.
+test: build test-native test-wasm
 
 # Every Go test, browser tests included (cmd/server drives headless Chromium).
 test-native:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -short ./...
 
-# The core and the conformance suite again under js/wasm (Node.js): the
-# same scenarios must give the same traces as natively.
+# Under js/wasm (Node.js), as the page runs them: the conformance suite,
+# whose lessons must give the same traces (their hashes) as natively, and
+# learners' Python with its ports. make test-long runs every core package.
+WASMTEST = GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)"
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)" ./core/... ./internal/conformance
+	$(WASMTEST) -short ./internal/conformance ./core/algo/python/...
 
-# Every decoder of user input fuzzed for a short while, one target per run
-# (go fuzzes one target at a time): scenario files, algorithm params, fault
-# arguments, links, their input logs, cuts and packed scenarios, the
-# ShiViz and GoVector logs a learner opens, and the
-# windows that zooming and panning write into links, the messages
-# a slide deck sends an embedded page, and any text a scenario carries
-# into the server's page (which must stay text). The seed corpora
-# (testdata/fuzz/) already run as unit tests under test-native; a failing
+# What make test samples, whole (CI runs it after make test): every seed
+# of the property tests, the 200-run campaign, every lesson's TikZ
+# figure, the tests that only measure (the cost of a step late in a long
+# run), the browser tests that have a short form (LONGBROWSER) in all
+# their frames, every core package under js/wasm, and the fuzzing.
+LONGBROWSER = TestEveryClaimReadsWhole
+test-long: build
+	$(GO) test -count=1 $(shell $(GO) list ./... | grep -v '/cmd/server$$')
+	$(GO) test -count=1 -run '^($(LONGBROWSER))$$' ./cmd/server
+	$(WASMTEST) ./core/... ./internal/conformance
+	$(MAKE) test-fuzz
+
+# Every decoder of user input fuzzed for a short while, in make
+# test-long, one target per run (go fuzzes one target at a time):
+# scenario files, algorithm params, fault arguments, links, their input
+# logs, cuts and packed scenarios, the ShiViz and GoVector logs a learner
+# opens, the windows that zooming and panning write into links, the
+# messages a slide deck sends an embedded page, and any text a scenario
+# carries into the server's page (which must stay text). The seed
+# corpora (testdata/fuzz/) run as unit tests in make test; a failing
 # input is written there. Each target runs a count of inputs (about 4 s
 # here) rather than a duration: Go before 1.27 can fail a duration-bound
 # run with "context deadline exceeded" as it ends (go.dev/issue/75804).

@@ -33,9 +33,6 @@ var watched = []struct {
 }
 
 func TestWatchedMutantsAreKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a checker per mutant")
-	}
 	root, err := moduleRoot()
 	require.NoError(t, err)
 	dir := t.TempDir()

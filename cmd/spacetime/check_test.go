@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,11 +34,16 @@ func checkJSON(t *testing.T, args ...string) (checkReport, error) {
 
 // TestCheckEveryAlgorithm is the tests' one campaign (core/campaign's
 // tests hold its parts): 200 seeded runs of every registered algorithm
-// with every fault, on every core, through the command a learner runs.
-// A failure prints the command that replays it and the page's link.
+// with every fault (60 under -short, as make test runs it; make
+// test-long runs the 200), on every core, through the command a learner
+// runs. A failure prints the command that replays it and the page's link.
 func TestCheckEveryAlgorithm(t *testing.T) {
 	out := t.TempDir()
-	rep, err := checkJSON(t, "--runs", "200", "--seed", "20261201", "--out", out)
+	runs := 200
+	if testing.Short() {
+		runs = 60
+	}
+	rep, err := checkJSON(t, "--runs", strconv.Itoa(runs), "--seed", "20261201", "--out", out)
 	for _, f := range rep.Failures {
 		t.Errorf("%s run %d (seed %d) found a bug: %s\n  replay: %s\n  page: %s", f.Subject, f.Run, f.Seed, what(f), f.Replay, f.Link)
 	}
@@ -53,7 +59,7 @@ func TestCheckEveryAlgorithm(t *testing.T) {
 	for i, spec := range builtin {
 		tl := rep.Subjects[i]
 		assert.Equal(t, spec.ID, tl.Subject)
-		assert.Equal(t, 200, tl.Runs)
+		assert.Equal(t, runs, tl.Runs)
 		assert.Positive(t, tl.Steps)
 		assert.Positive(t, tl.Faults, "%s: faults were injected", spec.ID)
 		assert.Zero(t, tl.Unexpected)

@@ -137,9 +137,15 @@ func TextOf(os []sim.Overlay, id sim.NodeID) string {
 // and a tenth of it (at least 10) under js/wasm. There the same code runs
 // five to ten times slower, and the runs' purpose is to show that the
 // platform agrees with the native one, whose runs cover the schedules.
+// Under -short (make test) it is a third of that: make test-long, which
+// CI runs too, draws them all.
 func Seeds(native int) int {
+	n := native
 	if runtime.GOOS == "js" {
-		return max(native/10, 10)
+		n = max(native/10, 10)
 	}
-	return native
+	if testing.Short() {
+		n = max(n/3, 10)
+	}
+	return n
 }

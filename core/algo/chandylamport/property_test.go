@@ -23,7 +23,7 @@ import (
 )
 
 // propertySeeds is how many random banks the property runs draw.
-var propertySeeds = uint64(algotest.Seeds(1000))
+func propertySeeds() uint64 { return uint64(algotest.Seeds(1000)) }
 
 func node(name string) json.RawMessage { return json.RawMessage(strconv.Quote(name)) }
 
@@ -111,7 +111,7 @@ func TestSnapshotsAreConsistentOnFIFOChannels(t *testing.T) {
 		for _, sched := range []string{"random", "earliest"} {
 			t.Run(sched, func(t *testing.T) {
 				t.Parallel()
-				for seed := uint64(1); seed <= propertySeeds; seed++ {
+				for seed := uint64(1); seed <= propertySeeds(); seed++ {
 					s := randomBank(t, seed, sched, true)
 					r, err := scenariotest.Plan(t, s).Run()
 					require.NoError(t, err, replay(s))
@@ -130,7 +130,7 @@ func TestSnapshotsAreConsistentOnFIFOChannels(t *testing.T) {
 		}
 	})
 	// The runs must have exercised what they claim to.
-	assert.Equal(t, int64(2*propertySeeds), runs.Load())
+	assert.Equal(t, int64(2*propertySeeds()), runs.Load())
 	assert.Greater(t, snapshots.Load(), runs.Load(), "most runs take a snapshot, many take two")
 	assert.Positive(t, refusedTransfers.Load(), "no transfer was ever larger than the balance")
 	assert.Greater(t, faulty.Load(), runs.Load()/2, "most runs have a fault")
