@@ -128,8 +128,11 @@ type Process struct {
 	// C is the Lamport clock; V the vector clock (vector-clock only).
 	C int64
 	V []int64
-	// Events counts the process's events since it started.
-	Events int
+	// Events counts the process's events since it started; Skipped its
+	// steps that are none: recoveries, and sends to itself refused. The
+	// run counts both (its own vector clocks), so the invariants hold
+	// Events to it.
+	Events, Skipped int
 	// SeedRule says happened-before is judged by seed 002's test, and
 	// SeedUpdate that receipts follow seed 002's paraphrase.
 	SeedRule, SeedUpdate bool
@@ -186,6 +189,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			return p.appendRule(append(append(b, me...), " starts, its first event: "...), r)
 		})
 	case sim.Recover:
+		p.Skipped++
 		env.Explain("%s recovers with its clock as it was (%s): a clock must never run backwards", me, p.state(env.Self()))
 	case sim.Workload:
 		if env.Rand().IntN(2) == 0 {
@@ -203,6 +207,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			p.local(env)
 		case CmdSend:
 			if ev.Target == env.Self() {
+				p.Skipped++
 				env.Explain("%s does not send to itself: a message goes to another process", me)
 				return
 			}
