@@ -106,8 +106,9 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 			Invariants: invariants(vector),
 		},
 		Figures: sim.FigureSpec{
-			Metrics: metrics,
-			Panels:  func(v sim.View) []sim.Panel { return panels(v, clocks) },
+			NewTally: newLabels,
+			Metrics:  metrics,
+			Panels:   func(v sim.View) []sim.Panel { return panels(v, clocks) },
 		},
 	}
 }

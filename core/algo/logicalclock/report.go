@@ -122,9 +122,40 @@ func before(a, b []int64, strict bool) bool {
 
 func invariants(vector bool) []sim.Invariant {
 	if vector {
-		return []sim.Invariant{rising, counted, ordered, causal}
+		return []sim.Invariant{rising, counted, ordered, causal, labelled}
 	}
-	return []sim.Invariant{rising, clockCondition, causal}
+	return []sim.Invariant{rising, clockCondition, causal, labelled}
+}
+
+// labels is the run's tally of the clock labels on each process's
+// events, as the diagram draws them.
+type labels []int
+
+func newLabels(n int) sim.Tally { return make(labels, n) }
+
+func (l labels) Note(_ sim.Time, node sim.NodeID, as []sim.Annotation) {
+	for _, a := range as {
+		if a.Role == RoleClock && node >= 0 && int(node) < len(l) {
+			l[node]++
+		}
+	}
+}
+
+func (l labels) Clone() sim.Tally { return append(labels(nil), l...) }
+
+// labelled is the diagram's promise: every event carries its clock.
+var labelled = sim.Invariant{
+	Name: "every event is labelled with its clock",
+	Help: "the diagram labels each event of a process with the clock after it: as many labels as events",
+	Check: func(v sim.View) sim.Verdict {
+		l, _ := v.Tally().(labels)
+		for i := range l {
+			if n := events(v, i); l[i] != n {
+				return sim.Verdict{Detail: fmt.Sprintf("%s has had %d events, but %d of them are labelled with its clock", v.Name(sim.NodeID(i)), n, l[i])}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
 
 // CausalName is the invariant that holds the clocks to the run itself.
