@@ -37,6 +37,8 @@ const (
 	RoleClock = "clock"
 	// MaxD bounds params.d.
 	MaxD = 1000
+	// MaxN bounds the processes.
+	MaxN = 16
 )
 
 // Params are the scenario's algorithm parameters.
@@ -95,7 +97,7 @@ func spec(id, title, summary string, vector bool) *sim.Spec {
 		Title:        title,
 		Summary:      summary,
 		MinN:         2,
-		MaxN:         16,
+		MaxN:         MaxN,
 		DefaultNames: names,
 		Kinds:        []sim.KindSpec{{Name: KindMsg, Role: sim.RoleMessage, Tone: sim.Ink, Glyph: sim.GlyphDot}},
 		Picture: sim.PictureSpec{
