@@ -122,9 +122,25 @@ func before(a, b []int64, strict bool) bool {
 
 func invariants(vector bool) []sim.Invariant {
 	if vector {
-		return []sim.Invariant{rising, counted, ordered, causal, labelled}
+		return []sim.Invariant{rising, counted, ordered, causal, labelled, elsewhere}
 	}
-	return []sim.Invariant{rising, clockCondition, causal, labelled}
+	return []sim.Invariant{rising, clockCondition, causal, labelled, elsewhere}
+}
+
+// elsewhere is the commands' rule, which the workload's draw keeps too:
+// a message goes to another process. It reads the messages of the
+// latest steps (two, whichever way the view counts its last).
+var elsewhere = sim.Invariant{
+	Name: "a message goes to another process",
+	Help: "a send names another process: no process sends a message to itself",
+	Check: func(v sim.View) sim.Verdict {
+		for id := v.SentFrom(max(v.Steps()-2, 0)); id < v.NumSent(); id++ {
+			if e := v.Envelope(id); e.From == e.To {
+				return sim.Verdict{Detail: fmt.Sprintf("%s sent %s to itself", v.Name(e.From), e.Label), Msgs: []int{id}}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
 
 // labels is the run's tally of the clock labels on each process's
