@@ -69,7 +69,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{election.Agreement, finishes},
+		Invariants: []sim.Invariant{election.Agreement, finishes, drawnElecting},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: election.AgreementName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "the ring must stay whole: an ELECTION or ELECTED lost, or held by a crashed process, stops the election where it is"},
 			{Invariant: finishesName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the ring has no timeouts: an ELECTION or ELECTED that is lost, or waits for a crashed process, leaves the election unfinished, and without FIFO a new ELECTION can overtake the last ELECTED and be discarded by a process that still takes part in the old election"},
@@ -106,6 +106,34 @@ var finishes = sim.Invariant{
 			verb = " take"
 		}
 		return sim.Verdict{Detail: strings.Join(waiting, ", ") + verb + " part in an election, but no ELECTION or ELECTED is on its way to a live process: it was lost, or waits for a crashed one"}
+	},
+}
+
+const drawnElectingName = "a process is drawn electing while it takes part"
+
+// drawnElecting holds the diagram's outline, "running an election", to
+// the process's part in Chang and Roberts's election: a process that has
+// sent an ELECTION with its own or a larger id (a participant) is
+// electing until ELECTED passes it, and only such a process is. (In the
+// election that collects every id, a process that only passed another's
+// ELECTION on is electing too, and a starter follows the leader as soon
+// as any starter's ELECTED passes it: there the two differ by design.)
+var drawnElecting = sim.Invariant{
+	Name: drawnElectingName,
+	Help: "in Chang and Roberts's election, a process is outlined as electing exactly while it takes part: from the ELECTION it sends until ELECTED passes it",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := v.Node(id).(*Process)
+			switch {
+			case p.Collect || v.Health(id) == sim.Crashed:
+			case p.Participant && !p.Electing:
+				return sim.Verdict{Detail: v.Name(id) + " has sent an ELECTION of this election, and no ELECTED has passed it, but it is not drawn as electing"}
+			case p.Electing && !p.Participant:
+				return sim.Verdict{Detail: v.Name(id) + " is drawn as electing, but has sent no ELECTION of an election under way"}
+			}
+		}
+		return sim.Verdict{OK: true}
 	},
 }
 
@@ -213,6 +241,9 @@ func (p *Process) onElection(env *sim.Env, id sim.NodeID) {
 		// its own id came all the way round: nobody on the ring is larger
 		p.Lead(env)
 		p.Electing = true // until the announcement comes back
+		// it takes part, though a crash since it sent its ELECTION made
+		// it forget that
+		p.Participant = true
 		p.send(env, KindElected, self)
 		env.Explain("%s gets its own ELECTION(%s) back: no id on the ring is larger, so it leads and sends ELECTED(%s) to %s", me, me, me, next)
 	}
