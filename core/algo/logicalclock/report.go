@@ -144,30 +144,57 @@ var elsewhere = sim.Invariant{
 }
 
 // labels is the run's tally of the clock labels on each process's
-// events, as the diagram draws them.
-type labels []int
+// events, as the diagram draws them, and the latest label's process and
+// text.
+type labels struct {
+	count []int
+	last  sim.NodeID
+	text  string
+}
 
-func newLabels(n int) sim.Tally { return make(labels, n) }
+func newLabels(n int) sim.Tally { return &labels{count: make([]int, n), last: sim.None} }
 
-func (l labels) Note(_ sim.Time, node sim.NodeID, as []sim.Annotation) {
+func (l *labels) Note(_ sim.Time, node sim.NodeID, as []sim.Annotation) {
 	for _, a := range as {
-		if a.Role == RoleClock && node >= 0 && int(node) < len(l) {
-			l[node]++
+		if a.Role == RoleClock && node >= 0 && int(node) < len(l.count) {
+			l.count[node]++
+			l.last, l.text = node, a.Text
 		}
 	}
 }
 
-func (l labels) Clone() sim.Tally { return append(labels(nil), l...) }
+func (l *labels) Clone() sim.Tally {
+	return &labels{count: append([]int(nil), l.count...), last: l.last, text: l.text}
+}
 
-// labelled is the diagram's promise: every event carries its clock.
+// labelled is the diagram's promise: every event carries its clock. The
+// latest label is compared with its process's clock, which has not
+// changed since (a clock changes only at its own events, which label).
 var labelled = sim.Invariant{
 	Name: "every event is labelled with its clock",
-	Help: "the diagram labels each event of a process with the clock after it: as many labels as events",
+	Help: "the diagram labels each event of a process with the clock after it: as many labels as events, each the clock's value",
 	Check: func(v sim.View) sim.Verdict {
-		l, _ := v.Tally().(labels)
-		for i := range l {
-			if n := events(v, i); l[i] != n {
-				return sim.Verdict{Detail: fmt.Sprintf("%s has had %d events, but %d of them are labelled with its clock", v.Name(sim.NodeID(i)), n, l[i])}
+		l, ok := v.Tally().(*labels)
+		if !ok {
+			return sim.Verdict{OK: true}
+		}
+		for i, c := range l.count {
+			if n := events(v, i); c != n {
+				return sim.Verdict{Detail: fmt.Sprintf("%s has had %d events, but %d of them are labelled with its clock", v.Name(sim.NodeID(i)), n, c)}
+			}
+		}
+		if l.last >= 0 {
+			// the clock the label must read, written here rather than by
+			// the process's own stamp, which the check would then trust
+			var buf [128]byte
+			stamp, p := buf[:0], process(v, l.last)
+			if p.Vector {
+				stamp = clock.AppendFormat(stamp, p.V)
+			} else {
+				stamp = strconv.AppendInt(stamp, p.C, 10)
+			}
+			if string(stamp) != l.text {
+				return sim.Verdict{Detail: fmt.Sprintf("%s's latest event is labelled %s, but its clock reads %s", v.Name(l.last), l.text, stamp)}
 			}
 		}
 		return sim.Verdict{OK: true}
