@@ -194,7 +194,9 @@ var labelled = sim.Invariant{
 				stamp = strconv.AppendInt(stamp, p.C, 10)
 			}
 			if string(stamp) != l.text {
-				return sim.Verdict{Detail: fmt.Sprintf("%s's latest event is labelled %s, but its clock reads %s", v.Name(l.last), l.text, stamp)}
+				// (a copy, so that the buffer stays on the stack)
+				reads := string(stamp)
+				return sim.Verdict{Detail: fmt.Sprintf("%s's latest event is labelled %s, but its clock reads %s", v.Name(l.last), l.text, reads)}
 			}
 		}
 		return sim.Verdict{OK: true}
