@@ -154,3 +154,8 @@ func InFlightToLive(v sim.View) bool {
 	}
 	return false
 }
+
+// Steps is how many steps process id has taken so far: its own entry of
+// the run's vector clock, a count the engine keeps for every algorithm
+// (a recovery and a refused command are steps too).
+func Steps(v sim.View, id sim.NodeID) int { return int(v.Vector(id).At(int(id))) }

@@ -81,6 +81,14 @@ func appendLogEntry(b []byte, quoted string, x int64) []byte {
 // Clone returns an independent copy.
 func (v Vector) Clone() Vector { return append(Vector(nil), v...) }
 
+// At is entry i, 0 past the end (a nil Vector is all zeros).
+func (v Vector) At(i int) int32 {
+	if i < len(v) {
+		return v[i]
+	}
+	return 0
+}
+
 // Tick increments process p's own entry in place.
 func (v Vector) Tick(p int) { v[p]++ }
 
@@ -113,14 +121,7 @@ func (o Order) String() string { return orderNames[o] }
 func Compare(a, b Vector) Order {
 	less, greater := false, false
 	for i := range max(len(a), len(b)) {
-		var x, y int32
-		if i < len(a) {
-			x = a[i]
-		}
-		if i < len(b) {
-			y = b[i]
-		}
-		if x < y {
+		if x, y := a.At(i), b.At(i); x < y {
 			less = true
 		} else if x > y {
 			greater = true

@@ -141,10 +141,9 @@ const AgreementName = "the live processes agree on the highest live id"
 // Agreement is the invariant that, once no process is electing and no
 // message is on its way to a process that is up, every live process
 // believes the same leader, that leader is the highest live id, and it
-// acts as leader. A
-// leader that crashed since the last election passes: nobody has noticed
-// yet, and noticing is the learner's start-election (or the algorithm's
-// timeouts).
+// acts as leader once it has started. A leader that crashed since the
+// last election passes: nobody has noticed yet, and noticing is the
+// learner's start-election (or the algorithm's timeouts).
 var Agreement = sim.Invariant{
 	Name: AgreementName,
 	Help: "when the elections are over, every live process follows the highest live id, which acts as leader",
@@ -184,7 +183,7 @@ var Agreement = sim.Invariant{
 			return sim.Verdict{Detail: "the elections are over but the live processes disagree: " + strings.Join(parts, "; ")}
 		}
 		switch l := order[0]; {
-		case l == highest && !belief(v, l).Leading && started(v, l):
+		case l == highest && !belief(v, l).Leading && check.Steps(v, l) > 0:
 			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", the highest live id, but it does not act as leader"}
 		case l == highest:
 			return sim.Verdict{OK: true}
@@ -194,14 +193,6 @@ var Agreement = sim.Invariant{
 			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", but " + v.Name(highest) + " is the highest live id"}
 		}
 	},
-}
-
-// started says process id has had an event (its own entry of the run's
-// vector clock counts them): before its start, the highest process is
-// followed but leads nothing yet.
-func started(v sim.View, id sim.NodeID) bool {
-	c := v.Vector(id)
-	return int(id) < len(c) && c[id] > 0
 }
 
 func nameOf(v sim.View, id sim.NodeID) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"spacetime/core/check"
 	"spacetime/core/clock"
 	"spacetime/core/sim"
 )
@@ -11,10 +12,9 @@ import (
 func process(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
 // events is how many events of its clock process i has had, as the run
-// counts them: its steps (its own entry of the engine's vector clock),
-// but for those that are none.
+// counts them: its steps (check.Steps) but for those that are none.
 func events(v sim.View, i int) int {
-	return int(entry(v.Vector(sim.NodeID(i)), i)) - process(v, sim.NodeID(i)).Skipped
+	return check.Steps(v, sim.NodeID(i)) - process(v, sim.NodeID(i)).Skipped
 }
 
 // rising is the Lamport clock's invariant: every event has added at least
@@ -87,14 +87,6 @@ var ordered = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
-}
-
-// entry is a vector clock's entry i (a nil vector is all zeros).
-func entry(v clock.Vector, i int) int32 {
-	if i < len(v) {
-		return v[i]
-	}
-	return 0
 }
 
 // before tells whether the event stamped a happened before the event
@@ -228,11 +220,11 @@ var causal = sim.Invariant{
 			procs[i], seen[i] = process(v, sim.NodeID(i)), v.Vector(sim.NodeID(i))
 		}
 		for i, p := range procs[:n] {
-			own := entry(seen[i], i)
+			own := seen[i].At(i)
 			for j, q := range procs[:n] {
 				// i's latest event happened before j's exactly when j has
 				// seen it: j's entry for i is at least i's own
-				if i == j || p.Events == 0 || q.Events == 0 || entry(seen[j], i) < own {
+				if i == j || p.Events == 0 || q.Events == 0 || seen[j].At(i) < own {
 					continue
 				}
 				switch {
