@@ -59,8 +59,25 @@ func TestLesson(t *testing.T) {
 	assert.Empty(t, algotest.Failed(r))
 	assert.Equal(t, "2", algotest.Metrics(r)["leader"])
 	all := algotest.Captions(r)
-	assert.Contains(t, all, "A quorum (1, 3) votes for 1: it waits 4 ticks")
+	assert.Contains(t, all, "A quorum (1, 3) votes for 1: it waits 7 ticks")
 	assert.Contains(t, all, "3 hears 2's vote for 2 (zxid 8) of round 1, better than its vote for 1 (zxid 6)")
+}
+
+// The default finalize wait outlasts a round trip. Every message takes 3
+// ticks (the longest the campaign draws) and the learner's restarts line
+// the votes up so that in round 3, 3 holds a quorum for a vote of 1's
+// that 1 has given up for 2's: 1's new vote reaches 3 a round trip after
+// the old one left. A wait of 4 ticks settled 3 on 1 while 1 followed 2,
+// fault-free; the default waits for the new vote.
+func TestTheFinalizeWaitOutlastsARoundTrip(t *testing.T) {
+	const run = `{"algorithm": "zab-election", "n": 3, "scheduler": "earliest", "network": {"delay": [3, 3]},
+		"params": {"zxids": [6, 8, 5]%s},
+		"script": [{"at": 16, "node": 3, "command": "start-election"}, {"at": 19, "node": 2, "command": "start-election"},
+			{"at": 22, "node": 1, "command": "start-election"}, {"at": 27, "node": 1, "command": "start-election"},
+			{"at": 28, "node": 3, "command": "start-election"}, {"at": 50, "node": 1, "command": "start-election"}],
+		"until": {"quiescent": true}}`
+	assert.Empty(t, algotest.Failed(algotest.Run(t, fmt.Sprintf(run, ""))))
+	assert.Contains(t, algotest.Failed(algotest.Run(t, fmt.Sprintf(run, `, "finalize": 4`))), "the servers settled in a round agree on its leader: in round 3, 1 follows 2 and 3 follows 1: two leaders")
 }
 
 // Bad histories are refused, naming the field.
