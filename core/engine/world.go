@@ -301,6 +301,9 @@ func (v *view) Timer(id sim.NodeID, tag string) (sim.Time, bool) {
 	}
 	return 0, false
 }
+func (v *view) Drawn(id sim.NodeID, role string, group int) bool {
+	return slices.ContainsFunc(v.w.intervals[id], func(a sim.Annotation) bool { return a.Role == role && a.Group == group })
+}
 func (v *view) FIFO() bool                         { return v.w.fifo }
 func (v *view) LinkUp(from, to sim.NodeID) bool    { return v.w.linkUp(from, to) }
 func (v *view) InFlight(from, to sim.NodeID) []int { return v.w.net.Channel(from, to) }

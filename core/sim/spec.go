@@ -546,6 +546,11 @@ type View interface {
 	// it is due by the world's clock: what an invariant reads to tell a
 	// process that waits for its timer from one that waits for nothing.
 	Timer(id NodeID, tag string) (due Time, armed bool)
+	// Drawn reports whether the diagram draws an interval of role and
+	// group open on a process now (opened by its annotations and not yet
+	// closed, by them or by a crash): what an invariant reads to hold the
+	// picture to the process's state.
+	Drawn(id NodeID, role string, group int) bool
 	// Steps is the number of steps taken so far.
 	Steps() int
 	// FIFO reports whether channels deliver in send order now.

@@ -54,7 +54,7 @@ var Spec = &sim.Spec{
 	MaxN:    64,
 	Checks: sim.CheckSpec{
 		MaxDelay:   2, // the default timeouts outlast a round trip and a higher election at this delay
-		Invariants: []sim.Invariant{election.Agreement, election.OneLeader},
+		Invariants: []sim.Invariant{election.Agreement, election.OneLeader, election.Drawn, election.WaitsOnATimeout},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: election.AgreementName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "the timeouts stand in for a failure detector: a lost, slow or paused answer looks like a dead process, and a process that is only cut off or slow elects itself beside the real leader"},
 			{Invariant: election.OneLeaderName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "a leader that is only paused, slow or cut off looks dead to the timeouts: another is elected, and the old one still leads until it hears of it (the algorithm has no epochs)"},
@@ -94,6 +94,9 @@ type Process struct {
 
 // Election is the process's part of the election.
 func (p *Process) Election() *election.Belief { return &p.Belief }
+
+// Bullying is the process's bully election.
+func (p *Process) Bullying() *election.Bully { return &p.Bully }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p := Params{Timeout: 5, Wait: 12}

@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/bully"
+	"spacetime/core/algo/election"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -178,4 +180,32 @@ func TestALeadersClaimIsNeverStale(t *testing.T) {
 		require.Empty(t, algotest.Failed(r), "seed %d", seed)
 		require.Equal(t, "4", algotest.Metrics(r)["leader"], "seed %d", seed)
 	}
+}
+
+// The shared checks hold a process's picture and its timeouts to its
+// election: in the seed's run, a process that asks for an OK passes both;
+// made to wait for the COORDINATOR with no timer for it, it would stall
+// for ever, and made to lead, it is not drawn so. Each check names it.
+func TestElectionChecksCatchAStallAndAFalsePicture(t *testing.T) {
+	_, r := scenariotest.Run(t, "bully-seed")
+	for k := range r.Len() {
+		v := r.At(k + 1).View()
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := v.Node(id).(*bully.Process)
+			if !p.Asking || p.Leading || v.Health(id) != sim.Up {
+				continue
+			}
+			require.True(t, election.Drawn.Check(v).OK, "step %d", k+1)
+			require.True(t, election.WaitsOnATimeout.Check(v).OK, "step %d", k+1)
+			p.Asking = false
+			assert.Equal(t, v.Name(id)+` runs an election and waits for the COORDINATOR, but its timer "coordinator" is not armed: it would wait for ever`, election.WaitsOnATimeout.Check(v).Detail)
+			p.Leading = true
+			assert.Equal(t, v.Name(id)+" leads, but is not drawn as leader", election.Drawn.Check(v).Detail)
+			p.Leading, p.Electing = false, false
+			assert.Equal(t, v.Name(id)+" is drawn running an election, but no longer runs one", election.Drawn.Check(v).Detail)
+			return
+		}
+	}
+	t.Fatal("no process asks for an OK in bully-seed")
 }

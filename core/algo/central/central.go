@@ -62,7 +62,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, election.Drawn, election.WaitsOnATimeout},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
 			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
@@ -306,6 +306,12 @@ func (p *Process) release(env *sim.Env, a Ask) {
 	p.grant(env, next)
 	env.Explain("%s takes %s's RELEASE and grants the section to %s, first in the queue", me, who, env.Name(next.From))
 }
+
+// Election is the process's part of electing a new coordinator.
+func (p *Process) Election() *election.Belief { return &p.Elect.Belief }
+
+// Bullying is the bully election the process runs to elect one.
+func (p *Process) Bullying() *election.Bully { return &p.Elect }
 
 // Inspect shows the process's state, and the coordinator's grant and
 // queue.

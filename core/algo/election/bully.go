@@ -46,6 +46,41 @@ var BullyKinds = []sim.KindSpec{
 	{Name: KindCoordinator, Role: sim.RoleControl, Tone: sim.Purple, Glyph: sim.GlyphDiamond},
 }
 
+// Buller is a node that runs the bully election, for WaitsOnATimeout.
+type Buller interface {
+	Bullying() *Bully
+}
+
+// WaitsName names the WaitsOnATimeout invariant.
+const WaitsName = "an electing process waits on its timeout"
+
+// WaitsOnATimeout is the invariant that a bully election cannot stall: a
+// live process that runs one waits for an OK with its Timeout armed, or
+// for the COORDINATOR with its Wait armed. The timeouts are the election's
+// failure detector: without the one it waits on, an answer lost, or one
+// that never comes from a crashed process, leaves it electing for ever.
+var WaitsOnATimeout = sim.Invariant{
+	Name: WaitsName,
+	Help: "a live process running a bully election has its timeout armed: for an OK while it asks, for the COORDINATOR once a higher process answered",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			b := v.Node(id).(Buller).Bullying()
+			if v.Health(id) == sim.Crashed || !b.Electing {
+				continue
+			}
+			tag, what := TimerCoordinator, "the COORDINATOR"
+			if b.Asking {
+				tag, what = TimerOK, "an OK"
+			}
+			if _, armed := v.Timer(id, tag); !armed {
+				return sim.Verdict{Detail: fmt.Sprintf("%s runs an election and waits for %s, but its timer %q is not armed: it would wait for ever", v.Name(id), what, tag)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
 // Timer handles the election's timers; it reports whether tag was one.
 func (b *Bully) Timer(env *sim.Env, tag string) bool {
 	me := env.Name(env.Self())

@@ -58,11 +58,16 @@ func belief(v sim.View, id sim.NodeID) *Belief { return v.Node(id).(Believer).El
 // Begin starts an election at this process: it counts it and opens the
 // electing interval (an election already running goes on).
 func (b *Belief) Begin(env *sim.Env) {
+	b.stayElecting(env)
+	b.Elections++
+}
+
+// stayElecting keeps the process in the election it runs, drawn so.
+func (b *Belief) stayElecting(env *sim.Env) {
 	if !b.Electing {
 		env.Annotate(sim.Opens(RoleElecting, 0, "election"))
 	}
 	b.Electing = true
-	b.Elections++
 }
 
 // Settle ends this process's election, if it runs one.
@@ -73,9 +78,32 @@ func (b *Belief) Settle(env *sim.Env) {
 	b.Electing = false
 }
 
-// Lead makes this process the leader it believes in.
+// Lead makes this process the leader it believes in, its election over.
 func (b *Belief) Lead(env *sim.Env) {
 	b.Settle(env)
+	b.lead(env)
+}
+
+// Follow makes another process the leader this one believes in, its
+// election over.
+func (b *Belief) Follow(env *sim.Env, leader sim.NodeID) {
+	b.Settle(env)
+	b.follow(env, leader)
+}
+
+// Announce makes leader the one this process believes in while it stays
+// in the election it runs, until its announcement of the result comes
+// back (the ring's): it leads or follows, and is still drawn electing.
+func (b *Belief) Announce(env *sim.Env, leader sim.NodeID) {
+	b.stayElecting(env)
+	if leader == env.Self() {
+		b.lead(env)
+		return
+	}
+	b.follow(env, leader)
+}
+
+func (b *Belief) lead(env *sim.Env) {
 	b.Leader = env.Self()
 	if !b.Leading {
 		env.Annotate(sim.Opens(RoleLeader, 0, "leader"))
@@ -84,9 +112,7 @@ func (b *Belief) Lead(env *sim.Env) {
 	b.Leading = true
 }
 
-// Follow makes another process the leader this one believes in.
-func (b *Belief) Follow(env *sim.Env, leader sim.NodeID) {
-	b.Settle(env)
+func (b *Belief) follow(env *sim.Env, leader sim.NodeID) {
 	b.Leader = leader
 	if b.Leading && leader != env.Self() {
 		env.Annotate(sim.Closes(RoleLeader, 0))
@@ -101,6 +127,43 @@ func (b *Belief) Forget(env *sim.Env) {
 		env.Annotate(sim.Closes(RoleLeader, 0))
 	}
 	b.Leading = false
+}
+
+// DrawnName names the Drawn invariant.
+const DrawnName = "a process is drawn leading and electing exactly while it does"
+
+// Drawn is the invariant that the diagram tells the truth about the
+// election: a live process is drawn as leader exactly while its belief
+// says it leads, and as running an election exactly while it runs one. A
+// crash ends both intervals, and a crashed process's belief is what it
+// forgets on recovery, so it is not read.
+var Drawn = sim.Invariant{
+	Name: DrawnName,
+	Help: "a live process's bar \"acts as leader\" and outline \"running an election\" are drawn exactly while it leads and while it runs an election",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == sim.Crashed {
+				continue
+			}
+			b := belief(v, id)
+			if drawn := v.Drawn(id, RoleLeader, 0); drawn != b.Leading {
+				return sim.Verdict{Detail: misdrawn(v.Name(id), drawn, "as leader", "leads")}
+			}
+			if drawn := v.Drawn(id, RoleElecting, 0); drawn != b.Electing {
+				return sim.Verdict{Detail: misdrawn(v.Name(id), drawn, "running an election", "runs one")}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// misdrawn says how a process's picture and its state differ.
+func misdrawn(name string, drawn bool, as, does string) string {
+	if drawn {
+		return name + " is drawn " + as + ", but no longer " + does
+	}
+	return name + " " + does + ", but is not drawn " + as
 }
 
 // OneLeaderName names the OneLeader invariant.

@@ -72,7 +72,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneLeader},
+		Invariants: []sim.Invariant{oneLeader, election.Drawn},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneLeaderName, Faults: []string{"pause", "delay", "drop", "cut", "partition", "crash", "recover", "duplicate", "fifo", "skew"}, Why: "without epochs a silent leader is taken for dead and wakes still leading: any pause, slow or lost HEARTBEAT, or cut makes two"},
 		},

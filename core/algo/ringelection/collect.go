@@ -56,12 +56,7 @@ func (p *Process) collecting(env *sim.Env, m sim.Message) {
 		if starter == env.Self() {
 			// back at its starter: every id on the ring is in it
 			leader := slices.Max(ids)
-			if leader == env.Self() {
-				p.Lead(env)
-			} else {
-				p.Follow(env, leader)
-			}
-			p.Electing = true // until the announcement comes back
+			p.Announce(env, leader) // it runs the election until ELECTED comes back
 			p.sendIDs(env, KindElected, leader, []int64{int64(starter)})
 			env.Explain("%s gets its ELECTION back with every id on the ring, %s: the largest, %s, leads. ELECTED(%s) to %s", me, env.NameList(ids), env.Name(leader), env.Name(leader), next)
 			return

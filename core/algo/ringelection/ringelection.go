@@ -69,7 +69,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{election.Agreement, finishes, drawnElecting},
+		Invariants: []sim.Invariant{election.Agreement, finishes, drawnElecting, election.Drawn},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: election.AgreementName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "the ring must stay whole: an ELECTION or ELECTED lost, or held by a crashed process, stops the election where it is"},
 			{Invariant: finishesName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the ring has no timeouts: an ELECTION or ELECTED that is lost, or waits for a crashed process, leaves the election unfinished, and without FIFO a new ELECTION can overtake the last ELECTED and be discarded by a process that still takes part in the old election"},
@@ -239,8 +239,7 @@ func (p *Process) onElection(env *sim.Env, id sim.NodeID) {
 		env.Explain("%s discards ELECTION(%s): it has already sent its own id, which is larger", me, who)
 	default:
 		// its own id came all the way round: nobody on the ring is larger
-		p.Lead(env)
-		p.Electing = true // until the announcement comes back
+		p.Announce(env, self) // it runs the election until ELECTED comes back
 		// it takes part, though a crash since it sent its ELECTION made
 		// it forget that
 		p.Participant = true
