@@ -34,7 +34,9 @@ func (b block) contains(line, col int) bool {
 type coverage map[string][]block
 
 // reaches says the campaign ran the code a mutant changes. A position in
-// no block counted (none should be) is taken as reached.
+// no block counted (a switch's case condition: the profile counts the
+// statements around it) is reached when its function ran: when a block
+// of the function's body was, or the profile counts none there.
 func (c coverage) reaches(m mutate.Mutant) bool {
 	found := false
 	for _, b := range c[m.File] {
@@ -45,7 +47,19 @@ func (c coverage) reaches(m mutate.Mutant) bool {
 			found = true
 		}
 	}
-	return !found
+	if found {
+		return false
+	}
+	inBody := false
+	for _, b := range c[m.File] {
+		if b.startLine >= m.BodyFrom && b.endLine <= m.BodyTo {
+			if b.reached {
+				return true
+			}
+			inBody = true
+		}
+	}
+	return !inBody
 }
 
 // baseline builds the judge with coverage of every algorithm's package,

@@ -36,6 +36,11 @@ type Mutant struct {
 	Func string `json:"func"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
+	// BodyFrom and BodyTo are the lines of the function's body, for what
+	// needs the code around the change: a switch's case condition lies in
+	// no block a coverage profile counts, though its function does.
+	BodyFrom int `json:"body_from"`
+	BodyTo   int `json:"body_to"`
 	// Kind is the kind of change (one of the Kind constants); What says it in a few words
 	// ("< to <=", "drops env.Send(...)").
 	Kind string `json:"kind"`
@@ -101,7 +106,8 @@ func File(name string, src []byte) ([]Mutant, error) {
 		if !ok || fd.Body == nil || skippedFuncs[fd.Name.Name] || observes(fd) || returnsError(fd) {
 			continue
 		}
-		w := &walker{fset: fset, src: src, file: name, fn: funcName(fd), counts: map[string]int{}}
+		w := &walker{fset: fset, src: src, file: name, fn: funcName(fd), counts: map[string]int{},
+			bodyFrom: fset.Position(fd.Body.Lbrace).Line, bodyTo: fset.Position(fd.Body.Rbrace).Line}
 		ast.Inspect(fd.Body, w.visit)
 		out = append(out, w.out...)
 	}
@@ -161,6 +167,8 @@ type walker struct {
 	fn     string
 	counts map[string]int
 	out    []Mutant
+	// bodyFrom and bodyTo are the lines of the function's body.
+	bodyFrom, bodyTo int
 }
 
 // add records a mutant replacing the bytes from start to end.
@@ -169,7 +177,7 @@ func (w *walker) add(kind string, at token.Pos, start, end int, repl, what strin
 	pos := w.fset.Position(at)
 	w.out = append(w.out, Mutant{
 		ID:   fmt.Sprintf("%s %s %s#%d", w.file, w.fn, kind, w.counts[kind]),
-		File: w.file, Func: w.fn, Line: pos.Line, Col: pos.Column,
+		File: w.file, Func: w.fn, Line: pos.Line, Col: pos.Column, BodyFrom: w.bodyFrom, BodyTo: w.bodyTo,
 		Kind: kind, What: what, start: start, end: end, repl: repl,
 	})
 }
