@@ -6,10 +6,37 @@ import (
 	"strings"
 
 	"spacetime/core/algo/election"
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
 func server(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
+
+const finishesName = "a server looking for a leader can still find one"
+
+// finishes is the invariant that an election can go on: a live server
+// that looks for a leader waits out its finalize timer, or some
+// NOTIFICATION is on its way to a live server (which may answer it, or
+// pass a vote on). With neither, nothing will happen to it again: a
+// server here sends its vote when it changes and answers what it hears,
+// but does not send it again on a timeout, as ZooKeeper's do.
+var finishes = sim.Invariant{
+	Name: finishesName,
+	Help: "while a live server looks for a leader, its finalize wait is armed or a NOTIFICATION is on its way to a live server",
+	Check: func(v sim.View) sim.Verdict {
+		inFlight := check.InFlightToLive(v)
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == sim.Crashed || server(v, id).State != Looking || inFlight {
+				continue
+			}
+			if _, armed := v.Timer(id, TimerFinalize); !armed {
+				return sim.Verdict{Detail: fmt.Sprintf("%s looks for a leader, but has no finalize wait armed and no NOTIFICATION is on its way: it will look for ever", v.Name(id))}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
 
 const latestHistoryName = "a leader has the latest history of the quorum that elected it"
 
