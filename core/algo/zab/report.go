@@ -63,6 +63,33 @@ var latestHistory = sim.Invariant{
 	},
 }
 
+const highestIDName = "among servers with the same history the highest id leads"
+
+// highestID is the vote's tie-break: of two servers with the same
+// history, the higher id wins, so a server that elected the leader never
+// has its history and a higher id (it would have voted for itself).
+// Every server's order of votes rests on it: a server that broke ties
+// the other way would keep its own vote against one that beats it.
+var highestID = sim.Invariant{
+	Name: highestIDName,
+	Help: "no server that elected the leader has the leader's history (zxid) and a higher id",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := server(v, id)
+			if p.State != Leading || v.Health(id) == sim.Crashed {
+				continue
+			}
+			for _, q := range p.ElectedBy {
+				if server(v, q).Zxid == p.Zxid && q > id {
+					return sim.Verdict{Detail: fmt.Sprintf("%s leads with history up to zxid %d, but %s, which elected it, has the same history and a higher id", v.Name(id), p.Zxid, v.Name(q))}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
 const oneLeaderName = "the servers settled in a round agree on its leader"
 
 // oneLeaderPerRound is the invariant that the live servers that have

@@ -2,6 +2,7 @@ package zab_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"spacetime/core/algo/zab"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -78,6 +80,29 @@ func TestTheFinalizeWaitOutlastsARoundTrip(t *testing.T) {
 		"until": {"quiescent": true}}`
 	assert.Empty(t, algotest.Failed(algotest.Run(t, fmt.Sprintf(run, ""))))
 	assert.Contains(t, algotest.Failed(algotest.Run(t, fmt.Sprintf(run, `, "finalize": 4`))), "the servers settled in a round agree on its leader: in round 3, 1 follows 2 and 3 follows 1: two leaders")
+}
+
+// The checks of who leads read the histories of the servers that elected
+// the leader: at the end of the lesson 2 leads with zxid 8, elected by 1,
+// 2 and 3. An elector with a later history, or with 8 and a higher id,
+// would have kept its own vote: each check names it.
+func TestTheLeadersChecksNameAnElectorThatBeatsIt(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict {
+		i := slices.IndexFunc(zab.Spec.Checks.Invariants, func(inv sim.Invariant) bool { return inv.Name == name })
+		require.GreaterOrEqual(t, i, 0, name)
+		return zab.Spec.Checks.Invariants[i].Check(v)
+	}
+	const latest, highest = "a leader has the latest history of the quorum that elected it", "among servers with the same history the highest id leads"
+	_, r := scenariotest.Run(t, "zab-election")
+	v := r.At(r.Len()).View()
+	require.True(t, check(v, latest).OK)
+	require.True(t, check(v, highest).OK)
+	three := v.Node(2).(*zab.Process)
+	three.Zxid = 8
+	assert.True(t, check(v, latest).OK, "the same history is not a later one")
+	assert.Equal(t, "2 leads with history up to zxid 8, but 3, which elected it, has the same history and a higher id", check(v, highest).Detail)
+	three.Zxid = 9
+	assert.Equal(t, "2 leads with history up to zxid 8, but 3, which elected it, has zxid 9: the transactions after 8 would be lost", check(v, latest).Detail)
 }
 
 // Bad histories are refused, naming the field.
