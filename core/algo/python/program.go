@@ -153,7 +153,7 @@ func Compile(code string) (*Program, error) {
 	if err != nil {
 		var list resolve.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {
-			return nil, errorAt(list[0].Pos, "%s", list[0].Msg)
+			return nil, errorAt(list[0].Pos, "%s", clipBytes(list[0].Msg, maxNamedError))
 		}
 		return nil, &Error{Msg: err.Error()}
 	}
@@ -296,11 +296,29 @@ func (p *Program) readMeasure(f *syntax.File) (*sim.Measure, error) {
 	return m, nil
 }
 
+// maxNamedError bounds, in bytes, a syntax or name error's message, which
+// names what the program wrote ("undefined: x"): a name as long as the
+// program is not said back in full.
+const maxNamedError = 150
+
+// clipBytes cuts s to at most limit bytes, at a character's boundary,
+// marking the cut with "…".
+func clipBytes(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // syntaxError places a syntax error where a reader looks for it: an
 // error found at the start of a line ("got newline, want ':'") belongs to
 // the end of the line before, as Python says it.
 func syntaxError(code string, se syntax.Error) *Error {
-	e := errorAt(se.Pos, "%s", se.Msg)
+	e := errorAt(se.Pos, "%s", clipBytes(se.Msg, maxNamedError))
 	if strings.HasPrefix(se.Msg, "got newline") && e.Line > 1 && e.Col <= 1 {
 		lines := strings.Split(code, "\n")
 		if e.Line-2 < len(lines) {
