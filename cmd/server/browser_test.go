@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -64,10 +65,12 @@ func chromiumPath(t *testing.T) string {
 var startOnce sync.Once
 var startErr error
 
-// site starts the server and the browser once for all browser tests.
+// site starts the server and the browser once for all browser tests, and
+// lets the test that calls it run beside the other browser tests.
 func site(t *testing.T) {
 	t.Helper()
 	path := chromiumPath(t)
+	alongside(t)
 	startOnce.Do(func() {
 		h, err := newHandler(filepath.Join("..", ".."))
 		if err != nil {
@@ -101,6 +104,36 @@ func site(t *testing.T) {
 	require.NoError(t, startErr)
 }
 
+// testParallel is how many tests go test runs at once (-parallel).
+func testParallel() int {
+	if f := flag.Lookup("test.parallel"); f != nil {
+		if n, ok := f.Value.(flag.Getter).Get().(int); ok {
+			return n
+		}
+	}
+	return 1
+}
+
+var alongsideMu sync.Mutex
+var alongsideTests = map[*testing.T]bool{}
+
+// alongside lets a browser test run beside the others (t.Parallel), once:
+// a test spends much of its time waiting on the page, and two of them
+// keep two cores busier (go test -parallel 1 runs them one at a time). A
+// subtest runs within its test.
+func alongside(t *testing.T) {
+	if strings.Contains(t.Name(), "/") {
+		return
+	}
+	alongsideMu.Lock()
+	done := alongsideTests[t]
+	alongsideTests[t] = true
+	alongsideMu.Unlock()
+	if !done {
+		t.Parallel()
+	}
+}
+
 // page is one browser tab on the site, with the console errors it logged.
 type page struct {
 	t      *testing.T
@@ -121,31 +154,59 @@ func newTab(t *testing.T) context.Context {
 	return ctx
 }
 
-// reused is the tab that open and reusedTab hand test after test: a page
+// tabs are the tabs that open and reusedTab hand test after test: a page
 // opened where a page ran before starts in a renderer that has the client
 // compiled (0.6 s here, against 1.2 s in a new tab), and a navigation is a
 // new document, so nothing of the last page is left but what tabs of the
-// shared browser share anyway (storage, the service worker). Tests that
-// change the tab itself beyond its window size (a script for every page,
-// requests held, frames of another site) open one of their own with
-// newTab.
-var reused struct {
+// shared browser share anyway (the service worker and its cache; the page
+// keeps nothing in storage). There are as many as the browser tests run at
+// once (-parallel, two cores' worth by default): each test has one to
+// itself until it ends. Tests that change the tab itself beyond its window
+// size (a script for every page, requests held, frames of another site)
+// open one of their own with newTab.
+var tabs struct {
 	once sync.Once
-	ctx  context.Context
+	free chan context.Context
 	err  error
+	mu   sync.Mutex
+	held map[*testing.T]context.Context
 }
 
-// reusedTab is the reused tab for a test, as a new tab would be: the window
-// of the browser's size, the pointer outside it.
+// reusedTab is a reused tab for a test, as a new tab would be: the window
+// of the browser's size, the pointer outside it. A test asking again has
+// the same tab.
 func reusedTab(t *testing.T) context.Context {
 	t.Helper()
 	site(t)
-	reused.once.Do(func() {
-		reused.ctx, _ = chromedp.NewContext(browserCtx)
-		reused.err = chromedp.Do(reused.ctx)
+	tabs.once.Do(func() {
+		n := max(1, testParallel())
+		tabs.free = make(chan context.Context, n)
+		tabs.held = map[*testing.T]context.Context{}
+		for range n {
+			tab, _ := chromedp.NewContext(browserCtx)
+			if err := chromedp.Do(tab); err != nil {
+				tabs.err = err
+			}
+			tabs.free <- tab
+		}
 	})
-	require.NoError(t, reused.err)
-	ctx, cancel := context.WithTimeout(reused.ctx, 90*time.Second)
+	require.NoError(t, tabs.err)
+	tabs.mu.Lock()
+	tab, ok := tabs.held[t]
+	tabs.mu.Unlock()
+	if !ok {
+		tab = <-tabs.free
+		tabs.mu.Lock()
+		tabs.held[t] = tab
+		tabs.mu.Unlock()
+		t.Cleanup(func() {
+			tabs.mu.Lock()
+			delete(tabs.held, t)
+			tabs.mu.Unlock()
+			tabs.free <- tab
+		})
+	}
+	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
 	t.Cleanup(cancel)
 	// a test before may have emulated another window, and left the pointer
 	// over something that the next page would find hovered
