@@ -18,9 +18,9 @@ func versus(server, chromium, other string) error {
 	}
 	defer closeBrowser()
 	type site struct {
-		dir, url            string
-		brotli              int64
-		cold, step, compare []float64
+		dir, url                              string
+		brotli                                int64
+		cold, again, returning, step, compare []float64
 	}
 	sites := []*site{{dir: "."}, {dir: other}}
 	for _, s := range sites {
@@ -43,14 +43,15 @@ func versus(server, chromium, other string) error {
 	for round := range 5 {
 		for _, s := range sites {
 			fmt.Fprintf(os.Stderr, "bench: versus, round %d, %s…\n", round+1, s.dir)
-			cold, _, _, err := coldAndWarm(ctx, s.url+"/?s=snapshot-bank", false)
+			l, err := coldAndWarm(ctx, s.url+"/?s=snapshot-bank", round < 3)
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.dir, err)
 			}
-			s.cold = append(s.cold, cold)
+			s.cold = append(s.cold, l.cold)
 			if round >= 3 {
 				continue
 			}
+			s.again, s.returning = append(s.again, l.again), append(s.returning, l.returning)
 			step, err := medianStep(ctx, s.url+"/?s=snapshot-bank&k=0")
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.dir, err)
@@ -69,8 +70,11 @@ func versus(server, chromium, other string) error {
 	}
 	row("app.wasm brotli", float64(this.brotli)/1e3, float64(that.brotli)/1e3, "kB")
 	row("first interactive frame, cold (median of 5)", median(this.cold), median(that.cold), "ms")
+	row("first interactive frame, opened again (median of 3)", median(this.again), median(that.again), "ms")
+	row("first interactive frame, returning in a fresh tab (median of 3)", median(this.returning), median(that.returning), "ms")
 	row("step in a lesson (median of 3 medians of 40)", median(this.step), median(that.step), "ms")
 	row("step in six runs (median of 3 medians of 40)", median(this.compare), median(that.compare), "ms")
+	fmt.Printf("ranges: returning %.0f–%.0f vs %.0f–%.0f ms\n", minOf(this.returning), maxOf(this.returning), minOf(that.returning), maxOf(that.returning))
 	fmt.Printf("ranges: cold %.0f–%.0f vs %.0f–%.0f ms; step %.1f–%.1f vs %.1f–%.1f ms; six runs %.1f–%.1f vs %.1f–%.1f ms\n",
 		minOf(this.cold), maxOf(this.cold), minOf(that.cold), maxOf(that.cold),
 		minOf(this.step), maxOf(this.step), minOf(that.step), maxOf(that.step),
