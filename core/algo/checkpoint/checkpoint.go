@@ -28,7 +28,7 @@ package checkpoint
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"spacetime/core/sim"
 	"spacetime/core/strictjson"
@@ -212,5 +212,10 @@ func newProcs(names []string, raw json.RawMessage) ([]sim.Node, error) {
 
 // label names checkpoint id of a process: "c2.1".
 func label(env interface{ Name(sim.NodeID) string }, id sim.NodeID, k int) string {
-	return fmt.Sprintf("c%s.%d", env.Name(id), k)
+	return string(appendLabel(nil, env.Name(id), k))
+}
+
+// appendLabel appends the label of checkpoint k of the process named name.
+func appendLabel(b []byte, name string, k int) []byte {
+	return strconv.AppendInt(append(append(append(b, 'c'), name...), '.'), int64(k), 10)
 }

@@ -2,7 +2,7 @@ package checkpoint
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 
 	"spacetime/core/algo/snapshot"
 	"spacetime/core/sim"
@@ -134,7 +134,7 @@ func (p *Proc) snapshot(env *sim.Env, round int, base bool) Checkpoint {
 	p.Taken++
 	env.Annotate(sim.At(RoleSaved, c.ID, ""))
 	if round == 0 && (!base || c.ID == 0) { // a restore's base is marked as the rollback
-		env.Annotate(sim.At(RoleCheckpoint, c.ID, label(env, env.Self(), c.ID)))
+		env.Annotate(sim.At(RoleCheckpoint, c.ID, env.Text(func(b []byte) []byte { return appendLabel(b, env.Name(env.Self()), c.ID) })))
 	}
 	return c
 }
@@ -198,26 +198,39 @@ func (p *Proc) checkpointNow(env *sim.Env) {
 		return
 	}
 	c := p.save(env, 0, false)
-	env.Explain("%s saves checkpoint %s on its own: work %d, %s", env.Name(env.Self()), label(env, env.Self(), c.ID), c.Work, p.counts(env, c))
+	me := env.Name(env.Self())
+	env.ExplainWith(func(b []byte) []byte {
+		b = appendLabel(append(append(b, me...), " saves checkpoint "...), me, c.ID)
+		b = strconv.AppendInt(append(b, " on its own: work "...), int64(c.Work), 10)
+		return appendCounts(append(b, ", "...), env, c)
+	})
 }
 
-// counts says what a checkpoint has sent and taken: "sent 2 to 3, took #1 from 2".
-func (p *Proc) counts(env *sim.Env, c Checkpoint) string {
-	var parts []string
-	for q := range env.N() {
-		if c.Sent[q] > 0 {
-			parts = append(parts, fmt.Sprintf("sent %d to %s", c.Sent[q], env.Name(sim.NodeID(q))))
+// appendCounts appends what a checkpoint has sent and taken: "sent 2 to
+// 3, took 1 from 2".
+func appendCounts(b []byte, env *sim.Env, c Checkpoint) []byte {
+	start := len(b)
+	part := func(verb string, n int, q int, to string) {
+		if len(b) > start {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(append(b, verb...), int64(n), 10)
+		b = append(append(b, to...), env.Name(sim.NodeID(q))...)
+	}
+	for q, n := range c.Sent {
+		if n > 0 {
+			part("sent ", n, q, " to ")
 		}
 	}
-	for q := range env.N() {
-		if c.Recv[q] > 0 {
-			parts = append(parts, fmt.Sprintf("took %d from %s", c.Recv[q], env.Name(sim.NodeID(q))))
+	for q, n := range c.Recv {
+		if n > 0 {
+			part("took ", n, q, " from ")
 		}
 	}
-	if len(parts) == 0 {
-		return "no messages yet"
+	if len(b) == start {
+		b = append(b, "no messages yet"...)
 	}
-	return strings.Join(parts, ", ")
+	return b
 }
 
 // work does one unit of the application's work: a message to to, or to
@@ -241,8 +254,13 @@ func (p *Proc) work(env *sim.Env, to sim.NodeID) {
 	p.Work++
 	p.Sent[to]++
 	seq := p.Sent[to]
-	env.Send(to, sim.Message{Kind: KindMsg, Value: int64(seq), Label: fmt.Sprintf("#%d", seq), Data: []int64{int64(p.Epoch)}})
-	env.Explain("%s works (work %d) and sends its message #%d to %s", me, p.Work, seq, env.Name(to))
+	env.Send(to, sim.Message{Kind: KindMsg, Value: int64(seq), Label: env.Numbered("#", seq), Data: []int64{int64(p.Epoch)}})
+	// appended, not formatted, as the other captions of every step are
+	env.ExplainWith(func(b []byte) []byte {
+		b = strconv.AppendInt(append(append(b, me...), " works (work "...), int64(p.Work), 10)
+		b = strconv.AppendInt(append(b, ") and sends its message #"...), int64(seq), 10)
+		return append(append(b, " to "...), env.Name(to)...)
+	})
 }
 
 // deliver takes a message.
@@ -290,16 +308,24 @@ func (p *Proc) receive(env *sim.Env, ev sim.Event) {
 	}
 	p.Recv[ev.From] = seq
 	p.Work++
-	text := fmt.Sprintf("%s takes message #%d from %s (work %d)", me, seq, them, p.Work)
 	for _, r := range p.rounds {
-		if !r.Records(ev.From) {
-			continue
+		if r.Records(ev.From) {
+			r.saved.Channel[ev.From]++
+			env.Annotate(sim.At(RoleChannel, r.saved.Round, env.Numbered("#", seq)).About(ev.MsgID))
 		}
-		r.saved.Channel[ev.From]++
-		env.Annotate(sim.At(RoleChannel, r.saved.Round, fmt.Sprintf("#%d", seq)).About(ev.MsgID))
-		text += fmt.Sprintf("; it saved its state for global checkpoint %d before this arrived and has no marker from %s yet, so the message was in transit at that cut: it joins the checkpoint's channel state", r.saved.Round, them)
 	}
-	env.Explain("%s", text)
+	env.ExplainWith(func(b []byte) []byte {
+		b = strconv.AppendInt(append(append(b, me...), " takes message #"...), int64(seq), 10)
+		b = strconv.AppendInt(append(append(append(b, " from "...), them...), " (work "...), int64(p.Work), 10)
+		b = append(b, ')')
+		for _, r := range p.rounds {
+			if r.Records(ev.From) {
+				b = strconv.AppendInt(append(b, "; it saved its state for global checkpoint "...), int64(r.saved.Round), 10)
+				b = append(append(append(b, " before this arrived and has no marker from "...), them...), " yet, so the message was in transit at that cut: it joins the checkpoint's channel state"...)
+			}
+		}
+		return b
+	})
 }
 
 // Inspect shows the process's state.
