@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"unsafe"
 
 	"spacetime/core/faults"
@@ -61,12 +62,18 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		r.stepNode(w, rec, sim.Event{Kind: sim.Timer, Tag: nx.tag}, record)
 		if record {
 			r.extra(rec).Tag = nx.tag
-			if rec.Caption == "" {
-				rec.Caption = fmt.Sprintf("%s's timer %q fires", r.cfg.Names[nx.node], nx.tag)
-			} else {
-				r.text += len(rec.Caption) // the process's words stay where they were written
-				rec.Caption = fmt.Sprintf("%s's timer %q fires: %s", r.cfg.Names[nx.node], nx.tag, rec.Caption)
-			}
+			// appended into the run's text, not formatted: a timer fires
+			// at most steps of some algorithms
+			said := rec.Caption
+			r.text += len(said) // the process's words stay where they were written
+			rec.Caption = r.env.Text(func(b []byte) []byte {
+				b = append(append(b, r.cfg.Names[nx.node]...), "'s timer "...)
+				b = append(strconv.AppendQuote(b, nx.tag), " fires"...)
+				if said != "" {
+					b = append(append(b, ": "...), said...)
+				}
+				return b
+			})
 		}
 	case trace.Workload:
 		if nx.node < 0 { // the Earliest scheduler picks the process now
