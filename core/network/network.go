@@ -39,6 +39,10 @@ type Net struct {
 	// copies counts the copies made of this net; a channel copied at a
 	// smaller count than its own is shared with another net.
 	copies uint64
+	// spare is the storage of channels that emptied while this net owned
+	// it, for the next channels to get busy: a channel empties and fills
+	// again at most sends of a quiet run, and made new storage each time.
+	spare [][]int
 }
 
 // channel is one busy channel's messages, in send order.
@@ -98,7 +102,7 @@ func (nt *Net) Add(from, to sim.NodeID, id int) {
 		}
 		nt.busy = append(nt.busy, channel{})
 		copy(nt.busy[j+1:], nt.busy[j:])
-		nt.busy[j] = channel{index: i, ids: make([]int, 0, 4), owned: nt.copies}
+		nt.busy[j] = channel{index: i, ids: nt.storage(), owned: nt.copies}
 		nt.renumber(j)
 	}
 	ch := &nt.busy[j]
@@ -122,6 +126,9 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 	}
 	switch {
 	case len(ch.ids) == 1:
+		if ch.owned == nt.copies && cap(ch.ids) >= 4 && len(nt.spare) < maxSpare {
+			nt.spare = append(nt.spare, ch.ids[:0])
+		}
 		nt.slot[ch.index] = 0
 		nt.busy = append(nt.busy[:j], nt.busy[j+1:]...)
 		nt.renumber(j)
@@ -135,6 +142,19 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 		ch.ids, ch.owned = ids, nt.copies
 	}
 	return true
+}
+
+// maxSpare bounds the storage a net keeps for channels to come.
+const maxSpare = 16
+
+// storage is empty storage for a channel getting busy: spare, or new.
+func (nt *Net) storage() []int {
+	if k := len(nt.spare); k > 0 {
+		ids := nt.spare[k-1]
+		nt.spare = nt.spare[:k-1]
+		return ids
+	}
+	return make([]int, 0, 4)
 }
 
 // position finds id in a channel's ids, which rise.

@@ -1,6 +1,8 @@
 package network
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,4 +76,60 @@ func TestCloneIsIndependent(t *testing.T) {
 	assert.Equal(t, []int{1, 2}, nt.Channel(0, 1))
 	assert.Equal(t, []int{2, 3}, c.Channel(0, 1))
 	assert.Empty(t, c.Channel(1, 0))
+}
+
+// Nets copied at random points of random sends and deliveries each keep
+// what a plain model of their channels keeps: storage one net reuses for
+// a channel that gets busy again is never what another net reads.
+func TestCopiesAndReusedStorageKeepTheirMessages(t *testing.T) {
+	const n = 3
+	type model map[[2]int][]int
+	r := rand.New(rand.NewPCG(1, 2))
+	for run := range 200 {
+		nets, models := []*Net{New(n)}, []model{{}}
+		next := 1
+		for range 300 {
+			k := r.IntN(len(nets))
+			nt, m := nets[k], models[k]
+			switch op := r.IntN(10); {
+			case op < 4:
+				from, to := r.IntN(n), r.IntN(n)
+				nt.Add(sim.NodeID(from), sim.NodeID(to), next)
+				m[[2]int{from, to}] = append(m[[2]int{from, to}], next)
+				next++
+			case op < 9:
+				for ch, ids := range m {
+					if len(ids) == 0 {
+						continue
+					}
+					i := 0
+					if r.IntN(3) == 0 {
+						i = r.IntN(len(ids))
+					}
+					require.True(t, nt.Remove(sim.NodeID(ch[0]), sim.NodeID(ch[1]), ids[i]))
+					m[ch] = append(append([]int(nil), ids[:i]...), ids[i+1:]...)
+					break
+				}
+			default:
+				c := model{}
+				for ch, ids := range m {
+					c[ch] = slices.Clone(ids)
+				}
+				nets, models = append(nets, nt.Clone()), append(models, c)
+			}
+		}
+		for k, nt := range nets {
+			for from := range n {
+				for to := range n {
+					want := models[k][[2]int{from, to}]
+					got := nt.Channel(sim.NodeID(from), sim.NodeID(to))
+					if len(want) == 0 {
+						assert.Empty(t, got, "run %d, net %d, %d→%d", run, k, from, to)
+					} else {
+						assert.Equal(t, want, got, "run %d, net %d, %d→%d", run, k, from, to)
+					}
+				}
+			}
+		}
+	}
 }
