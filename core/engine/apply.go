@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -57,7 +58,7 @@ func (r *Run) apply(w *world, nx next, record bool) {
 		r.stepNode(w, rec, sim.Event{Kind: sim.Init}, record)
 	case trace.Timer:
 		if i, ok := w.timerOf(nx.node, nx.tag); ok {
-			w.timers[nx.node] = append(w.timers[nx.node][:i:i], w.timers[nx.node][i+1:]...)
+			w.timers[nx.node] = slices.Delete(w.timers[nx.node], i, i+1)
 		}
 		r.stepNode(w, rec, sim.Event{Kind: sim.Timer, Tag: nx.tag}, record)
 		if record {
@@ -250,12 +251,12 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 func (r *Run) setTimer(w *world, id sim.NodeID, t sim.TimerRequest, rec *trace.Record, record bool) {
 	i, armed := w.timerOf(id, t.Tag)
 	if armed {
-		w.timers[id] = append(w.timers[id][:i:i], w.timers[id][i+1:]...)
+		// in place: a world's copy has timers of its own (world.clone)
+		w.timers[id] = slices.Delete(w.timers[id], i, i+1)
 	}
 	if t.Cancel {
 		if armed && record {
-			x := r.extra(rec)
-			x.Timers = append(x.Timers, trace.TimerNote{Tag: t.Tag, Cancelled: true})
+			r.noteTimer(rec, trace.TimerNote{Tag: t.Tag, Cancelled: true})
 		}
 		return
 	}
@@ -264,9 +265,20 @@ func (r *Run) setTimer(w *world, id sim.NodeID, t sim.TimerRequest, rec *trace.R
 	w.timers[id] = append(w.timers[id], timer{tag: t.Tag, due: due, seq: w.seq})
 	w.queue.push(entry{at: due, due: due, seq: w.seq, what: queueTimer, node: int32(id)})
 	if record {
-		x := r.extra(rec)
-		x.Timers = append(x.Timers, trace.TimerNote{Tag: t.Tag, Due: due})
+		r.noteTimer(rec, trace.TimerNote{Tag: t.Tag, Due: due})
 	}
+}
+
+// noteTimer adds a timer's note to a record's extra part. A step's first
+// note lives in a block, as its annotations do; a step arms more than one
+// timer rarely.
+func (r *Run) noteTimer(rec *trace.Record, n trace.TimerNote) {
+	x := r.extra(rec)
+	if len(x.Timers) == 0 {
+		x.Timers = r.timerNotes.copy([]trace.TimerNote{n})
+		return
+	}
+	x.Timers = append(x.Timers, n)
 }
 
 // timerOfSeq finds a node's armed timer by its arming sequence.

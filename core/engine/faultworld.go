@@ -53,8 +53,7 @@ func (f *faultWorld) DropTimers(id sim.NodeID) int {
 	f.w.timers[id] = nil
 	if f.record {
 		for _, t := range ts {
-			x := f.r.extra(f.rec)
-			x.Timers = append(x.Timers, trace.TimerNote{Tag: t.tag, Cancelled: true})
+			f.r.noteTimer(f.rec, trace.TimerNote{Tag: t.tag, Cancelled: true})
 		}
 	}
 	return len(ts)

@@ -55,6 +55,7 @@ type Run struct {
 	stamps      blocks[int32]
 	annotations blocks[sim.Annotation]
 	extras      blocks[trace.Extra]
+	timerNotes  blocks[trace.TimerNote]
 	received    blocks[int64]
 	// kinds numbers the spec's message kinds, for the totals in flight.
 	kinds    map[string]int
