@@ -83,7 +83,7 @@ var skippedFuncs = map[string]bool{
 // quietCalls say or format something: dropping one, or changing what is
 // inside it, changes a caption, not the algorithm.
 var quietCalls = map[string]bool{
-	"Explain": true, "ExplainMore": true, "ExplainWith": true, "Quiet": true,
+	"Explain": true, "ExplainMore": true, "ExplainWith": true, "Numbered": true, "Text": true, "Quiet": true,
 	"Sprintf": true, "Sprint": true, "Errorf": true, "Appendf": true, "Fprintf": true,
 	"AppendInt": true, "Itoa": true, "FormatInt": true, "panic": true, "Name": true, "NameList": true,
 }
