@@ -246,9 +246,10 @@ type frame struct {
 	watch *violationWatch
 }
 
-// framedSite finds the iframe that shows the site: a frame of the tab, or,
-// when the slides are on another site (file: is), the browser's own target
-// for it, which, when watched, is watched for refusals and loaded again.
+// framedSite finds the iframe that shows the site in the tab: a frame of
+// the tab, or, when the slides are on another site (file: is), the
+// browser's own target for it, which, when watched, is watched for
+// refusals and loaded again.
 func framedSite(t *testing.T, ctx context.Context, watched bool) frame {
 	t.Helper()
 	var found frame
@@ -257,8 +258,11 @@ func framedSite(t *testing.T, ctx context.Context, watched bool) frame {
 		if err != nil {
 			return false
 		}
+		// this tab's frame: the browser's other tabs may be framing the
+		// site at the same time (the browser tests run side by side)
+		tab := chromedp.FromContext(ctx).Target.TargetID
 		for _, ti := range targets {
-			if ti.Type == "iframe" && strings.HasPrefix(ti.URL, siteURL) {
+			if ti.Type == "iframe" && strings.HasPrefix(ti.URL, siteURL) && string(ti.ParentFrameID) == string(tab) {
 				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(ti.TargetID))
 				t.Cleanup(cancel)
 				found = frame{ctx: fctx}
