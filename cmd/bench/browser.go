@@ -417,7 +417,9 @@ func importTwice(ctx context.Context, url, file string, n int) ([2]float64, erro
 	defer done()
 	for i := range ms {
 		if i > 0 {
-			back := `(() => { const s = document.querySelector("header select"); s.value = "snapshot-bank"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`
+			// the page's own router, as the course index's links use it
+			// (the lesson picker is a pane's now, not the header's)
+			back := `goappNav("/?s=snapshot-bank")`
 			if _, err := chromedp.Run(tctx, chromedp.Evaluate[any](back)); err != nil {
 				return ms, err
 			}
