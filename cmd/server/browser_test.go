@@ -114,8 +114,8 @@ func testParallel() int {
 	return 1
 }
 
-var alongsideMu sync.Mutex
-var alongsideTests = map[*testing.T]bool{}
+// alongsideTests are the tests alongside has let run beside the others.
+var alongsideTests sync.Map
 
 // alongside lets a browser test run beside the others (t.Parallel), once:
 // a test spends much of its time waiting on the page, and two of them
@@ -125,11 +125,7 @@ func alongside(t *testing.T) {
 	if strings.Contains(t.Name(), "/") {
 		return
 	}
-	alongsideMu.Lock()
-	done := alongsideTests[t]
-	alongsideTests[t] = true
-	alongsideMu.Unlock()
-	if !done {
+	if _, done := alongsideTests.LoadOrStore(t, true); !done {
 		t.Parallel()
 	}
 }
@@ -168,8 +164,8 @@ var tabs struct {
 	once sync.Once
 	free chan context.Context
 	err  error
-	mu   sync.Mutex
-	held map[*testing.T]context.Context
+	// held is the tab each running test has, by its *testing.T
+	held sync.Map
 }
 
 // reusedTab is a reused tab for a test, as a new tab would be: the window
@@ -181,7 +177,6 @@ func reusedTab(t *testing.T) context.Context {
 	tabs.once.Do(func() {
 		n := max(1, testParallel())
 		tabs.free = make(chan context.Context, n)
-		tabs.held = map[*testing.T]context.Context{}
 		for range n {
 			tab, _ := chromedp.NewContext(browserCtx)
 			if err := chromedp.Do(tab); err != nil {
@@ -191,22 +186,16 @@ func reusedTab(t *testing.T) context.Context {
 		}
 	})
 	require.NoError(t, tabs.err)
-	tabs.mu.Lock()
-	tab, ok := tabs.held[t]
-	tabs.mu.Unlock()
+	held, ok := tabs.held.Load(t)
 	if !ok {
-		tab = <-tabs.free
-		tabs.mu.Lock()
-		tabs.held[t] = tab
-		tabs.mu.Unlock()
+		held = <-tabs.free
+		tabs.held.Store(t, held)
 		t.Cleanup(func() {
-			tabs.mu.Lock()
-			delete(tabs.held, t)
-			tabs.mu.Unlock()
-			tabs.free <- tab
+			tabs.held.Delete(t)
+			tabs.free <- held.(context.Context)
 		})
 	}
-	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
+	ctx, cancel := context.WithTimeout(held.(context.Context), 90*time.Second)
 	t.Cleanup(cancel)
 	// a test before may have emulated another window, and left the pointer
 	// over something that the next page would find hovered
