@@ -126,7 +126,9 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 	}
 	switch {
 	case len(ch.ids) == 1:
-		if ch.owned == nt.copies && cap(ch.ids) >= 4 && len(nt.spare) < maxSpare {
+		// kept if nothing else reads it and it is at least as roomy as new
+		// storage (a channel whose head left moved its start forward)
+		if ch.owned == nt.copies && cap(ch.ids) >= channelRoom && len(nt.spare) < maxSpare {
 			nt.spare = append(nt.spare, ch.ids[:0])
 		}
 		nt.slot[ch.index] = 0
@@ -144,8 +146,9 @@ func (nt *Net) Remove(from, to sim.NodeID, id int) bool {
 	return true
 }
 
-// maxSpare bounds the storage a net keeps for channels to come.
-const maxSpare = 16
+// maxSpare bounds the storage a net keeps for channels to come, and
+// channelRoom is how many ids a channel's new storage has room for.
+const maxSpare, channelRoom = 16, 4
 
 // storage is empty storage for a channel getting busy: spare, or new.
 func (nt *Net) storage() []int {
@@ -154,7 +157,7 @@ func (nt *Net) storage() []int {
 		nt.spare = nt.spare[:k-1]
 		return ids
 	}
-	return make([]int, 0, 4)
+	return make([]int, 0, channelRoom)
 }
 
 // position finds id in a channel's ids, which rise.
