@@ -52,7 +52,7 @@ func makePicks(withComparisons bool) []pick {
 		byTopic[b.Topic] = append(byTopic[b.Topic], b)
 	}
 	var out []pick
-	for _, topic := range append(slices.Clone(scenario.Topics), "") {
+	for _, topic := range append(slices.Clone(scenario.Topics()), "") {
 		list := byTopic[topic]
 		sort.Slice(list, func(i, j int) bool { return list[i].Title < list[j].Title })
 		for _, b := range list {
@@ -60,7 +60,7 @@ func makePicks(withComparisons bool) []pick {
 		}
 	}
 	if withComparisons {
-		for _, cmp := range scenario.Comparisons() {
+		for _, cmp := range scenario.ComparisonList() {
 			out = append(out, pick{value: comparisonPrefix + cmp.ID, title: "Compare: " + cmp.Title, group: "Comparisons, side by side"})
 		}
 	}

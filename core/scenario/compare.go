@@ -99,36 +99,40 @@ func (c *Comparison) Members() ([]*Scenario, error) {
 // ParseComparison reads a comparison file and checks that every run
 // parses.
 func ParseComparison(data []byte) (*Comparison, error) {
+	c, _, err := parseComparison(data)
+	return c, err
+}
+
+// parseComparison is ParseComparison, with the runs it parsed.
+func parseComparison(data []byte) (*Comparison, []*Scenario, error) {
 	var c Comparison
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("comparison: %v", err)
+		return nil, nil, fmt.Errorf("comparison: %v", err)
 	}
 	for _, t := range []struct {
 		field, text string
 		most        int
 	}{{"id", c.ID, 48}, {"title", c.Title, 200}, {"description", c.Description, 4000}} {
 		if err := checkText(t.text, t.most, t.field == "description"); err != nil {
-			return nil, fieldErr(t.field, "%v", err)
+			return nil, nil, fieldErr(t.field, "%v", err)
 		}
 	}
 	if c.ID == "" {
-		return nil, fieldErr("id", "a comparison needs an id")
+		return nil, nil, fieldErr("id", "a comparison needs an id")
 	}
-	if _, err := c.Members(); err != nil {
-		return nil, err
+	members, err := c.Members()
+	if err != nil {
+		return nil, nil, err
 	}
-	return &c, nil
+	return &c, members, nil
 }
-
-// comparisons are the built-in comparisons, by id.
-var comparisons = map[string]*Comparison{}
 
 // Comparisons lists the built-in comparisons in id order.
 func Comparisons() []*Comparison {
-	out := make([]*Comparison, 0, len(comparisons))
-	for _, c := range comparisons {
+	out := make([]*Comparison, 0, len(compared().byID))
+	for _, c := range compared().byID {
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -137,7 +141,7 @@ func Comparisons() []*Comparison {
 
 // LookupComparison finds a built-in comparison.
 func LookupComparison(id string) (*Comparison, bool) {
-	c, ok := comparisons[id]
+	c, ok := compared().byID[id]
 	return c, ok
 }
 

@@ -74,7 +74,7 @@ func TestTopicsAreTheCourses(t *testing.T) {
 		names = append(names, topic.Name)
 	}
 	require.NotEmpty(t, names)
-	assert.Equal(t, names, scenario.Topics)
+	assert.Equal(t, names, scenario.Topics())
 }
 
 // metricAt reads a run's figure at step k, as JSON reads it (numbers are

@@ -17,16 +17,16 @@ func TestEveryLessonHasATopic(t *testing.T) {
 	for _, b := range scenario.BuiltinList() {
 		s, err := scenario.Builtin(b.ID)
 		require.NoError(t, err)
-		assert.Contains(t, scenario.Topics, s.TopicOf(), "%s names a topic of the course", b.ID)
+		assert.Contains(t, scenario.Topics(), s.TopicOf(), "%s names a topic of the course", b.ID)
 	}
 }
 
 // A lesson block that cannot be shown is refused, naming the field.
 func TestBadLessonIsRefused(t *testing.T) {
 	base := `{"algorithm":"chandy-lamport","n":3,"seed":1,"until":{"steps":10},"lesson":%s}`
-	topic := scenario.Topics[len(scenario.Topics)-1] // any of the course's
+	topic := scenario.Topics()[len(scenario.Topics())-1] // any of the course's
 	for _, tc := range []struct{ lesson, want string }{
-		{`{"topic":"cooking"}`, `field "lesson.topic": unknown topic "cooking" (want one of: ` + strings.Join(scenario.Topics, "; ") + ")"},
+		{`{"topic":"cooking"}`, `field "lesson.topic": unknown topic "cooking" (want one of: ` + strings.Join(scenario.Topics(), "; ") + ")"},
 		{`{"opens":-1}`, `field "lesson.opens": a step from 0 to`},
 		{`{"frame":[5]}`, `field "lesson.frame": want [from, to] with from before to, got [5]`},
 		{`{"frame":[9,3]}`, `field "lesson.frame": want [from, to] with from before to, got [9 3]`},

@@ -899,8 +899,8 @@ func (l *Lesson) validate() error {
 	if l == nil {
 		return nil
 	}
-	if l.Topic != "" && !oneOf(l.Topic, Topics) {
-		return fieldErr("lesson.topic", "unknown topic %q (want one of: %s)", clipText(l.Topic), strings.Join(Topics, "; "))
+	if l.Topic != "" && !oneOf(l.Topic, Topics()) {
+		return fieldErr("lesson.topic", "unknown topic %q (want one of: %s)", clipText(l.Topic), strings.Join(Topics(), "; "))
 	}
 	if l.Opens < 0 || l.Opens > engine.MaxSteps {
 		return fieldErr("lesson.opens", "a step from 0 to %d, got %d", engine.MaxSteps, l.Opens)

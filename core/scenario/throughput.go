@@ -57,7 +57,10 @@ func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 	}
 	var first, busy *Scenario
 	for _, id := range BuiltinIDs() {
-		s := builtins[id]
+		s, err := builtin(id)
+		if err != nil {
+			continue
+		}
 		if s.Algorithm != algorithm {
 			continue
 		}
