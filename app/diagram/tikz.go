@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -247,15 +246,25 @@ func (t *tikz) mark(what string) string {
 	return fmt.Sprintf("%s %d", what, t.marks)
 }
 
-// texName is a name both TikZ and TeX's math mode read as it is.
-var texName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+// texName says n is a name both TikZ and TeX's math mode read as it is:
+// an ASCII letter, then ASCII letters and digits. (A regular expression
+// compiled at the package's start cost the page's start as much.)
+func texName(n string) bool {
+	for i, r := range []byte(n) {
+		letter := 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z'
+		if !letter && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return n != ""
+}
 
 func (t *tikz) names() {
 	names := t.ix.tr.Names
 	t.ids = make([]string, len(names))
 	for i, n := range names {
 		t.ids[i] = n
-		if !texName.MatchString(n) {
+		if !texName(n) {
 			t.textNames = true
 		}
 	}
