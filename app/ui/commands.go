@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -126,11 +125,7 @@ func (c *Tools) exerciseHref() string {
 	if s.Code != "" || !scenario.IsBuiltin(s) {
 		return ""
 	}
-	q, ok := lab.ExerciseQuery(s.ID)
-	if !ok {
-		return ""
-	}
-	return "." + WritePath + "?" + lab.EncodeQuery(q)
+	return c.writeLinks().exercise
 }
 
 // openAsCode is the link that opens the pane's lesson in the Write view,
@@ -155,16 +150,39 @@ func (c *Tools) openAsCode() app.UI {
 // below a path), or "" when the pane shows no lesson whose algorithm has
 // a port.
 func (c *Tools) codeHref() string {
+	if c.sess(c.Pane).Scenario().Code != "" {
+		return ""
+	}
+	return c.writeLinks().code
+}
+
+// writeLinks are the Write view's links to one lesson, as code and as an
+// exercise ("" where it has none), made once for the lesson: they pack
+// a program, which takes longer than a frame in the browser, and the
+// tools render at every step.
+type writeLinks struct {
+	lesson, algorithm string
+	code, exercise    string
+}
+
+// writeLinks are the Write view's links to the pane's lesson, by its id
+// and algorithm (a program run on a lesson, or a lesson changed by the
+// learner, is refused by codeHref and exerciseHref).
+func (c *Tools) writeLinks() writeLinks {
+	p := c.panes[c.Pane]
 	s := c.sess(c.Pane).Scenario()
-	if s.Code != "" || s.ID == "" {
-		return ""
+	if p.writeLinks.lesson == s.ID && p.writeLinks.algorithm == s.Algorithm {
+		return p.writeLinks
 	}
-	code, ok := ports.For(s.Algorithm)
-	if !ok || !slices.Contains(scenario.BuiltinIDs(), s.ID) {
-		return ""
+	l := writeLinks{lesson: s.ID, algorithm: s.Algorithm}
+	if lesson, err := scenario.Builtin(s.ID); s.ID != "" && err == nil && lesson.Algorithm == s.Algorithm {
+		if code, ok := ports.For(s.Algorithm); ok {
+			l.code = "." + WritePath + "?" + lab.EncodeQuery(lab.CodeQuery(s.ID, code))
+		}
+		if q, ok := lab.ExerciseQuery(s.ID); ok {
+			l.exercise = "." + WritePath + "?" + lab.EncodeQuery(q)
+		}
 	}
-	if lesson, err := scenario.Builtin(s.ID); err != nil || lesson.Algorithm != s.Algorithm {
-		return ""
-	}
-	return "." + WritePath + "?" + lab.EncodeQuery(lab.CodeQuery(s.ID, code))
+	p.writeLinks = l
+	return l
 }

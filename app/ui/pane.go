@@ -44,6 +44,9 @@ type pane struct {
 	write writing
 	// answer is the check of the pane's answer to an exercise.
 	answer answering
+	// writeLinks are the Write view's links to the pane's lesson
+	// (Tools.writeLinks).
+	writeLinks writeLinks
 
 	scene, topo          *diagram.Scene
 	painter, topoPainter painter
