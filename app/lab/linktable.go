@@ -56,9 +56,19 @@ var linkParams = []linkParam{
 	{name: "s", pane: true, says: "a built-in lesson (the default lesson when the pane names none)", read: readLesson,
 		write: func(_ *Page, s *Session) string { return pick(s.link != linkPacked, s.scn.ID, "") }},
 	{name: "sc", pane: true, says: "any other scenario: its JSON deflated, in base64url (at most 1 MiB inflated)", read: readPacked,
-		write: func(_ *Page, s *Session) string { return pick(s.link == linkPacked, s.ScenarioFile().packed(), "") }},
+		write: func(_ *Page, s *Session) string {
+			if s.link != linkPacked {
+				return "" // and nothing packed: the link is written at every step
+			}
+			return s.ScenarioFile().packed()
+		}},
 	{name: "code", pane: true, says: "a program run instead of the lesson's algorithm (Python, see Write it yourself): its text deflated, in base64url (at most 64 KiB inflated)", read: readCode,
-		write: func(_ *Page, s *Session) string { return pick(s.link == linkCoded, pack([]byte(s.scn.Code)), "") }},
+		write: func(_ *Page, s *Session) string {
+			if s.link != linkCoded {
+				return ""
+			}
+			return s.ScenarioFile().packedCode()
+		}},
 	{name: "fifo", pane: true, says: "`0` or `1`: the lesson with its channels switched (the FIFO toggle)", read: readFIFO,
 		write: func(_ *Page, s *Session) string { return pick(s.link == linkFlipped, pick(s.scn.FIFO(), "1", "0"), "") }},
 	{name: "in", pane: true, says: "the learner's inputs, such as `12d5,30c2` (at most 5,000; see `EncodeInputs`)", read: readInputs,
@@ -341,7 +351,8 @@ func maxOwnParams() int {
 	return n
 }
 
-// pick is yes when cond holds, else no.
+// pick is yes when cond holds, else no. Both are computed first: a row
+// whose value costs (a packed document) tests its condition itself.
 func pick[T any](cond bool, yes, no T) T {
 	if cond {
 		return yes

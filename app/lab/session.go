@@ -36,6 +36,9 @@ type Session struct {
 	file     []byte
 	packed   string
 	packedOf *scenario.Plan
+	// packedCode is the program as a link writes it (PackedCode), for
+	// the program it packed.
+	packedCode struct{ of, text string }
 
 	// derived caches what is computed from the trace, valid while the run
 	// and its version are unchanged (a rerun with a switch flipped is a new

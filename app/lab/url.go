@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"spacetime/core/engine"
@@ -107,6 +108,16 @@ func (f ScenarioFile) packed() string {
 	return s.packed
 }
 
+// packedCode is the session's program as a link writes it, packed once
+// for each program: the link is written at every step.
+func (f ScenarioFile) packedCode() string {
+	s := f.s
+	if s.packedCode.of != s.scn.Code || s.packedCode.text == "" {
+		s.packedCode.of, s.packedCode.text = s.scn.Code, pack([]byte(s.scn.Code))
+	}
+	return s.packedCode.text
+}
+
 // Bytes is the session's scenario file, as the Load panel shows it and a
 // link carries it, or nil when it is larger than MaxPacked: a file that
 // large is neither opened from the panel nor linked (a large log's is).
@@ -136,11 +147,21 @@ func (f ScenarioFile) Linkable() bool { return f.s.link != linkPacked || f.packe
 // pack is a document deflated, in base64url.
 func pack(doc []byte) string {
 	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w := packers.Get().(*flate.Writer)
+	defer packers.Put(w)
+	w.Reset(&b)
 	w.Write(doc)
 	w.Close()
 	return base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
+
+// packers are deflaters for pack to reuse: each holds about a megabyte
+// of tables, which a page that packed its link anew would otherwise make
+// and collect again and again.
+var packers = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestCompression)
+	return w
+}}
 
 // unpack inflates a packed text of at most most bytes; what names it
 // in errors ("scenario", "program").
