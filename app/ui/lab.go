@@ -251,16 +251,18 @@ func (c *state) several() bool { return c.page != nil && len(c.page.Views) > 1 }
 // together says the page steps its runs as one.
 func (c *state) together() bool { return c.several() && c.page.Together }
 
-// changed records the new view in the URL and repaints.
+// changed repaints and records the new view in the URL: the picture
+// first, as the learner waits for it, and the address after it (a dozen
+// calls into the browser, which the picture need not wait for).
 func (c *state) changed(ctx app.Context) {
 	if c.page == nil {
 		return
 	}
+	c.redraw(ctx)
 	u := *ctx.Page().URL()
 	u.RawQuery = lab.EncodeQuery(c.page.Query())
 	ctx.Page().ReplaceURL(&u)
 	c.nameThePage(ctx)
-	c.redraw(ctx)
 	c.slides().announce()
 }
 
