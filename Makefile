@@ -52,9 +52,10 @@ test-native:
 	$(GO) vet ./...
 	$(GO) test -count=1 -short ./...
 
-# Under js/wasm (Node.js), as the page runs them: the conformance suite,
-# whose lessons must give the same traces (their hashes) as natively, and
-# learners' Python with its ports. make test-long runs every core package.
+# Under js/wasm (Node.js), as the page runs them: the lessons, which must
+# give the same traces (their hashes) as natively, and learners' Python
+# with its ports. make test-long runs the whole conformance suite and
+# every core package there.
 WASMTEST = GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)"
 test-wasm:
 	$(WASMTEST) -short ./internal/conformance ./core/algo/python/...
