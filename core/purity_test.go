@@ -1,14 +1,8 @@
 package core_test
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"maps"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,18 +13,15 @@ import (
 )
 
 // forbidden says why a core package may not import path, or "" if it may.
-// Subpackages count too (os/exec, net/http); math/rand/v2 is allowed,
-// math/rand is not.
+// Subpackages count too (os/exec, net/http, sync/atomic); math/rand/v2 is
+// allowed, math/rand is not.
 func forbidden(path string) string {
 	rules := []struct{ prefix, why string }{
 		{"time", "simulated time is a tick count; wall-clock time makes runs unrepeatable"},
 		{"math/rand", "randomness comes from the scenario's seed through math/rand/v2 PCG streams"},
 		{"os", "the core does no I/O"},
 		{"net", "the core does no I/O"},
-		// sync itself is allowed: a Once reads embedded files when first
-		// asked for, safely for callers on several goroutines (the server);
-		// the core starts none (TestCoreStartsNoGoroutine)
-		{"sync/atomic", "the core has no goroutines to share memory with"},
+		{"sync", "the core has no goroutines"},
 		{"syscall/js", "the core is the same natively and in the browser"},
 		{"github.com/maxence-charriere/go-app", "the browser side lives in app/"},
 	}
@@ -78,7 +69,6 @@ func TestViolationsFindsForbiddenImports(t *testing.T) {
 		{"spacetime/core/a math/rand\nspacetime/core/b os/exec net/http sync/atomic", 4},
 		{"spacetime/core/ui github.com/maxence-charriere/go-app/v10/pkg/app syscall/js", 2},
 		{"spacetime/core/x timeline/pkg ossify network/thing synchronise", 0},
-		{"spacetime/core/scenario sync", 0},
 		{"spacetime/core/empty", 0},
 	}
 	for _, tt := range tests {
@@ -157,43 +147,4 @@ func TestCoreImportsArePure(t *testing.T) {
 	}
 	assert.Empty(t, violations(listing))
 	assert.Empty(t, upward(listing))
-}
-
-// goStatements lists the go statements in the Go source files under dir,
-// test files aside, as file:line.
-func goStatements(t *testing.T, dir string) []string {
-	var out []string
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if g, ok := n.(*ast.GoStmt); ok {
-				out = append(out, fset.Position(g.Pos()).String())
-			}
-			return true
-		})
-		return nil
-	})
-	require.NoError(t, err)
-	return out
-}
-
-// TestCoreStartsNoGoroutine reads the core's source: a run is stepped by
-// the one goroutine that asked for it, natively and in wasm, so that the
-// same scenario gives the same trace.
-func TestCoreStartsNoGoroutine(t *testing.T) {
-	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
-		t.Skip("reads the source")
-	}
-	assert.Empty(t, goStatements(t, "."))
-	// and the check sees one
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n\nfunc f() { go f() }\n"), 0o644))
-	assert.Len(t, goStatements(t, dir), 1)
 }

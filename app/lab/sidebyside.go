@@ -17,12 +17,12 @@ func OpenComparison(id string) (*Page, error) {
 	if !ok {
 		return nil, fmt.Errorf("no built-in comparison %q", id)
 	}
-	views := make([]*Session, 0, len(c.Algorithms))
-	for _, member := range c.MemberIDs() {
-		s, err := scenario.Builtin(member)
-		if err != nil {
-			return nil, err
-		}
+	runs, err := c.Members()
+	if err != nil {
+		return nil, err
+	}
+	views := make([]*Session, 0, len(runs))
+	for _, s := range runs {
 		sess, err := Open(s)
 		if err != nil {
 			return nil, err

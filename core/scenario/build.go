@@ -38,7 +38,7 @@ func (s *Scenario) Switched(sw sim.Switch) bool {
 // WithSwitch returns a validated copy with a switch set. A built-in lesson
 // switched back to its own value is that lesson again, byte for byte.
 func (s *Scenario) WithSwitch(sw sim.Switch, on bool) (*Scenario, error) {
-	if b, err := builtin(s.ID); err == nil && b.Switched(sw) == on {
+	if b, err := Builtin(s.ID); err == nil && b.Switched(sw) == on {
 		var own map[string]json.RawMessage
 		_ = json.Unmarshal(b.Params, &own)
 		value, present := own[sw.Param]

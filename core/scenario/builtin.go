@@ -9,121 +9,145 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 )
 
 //go:embed builtin/*.json builtin/compare/*.json
 var builtinFiles embed.FS
 
-// The built-in lessons are parsed when first asked for, each on its own:
-// a page opens one lesson, and parsing and checking all of them first was
-// most of the browser client's start. What lists them (BuiltinList, for
-// pickers) reads only their titles and topics; the comparisons are parsed
-// together, the first time one of them or one of their runs is needed.
+// The built-in lessons are parsed when asked for, each on its own: a page
+// opens one lesson, and parsing and checking all of them at the start
+// was most of the browser client's start. What lists them is read at the
+// start without parsing them (index): titles, topics and tours, and the
+// comparisons' ids, titles and runs. Nothing is kept from one call to
+// the next, so that the core holds no state its callers' goroutines (the
+// server's) would share: a caller that asks for a lesson at every frame
+// keeps what it needs (lab.Session, app/lab's Switches).
 
-// lessons are the built-in lesson files (builtin/*.json) by id, the name
-// of the file: listing them parses none.
-var lessons = listLessons()
+// index is what the built-in files say of themselves, read at the start.
+var index = readIndex()
 
-// lessonFile is one built-in lesson file, parsed once, when first read.
-type lessonFile struct {
-	name string // its path in builtinFiles
-	once sync.Once
-	s    *Scenario
-	err  error
+// builtinIndex lists the built-in files without parsing them.
+type builtinIndex struct {
+	// lessons are the lesson files (builtin/*.json) by id, the name of
+	// the file, with what pickers and tours read of each (nil where the
+	// file is not even JSON: Broken says why).
+	lessons map[string]*lessonHead
+	// list is BuiltinList.
+	list []Info
+	// comparisons are the comparison files (builtin/compare/*.json) in
+	// id order, and memberOf the comparison each run belongs to.
+	comparisons []comparisonHead
+	memberOf    map[string]string
 }
 
-func listLessons() map[string]*lessonFile {
-	out := map[string]*lessonFile{}
+// lessonHead is what the index reads of a lesson file.
+type lessonHead struct {
+	Title  string `json:"title"`
+	Lesson struct {
+		Topic string     `json:"topic"`
+		Tour  []TourStop `json:"tour"`
+	} `json:"lesson"`
+}
+
+// comparisonHead is what the index reads of a comparison file.
+type comparisonHead struct {
+	ID         string   `json:"-"`
+	Title      string   `json:"title"`
+	Algorithms []string `json:"algorithms"`
+}
+
+func readIndex() builtinIndex {
+	ix := builtinIndex{lessons: map[string]*lessonHead{}, memberOf: map[string]string{}}
 	entries, _ := builtinFiles.ReadDir("builtin")
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
-			out[strings.TrimSuffix(e.Name(), ".json")] = &lessonFile{name: "builtin/" + e.Name()}
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if e.IsDir() || !ok {
+			continue
+		}
+		var head lessonHead
+		if readHead(lessonFile(id), &head) {
+			ix.lessons[id] = &head
+			ix.list = append(ix.list, Info{ID: id, Title: head.Title, Topic: head.Lesson.Topic})
+		} else {
+			ix.lessons[id] = nil
 		}
 	}
-	return out
-}
-
-// parsed is the file's lesson, parsed at the first call.
-func (f *lessonFile) parsed(id string) (*Scenario, error) {
-	f.once.Do(func() {
-		data, err := builtinFiles.ReadFile(f.name)
-		if err == nil {
-			f.s, err = Parse(data)
-		}
-		if err == nil && f.s.ID != id {
-			err = fmt.Errorf("its id is %q, not %q as its file name says", f.s.ID, id)
-		}
-		if err != nil {
-			f.s, f.err = nil, err
-		}
-	})
-	return f.s, f.err
-}
-
-// compared are the built-in comparisons (builtin/compare/*.json) and
-// their runs, parsed together when first needed.
-var compared = sync.OnceValue(loadComparisons)
-
-// comparedLessons are the built-in comparisons and their runs.
-type comparedLessons struct {
-	byID map[string]*Comparison
-	// runs are the comparisons' runs by id, and memberOf the comparison
-	// each belongs to.
-	runs     map[string]*Scenario
-	memberOf map[string]string
-	// broken are the comparison files that did not parse, by file.
-	broken map[string]error
-}
-
-func loadComparisons() *comparedLessons {
-	out := &comparedLessons{byID: map[string]*Comparison{}, runs: map[string]*Scenario{}, memberOf: map[string]string{}, broken: map[string]error{}}
-	entries, err := builtinFiles.ReadDir("builtin/compare")
-	if err != nil {
-		out.broken["builtin/compare"] = err
-		return out
-	}
+	entries, _ = builtinFiles.ReadDir("builtin/compare")
 	for _, e := range entries {
-		name := "compare/" + e.Name()
-		data, err := builtinFiles.ReadFile("builtin/" + name)
-		if err != nil {
-			out.broken[name] = err
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		head := comparisonHead{ID: id}
+		if e.IsDir() || !ok || !readHead(comparisonFile(id), &head) {
 			continue
 		}
-		c, members, err := parseComparison(data)
-		if err == nil && c.ID != strings.TrimSuffix(e.Name(), ".json") {
-			err = fmt.Errorf("its id is %q, not %q as its file name says", c.ID, strings.TrimSuffix(e.Name(), ".json"))
+		ix.comparisons = append(ix.comparisons, head)
+		for _, run := range (&Comparison{ID: id, Algorithms: head.Algorithms}).MemberIDs() {
+			ix.memberOf[run] = id
 		}
-		for _, m := range members {
-			if err == nil && lessons[m.ID] != nil {
-				err = fmt.Errorf("its run %q has the id of the lesson %s.json", m.ID, m.ID)
-			}
-		}
-		if err != nil {
-			out.broken[name] = err
-			continue
-		}
-		for _, m := range members {
-			out.runs[m.ID] = m
-			out.memberOf[m.ID] = c.ID
-		}
-		out.byID[c.ID] = c
 	}
-	return out
+	return ix
 }
 
-// builtin is the built-in scenario id, shared: the caller must not change
-// it. A lesson file that does not parse gives why.
-func builtin(id string) (*Scenario, error) {
-	if f, ok := lessons[id]; ok {
-		s, err := f.parsed(id)
+// readHead reads what the index needs of a built-in file into head, or
+// says it cannot.
+func readHead(name string, head any) bool {
+	data, err := builtinFiles.ReadFile(name)
+	return err == nil && json.Unmarshal(data, head) == nil
+}
+
+func lessonFile(id string) string     { return "builtin/" + id + ".json" }
+func comparisonFile(id string) string { return "builtin/compare/" + id + ".json" }
+
+// parseLesson parses the lesson file of id.
+func parseLesson(id string) (*Scenario, error) {
+	data, err := builtinFiles.ReadFile(lessonFile(id))
+	if err != nil {
+		return nil, err
+	}
+	s, err := Parse(data)
+	if err == nil && s.ID != id {
+		err = fmt.Errorf("its id is %q, not %q as its file name says", s.ID, id)
+	}
+	return s, err
+}
+
+// parseComparisonFile parses the comparison file of id, with its runs.
+func parseComparisonFile(id string) (*Comparison, []*Scenario, error) {
+	data, err := builtinFiles.ReadFile(comparisonFile(id))
+	if err != nil {
+		return nil, nil, err
+	}
+	c, runs, err := parseComparison(data)
+	if err == nil && c.ID != id {
+		err = fmt.Errorf("its id is %q, not %q as its file name says", c.ID, id)
+	}
+	for _, run := range runs {
+		if _, lesson := index.lessons[run.ID]; err == nil && lesson {
+			err = fmt.Errorf("its run %q has the id of the lesson %s.json", run.ID, run.ID)
+		}
+	}
+	return c, runs, err
+}
+
+// Builtin parses the built-in scenario id: a lesson, or a comparison's
+// run. A file that does not parse gives why.
+func Builtin(id string) (*Scenario, error) {
+	if _, ok := index.lessons[id]; ok {
+		s, err := parseLesson(id)
 		if err != nil {
 			return nil, fmt.Errorf("the built-in scenario %q is broken: %v", id, err)
 		}
 		return s, nil
 	}
-	if s, ok := compared().runs[id]; ok {
-		return s, nil
+	if c := index.memberOf[id]; c != "" {
+		_, runs, err := parseComparisonFile(c)
+		if err != nil {
+			return nil, fmt.Errorf("the built-in scenario %q is broken: its comparison %s: %v", id, c, err)
+		}
+		for _, run := range runs {
+			if run.ID == id {
+				return run, nil
+			}
+		}
 	}
 	return nil, fmt.Errorf("no built-in scenario %q%s", clipText(id), suggest(id))
 }
@@ -133,13 +157,20 @@ func builtin(id string) (*Scenario, error) {
 // product goes on without them rather than failing to start. It parses
 // every one of them.
 func Broken() map[string]error {
-	bad := maps.Clone(compared().broken)
-	if _, err := course(); err != nil {
-		bad["course.json"] = err
+	bad := map[string]error{}
+	if courseErr != nil {
+		bad["course.json"] = courseErr
 	}
-	for id, f := range lessons {
-		if _, err := f.parsed(id); err != nil {
+	for id := range index.lessons {
+		if _, err := parseLesson(id); err != nil {
 			bad[id+".json"] = err
+		}
+	}
+	entries, _ := builtinFiles.ReadDir("builtin/compare")
+	for _, e := range entries {
+		id := strings.TrimSuffix(e.Name(), ".json")
+		if _, _, err := parseComparisonFile(id); err != nil {
+			bad["compare/"+e.Name()] = err
 		}
 	}
 	return bad
@@ -152,83 +183,36 @@ type Info struct {
 	Topic string
 }
 
-// BuiltinList lists the built-in lessons in id order, reading only their
-// titles and topics: the runs of a comparison are listed with it
-// (Comparisons), not here.
-func BuiltinList() []Info { return slices.Clone(lessonList()) }
-
-// lessonList is BuiltinList, read once.
-var lessonList = sync.OnceValue(func() []Info {
-	out := make([]Info, 0, len(lessons))
-	for _, id := range slices.Sorted(maps.Keys(lessons)) {
-		if info, ok := readInfo(lessons[id].name); ok {
-			out = append(out, Info{ID: id, Title: info.Title, Topic: info.Lesson.Topic})
-		}
-	}
-	return out
-})
+// BuiltinList lists the built-in lessons in id order, without parsing
+// them: the runs of a comparison are listed with it (Comparisons), not
+// here.
+func BuiltinList() []Info { return slices.Clone(index.list) }
 
 // ComparisonList lists the built-in comparisons in id order, as
-// BuiltinList does the lessons: their ids and titles, read without
-// parsing their runs (Comparisons).
-func ComparisonList() []Info { return slices.Clone(comparisonList()) }
-
-// comparisonList is ComparisonList, read once.
-var comparisonList = sync.OnceValue(func() []Info {
-	var out []Info
-	entries, _ := builtinFiles.ReadDir("builtin/compare")
-	for _, e := range entries {
-		if info, ok := readInfo("builtin/compare/" + e.Name()); ok && !e.IsDir() {
-			out = append(out, Info{ID: strings.TrimSuffix(e.Name(), ".json"), Title: info.Title})
-		}
+// BuiltinList does the lessons: their ids and titles, without parsing
+// their runs (Comparisons).
+func ComparisonList() []Info {
+	out := make([]Info, len(index.comparisons))
+	for i, c := range index.comparisons {
+		out[i] = Info{ID: c.ID, Title: c.Title}
 	}
 	return out
-})
-
-// info is what a list of the built-in files reads of each.
-type info struct {
-	Title  string `json:"title"`
-	Lesson struct {
-		Topic string `json:"topic"`
-	} `json:"lesson"`
-}
-
-// readInfo reads a built-in file's title and topic, or says it cannot
-// (Broken says why).
-func readInfo(name string) (info, bool) {
-	var i info
-	data, err := builtinFiles.ReadFile(name)
-	return i, err == nil && json.Unmarshal(data, &i) == nil
 }
 
 // ComparisonOf names the comparison a built-in scenario is a run of, or "".
-func ComparisonOf(id string) string {
-	if lessons[id] != nil {
-		return ""
-	}
-	return compared().memberOf[id]
-}
+func ComparisonOf(id string) string { return index.memberOf[id] }
 
 // IsBuiltin reports whether s is the built-in scenario of its id, unchanged.
 func IsBuiltin(s *Scenario) bool {
-	b, err := builtin(s.ID)
+	b, err := Builtin(s.ID)
 	return err == nil && bytes.Equal(b.JSON(), s.JSON())
-}
-
-// Builtin returns a copy of a built-in scenario.
-func Builtin(id string) (*Scenario, error) {
-	s, err := builtin(id)
-	if err != nil {
-		return nil, err
-	}
-	return s.Clone(), nil
 }
 
 // suggest says where an unknown lesson id may have meant to go: a
 // comparison of that id, or the lessons whose ids share the most words
 // with it, and how to list them all.
 func suggest(id string) string {
-	for _, c := range Comparisons() {
+	for _, c := range ComparisonList() {
 		if c.ID == id {
 			return fmt.Sprintf(": %q is a comparison, which /compare opens (its runs are %s-…)", c.ID, c.ID)
 		}
@@ -265,7 +249,7 @@ func suggest(id string) string {
 		return prefix(b.id) - prefix(a.id)
 	})
 	const most = 5
-	all := fmt.Sprintf("%d lessons, listed by spacetime list", len(lessons)+len(compared().runs))
+	all := fmt.Sprintf("%d lessons, listed by spacetime list", len(index.lessons)+len(index.memberOf))
 	if len(best) == 0 {
 		return " (there are " + all + ")"
 	}
@@ -279,7 +263,7 @@ func suggest(id string) string {
 // BuiltinIDs lists the built-in scenarios' ids, in order: the lessons'
 // and the comparisons' runs.
 func BuiltinIDs() []string {
-	ids := slices.AppendSeq(slices.Collect(maps.Keys(lessons)), maps.Keys(compared().runs))
+	ids := slices.AppendSeq(slices.Collect(maps.Keys(index.lessons)), maps.Keys(index.memberOf))
 	sort.Strings(ids)
 	return ids
 }
@@ -288,11 +272,11 @@ func BuiltinIDs() []string {
 const Default = "snapshot-bank"
 
 // BuiltinTour is the built-in lesson's own guided tour (nil: none, or no
-// such lesson), read without copying the lesson; the caller must not
+// such lesson), read without parsing the lesson; the caller must not
 // change it.
 func BuiltinTour(id string) []TourStop {
-	if s, err := builtin(id); err == nil && s.Lesson != nil {
-		return s.Lesson.Tour
+	if head := index.lessons[id]; head != nil {
+		return head.Lesson.Tour
 	}
 	return nil
 }

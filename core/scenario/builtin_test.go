@@ -25,8 +25,8 @@ func TestUnknownLessonSuggests(t *testing.T) {
 	assert.Contains(t, err.Error(), "listed by spacetime list")
 }
 
-// The lists a picker reads without parsing the lessons (their titles and
-// topics) say what the lessons parsed say, and list each lesson and
+// The lists a picker reads without parsing the lessons (their titles,
+// topics and tours) say what the lessons parsed say, and list each lesson and
 // comparison once; the comparisons' runs are built-in scenarios too.
 func TestTheListsAgreeWithTheParsedLessons(t *testing.T) {
 	require.Empty(t, scenario.Broken())
@@ -36,6 +36,11 @@ func TestTheListsAgreeWithTheParsedLessons(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, s.Title, info.Title, info.ID)
 		assert.Equal(t, s.TopicOf(), info.Topic, info.ID)
+		var tour []scenario.TourStop
+		if s.Lesson != nil {
+			tour = s.Lesson.Tour
+		}
+		assert.Equal(t, tour, scenario.BuiltinTour(info.ID), info.ID)
 		assert.Empty(t, scenario.ComparisonOf(info.ID), info.ID)
 		listed[info.ID] = true
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"spacetime/core/algo/all"
@@ -129,20 +128,25 @@ func parseComparison(data []byte) (*Comparison, []*Scenario, error) {
 	return &c, members, nil
 }
 
-// Comparisons lists the built-in comparisons in id order.
+// Comparisons parses the built-in comparisons, in id order (those that
+// do not parse are left out: Broken says why).
 func Comparisons() []*Comparison {
-	out := make([]*Comparison, 0, len(compared().byID))
-	for _, c := range compared().byID {
-		out = append(out, c)
+	var out []*Comparison
+	for _, head := range index.comparisons {
+		if c, ok := LookupComparison(head.ID); ok {
+			out = append(out, c)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-// LookupComparison finds a built-in comparison.
+// LookupComparison parses a built-in comparison.
 func LookupComparison(id string) (*Comparison, bool) {
-	c, ok := compared().byID[id]
-	return c, ok
+	if !slices.ContainsFunc(index.comparisons, func(c comparisonHead) bool { return c.ID == id }) {
+		return nil, false
+	}
+	c, _, err := parseComparisonFile(id)
+	return c, err == nil
 }
 
 // MemberIDs are the ids of the comparison's runs, in order.

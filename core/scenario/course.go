@@ -2,11 +2,9 @@ package scenario
 
 import (
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"spacetime/core/strictjson"
 )
@@ -47,38 +45,21 @@ type CourseTopic struct {
 //go:embed course.json
 var courseFile []byte
 
-// course is the course's index, read when first asked for, and why it
-// could not be (Broken lists it).
-var course = sync.OnceValues(loadCourse)
+// course is the course's index, read once; courseErr says why it could
+// not be (Broken lists it).
+var course, courseErr = loadCourse()
+
+// topics are the course's topic names, in its order (Topics).
+var topics = topicNames(course)
 
 // Topics are the parts of the course, in its order: the topics of
 // course.json. A lesson's topic is one of them. The caller must not
 // change them.
-func Topics() []string { return topics() }
-
-// topics are Topics, read once without the rest of the course: every
-// lesson's check reads them, and the claims are only for the course's
-// index.
-var topics = sync.OnceValue(func() []string {
-	var doc struct {
-		Topics []struct {
-			Name string `json:"topic"`
-		} `json:"topics"`
-	}
-	_ = json.Unmarshal(courseFile, &doc) // Broken says what is wrong with it
-	names := make([]string, len(doc.Topics))
-	for i, t := range doc.Topics {
-		names[i] = t.Name
-	}
-	return names
-})
+func Topics() []string { return topics }
 
 // Course is the course's index: its topics in order, each with the claims
 // its lessons show. The caller must not change it.
-func Course() []CourseTopic {
-	c, _ := course()
-	return c
-}
+func Course() []CourseTopic { return course }
 
 // loadCourse reads course.json: every topic named once, every claim with
 // its text and lesson. That each lesson exists and shows its claim is
@@ -123,4 +104,13 @@ func TopicHeading(name string) string {
 		return ""
 	}
 	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// topicNames are the topics' names, in order.
+func topicNames(topics []CourseTopic) []string {
+	names := make([]string, len(topics))
+	for i, t := range topics {
+		names[i] = t.Name
+	}
+	return names
 }

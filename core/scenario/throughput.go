@@ -57,7 +57,7 @@ func Throughput(algorithm string, n, steps int) (*Scenario, error) {
 	}
 	var first, busy *Scenario
 	for _, id := range BuiltinIDs() {
-		s, err := builtin(id)
+		s, err := Builtin(id)
 		if err != nil {
 			continue
 		}
