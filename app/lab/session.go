@@ -180,6 +180,11 @@ func baseOf(s *scenario.Scenario) linkBase {
 	return linkPacked
 }
 
+// IsLesson says the session's scenario is a built-in lesson unchanged
+// (scenario.IsBuiltin, decided once when the session opened it: the
+// page asks at every render).
+func (s *Session) IsLesson() bool { return s.link == linkBuiltin }
+
 // codedLesson says s is a built-in lesson run by its program, as a link
 // names it with s= and code=.
 func codedLesson(s *scenario.Scenario) bool {

@@ -121,8 +121,7 @@ func (c *Tools) openExercise() app.UI {
 // exercise (lab.ExerciseQuery), relative to the page, or "" when the pane
 // shows no lesson that is one.
 func (c *Tools) exerciseHref() string {
-	s := c.sess(c.Pane).Scenario()
-	if s.Code != "" || !scenario.IsBuiltin(s) {
+	if !c.sess(c.Pane).IsLesson() {
 		return ""
 	}
 	return c.writeLinks().exercise

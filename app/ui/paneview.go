@@ -166,7 +166,7 @@ func (c *PaneView) scenarioPicker() app.UI {
 		builtin = builtin || b.ID == s.ID
 	}
 	options := lessonOptions(s.ID, !c.several(), c.find)
-	if !builtin && scenario.ComparisonOf(s.ID) != "" && scenario.IsBuiltin(s) {
+	if !builtin && scenario.ComparisonOf(s.ID) != "" && c.sess(i).IsLesson() {
 		// a comparison's run, in its compare view
 		options = append(options, option(s.ID, s.Title, true))
 		builtin = true
