@@ -22,7 +22,7 @@ func (s *Session) Act(a engine.Action) error {
 // the page bounds its runs (see Bounds).
 func (s *Session) freshBudget() {
 	if Bounds != nil {
-		s.budget = Bounds()
+		s.budget = Bounds(false)
 		s.run.SetBudget(s.budget)
 	}
 }

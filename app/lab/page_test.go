@@ -3,6 +3,7 @@ package lab_test
 import (
 	"fmt"
 	"net/url"
+	"spacetime/internal/scenariotest"
 	"strconv"
 	"testing"
 
@@ -270,7 +271,7 @@ func TestPageWithinABudget(t *testing.T) {
 // far as it got and says where and why it stops; a step past that is the
 // last one; a learner's action on it gets a budget of its own.
 func TestPageShowsARunCutByItsBounds(t *testing.T) {
-	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 1 << 20} }
+	lab.Bounds = func(bool) *engine.Budget { return &engine.Budget{Bytes: 1 << 20} }
 	t.Cleanup(func() { lab.Bounds = nil })
 	s, err := scenario.Parse([]byte(`{"id": "pile-up", "algorithm": "lamport-clock", "n": 2, "seed": 1, "workload": {"every": [1, 1]},
 		"script": [{"at": 1, "fault": "crash", "node": 2}], "until": {"steps": 1000000}}`))
@@ -296,12 +297,47 @@ func TestPageShowsARunCutByItsBounds(t *testing.T) {
 	assert.Empty(t, lesson.Notice(), "a lesson is within the bounds")
 }
 
+// A lesson as the course wrote it, or with its channels flipped, is
+// bounded in memory only, however slow the machine (a page's time is up
+// at once here): a lesson with a learner's input, or any other scenario,
+// stops where its time ran out.
+func TestALessonIsShownWholeOnASlowMachine(t *testing.T) {
+	var lessons []bool
+	lab.Bounds = func(lesson bool) *engine.Budget {
+		lessons = append(lessons, lesson)
+		if lesson {
+			return &engine.Budget{Bytes: 40 << 20}
+		}
+		return &engine.Budget{Cancelled: func() bool { return true }}
+	}
+	t.Cleanup(func() { lab.Bounds = nil })
+	long, err := scenario.Builtin("snapshot-long")
+	require.NoError(t, err)
+	full, err := scenariotest.Plan(t, long).Run()
+	require.NoError(t, err)
+	for _, q := range []url.Values{{"s": {"snapshot-long"}}, {"s": {"snapshot-long"}, "fifo": {"0"}}} {
+		p, err := lab.PageFromQuery(q, false)
+		require.NoError(t, err)
+		assert.Empty(t, p.Notice(), "%v", q)
+	}
+	p, err := lab.PageFromQuery(url.Values{"s": {"snapshot-long"}}, false)
+	require.NoError(t, err)
+	assert.Equal(t, full.Len(), p.Views[0].Len())
+
+	for _, q := range []url.Values{{"s": {"snapshot-long"}, "in": {"3c1"}}, lab.ScenarioQuery(long.WithSeed(2))} {
+		p, err := lab.PageFromQuery(q, false)
+		require.NoError(t, err)
+		assert.Contains(t, p.Notice(), "stops at step", "%v", q)
+	}
+	assert.Equal(t, []bool{true, true, true, false, false}, lessons)
+}
+
 // Each view of a link gets the page's bounds, as each view the learner
 // adds does, so that the page reopens what it wrote: three long lessons,
 // the last stepped to its end with its last event selected, and inputs
 // early in two of them (each replayed in one pass, not charged twice).
 func TestEachViewHasThePagesBounds(t *testing.T) {
-	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 40 << 20} }
+	lab.Bounds = func(bool) *engine.Budget { return &engine.Budget{Bytes: 40 << 20} }
 	t.Cleanup(func() { lab.Bounds = nil })
 	q := url.Values{"v": {"2"}, "s": {"snapshot-long"}, "s.2": {"snapshot-long"}, "s.3": {"snapshot-long"},
 		"in": {"3c1"}, "in.2": {"5c2"}, "k": {"0"}, "k.2": {"0"}, "k.3": {"100000"}, "sel.3": {"99999"}, "steps": {"apart"}}
@@ -318,7 +354,7 @@ func TestEachViewHasThePagesBounds(t *testing.T) {
 // it stops; an input that cannot happen where the run does reach is still
 // refused.
 func TestWhatLiesPastTheCutIsDropped(t *testing.T) {
-	lab.Bounds = func() *engine.Budget { return &engine.Budget{Bytes: 2 << 20} }
+	lab.Bounds = func(bool) *engine.Budget { return &engine.Budget{Bytes: 2 << 20} }
 	t.Cleanup(func() { lab.Bounds = nil })
 	p, err := lab.PageFromQuery(url.Values{"v": {"2"}, "s": {"snapshot-long"}, "in": {"90000c1"}, "k": {"95000"}, "sel": {"94000"}, "sel2": {"94001"}}, false)
 	require.NoError(t, err)

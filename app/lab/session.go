@@ -82,16 +82,20 @@ type Session struct {
 // Bounds, when set, gives every run the page opens, and every extension of
 // one by a learner's action, a budget of its own: a page in a browser so
 // bounds what a link or a click can make it compute, and shows a run that
-// passes it as far as it got (see Session.Stopped). nil (a server, which
-// passes budgets of its own, and the command line): no bound.
-var Bounds func() *engine.Budget
+// passes it as far as it got (see Session.Stopped). lesson says the run is
+// a built-in lesson's as the course wrote it (its channels may be
+// flipped), with no input of a learner's: what it costs is the course's,
+// measured, and the page may show it whole however slow the machine. nil
+// (a server, which passes budgets of its own, and the command line): no
+// bound.
+var Bounds func(lesson bool) *engine.Budget
 
 // budget is a fresh budget from Bounds, or nil.
-func budget() *engine.Budget {
+func budget(lesson bool) *engine.Budget {
 	if Bounds == nil {
 		return nil
 	}
-	return Bounds()
+	return Bounds(lesson)
 }
 
 // Open compiles a scenario and starts a session on it, showing step 0.
@@ -119,14 +123,15 @@ func OpenPlan(p *scenario.Plan, b *engine.Budget) (*Session, error) {
 // engine.NewWithInputs). inErr says why an input could not happen (the
 // session keeps those before it); err, why the scenario does not run.
 func openWith(p *scenario.Plan, b *engine.Budget, inputs []engine.Input) (sess *Session, inErr, err error) {
+	link := baseOf(p.Head())
 	if b == nil {
-		b = budget()
+		b = budget(len(inputs) == 0 && link.lessonsCost())
 	}
 	r, runErr := p.RunWithInputs(b, inputs)
 	if r == nil {
 		return nil, nil, runErr
 	}
-	sess = &Session{plan: p, scn: p.Head(), run: r, budget: b, Axis: diagram.AxisTime, link: baseOf(p.Head())}
+	sess = &Session{plan: p, scn: p.Head(), run: r, budget: b, Axis: diagram.AxisTime, link: link}
 	sess.quiz.s, sess.cut.s, sess.tour.s, sess.switches.s = sess, sess, sess, sess
 	sess.causality = Causality{s: sess, selected: -1, other: -1}
 	return sess, runErr, nil
@@ -167,6 +172,10 @@ const (
 	// the Write view): its id and the program, code=.
 	linkCoded
 )
+
+// lessonsCost says a scenario so named costs what a built-in lesson does:
+// the lesson as the course wrote it, or with its channels flipped.
+func (l linkBase) lessonsCost() bool { return l == linkBuiltin || l == linkFlipped }
 
 func baseOf(s *scenario.Scenario) linkBase {
 	switch {

@@ -59,7 +59,8 @@ func (w *Switches) rerun(changed *scenario.Scenario, where string) error {
 	if err != nil {
 		return err
 	}
-	b := budget()
+	link := baseOf(changed)
+	b := budget(len(s.run.Inputs()) == 0 && link.lessonsCost())
 	r, err := p.RunWithin(b)
 	if err != nil {
 		return err
@@ -67,7 +68,7 @@ func (w *Switches) rerun(changed *scenario.Scenario, where string) error {
 	s.budget = b
 	inputs := append([]engine.Input(nil), s.run.Inputs()...)
 	rerr := r.Replay(inputs)
-	s.plan, s.scn, s.run, s.link = p, changed, r, baseOf(changed)
+	s.plan, s.scn, s.run, s.link = p, changed, r, link
 	s.step = min(s.step, r.Len())
 	if s.causality.selected >= s.step {
 		s.causality.selected = -1
