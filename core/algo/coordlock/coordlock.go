@@ -104,7 +104,7 @@ var Spec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:    3,
-		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite},
+		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule},
 		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews},
 	},
 	DefaultNames: fencing.Names,

@@ -353,3 +353,54 @@ func NoStaleWrite(name, help string, stale func(v sim.View, token int64) string)
 		},
 	}
 }
+
+// StorageRuleName names the StorageRule invariant.
+const StorageRuleName = "the storage takes or refuses each write by its rule"
+
+// StorageRule is the invariant that the storage does what its rule says:
+// with fencing it rejects a write whose token is smaller than the largest
+// it has seen and takes any other, whose token is then the largest; without
+// fencing it takes every write. Fencing is only as good as this check.
+var StorageRule = sim.Invariant{
+	Name: StorageRuleName,
+	Help: "with fencing, a write with a token smaller than the largest seen is rejected and any other is taken; without fencing, every write is taken",
+	Check: func(v sim.View) sim.Verdict {
+		s := StoreOf(v)
+		for _, a := range v.LastAnnotations() {
+			if a.Role != RoleAccepted && a.Role != RoleRejected {
+				continue
+			}
+			if why := s.breaks(a.Role == RoleAccepted, int64(a.Group)); why != "" {
+				var msgs []int
+				if a.Msg >= 0 {
+					msgs = []int{a.Msg}
+				}
+				return sim.Verdict{Detail: why, Msgs: msgs}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// breaks says how taking (or rejecting) a write with token, as the storage
+// just did, breaks its rule, or "" when it keeps it.
+func (s *Store) breaks(took bool, token int64) string {
+	switch {
+	case took && s.Fencing && token < s.MaxToken:
+		return fmt.Sprintf("the storage took a write with token %d, smaller than %d, the largest it has seen", token, s.MaxToken)
+	case took && token > s.MaxToken:
+		return fmt.Sprintf("the storage took a write with token %d but remembers %d as the largest it has seen", token, s.MaxToken)
+	case !took && !s.Fencing:
+		return fmt.Sprintf("the storage rejected a write with token %d, though it does not check tokens", token)
+	case !took && token >= s.MaxToken:
+		return fmt.Sprintf("the storage rejected a write with token %d, which is not smaller than %d, the largest it has seen", token, s.MaxToken)
+	}
+	return ""
+}
+
+// Waits says a write in preparation at process id will go out: its timer
+// is armed. A write that is not being prepared waits for nothing.
+func (w *Writer) Waits(v sim.View, id sim.NodeID) bool {
+	_, armed := v.Timer(id, TimerWrite)
+	return !w.Writing || armed
+}

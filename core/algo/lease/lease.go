@@ -114,7 +114,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneBeliever, noStaleWrite},
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
 			{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
@@ -135,9 +135,11 @@ type Process struct {
 	// that the clients judge their leases by their wall clocks.
 	Lease, Work sim.Time
 	WallClock   bool
-	Service     ServiceState
-	Store       fencing.Store
-	Client      ClientState
+	// FirstToken is the token of the first grant, from params.
+	FirstToken int64
+	Service    ServiceState
+	Store      fencing.Store
+	Client     ClientState
 }
 
 // Storage is the storage's state, for the shared figures.
@@ -185,7 +187,7 @@ func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	}
 	nodes := make([]sim.Node, len(names))
 	for i := range nodes {
-		proc := &Process{Part: fencing.PartOf(sim.NodeID(i)), Lease: p.Lease, Work: p.Work, WallClock: p.WallClock}
+		proc := &Process{Part: fencing.PartOf(sim.NodeID(i)), Lease: p.Lease, Work: p.Work, WallClock: p.WallClock, FirstToken: p.FirstToken}
 		switch proc.Part {
 		case fencing.PartService:
 			proc.Service = ServiceState{Holder: sim.None, Token: p.FirstToken - 1}
@@ -209,7 +211,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 	case sim.Init:
 		env.Explain("%s is the lock service: it grants the lease for %s with a fencing token from %d up", me, sim.Ticks(p.Lease), s.Token+1)
 	case sim.Recover:
-		env.Explain("%s recovers; it still knows the last token, %d (a real service keeps it on disk)", me, s.Token)
+		p.recoverService(env)
 	case sim.Timer:
 		if ev.Tag != TimerExpire || s.Holder == sim.None || env.Now() < s.Expiry {
 			return
@@ -284,6 +286,31 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 	}
 }
 
+// recoverService takes the service back up with what it kept (a real
+// service keeps it on disk): the last token, the lease and the clients
+// waiting. The crash lost its timer and ended the lease's bar, so a lease
+// with time left is timed and drawn again, and one that ran out while the
+// service was down ends now, passing to the next client waiting.
+func (p *Process) recoverService(env *sim.Env) {
+	s := &p.Service
+	me := env.Name(env.Self())
+	switch {
+	case s.Holder == sim.None:
+		env.Explain("%s recovers; it still knows the last token, %d (a real service keeps it on disk), and nobody holds the lease", me, s.Token)
+	case p.runOut(env):
+		who := env.Name(s.Holder)
+		s.Holder = sim.None
+		env.Explain("%s recovers; it still knows the last token, %d (a real service keeps it on disk): the lease of %s ran out while it was down%s", me, s.Token, who, p.grantNext(env))
+	default:
+		if p.WallClock { // what is left by its wall clock
+			s.Expiry = env.Now() + s.Until - env.LocalTime()
+		}
+		env.SetTimer(TimerExpire, s.Expiry-env.Now())
+		p.drawLease(env)
+		env.Explain("%s recovers; it still knows the last token, %d (a real service keeps it on disk), and that %s holds the lease until %d", me, s.Token, env.Name(s.Holder), s.Expiry)
+	}
+}
+
 // runOut says the current lease has run out as the service judges it: by
 // its wall clock with params.wall_clock, else by the ticks that passed.
 func (p *Process) runOut(env *sim.Env) bool {
@@ -301,11 +328,17 @@ func (p *Process) grant(env *sim.Env, c sim.NodeID) string {
 	s.Holder, s.Expiry, s.Until = c, env.Now()+p.Lease, env.LocalTime()+p.Lease
 	env.SetTimer(TimerExpire, p.Lease)
 	env.Send(c, sim.Message{Kind: KindGrant, Value: s.Token, Label: fmt.Sprintf("GRANT %d", s.Token), Data: []int64{int64(p.Lease)}})
-	env.Annotate(sim.Opens(RoleLease, int(c), fmt.Sprintf("%s, token %d", env.Name(c), s.Token)).To(c))
+	p.drawLease(env)
 	if p.WallClock {
 		return fmt.Sprintf("%s the lease with token %d, until %d on its wall clock", env.Name(c), s.Token, s.Until)
 	}
 	return fmt.Sprintf("%s the lease with token %d, until %d", env.Name(c), s.Token, s.Expiry)
+}
+
+// drawLease opens the bar of the service's lease, on its holder's row.
+func (p *Process) drawLease(env *sim.Env) {
+	s := &p.Service
+	env.Annotate(sim.Opens(RoleLease, int(s.Holder), fmt.Sprintf("%s, token %d", env.Name(s.Holder), s.Token)).To(s.Holder))
 }
 
 // grantNext gives a free lease to the first client waiting, if any.

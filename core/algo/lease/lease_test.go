@@ -184,3 +184,25 @@ func TestAFastServiceClockRefusesALateRenewal(t *testing.T) {
 		"until": {"quiescent": true}}`)
 	assert.Contains(t, algotest.Captions(r), "lock: client1's lease (token 33) had run out")
 }
+
+// A service that crashes keeps its lease on disk: back up while the lease
+// has time left, it times and draws it again; back up after it ran out,
+// it is free for the next client (client2, whose ACQUIRE waited in its
+// channel). Before, the crash lost the lease's timer and nobody was
+// served again.
+func TestTheServiceRecoversItsLease(t *testing.T) {
+	for recoverAt, want := range map[int]string{
+		5:  "lock recovers; it still knows the last token, 33 (a real service keeps it on disk), and that client1 holds the lease until 12",
+		14: "lock recovers; it still knows the last token, 33 (a real service keeps it on disk): the lease of client1 ran out while it was down; nobody waits\nlock grants client2 the lease with token 34",
+	} {
+		r := algotest.Run(t, fmt.Sprintf(`{"algorithm": "lease", "n": 4,
+			"script": [{"at": 1, "node": 3, "command": "acquire"}, {"at": 3, "fault": "crash", "node": 1}, {"at": 3, "node": 4, "command": "acquire"},
+			           {"at": %d, "fault": "recover", "node": 1}],
+			"until": {"quiescent": true}}`, recoverAt))
+		assert.Contains(t, algotest.Captions(r), want)
+		for _, f := range r.Failures() {
+			assert.Negative(t, f.Step, "recovering at %d: %s", recoverAt, f.Name)
+		}
+		assert.Equal(t, 2, algotest.Metrics(r)["grants"], "recovering at %d: client2 is served", recoverAt)
+	}
+}

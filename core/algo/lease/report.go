@@ -47,6 +47,115 @@ var noStaleWrite = fencing.NoStaleWrite(noStaleWriteName, "a write the storage a
 		return ""
 	})
 
+const tokensName = "every grant takes the next token"
+
+// tokens is what fencing rests on: the service gives each new lease the
+// token after the last, so that tokens only grow; its newest GRANT
+// carries its last token (a renewal keeps it); and a client believes in a
+// token the service has granted. A network's copy of an old GRANT is not
+// the service's.
+var tokens = sim.Invariant{
+	Name: tokensName,
+	Help: "the service's last token is its first plus its grants less one, its newest GRANT carries it, and a client believes in a token already granted",
+	Check: func(v sim.View) sim.Verdict {
+		p := process(v, Service)
+		s := p.Service
+		if want := p.FirstToken - 1 + int64(s.Grants); s.Token != want {
+			return sim.Verdict{Detail: fmt.Sprintf("the service's last token is %d after %d grants from token %d, not %d", s.Token, s.Grants, p.FirstToken, want)}
+		}
+		// the newest GRANT of the latest steps (two, whichever way the
+		// view counts its last) is the newest of all
+		for id := v.NumSent() - 1; id >= v.SentFrom(max(v.Steps()-2, 0)); id-- {
+			e := v.Envelope(id)
+			if e.Kind != KindGrant || e.Original != id {
+				continue
+			}
+			if e.Value != s.Token {
+				return sim.Verdict{Detail: fmt.Sprintf("the service's newest GRANT carries token %d, but its last token is %d", e.Value, s.Token), Msgs: []int{id}}
+			}
+			break
+		}
+		for _, id := range fencing.Clients(v) {
+			if c := process(v, id).Client; c.Holds && (c.Token < p.FirstToken || c.Token > s.Token) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s believes it holds the lease with token %d, which the service never granted (it granted %d to %d)", v.Name(id), c.Token, p.FirstToken, s.Token)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+const drawnName = "a lease is drawn exactly while it is held"
+
+// drawn holds the picture to the state: the service's bar is drawn on its
+// holder's row exactly while the service grants it the lease, and a
+// client's outline exactly while it believes it holds it. A crash ends
+// both; a crashed process's state is not read.
+var drawn = sim.Invariant{
+	Name: drawnName,
+	Help: "the service's bar \"lease\" is drawn on the holder's row while the service grants it the lease, and a client's outline while it believes it holds it",
+	Check: func(v sim.View) sim.Verdict {
+		s := process(v, Service).Service
+		for _, id := range fencing.Clients(v) {
+			if v.Health(Service) != sim.Crashed {
+				if d := v.Drawn(Service, RoleLease, int(id)); d != (s.Holder == id) {
+					return sim.Verdict{Detail: misdrawn(d, fmt.Sprintf("the service's lease of %s", v.Name(id)), "the service grants it")}
+				}
+			}
+			if v.Health(id) != sim.Crashed {
+				if d := v.Drawn(id, RoleBelieved, 0); d != process(v, id).Client.Holds {
+					return sim.Verdict{Detail: misdrawn(d, fmt.Sprintf("%s's belief that it holds the lease", v.Name(id)), "it believes so")}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// misdrawn says how a bar and the state differ.
+func misdrawn(drawn bool, what, while string) string {
+	if drawn {
+		return what + " is drawn, but no longer held: it is drawn only while " + while
+	}
+	return what + " is held, but not drawn: it is drawn while " + while
+}
+
+const timedName = "a lease runs out on its timer and a queued client is served"
+
+// timed is what keeps the service going: a lease the service grants runs
+// out on its timer (due when the lease ends, on the service's clock or
+// its wall clock), a client that believes it holds one has its own timer
+// to end the belief, a write in preparation has its timer, and no client
+// waits while the lease is free.
+var timed = sim.Invariant{
+	Name: timedName,
+	Help: "a lease granted has the service's expiry timer armed, a client that believes it holds one has its own, a write being prepared has its timer, and nobody waits for a free lease",
+	Check: func(v sim.View) sim.Verdict {
+		s := process(v, Service).Service
+		if v.Health(Service) != sim.Crashed {
+			due, armed := v.Timer(Service, TimerExpire)
+			switch {
+			case s.Holder != sim.None && (!armed || due != s.Expiry):
+				return sim.Verdict{Detail: fmt.Sprintf("the service grants %s the lease until %d, but has no timer due then to end it", v.Name(s.Holder), s.Expiry)}
+			case s.Holder == sim.None && len(s.Queue) > 0:
+				return sim.Verdict{Detail: fmt.Sprintf("the lease is free, but %s waits for it", v.Name(s.Queue[0]))}
+			}
+		}
+		for _, id := range fencing.Clients(v) {
+			if v.Health(id) == sim.Crashed {
+				continue
+			}
+			c := process(v, id).Client
+			if _, armed := v.Timer(id, TimerExpire); c.Holds && !armed {
+				return sim.Verdict{Detail: fmt.Sprintf("%s believes it holds the lease (token %d) with no timer to end its belief", v.Name(id), c.Token)}
+			}
+			if !c.Write.Waits(v, id) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s prepares a write (token %d) with no timer to send it", v.Name(id), c.Write.Token)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
 func metrics(v sim.View) []sim.Metric {
 	sv := process(v, Service).Service
 	return append(fencing.StoreOf(v).Metrics(),
