@@ -114,9 +114,10 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed},
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed, answered},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
+			{Invariant: answeredName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost ACQUIRE, RENEW or GRANT leaves its client waiting: the clients do not ask again"},
 			{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
 		},
 	},
@@ -169,6 +170,9 @@ type ClientState struct {
 	Until sim.Time
 	// Write is the write being prepared.
 	Write fencing.Writer
+	// Asked says the client asked for the lease (ACQUIRE, or RENEW) and
+	// no GRANT has answered it yet.
+	Asked bool
 }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
@@ -235,12 +239,21 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 			case s.Holder != sim.None && s.Holder != ev.From && p.WallClock && p.runOut(env):
 				// its clock says the lease is over, whatever time it is
 				holder, token, until := env.Name(s.Holder), s.Token, s.Until
-				env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
-				s.Holder = sim.None
-				env.CancelTimer(TimerExpire)
+				p.endLease(env)
 				env.Explain("%s's wall clock reads %d, past %d: the lease of %s (token %d) has run out by it, and it grants %s", me, env.LocalTime(), until, holder, token, p.grant(env, ev.From))
+			case s.Holder == ev.From && !p.runOut(env):
+				// it asks again (its GRANT was slow, or its own clock ended
+				// its belief first): it is answered with what is left
+				left := p.left(env)
+				env.Send(ev.From, p.grantMessage(left))
+				env.Explain("%s: %s already holds the lease (token %d): it sends the GRANT again, for the %s left", me, who, s.Token, sim.Ticks(left))
 			case s.Holder == ev.From:
-				env.Explain("%s: %s already holds the lease (token %d)", me, who, s.Token)
+				// its lease ran out as the service judges it, and its timer
+				// has not fired yet: the client asks anew, behind any waiting
+				token := s.Token
+				p.endLease(env)
+				s.Queue = append(s.Queue, ev.From)
+				env.Explain("%s: the lease of %s (token %d) has run out, and %s asks again%s", me, who, token, who, p.grantNext(env))
 			case slices.Contains(s.Queue, ev.From):
 				env.Explain("%s: %s is already waiting for the lease", me, who)
 			case s.Holder != sim.None:
@@ -250,16 +263,16 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 				env.Explain("%s grants %s", me, p.grant(env, ev.From))
 			}
 		case KindRenew:
-			if s.Holder == ev.From && p.WallClock && p.runOut(env) {
+			if s.Holder == ev.From && p.runOut(env) {
 				// by its clock the lease is over, though its timer has not fired
-				env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
-				s.Holder = sim.None
-				env.CancelTimer(TimerExpire)
+				p.endLease(env)
 			}
-			if s.Holder == ev.From && ev.Msg.Value == s.Token && !p.runOut(env) {
+			if s.Holder == ev.From {
+				// the holder's lease (an older token of its own, when a
+				// network's copy of an old GRANT misled it, is the same lease)
 				s.Expiry, s.Until = env.Now()+p.Lease, env.LocalTime()+p.Lease
 				env.SetTimer(TimerExpire, p.Lease)
-				env.Send(ev.From, sim.Message{Kind: KindGrant, Value: s.Token, Label: fmt.Sprintf("GRANT %d", s.Token), Data: []int64{int64(p.Lease)}})
+				env.Send(ev.From, p.grantMessage(p.Lease))
 				env.Explain("%s renews the lease of %s (token %d) until %d", me, who, s.Token, s.Expiry)
 				return
 			}
@@ -278,9 +291,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 				env.Explain("%s ignores %s's RELEASE of token %d, which does not hold the lease", me, who, ev.Msg.Value)
 				return
 			}
-			env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
-			s.Holder = sim.None
-			env.CancelTimer(TimerExpire)
+			p.endLease(env)
 			env.Explain("%s takes back the lease from %s%s", me, who, p.grantNext(env))
 		}
 	}
@@ -327,12 +338,35 @@ func (p *Process) grant(env *sim.Env, c sim.NodeID) string {
 	s.Grants++
 	s.Holder, s.Expiry, s.Until = c, env.Now()+p.Lease, env.LocalTime()+p.Lease
 	env.SetTimer(TimerExpire, p.Lease)
-	env.Send(c, sim.Message{Kind: KindGrant, Value: s.Token, Label: fmt.Sprintf("GRANT %d", s.Token), Data: []int64{int64(p.Lease)}})
+	env.Send(c, p.grantMessage(p.Lease))
 	p.drawLease(env)
 	if p.WallClock {
 		return fmt.Sprintf("%s the lease with token %d, until %d on its wall clock", env.Name(c), s.Token, s.Until)
 	}
 	return fmt.Sprintf("%s the lease with token %d, until %d", env.Name(c), s.Token, s.Expiry)
+}
+
+// grantMessage is a GRANT of the last token, for a lease of d ticks.
+func (p *Process) grantMessage(d sim.Time) sim.Message {
+	t := p.Service.Token
+	return sim.Message{Kind: KindGrant, Value: t, Label: fmt.Sprintf("GRANT %d", t), Data: []int64{int64(d)}}
+}
+
+// left is what is left of the lease as the service judges it (see runOut).
+func (p *Process) left(env *sim.Env) sim.Time {
+	if p.WallClock {
+		return p.Service.Until - env.LocalTime()
+	}
+	return p.Service.Expiry - env.Now()
+}
+
+// endLease ends the lease before its timer fires: released, or run out by
+// the service's clock.
+func (p *Process) endLease(env *sim.Env) {
+	s := &p.Service
+	env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
+	s.Holder = sim.None
+	env.CancelTimer(TimerExpire)
 }
 
 // drawLease opens the bar of the service's lease, on its holder's row.
@@ -375,6 +409,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 		switch ev.Tag {
 		case CmdAcquire:
 			env.Send(Service, sim.Message{Kind: KindAcquire, Label: KindAcquire})
+			c.Asked = true
 			env.Explain("%s asks %s for the lease", me, env.Name(Service))
 		case CmdRenew:
 			if !c.Holds {
@@ -382,6 +417,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 				return
 			}
 			env.Send(Service, sim.Message{Kind: KindRenew, Value: c.Token, Label: fmt.Sprintf("RENEW %d", c.Token)})
+			c.Asked = true
 			env.Explain("%s asks to renew its lease (token %d)", me, c.Token)
 		case CmdRelease:
 			if !c.Holds {
@@ -432,7 +468,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			if !c.Holds {
 				env.Annotate(sim.Opens(RoleBelieved, 0, fmt.Sprintf("token %d", ev.Msg.Value)))
 			}
-			c.Holds, c.Token, c.Until = true, ev.Msg.Value, env.LocalTime()+lease
+			c.Holds, c.Token, c.Until, c.Asked = true, ev.Msg.Value, env.LocalTime()+lease, false
 			env.SetTimer(TimerExpire, lease)
 			if p.WallClock {
 				env.Explain("%s gets the lease with token %d: its wall clock reads %d, so it believes it holds it until %d", me, c.Token, env.LocalTime(), c.Until)

@@ -206,3 +206,17 @@ func TestTheServiceRecoversItsLease(t *testing.T) {
 		assert.Equal(t, 2, algotest.Metrics(r)["grants"], "recovering at %d: client2 is served", recoverAt)
 	}
 }
+
+// A client that asks again while the service still counts it the holder
+// (its GRANT was slow, or its own clock ended its belief first) is sent
+// the GRANT again for what is left of its lease; before, it was not
+// answered, and never served once that lease ran out.
+func TestAHolderThatAsksAgainIsAnswered(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "lease", "n": 4,
+		"script": [{"at": 1, "node": 3, "command": "acquire"}, {"at": 5, "node": 3, "command": "acquire"}],
+		"until": {"quiescent": true}}`)
+	assert.Contains(t, algotest.Captions(r), "lock: client1 already holds the lease (token 33): it sends the GRANT again, for the 6 ticks left")
+	for _, f := range r.Failures() {
+		assert.Negative(t, f.Step, f.Name)
+	}
+}

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"spacetime/core/algo/fencing"
@@ -154,6 +155,40 @@ var timed = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+const answeredName = "a client that asks for the lease gets it or waits for it"
+
+// answered is the service's progress: a client that asked for the lease
+// (ACQUIRE, or RENEW) and has no GRANT yet is queued at the service, or
+// its request or its GRANT is on its way. With timed, a queued client is
+// served when the lease before it ends. A lost message leaves a client
+// waiting (the known limit): the clients do not ask again.
+var answered = sim.Invariant{
+	Name: answeredName,
+	Help: "a client that asked for the lease and has no GRANT yet waits in the service's queue, or its request or the GRANT is on its way",
+	Check: func(v sim.View) sim.Verdict {
+		s := process(v, Service).Service
+		for _, id := range fencing.Clients(v) {
+			c := process(v, id).Client
+			if !c.Asked || v.Health(id) == sim.Crashed || slices.Contains(s.Queue, id) ||
+				carries(v, id, Service, KindAcquire, KindRenew) || carries(v, Service, id, KindGrant) {
+				continue
+			}
+			return sim.Verdict{Detail: fmt.Sprintf("%s asked for the lease, but the service has not queued it and no GRANT is on its way to it", v.Name(id))}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// carries says a message of one of kinds is on its way from→to.
+func carries(v sim.View, from, to sim.NodeID, kinds ...string) bool {
+	for _, id := range v.InFlight(from, to) {
+		if slices.Contains(kinds, v.Envelope(id).Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 func metrics(v sim.View) []sim.Metric {
