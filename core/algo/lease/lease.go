@@ -114,10 +114,11 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed, answered},
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed, answered, takenBack},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
 			{Invariant: answeredName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost ACQUIRE, RENEW or GRANT leaves its client waiting: the clients do not ask again"},
+			{Invariant: takenBackName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost RELEASE leaves the lease with the client that gave it back until it runs out"},
 			{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
 		},
 	},
@@ -163,16 +164,22 @@ type ServiceState struct {
 
 // ClientState is a client's state.
 type ClientState struct {
-	// Holds says the client believes it holds the lease, with Token, and
-	// Until is when it runs out on the client's wall clock.
+	// Holds says the client believes it holds the lease, with Token;
+	// Until is when it runs out on the client's wall clock, and Ends when
+	// its timer ends it (by the world's clock: the GRANT's arrival plus
+	// the lease it gives).
 	Holds bool
 	Token int64
 	Until sim.Time
+	Ends  sim.Time
 	// Write is the write being prepared.
 	Write fencing.Writer
 	// Asked says the client asked for the lease (ACQUIRE, or RENEW) and
 	// no GRANT has answered it yet.
 	Asked bool
+	// Released is the token of the lease it last gave back (0 for none
+	// since its last GRANT).
+	Released int64
 }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
@@ -425,7 +432,7 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 				return
 			}
 			env.Send(Service, sim.Message{Kind: KindRelease, Value: c.Token, Label: fmt.Sprintf("RELEASE %d", c.Token)})
-			c.Holds = false
+			c.Holds, c.Released = false, c.Token
 			env.CancelTimer(TimerExpire)
 			env.Annotate(sim.Closes(RoleBelieved, 0))
 			env.Explain("%s gives the lease back (token %d)", me, c.Token)
@@ -468,7 +475,8 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			if !c.Holds {
 				env.Annotate(sim.Opens(RoleBelieved, 0, fmt.Sprintf("token %d", ev.Msg.Value)))
 			}
-			c.Holds, c.Token, c.Until, c.Asked = true, ev.Msg.Value, env.LocalTime()+lease, false
+			c.Holds, c.Token, c.Until, c.Asked, c.Released = true, ev.Msg.Value, env.LocalTime()+lease, false, 0
+			c.Ends = env.Now() + lease
 			env.SetTimer(TimerExpire, lease)
 			if p.WallClock {
 				env.Explain("%s gets the lease with token %d: its wall clock reads %d, so it believes it holds it until %d", me, c.Token, env.LocalTime(), c.Until)

@@ -125,11 +125,13 @@ const timedName = "a lease runs out on its timer and a queued client is served"
 // timed is what keeps the service going: a lease the service grants runs
 // out on its timer (due when the lease ends, on the service's clock or
 // its wall clock), a client that believes it holds one has its own timer
-// to end the belief, a write in preparation has its timer, and no client
-// waits while the lease is free.
+// to end the belief (due when its GRANT said the lease ends; one that
+// reads its wall clock sets it again until its clock gets there), a write
+// in preparation has its timer, and no client waits while the lease is
+// free.
 var timed = sim.Invariant{
 	Name: timedName,
-	Help: "a lease granted has the service's expiry timer armed, a client that believes it holds one has its own, a write being prepared has its timer, and nobody waits for a free lease",
+	Help: "a lease granted has the service's expiry timer armed, a client that believes it holds one has its own, due when its GRANT said, a write being prepared has its timer, and nobody waits for a free lease",
 	Check: func(v sim.View) sim.Verdict {
 		s := process(v, Service).Service
 		if v.Health(Service) != sim.Crashed {
@@ -146,8 +148,12 @@ var timed = sim.Invariant{
 				continue
 			}
 			c := process(v, id).Client
-			if _, armed := v.Timer(id, TimerExpire); c.Holds && !armed {
+			due, armed := v.Timer(id, TimerExpire)
+			switch {
+			case c.Holds && !armed:
 				return sim.Verdict{Detail: fmt.Sprintf("%s believes it holds the lease (token %d) with no timer to end its belief", v.Name(id), c.Token)}
+			case c.Holds && !process(v, id).WallClock && due != c.Ends:
+				return sim.Verdict{Detail: fmt.Sprintf("%s's GRANT gave it the lease (token %d) until %d, but its timer ends its belief at %d", v.Name(id), c.Token, c.Ends, due)}
 			}
 			if !c.Write.Waits(v, id) {
 				return sim.Verdict{Detail: fmt.Sprintf("%s prepares a write (token %d) with no timer to send it", v.Name(id), c.Write.Token)}
@@ -176,6 +182,28 @@ var answered = sim.Invariant{
 				continue
 			}
 			return sim.Verdict{Detail: fmt.Sprintf("%s asked for the lease, but the service has not queued it and no GRANT is on its way to it", v.Name(id))}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+const takenBackName = "a lease its holder gives back is taken back"
+
+// takenBack is the other half of the service's progress: a lease whose
+// holder gave it back (RELEASE) is no longer the service's grant to it
+// once the RELEASE has arrived, so that the next client need not wait for
+// it to run out.
+var takenBack = sim.Invariant{
+	Name: takenBackName,
+	Help: "the service no longer grants the lease to a client that gave it back, once the client's RELEASE has arrived",
+	Check: func(v sim.View) sim.Verdict {
+		s := process(v, Service).Service
+		h := s.Holder
+		if h == sim.None || v.Health(Service) == sim.Crashed || v.Health(h) == sim.Crashed {
+			return sim.Verdict{OK: true}
+		}
+		if c := process(v, h).Client; c.Released == s.Token && !carries(v, h, Service, KindRelease) {
+			return sim.Verdict{Detail: fmt.Sprintf("%s gave back its lease (token %d), but the service still grants it to %s", v.Name(h), s.Token, v.Name(h))}
 		}
 		return sim.Verdict{OK: true}
 	},
