@@ -79,6 +79,12 @@ func judge(id string, runs int, seed uint64) Verdict {
 			v.Subject, v.Seed, v.Lesson = l.ID, l.Seed, true
 			return failed(v, &res)
 		}
+		if name := unshown(l, &res); name != "" {
+			v.Subject, v.Seed, v.Lesson = l.ID, l.Seed, true
+			v.Killed, v.Invariant = true, name
+			v.Detail = "the lesson is meant to break it (expect.violations), and it holds"
+			return v
+		}
 	}
 	subjects := []subject{{name: id}}
 	for _, l := range lessons {
@@ -116,6 +122,22 @@ func judgeMain(w io.Writer, ids []string, runs int, seed uint64) error {
 		}
 	}
 	return nil
+}
+
+// unshown is the first violation a lesson declares it shows that its run
+// did not make, or "": a lesson that no longer shows what it is about is
+// a check the course makes of the algorithm, as its page says ("As the
+// lesson expects, … fails").
+func unshown(l *scenario.Scenario, res *campaign.Result) string {
+	if l.Expect == nil {
+		return ""
+	}
+	for _, name := range l.Expect.Violations {
+		if !slices.ContainsFunc(res.Violations, func(v campaign.Violation) bool { return v.Invariant == name }) {
+			return name
+		}
+	}
+	return ""
 }
 
 // ErrataSwitch is a switch the course names as a text's error: a lesson

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/campaign"
+	"spacetime/core/scenario"
 	"spacetime/internal/mutate"
 )
 
@@ -113,4 +115,17 @@ func TestEquivalentsNameMutants(t *testing.T) {
 		}
 		assert.True(t, byPackage[pkg][id], "equivalent.txt names %q, which is no mutant now (go run ./cmd/mutants -list -packages %s)", id, pkg)
 	}
+}
+
+// A lesson that no longer breaks the invariant it is meant to break kills
+// the mutant that made it hold: the lesson's point is a check too.
+func TestALessonThatLosesItsPointKills(t *testing.T) {
+	l, err := scenario.Builtin("lease-fencing")
+	require.NoError(t, err)
+	require.NotEmpty(t, l.Expect.Violations)
+	res := campaign.Check(l)
+	require.False(t, res.Failed())
+	assert.Empty(t, unshown(l, &res), "the lesson as it is shows what it declares")
+	res.Violations = nil
+	assert.Equal(t, l.Expect.Violations[0], unshown(l, &res))
 }
