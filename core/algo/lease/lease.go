@@ -114,7 +114,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed, answered, takenBack},
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed, ends, answered, takenBack},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
 			{Invariant: answeredName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost ACQUIRE, RENEW or GRANT leaves its client waiting: the clients do not ask again"},
@@ -160,6 +160,19 @@ type ServiceState struct {
 	Queue []sim.NodeID
 	// Grants counts the leases granted.
 	Grants int
+	// Ended is the last lease that ended, as the service granted it, and
+	// whether its holder gave it back.
+	Ended Ended
+}
+
+// Ended is a lease the service no longer grants: its holder and token,
+// when it was due to run out (by the world's clock, and the service's
+// wall clock), and whether its holder gave it back.
+type Ended struct {
+	Holder        sim.NodeID
+	Token         int64
+	Expiry, Until sim.Time
+	Released      bool
 }
 
 // ClientState is a client's state.
@@ -235,8 +248,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 			return
 		}
 		who, token := env.Name(s.Holder), s.Token
-		env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
-		s.Holder = sim.None
+		p.closeLease(env)
 		env.Explain("%s: the lease of %s (token %d) runs out%s", me, who, token, p.grantNext(env))
 	case sim.Deliver:
 		who := env.Name(ev.From)
@@ -299,6 +311,7 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 				return
 			}
 			p.endLease(env)
+			s.Ended.Released = true
 			env.Explain("%s takes back the lease from %s%s", me, who, p.grantNext(env))
 		}
 	}
@@ -344,6 +357,9 @@ func (p *Process) grant(env *sim.Env, c sim.NodeID) string {
 	s.Token++
 	s.Grants++
 	s.Holder, s.Expiry, s.Until = c, env.Now()+p.Lease, env.LocalTime()+p.Lease
+	// a client served out of turn (its clock ended the lease before it)
+	// waits no more
+	s.Queue = slices.DeleteFunc(s.Queue, func(q sim.NodeID) bool { return q == c })
 	env.SetTimer(TimerExpire, p.Lease)
 	env.Send(c, p.grantMessage(p.Lease))
 	p.drawLease(env)
@@ -370,10 +386,16 @@ func (p *Process) left(env *sim.Env) sim.Time {
 // endLease ends the lease before its timer fires: released, or run out by
 // the service's clock.
 func (p *Process) endLease(env *sim.Env) {
+	p.closeLease(env)
+	env.CancelTimer(TimerExpire)
+}
+
+// closeLease ends the lease the service grants, and its bar.
+func (p *Process) closeLease(env *sim.Env) {
 	s := &p.Service
 	env.Annotate(sim.Closes(RoleLease, int(s.Holder)))
+	s.Ended = Ended{Holder: s.Holder, Token: s.Token, Expiry: s.Expiry, Until: s.Until}
 	s.Holder = sim.None
-	env.CancelTimer(TimerExpire)
 }
 
 // drawLease opens the bar of the service's lease, on its holder's row.

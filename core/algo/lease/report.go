@@ -77,8 +77,13 @@ var tokens = sim.Invariant{
 			break
 		}
 		for _, id := range fencing.Clients(v) {
-			if c := process(v, id).Client; c.Holds && (c.Token < p.FirstToken || c.Token > s.Token) {
+			c := process(v, id).Client
+			switch {
+			case !c.Holds:
+			case c.Token < p.FirstToken || c.Token > s.Token:
 				return sim.Verdict{Detail: fmt.Sprintf("%s believes it holds the lease with token %d, which the service never granted (it granted %d to %d)", v.Name(id), c.Token, p.FirstToken, s.Token)}
+			case c.Token == s.Token && s.Holder != sim.None && s.Holder != id:
+				return sim.Verdict{Detail: fmt.Sprintf("%s believes it holds the lease with token %d, which the service grants to %s", v.Name(id), c.Token, v.Name(s.Holder))}
 			}
 		}
 		return sim.Verdict{OK: true}
@@ -142,6 +147,11 @@ var timed = sim.Invariant{
 			case s.Holder == sim.None && len(s.Queue) > 0:
 				return sim.Verdict{Detail: fmt.Sprintf("the lease is free, but %s waits for it", v.Name(s.Queue[0]))}
 			}
+			for i, id := range s.Queue {
+				if id == s.Holder || slices.Contains(s.Queue[:i], id) {
+					return sim.Verdict{Detail: fmt.Sprintf("%s waits in the queue for the lease, though it holds it or waits there already", v.Name(id))}
+				}
+			}
 		}
 		for _, id := range fencing.Clients(v) {
 			if v.Health(id) == sim.Crashed {
@@ -157,6 +167,36 @@ var timed = sim.Invariant{
 			}
 			if !c.Write.Waits(v, id) {
 				return sim.Verdict{Detail: fmt.Sprintf("%s prepares a write (token %d) with no timer to send it", v.Name(id), c.Write.Token)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+const endsName = "a lease ends only when it runs out or is given back"
+
+// ends is the service's half of the bargain: it takes a lease from its
+// holder only once the lease has run out by its clock (its wall clock,
+// with params.wall_clock), or when the holder gives it back.
+var ends = sim.Invariant{
+	Name: endsName,
+	Help: "the service's bar ends when the lease has run out by the service's clock, or on its holder's RELEASE",
+	Check: func(v sim.View) sim.Verdict {
+		if v.Health(Service) == sim.Crashed { // a crash ends the bar too
+			return sim.Verdict{OK: true}
+		}
+		p := process(v, Service)
+		for _, a := range v.LastAnnotations() {
+			if a.Role != RoleLease || a.Phase != sim.End {
+				continue
+			}
+			e := p.Service.Ended
+			switch {
+			case e.Released:
+			case p.WallClock && v.LocalTime(Service) < e.Until:
+				return sim.Verdict{Detail: fmt.Sprintf("the service took the lease (token %d) from %s at %d on its wall clock, before %d, when it runs out", e.Token, v.Name(e.Holder), v.LocalTime(Service), e.Until)}
+			case !p.WallClock && v.Now() < e.Expiry:
+				return sim.Verdict{Detail: fmt.Sprintf("the service took the lease (token %d) from %s at %d, before %d, when it runs out", e.Token, v.Name(e.Holder), v.Now(), e.Expiry)}
 			}
 		}
 		return sim.Verdict{OK: true}
