@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"spacetime/core/algo/all"
 	"spacetime/core/campaign"
@@ -83,6 +84,9 @@ func judge(id string, runs int, seed uint64) Verdict {
 			v.Subject, v.Seed, v.Lesson = l.ID, l.Seed, true
 			v.Killed, v.Invariant = true, name
 			v.Detail = "the lesson is meant to break it (expect.violations), and it holds"
+			if strings.Contains(name, "; ") {
+				v.Detail = "the lesson is meant to break one of these (expect.violations), and they all hold"
+			}
 			return v
 		}
 	}
@@ -124,20 +128,22 @@ func judgeMain(w io.Writer, ids []string, runs int, seed uint64) error {
 	return nil
 }
 
-// unshown is the first violation a lesson declares it shows that its run
-// did not make, or "": a lesson that no longer shows what it is about is
-// a check the course makes of the algorithm, as its page says ("As the
-// lesson expects, … fails").
+// unshown names what a lesson declares it breaks (expect.violations)
+// when its run breaks none of it, or is "": a lesson that no longer shows
+// what it is about is a check the course makes of the algorithm, as its
+// page says ("As the lesson expects, … fails"). A lesson may declare more
+// than its run as it is breaks (what a learner's step there may break),
+// so one of them is enough.
 func unshown(l *scenario.Scenario, res *campaign.Result) string {
-	if l.Expect == nil {
+	if l.Expect == nil || len(l.Expect.Violations) == 0 {
 		return ""
 	}
-	for _, name := range l.Expect.Violations {
-		if !slices.ContainsFunc(res.Violations, func(v campaign.Violation) bool { return v.Invariant == name }) {
-			return name
+	for _, v := range res.Violations {
+		if slices.Contains(l.Expect.Violations, v.Invariant) {
+			return ""
 		}
 	}
-	return ""
+	return strings.Join(l.Expect.Violations, "; ")
 }
 
 // ErrataSwitch is a switch the course names as a text's error: a lesson
