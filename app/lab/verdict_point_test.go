@@ -52,7 +52,9 @@ func TestVerdictLeadsWithTheLessonsPoint(t *testing.T) {
 	assert.Equal(t, stale+" holds (this lesson's point)", j.Rule)
 	assert.Contains(t, j.Rest, "As the lesson expects, "+believe+" fails at step 13")
 	fencing.Seek(0)
-	assert.Equal(t, Judgement{OK: true, Rule: "holds: " + stale + " · " + believe}, fencing.Verdicts().Now(), "the point first")
+	j = fencing.Verdicts().Now()
+	assert.True(t, j.Good())
+	assert.True(t, strings.HasPrefix(j.Rule, "holds: "+stale+" · "+believe+" · "), "the point first, then the others: %s", j.Rule)
 }
 
 // builtinSession opens a built-in lesson at its start.
