@@ -259,8 +259,10 @@ func (p *Process) clientDeliver(env *sim.Env, ev sim.Event) {
 		c.Server = named
 		p.retry(env, fmt.Sprintf("%s does not lead and names %s", env.Name(ev.From), env.Name(c.Server)))
 	case fencing.KindWritten:
+		c.Write.Answered(ev)
 		env.Explain("%s's write with token %d is stored", me, m.Value)
 	case fencing.KindRejected:
+		c.Write.Answered(ev)
 		env.Explain("%s's write with token %d is rejected: its lock had passed on", me, m.Value)
 	}
 }

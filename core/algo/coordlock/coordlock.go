@@ -104,8 +104,8 @@ var Spec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:    3,
-		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule},
-		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews},
+		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered},
+		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews, fencing.WritesLost},
 	},
 	DefaultNames: fencing.Names,
 	Kinds: append([]sim.KindSpec{
@@ -170,6 +170,9 @@ func (p *Process) Wish() *mutex.Want { return &p.Want }
 
 // Storage is the storage's state, for the shared figures.
 func (p *Process) Storage() *fencing.Store { return &p.Store }
+
+// Writes is a client's writer, for the shared check.
+func (p *Process) Writes() *fencing.Writer { return &p.Client.Write }
 
 func newProcesses(names []string, raw json.RawMessage) ([]sim.Node, error) {
 	p := defaults()

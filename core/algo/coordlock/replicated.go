@@ -80,7 +80,7 @@ var ReplicatedSpec = &sim.Spec{
 		MaxDelay:   3,
 		Invariants: Spec.Checks.Invariants,
 		KnownLimits: []sim.KnownLimit{
-			pausedHolder, staleWrite,
+			pausedHolder, staleWrite, fencing.WritesLost,
 			{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
 		},
 	},

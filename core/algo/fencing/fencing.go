@@ -10,6 +10,7 @@ package fencing
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"spacetime/core/sim"
@@ -291,7 +292,10 @@ func (s *Store) Metrics() []sim.Metric {
 // when it started, and does not check again when the write goes out.
 type Writer struct {
 	Writing bool
-	Token   int64
+	// Awaiting says a write went out that the storage has not answered
+	// yet (WRITTEN or REJECTED).
+	Awaiting bool
+	Token    int64
 	// To is the storage the write goes to; 0 is the usual place, Storage
 	// (the service is always at 0).
 	To sim.NodeID
@@ -310,13 +314,69 @@ func (w *Writer) Fire(env *sim.Env, ev sim.Event) bool {
 	if ev.Kind != sim.Timer || ev.Tag != TimerWrite || !w.Writing {
 		return false
 	}
-	w.Writing = false
+	w.Writing, w.Awaiting = false, true
 	to := w.To
 	if to == 0 {
 		to = Storage
 	}
 	env.Send(to, sim.Message{Kind: KindWrite, Value: w.Token, Label: fmt.Sprintf("WRITE %d", w.Token)})
 	return true
+}
+
+// Answered takes the storage's answer to the client's write, WRITTEN or
+// REJECTED: it reports whether ev is one.
+func (w *Writer) Answered(ev sim.Event) bool {
+	if ev.Kind != sim.Deliver || ev.Msg.Kind != KindWritten && ev.Msg.Kind != KindRejected {
+		return false
+	}
+	w.Awaiting = false
+	return true
+}
+
+// Writing is a node that may write to the storage: a client's Writer.
+type Writing interface {
+	// Writes is the client's writer (nil for a process that never
+	// writes).
+	Writes() *Writer
+}
+
+// WritesAnsweredName names the WritesAnswered invariant.
+const WritesAnsweredName = "the storage answers every write"
+
+// WritesAnswered is the invariant that the storage takes up every write
+// that reaches it: a client's write is on its way, or its answer
+// (WRITTEN or REJECTED) is, or it has arrived. A storage that ignored
+// writes would pass the storage's rule, which judges what it decides.
+var WritesAnswered = sim.Invariant{
+	Name: WritesAnsweredName,
+	Help: "a write that went out is on its way to the storage, or the storage's answer is on its way back, or has come",
+	Check: func(v sim.View) sim.Verdict {
+		storage := StorageOf(v)
+		for _, id := range Clients(v) {
+			n, ok := v.Node(id).(Writing)
+			if !ok || v.Health(id) == sim.Crashed {
+				continue
+			}
+			if w := n.Writes(); w != nil && w.Awaiting && !Carries(v, id, storage, KindWrite) && !Carries(v, storage, id, KindWritten, KindRejected) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s's write with token %d reached the storage, which neither took nor refused it", v.Name(id), w.Token)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// WritesLost is the known limit of WritesAnswered: a lost write or answer
+// leaves its client waiting.
+var WritesLost = sim.KnownLimit{Invariant: WritesAnsweredName, Faults: []string{"drop", "cut", "partition"}, Why: "a write or its answer that the network loses leaves its client waiting for the answer: the clients do not write again"}
+
+// Carries says a message of one of kinds is on its way from→to.
+func Carries(v sim.View, from, to sim.NodeID, kinds ...string) bool {
+	for _, id := range v.InFlight(from, to) {
+		if slices.Contains(kinds, v.Envelope(id).Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // Stored is a node that holds the storage's state, for the shared

@@ -114,11 +114,12 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, drawn, timed, ends, answered, takenBack},
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, fencing.WritesAnswered, drawn, timed, ends, answered, takenBack},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
 			{Invariant: answeredName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost ACQUIRE, RENEW or GRANT leaves its client waiting: the clients do not ask again"},
 			{Invariant: takenBackName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost RELEASE leaves the lease with the client that gave it back until it runs out"},
+			fencing.WritesLost,
 			{Invariant: noStaleWriteName, Always: true, Why: "a client checks its lease and then writes: a pause or a slow write in between lands after the lease ran out; fencing refuses it only once a newer token has reached the storage"},
 		},
 	},
@@ -146,6 +147,9 @@ type Process struct {
 
 // Storage is the storage's state, for the shared figures.
 func (p *Process) Storage() *fencing.Store { return &p.Store }
+
+// Writes is a client's writer, for the shared check.
+func (p *Process) Writes() *fencing.Writer { return &p.Client.Write }
 
 // ServiceState is the lock service's state.
 type ServiceState struct {
@@ -506,8 +510,10 @@ func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
 			}
 			env.Explain("%s gets the lease with token %d: it believes it holds it for %s, by its own timer", me, c.Token, sim.Ticks(lease))
 		case fencing.KindWritten:
+			c.Write.Answered(ev)
 			env.Explain("%s's write with token %d is stored", me, ev.Msg.Value)
 		case fencing.KindRejected:
+			c.Write.Answered(ev)
 			env.Explain("%s's write with token %d is rejected: its lease is stale", me, ev.Msg.Value)
 		}
 	}

@@ -218,7 +218,7 @@ var answered = sim.Invariant{
 		for _, id := range fencing.Clients(v) {
 			c := process(v, id).Client
 			if !c.Asked || v.Health(id) == sim.Crashed || slices.Contains(s.Queue, id) ||
-				carries(v, id, Service, KindAcquire, KindRenew) || carries(v, Service, id, KindGrant) {
+				fencing.Carries(v, id, Service, KindAcquire, KindRenew) || fencing.Carries(v, Service, id, KindGrant) {
 				continue
 			}
 			return sim.Verdict{Detail: fmt.Sprintf("%s asked for the lease, but the service has not queued it and no GRANT is on its way to it", v.Name(id))}
@@ -242,21 +242,11 @@ var takenBack = sim.Invariant{
 		if h == sim.None || v.Health(Service) == sim.Crashed || v.Health(h) == sim.Crashed {
 			return sim.Verdict{OK: true}
 		}
-		if c := process(v, h).Client; c.Released == s.Token && !carries(v, h, Service, KindRelease) {
+		if c := process(v, h).Client; c.Released == s.Token && !fencing.Carries(v, h, Service, KindRelease) {
 			return sim.Verdict{Detail: fmt.Sprintf("%s gave back its lease (token %d), but the service still grants it to %s", v.Name(h), s.Token, v.Name(h))}
 		}
 		return sim.Verdict{OK: true}
 	},
-}
-
-// carries says a message of one of kinds is on its way from→to.
-func carries(v sim.View, from, to sim.NodeID, kinds ...string) bool {
-	for _, id := range v.InFlight(from, to) {
-		if slices.Contains(kinds, v.Envelope(id).Kind) {
-			return true
-		}
-	}
-	return false
 }
 
 func metrics(v sim.View) []sim.Metric {
