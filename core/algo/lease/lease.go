@@ -361,8 +361,8 @@ func (p *Process) grant(env *sim.Env, c sim.NodeID) string {
 	s.Token++
 	s.Grants++
 	s.Holder, s.Expiry, s.Until = c, env.Now()+p.Lease, env.LocalTime()+p.Lease
-	// a client served out of turn (its clock ended the lease before it)
-	// waits no more
+	// the client served waits no more: the first waiting, or one served
+	// out of turn (the service's wall clock ended the lease before it)
 	s.Queue = slices.DeleteFunc(s.Queue, func(q sim.NodeID) bool { return q == c })
 	env.SetTimer(TimerExpire, p.Lease)
 	env.Send(c, p.grantMessage(p.Lease))
@@ -414,9 +414,7 @@ func (p *Process) grantNext(env *sim.Env) string {
 	if len(s.Queue) == 0 {
 		return "; nobody waits"
 	}
-	next := s.Queue[0]
-	s.Queue = s.Queue[1:]
-	return "; it grants " + p.grant(env, next)
+	return "; it grants " + p.grant(env, s.Queue[0])
 }
 
 func (p *Process) stepClient(env *sim.Env, ev sim.Event) {
