@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"spacetime/core/algo/snapshot"
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -110,9 +111,14 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{realDeadlock},
+		Invariants: []sim.Invariant{realDeadlock, foundDeadlock, comesToAVerdict, waitsHeld, drawnWaiting, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInFlight)},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: RealName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition"}, Why: "the snapshot needs FIFO channels that lose and copy nothing: a marker that overtakes a REPLY, or a REPLY lost or copied, records a wait that is over"},
+			{Invariant: FoundName, Faults: []string{"duplicate"}, Why: "a network's copy of an old REPLY can end a wait of a deadlock, which then is no longer there to find: a deadlock is stable only while nothing comes from nowhere"},
+			{Invariant: VerdictName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a marker lost never closes its channel, and without FIFO a later detection's marker can overtake an earlier one's, which is then taken for a late copy: the snapshot needs reliable FIFO channels"},
+			{Invariant: HeldName, Faults: []string{"drop", "duplicate", "cut", "partition"}, Why: "a REQUEST the network loses leaves its sender waiting for a REPLY that can never come, and a network's copy of a REPLY ends a wait that its REQUEST's REPLY was to end: the processes assume reliable channels"},
+			{Invariant: check.RecordedCutName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "without FIFO a message sent after its sender recorded can arrive before the marker, and when the network loses the marker such a message arrives before its receiver records: a snapshot assumes reliable FIFO channels"},
+			{Invariant: check.RecordedChannelName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "without FIFO a REPLY sent after its sender recorded can overtake the marker, and when the network loses the marker its channel is recorded for ever: a snapshot assumes reliable FIFO channels"},
 		},
 	},
 	Figures: sim.FigureSpec{
@@ -131,8 +137,9 @@ type Process struct {
 	// order they came.
 	Waits []bool
 	Owes  []sim.NodeID
-	// Next numbers the detections this process starts, and Done[q] is
-	// the latest detection of initiator q this process is done with.
+	// Next is the highest detection number this process has started or
+	// seen (see nextRound), and Done[q] the latest detection of
+	// initiator q this process is done with.
 	Next int
 	Done []int
 	// parts are the detections the process takes part in, by initiator
@@ -207,6 +214,14 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	switch ev.Kind {
 	case sim.Init:
 		env.Explain("%s starts, waiting for nobody", me)
+	case sim.Recover:
+		// a process keeps its books across a crash: it still waits for
+		// what it asked, and the diagram, which ended its wait at the
+		// crash, draws it waiting again
+		if p.waiting() {
+			env.Annotate(sim.Opens(RoleWaiting, 0, "waits"))
+		}
+		env.Explain("%s recovers with its books intact: it waits for %s", me, p.waitList(env))
 	case sim.Workload:
 		to := sim.NodeID(env.Rand().IntN(env.N() - 1))
 		if to >= env.Self() {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/deadlock"
+	"spacetime/core/scenario"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
@@ -54,4 +55,44 @@ func TestPanelNamesProcesses(t *testing.T) {
 	panels := r.Config().Spec.Figures.Panels(r.At(r.Len()).View())
 	require.Len(t, panels, 1)
 	assert.Equal(t, []string{"ann", "bob", "bob", "—"}, panels[0].Rows[0].Cells, "ann waits for bob and owes bob a REPLY")
+}
+
+// Two processes that start a detection at once number them apart (1 and
+// 2, the numbers of their own), so that each has a cut of its own, and
+// both find the cycle.
+func TestDetectionsStartedAtOnceHaveACutEach(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "deadlock-detection", "n": 3, "seed": 1, "network": {"delay": [2, 2]},
+		"script": [{"at": 1, "node": 1, "command": "request", "target": 2}, {"at": 1, "node": 2, "command": "request", "target": 3},
+			{"at": 1, "node": 3, "command": "request", "target": 1},
+			{"at": 8, "node": 1, "command": "detect"}, {"at": 8, "node": 2, "command": "detect"}],
+		"until": {"quiescent": true}}`)
+	require.Empty(t, algotest.Failed(r))
+	v := r.At(r.Len()).View()
+	assert.Equal(t, "detection 1: deadlock 1 → 2 → 3 → 1", algotest.Field(t, v.Node(0), "last verdict"))
+	assert.Equal(t, "detection 2: deadlock 1 → 2 → 3 → 1", algotest.Field(t, v.Node(1), "last verdict"))
+	for round := 1; round <= 2; round++ {
+		steps := v.AnnotationSteps(deadlock.RoleRecorded, round)
+		assert.NotContains(t, steps, -1, "every process records detection %d", round)
+	}
+	cuts := 0
+	for i := range r.Len() {
+		for _, a := range r.Trace().Records[i].Annotations() {
+			if a.Role == deadlock.RoleRecorded {
+				cuts++
+			}
+		}
+	}
+	assert.Equal(t, 6, cuts, "each process records each detection once")
+}
+
+// A detection whose marker the network loses never ends: the process
+// that waits for it says so once nothing else is on its way.
+func TestADetectionThatCannotEndIsNamed(t *testing.T) {
+	s, err := scenario.Builtin("deadlock-snapshot")
+	require.NoError(t, err)
+	marker := 3 // 1's marker to 2: the REQUESTs are 0 to 2
+	s.Script = append(s.Script, scenario.Entry{At: 9, Fault: "drop", Msg: &marker})
+	r, err := scenariotest.Plan(t, s).Run()
+	require.NoError(t, err)
+	assert.Equal(t, []string{deadlock.VerdictName + ": nothing is on its way to a live process, but 2 still waits for the markers of detection 1 from 1"}, algotest.Failed(r))
 }

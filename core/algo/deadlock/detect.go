@@ -13,7 +13,7 @@ import (
 // poll.
 func (p *Process) detect(env *sim.Env) {
 	me := env.Name(env.Self())
-	p.Next++
+	p.Next = nextRound(p.Next, env.Self(), env.N())
 	if p.params.Naive {
 		p.startPoll(env)
 		return
@@ -25,10 +25,20 @@ func (p *Process) detect(env *sim.Env) {
 	env.Explain("%s starts detection %d with a snapshot: it records whom it waits for (%s), sends a marker on every channel, and records the REPLYs that arrive on each until that channel's marker comes", me, p.Next, p.waitList(env))
 }
 
+// nextRound is the number of a detection process self starts, among n,
+// when the highest it has seen is seen: the first above it that is self's
+// own (1, n+1, 2n+1… for the first process, 2, n+2… for the second), as
+// Paxos numbers its ballots. Two detections started at once by different
+// processes never share a number, and so never a cut: a detection's
+// annotations are grouped by its number.
+func nextRound(seen int, self sim.NodeID, n int) int {
+	r := seen + 1
+	return r + (int(self)-(r-1)%n+n)%n
+}
+
 // record records the process's waits for detection x and sends its
 // markers. The annotations that make the detection's cut are grouped by
-// its number, which an initiator draws above every number it has seen
-// (see onMarker), so that only detections started at once share one.
+// its number (see nextRound).
 func (p *Process) record(env *sim.Env, x *part) {
 	x.waits = slices.Clone(p.Waits)
 	env.Annotate(sim.At(RoleRecorded, x.round, "waits for "+p.waitList(env)))

@@ -2,7 +2,9 @@ package deadlock
 
 import (
 	"fmt"
+	"slices"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -109,4 +111,295 @@ func panels(v sim.View) []sim.Panel {
 		pn.Rows = append(pn.Rows, sim.Row{Cells: []string{v.Name(sim.NodeID(i)), listOr(waits, "nobody"), listOr(owes, "nobody"), verdict}})
 	}
 	return []sim.Panel{pn}
+}
+
+// FoundName and VerdictName name the invariants that hold detections to
+// their job: finding a deadlock that is there, and coming to an end.
+const (
+	FoundName   = "a deadlock there when a detection starts is found"
+	VerdictName = "every detection comes to a verdict"
+)
+
+// foundDeadlock holds a verdict of no deadlock to the wait-for graph at
+// the detection's start: a deadlock is stable, so a cycle there then is
+// there at every later moment, the cut or the answers included.
+var foundDeadlock = sim.Invariant{
+	Name: FoundName,
+	Help: "a detection that announces no deadlock started when the wait-for graph had no cycle: a deadlock stays, so one there at the start is on the detection's cut",
+	Check: func(v sim.View) sim.Verdict {
+		for _, a := range v.LastAnnotations() {
+			if a.Role != RoleVerdict {
+				continue
+			}
+			initiator := announcer(v, a.Group)
+			if initiator < 0 || len(proc(v, initiator).Cycle) > 0 {
+				continue
+			}
+			start := detectionStart(v, initiator, a.Group)
+			if start < 0 {
+				continue
+			}
+			if cycle := cycleIn(waitsBefore(v, start)); len(cycle) > 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("%s announced no deadlock in detection %d, but %s was a deadlock when the detection started (step %d), and a deadlock stays",
+					v.Name(initiator), a.Group, cycleText(v, cycle), start+1)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// announcer is the process that announced detection round's verdict at
+// the step just taken, or None.
+func announcer(v sim.View, round int) sim.NodeID {
+	for i, s := range v.AnnotationSteps(RoleVerdict, round) {
+		if s == v.Steps()-1 {
+			return sim.NodeID(i)
+		}
+	}
+	return sim.None
+}
+
+// detectionStart is the step at which initiator started detection round:
+// the step that sent its first marker or question, or -1.
+func detectionStart(v sim.View, initiator sim.NodeID, round int) int {
+	for id := range v.NumSent() {
+		e := v.Envelope(id)
+		if e.From == initiator && (e.Kind == KindMarker || e.Kind == KindAsk) && e.Value == int64(round) {
+			return e.SendStep
+		}
+	}
+	return -1
+}
+
+// waitsBefore is the wait-for graph before step s, read off the messages
+// rather than the processes: i waits for j when it has sent j more
+// REQUESTs than j has sent it REPLYs (a REPLY on its way ends the wait,
+// and every wait that ended took a REPLY), which no process's own books
+// can get wrong.
+func waitsBefore(v sim.View, s int) [][]bool {
+	n := v.N()
+	asked, answered := make([]int, n*n), make([]int, n*n)
+	for id := range v.SentFrom(s) {
+		e := v.Envelope(id)
+		switch e.Kind {
+		case KindRequest:
+			asked[int(e.From)*n+int(e.To)]++
+		case KindReply:
+			answered[int(e.To)*n+int(e.From)]++
+		}
+	}
+	waits := make([][]bool, n)
+	for i := range waits {
+		waits[i] = make([]bool, n)
+		for j := range waits[i] {
+			waits[i][j] = asked[i*n+j] > answered[i*n+j]
+		}
+	}
+	return waits
+}
+
+// cycleIn finds a cycle in the graph whose edges are waits[i][j], or nil.
+// It is the checks' own, found another way than the detector's search
+// (findCycle), so that a fault in one is not hidden by the same fault in
+// the other: it peels off every process that waits for nobody left, and
+// what remains, if anything, each waits for another that remains; a walk
+// from the first of them along its first wait comes back round.
+func cycleIn(waits [][]bool) []sim.NodeID {
+	n := len(waits)
+	left := make([]bool, n)
+	for i := range left {
+		left[i] = true
+	}
+	waitsForOneLeft := func(i int) int {
+		for j := range n {
+			if waits[i][j] && left[j] {
+				return j
+			}
+		}
+		return -1
+	}
+	for peeled := true; peeled; {
+		peeled = false
+		for i := range n {
+			if left[i] && waitsForOneLeft(i) < 0 {
+				left[i], peeled = false, true
+			}
+		}
+	}
+	start := slices.Index(left, true)
+	if start < 0 {
+		return nil
+	}
+	var walk []sim.NodeID
+	for i := start; !slices.Contains(walk, sim.NodeID(i)); i = waitsForOneLeft(i) {
+		walk = append(walk, sim.NodeID(i))
+	}
+	i := waitsForOneLeft(int(walk[len(walk)-1]))
+	return walk[slices.Index(walk, sim.NodeID(i)):]
+}
+
+// comesToAVerdict holds detections to their end: once nothing is on its
+// way to a process that is up, no process is still in a detection, and
+// each detection's initiator (the first to record its state) has
+// announced its verdict.
+var comesToAVerdict = sim.Invariant{
+	Name: VerdictName,
+	Help: "once nothing is on its way to a live process, every detection started has its verdict and no process waits for a detection's marker, report or answer",
+	Check: func(v sim.View) sim.Verdict {
+		if check.InFlightToLive(v) {
+			return sim.Verdict{OK: true}
+		}
+		rounds, stuck := 0, ""
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := proc(v, id)
+			rounds = max(rounds, p.Next)
+			if v.Health(id) == sim.Crashed {
+				continue
+			}
+			// a missing marker is named before the report it holds up
+			if why, marker := p.underWay(v, id); why != "" && (stuck == "" || marker) {
+				stuck = why
+				if marker {
+					break
+				}
+			}
+		}
+		if stuck != "" {
+			return sim.Verdict{Detail: "nothing is on its way to a live process, but " + stuck}
+		}
+		for r := 1; r <= rounds; r++ {
+			initiator, first := sim.NodeID(sim.None), -1
+			for i, s := range v.AnnotationSteps(RoleRecorded, r) {
+				if s >= 0 && (first < 0 || s < first) {
+					initiator, first = sim.NodeID(i), s
+				}
+			}
+			if initiator == sim.None || v.Health(initiator) == sim.Crashed || v.AnnotationSteps(RoleVerdict, r)[initiator] >= 0 || proc(v, initiator).inDetection(r) {
+				continue // under way (held up by a process that is down), or done
+			}
+			return sim.Verdict{Detail: fmt.Sprintf("nothing is on its way to a live process, but %s started detection %d at step %d and has announced no verdict", v.Name(initiator), r, first+1)}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// inDetection reports whether the process still takes part in its own
+// detection round.
+func (p *Process) inDetection(round int) bool {
+	return slices.ContainsFunc(p.parts, func(x *part) bool { return x.round == round })
+}
+
+// underWay says what the process still waits for in a detection, or "",
+// and whether that is a marker.
+func (p *Process) underWay(v sim.View, self sim.NodeID) (why string, marker bool) {
+	me := v.Name(self)
+	if p.poll != nil {
+		return fmt.Sprintf("%s still waits for answers to detection %d", me, p.poll.round), false
+	}
+	for _, x := range p.parts {
+		var from []string
+		// a process that is down holds up a detection until it recovers
+		// (and keeps its part): it is waited for, not lost
+		waitsOnDown := false
+		for q, closed := range x.Closed {
+			if closed || sim.NodeID(q) == self {
+				continue
+			}
+			if v.Health(sim.NodeID(q)) == sim.Crashed {
+				waitsOnDown = true
+				continue
+			}
+			from = append(from, v.Name(sim.NodeID(q)))
+		}
+		if len(from) > 0 || !x.Recorded {
+			return fmt.Sprintf("%s still waits for the markers of detection %d from %s", me, x.round, listOr(from, "nobody")), true
+		}
+		if waitsOnDown {
+			continue
+		}
+		for q, r := range x.reports {
+			if r == nil && v.Health(sim.NodeID(q)) != sim.Crashed {
+				from = append(from, v.Name(sim.NodeID(q)))
+			}
+		}
+		if len(from) == 0 {
+			continue
+		}
+		return fmt.Sprintf("%s still waits for the reports of detection %d from %s", me, x.round, listOr(from, "nobody")), false
+	}
+	return "", false
+}
+
+// HeldName and DrawnName name the invariants that hold the processes'
+// books to their messages and to the picture.
+const (
+	HeldName  = "every wait is held by a process that waits, or is on its way"
+	DrawnName = "a process is drawn waiting exactly while it waits"
+)
+
+// waitsHeld is the protocol's own bookkeeping: a process waits for a
+// REPLY only while its REQUEST is on its way or owed by a process that
+// waits itself (one that waits for nobody answers at once), and a process
+// owes a REPLY only to a process that waits for it.
+var waitsHeld = sim.Invariant{
+	Name: HeldName,
+	Help: "a process that waits for another's REPLY has its REQUEST on its way, or owed by that process, which waits itself; a process owes only processes that wait for it",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := proc(v, id)
+			for _, q := range p.Owes {
+				if !p.waiting() {
+					return sim.Verdict{Detail: fmt.Sprintf("%s waits for nobody but still owes %s a REPLY", v.Name(id), v.Name(q))}
+				}
+				if !proc(v, q).Waits[id] {
+					return sim.Verdict{Detail: fmt.Sprintf("%s owes %s a REPLY, but %s does not wait for it", v.Name(id), v.Name(q), v.Name(q))}
+				}
+			}
+			for j := range v.N() {
+				to := sim.NodeID(j)
+				if to == id || !waitsNow(v, id, to) || asking(v, id, to) {
+					continue
+				}
+				if q := proc(v, to); !q.waiting() || !slices.Contains(q.Owes, id) {
+					return sim.Verdict{Detail: fmt.Sprintf("%s waits for %s's REPLY, but no REQUEST of its is on its way and %s does not hold one: the wait can never end", v.Name(id), v.Name(to), v.Name(to))}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// asking reports whether a REQUEST from i to j is on its way.
+func asking(v sim.View, i, j sim.NodeID) bool {
+	for _, id := range v.InFlight(i, j) {
+		if v.Envelope(id).Kind == KindRequest {
+			return true
+		}
+	}
+	return false
+}
+
+// drawnWaiting holds the picture to the processes: a process's waiting
+// interval is open exactly while it waits for a REPLY.
+var drawnWaiting = sim.Invariant{
+	Name: DrawnName,
+	Help: "the diagram draws a process that is not down waiting exactly while it waits for a REPLY",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == sim.Crashed {
+				continue // a crash ends every interval drawn; recovery opens it again
+			}
+			waiting, drawn := proc(v, id).waiting(), v.Drawn(id, RoleWaiting, 0)
+			if waiting && !drawn {
+				return sim.Verdict{Detail: fmt.Sprintf("%s waits for a REPLY, but is not drawn waiting", v.Name(id))}
+			}
+			if drawn && !waiting {
+				return sim.Verdict{Detail: fmt.Sprintf("%s is drawn waiting, but waits for nobody", v.Name(id))}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
