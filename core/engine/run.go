@@ -70,6 +70,10 @@ type Run struct {
 	// about, so that a run whose checks ask about none pays nothing.
 	firsts  map[annotationKey][]int
 	indexed []string
+	// flips indexes the intervals of the same roles: for a role and
+	// group, the steps at which each process's interval opened or closed,
+	// in order (open after an odd number of them).
+	flips map[annotationKey][][]int
 
 	// What a budget of memory has been charged for, beyond each step's
 	// records: the room of the trace's records and messages, the live
@@ -162,7 +166,7 @@ func start(cfg Config) (*Run, error) {
 		slices.SortStableFunc(cfg.Script, byTime)
 	}
 	tr := &trace.Trace{Names: cfg.Names, Down: append([]sim.NodeID(nil), cfg.Down...)}
-	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}, nodes: nodeReckoning{at: -1}}
+	r := &Run{cfg: cfg, trace: tr, kinds: map[string]int{}, labels: map[string]string{}, firsts: map[annotationKey][]int{}, flips: map[annotationKey][][]int{}, nodes: nodeReckoning{at: -1}}
 	r.reserve()
 	for i, k := range cfg.Spec.Kinds {
 		r.kinds[k.Name] = i
@@ -482,13 +486,33 @@ func (r *Run) firstSteps(role string, group int) []int {
 	return r.firsts[annotationKey{role, group}]
 }
 
+// flipSteps is the interval index of a role and group: for each process,
+// the steps at which its interval opened or closed (nil when none did),
+// read as firstSteps is.
+func (r *Run) flipSteps(role string, group int) [][]int {
+	r.firstSteps(role, group)
+	return r.flips[annotationKey{role, group}]
+}
+
 // index notes the first step at which a process made an annotation of a
-// role and group.
+// role and group, and the steps at which its interval opened or closed
+// (as the world tracks them: a Begin opens one that is not open, an End
+// closes one that is).
 func (r *Run) index(rec *trace.Record, a sim.Annotation) {
 	if rec.Node < 0 {
 		return
 	}
 	key := annotationKey{a.Role, a.Group}
+	if a.Phase != sim.Point {
+		flips := r.flips[key]
+		if flips == nil {
+			flips = make([][]int, len(r.cfg.Nodes))
+			r.flips[key] = flips
+		}
+		if open := len(flips[rec.Node])%2 == 1; open == (a.Phase == sim.End) {
+			flips[rec.Node] = append(flips[rec.Node], rec.Step)
+		}
+	}
 	steps, ok := r.firsts[key]
 	if !ok {
 		steps = make([]int, len(r.cfg.Nodes))
@@ -661,6 +685,11 @@ func (r *Run) truncate(k int) {
 			if s >= k {
 				steps[i] = -1
 			}
+		}
+	}
+	for _, flips := range r.flips {
+		for i, steps := range flips {
+			flips[i] = steps[:sort.SearchInts(steps, k)]
 		}
 	}
 	r.inputs = r.inputs[:sort.Search(len(r.inputs), func(i int) bool { return r.inputs[i].Step >= k })]

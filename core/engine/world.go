@@ -3,6 +3,7 @@ package engine
 import (
 	"maps"
 	"slices"
+	"sort"
 
 	"spacetime/core/clock"
 	"spacetime/core/faults"
@@ -347,6 +348,15 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 		}
 	}
 	return steps
+}
+
+func (v *view) DrawnBefore(id sim.NodeID, role string, group, step int) bool {
+	flips := v.r.flipSteps(role, group)
+	if flips == nil || int(id) < 0 || int(id) >= len(flips) {
+		return false
+	}
+	before := sort.SearchInts(flips[id], min(step, v.w.step))
+	return before%2 == 1
 }
 
 // track keeps a process's open intervals, and the algorithm's tally, up

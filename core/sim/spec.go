@@ -551,6 +551,11 @@ type View interface {
 	// closed, by them or by a crash): what an invariant reads to hold the
 	// picture to the process's state.
 	Drawn(id NodeID, role string, group int) bool
+	// DrawnBefore is Drawn as it stood before a step (after the steps
+	// before it): whether the interval was open on the process at a cut
+	// through its history, or when something began. The engine indexes
+	// intervals as they are made: it costs one lookup.
+	DrawnBefore(id NodeID, role string, group, step int) bool
 	// Steps is the number of steps taken so far.
 	Steps() int
 	// FIFO reports whether channels deliver in send order now.
