@@ -57,6 +57,9 @@ const (
 	// RoleInChannel a REF recorded on a channel.
 	RoleRecorded  = "recorded"
 	RoleInChannel = "in-channel"
+	// roleChecked marks, for the checks only, the owner's step that
+	// ends check Group.
+	roleChecked = "checked"
 	// TimerCheck fires when the owner checks again.
 	TimerCheck = "check"
 	maxTicks   = 1_000_000
@@ -107,13 +110,16 @@ var Spec = &sim.Spec{
 			{Name: RoleFreed, Style: sim.StyleGlyph, Glyph: sim.GlyphCross, Tone: sim.Red, Legend: "the owner frees the object"},
 			{Name: RoleRecorded, Style: sim.StyleCut, Glyph: sim.GlyphDiamond, Tone: sim.Purple, Legend: "state recorded; a snapshot's points make its cut"},
 			{Name: RoleInChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "REF recorded in a channel", Of: RoleRecorded},
+			{Name: roleChecked, Style: sim.StyleHidden},
 		},
 		Topology: sim.CompleteTopology,
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{freedOnlyWhenGarbage, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInChannel)},
+		Invariants: []sim.Invariant{freedOnlyWhenGarbage, verdictOfTheCut, keepsChecking, checksEnd, drawnHolding, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInChannel)},
 		KnownLimits: []sim.KnownLimit{
+			{Invariant: VerdictName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition", "crash"}, Why: "a snapshot needs FIFO channels that lose and copy nothing, and processes that keep what they held: a REF overtaken, lost or copied is counted wrong on the cut, and a crash loses a process's references and its part of the snapshot"},
+			{Invariant: ChecksEndName, Faults: []string{"drop", "cut", "partition", "crash"}, Why: "a marker, question, answer or report the network loses never comes, and a process that crashes forgets the part of a snapshot it had not reported: the owner then waits for ever"},
 			{Invariant: freedName, Faults: []string{"fifo"}, Why: "a snapshot needs FIFO channels: without them a REF sent before its sender recorded can arrive after the marker and be recorded nowhere"},
 			{Invariant: check.RecordedCutName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "without FIFO a REF sent after its sender recorded can arrive before the marker, and when the network loses the marker such a REF arrives before its receiver records; a process that crashes forgets its part of a snapshot and records it again when it recovers: a snapshot assumes reliable FIFO channels and processes that stay up"},
 			{Invariant: check.RecordedChannelName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "without FIFO a REF sent after its sender recorded can overtake the marker, and when the network loses the marker its channel is recorded for ever; a process that crashes forgets which markers had come, and records those channels again when it recovers: a snapshot assumes reliable FIFO channels and processes that stay up"},
@@ -485,6 +491,7 @@ func (p *Process) count(env *sim.Env, from sim.NodeID, k, held, inChannel int) {
 		return
 	}
 	c.Pending = false
+	env.Annotate(sim.At(roleChecked, k, ""))
 	if c.Found > 0 {
 		env.SetTimer(TimerCheck, p.Every)
 		env.Explain("%s: %s. Check %d found %s: the object is in use; it checks again in %s", me, what, k, refs(c.Found), sim.Ticks(p.Every))

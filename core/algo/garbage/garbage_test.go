@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/garbage"
 	"spacetime/core/scenario"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
@@ -61,4 +62,17 @@ func TestBadParams(t *testing.T) {
 		require.Error(t, err, params)
 		assert.Contains(t, err.Error(), want, params)
 	}
+}
+
+// A check whose marker the network loses never ends, and the owner would
+// never free the object: the check says so once nothing else is on its
+// way.
+func TestACheckThatCannotEndIsNamed(t *testing.T) {
+	s, err := scenario.Builtin("garbage-snapshot")
+	require.NoError(t, err)
+	marker := 1 // 1's marker to 3
+	s.Script = append(s.Script, scenario.Entry{At: 7, Fault: "drop", Msg: &marker})
+	r, err := scenariotest.Plan(t, s).Run()
+	require.NoError(t, err)
+	assert.Equal(t, []string{garbage.ChecksEndName + ": nothing is on its way to a live process, but 1 still waits for check 1's word from 3"}, algotest.Failed(r))
 }

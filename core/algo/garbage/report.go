@@ -2,9 +2,11 @@ package garbage
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -98,4 +100,158 @@ func panels(v sim.View) []sim.Panel {
 func formula(v sim.View) string {
 	held, flying := references(v)
 	return fmt.Sprintf("references held: %d; REFs on their way: %d. The object is garbage when both are 0, and stays so: nobody can make a reference without holding one.", held, flying)
+}
+
+// The checks that hold the collector to its job and the picture to the
+// processes.
+const (
+	VerdictName       = "a check's verdict is what its cut holds"
+	KeepsCheckingName = "the owner checks until it frees the object"
+	ChecksEndName     = "every check comes to an end"
+	DrawnName         = "a process is drawn holding exactly while it holds a reference"
+)
+
+// verdictOfTheCut holds each check's verdict to the references there were
+// at its cut, read off the picture (who was drawn holding at their
+// recording point) and the messages (a REF sent inside the cut and not
+// received inside it crosses it), not off the processes' own counts. A
+// check that only asks is held to its start, as a straight cut, and only
+// in one direction: the garbage there was then it must find (the
+// references it thinks it sees are its erratum, which the first check
+// shows).
+var verdictOfTheCut = sim.Invariant{
+	Name: VerdictName,
+	Help: "a check by snapshot frees the object exactly when nobody held a reference at its cut and no REF crossed it; a check that only asks frees an object that was garbage when it started",
+	Check: func(v sim.View) sim.Verdict {
+		for _, a := range v.LastAnnotations() {
+			if a.Role != roleChecked {
+				continue
+			}
+			owner := process(v, Owner)
+			cut, byAsking := checkCut(v, a.Group, owner.Snapshot)
+			if cut == nil {
+				continue
+			}
+			where := fmt.Sprintf("at the cut of check %d", a.Group)
+			if byAsking {
+				where = fmt.Sprintf("when check %d started (step %d)", a.Group, cut[0]+1)
+			}
+			why := referenceAt(v, cut)
+			switch {
+			case owner.Collector.Freed && why != "" && !byAsking:
+				return sim.Verdict{Detail: fmt.Sprintf("%s freed the object, but %s %s: it was not garbage there", v.Name(Owner), why, where)}
+			case !owner.Collector.Freed && why == "":
+				return sim.Verdict{Detail: fmt.Sprintf("check %d found references, but %s nobody held one and no REF was on its way: the object was garbage, and stays so", a.Group, where)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// checkCut is check k's cut: each process's recording point, or, for a
+// check that only asks, the step that asked, for every process; nil when
+// it cannot be read.
+func checkCut(v sim.View, k int, bySnapshot bool) (cut []int, byAsking bool) {
+	if bySnapshot {
+		cut = v.AnnotationSteps(RoleRecorded, k)
+		if slices.Contains(cut, -1) {
+			return nil, false
+		}
+		return cut, false
+	}
+	for id := range v.NumSent() {
+		if e := v.Envelope(id); e.From == Owner && e.Kind == KindAsk && e.Value == int64(k) {
+			cut = make([]int, v.N())
+			for i := range cut {
+				cut[i] = e.SendStep
+			}
+			return cut, true
+		}
+	}
+	return nil, true
+}
+
+// referenceAt names a reference there was at a cut (each process's step,
+// the step itself outside): a process drawn holding one, or a REF that
+// crossed it; "" when there was none.
+func referenceAt(v sim.View, cut []int) string {
+	for i := range v.N() {
+		if v.DrawnBefore(sim.NodeID(i), RoleHolds, 0, cut[i]) {
+			return v.Name(sim.NodeID(i)) + " held a reference"
+		}
+	}
+	for id := range v.NumSent() {
+		e := v.Envelope(id)
+		if e.Kind != KindRef || e.SendStep >= cut[e.From] || e.DropStep >= 0 {
+			continue
+		}
+		if e.RecvStep < 0 || e.RecvStep >= cut[e.To] {
+			return fmt.Sprintf("a REF from %s to %s was on its way", v.Name(e.From), v.Name(e.To))
+		}
+	}
+	return ""
+}
+
+// keepsChecking is the collector's progress: until it has freed the
+// object, the owner has a check under way or its next one due.
+var keepsChecking = sim.Invariant{
+	Name: KeepsCheckingName,
+	Help: "until the owner frees the object, it has a check under way or its timer set for the next",
+	Check: func(v sim.View) sim.Verdict {
+		c := process(v, Owner).Collector
+		if c.Freed || c.Pending || v.Health(Owner) == sim.Crashed {
+			return sim.Verdict{OK: true}
+		}
+		if _, armed := v.Timer(Owner, TimerCheck); armed {
+			return sim.Verdict{OK: true}
+		}
+		return sim.Verdict{Detail: fmt.Sprintf("%s has not freed the object, has no check under way and none due: garbage would never be collected", v.Name(Owner))}
+	},
+}
+
+// checksEnd is a check's progress: once nothing is on its way to a
+// process that is up, the owner waits for no answer or report, unless
+// from a process that is down (which keeps its part).
+var checksEnd = sim.Invariant{
+	Name: ChecksEndName,
+	Help: "once nothing is on its way to a live process, the owner waits for no answer or report of a check, but from a process that is down",
+	Check: func(v sim.View) sim.Verdict {
+		c := process(v, Owner).Collector
+		if !c.Pending || v.Health(Owner) == sim.Crashed || check.InFlightToLive(v) {
+			return sim.Verdict{OK: true}
+		}
+		var missing []string
+		for q, heard := range c.Heard {
+			if !heard {
+				if v.Health(sim.NodeID(q)) == sim.Crashed {
+					return sim.Verdict{OK: true}
+				}
+				missing = append(missing, v.Name(sim.NodeID(q)))
+			}
+		}
+		if len(missing) == 0 {
+			return sim.Verdict{OK: true}
+		}
+		return sim.Verdict{Detail: fmt.Sprintf("nothing is on its way to a live process, but %s still waits for check %d's word from %s", v.Name(Owner), c.Check, strings.Join(missing, " and "))}
+	},
+}
+
+// drawnHolding holds the picture to the processes: a process's holding
+// bar is drawn exactly while it holds a reference.
+var drawnHolding = sim.Invariant{
+	Name: DrawnName,
+	Help: "the diagram draws a process that is not down holding exactly while it holds a reference",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 {
+				continue // a crash ends every interval drawn; init draws the first
+			}
+			holds, drawn := process(v, id).Holds > 0, v.Drawn(id, RoleHolds, 0)
+			if holds != drawn {
+				return sim.Verdict{Detail: fmt.Sprintf("%s holds %s, but is drawn %s", v.Name(id), refs(process(v, id).Holds), map[bool]string{true: "holding", false: "holding none"}[drawn])}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
