@@ -16,6 +16,7 @@ import (
 // replayed and the trace already holds it, so no caption or stamp is made.
 func (r *Run) apply(w *world, nx next, record bool) {
 	r.replaying = !record
+	w.stepped, w.steppedEv = sim.None, sim.Event{}
 	if nx.at > w.now {
 		w.now = nx.at
 	}
@@ -204,6 +205,7 @@ func (r *Run) stepNode(w *world, rec *trace.Record, ev sim.Event, record bool) {
 	if w.own(id) && record {
 		r.cfg.Budget.charge(nodeCost, 8*nodeCost)
 	}
+	w.stepped, w.steppedEv = id, ev
 	env := &r.env
 	env.Reset(sim.Context{Self: id, Now: w.now, Local: w.localTime(id), Names: r.cfg.Names,
 		Rand: w.nodeRandOf(r.cfg.Generator, id), Lamport: w.lamport[id], Vector: w.vector[id], Quiet: r.replaying})

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -8,6 +9,7 @@ import (
 
 	"spacetime/core/engine"
 	"spacetime/core/sim"
+	"spacetime/core/trace"
 )
 
 // drawnAsItWas holds DrawnBefore, read at the head, to Drawn read at each
@@ -62,4 +64,42 @@ func TestDrawnBeforeIsTheDrawingAsItWas(t *testing.T) {
 
 	require.NoError(t, r.Insert(r.Len()/2, crash(1)))
 	drawnAsItWas(t, r)
+}
+
+// The step a view was taken after is known to it: which process took
+// which event (a recovery is one), or that none did (a crash, a command
+// to a process that is down).
+func TestLastStepIsTheStepJustTaken(t *testing.T) {
+	r := start(t, parse(t, `{"algorithm": "ricart-agrawala", "n": 3, "seed": 4, "workload": {"p": 0.5},
+		"script": [{"at": 10, "fault": "crash", "node": 2}, {"at": 12, "node": 2, "command": "request-cs"}, {"at": 30, "fault": "recover", "node": 2}],
+		"until": {"steps": 120}}`), 5)
+	kinds := map[trace.Kind]sim.EventKind{trace.Init: sim.Init, trace.Deliver: sim.Deliver, trace.Timer: sim.Timer, trace.Workload: sim.Workload, trace.Command: sim.Command}
+	faults, refused := 0, 0
+	_, _, ok := r.At(0).View().LastStep()
+	assert.False(t, ok, "before any step")
+	for k := 1; k <= r.Len(); k++ {
+		rec := r.Trace().Records[k-1]
+		id, ev, ok := r.At(k).View().LastStep()
+		want, stepped := kinds[rec.Kind]
+		if rec.What() == "recover" {
+			want, stepped = sim.Recover, true // the process takes its recovery
+		}
+		if rec.Kind == trace.Command && strings.Contains(rec.Caption, "is not run") {
+			stepped = false
+			refused++
+		}
+		if !stepped {
+			faults++
+			assert.False(t, ok, "step %d: %s", k, rec.Caption)
+			continue
+		}
+		require.True(t, ok, "step %d: %s", k, rec.Caption)
+		assert.Equal(t, rec.Node, id, "step %d", k)
+		assert.Equal(t, want, ev.Kind, "step %d", k)
+		if rec.Kind == trace.Deliver {
+			assert.Equal(t, rec.Msg, ev.MsgID, "step %d", k)
+		}
+	}
+	assert.Equal(t, 1, refused, "the command to the crashed process")
+	assert.Equal(t, 2, faults, "the crash and the command it refuses")
 }

@@ -65,6 +65,12 @@ type world struct {
 	// intervals are the annotated intervals open on each process (their
 	// Begin annotations), so that a crash can end them.
 	intervals [][]sim.Annotation
+	// stepped is the process that took the last step's event, and the
+	// event (None when no process took one): what the checks read to
+	// hold a process to what it was told. Messages' data stay the
+	// trace's: nothing changes them.
+	stepped   sim.NodeID
+	steppedEv sim.Event
 	// tally is the algorithm's tally of the run so far, or nil, and ledger
 	// the same tally when it is a ledger (asked once, not every step).
 	tally  sim.Tally
@@ -95,6 +101,7 @@ func newWorld(cfg *Config) *world {
 		netRand:   newStream(cfg.Seed, streamNetwork),
 		work:      newStream(cfg.Seed, streamWorkload),
 		tickUsed:  true,
+		stepped:   sim.None,
 	}
 	for i, nd := range cfg.Nodes {
 		w.nodes[i] = nd.Clone()
@@ -350,6 +357,9 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 	return steps
 }
 
+func (v *view) LastStep() (sim.NodeID, sim.Event, bool) {
+	return v.w.stepped, v.w.steppedEv, v.w.stepped != sim.None
+}
 func (v *view) DrawnBefore(id sim.NodeID, role string, group, step int) bool {
 	flips := v.r.flipSteps(role, group)
 	if flips == nil || int(id) < 0 || int(id) >= len(flips) {

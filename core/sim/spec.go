@@ -581,6 +581,11 @@ type View interface {
 	Envelope(id int) Envelope
 	// LastAnnotations are the annotations of the step just taken.
 	LastAnnotations() []Annotation
+	// LastStep is the event the step just taken gave a process, and that
+	// process; ok is false when no process took one (a fault, the end of
+	// a pause, a command refused): what a check reads to hold a process
+	// to what it was told.
+	LastStep() (id NodeID, ev Event, ok bool)
 	// AnnotationSteps gives, for each process, the first step at which it
 	// made an annotation of this role and group, or -1. The engine indexes
 	// annotations as they are made: it costs one lookup.
