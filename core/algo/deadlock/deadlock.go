@@ -111,9 +111,10 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{realDeadlock, foundDeadlock, comesToAVerdict, waitsHeld, drawnWaiting, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInFlight)},
+		Invariants: []sim.Invariant{realDeadlock, verdictOfTheCut, foundDeadlock, comesToAVerdict, waitsHeld, obeys, drawnWaiting, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInFlight)},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: RealName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition"}, Why: "the snapshot needs FIFO channels that lose and copy nothing: a marker that overtakes a REPLY, or a REPLY lost or copied, records a wait that is over"},
+			{Invariant: CutName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition"}, Why: "the snapshot needs FIFO channels that lose and copy nothing: a marker that overtakes a REPLY, or a REPLY lost or copied, records a wait that is over, or misses one"},
 			{Invariant: FoundName, Faults: []string{"duplicate"}, Why: "a network's copy of an old REPLY can end a wait of a deadlock, which then is no longer there to find: a deadlock is stable only while nothing comes from nowhere"},
 			{Invariant: VerdictName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a marker lost never closes its channel, and without FIFO a later detection's marker can overtake an earlier one's, which is then taken for a late copy: the snapshot needs reliable FIFO channels"},
 			{Invariant: HeldName, Faults: []string{"drop", "duplicate", "cut", "partition"}, Why: "a REQUEST the network loses leaves its sender waiting for a REPLY that can never come, and a network's copy of a REPLY ends a wait that its REQUEST's REPLY was to end: the processes assume reliable channels"},

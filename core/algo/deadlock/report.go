@@ -172,30 +172,13 @@ func detectionStart(v sim.View, initiator sim.NodeID, round int) int {
 }
 
 // waitsBefore is the wait-for graph before step s, read off the messages
-// rather than the processes: i waits for j when it has sent j more
-// REQUESTs than j has sent it REPLYs (a REPLY on its way ends the wait,
-// and every wait that ended took a REPLY), which no process's own books
-// can get wrong.
+// rather than the processes (see waitsAtCut): a straight cut.
 func waitsBefore(v sim.View, s int) [][]bool {
-	n := v.N()
-	asked, answered := make([]int, n*n), make([]int, n*n)
-	for id := range v.SentFrom(s) {
-		e := v.Envelope(id)
-		switch e.Kind {
-		case KindRequest:
-			asked[int(e.From)*n+int(e.To)]++
-		case KindReply:
-			answered[int(e.To)*n+int(e.From)]++
-		}
+	cut := make([]int, v.N())
+	for i := range cut {
+		cut[i] = s
 	}
-	waits := make([][]bool, n)
-	for i := range waits {
-		waits[i] = make([]bool, n)
-		for j := range waits[i] {
-			waits[i][j] = asked[i*n+j] > answered[i*n+j]
-		}
-	}
-	return waits
+	return waitsAtCut(v, cut)
 }
 
 // cycleIn finds a cycle in the graph whose edges are waits[i][j], or nil.
@@ -349,6 +332,9 @@ var waitsHeld = sim.Invariant{
 		for i := range v.N() {
 			id := sim.NodeID(i)
 			p := proc(v, id)
+			if p.Waits[id] {
+				return sim.Verdict{Detail: fmt.Sprintf("%s waits for itself: a process asks only another", v.Name(id))}
+			}
 			for _, q := range p.Owes {
 				if !p.waiting() {
 					return sim.Verdict{Detail: fmt.Sprintf("%s waits for nobody but still owes %s a REPLY", v.Name(id), v.Name(q))}
@@ -402,4 +388,107 @@ var drawnWaiting = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// ObeysName and CutName name the checks that hold a process to what it
+// is told and a detection's verdict to its cut.
+const (
+	ObeysName = "a process does what it is told"
+	CutName   = "a detection announces a cycle exactly when its cut holds one"
+)
+
+// obeys holds a process to the command or work it was given: after a
+// request it waits for the process it asked (it may have waited already),
+// and after detect it has a detection under way, numbered as its latest.
+var obeys = sim.Invariant{
+	Name: ObeysName,
+	Help: "after a request, of the learner's or of its work, a process waits for the process asked; after detect, it runs a detection",
+	Check: func(v sim.View) sim.Verdict {
+		id, ev, ok := v.LastStep()
+		if !ok {
+			return sim.Verdict{OK: true}
+		}
+		p := proc(v, id)
+		switch {
+		case ev.Kind == sim.Command && ev.Tag == CmdRequest && !p.Waits[ev.Target]:
+			return sim.Verdict{Detail: fmt.Sprintf("%s was told to ask %s, but does not wait for its REPLY", v.Name(id), v.Name(ev.Target))}
+		case ev.Kind == sim.Workload && !p.waiting():
+			return sim.Verdict{Detail: fmt.Sprintf("%s asked another process at work, but waits for nobody", v.Name(id))}
+		case ev.Kind == sim.Command && ev.Tag == CmdDetect && !p.detecting(id):
+			return sim.Verdict{Detail: fmt.Sprintf("%s was told to detect a deadlock, but runs no detection", v.Name(id))}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// detecting reports whether the process runs its latest detection.
+func (p *Process) detecting(self sim.NodeID) bool {
+	if p.poll != nil {
+		return p.poll.round == p.Next
+	}
+	return slices.ContainsFunc(p.parts, func(x *part) bool { return x.initiator == self && x.round == p.Next })
+}
+
+// verdictOfTheCut holds a snapshot detection's verdict to the wait-for
+// graph on its cut, read off the messages: i waited for j there when it
+// had asked j before its recording point more often than j had answered
+// before its own (an answer on its way at the cut ends the wait).
+var verdictOfTheCut = sim.Invariant{
+	Name: CutName,
+	Help: "a snapshot detection announces a deadlock exactly when the wait-for graph on its cut, read off the REQUESTs and REPLYs on either side of it, has a cycle, and the cycle it announces is in that graph",
+	Check: func(v sim.View) sim.Verdict {
+		for _, a := range v.LastAnnotations() {
+			if a.Role != RoleVerdict {
+				continue
+			}
+			initiator := announcer(v, a.Group)
+			if initiator < 0 || proc(v, initiator).params.Naive {
+				continue
+			}
+			cut := v.AnnotationSteps(RoleRecorded, a.Group)
+			if i := slices.Index(cut, -1); i >= 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("%s announced detection %d's verdict, but %s is not drawn on its cut", v.Name(initiator), a.Group, v.Name(sim.NodeID(i)))}
+			}
+			waits := waitsAtCut(v, cut)
+			announced, there := proc(v, initiator).Cycle, cycleIn(waits)
+			if len(announced) == 0 && len(there) > 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("%s announced no deadlock in detection %d, but its cut holds the cycle %s", v.Name(initiator), a.Group, cycleText(v, there))}
+			}
+			for k, from := range announced {
+				to := announced[(k+1)%len(announced)]
+				if !waits[from][to] {
+					return sim.Verdict{Detail: fmt.Sprintf("%s announced the deadlock %s in detection %d, but on its cut %s did not wait for %s", v.Name(initiator), cycleText(v, announced), a.Group, v.Name(from), v.Name(to))}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// waitsAtCut is the wait-for graph on a cut (each process's recording
+// step, outside it): i waits for j when it sent j more REQUESTs inside
+// the cut than j sent it REPLYs inside the cut.
+func waitsAtCut(v sim.View, cut []int) [][]bool {
+	n := v.N()
+	asked, answered := make([]int, n*n), make([]int, n*n)
+	for id := range v.NumSent() {
+		e := v.Envelope(id)
+		if e.SendStep >= cut[e.From] {
+			continue
+		}
+		switch e.Kind {
+		case KindRequest:
+			asked[int(e.From)*n+int(e.To)]++
+		case KindReply:
+			answered[int(e.To)*n+int(e.From)]++
+		}
+	}
+	waits := make([][]bool, n)
+	for i := range waits {
+		waits[i] = make([]bool, n)
+		for j := range waits[i] {
+			waits[i][j] = asked[i*n+j] > answered[i*n+j]
+		}
+	}
+	return waits
 }

@@ -109,6 +109,7 @@ const (
 	KeepsCheckingName = "the owner checks until it frees the object"
 	ChecksEndName     = "every check comes to an end"
 	DrawnName         = "a process is drawn holding exactly while it holds a reference"
+	ObeysName         = "a process does what it is told"
 )
 
 // verdictOfTheCut holds each check's verdict to the references there were
@@ -251,6 +252,38 @@ var drawnHolding = sim.Invariant{
 			if holds != drawn {
 				return sim.Verdict{Detail: fmt.Sprintf("%s holds %s, but is drawn %s", v.Name(id), refs(process(v, id).Holds), map[bool]string{true: "holding", false: "holding none"}[drawn])}
 			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// obeys holds a process to the command it was given: the owner told to
+// check has a check under way (or has freed the object), and a process
+// told to copy the reference it holds sends a REF to the process named.
+var obeys = sim.Invariant{
+	Name: ObeysName,
+	Help: "after check the owner has a check under way, unless the object is freed; after copy a process that holds a reference has sent a REF to the process named",
+	Check: func(v sim.View) sim.Verdict {
+		id, ev, ok := v.LastStep()
+		if !ok || ev.Kind != sim.Command {
+			return sim.Verdict{OK: true}
+		}
+		p := process(v, id)
+		switch ev.Tag {
+		case CmdCheck:
+			if c := p.Collector; !c.Pending && !c.Freed {
+				return sim.Verdict{Detail: fmt.Sprintf("%s was told to check, but has no check under way", v.Name(id))}
+			}
+		case CmdCopy:
+			if p.Holds == 0 {
+				break
+			}
+			for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
+				if e := v.Envelope(m); e.Kind == KindRef && e.From == id && e.To == ev.Target {
+					return sim.Verdict{OK: true}
+				}
+			}
+			return sim.Verdict{Detail: fmt.Sprintf("%s was told to copy its reference to %s, but sent no REF", v.Name(id), v.Name(ev.Target))}
 		}
 		return sim.Verdict{OK: true}
 	},
