@@ -287,3 +287,66 @@ func formula(v sim.View) string {
 	st := fencing.StoreOf(v)
 	return fmt.Sprintf("Leases granted: %d (tokens up to %d); writes accepted %d, rejected %d.", sv.Grants, sv.Token, st.Accepted, st.Rejected)
 }
+
+const obeysName = "a client does what it is told"
+
+// obeys holds a client to its command, or to its work (which acquires
+// the lease while it holds none and writes while it does): acquire sends
+// an ACQUIRE; renew and release, from a client that held the lease, send
+// a RENEW and a RELEASE, and release ends its belief; write, from a client
+// that still believes it holds the lease, leaves a write under way. Whether
+// it held the lease before the step is read off the picture, which drawn
+// holds to its belief at every step.
+var obeys = sim.Invariant{
+	Name: obeysName,
+	Help: "after acquire a client has sent an ACQUIRE; after renew or release, one that held the lease has sent its RENEW or RELEASE (and no longer believes it holds it, after release); after write, one that still believes it holds the lease has a write under way",
+	Check: func(v sim.View) sim.Verdict {
+		id, ev, ok := v.LastStep()
+		if !ok || ev.Kind != sim.Command && ev.Kind != sim.Workload || process(v, id).Part != fencing.PartClient {
+			return sim.Verdict{OK: true}
+		}
+		c := process(v, id).Client
+		held := v.DrawnBefore(id, RoleBelieved, 0, v.Steps()-1)
+		tag := ev.Tag
+		if ev.Kind == sim.Workload {
+			tag = CmdAcquire
+			if held {
+				tag = CmdWrite
+			}
+		}
+		var wrong string
+		switch tag {
+		case CmdAcquire:
+			if !sentNow(v, id, KindAcquire) {
+				wrong = "sent no ACQUIRE"
+			}
+		case CmdRenew:
+			if held && !sentNow(v, id, KindRenew) {
+				wrong = "sent no RENEW"
+			}
+		case CmdRelease:
+			if held && (c.Holds || !sentNow(v, id, KindRelease)) {
+				wrong = "did not give the lease back"
+			}
+		case CmdWrite:
+			if c.Holds && !c.Write.Writing {
+				wrong = "has no write under way though it believes it holds the lease"
+			}
+		}
+		if wrong == "" {
+			return sim.Verdict{OK: true}
+		}
+		return sim.Verdict{Detail: fmt.Sprintf("%s was told to %s, but %s", v.Name(id), tag, wrong)}
+	},
+}
+
+// sentNow reports whether the step just taken sent the service a message
+// of kind from process id.
+func sentNow(v sim.View, id sim.NodeID, kind string) bool {
+	for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
+		if e := v.Envelope(m); e.From == id && e.To == Service && e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
