@@ -104,7 +104,7 @@ var Spec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:    3,
-		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered},
+		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered, writesWithTheLock},
 		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews, fencing.WritesLost},
 	},
 	DefaultNames: fencing.Names,

@@ -155,3 +155,28 @@ func dash(n int64) string {
 	}
 	return fmt.Sprint(n)
 }
+
+const writesName = "a client that takes the lock writes with it"
+
+// writesWithTheLock holds a client to the recipe: as it takes the lock
+// it starts its one write, with its entry's number as the token.
+var writesWithTheLock = sim.Invariant{
+	Name: writesName,
+	Help: "a client that enters the critical section starts its write, with its entry's number as the token, in the same step",
+	Check: func(v sim.View) sim.Verdict {
+		id, _, ok := v.LastStep()
+		if !ok {
+			return sim.Verdict{OK: true}
+		}
+		for _, a := range v.LastAnnotations() {
+			if a.Role != mutex.RoleCS || a.Phase != sim.Begin {
+				continue
+			}
+			c := process(v, id).Client
+			if !c.Write.Writing || c.Write.Token != c.Entry {
+				return sim.Verdict{Detail: fmt.Sprintf("%s took the lock with entry %d, but started no write with it as the token", v.Name(id), c.Entry)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}

@@ -77,15 +77,16 @@ func (s *Store) breaks(took bool, token int64) string {
 }
 
 // WritesAnsweredName names the WritesAnswered invariant.
-const WritesAnsweredName = "the storage answers every write"
+const WritesAnsweredName = "every write goes out and is answered"
 
-// WritesAnswered is the invariant that the storage takes up every write
-// that reaches it: a client's write is on its way, or its answer
-// (WRITTEN or REJECTED) is, or it has arrived. A storage that ignored
-// writes would pass the storage's rule, which judges what it decides.
+// WritesAnswered is the invariant that a client's write goes out and the
+// storage takes it up: a write being prepared has its timer armed to
+// send it, and one sent is on its way, or its answer (WRITTEN or
+// REJECTED) is, or it has arrived. A storage that ignored writes would
+// pass the storage's rule, which judges what it decides.
 var WritesAnswered = sim.Invariant{
 	Name: WritesAnsweredName,
-	Help: "a write that went out is on its way to the storage, or the storage's answer is on its way back, or has come",
+	Help: "a write being prepared has its timer set to send it; a write that went out is on its way to the storage, or the storage's answer is on its way back, or has come",
 	Check: func(v sim.View) sim.Verdict {
 		storage := StorageOf(v)
 		for _, id := range Clients(v) {
@@ -93,7 +94,11 @@ var WritesAnswered = sim.Invariant{
 			if !ok || v.Health(id) == sim.Crashed {
 				continue
 			}
-			if w := n.Writes(); w != nil && w.Awaiting && !Carries(v, id, storage, KindWrite) && !Carries(v, storage, id, KindWritten, KindRejected) {
+			w := n.Writes()
+			if w != nil && !w.Waits(v, id) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s prepares a write (token %d) with no timer to send it", v.Name(id), w.Token)}
+			}
+			if w != nil && w.Awaiting && !Carries(v, id, storage, KindWrite) && !Carries(v, storage, id, KindWritten, KindRejected) {
 				return sim.Verdict{Detail: fmt.Sprintf("%s's write with token %d reached the storage, which neither took nor refused it", v.Name(id), w.Token)}
 			}
 		}
