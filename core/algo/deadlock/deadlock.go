@@ -150,6 +150,10 @@ type Process struct {
 	// the cycle it found (empty: none).
 	Verdict string
 	Cycle   []sim.NodeID
+	// Graph is the wait-for graph the last detection drew from its
+	// reports or answers (Graph[i][j]: i waited for j), which the
+	// process's fields show beside its verdict.
+	Graph [][]bool
 	// poll is the naive detection under way at its initiator.
 	poll *poll
 	// Sent counts the messages this process sent, by kind, for the report.
@@ -189,6 +193,7 @@ func (p *Process) Clone() sim.Node {
 	c.Owes = slices.Clone(p.Owes)
 	c.Done = slices.Clone(p.Done)
 	c.Cycle = slices.Clone(p.Cycle)
+	c.Graph = cloneReports(p.Graph)
 	if p.poll != nil {
 		q := *p.poll
 		q.reports = cloneReports(p.poll.reports)
@@ -348,7 +353,15 @@ func (p *Process) Inspect() []sim.Field {
 	}
 	f := []sim.Field{{Name: "waits for", Value: listOr(waits, "nobody")}, {Name: "owes a REPLY to", Value: listOr(owes, "nobody")}}
 	if p.Verdict != "" {
-		f = append(f, sim.Field{Name: "last verdict", Value: p.Verdict})
+		var edges []string
+		for i, row := range p.Graph {
+			for j, w := range row {
+				if w {
+					edges = append(edges, fmt.Sprintf("%d → %d", i+1, j+1))
+				}
+			}
+		}
+		f = append(f, sim.Field{Name: "last verdict", Value: p.Verdict}, sim.Field{Name: "its graph", Value: listOr(edges, "no waits")})
 	}
 	return f
 }

@@ -26,6 +26,7 @@ func TestASnapshotFindsTheRealCycle(t *testing.T) {
 	assert.Equal(t, 8, m["detection_messages"], "N(N−1) markers and N−1 reports")
 	v := r.At(r.Len()).View()
 	assert.Equal(t, "detection 1: deadlock 1 → 2 → 3 → 1", algotest.Field(t, v.Node(0), "last verdict"))
+	assert.Equal(t, "1 → 2, 2 → 3, 3 → 1", algotest.Field(t, v.Node(0), "its graph"), "the graph recorded on the cut")
 	assert.Equal(t, [][2]sim.NodeID{{0, 1}, {1, 2}, {2, 0}}, algotest.Links(algotest.Overlays(r.Config().Spec, v, deadlock.RoleWaitsFor)))
 }
 

@@ -208,7 +208,7 @@ func (p *Process) evaluate(env *sim.Env, reports [][]bool, round int, from strin
 	}
 	p.poll = nil
 	cycle := findCycle(reports)
-	p.Cycle = cycle
+	p.Cycle, p.Graph = cycle, cloneReports(reports)
 	if len(cycle) == 0 {
 		p.Verdict = fmt.Sprintf("detection %d: no deadlock", round)
 		env.Annotate(sim.At(RoleVerdict, round, "no deadlock"))

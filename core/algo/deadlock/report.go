@@ -435,7 +435,7 @@ func (p *Process) detecting(self sim.NodeID) bool {
 // before its own (an answer on its way at the cut ends the wait).
 var verdictOfTheCut = sim.Invariant{
 	Name: CutName,
-	Help: "a snapshot detection announces a deadlock exactly when the wait-for graph on its cut, read off the REQUESTs and REPLYs on either side of it, has a cycle, and the cycle it announces is in that graph",
+	Help: "a snapshot detection draws the wait-for graph on its cut, read off the REQUESTs and REPLYs on either side of it, and announces a deadlock exactly when that graph has a cycle, the cycle it announces in it",
 	Check: func(v sim.View) sim.Verdict {
 		for _, a := range v.LastAnnotations() {
 			if a.Role != RoleVerdict {
@@ -450,6 +450,14 @@ var verdictOfTheCut = sim.Invariant{
 				return sim.Verdict{Detail: fmt.Sprintf("%s announced detection %d's verdict, but %s is not drawn on its cut", v.Name(initiator), a.Group, v.Name(sim.NodeID(i)))}
 			}
 			waits := waitsAtCut(v, cut)
+			drawn := proc(v, initiator).Graph
+			for i := range waits {
+				for j := range waits[i] {
+					if i < len(drawn) && j < len(drawn[i]) && drawn[i][j] != waits[i][j] {
+						return sim.Verdict{Detail: fmt.Sprintf("%s drew detection %d's graph with %s %s for %s, but on its cut %s", v.Name(initiator), a.Group, v.Name(sim.NodeID(i)), map[bool]string{true: "waiting", false: "not waiting"}[drawn[i][j]], v.Name(sim.NodeID(j)), map[bool]string{true: "it waited", false: "it did not wait"}[waits[i][j]])}
+					}
+				}
+			}
 			announced, there := proc(v, initiator).Cycle, cycleIn(waits)
 			if len(announced) == 0 && len(there) > 0 {
 				return sim.Verdict{Detail: fmt.Sprintf("%s announced no deadlock in detection %d, but its cut holds the cycle %s", v.Name(initiator), a.Group, cycleText(v, there))}
