@@ -104,7 +104,7 @@ var Spec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:    3,
-		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered, writesWithTheLock},
+		Invariants:  []sim.Invariant{mutex.Safety, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered, writesWithTheLock, mutex.Obeys(request), mutex.Drawn},
 		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews, fencing.WritesLost},
 	},
 	DefaultNames: fencing.Names,
@@ -121,7 +121,7 @@ var Spec = &sim.Spec{
 	}, fencing.Kinds...),
 	Learner: sim.LearnerSpec{
 		Switches: []sim.Switch{fencing.Fencing, {Param: "herd", Variant: true, Label: "herd", Help: "Run the same schedule again with every waiting client watching the holder's entry, so that each release wakes them all, or only its predecessor's"}},
-		Commands: []sim.CommandSpec{fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")},
+		Commands: []sim.CommandSpec{request},
 	},
 	Picture: sim.PictureSpec{
 		Roles: append(append([]sim.RoleSpec{
@@ -140,6 +140,9 @@ var Spec = &sim.Spec{
 
 // The ways the lock is known to break (Spec.Checks.KnownLimits), which the
 // replicated lock shares but for what a crash does.
+// request is a client's command: want the lock.
+var request = fencing.ClientCommand(mutex.CmdRequest, "want the lock: create an entry, hold the lock for cs_time ticks from when it is the lowest, write once with its token, then delete it")
+
 var (
 	pausedHolder = sim.KnownLimit{Invariant: mutex.SafetyName, Faults: []string{"pause"}, Why: "a holder paused past its session cannot notice that it ran out: the service hands the lock on, and the client wakes believing it still holds it, which is why the storage checks tokens"}
 	staleWrite   = sim.KnownLimit{Invariant: noStaleWriteName, Faults: []string{"pause", "delay", "crash", "cut", "partition"}, Why: "a write checked against the lock and then paused, slowed, or held in its channel (a cut link, a crashed storage) lands after the lock has passed on; fencing refuses it only once a newer token has reached the storage"}

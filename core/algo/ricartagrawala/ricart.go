@@ -57,7 +57,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Fairness, mutex.Release},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Fairness, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed process, or a lost REQUEST or REPLY, leaves a requester waiting for a reply that never comes: the algorithm assumes every process answers"},
 			{Invariant: mutex.FairnessName, Faults: []string{"crash"}, Why: "a process that crashed forgets its request and its deferred replies, and answers later requests out of order"},

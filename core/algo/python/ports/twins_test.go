@@ -9,6 +9,7 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/algo/election"
+	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/python"
 	"spacetime/core/algo/python/ports"
 	"spacetime/core/engine"
@@ -97,12 +98,14 @@ func sameRun(t *testing.T, lesson *scenario.Scenario) {
 }
 
 // unportable are the Go invariants that read what a program's invariants
-// are not shown: the intervals the diagram draws open on a process, and
-// the timers a process has armed. (Annotations may differ between twins:
-// a port does not draw a leader or an election.)
+// are not shown: the intervals the diagram draws open on a process, the
+// timers a process has armed, and the step just taken. (Annotations may
+// differ between twins: a port does not draw a leader or an election.)
 var unportable = map[string]bool{
 	election.DrawnName: true,
 	election.WaitsName: true,
+	mutex.DrawnName:    true,
+	mutex.ObeysName:    true,
 }
 
 // maxTwinSteps bounds the steps a lesson is compared on.

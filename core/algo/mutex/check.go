@@ -1,0 +1,60 @@
+package mutex
+
+import (
+	"fmt"
+
+	"spacetime/core/check"
+	"spacetime/core/sim"
+)
+
+// ObeysName and DrawnName name the checks that hold a process to the
+// learner's request and the picture to the processes.
+const (
+	ObeysName = "a process asked to want the section wants it"
+	DrawnName = "a process is drawn waiting and in the section exactly while it is"
+)
+
+// Obeys is the invariant that a process that takes the request command
+// (the learner's, or its work's) wants the section after it, or holds it
+// already: a process that ignored the request would pass every other
+// check, since nobody would want anything.
+func Obeys(request sim.CommandSpec) sim.Invariant {
+	return sim.Invariant{
+		Name: ObeysName,
+		Help: "after a request, of the learner's or of its work, a process that takes requests wants the critical section or is in it",
+		Check: func(v sim.View) sim.Verdict {
+			id, ev, ok := v.LastStep()
+			if !ok || ev.Kind == sim.Command && ev.Tag != request.Name || ev.Kind != sim.Command && ev.Kind != sim.Workload || !request.TakenBy(v, id) {
+				return sim.Verdict{OK: true}
+			}
+			if wish(v, id).State == Idle {
+				return sim.Verdict{Detail: fmt.Sprintf("%s was asked to want the critical section, but neither wants it nor is in it", v.Name(id))}
+			}
+			return sim.Verdict{OK: true}
+		},
+	}
+}
+
+// Drawn is the invariant that the diagram draws a process waiting, and in
+// the section, exactly while it is: a process's state and its picture
+// cannot part without a learner being shown something that did not happen.
+var Drawn = sim.Invariant{
+	Name: DrawnName,
+	Help: "the diagram draws a process that is up waiting for the critical section exactly while it wants it, and in it exactly while it holds it",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			if v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 {
+				continue // a crash ends every interval drawn
+			}
+			state := wish(v, id).State
+			if waiting, drawn := state == Wanting, v.Drawn(id, RoleWaiting, 0); waiting != drawn {
+				return sim.Verdict{Detail: fmt.Sprintf("%s is %s, but %s drawn waiting for the critical section", v.Name(id), state, map[bool]string{true: "is", false: "is not"}[drawn])}
+			}
+			if in, drawn := state == InCS, v.Drawn(id, RoleCS, 0); in != drawn {
+				return sim.Verdict{Detail: fmt.Sprintf("%s is %s, but %s drawn in the critical section", v.Name(id), state, map[bool]string{true: "is", false: "is not"}[drawn])}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
