@@ -6,6 +6,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"spacetime/core/sim"
@@ -159,3 +160,24 @@ func InFlightToLive(v sim.View) bool {
 // the run's vector clock, a count the engine keeps for every algorithm
 // (a recovery and a refused command are steps too).
 func Steps(v sim.View, id sim.NodeID) int { return int(v.Vector(id).At(int(id))) }
+
+// Carries says a message of one of kinds is on its way from→to.
+func Carries(v sim.View, from, to sim.NodeID, kinds ...string) bool {
+	for _, id := range v.InFlight(from, to) {
+		if slices.Contains(kinds, v.Envelope(id).Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// SentNow says the step just taken sent a message of kind from→to: what
+// a check reads to hold a process to a command it was given.
+func SentNow(v sim.View, from, to sim.NodeID, kind string) bool {
+	for id := v.SentFrom(v.Steps() - 1); id < v.NumSent(); id++ {
+		if e := v.Envelope(id); e.From == from && e.To == to && e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}

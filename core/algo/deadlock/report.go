@@ -19,12 +19,7 @@ func waitsNow(v sim.View, i, j sim.NodeID) bool {
 	if !proc(v, i).Waits[j] {
 		return false
 	}
-	for _, id := range v.InFlight(j, i) {
-		if v.Envelope(id).Message.Kind == KindReply {
-			return false
-		}
-	}
-	return true
+	return !check.Carries(v, j, i, KindReply)
 }
 
 // realDeadlock holds every detection's verdict to the run: a cycle it
@@ -345,7 +340,7 @@ var waitsHeld = sim.Invariant{
 			}
 			for j := range v.N() {
 				to := sim.NodeID(j)
-				if to == id || !waitsNow(v, id, to) || asking(v, id, to) {
+				if to == id || !waitsNow(v, id, to) || check.Carries(v, id, to, KindRequest) {
 					continue
 				}
 				if q := proc(v, to); !q.waiting() || !slices.Contains(q.Owes, id) {
@@ -355,16 +350,6 @@ var waitsHeld = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
-}
-
-// asking reports whether a REQUEST from i to j is on its way.
-func asking(v sim.View, i, j sim.NodeID) bool {
-	for _, id := range v.InFlight(i, j) {
-		if v.Envelope(id).Kind == KindRequest {
-			return true
-		}
-	}
-	return false
 }
 
 // drawnWaiting holds the picture to the processes: a process's waiting

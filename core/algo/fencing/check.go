@@ -2,8 +2,8 @@ package fencing
 
 import (
 	"fmt"
-	"slices"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -98,7 +98,7 @@ var WritesAnswered = sim.Invariant{
 			if w != nil && !w.Waits(v, id) {
 				return sim.Verdict{Detail: fmt.Sprintf("%s prepares a write (token %d) with no timer to send it", v.Name(id), w.Token)}
 			}
-			if w != nil && w.Awaiting && !Carries(v, id, storage, KindWrite) && !Carries(v, storage, id, KindWritten, KindRejected) {
+			if w != nil && w.Awaiting && !check.Carries(v, id, storage, KindWrite) && !check.Carries(v, storage, id, KindWritten, KindRejected) {
 				return sim.Verdict{Detail: fmt.Sprintf("%s's write with token %d reached the storage, which neither took nor refused it", v.Name(id), w.Token)}
 			}
 		}
@@ -109,13 +109,3 @@ var WritesAnswered = sim.Invariant{
 // WritesLost is the known limit of WritesAnswered: a lost write or answer
 // leaves its client waiting.
 var WritesLost = sim.KnownLimit{Invariant: WritesAnsweredName, Faults: []string{"drop", "cut", "partition"}, Why: "a write or its answer that the network loses leaves its client waiting for the answer: the clients do not write again"}
-
-// Carries says a message of one of kinds is on its way from→to.
-func Carries(v sim.View, from, to sim.NodeID, kinds ...string) bool {
-	for _, id := range v.InFlight(from, to) {
-		if slices.Contains(kinds, v.Envelope(id).Kind) {
-			return true
-		}
-	}
-	return false
-}

@@ -278,10 +278,8 @@ var obeys = sim.Invariant{
 			if p.Holds == 0 {
 				break
 			}
-			for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
-				if e := v.Envelope(m); e.Kind == KindRef && e.From == id && e.To == ev.Target {
-					return sim.Verdict{OK: true}
-				}
+			if check.SentNow(v, id, ev.Target, KindRef) {
+				return sim.Verdict{OK: true}
 			}
 			return sim.Verdict{Detail: fmt.Sprintf("%s was told to copy its reference to %s, but sent no REF", v.Name(id), v.Name(ev.Target))}
 		}

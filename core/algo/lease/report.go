@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"spacetime/core/algo/fencing"
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -215,7 +216,7 @@ var answered = sim.Invariant{
 		for _, id := range fencing.Clients(v) {
 			c := process(v, id).Client
 			if !c.Asked || v.Health(id) == sim.Crashed || slices.Contains(s.Queue, id) ||
-				fencing.Carries(v, id, Service, KindAcquire, KindRenew) || fencing.Carries(v, Service, id, KindGrant) {
+				check.Carries(v, id, Service, KindAcquire, KindRenew) || check.Carries(v, Service, id, KindGrant) {
 				continue
 			}
 			return sim.Verdict{Detail: fmt.Sprintf("%s asked for the lease, but the service has not queued it and no GRANT is on its way to it", v.Name(id))}
@@ -239,7 +240,7 @@ var takenBack = sim.Invariant{
 		if h == sim.None || v.Health(Service) == sim.Crashed || v.Health(h) == sim.Crashed {
 			return sim.Verdict{OK: true}
 		}
-		if c := process(v, h).Client; c.Released == s.Token && !fencing.Carries(v, h, Service, KindRelease) {
+		if c := process(v, h).Client; c.Released == s.Token && !check.Carries(v, h, Service, KindRelease) {
 			return sim.Verdict{Detail: fmt.Sprintf("%s gave back its lease (token %d), but the service still grants it to %s", v.Name(h), s.Token, v.Name(h))}
 		}
 		return sim.Verdict{OK: true}
@@ -314,15 +315,15 @@ var obeys = sim.Invariant{
 		var wrong string
 		switch tag {
 		case CmdAcquire:
-			if !sentNow(v, id, KindAcquire) {
+			if !check.SentNow(v, id, Service, KindAcquire) {
 				wrong = "sent no ACQUIRE"
 			}
 		case CmdRenew:
-			if held && !sentNow(v, id, KindRenew) {
+			if held && !check.SentNow(v, id, Service, KindRenew) {
 				wrong = "sent no RENEW"
 			}
 		case CmdRelease:
-			if held && (c.Holds || !sentNow(v, id, KindRelease)) {
+			if held && (c.Holds || !check.SentNow(v, id, Service, KindRelease)) {
 				wrong = "did not give the lease back"
 			}
 		case CmdWrite:
@@ -335,15 +336,4 @@ var obeys = sim.Invariant{
 		}
 		return sim.Verdict{Detail: fmt.Sprintf("%s was told to %s, but %s", v.Name(id), tag, wrong)}
 	},
-}
-
-// sentNow reports whether the step just taken sent the service a message
-// of kind from process id.
-func sentNow(v sim.View, id sim.NodeID, kind string) bool {
-	for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
-		if e := v.Envelope(m); e.From == id && e.To == Service && e.Kind == kind {
-			return true
-		}
-	}
-	return false
 }
