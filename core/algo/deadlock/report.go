@@ -3,6 +3,7 @@ package deadlock
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
@@ -222,8 +223,13 @@ func cycleIn(waits [][]bool) []sim.NodeID {
 // announced its verdict.
 var comesToAVerdict = sim.Invariant{
 	Name: VerdictName,
-	Help: "once nothing is on its way to a live process, every detection started has its verdict and no process waits for a detection's marker, report or answer",
+	Help: "once nothing is on its way to a live process, every detection started has its verdict and no process waits for a detection's marker, report or answer; and no process keeps its part of a detection it has finished",
 	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			if why := proc(v, sim.NodeID(i)).keepsFinished(v, sim.NodeID(i)); why != "" {
+				return sim.Verdict{Detail: why}
+			}
+		}
 		if check.InFlightToLive(v) {
 			return sim.Verdict{OK: true}
 		}
@@ -260,6 +266,22 @@ var comesToAVerdict = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// keepsFinished names a part of a detection the process has finished and
+// still keeps (its part reported, or, at the initiator, every report in),
+// or "": a process forgets a detection it is done with, or its parts pile
+// up for as long as it runs.
+func (p *Process) keepsFinished(v sim.View, self sim.NodeID) string {
+	for _, x := range p.parts {
+		if !x.Complete(self) {
+			continue
+		}
+		if x.initiator != self || !slices.ContainsFunc(x.reports, func(r []bool) bool { return r == nil }) {
+			return fmt.Sprintf("%s keeps its part of detection %d, which it has finished", v.Name(self), x.round)
+		}
+	}
+	return ""
 }
 
 // inDetection reports whether the process still takes part in its own
@@ -427,7 +449,13 @@ var verdictOfTheCut = sim.Invariant{
 				continue
 			}
 			initiator := announcer(v, a.Group)
-			if initiator < 0 || proc(v, initiator).params.Naive {
+			if initiator < 0 {
+				continue
+			}
+			if said := proc(v, initiator).Verdict; !strings.HasPrefix(said, fmt.Sprintf("detection %d: ", a.Group)) {
+				return sim.Verdict{Detail: fmt.Sprintf("%s announced detection %d's verdict, but its field says %q", v.Name(initiator), a.Group, said)}
+			}
+			if proc(v, initiator).params.Naive {
 				continue
 			}
 			cut := v.AnnotationSteps(RoleRecorded, a.Group)
