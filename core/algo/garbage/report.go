@@ -122,16 +122,28 @@ const (
 // shows).
 var verdictOfTheCut = sim.Invariant{
 	Name: VerdictName,
-	Help: "a check by snapshot frees the object exactly when nobody held a reference at its cut and no REF crossed it; a check that only asks frees an object that was garbage when it started",
+	Help: "a check by snapshot frees the object exactly when nobody held a reference at its cut and no REF crossed it, every process drawn on the cut; a check that only asks frees an object that was garbage when it started; a check's end is marked, and a freeing drawn",
 	Check: func(v sim.View) sim.Verdict {
+		owner := process(v, Owner)
+		if c := owner.Collector; v.Health(Owner) != sim.Crashed && !c.Pending && c.Check > 0 {
+			// the check's end is marked where it happened, and a freeing drawn
+			if v.AnnotationSteps(roleChecked, c.Check)[Owner] < 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("%s has ended check %d, but the step that ended it is not marked", v.Name(Owner), c.Check)}
+			}
+			if c.Freed && v.AnnotationSteps(RoleFreed, 0)[Owner] < 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("%s has freed the object, but is not drawn freeing it", v.Name(Owner))}
+			}
+		}
 		for _, a := range v.LastAnnotations() {
 			if a.Role != roleChecked {
 				continue
 			}
-			owner := process(v, Owner)
 			cut, byAsking := checkCut(v, a.Group, owner.Snapshot)
 			if cut == nil {
 				continue
+			}
+			if i := slices.Index(cut, -1); i >= 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("check %d has ended, but %s is not drawn on its cut", a.Group, v.Name(sim.NodeID(i)))}
 			}
 			where := fmt.Sprintf("at the cut of check %d", a.Group)
 			if byAsking {
@@ -149,16 +161,12 @@ var verdictOfTheCut = sim.Invariant{
 	},
 }
 
-// checkCut is check k's cut: each process's recording point, or, for a
-// check that only asks, the step that asked, for every process; nil when
-// it cannot be read.
+// checkCut is check k's cut: each process's recording point (-1 for one
+// not drawn recording), or, for a check that only asks, the step that
+// asked, for every process; nil when it cannot be read.
 func checkCut(v sim.View, k int, bySnapshot bool) (cut []int, byAsking bool) {
 	if bySnapshot {
-		cut = v.AnnotationSteps(RoleRecorded, k)
-		if slices.Contains(cut, -1) {
-			return nil, false
-		}
-		return cut, false
+		return v.AnnotationSteps(RoleRecorded, k), false
 	}
 	for id := range v.NumSent() {
 		if e := v.Envelope(id); e.From == Owner && e.Kind == KindAsk && e.Value == int64(k) {
@@ -215,10 +223,16 @@ var keepsChecking = sim.Invariant{
 // from a process that is down (which keeps its part).
 var checksEnd = sim.Invariant{
 	Name: ChecksEndName,
-	Help: "once nothing is on its way to a live process, the owner waits for no answer or report of a check, but from a process that is down",
+	Help: "the owner ends a check once it has every process's word, and once nothing is on its way to a live process, it waits for no answer or report of a check, but from a process that is down",
 	Check: func(v sim.View) sim.Verdict {
 		c := process(v, Owner).Collector
-		if !c.Pending || v.Health(Owner) == sim.Crashed || check.InFlightToLive(v) {
+		if !c.Pending || v.Health(Owner) == sim.Crashed {
+			return sim.Verdict{OK: true}
+		}
+		if !slices.Contains(c.Heard, false) {
+			return sim.Verdict{Detail: fmt.Sprintf("%s has every word of check %d but has not ended it", v.Name(Owner), c.Check)}
+		}
+		if check.InFlightToLive(v) {
 			return sim.Verdict{OK: true}
 		}
 		var missing []string
