@@ -345,6 +345,14 @@ func (v *view) LastAnnotations() []sim.Annotation {
 	return v.tr.Records[v.w.step-1].Annotations()
 }
 
+func (v *view) AnnotationStep(id sim.NodeID, role string, group int) int {
+	firsts := v.r.firstSteps(role, group)
+	if firsts == nil || int(id) < 0 || int(id) >= len(firsts) || firsts[id] >= v.w.step {
+		return -1
+	}
+	return firsts[id]
+}
+
 func (v *view) AnnotationSteps(role string, group int) []int {
 	firsts := v.r.firstSteps(role, group)
 	steps := make([]int, len(v.w.nodes))

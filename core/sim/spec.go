@@ -590,6 +590,9 @@ type View interface {
 	// made an annotation of this role and group, or -1. The engine indexes
 	// annotations as they are made: it costs one lookup.
 	AnnotationSteps(role string, group int) []int
+	// AnnotationStep is AnnotationSteps for one process, without making
+	// a slice: what a check reads at every step.
+	AnnotationStep(id NodeID, role string, group int) int
 	// Tally is the algorithm's tally of the run so far (Spec.Figures.NewTally), or
 	// nil for an algorithm that keeps none. Do not modify it.
 	Tally() Tally
