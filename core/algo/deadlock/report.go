@@ -225,7 +225,16 @@ var comesToAVerdict = sim.Invariant{
 	Name: VerdictName,
 	Help: "once nothing is on its way to a live process, every detection started has its verdict and no process waits for a detection's marker, report or answer; and no process keeps its part of a detection it has finished",
 	Check: func(v sim.View) sim.Verdict {
+		// A process's parts change only with its own steps; and a step
+		// that took nothing off the channels (no delivery, no fault) left
+		// them as quiet as before, when every process was checked: then
+		// only the process that stepped is read again.
+		stepped, ev, ok := v.LastStep()
+		only := ok && ev.Kind != sim.Deliver && ev.Kind != sim.Recover && ev.Kind != sim.Init
 		for i := range v.N() {
+			if ok && sim.NodeID(i) != stepped {
+				continue
+			}
 			if why := proc(v, sim.NodeID(i)).keepsFinished(v, sim.NodeID(i)); why != "" {
 				return sim.Verdict{Detail: why}
 			}
@@ -235,10 +244,12 @@ var comesToAVerdict = sim.Invariant{
 		}
 		rounds, stuck := 0, ""
 		for i := range v.N() {
+			rounds = max(rounds, proc(v, sim.NodeID(i)).Next)
+		}
+		for i := range v.N() {
 			id := sim.NodeID(i)
 			p := proc(v, id)
-			rounds = max(rounds, p.Next)
-			if v.Health(id) == sim.Crashed {
+			if v.Health(id) == sim.Crashed || only && id != stepped {
 				continue
 			}
 			// a missing marker is named before the report it holds up
@@ -252,17 +263,18 @@ var comesToAVerdict = sim.Invariant{
 		if stuck != "" {
 			return sim.Verdict{Detail: "nothing is on its way to a live process, but " + stuck}
 		}
-		for r := 1; r <= rounds; r++ {
-			initiator, first := sim.NodeID(sim.None), -1
-			for i, s := range v.AnnotationSteps(RoleRecorded, r) {
-				if s >= 0 && (first < 0 || s < first) {
-					initiator, first = sim.NodeID(i), s
-				}
+		// each process's latest detection of its own (its numbers are its
+		// residue: see nextRound) has its verdict, if it started one
+		n := v.N()
+		for i := range n {
+			id := sim.NodeID(i)
+			r := rounds - (rounds-1-i%n+n)%n
+			if r < 1 || v.Health(id) == sim.Crashed || only && id != stepped || proc(v, id).inDetection(r) {
+				continue // none yet, or under way (held up by a process that is down)
 			}
-			if initiator == sim.None || v.Health(initiator) == sim.Crashed || v.AnnotationSteps(RoleVerdict, r)[initiator] >= 0 || proc(v, initiator).inDetection(r) {
-				continue // under way (held up by a process that is down), or done
+			if started := v.AnnotationStep(id, RoleRecorded, r); started >= 0 && v.AnnotationStep(id, RoleVerdict, r) < 0 {
+				return sim.Verdict{Detail: fmt.Sprintf("nothing is on its way to a live process, but %s started detection %d at step %d and has announced no verdict", v.Name(id), r, started+1)}
 			}
-			return sim.Verdict{Detail: fmt.Sprintf("nothing is on its way to a live process, but %s started detection %d at step %d and has announced no verdict", v.Name(initiator), r, first+1)}
 		}
 		return sim.Verdict{OK: true}
 	},
@@ -346,32 +358,69 @@ var waitsHeld = sim.Invariant{
 	Name: HeldName,
 	Help: "a process that waits for another's REPLY has its REQUEST on its way, or owed by that process, which waits itself; a process owes only processes that wait for it",
 	Check: func(v sim.View) sim.Verdict {
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			p := proc(v, id)
-			if p.Waits[id] {
-				return sim.Verdict{Detail: fmt.Sprintf("%s waits for itself: a process asks only another", v.Name(id))}
-			}
-			for _, q := range p.Owes {
-				if !p.waiting() {
-					return sim.Verdict{Detail: fmt.Sprintf("%s waits for nobody but still owes %s a REPLY", v.Name(id), v.Name(q))}
-				}
-				if !proc(v, q).Waits[id] {
-					return sim.Verdict{Detail: fmt.Sprintf("%s owes %s a REPLY, but %s does not wait for it", v.Name(id), v.Name(q), v.Name(q))}
-				}
-			}
-			for j := range v.N() {
-				to := sim.NodeID(j)
-				if to == id || !waitsNow(v, id, to) || check.Carries(v, id, to, KindRequest) {
-					continue
-				}
-				if q := proc(v, to); !q.waiting() || !slices.Contains(q.Owes, id) {
-					return sim.Verdict{Detail: fmt.Sprintf("%s waits for %s's REPLY, but no REQUEST of its is on its way and %s does not hold one: the wait can never end", v.Name(id), v.Name(to), v.Name(to))}
+		// A pair's books change only with a step of one of the two that
+		// is about the other (a message from or to it, a command naming
+		// it), or with a fault: after such a step only those pairs are
+		// read again, so that the check costs a few pairs a step.
+		stepped, ev, ok := v.LastStep()
+		if !ok || ev.Kind == sim.Init || ev.Kind == sim.Recover {
+			for i := range v.N() {
+				for j := range v.N() {
+					if ok && i != int(stepped) && j != int(stepped) {
+						continue
+					}
+					if why := unheld(v, sim.NodeID(i), sim.NodeID(j)); why != "" {
+						return sim.Verdict{Detail: why}
+					}
 				}
 			}
+			return sim.Verdict{OK: true}
+		}
+		pair := func(other sim.NodeID) string {
+			if why := unheld(v, stepped, other); why != "" {
+				return why
+			}
+			return unheld(v, other, stepped)
+		}
+		why := pair(stepped)
+		if why == "" && ev.Kind == sim.Deliver {
+			why = pair(ev.From)
+		}
+		if why == "" && ev.Kind == sim.Command && ev.Target != sim.None {
+			why = pair(ev.Target)
+		}
+		for id := v.SentFrom(v.Steps() - 1); why == "" && id < v.NumSent(); id++ {
+			why = pair(v.Envelope(id).To)
+		}
+		if why != "" {
+			return sim.Verdict{Detail: why}
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// unheld says what is wrong with the books of i and j, i's wait for j and
+// its debt to j, or "".
+func unheld(v sim.View, i, j sim.NodeID) string {
+	p, q := proc(v, i), proc(v, j)
+	if i == j {
+		if p.Waits[i] {
+			return fmt.Sprintf("%s waits for itself: a process asks only another", v.Name(i))
+		}
+		return ""
+	}
+	if slices.Contains(p.Owes, j) {
+		if !p.waiting() {
+			return fmt.Sprintf("%s waits for nobody but still owes %s a REPLY", v.Name(i), v.Name(j))
+		}
+		if !q.Waits[i] {
+			return fmt.Sprintf("%s owes %s a REPLY, but %s does not wait for it", v.Name(i), v.Name(j), v.Name(j))
+		}
+	}
+	if waitsNow(v, i, j) && !check.Carries(v, i, j, KindRequest) && (!q.waiting() || !slices.Contains(q.Owes, i)) {
+		return fmt.Sprintf("%s waits for %s's REPLY, but no REQUEST of its is on its way and %s does not hold one: the wait can never end", v.Name(i), v.Name(j), v.Name(j))
+	}
+	return ""
 }
 
 // drawnWaiting holds the picture to the processes: a process's waiting
@@ -380,9 +429,10 @@ var drawnWaiting = sim.Invariant{
 	Name: DrawnName,
 	Help: "the diagram draws a process that is not down waiting exactly while it waits for a REPLY",
 	Check: func(v sim.View) sim.Verdict {
+		stepped, _, ok := v.LastStep() // only a process's own step, or a fault, changes either
 		for i := range v.N() {
 			id := sim.NodeID(i)
-			if v.Health(id) == sim.Crashed {
+			if v.Health(id) == sim.Crashed || ok && id != stepped {
 				continue // a crash ends every interval drawn; recovery opens it again
 			}
 			waiting, drawn := proc(v, id).waiting(), v.Drawn(id, RoleWaiting, 0)

@@ -127,10 +127,10 @@ var verdictOfTheCut = sim.Invariant{
 		owner := process(v, Owner)
 		if c := owner.Collector; v.Health(Owner) != sim.Crashed && !c.Pending && c.Check > 0 {
 			// the check's end is marked where it happened, and a freeing drawn
-			if v.AnnotationSteps(roleChecked, c.Check)[Owner] < 0 {
+			if v.AnnotationStep(Owner, roleChecked, c.Check) < 0 {
 				return sim.Verdict{Detail: fmt.Sprintf("%s has ended check %d, but the step that ended it is not marked", v.Name(Owner), c.Check)}
 			}
-			if c.Freed && v.AnnotationSteps(RoleFreed, 0)[Owner] < 0 {
+			if c.Freed && v.AnnotationStep(Owner, RoleFreed, 0) < 0 {
 				return sim.Verdict{Detail: fmt.Sprintf("%s has freed the object, but is not drawn freeing it", v.Name(Owner))}
 			}
 		}
@@ -257,9 +257,10 @@ var drawnHolding = sim.Invariant{
 	Name: DrawnName,
 	Help: "the diagram draws a process that is not down holding exactly while it holds a reference",
 	Check: func(v sim.View) sim.Verdict {
+		stepped, _, ok := v.LastStep() // only a process's own step, or a fault, changes either
 		for i := range v.N() {
 			id := sim.NodeID(i)
-			if v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 {
+			if v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 || ok && id != stepped {
 				continue // a crash ends every interval drawn; init draws the first
 			}
 			holds, drawn := process(v, id).Holds > 0, v.Drawn(id, RoleHolds, 0)
