@@ -181,3 +181,25 @@ func SentNow(v sim.View, from, to sim.NodeID, kind string) bool {
 	}
 	return false
 }
+
+// Misdrawn finds a process whose interval of role and group the diagram
+// draws open when is, the process's state, says it should not be, or
+// closed when it should; it returns the process and whether it is drawn
+// (sim.None when every process is drawn as it is). A process that is
+// down (a crash ends every interval) or has not started (its init draws
+// the first) is left out; and since only a process's own step, or a
+// fault, changes its state or its picture, after a step only the process
+// that took it is read again.
+func Misdrawn(v sim.View, role string, group int, is func(sim.NodeID) bool) (sim.NodeID, bool) {
+	stepped, _, ok := v.LastStep()
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		if v.Health(id) == sim.Crashed || Steps(v, id) == 0 || ok && id != stepped {
+			continue
+		}
+		if drawn := v.Drawn(id, role, group); drawn != is(id) {
+			return id, drawn
+		}
+	}
+	return sim.None, false
+}

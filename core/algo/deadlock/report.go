@@ -156,11 +156,15 @@ func announcer(v sim.View, round int) sim.NodeID {
 }
 
 // detectionStart is the step at which initiator started detection round:
-// the step that sent its first marker or question, or -1.
+// its recording point, or (a naive detection, which records nothing) the
+// step that sent its first question; -1 if neither.
 func detectionStart(v sim.View, initiator sim.NodeID, round int) int {
+	if at := v.AnnotationStep(initiator, RoleRecorded, round); at >= 0 {
+		return at
+	}
 	for id := range v.NumSent() {
 		e := v.Envelope(id)
-		if e.From == initiator && (e.Kind == KindMarker || e.Kind == KindAsk) && e.Value == int64(round) {
+		if e.From == initiator && e.Kind == KindAsk && e.Value == int64(round) {
 			return e.SendStep
 		}
 	}
@@ -429,21 +433,14 @@ var drawnWaiting = sim.Invariant{
 	Name: DrawnName,
 	Help: "the diagram draws a process that is not down waiting exactly while it waits for a REPLY",
 	Check: func(v sim.View) sim.Verdict {
-		stepped, _, ok := v.LastStep() // only a process's own step, or a fault, changes either
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			if v.Health(id) == sim.Crashed || ok && id != stepped {
-				continue // a crash ends every interval drawn; recovery opens it again
-			}
-			waiting, drawn := proc(v, id).waiting(), v.Drawn(id, RoleWaiting, 0)
-			if waiting && !drawn {
-				return sim.Verdict{Detail: fmt.Sprintf("%s waits for a REPLY, but is not drawn waiting", v.Name(id))}
-			}
-			if drawn && !waiting {
-				return sim.Verdict{Detail: fmt.Sprintf("%s is drawn waiting, but waits for nobody", v.Name(id))}
-			}
+		switch id, drawn := check.Misdrawn(v, RoleWaiting, 0, func(id sim.NodeID) bool { return proc(v, id).waiting() }); {
+		case id == sim.None:
+			return sim.Verdict{OK: true}
+		case drawn:
+			return sim.Verdict{Detail: fmt.Sprintf("%s is drawn waiting, but waits for nobody", v.Name(id))}
+		default:
+			return sim.Verdict{Detail: fmt.Sprintf("%s waits for a REPLY, but is not drawn waiting", v.Name(id))}
 		}
-		return sim.Verdict{OK: true}
 	},
 }
 
@@ -542,7 +539,7 @@ var verdictOfTheCut = sim.Invariant{
 func waitsAtCut(v sim.View, cut []int) [][]bool {
 	n := v.N()
 	asked, answered := make([]int, n*n), make([]int, n*n)
-	for id := range v.NumSent() {
+	for id := range v.SentFrom(slices.Max(cut)) { // none made later is inside
 		e := v.Envelope(id)
 		if e.SendStep >= cut[e.From] {
 			continue

@@ -125,7 +125,9 @@ var verdictOfTheCut = sim.Invariant{
 	Help: "a check by snapshot frees the object exactly when nobody held a reference at its cut and no REF crossed it, every process drawn on the cut; a check that only asks frees an object that was garbage when it started; a check's end is marked, and a freeing drawn",
 	Check: func(v sim.View) sim.Verdict {
 		owner := process(v, Owner)
-		if c := owner.Collector; v.Health(Owner) != sim.Crashed && !c.Pending && c.Check > 0 {
+		// only the owner's own steps (or a fault) end a check or draw it
+		stepped, _, ok := v.LastStep()
+		if c := owner.Collector; (!ok || stepped == Owner) && v.Health(Owner) != sim.Crashed && !c.Pending && c.Check > 0 {
 			// the check's end is marked where it happened, and a freeing drawn
 			if v.AnnotationStep(Owner, roleChecked, c.Check) < 0 {
 				return sim.Verdict{Detail: fmt.Sprintf("%s has ended check %d, but the step that ended it is not marked", v.Name(Owner), c.Check)}
@@ -189,7 +191,7 @@ func referenceAt(v sim.View, cut []int) string {
 			return v.Name(sim.NodeID(i)) + " held a reference"
 		}
 	}
-	for id := range v.NumSent() {
+	for id := range v.SentFrom(slices.Max(cut)) { // none made later is inside
 		e := v.Envelope(id)
 		if e.Kind != KindRef || e.SendStep >= cut[e.From] || e.DropStep >= 0 {
 			continue
@@ -257,18 +259,11 @@ var drawnHolding = sim.Invariant{
 	Name: DrawnName,
 	Help: "the diagram draws a process that is not down holding exactly while it holds a reference",
 	Check: func(v sim.View) sim.Verdict {
-		stepped, _, ok := v.LastStep() // only a process's own step, or a fault, changes either
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			if v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 || ok && id != stepped {
-				continue // a crash ends every interval drawn; init draws the first
-			}
-			holds, drawn := process(v, id).Holds > 0, v.Drawn(id, RoleHolds, 0)
-			if holds != drawn {
-				return sim.Verdict{Detail: fmt.Sprintf("%s holds %s, but is drawn %s", v.Name(id), refs(process(v, id).Holds), map[bool]string{true: "holding", false: "holding none"}[drawn])}
-			}
+		id, drawn := check.Misdrawn(v, RoleHolds, 0, func(id sim.NodeID) bool { return process(v, id).Holds > 0 })
+		if id == sim.None {
+			return sim.Verdict{OK: true}
 		}
-		return sim.Verdict{OK: true}
+		return sim.Verdict{Detail: fmt.Sprintf("%s holds %s, but is drawn %s", v.Name(id), refs(process(v, id).Holds), map[bool]string{true: "holding", false: "holding none"}[drawn])}
 	},
 }
 

@@ -42,22 +42,24 @@ var Drawn = sim.Invariant{
 	Name: DrawnName,
 	Help: "the diagram draws a process that is up waiting for the critical section exactly while it wants it, and in it exactly while it holds it",
 	Check: func(v sim.View) sim.Verdict {
-		// only a process's own step, or a fault, changes its state or its
-		// picture: after a step only that process is read again
-		stepped, _, ok := v.LastStep()
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			if v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 || ok && id != stepped {
-				continue // a crash ends every interval drawn
+		for _, r := range drawnRoles {
+			id, drawn := check.Misdrawn(v, r.role, 0, func(id sim.NodeID) bool { return wish(v, id).State == r.state })
+			if id == sim.None {
+				continue
 			}
-			state := wish(v, id).State
-			if waiting, drawn := state == Wanting, v.Drawn(id, RoleWaiting, 0); waiting != drawn {
-				return sim.Verdict{Detail: fmt.Sprintf("%s is %s, but %s drawn waiting for the critical section", v.Name(id), state, map[bool]string{true: "is", false: "is not"}[drawn])}
+			is := "is not"
+			if drawn {
+				is = "is"
 			}
-			if in, drawn := state == InCS, v.Drawn(id, RoleCS, 0); in != drawn {
-				return sim.Verdict{Detail: fmt.Sprintf("%s is %s, but %s drawn in the critical section", v.Name(id), state, map[bool]string{true: "is", false: "is not"}[drawn])}
-			}
+			return sim.Verdict{Detail: fmt.Sprintf("%s is %s, but %s drawn %s", v.Name(id), wish(v, id).State, is, r.where)}
 		}
 		return sim.Verdict{OK: true}
 	},
 }
+
+// drawnRoles are the intervals Drawn holds to a process's state.
+var drawnRoles = [...]struct {
+	role  string
+	state State
+	where string
+}{{RoleWaiting, Wanting, "waiting for the critical section"}, {RoleCS, InCS, "in the critical section"}}
