@@ -167,7 +167,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			p.Elect.Leader, p.Coordinator = sim.None, sim.None
 			p.Elect.Asking, p.Watching, p.Collecting = false, false, false
 			env.Explain("%s recovers, has forgotten whether it wanted the section and who coordinates, and holds an election: %s", me, p.Elect.Start(env))
-			p.settle(env)
+			p.settle(env, false)
 			return
 		}
 		env.Explain("%s recovers and has forgotten whether it wanted the section; as coordinator it has forgotten the holder and the queue", me)

@@ -147,3 +147,22 @@ func TestAnOldGrantGoesBackToItsSender(t *testing.T) {
 	assert.Empty(t, res.Unexpected())
 	assert.Positive(t, res.Faults)
 }
+
+// A coordinator that crashes, recovers and wins the election again has
+// forgotten every request: the processes that follow it hear its
+// COORDINATOR and send their requests again, the holder saying it holds
+// the section, and the waiting process gets in. (They once took a
+// COORDINATOR from the coordinator they already followed as nothing new,
+// and 1 waited for ever, PINGing a coordinator that answered.)
+func TestACoordinatorThatWinsAgainHearsTheRequestsAgain(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "central", "n": 3, "params": {"reelect": true, "coordinator": 3, "cs_time": 8}, "network": {"delay": [1, 1]},
+		"script": [{"at": 1, "node": 2, "command": "request-cs"}, {"at": 2, "node": 1, "command": "request-cs"},
+			{"at": 5, "fault": "crash", "node": 3}, {"at": 6, "fault": "recover", "node": 3}],
+		"until": {"quiescent": true}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, []string{"2", "1"}, algotest.Entered(r))
+	captions := algotest.Captions(r)
+	assert.Contains(t, captions, "3 wins and sends COORDINATOR to all")
+	assert.Contains(t, captions, "it tells 3 that it holds the section")
+	assert.Contains(t, captions, "it sends its request #1 again, to 3")
+}

@@ -34,9 +34,11 @@ const (
 // Reelect is the switch that makes the processes elect a new coordinator.
 var Reelect = sim.Switch{Param: "reelect", Variant: true, MaxDelay: 2, Label: "re-election", Help: "Run the same schedule again with the processes electing a new coordinator (bully) when theirs stops answering, or waiting for ever"}
 
-// watch arms the check of the coordinator, while the process waits.
+// watch arms the check of the coordinator, while the process waits. A
+// PONG awaited from the coordinator it followed before is moot.
 func (p *Process) watch(env *sim.Env) {
 	if p.params.Reelect && p.State == mutex.Wanting && !p.coordinator(env) {
+		env.CancelTimer(timerPong)
 		env.SetTimer(timerCheck, p.params.Ping)
 		p.Watching = true
 	}
@@ -62,7 +64,7 @@ func (p *Process) reelectTimer(env *sim.Env, tag string) bool {
 			return true
 		}
 		env.Explain("%s has no PONG from %s within %s: it holds an election. %s", me, env.Name(p.Coordinator), sim.Ticks(p.params.Timeout), p.Elect.Start(env))
-		p.settle(env)
+		p.settle(env, false)
 	case timerCollect:
 		p.Collecting = false
 		if p.Holder != sim.None || len(p.Queue) == 0 {
@@ -75,7 +77,7 @@ func (p *Process) reelectTimer(env *sim.Env, tag string) bool {
 		env.Explain("%s has heard the requests of those that follow it: nobody holds the section, so it grants it to %s, first in its queue", me, env.Name(next.From))
 	default:
 		if p.Elect.Timer(env, tag) {
-			p.settle(env)
+			p.settle(env, false)
 			return true
 		}
 		return false
@@ -115,17 +117,21 @@ func (p *Process) reelectDeliver(env *sim.Env, ev sim.Event) bool {
 		if !p.Elect.Deliver(env, ev) {
 			return false
 		}
-		p.settle(env)
+		p.settle(env, ev.Msg.Kind == election.KindCoordinator)
 	}
 	return true
 }
 
 // settle brings the process's coordinator up to the election's outcome: a
 // process that won becomes the coordinator, knowing no request yet; one
-// that follows a new coordinator sends it its request again.
-func (p *Process) settle(env *sim.Env) {
+// that follows a new coordinator sends it its request again. So does one
+// that hears a COORDINATOR from the one it followed (announced says it
+// just did): an election ran without it, or its coordinator crashed,
+// recovered, forgot every request and won again. A copy of a request the
+// coordinator still has is ignored as a copy.
+func (p *Process) settle(env *sim.Env, announced bool) {
 	e := &p.Elect
-	if e.Electing || e.Leader == p.Coordinator {
+	if e.Electing || e.Leader == p.Coordinator && (e.Leading || !announced) {
 		return
 	}
 	p.Coordinator = e.Leader
