@@ -62,10 +62,12 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, election.Drawn, election.WaitsOnATimeout},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, election.Drawn, election.WaitsOnATimeout, knows, watches},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
-			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
+			{Invariant: KnownName, Faults: []string{"drop", "cut", "partition"}, Why: "a REQUEST or GRANT lost on the way leaves its process waiting with nobody that knows it: the algorithm assumes reliable channels"},
+			{Invariant: KnownName, Unless: Reelect.Param, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten its queue"},
+			{Invariant: mutex.SafetyName, Unless: Reelect.Param, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
 			{Invariant: mutex.SafetyName, When: Reelect.Param, Faults: []string{"pause", "delay", "drop", "cut", "partition"}, Why: "with re-election, a timeout stands in for a failure detector: a coordinator that is paused, slow or cut off looks gone, and the one elected in its place grants the section while the old one's holder is still in it"},
 		},
 	},

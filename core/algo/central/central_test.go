@@ -166,3 +166,16 @@ func TestACoordinatorThatWinsAgainHearsTheRequestsAgain(t *testing.T) {
 	assert.Contains(t, captions, "it tells 3 that it holds the section")
 	assert.Contains(t, captions, "it sends its request #1 again, to 3")
 }
+
+// A REQUEST lost on its way leaves its process waiting with nobody that
+// knows: the coordinator's bookkeeping check says so at once, long before
+// nothing moves, and a lost message is a known limit of it.
+func TestALostRequestIsNamed(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "central", "n": 3, "params": {"cs_time": 20}, "network": {"delay": [3, 3]},
+		"script": [{"at": 1, "node": 3, "command": "request-cs"}, {"at": 2, "node": 2, "command": "request-cs"}, {"at": 3, "fault": "drop", "msg": 1}],
+		"until": {"time": 12}}`)
+	assert.Equal(t, []string{central.KnownName + ": 2 waits for the section with request #1, but the coordinator 1 neither granted it, nor queued it, nor has it on its way"}, algotest.Failed(r),
+		"3 is in the section: nothing is stuck yet")
+	_, excused := central.Spec.Excuses(central.KnownName, map[string]bool{"drop": true}, nil)
+	assert.True(t, excused)
+}
