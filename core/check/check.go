@@ -171,6 +171,17 @@ func Carries(v sim.View, from, to sim.NodeID, kinds ...string) bool {
 	return false
 }
 
+// CarriesAbout says a message of one of kinds whose value is value (the
+// request or round it is about) is on its way from→to.
+func CarriesAbout(v sim.View, from, to sim.NodeID, value int64, kinds ...string) bool {
+	for _, id := range v.InFlight(from, to) {
+		if e := v.Envelope(id); e.Value == value && slices.Contains(kinds, e.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
 // SentNow says the step just taken sent a message of kind from→to: what
 // a check reads to hold a process to a command it was given.
 func SentNow(v sim.View, from, to sim.NodeID, kind string) bool {

@@ -40,7 +40,7 @@ var knows = sim.Invariant{
 				continue
 			}
 			coord := process(v, c)
-			if coord.Coordinator != c || coord.knows(Ask{From: id, N: p.Asked}) || c != id && (requestOnItsWay(v, id, c, p.Asked) || check.Carries(v, c, id, election.KindCoordinator)) {
+			if coord.Coordinator != c || coord.knows(Ask{From: id, N: p.Asked}) || c != id && (check.CarriesAbout(v, id, c, p.Asked, KindRequest) || check.Carries(v, c, id, election.KindCoordinator)) {
 				continue
 			}
 			return sim.Verdict{Detail: fmt.Sprintf("%s waits for the section with request #%d, but the coordinator %s neither granted it, nor queued it, nor has it on its way", v.Name(id), p.Asked, v.Name(c))}
@@ -53,17 +53,6 @@ var knows = sim.Invariant{
 // it.
 func (p *Process) knows(a Ask) bool {
 	return p.Holder == a.From && p.HolderAsk == a.N || slices.Contains(p.Queue, a)
-}
-
-// requestOnItsWay says a REQUEST for from's request #n is on its way from
-// it to the coordinator c.
-func requestOnItsWay(v sim.View, from, c sim.NodeID, n int64) bool {
-	for _, m := range v.InFlight(from, c) {
-		if e := v.Envelope(m); e.Kind == KindRequest && e.Value == n {
-			return true
-		}
-	}
-	return false
 }
 
 // WatchesName names the watches invariant.
