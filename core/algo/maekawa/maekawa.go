@@ -88,11 +88,12 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, onlyCycles, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, onlyCycles, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, votes},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Always: true, Unless: InquireSwitch.Param, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
 			{Invariant: mutex.DeadlockName, When: InquireSwitch.Param, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "INQUIRE and YIELD break every wait-for cycle only while each message arrives, in order: a lost vote or INQUIRE, a crashed member, or an INQUIRE that overtakes the vote it asks about leaves a cycle standing"},
 			{Invariant: mutex.SafetyName, Faults: []string{"crash"}, Why: "a member that crashes and recovers has forgotten whom it voted for, and votes again"},
+			{Invariant: VotesName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a member that crashes forgets its vote, and a vote the network loses is nowhere"},
 			{Invariant: CycleName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a vote or a request the network loses, or held by a crashed member, never comes: the wait is on nothing"},
 			{Invariant: CycleName, When: InquireSwitch.Param, Faults: []string{"fifo"}, Why: "INQUIRE and YIELD assume FIFO channels: a vote that overtakes, or is overtaken by, the INQUIRE or YIELD it is about leaves a member's vote where no waiting process holds it"},
 		},

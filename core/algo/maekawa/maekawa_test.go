@@ -163,3 +163,15 @@ func TestInquireBreaksTheDeadlockCycle(t *testing.T) {
 	assert.Empty(t, algotest.Failed(r))
 	assert.Equal(t, 3, algotest.Metrics(r)["cs_entries"])
 }
+
+// A vote the network loses is nowhere: the member counts it given, the
+// requester never counts it. The votes check names it, and a lost
+// message is a known limit of it.
+func TestALostVoteIsNamed(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "maekawa", "n": 3, "network": {"delay": [2, 2]},
+		"script": [{"at": 1, "node": 3, "command": "request-cs"}, {"at": 4, "fault": "drop", "msg": 1}],
+		"until": {"time": 8}}`)
+	assert.Contains(t, algotest.Failed(r), maekawa.VotesName+": 1 voted for 3's request #1, but 3 does not count that vote and it is on its way neither there nor back")
+	_, excused := maekawa.Spec.Excuses(maekawa.VotesName, map[string]bool{"drop": true}, nil)
+	assert.True(t, excused)
+}
