@@ -62,13 +62,16 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, election.Drawn, election.WaitsOnATimeout, knows, watches},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, election.Drawn, election.WaitsOnATimeout, knows, queued, watches, gathers, follows},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
 			{Invariant: KnownName, Faults: []string{"drop", "cut", "partition"}, Why: "a REQUEST or GRANT lost on the way leaves its process waiting with nobody that knows it: the algorithm assumes reliable channels"},
 			{Invariant: KnownName, Unless: Reelect.Param, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten its queue"},
+			{Invariant: QueuedName, Faults: []string{"crash"}, Why: "a process that crashes forgets the request the coordinator still queues"},
+			{Invariant: KnownName, When: Reelect.Param, Faults: fooled, Why: fooledWhy},
+			{Invariant: QueuedName, When: Reelect.Param, Faults: fooled, Why: fooledWhy},
 			{Invariant: mutex.SafetyName, Unless: Reelect.Param, Faults: []string{"crash"}, Why: "a coordinator that crashes and recovers has forgotten who holds the section, and grants it again"},
-			{Invariant: mutex.SafetyName, When: Reelect.Param, Faults: []string{"pause", "delay", "drop", "cut", "partition"}, Why: "with re-election, a timeout stands in for a failure detector: a coordinator that is paused, slow or cut off looks gone, and the one elected in its place grants the section while the old one's holder is still in it"},
+			{Invariant: mutex.SafetyName, When: Reelect.Param, Faults: fooled, Why: "with re-election, a timeout stands in for a failure detector: a coordinator that is paused, slow or cut off looks gone, and the one elected in its place grants the section while the old one's holder is still in it"},
 		},
 	},
 	Figures: sim.FigureSpec{
@@ -80,6 +83,13 @@ var Spec = &sim.Spec{
 }
 
 var deadlock = mutex.Deadlock(blocked)
+
+// fooled are the faults that fool re-election's timeouts, and fooledWhy
+// says what that does to the coordinator's bookkeeping.
+var (
+	fooled    = []string{"pause", "delay", "drop", "cut", "partition"}
+	fooledWhy = "with re-election, a coordinator that is paused, slow or cut off looks gone: the processes that elect another, and those that still follow it, count different holders and queues"
+)
 
 // Process is one process; the coordinator also keeps the queue.
 //
@@ -231,14 +241,24 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			case ev.Msg.Value == p.Asked && p.State == mutex.InCS:
 				env.Explain("%s gets a copy of the GRANT it holds the section by: it ignores it", me)
 				return
-			case ev.Msg.Value != p.Asked || p.State != mutex.Wanting:
-				// a copy of an old GRANT, or one for a request it forgot in
-				// a crash: hand it back, or nobody gets in again (the
+			case ev.Msg.Value != p.Asked || p.State != mutex.Wanting || ev.From != p.Coordinator:
+				// a copy of an old GRANT, one for a request it forgot in a
+				// crash, or one from a coordinator it no longer follows
+				// (which the one it follows does not know of, and may grant
+				// the section again): hand it back, or nobody gets in (the
 				// coordinator ignores it unless it is the grant it counts).
 				// It goes to the GRANT's sender, the coordinator that
 				// counts it: a process recovering with re-election knows
 				// no coordinator yet
 				p.send(env, ev.From, KindRelease, ev.Msg.Value)
+				if ev.From != p.Coordinator && ev.Msg.Value == p.Asked && p.State == mutex.Wanting {
+					follows := "knows no coordinator yet"
+					if p.Coordinator != sim.None {
+						follows = "follows " + env.Name(p.Coordinator)
+					}
+					env.Explain("%s gets a GRANT from %s, which is no longer its coordinator (it %s): it hands it back with RELEASE", me, env.Name(ev.From), follows)
+					return
+				}
 				env.Explain("%s gets a GRANT for its request #%d, which it is not waiting for (it is %s): it hands it back with RELEASE", me, ev.Msg.Value, p.State)
 				return
 			}

@@ -179,3 +179,27 @@ func TestALostRequestIsNamed(t *testing.T) {
 	_, excused := central.Spec.Excuses(central.KnownName, map[string]bool{"drop": true}, nil)
 	assert.True(t, excused)
 }
+
+// A coordinator that follows a higher one stops gathering requests: it
+// once kept its timer, and when it fired granted the section to itself
+// behind the new coordinator's back (a campaign's run, with a PING lost).
+func TestAFormerCoordinatorStopsGathering(t *testing.T) {
+	res := campaign.Run(central.Spec, 6471821817656666788, campaign.Options{})
+	require.Empty(t, res.Panic)
+	require.Empty(t, res.Error)
+	assert.Empty(t, res.Unexpected())
+	assert.Contains(t, string(res.Scenario.JSON()), `"reelect": true`)
+}
+
+// A GRANT from a coordinator the process no longer follows is handed
+// back: the one it follows does not know of it and may grant the section
+// to another. (It once let 2 in behind the new coordinator's back.)
+func TestAGrantFromAFormerCoordinatorGoesBack(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "central", "n": 3, "params": {"reelect": true}, "network": {"delay": [2, 2]},
+		"script": [{"at": 1, "node": 2, "command": "request-cs"},
+			{"at": 4, "fault": "pause", "node": 1, "for": 60}, {"at": 4, "fault": "delay", "msg": 1, "for": 20}],
+		"until": {"quiescent": true}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Contains(t, algotest.Captions(r), "2 gets a GRANT from 1, which is no longer its coordinator (it follows 3): it hands it back with RELEASE")
+	assert.Equal(t, []string{"2"}, algotest.Entered(r))
+}

@@ -11,28 +11,32 @@ import (
 )
 
 // KnownName names the knows invariant.
-const KnownName = "the coordinator knows every request that waits"
+const KnownName = "the coordinator knows who waits and who holds the section"
 
 // knows is the coordinator's bookkeeping: a process that waits is first
-// in line for a GRANT (the coordinator's holder, its GRANT on the way),
-// in the coordinator's queue, or has its REQUEST on its way there (or the
-// COORDINATOR on its way to it, which it answers with the request again). A
-// coordinator that drops a request, or forgets one it queued, leaves its
-// process waiting with nobody to let it in; the deadlock invariant sees
-// that only once nothing else moves, which under re-election, where the
-// waiting PING their coordinator for ever, is never.
+// in line for a GRANT (the coordinator's holder, its GRANT on the way) or
+// in the coordinator's queue, and a process in the section is the
+// coordinator's holder; or the process's word is on its way there (its
+// REQUEST, or the REQUEST that says it holds the section), or the
+// coordinator's COORDINATOR is on its way to it, which it answers with
+// that word. A coordinator that drops a request, or forgets one it
+// queued, leaves its process waiting with nobody to let it in; the
+// deadlock invariant sees that only once nothing else moves, which under
+// re-election, where the waiting PING their coordinator for ever, is
+// never. A new coordinator that misses who holds the section grants it
+// again.
 //
-// The coordinator is the one the waiting process believes in. While that
-// one is down or no longer coordinates, the process's watch (watches) is
-// what brings its request to the next.
+// The coordinator is the one the process believes in. While that one is
+// down or no longer coordinates, the process's watch (watches) is what
+// brings its request to the next.
 var knows = sim.Invariant{
 	Name: KnownName,
-	Help: "every process that waits for the section has its request in the coordinator's queue, holds its grant, or has its REQUEST on the way",
+	Help: "every process that waits for the section has its request in the coordinator's queue or holds its grant, every process in the section is the coordinator's holder, or the process's word is on its way",
 	Check: func(v sim.View) sim.Verdict {
 		for i := range v.N() {
 			id := sim.NodeID(i)
 			p := process(v, id)
-			if p.State != mutex.Wanting || v.Health(id) == sim.Crashed {
+			if p.State == mutex.Idle || v.Health(id) == sim.Crashed {
 				continue
 			}
 			c := p.Coordinator
@@ -40,8 +44,14 @@ var knows = sim.Invariant{
 				continue
 			}
 			coord := process(v, c)
-			if coord.Coordinator != c || coord.knows(Ask{From: id, N: p.Asked}) || c != id && (check.CarriesAbout(v, id, c, p.Asked, KindRequest) || check.Carries(v, c, id, election.KindCoordinator)) {
+			a := Ask{From: id, N: p.Asked}
+			granted := coord.Holder == id && coord.HolderAsk == p.Asked
+			if coord.Coordinator != c || granted || p.State == mutex.Wanting && slices.Contains(coord.Queue, a) ||
+				c != id && (check.CarriesAbout(v, id, c, p.Asked, KindRequest) || check.Carries(v, c, id, election.KindCoordinator)) {
 				continue
+			}
+			if p.State == mutex.InCS {
+				return sim.Verdict{Detail: fmt.Sprintf("%s is in the section with request #%d, but the coordinator %s does not count it as the holder, and nothing saying so is on its way", v.Name(id), p.Asked, v.Name(c))}
 			}
 			return sim.Verdict{Detail: fmt.Sprintf("%s waits for the section with request #%d, but the coordinator %s neither granted it, nor queued it, nor has it on its way", v.Name(id), p.Asked, v.Name(c))}
 		}
@@ -49,10 +59,44 @@ var knows = sim.Invariant{
 	},
 }
 
-// knows says the coordinator counts request a: it granted it, or queued
-// it.
-func (p *Process) knows(a Ask) bool {
-	return p.Holder == a.From && p.HolderAsk == a.N || slices.Contains(p.Queue, a)
+// QueuedName names the queued invariant.
+const QueuedName = "the coordinator queues only requests that wait"
+
+// queued is the other half of the coordinator's bookkeeping: what its
+// queue holds is what waits. Each queued request is its process's
+// latest, made still (not granted, not in the section), and queued once;
+// and a coordinator with a free section and requests queued grants at
+// once, unless, newly elected, it gathers the requests first. A request
+// granted but left in the queue, or a copy of one queued again, is
+// granted a second time to a process that no longer wants it.
+var queued = sim.Invariant{
+	Name: QueuedName,
+	Help: "every request in the coordinator's queue is its process's latest, still waiting, and queued once; a coordinator with a free section and a queue grants at once, unless it gathers the requests as a new coordinator",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			c := sim.NodeID(i)
+			coord := process(v, c)
+			if coord.Coordinator != c || v.Health(c) == sim.Crashed || len(coord.Queue) == 0 {
+				continue
+			}
+			if coord.Holder == sim.None && !coord.Collecting {
+				return sim.Verdict{Detail: fmt.Sprintf("the section is free and %s's request waits first in the queue of the coordinator %s, which does not grant it", v.Name(coord.Queue[0].From), v.Name(c))}
+			}
+			for k, a := range coord.Queue {
+				r := process(v, a.From)
+				if v.Health(a.From) == sim.Crashed || r.Coordinator != c {
+					continue
+				}
+				if r.State != mutex.Wanting || r.Asked != a.N {
+					return sim.Verdict{Detail: fmt.Sprintf("the coordinator %s queues %s's request #%d, which %s no longer makes (it is %s, with request #%d)", v.Name(c), v.Name(a.From), a.N, v.Name(a.From), r.State, r.Asked)}
+				}
+				if slices.Contains(coord.Queue[k+1:], a) {
+					return sim.Verdict{Detail: fmt.Sprintf("the coordinator %s queues %s's request #%d twice", v.Name(c), v.Name(a.From), a.N)}
+				}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
 }
 
 // WatchesName names the watches invariant.
@@ -87,4 +131,66 @@ var watches = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// GathersName names the gathers invariant.
+const GathersName = "a new coordinator gathers requests for params.wait ticks"
+
+// gathers holds a new coordinator to the wait it announces: it gathers
+// the requests (grants nothing) exactly while its timer for the end of
+// the gathering is armed, and only while it coordinates. Without the
+// timer it would never grant again; a process that gathers on after it
+// has followed another grants the section behind its back.
+var gathers = sim.Invariant{
+	Name: GathersName,
+	Help: "with re-election, only a coordinator gathers requests, and it gathers (granting nothing) exactly while its timer for the end of the gathering is armed",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := process(v, id)
+			if !p.params.Reelect || v.Health(id) == sim.Crashed {
+				continue
+			}
+			if p.Collecting && p.Coordinator != id {
+				return sim.Verdict{Detail: fmt.Sprintf("%s gathers requests to grant, but it follows %s", v.Name(id), nameOr(v, p.Coordinator))}
+			}
+			if _, armed := v.Timer(id, timerCollect); armed != p.Collecting {
+				if p.Collecting {
+					return sim.Verdict{Detail: fmt.Sprintf("%s gathers the requests as a new coordinator, but its timer %q is not armed: it would grant nothing for ever", v.Name(id), timerCollect)}
+				}
+				return sim.Verdict{Detail: fmt.Sprintf("%s has its timer %q armed but does not gather requests", v.Name(id), timerCollect)}
+			}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// FollowsName names the follows invariant.
+const FollowsName = "a process follows the coordinator its election named"
+
+// follows holds each process to its election's outcome: once it is not
+// electing, the coordinator it sends its requests to (and, if itself,
+// acts as) is the one the election named.
+var follows = sim.Invariant{
+	Name: FollowsName,
+	Help: "with re-election, a process that is not electing follows, as its coordinator, the leader its election named",
+	Check: func(v sim.View) sim.Verdict {
+		for i := range v.N() {
+			id := sim.NodeID(i)
+			p := process(v, id)
+			if !p.params.Reelect || v.Health(id) == sim.Crashed || p.Elect.Electing || p.Coordinator == p.Elect.Leader {
+				continue
+			}
+			return sim.Verdict{Detail: fmt.Sprintf("%s's election named %s, but %s follows %s", v.Name(id), nameOr(v, p.Elect.Leader), v.Name(id), nameOr(v, p.Coordinator))}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// nameOr names a process, or says nobody.
+func nameOr(v sim.View, id sim.NodeID) string {
+	if id == sim.None {
+		return "nobody"
+	}
+	return v.Name(id)
 }

@@ -153,6 +153,11 @@ func (p *Process) settle(env *sim.Env, announced bool) {
 		env.ExplainMore("%s is the coordinator now, knows no request, and grants nothing for %s while the others send theirs again", me, sim.Ticks(p.params.Wait))
 		return
 	}
+	if p.Collecting {
+		// a coordinator that follows another now grants nothing more
+		p.Collecting = false
+		env.CancelTimer(timerCollect)
+	}
 	switch p.State {
 	case mutex.Wanting:
 		p.send(env, p.Coordinator, KindRequest, p.Asked)
