@@ -110,27 +110,19 @@ const WatchesName = "a waiting process watches its coordinator"
 var watches = sim.Invariant{
 	Name: WatchesName,
 	Help: "with re-election, a process that waits for the section and follows another process has its check or its PONG's timeout armed, so that it notices a coordinator that is gone",
-	Check: func(v sim.View) sim.Verdict {
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			p := process(v, id)
-			if !p.params.Reelect || v.Health(id) == sim.Crashed {
-				continue
-			}
-			_, check := v.Timer(id, timerCheck)
-			_, pong := v.Timer(id, timerPong)
-			switch {
-			case p.Watching != (check || pong):
-				if p.Watching {
-					return sim.Verdict{Detail: fmt.Sprintf("%s counts itself as checking on its coordinator, but neither its check nor its PONG's timeout is armed", v.Name(id))}
-				}
-				return sim.Verdict{Detail: fmt.Sprintf("%s has a timer of its check armed but does not count itself as checking on its coordinator", v.Name(id))}
-			case p.State == mutex.Wanting && !p.Elect.Electing && p.Coordinator != sim.None && p.Coordinator != id && !p.Watching:
-				return sim.Verdict{Detail: fmt.Sprintf("%s waits for the section but does not check on its coordinator %s: if %s is gone, it waits for ever", v.Name(id), v.Name(p.Coordinator), v.Name(p.Coordinator))}
-			}
+	Check: eachReelecting(func(v sim.View, id sim.NodeID, p *Process) string {
+		_, check := v.Timer(id, timerCheck)
+		_, pong := v.Timer(id, timerPong)
+		switch {
+		case p.Watching && !check && !pong:
+			return fmt.Sprintf("%s counts itself as checking on its coordinator, but neither its check nor its PONG's timeout is armed", v.Name(id))
+		case !p.Watching && (check || pong):
+			return fmt.Sprintf("%s has a timer of its check armed but does not count itself as checking on its coordinator", v.Name(id))
+		case p.State == mutex.Wanting && !p.Elect.Electing && p.Coordinator != sim.None && p.Coordinator != id && !p.Watching:
+			return fmt.Sprintf("%s waits for the section but does not check on its coordinator %s: if %s is gone, it waits for ever", v.Name(id), v.Name(p.Coordinator), v.Name(p.Coordinator))
 		}
-		return sim.Verdict{OK: true}
-	},
+		return ""
+	}),
 }
 
 // GathersName names the gathers invariant.
@@ -144,25 +136,18 @@ const GathersName = "a new coordinator gathers requests for params.wait ticks"
 var gathers = sim.Invariant{
 	Name: GathersName,
 	Help: "with re-election, only a coordinator gathers requests, and it gathers (granting nothing) exactly while its timer for the end of the gathering is armed",
-	Check: func(v sim.View) sim.Verdict {
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			p := process(v, id)
-			if !p.params.Reelect || v.Health(id) == sim.Crashed {
-				continue
-			}
-			if p.Collecting && p.Coordinator != id {
-				return sim.Verdict{Detail: fmt.Sprintf("%s gathers requests to grant, but it follows %s", v.Name(id), nameOr(v, p.Coordinator))}
-			}
-			if _, armed := v.Timer(id, timerCollect); armed != p.Collecting {
-				if p.Collecting {
-					return sim.Verdict{Detail: fmt.Sprintf("%s gathers the requests as a new coordinator, but its timer %q is not armed: it would grant nothing for ever", v.Name(id), timerCollect)}
-				}
-				return sim.Verdict{Detail: fmt.Sprintf("%s has its timer %q armed but does not gather requests", v.Name(id), timerCollect)}
-			}
+	Check: eachReelecting(func(v sim.View, id sim.NodeID, p *Process) string {
+		_, armed := v.Timer(id, timerCollect)
+		switch {
+		case p.Collecting && p.Coordinator != id:
+			return fmt.Sprintf("%s gathers requests to grant, but it follows %s", v.Name(id), nameOr(v, p.Coordinator))
+		case p.Collecting && !armed:
+			return fmt.Sprintf("%s gathers the requests as a new coordinator, but its timer %q is not armed: it would grant nothing for ever", v.Name(id), timerCollect)
+		case !p.Collecting && armed:
+			return fmt.Sprintf("%s has its timer %q armed but does not gather requests", v.Name(id), timerCollect)
 		}
-		return sim.Verdict{OK: true}
-	},
+		return ""
+	}),
 }
 
 // FollowsName names the follows invariant.
@@ -174,17 +159,29 @@ const FollowsName = "a process follows the coordinator its election named"
 var follows = sim.Invariant{
 	Name: FollowsName,
 	Help: "with re-election, a process that is not electing follows, as its coordinator, the leader its election named",
-	Check: func(v sim.View) sim.Verdict {
+	Check: eachReelecting(func(v sim.View, id sim.NodeID, p *Process) string {
+		if p.Elect.Electing || p.Coordinator == p.Elect.Leader {
+			return ""
+		}
+		return fmt.Sprintf("%s's election named %s, but %s follows %s", v.Name(id), nameOr(v, p.Elect.Leader), v.Name(id), nameOr(v, p.Coordinator))
+	}),
+}
+
+// eachReelecting is a check of re-election's state: wrong says what is
+// wrong with one live process that runs it ("" for nothing), and the
+// check fails at the first.
+func eachReelecting(wrong func(v sim.View, id sim.NodeID, p *Process) string) func(sim.View) sim.Verdict {
+	return func(v sim.View) sim.Verdict {
 		for i := range v.N() {
 			id := sim.NodeID(i)
-			p := process(v, id)
-			if !p.params.Reelect || v.Health(id) == sim.Crashed || p.Elect.Electing || p.Coordinator == p.Elect.Leader {
-				continue
+			if p := process(v, id); p.params.Reelect && v.Health(id) != sim.Crashed {
+				if detail := wrong(v, id, p); detail != "" {
+					return sim.Verdict{Detail: detail}
+				}
 			}
-			return sim.Verdict{Detail: fmt.Sprintf("%s's election named %s, but %s follows %s", v.Name(id), nameOr(v, p.Elect.Leader), v.Name(id), nameOr(v, p.Coordinator))}
 		}
 		return sim.Verdict{OK: true}
-	},
+	}
 }
 
 // nameOr names a process, or says nobody.
