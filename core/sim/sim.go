@@ -48,6 +48,18 @@ const None = -1
 // Number is the process's number as people read and write it: 1 .. n.
 func (id NodeID) Number() int { return int(id) + 1 }
 
+// Namer names processes: an Env in a step, a View in a check.
+type Namer interface{ Name(id NodeID) string }
+
+// NameOrNobody is process id's name, or "nobody" for None: for a belief
+// or a field that may name no process.
+func NameOrNobody(n Namer, id NodeID) string {
+	if id == None {
+		return "nobody"
+	}
+	return n.Name(id)
+}
+
 // Time is simulated time in ticks.
 type Time int64
 

@@ -98,6 +98,10 @@ func TestNamesAndNumbers(t *testing.T) {
 	assert.Equal(t, 1, NodeID(0).Number(), "people count processes from 1")
 	assert.Equal(t, []string{"1", "2"}, (&Spec{DefaultNames: NumberNames}).Names(2))
 	assert.Equal(t, []string{"A", "B"}, (&Spec{}).Names(2))
+	var e Env
+	e.Reset(Context{Self: 0, Names: []string{"A", "B"}})
+	assert.Equal(t, "B", NameOrNobody(&e, 1))
+	assert.Equal(t, "nobody", NameOrNobody(&e, None), "a field that names no process")
 }
 
 func TestPhaseText(t *testing.T) {

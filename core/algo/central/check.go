@@ -140,7 +140,7 @@ var gathers = sim.Invariant{
 		_, armed := v.Timer(id, timerCollect)
 		switch {
 		case p.Collecting && p.Coordinator != id:
-			return fmt.Sprintf("%s gathers requests to grant, but it follows %s", v.Name(id), nameOr(v, p.Coordinator))
+			return fmt.Sprintf("%s gathers requests to grant, but it follows %s", v.Name(id), sim.NameOrNobody(v, p.Coordinator))
 		case p.Collecting && !armed:
 			return fmt.Sprintf("%s gathers the requests as a new coordinator, but its timer %q is not armed: it would grant nothing for ever", v.Name(id), timerCollect)
 		case !p.Collecting && armed:
@@ -163,7 +163,7 @@ var follows = sim.Invariant{
 		if p.Elect.Electing || p.Coordinator == p.Elect.Leader {
 			return ""
 		}
-		return fmt.Sprintf("%s's election named %s, but %s follows %s", v.Name(id), nameOr(v, p.Elect.Leader), v.Name(id), nameOr(v, p.Coordinator))
+		return fmt.Sprintf("%s's election named %s, but %s follows %s", v.Name(id), sim.NameOrNobody(v, p.Elect.Leader), v.Name(id), sim.NameOrNobody(v, p.Coordinator))
 	}),
 }
 
@@ -182,12 +182,4 @@ func eachReelecting(wrong func(v sim.View, id sim.NodeID, p *Process) string) fu
 		}
 		return sim.Verdict{OK: true}
 	}
-}
-
-// nameOr names a process, or says nobody.
-func nameOr(v sim.View, id sim.NodeID) string {
-	if id == sim.None {
-		return "nobody"
-	}
-	return v.Name(id)
 }

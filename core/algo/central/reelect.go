@@ -68,7 +68,7 @@ func (p *Process) reelectTimer(env *sim.Env, tag string) bool {
 	case timerCollect:
 		p.Collecting = false
 		if p.Holder != sim.None || len(p.Queue) == 0 {
-			env.Explain("%s has heard the requests of those that follow it; the section is %s", me, map[bool]string{true: "held by " + p.holderName(env), false: "free and nobody waits"}[p.Holder != sim.None])
+			env.Explain("%s has heard the requests of those that follow it; the section is %s", me, map[bool]string{true: "held by " + sim.NameOrNobody(env, p.Holder), false: "free and nobody waits"}[p.Holder != sim.None])
 			return true
 		}
 		next := p.Queue[0]
@@ -83,13 +83,6 @@ func (p *Process) reelectTimer(env *sim.Env, tag string) bool {
 		return false
 	}
 	return true
-}
-
-func (p *Process) holderName(env *sim.Env) string {
-	if p.Holder == sim.None {
-		return "nobody"
-	}
-	return env.Name(p.Holder)
 }
 
 // reelectDeliver handles PING, PONG and the election's messages; it

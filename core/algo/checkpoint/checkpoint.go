@@ -211,7 +211,7 @@ func newProcs(names []string, raw json.RawMessage) ([]sim.Node, error) {
 }
 
 // label names checkpoint id of a process: "c2.1".
-func label(env interface{ Name(sim.NodeID) string }, id sim.NodeID, k int) string {
+func label(env sim.Namer, id sim.NodeID, k int) string {
 	return string(appendLabel(nil, env.Name(id), k))
 }
 

@@ -256,7 +256,7 @@ func findCycle(waits [][]bool) []sim.NodeID {
 }
 
 // cycleText writes a cycle as "1 → 2 → 3 → 1".
-func cycleText(env interface{ Name(sim.NodeID) string }, cycle []sim.NodeID) string {
+func cycleText(env sim.Namer, cycle []sim.NodeID) string {
 	parts := make([]string, 0, len(cycle)+1)
 	for _, id := range cycle {
 		parts = append(parts, env.Name(id))

@@ -241,28 +241,21 @@ var Agreement = sim.Invariant{
 		if len(order) > 1 {
 			parts := make([]string, len(order))
 			for i, l := range order {
-				parts[i] = strings.Join(leaders[l], ", ") + " follow " + nameOf(v, l)
+				parts[i] = strings.Join(leaders[l], ", ") + " follow " + sim.NameOrNobody(v, l)
 			}
 			return sim.Verdict{Detail: "the elections are over but the live processes disagree: " + strings.Join(parts, "; ")}
 		}
 		switch l := order[0]; {
 		case l == highest && !belief(v, l).Leading && check.Steps(v, l) > 0:
-			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", the highest live id, but it does not act as leader"}
+			return sim.Verdict{Detail: "every live process follows " + sim.NameOrNobody(v, l) + ", the highest live id, but it does not act as leader"}
 		case l == highest:
 			return sim.Verdict{OK: true}
 		case l != sim.None && v.Health(l) == sim.Crashed:
 			return sim.Verdict{OK: true} // a crash nobody has noticed yet
 		default:
-			return sim.Verdict{Detail: "every live process follows " + nameOf(v, l) + ", but " + v.Name(highest) + " is the highest live id"}
+			return sim.Verdict{Detail: "every live process follows " + sim.NameOrNobody(v, l) + ", but " + v.Name(highest) + " is the highest live id"}
 		}
 	},
-}
-
-func nameOf(v sim.View, id sim.NodeID) string {
-	if id == sim.None {
-		return "nobody"
-	}
-	return v.Name(id)
 }
 
 // Metrics are the figures every election algorithm reports: the leader
@@ -280,11 +273,11 @@ func Metrics(v sim.View) []sim.Metric {
 		if v.Health(id) == sim.Crashed {
 			continue
 		}
-		beliefs[v.Name(id)] = nameOf(v, b.Leader)
+		beliefs[v.Name(id)] = sim.NameOrNobody(v, b.Leader)
 		switch {
 		case first:
-			leader, first = nameOf(v, b.Leader), false
-		case leader != nameOf(v, b.Leader):
+			leader, first = sim.NameOrNobody(v, b.Leader), false
+		case leader != sim.NameOrNobody(v, b.Leader):
 			agreed = false
 		}
 	}
@@ -302,7 +295,7 @@ func Metrics(v sim.View) []sim.Metric {
 // it follows, then the algorithm's cells; a leader's row is marked.
 func Row(v sim.View, id sim.NodeID, cells ...string) sim.Row {
 	b := belief(v, id)
-	follows := nameOf(v, b.Leader)
+	follows := sim.NameOrNobody(v, b.Leader)
 	switch {
 	case b.Leading:
 		follows = "itself (leads)"
