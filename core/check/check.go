@@ -6,26 +6,69 @@ package check
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
 	"spacetime/core/sim"
 )
 
-// Inconsistent lists the messages that make a cut inconsistent. The cut
-// gives each process a step: the process's events before that step are
-// inside the cut (-1 puts the whole history inside). A message received
-// inside the cut but sent outside it records an effect without its cause.
+// Inside says process p's event at step is inside cut. A cut gives each
+// process a step: the process's events before that step are inside the
+// cut, the step itself outside (-1 puts the whole history inside).
+func Inside(cut []int, p sim.NodeID, step int) bool { return cut[p] < 0 || step < cut[p] }
+
+// StraightCut is the cut at one step for every one of n processes: the
+// world as it stood before that step.
+func StraightCut(n, step int) []int {
+	cut := make([]int, n)
+	for i := range cut {
+		cut[i] = step
+	}
+	return cut
+}
+
+// Inconsistent lists the messages that make a cut inconsistent. A message
+// received inside the cut but sent outside it records an effect without
+// its cause.
 func Inconsistent(v sim.View, cut []int) []int {
-	inside := func(p sim.NodeID, step int) bool { return cut[p] < 0 || step < cut[p] }
 	var bad []int
 	for id := range v.NumSent() {
 		e := v.Envelope(id)
-		if e.RecvStep >= 0 && inside(e.To, e.RecvStep) && !inside(e.From, e.SendStep) {
+		if e.RecvStep >= 0 && Inside(cut, e.To, e.RecvStep) && !Inside(cut, e.From, e.SendStep) {
 			bad = append(bad, id)
 		}
 	}
 	return bad
+}
+
+// SentInside are the messages sent inside cut, in send order: what a
+// check reads to know what the processes had said by a cut (a wait-for
+// graph, the references on their way), off the messages rather than off
+// the processes it judges.
+func SentInside(v sim.View, cut []int) iter.Seq[sim.Envelope] {
+	return func(yield func(sim.Envelope) bool) {
+		end := v.NumSent()
+		if !slices.Contains(cut, -1) {
+			end = v.SentFrom(slices.Max(cut)) // none sent later is inside
+		}
+		for id := range end {
+			if e := v.Envelope(id); Inside(cut, e.From, e.SendStep) && !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// FirstSent is the step at which process from first sent a message of
+// kind whose value is value (the round it starts, say), or -1.
+func FirstSent(v sim.View, from sim.NodeID, kind string, value int64) int {
+	for id := range v.NumSent() {
+		if e := v.Envelope(id); e.From == from && e.Kind == kind && e.Value == value {
+			return e.SendStep
+		}
+	}
+	return -1
 }
 
 // RecordedCutName names the RecordedCuts invariant.

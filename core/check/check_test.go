@@ -123,3 +123,43 @@ func TestCutConsistencyAgainstHappenedBefore(t *testing.T) {
 	assert.Positive(t, inconsistent)
 	t.Logf("%d consistent and %d inconsistent cuts agree with brute force", consistent, inconsistent)
 }
+
+// SentInside reads what a cut holds off the messages: every message sent
+// before its sender's step of the cut, and no other, for cuts with and
+// without a process wholly inside (-1); and a straight cut is one step
+// for every process.
+func TestSentInsideIsWhatTheCutHolds(t *testing.T) {
+	_, r := scenariotest.Run(t, "snapshot-bank")
+	v := r.At(r.Len()).View()
+	rng := rand.New(rand.NewPCG(3, 3))
+	for k := range 60 {
+		cut := make([]int, v.N())
+		for p := range cut {
+			cut[p] = rng.IntN(r.Len()+2) - 1
+		}
+		if k%2 == 0 {
+			cut = check.StraightCut(v.N(), rng.IntN(r.Len()+1))
+		}
+		var want, got []int
+		for id := range v.NumSent() {
+			if e := v.Envelope(id); cut[e.From] < 0 || e.SendStep < cut[e.From] {
+				want = append(want, id)
+			}
+		}
+		for e := range check.SentInside(v, cut) {
+			got = append(got, e.ID)
+		}
+		require.Equal(t, want, got, "cut %v", cut)
+	}
+	assert.Equal(t, []int{7, 7, 7}, check.StraightCut(3, 7))
+	last := v.Envelope(v.NumSent() - 1)
+	first := v.Envelope(0)
+	for id := range v.NumSent() {
+		if e := v.Envelope(id); e.From == last.From && e.Kind == last.Kind && e.Value == last.Value {
+			first = e
+			break
+		}
+	}
+	assert.Equal(t, first.SendStep, check.FirstSent(v, last.From, last.Kind, last.Value))
+	assert.Equal(t, -1, check.FirstSent(v, last.From, "no such kind", last.Value))
+}

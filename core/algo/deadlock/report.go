@@ -135,7 +135,7 @@ var foundDeadlock = sim.Invariant{
 			if start < 0 {
 				continue
 			}
-			if cycle := cycleIn(waitsBefore(v, start)); len(cycle) > 0 {
+			if cycle := cycleIn(waitsAtCut(v, check.StraightCut(v.N(), start))); len(cycle) > 0 {
 				return sim.Verdict{Detail: fmt.Sprintf("%s announced no deadlock in detection %d, but %s was a deadlock when the detection started (step %d), and a deadlock stays",
 					v.Name(initiator), a.Group, cycleText(v, cycle), start+1)}
 			}
@@ -162,23 +162,7 @@ func detectionStart(v sim.View, initiator sim.NodeID, round int) int {
 	if at := v.AnnotationStep(initiator, RoleRecorded, round); at >= 0 {
 		return at
 	}
-	for id := range v.NumSent() {
-		e := v.Envelope(id)
-		if e.From == initiator && e.Kind == KindAsk && e.Value == int64(round) {
-			return e.SendStep
-		}
-	}
-	return -1
-}
-
-// waitsBefore is the wait-for graph before step s, read off the messages
-// rather than the processes (see waitsAtCut): a straight cut.
-func waitsBefore(v sim.View, s int) [][]bool {
-	cut := make([]int, v.N())
-	for i := range cut {
-		cut[i] = s
-	}
-	return waitsAtCut(v, cut)
+	return check.FirstSent(v, initiator, KindAsk, int64(round))
 }
 
 // cycleIn finds a cycle in the graph whose edges are waits[i][j], or nil.
@@ -539,11 +523,7 @@ var verdictOfTheCut = sim.Invariant{
 func waitsAtCut(v sim.View, cut []int) [][]bool {
 	n := v.N()
 	asked, answered := make([]int, n*n), make([]int, n*n)
-	for id := range v.SentFrom(slices.Max(cut)) { // none made later is inside
-		e := v.Envelope(id)
-		if e.SendStep >= cut[e.From] {
-			continue
-		}
+	for e := range check.SentInside(v, cut) {
 		switch e.Kind {
 		case KindRequest:
 			asked[int(e.From)*n+int(e.To)]++

@@ -170,14 +170,8 @@ func checkCut(v sim.View, k int, bySnapshot bool) (cut []int, byAsking bool) {
 	if bySnapshot {
 		return v.AnnotationSteps(RoleRecorded, k), false
 	}
-	for id := range v.NumSent() {
-		if e := v.Envelope(id); e.From == Owner && e.Kind == KindAsk && e.Value == int64(k) {
-			cut = make([]int, v.N())
-			for i := range cut {
-				cut[i] = e.SendStep
-			}
-			return cut, true
-		}
+	if asked := check.FirstSent(v, Owner, KindAsk, int64(k)); asked >= 0 {
+		return check.StraightCut(v.N(), asked), true
 	}
 	return nil, true
 }
@@ -191,12 +185,11 @@ func referenceAt(v sim.View, cut []int) string {
 			return v.Name(sim.NodeID(i)) + " held a reference"
 		}
 	}
-	for id := range v.SentFrom(slices.Max(cut)) { // none made later is inside
-		e := v.Envelope(id)
-		if e.Kind != KindRef || e.SendStep >= cut[e.From] || e.DropStep >= 0 {
+	for e := range check.SentInside(v, cut) {
+		if e.Kind != KindRef || e.DropStep >= 0 {
 			continue
 		}
-		if e.RecvStep < 0 || e.RecvStep >= cut[e.To] {
+		if e.RecvStep < 0 || !check.Inside(cut, e.To, e.RecvStep) {
 			return fmt.Sprintf("a REF from %s to %s was on its way", v.Name(e.From), v.Name(e.To))
 		}
 	}
