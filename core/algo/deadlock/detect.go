@@ -36,6 +36,12 @@ func nextRound(seen int, self sim.NodeID, n int) int {
 	return r + (int(self)-(r-1)%n+n)%n
 }
 
+// latestRound is the highest detection number up to highest that is
+// self's own (see nextRound), or one below 1 when none is.
+func latestRound(highest int, self sim.NodeID, n int) int {
+	return highest - (highest-1-int(self)+n)%n
+}
+
 // record records the process's waits for detection x and sends its
 // markers. The annotations that make the detection's cut are grouped by
 // its number (see nextRound).

@@ -122,33 +122,47 @@ const (
 var foundDeadlock = sim.Invariant{
 	Name: FoundName,
 	Help: "a detection that announces no deadlock started when the wait-for graph had no cycle: a deadlock stays, so one there at the start is on the detection's cut",
-	Check: func(v sim.View) sim.Verdict {
+	Check: eachVerdict(func(v sim.View, initiator sim.NodeID, round int) string {
+		if len(proc(v, initiator).Cycle) > 0 {
+			return ""
+		}
+		start := detectionStart(v, initiator, round)
+		if start < 0 {
+			return ""
+		}
+		if cycle := cycleIn(waitsAtCut(v, check.StraightCut(v.N(), start))); len(cycle) > 0 {
+			return fmt.Sprintf("%s announced no deadlock in detection %d, but %s was a deadlock when the detection started (step %d), and a deadlock stays",
+				v.Name(initiator), round, cycleText(v, cycle), start+1)
+		}
+		return ""
+	}),
+}
+
+// eachVerdict is a check of the verdicts announced at the step just
+// taken: wrong says what is wrong with the verdict of detection round,
+// which initiator announced ("" for nothing), and the check fails at the
+// first.
+func eachVerdict(wrong func(v sim.View, initiator sim.NodeID, round int) string) func(sim.View) sim.Verdict {
+	return func(v sim.View) sim.Verdict {
 		for _, a := range v.LastAnnotations() {
 			if a.Role != RoleVerdict {
 				continue
 			}
-			initiator := announcer(v, a.Group)
-			if initiator < 0 || len(proc(v, initiator).Cycle) > 0 {
-				continue
-			}
-			start := detectionStart(v, initiator, a.Group)
-			if start < 0 {
-				continue
-			}
-			if cycle := cycleIn(waitsAtCut(v, check.StraightCut(v.N(), start))); len(cycle) > 0 {
-				return sim.Verdict{Detail: fmt.Sprintf("%s announced no deadlock in detection %d, but %s was a deadlock when the detection started (step %d), and a deadlock stays",
-					v.Name(initiator), a.Group, cycleText(v, cycle), start+1)}
+			if initiator := announcer(v, a.Group); initiator >= 0 {
+				if detail := wrong(v, initiator, a.Group); detail != "" {
+					return sim.Verdict{Detail: detail}
+				}
 			}
 		}
 		return sim.Verdict{OK: true}
-	},
+	}
 }
 
 // announcer is the process that announced detection round's verdict at
 // the step just taken, or None.
 func announcer(v sim.View, round int) sim.NodeID {
-	for i, s := range v.AnnotationSteps(RoleVerdict, round) {
-		if s == v.Steps()-1 {
+	for i := range v.N() {
+		if v.AnnotationStep(sim.NodeID(i), RoleVerdict, round) == v.Steps()-1 {
 			return sim.NodeID(i)
 		}
 	}
@@ -256,7 +270,7 @@ var comesToAVerdict = sim.Invariant{
 		n := v.N()
 		for i := range n {
 			id := sim.NodeID(i)
-			r := rounds - (rounds-1-i%n+n)%n
+			r := latestRound(rounds, id, n)
 			if r < 1 || v.Health(id) == sim.Crashed || only && id != stepped || proc(v, id).inDetection(r) {
 				continue // none yet, or under way (held up by a process that is down)
 			}
@@ -474,47 +488,36 @@ func (p *Process) detecting(self sim.NodeID) bool {
 var verdictOfTheCut = sim.Invariant{
 	Name: CutName,
 	Help: "a snapshot detection draws the wait-for graph on its cut, read off the REQUESTs and REPLYs on either side of it, and announces a deadlock exactly when that graph has a cycle, the cycle it announces in it",
-	Check: func(v sim.View) sim.Verdict {
-		for _, a := range v.LastAnnotations() {
-			if a.Role != RoleVerdict {
-				continue
-			}
-			initiator := announcer(v, a.Group)
-			if initiator < 0 {
-				continue
-			}
-			if said := proc(v, initiator).Verdict; !strings.HasPrefix(said, fmt.Sprintf("detection %d: ", a.Group)) {
-				return sim.Verdict{Detail: fmt.Sprintf("%s announced detection %d's verdict, but its field says %q", v.Name(initiator), a.Group, said)}
-			}
-			if proc(v, initiator).params.Naive {
-				continue
-			}
-			cut := v.AnnotationSteps(RoleRecorded, a.Group)
-			if i := slices.Index(cut, -1); i >= 0 {
-				return sim.Verdict{Detail: fmt.Sprintf("%s announced detection %d's verdict, but %s is not drawn on its cut", v.Name(initiator), a.Group, v.Name(sim.NodeID(i)))}
-			}
-			waits := waitsAtCut(v, cut)
-			drawn := proc(v, initiator).Graph
-			for i := range waits {
-				for j := range waits[i] {
-					if i < len(drawn) && j < len(drawn[i]) && drawn[i][j] != waits[i][j] {
-						return sim.Verdict{Detail: fmt.Sprintf("%s drew detection %d's graph with %s %s for %s, but on its cut %s", v.Name(initiator), a.Group, v.Name(sim.NodeID(i)), map[bool]string{true: "waiting", false: "not waiting"}[drawn[i][j]], v.Name(sim.NodeID(j)), map[bool]string{true: "it waited", false: "it did not wait"}[waits[i][j]])}
-					}
-				}
-			}
-			announced, there := proc(v, initiator).Cycle, cycleIn(waits)
-			if len(announced) == 0 && len(there) > 0 {
-				return sim.Verdict{Detail: fmt.Sprintf("%s announced no deadlock in detection %d, but its cut holds the cycle %s", v.Name(initiator), a.Group, cycleText(v, there))}
-			}
-			for k, from := range announced {
-				to := announced[(k+1)%len(announced)]
-				if !waits[from][to] {
-					return sim.Verdict{Detail: fmt.Sprintf("%s announced the deadlock %s in detection %d, but on its cut %s did not wait for %s", v.Name(initiator), cycleText(v, announced), a.Group, v.Name(from), v.Name(to))}
+	Check: eachVerdict(func(v sim.View, initiator sim.NodeID, round int) string {
+		p := proc(v, initiator)
+		if !strings.HasPrefix(p.Verdict, fmt.Sprintf("detection %d: ", round)) {
+			return fmt.Sprintf("%s announced detection %d's verdict, but its field says %q", v.Name(initiator), round, p.Verdict)
+		}
+		if p.params.Naive {
+			return ""
+		}
+		cut := v.AnnotationSteps(RoleRecorded, round)
+		if i := slices.Index(cut, -1); i >= 0 {
+			return fmt.Sprintf("%s announced detection %d's verdict, but %s is not drawn on its cut", v.Name(initiator), round, v.Name(sim.NodeID(i)))
+		}
+		waits := waitsAtCut(v, cut)
+		for i := range min(len(waits), len(p.Graph)) {
+			for j := range min(len(waits[i]), len(p.Graph[i])) {
+				if p.Graph[i][j] != waits[i][j] {
+					return fmt.Sprintf("%s drew detection %d's graph with %s %s for %s, but on its cut %s", v.Name(initiator), round, v.Name(sim.NodeID(i)), map[bool]string{true: "waiting", false: "not waiting"}[p.Graph[i][j]], v.Name(sim.NodeID(j)), map[bool]string{true: "it waited", false: "it did not wait"}[waits[i][j]])
 				}
 			}
 		}
-		return sim.Verdict{OK: true}
-	},
+		if there := cycleIn(waits); len(p.Cycle) == 0 && len(there) > 0 {
+			return fmt.Sprintf("%s announced no deadlock in detection %d, but its cut holds the cycle %s", v.Name(initiator), round, cycleText(v, there))
+		}
+		for k, from := range p.Cycle {
+			if to := p.Cycle[(k+1)%len(p.Cycle)]; !waits[from][to] {
+				return fmt.Sprintf("%s announced the deadlock %s in detection %d, but on its cut %s did not wait for %s", v.Name(initiator), cycleText(v, p.Cycle), round, v.Name(from), v.Name(to))
+			}
+		}
+		return ""
+	}),
 }
 
 // waitsAtCut is the wait-for graph on a cut (each process's recording
