@@ -237,11 +237,12 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 			}
 			p.release(env, Ask{From: ev.From, N: ev.Msg.Value})
 		case KindGrant:
+			waited := ev.Msg.Value == p.Asked && p.State == mutex.Wanting
 			switch {
 			case ev.Msg.Value == p.Asked && p.State == mutex.InCS:
 				env.Explain("%s gets a copy of the GRANT it holds the section by: it ignores it", me)
 				return
-			case ev.Msg.Value != p.Asked || p.State != mutex.Wanting || ev.From != p.Coordinator:
+			case !waited || ev.From != p.Coordinator:
 				// a copy of an old GRANT, one for a request it forgot in a
 				// crash, or one from a coordinator it no longer follows
 				// (which the one it follows does not know of, and may grant
@@ -251,15 +252,15 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 				// counts it: a process recovering with re-election knows
 				// no coordinator yet
 				p.send(env, ev.From, KindRelease, ev.Msg.Value)
-				if ev.From != p.Coordinator && ev.Msg.Value == p.Asked && p.State == mutex.Wanting {
-					follows := "knows no coordinator yet"
-					if p.Coordinator != sim.None {
-						follows = "follows " + env.Name(p.Coordinator)
-					}
-					env.Explain("%s gets a GRANT from %s, which is no longer its coordinator (it %s): it hands it back with RELEASE", me, env.Name(ev.From), follows)
+				if !waited {
+					env.Explain("%s gets a GRANT for its request #%d, which it is not waiting for (it is %s): it hands it back with RELEASE", me, ev.Msg.Value, p.State)
 					return
 				}
-				env.Explain("%s gets a GRANT for its request #%d, which it is not waiting for (it is %s): it hands it back with RELEASE", me, ev.Msg.Value, p.State)
+				follows := "knows no coordinator yet"
+				if p.Coordinator != sim.None {
+					follows = "follows " + env.Name(p.Coordinator)
+				}
+				env.Explain("%s gets a GRANT from %s, which is no longer its coordinator (it %s): it hands it back with RELEASE", me, env.Name(ev.From), follows)
 				return
 			}
 			p.Enter(env)
