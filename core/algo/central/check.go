@@ -126,7 +126,7 @@ var watches = sim.Invariant{
 }
 
 // GathersName names the gathers invariant.
-const GathersName = "a new coordinator gathers requests for params.wait ticks"
+const GathersName = "only a coordinator gathers requests, and on its timer"
 
 // gathers holds a new coordinator to the wait it announces: it gathers
 // the requests (grants nothing) exactly while its timer for the end of
