@@ -27,8 +27,10 @@ import (
 //
 // The earliest request in the system is never refused a vote for good,
 // so no wait-for cycle lasts. Like Maekawa's paper, it assumes FIFO
-// channels: an INQUIRE that overtakes the vote it asks about finds no
-// vote to give back, and a cycle can then last.
+// channels that deliver each message once: an INQUIRE that overtakes the
+// vote it asks about finds no vote to give back, and a cycle can then
+// last; a copy of a vote that comes after its requester gave it back is
+// counted as the vote given again.
 
 // before says a's stamp comes before b's: the clock, then the id.
 func (a Ask) before(b Ask) bool {

@@ -96,6 +96,10 @@ var Spec = &sim.Spec{
 			{Invariant: VotesName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a member that crashes forgets its vote, and a vote the network loses is nowhere"},
 			{Invariant: CycleName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a vote or a request the network loses, or held by a crashed member, never comes: the wait is on nothing"},
 			{Invariant: CycleName, When: InquireSwitch.Param, Faults: []string{"fifo"}, Why: "INQUIRE and YIELD assume FIFO channels: a vote that overtakes, or is overtaken by, the INQUIRE or YIELD it is about leaves a member's vote where no waiting process holds it"},
+			{Invariant: VotesName, When: InquireSwitch.Param, Faults: copied, Why: copiedWhy},
+			{Invariant: mutex.SafetyName, When: InquireSwitch.Param, Faults: copied, Why: copiedWhy},
+			{Invariant: mutex.DeadlockName, When: InquireSwitch.Param, Faults: copied, Why: copiedWhy},
+			{Invariant: CycleName, When: InquireSwitch.Param, Faults: copied, Why: copiedWhy},
 		},
 	},
 	Figures: sim.FigureSpec{
@@ -105,6 +109,17 @@ var Spec = &sim.Spec{
 		Formula:  formula,
 	},
 }
+
+// copied is the fault that breaks INQUIRE's version, and copiedWhy says
+// how: a vote and its copy carry the same request number, so a copy that
+// comes after its requester gave the vote back is counted as a vote the
+// member gave again. The version assumes each message arrives once (the
+// seed's own version ignores the copy: it never gives a vote back while
+// it waits).
+var (
+	copied    = []string{"duplicate"}
+	copiedWhy = "with INQUIRE, a network's copy of a vote that arrives after its requester gave the vote back (YIELD) is counted as a vote given again, while the member votes for another: two processes can count one vote, and a wait-for cycle can last; INQUIRE and YIELD assume each message arrives once"
+)
 
 // Ask is a request as a member of a set sees it: who, and its number;
 // with params.inquire also its Lamport timestamp, and whether this member
