@@ -368,6 +368,7 @@ func (v *view) AnnotationSteps(role string, group int) []int {
 func (v *view) LastStep() (sim.NodeID, sim.Event, bool) {
 	return v.w.stepped, v.w.steppedEv, v.w.stepped != sim.None
 }
+
 func (v *view) DrawnBefore(id sim.NodeID, role string, group, step int) bool {
 	flips := v.r.flipSteps(role, group)
 	if flips == nil || int(id) < 0 || int(id) >= len(flips) {

@@ -554,7 +554,8 @@ type View interface {
 	// DrawnBefore is Drawn as it stood before a step (after the steps
 	// before it): whether the interval was open on the process at a cut
 	// through its history, or when something began. The engine indexes
-	// intervals as they are made: it costs one lookup.
+	// intervals as they are made: it costs a binary search of the steps
+	// at which the process's interval opened or closed.
 	DrawnBefore(id NodeID, role string, group, step int) bool
 	// Steps is the number of steps taken so far.
 	Steps() int
