@@ -208,8 +208,7 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		p.look(env)
 		env.Explain("%s boots with history up to zxid %d and looks for a leader: round %d, it votes for itself and sends its vote to everyone", me, p.Zxid, p.Round)
 	case sim.Recover:
-		p.Forget(env)
-		p.State, p.Leader = Looking, sim.None
+		p.Forget(env) // a crash ended what was drawn
 		p.look(env)
 		env.Explain("%s recovers with its history (zxid %d) and looks for a leader again: round %d, a vote for itself to everyone", me, p.Zxid, p.Round)
 	case sim.Command:
@@ -229,12 +228,14 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 	}
 }
 
-// look starts a new round, voting for itself.
+// look starts a new round, voting for itself: a looking server follows
+// nobody, and a leader that looks no longer leads.
 func (p *Process) look(env *sim.Env) {
 	if p.State != Looking || !p.Electing {
+		p.Forget(env)
 		p.Begin(env)
 	}
-	p.State = Looking
+	p.State, p.Leader = Looking, sim.None
 	p.Round++
 	p.Vote = Vote{Leader: env.Self(), Zxid: p.Zxid}
 	p.forgetRound()
@@ -412,21 +413,29 @@ func (p *Process) outOfElection(env *sim.Env, from sim.NodeID, h heard) {
 	me, who, leader := env.Name(env.Self()), env.Name(from), env.Name(h.Vote.Leader)
 	p.hear(from, h)
 	var naming []sim.NodeID
+	round := max(p.Round, h.Round)
 	for q, ok := range p.Known {
 		if ok && p.Heard[q].State != Looking && p.Heard[q].Vote.Leader == h.Vote.Leader {
 			naming = append(naming, sim.NodeID(q))
+			round = max(round, p.Heard[q].Round)
 		}
 	}
 	if len(naming)+1 < quorum(env.N()) {
-		env.Explain("%s hears that %s, %s, %s %s; it needs a quorum naming one leader", me, who, h.State, verb(h), leader)
+		// a settled server in this round that votes as this one does
+		// counts in its tally too
+		env.Explain("%s hears that %s, %s, %s %s; it needs a quorum naming one leader%s", me, who, h.State, verb(h), leader, p.tally(env))
 		return
 	}
 	p.cancelFinalize(env)
-	p.Round = max(p.Round, h.Round)
+	p.Round = round // the latest of the quorum's, so that it answers as they do
 	p.Vote = h.Vote
 	p.ElectedBy = append(naming, env.Self())
 	p.decide(env, h.Vote.Leader)
-	env.Explain("%s hears that %s, %s, %s %s: with itself, a quorum (%s) names %s, and it follows", me, who, h.State, verb(h), leader, env.NameList(p.ElectedBy), leader)
+	then := "it follows"
+	if p.Leading {
+		then = "it leads again"
+	}
+	env.Explain("%s hears that %s, %s, %s %s: with itself, a quorum (%s) names %s, and %s", me, who, h.State, verb(h), leader, env.NameList(p.ElectedBy), leader, then)
 }
 
 func verb(h heard) string {
