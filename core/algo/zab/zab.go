@@ -102,10 +102,11 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{latestHistory, highestID, oneLeaderPerRound, election.Drawn, finishes},
+		Invariants: []sim.Invariant{latestHistory, highestID, oneLeaderPerRound, election.Drawn, finishes, votes, waits, settledRule, sends},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneLeaderName, Faults: []string{"delay", "drop", "cut", "partition", "pause", "crash", "recover", "duplicate", "fifo", "skew", "drift"}, Why: "the election only proposes a leader: a server whose finalize wait ends before a better vote reaches it (a message slower than the wait, a clock that runs fast) settles on a quorum whose votes moved on, beside the better candidate in the same round, until ZAB's next phase, where a leader needs a quorum of followers to accept its epoch, which is not run here"},
 			{Invariant: finishesName, Faults: []string{"drop", "cut", "partition", "crash", "fifo"}, Why: "a server sends its vote only when it changes and answers only what it hears, never again on a timeout (ZooKeeper's do): a vote lost, or one a crashed server never sends, can leave a server looking for ever; and ZooKeeper's servers talk over TCP: without FIFO channels an earlier vote that arrives after a later one from the same server overwrites it, and the quorum a server waited on can vanish when its wait ends"},
+			{Invariant: WaitsName, Faults: []string{"fifo", "duplicate"}, Why: "an earlier vote that arrives after a later one from the same server (channels without FIFO, or the network's copy) overwrites it: the quorum a server waits on can shrink under its wait, which then ends without settling, or form again with no vote that starts a wait; ZooKeeper's servers talk over TCP"},
 			{Invariant: latestHistoryName, Faults: []string{"delay", "drop", "cut", "partition", "pause", "crash", "recover", "skew", "drift"}, Why: "a server kept out of an election (cut off, down, slow, or settled on by a wait that a fast clock ended early) may hold transactions the elected quorum does not: it rejoins the settled leader as a follower, and a leader that looks again takes back its lead from the servers that follow it. Those transactions were never accepted by a quorum, and ZAB's next phase, not run here, has the leader truncate them"},
 			{Invariant: highestIDName, Faults: []string{"delay", "drop", "cut", "partition", "pause", "crash", "recover", "skew", "drift"}, Why: "as for the latest history: a server kept out of an election rejoins the settled leader as a follower, whatever its id"},
 		},

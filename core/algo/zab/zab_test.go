@@ -120,3 +120,79 @@ func TestBadParams(t *testing.T) {
 		assert.Contains(t, err.Error(), want, params)
 	}
 }
+
+// Servers that look again while the others still follow 4: 1 rejoins
+// in round 2, then 4, the leader, and 3 look. 4 stops leading while it
+// looks, and takes its lead back when a quorum names it; 3 counts 1's
+// answer (1 follows 4, in 3's round) toward its vote for 4 and waits to
+// settle. Before, a settled server's vote made a quorum that nobody
+// waited on, and a leader that looked was still drawn leading.
+func TestAServerThatLooksAgainRejoinsItsLeader(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "zab-election", "n": 4,
+		"script": [{"at": 17, "node": 1, "command": "start-election"}, {"at": 29, "node": 4, "command": "start-election"}, {"at": 30, "node": 3, "command": "start-election"}],
+		"until": {"quiescent": true}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, "4", algotest.Metrics(r)["leader"])
+	all := algotest.Captions(r)
+	assert.Contains(t, all, "4 hears that 2, following, follows 4: with itself, a quorum (1, 2, 4) names 4, and it leads again")
+	assert.Contains(t, all, "3 hears that 1, following, follows 4; it needs a quorum naming one leader. A quorum (1, 3, 4) votes for 4: it waits 7 ticks")
+	looked := false
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		if four := v.Node(3).(*zab.Process); four.State == zab.Looking && four.Round == 2 {
+			looked = true
+			assert.False(t, four.Leading, "step %d: 4 looks, and still leads", k)
+		}
+	}
+	assert.True(t, looked)
+}
+
+// The checks of a server's own rules, each shown a server whose state
+// breaks it in the lesson's run: a vote worse than its own history, a
+// wait it does not know of, a quorum of one, a NOTIFICATION that does
+// not carry its round.
+func TestTheRulesChecksNameAServerThatBreaksThem(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict {
+		i := slices.IndexFunc(zab.Spec.Checks.Invariants, func(inv sim.Invariant) bool { return inv.Name == name })
+		require.GreaterOrEqual(t, i, 0, name)
+		return zab.Spec.Checks.Invariants[i].Check(v)
+	}
+	_, r := scenariotest.Run(t, "zab-election")
+	broke := map[string]bool{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		p := v.Node(id).(*zab.Process)
+		for _, name := range []string{zab.VotesName, zab.WaitsName, zab.SettledName, zab.SendsName} {
+			require.True(t, check(v, name).OK, "step %d: %s", k, name)
+		}
+		switch {
+		case p.State == zab.Looking && !broke[zab.VotesName]:
+			vote := p.Vote
+			p.Vote = zab.Vote{Leader: id, Zxid: p.Zxid - 1}
+			assert.Contains(t, check(v, zab.VotesName).Detail, "worse than its own history")
+			p.Vote = vote
+			broke[zab.VotesName] = true
+		case p.State == zab.Looking && !broke[zab.WaitsName]:
+			p.Finalizing = !p.Finalizing
+			assert.Contains(t, check(v, zab.WaitsName).Detail, "believes")
+			p.Finalizing = !p.Finalizing
+			broke[zab.WaitsName] = true
+		case p.State != zab.Looking && !broke[zab.SettledName]:
+			by := p.ElectedBy
+			p.ElectedBy = []sim.NodeID{id}
+			assert.Contains(t, check(v, zab.SettledName).Detail, "a quorum is 2")
+			p.ElectedBy = by
+			broke[zab.SettledName] = true
+		case ev.Kind == sim.Init && !broke[zab.SendsName]:
+			p.Round++
+			assert.Contains(t, check(v, zab.SendsName).Detail, "a NOTIFICATION of round 1")
+			p.Round--
+			broke[zab.SendsName] = true
+		}
+	}
+	assert.Len(t, broke, 4)
+}
