@@ -64,7 +64,7 @@ const VotesName = "a looking server votes for the best vote it heard in its roun
 // took one that is not better, settles on a leader the others do not.
 var votes = sim.Invariant{
 	Name: VotesName,
-	Help: "a looking server's vote is at least its own history, no vote it heard from a looking server in its round beats it, it has heard of no later round, and its own vote counts in its round",
+	Help: "a looking server's vote is at least its own history, no vote it heard from a looking server in its round beats it, it has heard of no later round, and its own vote and every vote of its round it hears count in its round",
 	Check: func(v sim.View) sim.Verdict {
 		return stepped(v, func(id sim.NodeID, p *Process) string {
 			if p.State != Looking {
@@ -76,6 +76,11 @@ var votes = sim.Invariant{
 			}
 			if !p.Known[id] || p.Heard[id] != (heard{Round: p.Round, Vote: p.Vote, State: Looking}) {
 				return fmt.Sprintf("%s votes for %s in round %d, but does not count its own vote so in its round", me, p.Vote, p.Round)
+			}
+			if _, ev, _ := v.LastStep(); ev.Kind == sim.Deliver && ev.Msg.Kind == KindNotification && len(ev.Msg.Data) == 3 && ev.Msg.Data[2] == 0 && ev.Msg.Value == p.Round {
+				if h := p.Heard[ev.From]; !p.Known[ev.From] || h.Round != ev.Msg.Value || h.Vote != (Vote{Leader: sim.NodeID(ev.Msg.Data[0]), Zxid: ev.Msg.Data[1]}) {
+					return fmt.Sprintf("%s heard %s's vote of its round %d, and did not count it", me, v.Name(ev.From), p.Round)
+				}
 			}
 			for q, known := range p.Known {
 				h := p.Heard[q]
@@ -184,18 +189,19 @@ func settledAs(v sim.View, p *Process) string {
 }
 
 // SendsName names the sends invariant.
-const SendsName = "a server sends its vote as it stands, answers a server behind it, and looks anew when told"
+const SendsName = "a server sends its vote as it stands, and to everyone when it changes; answers a server behind it; looks anew when told"
 
 // sends holds a server to what it sends and to what it is told: a
 // NOTIFICATION carries its sender's round, vote and state as the step
-// left them; a server answers a looking server that is behind it (one
+// left them, and goes to everyone only when the vote is new (else the
+// servers send each other the same vote for ever); a server answers a looking server that is behind it (one
 // in an earlier round, or any, once it has settled), the way a server
 // that rejoins learns the leader; and a server that recovers or is told
 // its leader is gone looks for a leader in a round later than any it
 // voted in.
 var sends = sim.Invariant{
 	Name: SendsName,
-	Help: "every NOTIFICATION carries its sender's round, vote and state; a server answers a looking server in an earlier round, or any once settled; a server that recovers or loses its leader looks in a new, later round",
+	Help: "every NOTIFICATION carries its sender's round, vote and state, and a vote goes to everyone only when it is new; a server answers a looking server in an earlier round, or any once settled; a server that recovers or loses its leader looks in a new, later round",
 	Check: func(v sim.View) sim.Verdict {
 		id, ev, ok := v.LastStep()
 		if !ok {
@@ -203,13 +209,27 @@ var sends = sim.Invariant{
 		}
 		p, me := server(v, id), v.Name(id)
 		word := int64(slices.Index(states[:], p.State))
-		for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
+		now, sent := v.SentFrom(v.Steps()-1), 0
+		for m := now; m < v.NumSent(); m++ {
 			e := v.Envelope(m)
-			if e.From != id || e.Kind != KindNotification {
+			if e.From != id || e.Kind != KindNotification || e.Original != e.ID {
 				continue
 			}
 			if e.Value != p.Round || !slices.Equal(e.Data, []int64{int64(p.Vote.Leader), p.Vote.Zxid, word}) {
 				return sim.Verdict{Detail: fmt.Sprintf("%s, %s in round %d with a vote for %s, sent %s a NOTIFICATION of round %d carrying %v", me, p.State, p.Round, p.Vote, v.Name(e.To), e.Value, e.Data)}
+			}
+			sent++
+		}
+		// a vote goes to everyone when it is new: a server's last
+		// NOTIFICATION before (to anyone) carried its vote then
+		if sent >= v.N()-1 && ev.Kind == sim.Deliver {
+			for m := now - 1; m >= 0; m-- {
+				if e := v.Envelope(m); e.From == id && e.Kind == KindNotification && e.Original == e.ID {
+					if e.Value == p.Round && slices.Equal(e.Data, []int64{int64(p.Vote.Leader), p.Vote.Zxid, word}) {
+						return sim.Verdict{Detail: fmt.Sprintf("%s sent its vote for %s in round %d to everyone again, unchanged", me, p.Vote, p.Round)}
+					}
+					break
+				}
 			}
 		}
 		switch {

@@ -209,7 +209,6 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		p.look(env)
 		env.Explain("%s boots with history up to zxid %d and looks for a leader: round %d, it votes for itself and sends its vote to everyone", me, p.Zxid, p.Round)
 	case sim.Recover:
-		p.Forget(env) // a crash ended what was drawn
 		p.look(env)
 		env.Explain("%s recovers with its history (zxid %d) and looks for a leader again: round %d, a vote for itself to everyone", me, p.Zxid, p.Round)
 	case sim.Command:
@@ -230,12 +229,12 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 }
 
 // look starts a new round, voting for itself: a looking server follows
-// nobody, and a leader that looks no longer leads.
+// nobody, and a leader that looks no longer leads. A server looks only
+// when it is not looking already, or has just recovered (a crash ended
+// its election), so that it begins an election each time.
 func (p *Process) look(env *sim.Env) {
-	if p.State != Looking || !p.Electing {
-		p.Forget(env)
-		p.Begin(env)
-	}
+	p.Forget(env)
+	p.Begin(env)
 	p.State, p.Leader = Looking, sim.None
 	p.Round++
 	p.Vote = Vote{Leader: env.Self(), Zxid: p.Zxid}
