@@ -209,3 +209,40 @@ func TestElectionChecksCatchAStallAndAFalsePicture(t *testing.T) {
 	}
 	t.Fatal("no process asks for an OK in bully-seed")
 }
+
+// The bully's rules are read off each step of the seed's run, and a
+// process made to break one is named: one that got an ELECTION and runs
+// no election, one that got a higher COORDINATOR and follows nobody, one
+// whose wait for an OK ran out and does not lead.
+func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
+	_, r := scenariotest.Run(t, "bully-seed")
+	broke := map[string]string{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		require.True(t, election.BullyRules.Check(v).OK, "step %d", k)
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		b := v.Node(id).(*bully.Process)
+		saved := b.Bully
+		var what string
+		switch {
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == election.KindElection:
+			what, b.Electing, b.Leading = "ELECTION", false, false
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == election.KindCoordinator && ev.From > id:
+			what, b.Leader = "COORDINATOR", sim.None
+		case ev.Kind == sim.Timer && ev.Tag == election.TimerOK:
+			what, b.Leading = "timeout", false
+		default:
+			continue
+		}
+		if _, done := broke[what]; !done {
+			broke[what] = election.BullyRules.Check(v).Detail
+		}
+		b.Bully = saved
+	}
+	assert.Contains(t, broke["ELECTION"], "neither runs an election nor leads")
+	assert.Contains(t, broke["COORDINATOR"], "does not simply follow it")
+	assert.Equal(t, "6 got no OK in time, and did not declare itself to everyone", broke["timeout"])
+}

@@ -1,0 +1,117 @@
+package election
+
+import (
+	"fmt"
+	"slices"
+
+	"spacetime/core/check"
+	"spacetime/core/sim"
+)
+
+// BullyRulesName names the BullyRules invariant.
+const BullyRulesName = "a process answers, takes over and declares by the bully's rules"
+
+// BullyRules holds the process that took the last step to the bully
+// election's rules for what it got: an ELECTION is answered with OK by a
+// process that then runs an election of its own, or leads; an OK stops
+// it asking; a COORDINATOR from a higher process is followed, one from a
+// lower process bullied; a process whose wait for an OK runs out
+// declares itself, and one whose wait for the COORDINATOR runs out
+// starts over. Whatever it sends goes where the rules say: ELECTION to
+// every higher id, COORDINATOR to everyone else (or, from the highest
+// id, which leads, to a late asker alone). Each rule is read off the
+// process's state after the step and the messages the step sent; it
+// does not call the code it judges.
+var BullyRules = sim.Invariant{
+	Name: BullyRulesName,
+	Help: "an ELECTION is answered with OK and taken over; an OK stops the asking; a higher COORDINATOR is followed and a lower one bullied; a timeout declares or starts over; ELECTION goes to every higher id and COORDINATOR to every other process",
+	Check: func(v sim.View) sim.Verdict {
+		id, ev, ok := v.LastStep()
+		if !ok {
+			return sim.Verdict{OK: true}
+		}
+		b := v.Node(id).(Buller).Bullying()
+		if detail := bullyStep(v, id, ev, b); detail != "" {
+			return sim.Verdict{Detail: detail}
+		}
+		return sim.Verdict{OK: true}
+	},
+}
+
+// bullyStep says how the step broke a rule, or "".
+func bullyStep(v sim.View, id sim.NodeID, ev sim.Event, b *Bully) string {
+	me, who := v.Name(id), v.Name(ev.From)
+	elections, coordinators := sentNow(v, id, KindElection), sentNow(v, id, KindCoordinator)
+	if len(elections) > 0 && !slices.Equal(elections, above(id, v.N())) {
+		return fmt.Sprintf("%s sent ELECTION to %s, not to every higher id", me, names(v, elections))
+	}
+	declared := len(coordinators) > 0 && slices.Equal(coordinators, others(id, v.N()))
+	if len(coordinators) > 0 && !declared &&
+		!(ev.Kind == sim.Deliver && ev.Msg.Kind == KindElection && int(id) == v.N()-1 && b.Leading && slices.Equal(coordinators, []sim.NodeID{ev.From})) {
+		return fmt.Sprintf("%s sent COORDINATOR to %s, not to every other process", me, names(v, coordinators))
+	}
+	took := b.Electing || b.Leading // ran an election of its own, or leads
+	switch {
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindElection:
+		if !check.SentNow(v, id, ev.From, KindOK) {
+			return fmt.Sprintf("%s got an ELECTION from %s and did not answer OK", me, who)
+		}
+		if !took {
+			return fmt.Sprintf("%s got an ELECTION from %s, and neither runs an election nor leads", me, who)
+		}
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindOK && b.Asking:
+		return fmt.Sprintf("%s got OK from %s, and still asks", me, who)
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindCoordinator && ev.From > id:
+		if b.Leader != ev.From || b.Electing || b.Leading || b.Asking {
+			return fmt.Sprintf("%s got COORDINATOR from %s, a higher process, and does not simply follow it", me, who)
+		}
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindCoordinator && !took:
+		return fmt.Sprintf("%s got COORDINATOR from %s, a lower process, and neither bullies it nor leads", me, who)
+	case ev.Kind == sim.Timer && ev.Tag == TimerOK && !(b.Leading && !b.Electing && declared):
+		return fmt.Sprintf("%s got no OK in time, and did not declare itself to everyone", me)
+	case ev.Kind == sim.Timer && ev.Tag == TimerCoordinator && !b.Asking && !(b.Leading && declared):
+		return fmt.Sprintf("%s got no COORDINATOR in time, and did not start over", me)
+	case ev.Kind == sim.Command && ev.Tag == CmdStart && !took:
+		return fmt.Sprintf("%s was told the leader is gone, and neither runs an election nor leads", me)
+	}
+	return ""
+}
+
+// sentNow lists whom the last step's process sent a message of kind to,
+// in order, the network's copies left out.
+func sentNow(v sim.View, from sim.NodeID, kind string) []sim.NodeID {
+	var to []sim.NodeID
+	for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
+		if e := v.Envelope(m); e.From == from && e.Kind == kind && e.Original == e.ID {
+			to = append(to, e.To)
+		}
+	}
+	return to
+}
+
+// above lists the ids above id, others every id but id.
+func above(id sim.NodeID, n int) []sim.NodeID {
+	var ids []sim.NodeID
+	for q := id + 1; int(q) < n; q++ {
+		ids = append(ids, q)
+	}
+	return ids
+}
+
+func others(id sim.NodeID, n int) []sim.NodeID {
+	var ids []sim.NodeID
+	for q := range n {
+		if sim.NodeID(q) != id {
+			ids = append(ids, sim.NodeID(q))
+		}
+	}
+	return ids
+}
+
+func names(v sim.View, ids []sim.NodeID) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = v.Name(id)
+	}
+	return List(s)
+}
