@@ -54,7 +54,7 @@ var Spec = &sim.Spec{
 	MaxN:    64,
 	Checks: sim.CheckSpec{
 		MaxDelay:   2, // the default timeouts outlast a round trip and a higher election at this delay
-		Invariants: []sim.Invariant{election.Agreement, election.OneLeader, election.Drawn, election.WaitsOnATimeout, election.BullyRules},
+		Invariants: []sim.Invariant{election.Agreement, election.OneLeader, election.Drawn, election.WaitsOnATimeout, election.BullyRules, starts},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: election.AgreementName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "the timeouts stand in for a failure detector: a lost, slow or paused answer looks like a dead process, and a process that is only cut off or slow elects itself beside the real leader"},
 			{Invariant: election.OneLeaderName, Faults: []string{"drop", "cut", "partition", "delay", "pause"}, Why: "a leader that is only paused, slow or cut off looks dead to the timeouts: another is elected, and the old one still leads until it hears of it (the algorithm has no epochs)"},

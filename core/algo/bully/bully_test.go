@@ -211,9 +211,10 @@ func TestElectionChecksCatchAStallAndAFalsePicture(t *testing.T) {
 }
 
 // The bully's rules are read off each step of the seed's run, and a
-// process made to break one is named: one that got an ELECTION and runs
-// no election, one that got a higher COORDINATOR and follows nobody, one
-// whose wait for an OK ran out and does not lead.
+// process made to break one is named: one that got an ELECTION and sent
+// its own but waits for nothing, one that got a higher COORDINATOR and
+// follows nobody, one whose wait for an OK ran out and that declared but
+// does not lead.
 func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
 	_, r := scenariotest.Run(t, "bully-seed")
 	broke := map[string]string{}
@@ -242,7 +243,7 @@ func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
 		}
 		b.Bully = saved
 	}
-	assert.Contains(t, broke["ELECTION"], "neither runs an election nor leads")
+	assert.Equal(t, "3 sent ELECTION, and does not wait for an OK", broke["ELECTION"])
 	assert.Contains(t, broke["COORDINATOR"], "does not simply follow it")
-	assert.Equal(t, "6 got no OK in time, and did not declare itself to everyone", broke["timeout"])
+	assert.Equal(t, "6 sent COORDINATOR to everyone, and does not simply lead", broke["timeout"])
 }

@@ -13,7 +13,8 @@ const BullyRulesName = "a process answers, takes over and declares by the bully'
 
 // BullyRules holds the process that took the last step to the bully
 // election's rules for what it got: an ELECTION is answered with OK by a
-// process that then runs an election of its own, or leads; an OK stops
+// process that then runs an election of its own, or that leads as the
+// highest id and tells the asker with a COORDINATOR; an OK stops
 // it asking; a COORDINATOR from a higher process is followed, one from a
 // lower process bullied; a process whose wait for an OK runs out
 // declares itself, and one whose wait for the COORDINATOR runs out
@@ -24,7 +25,7 @@ const BullyRulesName = "a process answers, takes over and declares by the bully'
 // does not call the code it judges.
 var BullyRules = sim.Invariant{
 	Name: BullyRulesName,
-	Help: "an ELECTION is answered with OK and taken over; an OK stops the asking; a higher COORDINATOR is followed and a lower one bullied; a timeout declares or starts over; ELECTION goes to every higher id and COORDINATOR to every other process",
+	Help: "an ELECTION is answered with OK and taken over (the highest id, which leads, answers with COORDINATOR too); an OK stops the asking; a higher COORDINATOR is followed and a lower one bullied; a timeout declares or starts over; ELECTION goes to every higher id and COORDINATOR to every other process",
 	Check: func(v sim.View) sim.Verdict {
 		id, ev, ok := v.LastStep()
 		if !ok {
@@ -50,14 +51,22 @@ func bullyStep(v sim.View, id sim.NodeID, ev sim.Event, b *Bully) string {
 		!(ev.Kind == sim.Deliver && ev.Msg.Kind == KindElection && int(id) == v.N()-1 && b.Leading && slices.Equal(coordinators, []sim.NodeID{ev.From})) {
 		return fmt.Sprintf("%s sent COORDINATOR to %s, not to every other process", me, names(v, coordinators))
 	}
+	if len(elections) > 0 && !(b.Asking && b.Electing) {
+		return fmt.Sprintf("%s sent ELECTION, and does not wait for an OK", me)
+	}
+	if declared && (!b.Leading || b.Electing || b.Asking) {
+		return fmt.Sprintf("%s sent COORDINATOR to everyone, and does not simply lead", me)
+	}
 	took := b.Electing || b.Leading // ran an election of its own, or leads
 	switch {
 	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindElection:
 		if !check.SentNow(v, id, ev.From, KindOK) {
 			return fmt.Sprintf("%s got an ELECTION from %s and did not answer OK", me, who)
 		}
-		if !took {
-			return fmt.Sprintf("%s got an ELECTION from %s, and neither runs an election nor leads", me, who)
+		// the highest id, which leads, tells the late asker so; any
+		// other runs an election of its own
+		if !b.Electing && !(int(id) == v.N()-1 && b.Leading && slices.Contains(coordinators, ev.From)) {
+			return fmt.Sprintf("%s got an ELECTION from %s, and neither runs an election nor, as the highest id that leads, tells it so", me, who)
 		}
 	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindOK && b.Asking:
 		return fmt.Sprintf("%s got OK from %s, and still asks", me, who)
@@ -114,4 +123,15 @@ func names(v sim.View, ids []sim.NodeID) string {
 		s[i] = v.Name(id)
 	}
 	return List(s)
+}
+
+// BullyStarted says the last step started a bully election at process
+// id: it asks every higher id with ELECTION, or, as the highest id, leads
+// and sends COORDINATOR to everyone else.
+func BullyStarted(v sim.View, id sim.NodeID) bool {
+	b := v.Node(id).(Buller).Bullying()
+	if int(id) == v.N()-1 {
+		return b.Leading && !b.Electing && slices.Equal(sentNow(v, id, KindCoordinator), others(id, v.N()))
+	}
+	return b.Asking && b.Electing && slices.Equal(sentNow(v, id, KindElection), above(id, v.N()))
 }

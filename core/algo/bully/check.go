@@ -1,0 +1,38 @@
+package bully
+
+import (
+	"fmt"
+
+	"spacetime/core/algo/election"
+	"spacetime/core/sim"
+)
+
+// startsName names the starts invariant.
+const startsName = "a process that notices the leader is gone, recovers or comes up late holds an election"
+
+// starts is how a bully process learns who leads: one told the leader is
+// gone (unless it already runs an election), one that recovers, and one
+// down from the start that comes up late each start an election, which
+// the highest id wins at once.
+var starts = sim.Invariant{
+	Name: startsName,
+	Help: "a process told the leader is gone (and not already electing), recovering, or coming up late sends ELECTION to every higher id, or, as the highest, leads and sends COORDINATOR to everyone",
+	Check: func(v sim.View) sim.Verdict {
+		id, ev, ok := v.LastStep()
+		if !ok {
+			return sim.Verdict{OK: true}
+		}
+		var what string
+		switch {
+		case ev.Kind == sim.Command && ev.Tag == election.CmdStart && !election.BullyStarted(v, id) && !v.Node(id).(*Process).Electing:
+			what = "was told the leader is gone"
+		case ev.Kind == sim.Recover && !election.BullyStarted(v, id):
+			what = "recovered"
+		case ev.Kind == sim.Init && v.Now() > 0 && !election.BullyStarted(v, id):
+			what = "came up late"
+		default:
+			return sim.Verdict{OK: true}
+		}
+		return sim.Verdict{Detail: fmt.Sprintf("%s %s, and did not hold an election", v.Name(id), what)}
+	},
+}
