@@ -69,7 +69,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{election.Agreement, finishes, drawnElecting, election.Drawn},
+		Invariants: []sim.Invariant{election.Agreement, finishes, drawnElecting, election.Drawn, rules},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: election.AgreementName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "the ring must stay whole: an ELECTION or ELECTED lost, or held by a crashed process, stops the election where it is"},
 			{Invariant: finishesName, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the ring has no timeouts: an ELECTION or ELECTED that is lost, or waits for a crashed process, leaves the election unfinished, and without FIFO a new ELECTION can overtake the last ELECTED and be discarded by a process that still takes part in the old election"},

@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/ringelection"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -53,4 +55,42 @@ func TestBadRing(t *testing.T) {
 	}
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `field "params.ring[2]": process 3 is on the ring twice`)
+}
+
+// The ring's rules are read off every step of both elections' lessons,
+// and a process made to break one at a step is named: in Chang and
+// Roberts's, one that forwarded a larger id but takes no part; collecting
+// ids, one that passed an ELECTION on but is not electing.
+func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
+	rules := func(v sim.View) sim.Verdict {
+		for _, inv := range ringelection.Spec.Checks.Invariants {
+			if inv.Name == "a process forwards, replaces, discards and announces by the ring's rules" {
+				return inv.Check(v)
+			}
+		}
+		t.Fatal("no rules check")
+		return sim.Verdict{}
+	}
+	for lesson, want := range map[string]string{
+		"ring-election-worst":   "got ELECTION(6), a larger id, and did not take part and forward it",
+		"ring-election-collect": "'s ELECTION, and did not add its id and pass it on",
+	} {
+		_, r := scenariotest.Run(t, lesson)
+		found := ""
+		for k := 1; k <= r.Len(); k++ {
+			v := r.At(k).View()
+			require.True(t, rules(v).OK, "%s, step %d: %s", lesson, k, rules(v).Detail)
+			id, ev, ok := v.LastStep()
+			p, _ := v.Node(id).(*ringelection.Process)
+			if !ok || found != "" || ev.Kind != sim.Deliver || ev.Msg.Kind != ringelection.KindElection || !p.Electing || p.Leading {
+				continue
+			}
+			if p.Collect && sim.NodeID(ev.Msg.Data[0]) != id || !p.Collect && sim.NodeID(ev.Msg.Value) > id {
+				p.Electing = false
+				found = rules(v).Detail
+				p.Electing = true
+			}
+		}
+		assert.Contains(t, found, want, lesson)
+	}
 }
