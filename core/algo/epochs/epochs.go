@@ -72,7 +72,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneLeader, election.Drawn},
+		Invariants: []sim.Invariant{oneLeader, election.Drawn, waits, rules},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneLeaderName, Faults: []string{"pause", "delay", "drop", "cut", "partition", "crash", "recover", "duplicate", "fifo", "skew"}, Why: "without epochs a silent leader is taken for dead and wakes still leading: any pause, slow or lost HEARTBEAT, or cut makes two"},
 		},
@@ -144,6 +144,12 @@ func (p *Process) Step(env *sim.Env, ev sim.Event) {
 		env.SetTimer(TimerElection, p.Timeout)
 		env.Explain("%s recovers as a follower, at epoch %d", me, p.Epoch)
 	case sim.Command:
+		if p.Leading {
+			// it would stand for the next epoch while still leading this
+			// one, its HEARTBEATs of the new epoch followed unvoted
+			env.Explain("%s leads epoch %d: it has no leader to lose", me, p.Epoch)
+			return
+		}
 		env.Explain("%s %s", me, p.campaign(env))
 	case sim.Timer:
 		switch {
