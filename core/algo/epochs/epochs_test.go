@@ -1,11 +1,13 @@
 package epochs_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/epochs"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
@@ -46,3 +48,47 @@ func TestNoMajorityNoLeader(t *testing.T) {
 }
 
 func simID(i int) sim.NodeID { return sim.NodeID(i) }
+
+// A leader told its leader is gone has none to lose: before, it stood
+// for the next epoch while still leading, and its HEARTBEATs of that
+// epoch were followed though nobody had voted for it.
+func TestALeaderToldToTakeOverGoesOnLeading(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "epochs", "n": 3, "script": [{"at": 5, "node": 3, "command": "start-election"}], "until": {"time": 40}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Contains(t, algotest.Captions(r), "3 leads epoch 1: it has no leader to lose")
+	assert.Equal(t, int64(1), algotest.Metrics(r)["epoch"])
+}
+
+// The checks of a process's rules name one that breaks them in the
+// lesson with epochs: a leader of a later epoch with too few votes, a
+// leader with no heartbeat armed.
+func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict {
+		i := slices.IndexFunc(epochs.Spec.Checks.Invariants, func(inv sim.Invariant) bool { return inv.Name == name })
+		require.GreaterOrEqual(t, i, 0, name)
+		return epochs.Spec.Checks.Invariants[i].Check(v)
+	}
+	const rules, waits = "a process keeps to its epoch: it refuses what is older, votes once, leads only with a majority", "a leader sends heartbeats and every other process waits for one"
+	_, r := scenariotest.Run(t, "split-brain-epochs")
+	found := map[string]string{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		require.True(t, check(v, rules).OK, "step %d", k)
+		require.True(t, check(v, waits).OK, "step %d", k)
+		id, _, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		if p := v.Node(id).(*epochs.Process); p.Leading && p.Epoch > 1 && found[rules] == "" {
+			votes := p.Votes
+			p.Votes = 1
+			found[rules] = check(v, rules).Detail
+			p.Votes = votes
+			p.Leading = false
+			found[waits] = check(v, waits).Detail
+			p.Leading = true
+		}
+	}
+	assert.Contains(t, found[rules], "with 1 votes, fewer than a majority")
+	assert.Contains(t, found[waits], "does not lead, with its heartbeat armed and its election timeout not armed")
+}
