@@ -225,6 +225,53 @@ func CarriesAbout(v sim.View, from, to sim.NodeID, value int64, kinds ...string)
 	return false
 }
 
+// SentThisStep yields the messages the step just taken sent from a
+// process, in the order it sent them; the network's copies of them are
+// left out.
+func SentThisStep(v sim.View, from sim.NodeID) iter.Seq[sim.Envelope] {
+	return func(yield func(sim.Envelope) bool) {
+		for id := v.SentFrom(v.Steps() - 1); id < v.NumSent(); id++ {
+			if e := v.Envelope(id); e.From == from && e.Original == e.ID && !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// StepRule is the check of a rule for the step just taken: rule says how
+// process id broke it on event ev, or "" if it did not. A step that no
+// process took (a fault) passes.
+func StepRule(rule func(v sim.View, id sim.NodeID, ev sim.Event) string) func(sim.View) sim.Verdict {
+	return func(v sim.View) sim.Verdict {
+		id, ev, ok := v.LastStep()
+		if !ok {
+			return sim.Verdict{OK: true}
+		}
+		if detail := rule(v, id, ev); detail != "" {
+			return sim.Verdict{Detail: detail}
+		}
+		return sim.Verdict{OK: true}
+	}
+}
+
+// Stepped judges the live process that took the step just taken, or,
+// after a step no process took, every live one that has started: only a
+// process's own step changes its state. judge says what is wrong, or "";
+// the first wrong fails the check.
+func Stepped(v sim.View, judge func(id sim.NodeID) string) sim.Verdict {
+	last, _, ok := v.LastStep()
+	for i := range v.N() {
+		id := sim.NodeID(i)
+		if ok && id != last || v.Health(id) == sim.Crashed || Steps(v, id) == 0 {
+			continue
+		}
+		if detail := judge(id); detail != "" {
+			return sim.Verdict{Detail: detail}
+		}
+	}
+	return sim.Verdict{OK: true}
+}
+
 // SentNow says the step just taken sent a message of kind from→to: what
 // a check reads to hold a process to a command it was given.
 func SentNow(v sim.View, from, to sim.NodeID, kind string) bool {

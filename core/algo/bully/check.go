@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"spacetime/core/algo/election"
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -17,11 +18,7 @@ const startsName = "a process that notices the leader is gone, recovers or comes
 var starts = sim.Invariant{
 	Name: startsName,
 	Help: "a process told the leader is gone (and not already electing), recovering, or coming up late sends ELECTION to every higher id, or, as the highest, leads and sends COORDINATOR to everyone",
-	Check: func(v sim.View) sim.Verdict {
-		id, ev, ok := v.LastStep()
-		if !ok {
-			return sim.Verdict{OK: true}
-		}
+	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		var what string
 		switch {
 		case ev.Kind == sim.Command && ev.Tag == election.CmdStart && !election.BullyStarted(v, id) && !v.Node(id).(*Process).Electing:
@@ -31,8 +28,8 @@ var starts = sim.Invariant{
 		case ev.Kind == sim.Init && v.Now() > 0 && !election.BullyStarted(v, id):
 			what = "came up late"
 		default:
-			return sim.Verdict{OK: true}
+			return ""
 		}
-		return sim.Verdict{Detail: fmt.Sprintf("%s %s, and did not hold an election", v.Name(id), what)}
-	},
+		return fmt.Sprintf("%s %s, and did not hold an election", v.Name(id), what)
+	}),
 }

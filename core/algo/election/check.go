@@ -24,23 +24,14 @@ const BullyRulesName = "a process answers, takes over and declares by the bully'
 // process's state after the step and the messages the step sent; it
 // does not call the code it judges.
 var BullyRules = sim.Invariant{
-	Name: BullyRulesName,
-	Help: "an ELECTION is answered with OK and taken over (the highest id, which leads, answers with COORDINATOR too); an OK stops the asking; a higher COORDINATOR is followed and a lower one bullied; a timeout declares or starts over; ELECTION goes to every higher id and COORDINATOR to every other process",
-	Check: func(v sim.View) sim.Verdict {
-		id, ev, ok := v.LastStep()
-		if !ok {
-			return sim.Verdict{OK: true}
-		}
-		b := v.Node(id).(Buller).Bullying()
-		if detail := bullyStep(v, id, ev, b); detail != "" {
-			return sim.Verdict{Detail: detail}
-		}
-		return sim.Verdict{OK: true}
-	},
+	Name:  BullyRulesName,
+	Help:  "an ELECTION is answered with OK and taken over (the highest id, which leads, answers with COORDINATOR too); an OK stops the asking; a higher COORDINATOR is followed and a lower one bullied; a timeout declares or starts over; ELECTION goes to every higher id and COORDINATOR to every other process",
+	Check: check.StepRule(bullyStep),
 }
 
 // bullyStep says how the step broke a rule, or "".
-func bullyStep(v sim.View, id sim.NodeID, ev sim.Event, b *Bully) string {
+func bullyStep(v sim.View, id sim.NodeID, ev sim.Event) string {
+	b := v.Node(id).(Buller).Bullying()
 	me, who := v.Name(id), v.Name(ev.From)
 	elections, coordinators := sentNow(v, id, KindElection), sentNow(v, id, KindCoordinator)
 	if len(elections) > 0 && !slices.Equal(elections, above(id, v.N())) {
@@ -90,8 +81,8 @@ func bullyStep(v sim.View, id sim.NodeID, ev sim.Event, b *Bully) string {
 // in order, the network's copies left out.
 func sentNow(v sim.View, from sim.NodeID, kind string) []sim.NodeID {
 	var to []sim.NodeID
-	for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
-		if e := v.Envelope(m); e.From == from && e.Kind == kind && e.Original == e.ID {
+	for e := range check.SentThisStep(v, from) {
+		if e.Kind == kind {
 			to = append(to, e.To)
 		}
 	}

@@ -20,8 +20,8 @@ func node(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 // network's copies left out, by recipient.
 func sentNow(v sim.View, from sim.NodeID, kind string) []sim.Envelope {
 	var sent []sim.Envelope
-	for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
-		if e := v.Envelope(m); e.From == from && e.Original == e.ID && (kind == "" || e.Kind == kind) {
+	for e := range check.SentThisStep(v, from) {
+		if kind == "" || e.Kind == kind {
 			sent = append(sent, e)
 		}
 	}
@@ -51,19 +51,14 @@ var waits = sim.Invariant{
 	Name: waitsName,
 	Help: "a live leader has its heartbeat timer armed and no election timeout; every other live process has its election timeout armed and sends no heartbeat",
 	Check: func(v sim.View) sim.Verdict {
-		last, _, ok := v.LastStep()
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			if ok && id != last || v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 {
-				continue
-			}
+		return check.Stepped(v, func(id sim.NodeID) string {
 			_, beats := v.Timer(id, TimerHeartbeat)
 			_, times := v.Timer(id, TimerElection)
 			if leads := node(v, id).Leading; beats != leads || times == leads {
-				return sim.Verdict{Detail: fmt.Sprintf("%s %s, with its heartbeat %s and its election timeout %s", v.Name(id), map[bool]string{true: "leads", false: "does not lead"}[leads], armed(beats), armed(times))}
+				return fmt.Sprintf("%s %s, with its heartbeat %s and its election timeout %s", v.Name(id), map[bool]string{true: "leads", false: "does not lead"}[leads], armed(beats), armed(times))
 			}
-		}
-		return sim.Verdict{OK: true}
+			return ""
+		})
 	},
 }
 
@@ -86,16 +81,12 @@ const rulesName = "a process keeps to its epoch: it refuses what is older, votes
 var rules = sim.Invariant{
 	Name: rulesName,
 	Help: "every message carries its sender's epoch; an older one is refused with STALE, and STALE makes a leader step down; a HEARTBEAT of the process's epoch is followed; one vote an epoch; a candidate asks everyone and leads with a majority, not before",
-	Check: func(v sim.View) sim.Verdict {
-		id, ev, ok := v.LastStep()
-		if !ok {
-			return sim.Verdict{OK: true}
-		}
+	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		if detail := epochRule(v, id, ev, node(v, id)); detail != "" {
-			return sim.Verdict{Detail: v.Name(id) + " " + detail}
+			return v.Name(id) + " " + detail
 		}
-		return sim.Verdict{OK: true}
-	},
+		return ""
+	}),
 }
 
 // epochRule says how the step broke a rule, or "".

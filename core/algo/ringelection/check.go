@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -23,20 +24,12 @@ const rulesName = "a process forwards, replaces, discards and announces by the r
 var rules = sim.Invariant{
 	Name: rulesName,
 	Help: "each step sends only to the successor, as the rules say: a larger id forwarded, a smaller one replaced by the process's own or, by a participant, discarded, its own made leader with ELECTED; an ELECTED followed and passed on until it is back; collecting ids, every id added until the ELECTION is back at its starter, which announces the largest",
-	Check: func(v sim.View) sim.Verdict {
-		id, ev, ok := v.LastStep()
-		if !ok {
-			return sim.Verdict{OK: true}
-		}
+	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		p := v.Node(id).(*Process)
 		var sent []sim.Message
-		for m := v.SentFrom(v.Steps() - 1); m < v.NumSent(); m++ {
-			e := v.Envelope(m)
-			if e.From != id || e.Original != e.ID {
-				continue
-			}
+		for e := range check.SentThisStep(v, id) {
 			if e.To != p.Next {
-				return sim.Verdict{Detail: fmt.Sprintf("%s sent %s to %s, not to its successor %s", v.Name(id), e.Kind, v.Name(e.To), v.Name(p.Next))}
+				return fmt.Sprintf("%s sent %s to %s, not to its successor %s", v.Name(id), e.Kind, v.Name(e.To), v.Name(p.Next))
 			}
 			sent = append(sent, e.Message)
 		}
@@ -52,10 +45,10 @@ var rules = sim.Invariant{
 			detail = changRobertsRule(v, id, ev, p, sent)
 		}
 		if detail != "" {
-			return sim.Verdict{Detail: v.Name(id) + " " + detail}
+			return v.Name(id) + " " + detail
 		}
-		return sim.Verdict{OK: true}
-	},
+		return ""
+	}),
 }
 
 // word is a message as a rule expects it: kind, value and data.

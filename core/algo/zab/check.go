@@ -14,21 +14,9 @@ import (
 // code it judges. Only a server's own step changes its state, so after a
 // step only the server that took it is read again (stepped).
 
-// stepped calls judge on the server that took the last step, or on every
-// server when none did, skipping the crashed; the first detail judge
-// returns fails the check.
+// stepped judges the server that took the last step (check.Stepped).
 func stepped(v sim.View, judge func(id sim.NodeID, p *Process) string) sim.Verdict {
-	last, _, ok := v.LastStep()
-	for i := range v.N() {
-		id := sim.NodeID(i)
-		if ok && id != last || v.Health(id) == sim.Crashed || check.Steps(v, id) == 0 {
-			continue
-		}
-		if detail := judge(id, server(v, id)); detail != "" {
-			return sim.Verdict{Detail: detail}
-		}
-	}
-	return sim.Verdict{OK: true}
+	return check.Stepped(v, func(id sim.NodeID) string { return judge(id, server(v, id)) })
 }
 
 // better is the order of votes: the later history, then the higher id.
@@ -202,31 +190,27 @@ const SendsName = "a server sends its vote as it stands, and to everyone when it
 var sends = sim.Invariant{
 	Name: SendsName,
 	Help: "every NOTIFICATION carries its sender's round, vote and state, and a vote goes to everyone only when it is new; a server answers a looking server in an earlier round, or any once settled; a server that recovers or loses its leader looks in a new, later round",
-	Check: func(v sim.View) sim.Verdict {
-		id, ev, ok := v.LastStep()
-		if !ok {
-			return sim.Verdict{OK: true}
-		}
+	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		p, me := server(v, id), v.Name(id)
 		word := int64(slices.Index(states[:], p.State))
-		now, sent := v.SentFrom(v.Steps()-1), 0
-		for m := now; m < v.NumSent(); m++ {
-			e := v.Envelope(m)
-			if e.From != id || e.Kind != KindNotification || e.Original != e.ID {
+		sent := 0
+		for e := range check.SentThisStep(v, id) {
+			if e.Kind != KindNotification {
 				continue
 			}
 			if e.Value != p.Round || !slices.Equal(e.Data, []int64{int64(p.Vote.Leader), p.Vote.Zxid, word}) {
-				return sim.Verdict{Detail: fmt.Sprintf("%s, %s in round %d with a vote for %s, sent %s a NOTIFICATION of round %d carrying %v", me, p.State, p.Round, p.Vote, v.Name(e.To), e.Value, e.Data)}
+				return fmt.Sprintf("%s, %s in round %d with a vote for %s, sent %s a NOTIFICATION of round %d carrying %v", me, p.State, p.Round, p.Vote, v.Name(e.To), e.Value, e.Data)
 			}
 			sent++
 		}
+		now := v.SentFrom(v.Steps() - 1)
 		// a vote goes to everyone when it is new: a server's last
 		// NOTIFICATION before (to anyone) carried its vote then
 		if sent >= v.N()-1 && ev.Kind == sim.Deliver {
 			for m := now - 1; m >= 0; m-- {
 				if e := v.Envelope(m); e.From == id && e.Kind == KindNotification && e.Original == e.ID {
 					if e.Value == p.Round && slices.Equal(e.Data, []int64{int64(p.Vote.Leader), p.Vote.Zxid, word}) {
-						return sim.Verdict{Detail: fmt.Sprintf("%s sent its vote for %s in round %d to everyone again, unchanged", me, p.Vote, p.Round)}
+						return fmt.Sprintf("%s sent its vote for %s in round %d to everyone again, unchanged", me, p.Vote, p.Round)
 					}
 					break
 				}
@@ -235,20 +219,20 @@ var sends = sim.Invariant{
 		switch {
 		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindNotification && len(ev.Msg.Data) == 3 && ev.Msg.Data[2] == 0:
 			if (p.State != Looking || ev.Msg.Value < p.Round) && !check.SentNow(v, id, ev.From, KindNotification) {
-				return sim.Verdict{Detail: fmt.Sprintf("%s, %s in round %d, heard %s look in round %d, and did not answer", me, p.State, p.Round, v.Name(ev.From), ev.Msg.Value)}
+				return fmt.Sprintf("%s, %s in round %d, heard %s look in round %d, and did not answer", me, p.State, p.Round, v.Name(ev.From), ev.Msg.Value)
 			}
 		case ev.Kind == sim.Command && ev.Tag == election.CmdStart && p.State != Looking:
-			return sim.Verdict{Detail: fmt.Sprintf("%s was told its leader is gone, but is %s", me, p.State)}
+			return fmt.Sprintf("%s was told its leader is gone, but is %s", me, p.State)
 		case ev.Kind == sim.Recover:
 			if p.State != Looking {
-				return sim.Verdict{Detail: fmt.Sprintf("%s recovered, but is %s", me, p.State)}
+				return fmt.Sprintf("%s recovered, but is %s", me, p.State)
 			}
 			for m := range v.SentFrom(v.Steps() - 1) {
 				if e := v.Envelope(m); e.From == id && e.Kind == KindNotification && e.Value >= p.Round {
-					return sim.Verdict{Detail: fmt.Sprintf("%s looks for a leader in round %d, but already voted in round %d", me, p.Round, e.Value)}
+					return fmt.Sprintf("%s looks for a leader in round %d, but already voted in round %d", me, p.Round, e.Value)
 				}
 			}
 		}
-		return sim.Verdict{OK: true}
-	},
+		return ""
+	}),
 }
