@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"spacetime/core/algo/election"
 	"spacetime/core/check"
 	"spacetime/core/sim"
 )
@@ -93,9 +94,19 @@ var rules = sim.Invariant{
 func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	majority := v.N()/2 + 1
 	campaigned := ev.Kind == sim.Command || ev.Kind == sim.Timer && ev.Tag == TimerElection
+	// a leader beats to everyone when it begins to lead and at each beat
+	began := slices.ContainsFunc(v.LastAnnotations(), func(a sim.Annotation) bool {
+		return a.Role == election.RoleLeader && a.Phase == sim.Begin
+	})
+	if p.Leading && (began || ev.Kind == sim.Timer && ev.Tag == TimerHeartbeat) && !toAllOthers(sentNow(v, id, KindHeartbeat), id, v.N()) {
+		return "leads, and did not send HEARTBEAT to everyone"
+	}
 	if !p.Epochs {
-		if campaigned && (!p.Leading || !toAllOthers(sentNow(v, id, KindHeartbeat), id, v.N())) {
-			return "took over without epochs, and does not lead and tell everyone"
+		switch {
+		case campaigned && !p.Leading:
+			return "took over without epochs, and does not lead"
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindHeartbeat && !p.Leading && p.Leader != ev.From:
+			return fmt.Sprintf("got %s's HEARTBEAT, and does not follow it", v.Name(ev.From))
 		}
 		return ""
 	}
@@ -115,6 +126,8 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	case campaigned && !p.Electing && !p.Leading:
 		return "was told to take over, or timed out, and does not stand"
 	case ev.Kind != sim.Deliver:
+	case ev.Msg.Value > p.Epoch:
+		return fmt.Sprintf("heard of epoch %d from %s, and stays at epoch %d", ev.Msg.Value, v.Name(ev.From), p.Epoch)
 	case ev.Msg.Kind != KindStale && ev.Msg.Value < p.Epoch:
 		if !check.SentNow(v, id, ev.From, KindStale) {
 			return fmt.Sprintf("got %s's %s of epoch %d, older than its %d, and did not refuse it with STALE", v.Name(ev.From), ev.Msg.Kind, ev.Msg.Value, p.Epoch)
@@ -123,6 +136,8 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		return fmt.Sprintf("got STALE from %s, and still leads", v.Name(ev.From))
 	case ev.Msg.Kind == KindHeartbeat && (p.Leader != ev.From || p.Leading):
 		return fmt.Sprintf("got %s's HEARTBEAT of its epoch %d, and does not follow it", v.Name(ev.From), p.Epoch)
+	case ev.Msg.Kind == KindVote && (p.Electing || began) && p.Votes < 1+voters(v, id, p.Epoch):
+		return fmt.Sprintf("counts %d votes in epoch %d, itself and %d others having voted for it", p.Votes, p.Epoch, voters(v, id, p.Epoch))
 	case ev.Msg.Kind == KindRequestVote:
 		voted := check.SentNow(v, id, ev.From, KindVote)
 		if voted != (p.Voted == ev.From) || !voted && p.Voted == sim.None {
@@ -138,4 +153,16 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		}
 	}
 	return ""
+}
+
+// voters counts the processes whose VOTE of an epoch has reached
+// candidate id, each once (a network's copy counts for nothing).
+func voters(v sim.View, id sim.NodeID, epoch int64) int {
+	var from []sim.NodeID
+	for m := range v.NumSent() {
+		if e := v.Envelope(m); e.To == id && e.Kind == KindVote && e.Value == epoch && e.RecvStep >= 0 && !slices.Contains(from, e.From) {
+			from = append(from, e.From)
+		}
+	}
+	return len(from)
 }
