@@ -211,7 +211,8 @@ func (p *Process) deliver(env *sim.Env, ev sim.Event) {
 		env.Explain("%s refuses %s's %s of epoch %d: it is at epoch %d, and says so with STALE", me, who, ev.Msg.Kind, e, p.Epoch)
 		return
 	}
-	if p.Epochs && e > p.Epoch {
+	newEpoch := p.Epochs && e > p.Epoch
+	if newEpoch {
 		// a new epoch: whoever led the old one leads no more
 		p.Epoch, p.Voted = e, sim.None
 		wasLeading := p.Leading
@@ -252,8 +253,8 @@ func (p *Process) deliver(env *sim.Env, ev sim.Event) {
 		p.Lead(env)
 		env.Explain("%s has a majority, %d of %d votes: it leads epoch %d and %s", me, p.Votes, env.N(), p.Epoch, p.beat(env))
 	case KindStale:
-		if e > p.Epoch || p.Leading {
-			p.Epoch = max(p.Epoch, e)
+		// only with epochs; a later epoch has been joined above
+		if newEpoch || p.Leading {
 			p.Follow(env, sim.None)
 			env.CancelTimer(TimerHeartbeat)
 			env.SetTimer(TimerElection, p.Timeout)
