@@ -45,7 +45,7 @@ func TestFindsEachBrokenVariantsBug(t *testing.T) {
 		{"snapshot-nonfifo", "snapshot total equals the money there is"},
 		{"maekawa-deadlock", "no deadlock"},
 		{"token-ring-two-tokens", "at most one process in the critical section"},
-		{"split-brain", "two processes act as leader in overlapping intervals"},
+		{"split-brain", "no two leaders are obeyed at once (with epochs, of one epoch)"},
 		{"lease-no-fencing", "the storage accepts no write whose lease had run out"},
 		{"raft-figure8-three", "leader completeness"},
 	} {

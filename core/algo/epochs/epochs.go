@@ -287,7 +287,7 @@ func (p *Process) Clone() sim.Node {
 	return &c
 }
 
-const oneLeaderName = "two processes act as leader in overlapping intervals"
+const oneLeaderName = "no two leaders are obeyed at once (with epochs, of one epoch)"
 
 // oneLeader is the invariant split brain breaks: at no time do two
 // processes that believe they lead each have a live follower obeying them.

@@ -21,7 +21,7 @@ func TestSplitBrainAndEpochs(t *testing.T) {
 	failed := algotest.Failed(r)
 	require.Len(t, failed, 1)
 	assert.Contains(t, failed[0], "both act as leader")
-	assert.True(t, s.Expected("two processes act as leader in overlapping intervals"))
+	assert.True(t, s.Expected("no two leaders are obeyed at once (with epochs, of one epoch)"))
 	assert.Nil(t, algotest.Metrics(r)["leader"], "the live processes disagree to the end")
 
 	_, r = scenariotest.Run(t, "split-brain-epochs")
