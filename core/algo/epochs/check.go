@@ -156,11 +156,17 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 }
 
 // voters counts the processes whose VOTE of an epoch has reached
-// candidate id, each once (a network's copy counts for nothing).
+// candidate id, each once (a network's copy counts for nothing). A VOTE
+// answers the candidate's REQUEST-VOTE, so the walk goes back from the
+// newest message to the candidate's first request of the epoch.
 func voters(v sim.View, id sim.NodeID, epoch int64) int {
 	var from []sim.NodeID
-	for m := range v.NumSent() {
-		if e := v.Envelope(m); e.To == id && e.Kind == KindVote && e.Value == epoch && e.RecvStep >= 0 && !slices.Contains(from, e.From) {
+	for m := v.NumSent() - 1; m >= 0; m-- {
+		e := v.Envelope(m)
+		if e.From == id && e.Kind == KindRequestVote && e.Value < epoch {
+			break
+		}
+		if e.To == id && e.Kind == KindVote && e.Value == epoch && e.RecvStep >= 0 && !slices.Contains(from, e.From) {
 			from = append(from, e.From)
 		}
 	}
