@@ -70,7 +70,7 @@ func TestSwitchEpochsOnTheSameSchedule(t *testing.T) {
 	p.click("#all-runs", false)
 	p.waitFor(`!!document.getElementById("run-verdict")`, "back to both runs")
 	assert.Equal(t, "✗", p.text("#verdict"), "the first pane's cell leads its caption with a ✗")
-	assert.Contains(t, p.text("#run-verdict"), "two processes act as leader", "the first pane's split brain, under its row of the table")
+	assert.Contains(t, p.text("#run-verdict"), "no two leaders are obeyed at once", "the first pane's split brain, under its row of the table")
 	p.screenshot("epochs-switch")
 	p.noConsoleErrors()
 }

@@ -63,7 +63,7 @@ func TestSlidesDriveTheLessonByMessages(t *testing.T) {
 	p.waitFor(`window.last().lesson === "token-ring-crash"`, "load opens another lesson")
 	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "load", link: "?s=split-brain&k=27"})`))
 	p.waitFor(`window.last().lesson === "split-brain" && window.last().step === 27`, "load opens a link")
-	assert.Contains(t, eval[string](p, `window.last().verdict`), "two processes act as leader")
+	assert.Contains(t, eval[string](p, `window.last().verdict`), "no two leaders are obeyed at once")
 	p.do(chromedp.Evaluate[chromedp.Void](`window.send({spacetime: 1, do: "load", lesson: "no-such-lesson"})`))
 	p.waitFor(`window.last().event === "error"`, "a lesson that is not there is refused")
 	assert.Contains(t, eval[string](p, `window.last().error`), "no-such-lesson")

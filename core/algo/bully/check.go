@@ -8,15 +8,15 @@ import (
 	"spacetime/core/sim"
 )
 
-// startsName names the starts invariant.
-const startsName = "a process that notices the leader is gone, recovers or comes up late holds an election"
+// StartsName names the starts invariant.
+const StartsName = "a process that notices the leader is gone, recovers or comes up late holds an election"
 
 // starts is how a bully process learns who leads: one told the leader is
 // gone (unless it already runs an election), one that recovers, and one
 // down from the start that comes up late each start an election, which
 // the highest id wins at once.
 var starts = sim.Invariant{
-	Name: startsName,
+	Name: StartsName,
 	Help: "a process told the leader is gone (and not already electing), recovering, or coming up late sends ELECTION to every higher id, or, as the highest, leads and sends COORDINATOR to everyone",
 	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		var what string

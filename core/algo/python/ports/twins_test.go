@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/all"
+	"spacetime/core/algo/bully"
 	"spacetime/core/algo/election"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/python"
@@ -102,10 +103,12 @@ func sameRun(t *testing.T, lesson *scenario.Scenario) {
 // timers a process has armed, and the step just taken. (Annotations may
 // differ between twins: a port does not draw a leader or an election.)
 var unportable = map[string]bool{
-	election.DrawnName: true,
-	election.WaitsName: true,
-	mutex.DrawnName:    true,
-	mutex.ObeysName:    true,
+	election.DrawnName:      true,
+	election.WaitsName:      true,
+	election.BullyRulesName: true,
+	bully.StartsName:        true,
+	mutex.DrawnName:         true,
+	mutex.ObeysName:         true,
 }
 
 // maxTwinSteps bounds the steps a lesson is compared on.
