@@ -30,6 +30,19 @@ func Run(t testing.TB, doc string) *engine.Run {
 	return r
 }
 
+// Check is the verdict of spec's invariant of that name on view v; the
+// invariant must exist.
+func Check(t testing.TB, spec *sim.Spec, v sim.View, name string) sim.Verdict {
+	t.Helper()
+	for _, inv := range spec.Checks.Invariants {
+		if inv.Name == name {
+			return inv.Check(v)
+		}
+	}
+	require.FailNow(t, "no invariant "+name, spec.ID)
+	return sim.Verdict{}
+}
+
 // Metrics are the run's figures at its end, by name.
 func Metrics(r *engine.Run) map[string]any {
 	out := map[string]any{}

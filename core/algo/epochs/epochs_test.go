@@ -1,7 +1,6 @@
 package epochs_test
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,11 +62,7 @@ func TestALeaderToldToTakeOverGoesOnLeading(t *testing.T) {
 // lesson with epochs: a leader of a later epoch with too few votes, a
 // leader with no heartbeat armed.
 func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
-	check := func(v sim.View, name string) sim.Verdict {
-		i := slices.IndexFunc(epochs.Spec.Checks.Invariants, func(inv sim.Invariant) bool { return inv.Name == name })
-		require.GreaterOrEqual(t, i, 0, name)
-		return epochs.Spec.Checks.Invariants[i].Check(v)
-	}
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, epochs.Spec, v, name) }
 	const rules, waits = "a process keeps to its epoch: it refuses what is older, votes once, leads only with a majority", "a leader sends heartbeats and every other process waits for one"
 	_, r := scenariotest.Run(t, "split-brain-epochs")
 	found := map[string]string{}

@@ -63,13 +63,7 @@ func TestBadRing(t *testing.T) {
 // ids, one that passed an ELECTION on but is not electing.
 func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
 	rules := func(v sim.View) sim.Verdict {
-		for _, inv := range ringelection.Spec.Checks.Invariants {
-			if inv.Name == "a process forwards, replaces, discards and announces by the ring's rules" {
-				return inv.Check(v)
-			}
-		}
-		t.Fatal("no rules check")
-		return sim.Verdict{}
+		return algotest.Check(t, ringelection.Spec, v, "a process forwards, replaces, discards and announces by the ring's rules")
 	}
 	for lesson, want := range map[string]string{
 		"ring-election-worst":   "got ELECTION(6), a larger id, and did not take part and forward it",

@@ -2,7 +2,6 @@ package zab_test
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,11 +86,7 @@ func TestTheFinalizeWaitOutlastsARoundTrip(t *testing.T) {
 // 2 and 3. An elector with a later history, or with 8 and a higher id,
 // would have kept its own vote: each check names it.
 func TestTheLeadersChecksNameAnElectorThatBeatsIt(t *testing.T) {
-	check := func(v sim.View, name string) sim.Verdict {
-		i := slices.IndexFunc(zab.Spec.Checks.Invariants, func(inv sim.Invariant) bool { return inv.Name == name })
-		require.GreaterOrEqual(t, i, 0, name)
-		return zab.Spec.Checks.Invariants[i].Check(v)
-	}
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, zab.Spec, v, name) }
 	const latest, highest = "a leader has the latest history of the quorum that elected it", "among servers with the same history the highest id leads"
 	_, r := scenariotest.Run(t, "zab-election")
 	v := r.At(r.Len()).View()
@@ -152,11 +147,7 @@ func TestAServerThatLooksAgainRejoinsItsLeader(t *testing.T) {
 // wait it does not know of, a quorum of one, a NOTIFICATION that does
 // not carry its round.
 func TestTheRulesChecksNameAServerThatBreaksThem(t *testing.T) {
-	check := func(v sim.View, name string) sim.Verdict {
-		i := slices.IndexFunc(zab.Spec.Checks.Invariants, func(inv sim.Invariant) bool { return inv.Name == name })
-		require.GreaterOrEqual(t, i, 0, name)
-		return zab.Spec.Checks.Invariants[i].Check(v)
-	}
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, zab.Spec, v, name) }
 	_, r := scenariotest.Run(t, "zab-election")
 	broke := map[string]bool{}
 	for k := 1; k <= r.Len(); k++ {
