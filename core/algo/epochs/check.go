@@ -18,11 +18,11 @@ import (
 func node(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
 // sentNow lists the messages of kind the last step's process sent, the
-// network's copies left out, by recipient.
+// network's copies left out.
 func sentNow(v sim.View, from sim.NodeID, kind string) []sim.Envelope {
 	var sent []sim.Envelope
 	for e := range check.SentThisStep(v, from) {
-		if kind == "" || e.Kind == kind {
+		if e.Kind == kind {
 			sent = append(sent, e)
 		}
 	}
@@ -110,8 +110,7 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		}
 		return ""
 	}
-	sent := sentNow(v, id, "")
-	for _, e := range sent {
+	for e := range check.SentThisStep(v, id) {
 		if e.Value != p.Epoch {
 			return fmt.Sprintf("is at epoch %d, and sent %s a %s of epoch %d", p.Epoch, v.Name(e.To), e.Kind, e.Value)
 		}
