@@ -253,15 +253,18 @@ func (p *Process) deliver(env *sim.Env, ev sim.Event) {
 		p.Lead(env)
 		env.Explain("%s has a majority, %d of %d votes: it leads epoch %d and %s", me, p.Votes, env.N(), p.Epoch, p.beat(env))
 	case KindStale:
-		// only with epochs; a later epoch has been joined above
-		if newEpoch || p.Leading {
+		// only with epochs; a STALE of a later epoch has made the
+		// process join it, and step down, above
+		if !newEpoch && !p.Leading {
+			env.Explain("%s hears from %s that its message was stale", me, who)
+			return
+		}
+		if p.Leading {
 			p.Follow(env, sim.None)
 			env.CancelTimer(TimerHeartbeat)
 			env.SetTimer(TimerElection, p.Timeout)
-			env.Explain("%s learns from %s that epoch %d has begun: it steps down and waits for the new leader's HEARTBEAT", me, who, e)
-			return
 		}
-		env.Explain("%s hears from %s that its message was stale", me, who)
+		env.Explain("%s learns from %s that epoch %d has begun: it steps down and waits for the new leader's HEARTBEAT", me, who, e)
 	}
 }
 
