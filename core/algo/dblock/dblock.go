@@ -103,7 +103,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{noLostUpdate, oneBeliever},
+		Invariants: []sim.Invariant{noLostUpdate, oneBeliever, database, client, drawn},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client believes in its transaction until it hears otherwise: a pause, a slow message or a crashed database lets the database roll it back first, which is why the database checks the transaction at the UPDATE"},
 		},
