@@ -88,7 +88,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, onlyCycles, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, votes},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, onlyCycles, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, votes, queued, rules},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Always: true, Unless: InquireSwitch.Param, Why: "two requests can each hold votes the other needs, a wait-for cycle: the algorithm as the seed gives it is deadlock-prone"},
 			{Invariant: mutex.DeadlockName, When: InquireSwitch.Param, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "INQUIRE and YIELD break every wait-for cycle only while each message arrives, in order: a lost vote or INQUIRE, a crashed member, or an INQUIRE that overtakes the vote it asks about leaves a cycle standing"},

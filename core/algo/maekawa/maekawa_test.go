@@ -199,3 +199,49 @@ func TestACopiedVoteAfterAYieldIsALimitOfInquire(t *testing.T) {
 	_, plain := maekawa.Spec.Excuses(maekawa.VotesName, map[string]bool{"duplicate": true}, nil)
 	assert.False(t, plain, "the seed's version ignores a copy: it never gives a vote back")
 }
+
+// The queue's and the rules' checks hold on INQUIRE's lesson, and each
+// names a process whose bookkeeping or message breaks its rule.
+func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, maekawa.Spec, v, name) }
+	_, r := scenariotest.Run(t, "maekawa-inquire")
+	broke := map[string]bool{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		for _, name := range []string{maekawa.QueueName, maekawa.RulesName} {
+			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
+		}
+		p := v.Node(id).(*maekawa.Process)
+		switch {
+		case len(p.Queue) > 0 && !p.Queue[0].Failed && !broke["order"]:
+			first := p.Queue[0]
+			p.Queue[0].Clock = p.Voted.Clock + 1
+			assert.Contains(t, check(v, maekawa.QueueName).Detail, "which is not earlier than")
+			p.Queue = append(p.Queue, maekawa.Ask{From: id, N: 99, Failed: true})
+			assert.Contains(t, check(v, maekawa.QueueName).Detail, "out of stamp order")
+			p.Queue = p.Queue[:1]
+			p.Queue[0] = first
+			broke["order"] = true
+		case p.Inquired && !broke["inquired"]:
+			p.Inquired = false
+			assert.Contains(t, check(v, maekawa.QueueName).Detail, "has not asked its vote back")
+			p.Inquired = true
+			broke["inquired"] = true
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == maekawa.KindFailed && p.Failed && !broke["failed"]:
+			p.Failed = false
+			assert.Contains(t, check(v, maekawa.RulesName).Detail, "got FAILED from")
+			p.Failed = true
+			broke["failed"] = true
+		case ev.Kind == sim.Command && !broke["stamp"]:
+			p.Clock++
+			assert.Contains(t, check(v, maekawa.RulesName).Detail, "REQUEST #1, and its request is #1, stamped")
+			p.Clock--
+			broke["stamp"] = true
+		}
+	}
+	assert.Len(t, broke, 4)
+}
