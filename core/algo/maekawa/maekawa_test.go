@@ -245,3 +245,32 @@ func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
 	}
 	assert.Len(t, broke, 4)
 }
+
+// A network's copy of a vote for a request that is over is not counted
+// for the next: the member's vote is then held by another process, and
+// counting it would let two into the section. The campaign's faults
+// rarely copy a vote and hold the copy past a whole section, so the
+// schedule is played here.
+func TestAVoteForAnOldRequestIsNotCounted(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "maekawa", "n": 3,
+		"script": [
+			{"at": 1, "node": 1, "command": "request-cs"},
+			{"at": 3, "fault": "duplicate", "msg": 1},
+			{"at": 3, "fault": "delay", "msg": 2, "for": 12},
+			{"at": 10, "node": 2, "command": "request-cs"},
+			{"at": 12, "node": 1, "command": "request-cs"}],
+		"until": {"quiescent": true}}`)
+	assert.Contains(t, algotest.Captions(r), "1 gets 2's vote for its request #1, which it is not waiting for: it ignores it")
+	assert.Empty(t, algotest.Failed(r))
+}
+
+// A process that is not in its own request set (sets a lecturer gives
+// may leave it out) never votes for itself: it counts only its set's
+// votes.
+func TestAProcessOutsideItsOwnSetDoesNotVoteForItself(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "maekawa", "n": 3, "params": {"sets": [[2], [2], [2, 3]]},
+		"script": [{"at": 1, "node": 1, "command": "request-cs"}, {"at": 1, "node": 3, "command": "request-cs"}],
+		"until": {"quiescent": true}}`)
+	assert.Empty(t, algotest.Failed(r))
+	assert.Equal(t, 2, algotest.Metrics(r)["cs_entries"])
+}
