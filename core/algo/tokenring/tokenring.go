@@ -77,7 +77,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, {Name: MovesName, Help: "a process that holds the token is in the section, or has the pass armed that sends it on", Check: checkMoves}},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, {Name: MovesName, Help: "a process that holds the token is in the section, or has the pass armed that sends it on", Check: checkMoves}, drawn, stamps},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a holder that crashes, or a TOKEN lost on its way, loses the token: nobody enters again until it is regenerated"},
 			{Invariant: mutex.SafetyName, Faults: []string{CmdRegenerate}, Why: "a token regenerated while the old one still exists makes two tokens, and two holders enter at once"},

@@ -145,3 +145,41 @@ func TestRingOrder(t *testing.T) {
 	}
 	assert.Equal(t, []string{"3", "2", "1"}, to[:3])
 }
+
+// The stamps' and the picture's checks hold on the two-token lesson, and
+// each names a process that breaks its rule.
+func TestTheStampChecksNameAProcessThatBreaksThem(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, tokenring.Spec, v, name) }
+	_, r := scenariotest.Run(t, "token-ring-two-tokens")
+	broke := map[string]bool{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		for _, name := range []string{tokenring.StampsName, tokenring.DrawnName} {
+			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
+		}
+		p := v.Node(id).(*tokenring.Process)
+		switch {
+		case ev.Kind == sim.Command && ev.Tag == tokenring.CmdRegenerate && p.Holds && !broke["regenerate"]:
+			p.Token.Gen, p.Seen.Gen = 1, 1
+			assert.Contains(t, check(v, tokenring.StampsName).Detail, "regenerated the token as (generation 1, hop 0)")
+			p.Token.Gen, p.Seen.Gen = 2, 2
+			broke["regenerate"] = true
+		case ev.Kind == sim.Deliver && !p.Holds && !broke["discard"]:
+			seen := p.Seen
+			p.Seen = tokenring.Stamp{}
+			assert.Contains(t, check(v, tokenring.StampsName).Detail, "did not take the token")
+			p.Seen = seen
+			broke["discard"] = true
+		case p.Holds && !broke["drawn"]:
+			p.Holds = false
+			assert.Contains(t, check(v, tokenring.DrawnName).Detail, "holds the token: false, but is drawn holding it: true")
+			p.Holds = true
+			broke["drawn"] = true
+		}
+	}
+	assert.Len(t, broke, 3)
+}

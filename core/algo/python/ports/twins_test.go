@@ -13,6 +13,7 @@ import (
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/python"
 	"spacetime/core/algo/python/ports"
+	"spacetime/core/algo/tokenring"
 	"spacetime/core/engine"
 	"spacetime/core/scenario"
 )
@@ -109,6 +110,8 @@ var unportable = map[string]bool{
 	bully.StartsName:        true,
 	mutex.DrawnName:         true,
 	mutex.ObeysName:         true,
+	tokenring.DrawnName:     true,
+	tokenring.StampsName:    true,
 }
 
 // maxTwinSteps bounds the steps a lesson is compared on.
