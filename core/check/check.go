@@ -304,3 +304,18 @@ func Misdrawn(v sim.View, role string, group int, is func(sim.NodeID) bool) (sim
 	}
 	return sim.None, false
 }
+
+// CopyDelivered finds the step, before the step just taken, at which
+// process to got another copy of message msg (the original or a
+// network's duplicate of it), or -1: what a check reads to hold a
+// process that keeps a token to taking it once. Copies are made after
+// their original, so the search starts there.
+func CopyDelivered(v sim.View, to sim.NodeID, msg int) int {
+	now, original := v.Steps()-1, v.Envelope(msg).Original
+	for m := original; m < v.NumSent(); m++ {
+		if e := v.Envelope(m); m != msg && e.Original == original && e.To == to && e.RecvStep >= 0 && e.RecvStep < now {
+			return e.RecvStep
+		}
+	}
+	return -1
+}

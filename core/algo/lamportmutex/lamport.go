@@ -48,7 +48,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock, mutex.Fairness, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn},
+		Invariants: []sim.Invariant{mutex.SafetyPointing(overtaken), deadlock, mutex.Fairness, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, queue},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.SafetyName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "without FIFO a REPLY can overtake its sender's earlier REQUEST; a lost, copied or forgotten REQUEST or RELEASE leaves the queues disagreeing: the algorithm assumes reliable FIFO channels"},
 			{Invariant: mutex.FairnessName, Faults: []string{"fifo", "drop", "cut", "partition", "crash"}, Why: "the queues agree on the stamp order only while every REQUEST and RELEASE arrives, in order"},

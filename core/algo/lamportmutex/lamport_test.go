@@ -9,6 +9,7 @@ import (
 
 	"spacetime/core/algo/lamportmutex"
 	"spacetime/core/algo/mutex"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -71,4 +72,44 @@ func TestSafeOnFIFO(t *testing.T) {
 		assert.Empty(t, algotest.Failed(r), "seed %d", seed)
 		assert.Equal(t, 0, algotest.Metrics(r)["in_cs"], "seed %d", seed)
 	}
+}
+
+// The queue's check holds on the lesson, and names a process that
+// breaks its rule.
+func TestTheQueueCheckNamesAProcessThatBreaksIt(t *testing.T) {
+	check := func(v sim.View) sim.Verdict { return algotest.Check(t, lamportmutex.Spec, v, lamportmutex.QueueName) }
+	_, r := scenariotest.Run(t, "lamport-mutex-queue")
+	broke := map[string]bool{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		require.True(t, check(v).OK, "step %d: %s", k, check(v).Detail)
+		p := v.Node(id).(*lamportmutex.Process)
+		other := (id + 1) % sim.NodeID(v.N())
+		switch {
+		case p.State == mutex.InCS && ev.Kind == sim.Deliver && !broke["enter"]:
+			heard := p.Heard[other]
+			p.Heard[other] = p.Mine.Clock
+			assert.Contains(t, check(v).Detail, "entered with its request")
+			p.Heard[other] = heard
+			broke["enter"] = true
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == lamportmutex.KindRelease && !broke["release"]:
+			released := p.Released[ev.From]
+			p.Released[ev.From] = 0
+			assert.Contains(t, check(v).Detail, "and remembers a release only at 0")
+			p.Released[ev.From] = released
+			broke["release"] = true
+		case len(p.Queue) > 0 && p.Queue[0].From != id && !broke["queued"]:
+			from := p.Queue[0].From
+			released := p.Released[from]
+			p.Released[from] = p.Queue[0].Clock
+			assert.Contains(t, check(v).Detail, "which was released at")
+			p.Released[from] = released
+			broke["queued"] = true
+		}
+	}
+	assert.Len(t, broke, 3)
 }

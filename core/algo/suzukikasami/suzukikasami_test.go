@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/suzukikasami"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -92,4 +94,53 @@ func TestSeedRuleForLNLosesARequest(t *testing.T) {
 	paper := algotest.Run(t, doc(false))
 	assert.Empty(t, algotest.Failed(paper))
 	assert.Equal(t, 2, algotest.Metrics(paper)["cs_entries"])
+}
+
+// The token's checks hold on the lesson, and each names a process that
+// breaks its rule.
+func TestTheTokenChecksNameAProcessThatBreaksThem(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, suzukikasami.Spec, v, name) }
+	_, r := scenariotest.Run(t, "suzuki-kasami-request")
+	broke := map[string]bool{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		for _, name := range []string{suzukikasami.TokenName, suzukikasami.DrawnName} {
+			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
+		}
+		p := v.Node(id).(*suzukikasami.Process)
+		switch {
+		case p.Token != nil && p.State == mutex.Idle && !broke["idle"]:
+			other := (id + 1) % sim.NodeID(v.N())
+			p.RN[other]++
+			assert.Contains(t, check(v, suzukikasami.TokenName).Detail, "holds the token idle, with")
+			p.RN[other]--
+			broke["idle"] = true
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == suzukikasami.KindToken && p.Token != nil && !broke["drawn"]:
+			token := p.Token
+			p.Token = nil
+			assert.Contains(t, check(v, suzukikasami.DrawnName).Detail, "holds the token: false, but is drawn holding it: true")
+			p.Token = token
+			broke["drawn"] = true
+		}
+	}
+	assert.Len(t, broke, 2)
+}
+
+// A network's copy of the token that arrives after its process passed the
+// token on is discarded: taking it would make two tokens. The campaign's
+// faults rarely hold a copy that long, so the schedule is played here.
+func TestACopyOfTheTokenIsTakenOnce(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "suzuki-kasami", "n": 3,
+		"script": [
+			{"at": 1, "node": 2, "command": "request-cs"},
+			{"at": 3, "fault": "duplicate", "msg": 2},
+			{"at": 3, "fault": "delay", "msg": 3, "for": 15},
+			{"at": 6, "node": 3, "command": "request-cs"}],
+		"until": {"quiescent": true}}`)
+	assert.Contains(t, algotest.Captions(r), "2 discards a copy of a token it has already held")
+	assert.Empty(t, algotest.Failed(r))
 }

@@ -69,7 +69,7 @@ func stampRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindToken:
 		t := Stamp{Gen: ev.Msg.Value, Hop: hop(ev.Msg)}
 		if took {
-			if first := copyBefore(v, id, ev.MsgID); first >= 0 {
+			if first := check.CopyDelivered(v, id, ev.MsgID); first >= 0 {
 				return fmt.Sprintf("took the token %s, a copy of which it got at step %d", t, first)
 			}
 		} else if later(t, p.Seen) {
@@ -81,19 +81,6 @@ func stampRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		}
 	}
 	return ""
-}
-
-// copyBefore finds the step at which process id got another copy of
-// message msg, before the step just taken, or -1. A copy is made after
-// its original, so the search starts there.
-func copyBefore(v sim.View, id sim.NodeID, msg int) int {
-	now, original := v.Steps()-1, v.Envelope(msg).Original
-	for m := original; m < v.NumSent(); m++ {
-		if e := v.Envelope(m); m != msg && e.Original == original && e.To == id && e.RecvStep >= 0 && e.RecvStep < now {
-			return e.RecvStep
-		}
-	}
-	return -1
 }
 
 // String writes a stamp: "generation 1, hop 3".
