@@ -62,7 +62,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, election.Drawn, election.WaitsOnATimeout, election.BullyRules, knows, queued, watches, gathers, follows},
+		Invariants: []sim.Invariant{mutex.Safety, deadlock, mutex.Release, mutex.Obeys(mutex.Request), mutex.Drawn, election.Drawn, election.WaitsOnATimeout, election.BullyRules, knows, queued, watches, gathers, follows, rules},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: mutex.DeadlockName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a crashed coordinator, or a lost REQUEST, GRANT or RELEASE, leaves the waiting processes with nothing on its way: the algorithm assumes a coordinator that stays up and reliable channels"},
 			{Invariant: KnownName, Faults: []string{"drop", "cut", "partition"}, Why: "a REQUEST or GRANT lost on the way leaves its process waiting with nobody that knows it: the algorithm assumes reliable channels"},

@@ -13,6 +13,7 @@ import (
 	"spacetime/core/algo/mutex"
 	"spacetime/core/campaign"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -202,4 +203,40 @@ func TestAGrantFromAFormerCoordinatorGoesBack(t *testing.T) {
 	assert.Empty(t, algotest.Failed(r))
 	assert.Contains(t, algotest.Captions(r), "2 gets a GRANT from 1, which is no longer its coordinator (it follows 3): it hands it back with RELEASE")
 	assert.Equal(t, []string{"2"}, algotest.Entered(r))
+}
+
+// The rules' check holds on the re-election lesson, and names a process
+// that breaks a rule at the step it breaks it.
+func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
+	check := func(v sim.View) sim.Verdict { return algotest.Check(t, central.Spec, v, central.RulesName) }
+	_, r := scenariotest.Run(t, "central-reelect")
+	broke := map[string]bool{}
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		id, ev, ok := v.LastStep()
+		if !ok {
+			continue
+		}
+		require.True(t, check(v).OK, "step %d: %s", k, check(v).Detail)
+		p := v.Node(id).(*central.Process)
+		switch {
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == central.KindPing && !broke["ping"]:
+			coordinator := p.Coordinator
+			p.Coordinator = sim.None
+			assert.Contains(t, check(v).Detail, "PING, coordinating: false, and answered PONG: true")
+			p.Coordinator = coordinator
+			broke["ping"] = true
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == central.KindGrant && p.State == mutex.InCS && !broke["grant"]:
+			p.Asked++
+			assert.Contains(t, check(v).Detail, "entered the section by")
+			p.Asked--
+			broke["grant"] = true
+		case p.Coordinator == id && p.Collecting && len(v.LastAnnotations()) > 0 && !broke["takeover"]:
+			p.Seen[0]++
+			assert.Contains(t, check(v).Detail, "became coordinator, and knows a holder, a queue or requests from before")
+			p.Seen[0]--
+			broke["takeover"] = true
+		}
+	}
+	assert.Len(t, broke, 3)
 }

@@ -183,3 +183,110 @@ func eachReelecting(wrong func(v sim.View, id sim.NodeID, p *Process) string) fu
 		})
 	}
 }
+
+// RulesName names the rules invariant.
+const RulesName = "a process answers PING, GRANT and a held section's report by the rules, takes over as a coordinator knowing nothing, and forgets in a crash"
+
+// rules holds the process that took the last step to the rule for what
+// it got, read off its state after the step and what the step sent: a
+// GRANT it does not enter by (not the one it waits for, or not from the
+// coordinator it follows) goes back to its sender with RELEASE, unless it
+// is a copy of the one it is inside by; a REQUEST says it holds the
+// section exactly when its process is inside; a coordinator told a
+// process holds the section counts it (or the holder it knew) and grants
+// nothing; the holder's request is not also queued. With re-election a
+// coordinator answers PING with PONG, a waiting process's check sends
+// PING to its coordinator, and a process that becomes coordinator knows
+// no request but its own. A recovered process has forgotten the holder,
+// its queue and the requests it saw.
+var rules = sim.Invariant{
+	Name: RulesName,
+	Help: "a GRANT not entered by goes back with RELEASE; a REQUEST says it holds the section exactly when it does; a coordinator told a process holds the section counts it and grants nothing; the holder is not queued; with re-election PING is answered with PONG, a waiting process's check sends PING, and a new coordinator knows no request but its own; a recovered process has forgotten the holder, its queue and the requests it saw",
+	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		if detail := stepRule(v, id, ev, process(v, id)); detail != "" {
+			return v.Name(id) + " " + detail
+		}
+		return ""
+	}),
+}
+
+// stepRule says how the step broke a rule, or "".
+func stepRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
+	if p.Holder != sim.None && slices.Contains(p.Queue, Ask{From: p.Holder, N: p.HolderAsk}) {
+		return fmt.Sprintf("queues %s's request #%d, which holds the section", v.Name(p.Holder), p.HolderAsk)
+	}
+	for e := range check.SentThisStep(v, id) {
+		if held := slices.Equal(e.Data, []int64{1}); e.Kind == KindRequest && held != (p.State == mutex.InCS) {
+			return fmt.Sprintf("is %s, and sent %s a REQUEST that says it holds the section: %t", p.State, v.Name(e.To), held)
+		}
+	}
+	if ev.Kind == sim.Recover {
+		if p.Holder != sim.None || len(p.Queue) > 0 || slices.ContainsFunc(p.Seen, func(n int64) bool { return n != 0 }) {
+			return "recovered, and still knows a holder, a queue or the requests it saw"
+		}
+		return ""
+	}
+	began := slices.ContainsFunc(v.LastAnnotations(), func(a sim.Annotation) bool { return a.Role == election.RoleLeader && a.Phase == sim.Begin })
+	if p.params.Reelect && began && p.Coordinator == id {
+		if detail := takenOver(p, id); detail != "" {
+			return detail
+		}
+	}
+	switch ev.Kind {
+	case sim.Timer:
+		if ev.Tag != timerCheck || !p.params.Reelect {
+			return ""
+		}
+		_, pong := v.Timer(id, timerPong)
+		if pinged := check.SentNow(v, id, p.Coordinator, KindPing); pinged != (p.State == mutex.Wanting && p.Coordinator != id && !p.Elect.Electing) || pinged != pong {
+			return fmt.Sprintf("checked on its coordinator %s while %s, and sent PING: %t, awaiting PONG: %t", sim.NameOrNobody(v, p.Coordinator), p.State, pinged, pong)
+		}
+	case sim.Deliver:
+		return delivered(v, id, ev, p)
+	}
+	return ""
+}
+
+// takenOver says what a process that has just become coordinator knows
+// that it should not: no holder but itself in the section, no request
+// but its own, no request seen.
+func takenOver(p *Process, id sim.NodeID) string {
+	holder, queue := sim.NodeID(sim.None), []Ask(nil)
+	switch p.State {
+	case mutex.InCS:
+		holder = id
+	case mutex.Wanting:
+		queue = []Ask{{From: id, N: p.Asked}}
+	}
+	if p.Holder != holder || !slices.Equal(p.Queue, queue) || slices.ContainsFunc(p.Seen, func(n int64) bool { return n != 0 }) {
+		return "became coordinator, and knows a holder, a queue or requests from before"
+	}
+	return ""
+}
+
+// delivered is the rule for a delivered message.
+func delivered(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
+	from, n := ev.From, ev.Msg.Value
+	switch ev.Msg.Kind {
+	case KindPing:
+		if answered := check.SentNow(v, id, from, KindPong); p.params.Reelect && answered != (p.Coordinator == id) {
+			return fmt.Sprintf("got %s's PING, coordinating: %t, and answered PONG: %t", v.Name(from), p.Coordinator == id, answered)
+		}
+	case KindGrant:
+		entered := p.State == mutex.InCS && !v.DrawnBefore(id, mutex.RoleCS, 0, v.Steps()-1)
+		switch {
+		case entered && (n != p.Asked || from != p.Coordinator):
+			return fmt.Sprintf("entered the section by %s's GRANT for request #%d, following %s with request #%d", v.Name(from), n, sim.NameOrNobody(v, p.Coordinator), p.Asked)
+		case !entered && !(p.State == mutex.InCS && n == p.Asked) && !check.SentNow(v, id, from, KindRelease):
+			return fmt.Sprintf("got %s's GRANT for request #%d, which it does not enter by, and did not hand it back with RELEASE", v.Name(from), n)
+		}
+	case KindRequest:
+		if !slices.Equal(ev.Msg.Data, []int64{1}) || p.Coordinator != id {
+			return ""
+		}
+		if p.Holder == sim.None || p.Seen[from] < n || check.SentNow(v, id, from, KindGrant) {
+			return fmt.Sprintf("was told %s holds the section with request #%d, and counts %s as the holder, having seen #%d", v.Name(from), n, sim.NameOrNobody(v, p.Holder), p.Seen[from])
+		}
+	}
+	return ""
+}
