@@ -2,6 +2,7 @@ package central
 
 import (
 	"fmt"
+	"slices"
 
 	"spacetime/core/algo/election"
 	"spacetime/core/algo/mutex"
@@ -172,6 +173,10 @@ func (p *Process) heldReport(env *sim.Env, a Ask) {
 		return
 	}
 	p.Holder, p.HolderAsk = a.From, a.N
+	// a request of the holder's queued before it got in elsewhere (a GRANT
+	// of the coordinator before) waits no more: granted again, it would
+	// only come back
+	p.Queue = slices.DeleteFunc(p.Queue, func(q Ask) bool { return q.From == a.From })
 	env.Explain("%s hears that %s holds the section (request #%d): it will grant the next once %s releases it", me, who, a.N, who)
 }
 
