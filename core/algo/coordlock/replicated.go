@@ -78,7 +78,7 @@ var ReplicatedSpec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:   3,
-		Invariants: Spec.Checks.Invariants,
+		Invariants: append(slices.Clip(Spec.Checks.Invariants), raft.Timers),
 		KnownLimits: []sim.KnownLimit{
 			pausedHolder, staleWrite, fencing.WritesLost,
 			{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},
@@ -121,6 +121,15 @@ func replicatedNames(n int) []string {
 		out = append(out, "client"+strconv.Itoa(i))
 	}
 	return out[:n]
+}
+
+// Replicas is a replica's Raft state, or nil for a process that is not
+// one of the service's replicas.
+func (p *Process) Replicas() *raft.Replica {
+	if p.Part == fencing.PartService && p.Config.Replicas > 1 {
+		return &p.Raft
+	}
+	return nil
 }
 
 func isFollowingReplica(v sim.View, id sim.NodeID) bool {

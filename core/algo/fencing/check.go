@@ -77,17 +77,23 @@ func (s *Store) breaks(took bool, token int64) string {
 }
 
 // WritesAnsweredName names the WritesAnswered invariant.
-const WritesAnsweredName = "every write goes out and is answered"
+const WritesAnsweredName = "every write goes out on its timer with its token, and is answered"
 
 // WritesAnswered is the invariant that a client's write goes out and the
 // storage takes it up: a write being prepared has its timer armed to
-// send it, and one sent is on its way, or its answer (WRITTEN or
-// REJECTED) is, or it has arrived. A storage that ignored writes would
-// pass the storage's rule, which judges what it decides.
+// send it; a WRITE goes out only when that timer fires, once, with the
+// token it was prepared with; and one sent is on its way, or its answer
+// (WRITTEN or REJECTED) is, or it has arrived. A storage that ignored
+// writes would pass the storage's rule, which judges what it decides; a
+// client that wrote early, twice or without its token would pass the
+// storage's too.
 var WritesAnswered = sim.Invariant{
 	Name: WritesAnsweredName,
-	Help: "a write being prepared has its timer set to send it; a write that went out is on its way to the storage, or the storage's answer is on its way back, or has come",
+	Help: "a write being prepared has its timer set to send it; a WRITE goes out only when that timer fires, with the write's token; a write that went out is on its way to the storage, or the storage's answer is on its way back, or has come",
 	Check: func(v sim.View) sim.Verdict {
+		if detail := wroteNow(v); detail != "" {
+			return sim.Verdict{Detail: detail}
+		}
 		storage := StorageOf(v)
 		for _, id := range Clients(v) {
 			n, ok := v.Node(id).(Writing)
@@ -104,6 +110,31 @@ var WritesAnswered = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// wroteNow says what is wrong with the WRITEs the step just taken sent:
+// each goes out when its client's write timer fires, one a step, with
+// the token of the write it prepared.
+func wroteNow(v sim.View) string {
+	id, ev, ok := v.LastStep()
+	if !ok {
+		return ""
+	}
+	n, writes := v.Node(id).(Writing)
+	sent := 0
+	for e := range check.SentThisStep(v, id) {
+		if e.Kind != KindWrite {
+			continue
+		}
+		sent++
+		if !writes || n.Writes() == nil {
+			return fmt.Sprintf("%s, which does not write, sent a WRITE", v.Name(id))
+		}
+		if w := n.Writes(); ev.Kind != sim.Timer || ev.Tag != TimerWrite || sent > 1 || e.Value != w.Token || !w.Awaiting {
+			return fmt.Sprintf("%s sent a WRITE with token %d on %s %q, its write prepared with token %d", v.Name(id), e.Value, ev.Kind, ev.Tag, w.Token)
+		}
+	}
+	return ""
 }
 
 // WritesLost is the known limit of WritesAnswered: a lost write or answer

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -275,4 +276,43 @@ var invariants = []sim.Invariant{
 	invariant(guaranteeMatching, logMatchingName, "if two logs hold an entry with the same index and term, they are the same up to it"),
 	invariant(guaranteeCompleteness, completenessName, "an entry committed in a term is in the log of the leader of every later term"),
 	invariant(guaranteeStateMachine, stateMachineName, "no two servers apply different commands at the same index"),
+	Timers,
 }
+
+// TimersName names the Timers invariant.
+const TimersName = "a leader has its heartbeat armed, any other server its election timeout"
+
+// Replicated is a process that may be a member of a Raft group: its
+// replica, or nil for a process that is not one.
+type Replicated interface {
+	Replicas() *Replica
+}
+
+// Timers is Raft's failure detector kept running, read after each
+// member's own steps: a leader has its heartbeat armed and no election
+// timeout, a follower or candidate its election timeout and no heartbeat.
+// A follower without its timeout never notices a dead leader, and a
+// leader without its heartbeat is taken for dead; a group whose members
+// do nothing at all passes the five guarantees.
+var Timers = sim.Invariant{
+	Name: TimersName,
+	Help: "a live leader has its heartbeat armed and no election timeout; every other live member of the group has its election timeout armed and no heartbeat",
+	Check: func(v sim.View) sim.Verdict {
+		return check.Stepped(v, func(id sim.NodeID) string {
+			n, ok := v.Node(id).(Replicated)
+			if !ok || n.Replicas() == nil {
+				return ""
+			}
+			leads := n.Replicas().Role == Leader
+			_, beats := v.Timer(id, TimerHeartbeat)
+			_, times := v.Timer(id, TimerElection)
+			if beats != leads || times == leads {
+				return fmt.Sprintf("%s is %s of term %d, with its heartbeat armed: %t and its election timeout armed: %t", v.Name(id), n.Replicas().Role, n.Replicas().Term, beats, times)
+			}
+			return ""
+		})
+	},
+}
+
+// Replicas is the server's replica.
+func (s *Server) Replicas() *Replica { return &s.Replica }
