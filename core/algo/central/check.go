@@ -185,7 +185,7 @@ func eachReelecting(wrong func(v sim.View, id sim.NodeID, p *Process) string) fu
 }
 
 // RulesName names the rules invariant.
-const RulesName = "a process answers PING, GRANT and a held section's report by the rules, takes over as a coordinator knowing nothing, and forgets in a crash"
+const RulesName = "a process answers PING, PONG, GRANT and a held section's report by the rules, takes over as a coordinator knowing nothing, and forgets in a crash"
 
 // rules holds the process that took the last step to the rule for what
 // it got, read off its state after the step and what the step sent: a
@@ -196,12 +196,14 @@ const RulesName = "a process answers PING, GRANT and a held section's report by 
 // process holds the section counts it (or the holder it knew) and grants
 // nothing; the holder's request is not also queued. With re-election a
 // coordinator answers PING with PONG, a waiting process's check sends
-// PING to its coordinator, and a process that becomes coordinator knows
+// PING to its coordinator, whose PONG ends the wait for it (the process
+// watches again only while it waits), and a process that becomes
+// coordinator knows
 // no request but its own. A recovered process has forgotten the holder,
 // its queue and the requests it saw.
 var rules = sim.Invariant{
 	Name: RulesName,
-	Help: "a GRANT not entered by goes back with RELEASE; a REQUEST says it holds the section exactly when it does; a coordinator told a process holds the section counts it and grants nothing; the holder is not queued; with re-election PING is answered with PONG, a waiting process's check sends PING, and a new coordinator knows no request but its own; a recovered process has forgotten the holder, its queue and the requests it saw",
+	Help: "a GRANT not entered by goes back with RELEASE; a REQUEST says it holds the section exactly when it does; a coordinator told a process holds the section counts it and grants nothing; the holder is not queued; with re-election PING is answered with PONG, a waiting process's check sends PING and its coordinator's PONG ends the wait for it, and a new coordinator knows no request but its own; a recovered process has forgotten the holder, its queue and the requests it saw",
 	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		if detail := stepRule(v, id, ev, process(v, id)); detail != "" {
 			return v.Name(id) + " " + detail
@@ -271,6 +273,11 @@ func delivered(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	case KindPing:
 		if answered := check.SentNow(v, id, from, KindPong); p.params.Reelect && answered != (p.Coordinator == id) {
 			return fmt.Sprintf("got %s's PING, coordinating: %t, and answered PONG: %t", v.Name(from), p.Coordinator == id, answered)
+		}
+	case KindPong:
+		_, pong := v.Timer(id, timerPong)
+		if p.params.Reelect && from == p.Coordinator && (pong || p.Watching != (p.State == mutex.Wanting && p.Coordinator != id)) {
+			return fmt.Sprintf("got its coordinator %s's PONG while %s, and awaits a PONG still: %t, watching: %t", v.Name(from), p.State, pong, p.Watching)
 		}
 	case KindGrant:
 		entered := p.State == mutex.InCS && !v.DrawnBefore(id, mutex.RoleCS, 0, v.Steps()-1)
