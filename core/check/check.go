@@ -254,6 +254,17 @@ func StepRule(rule func(v sim.View, id sim.NodeID, ev sim.Event) string) func(si
 	}
 }
 
+// ProcessRule is StepRule for a rule about the process that stepped: its
+// detail is said of that process, whose name the verdict puts first.
+func ProcessRule(rule func(v sim.View, id sim.NodeID, ev sim.Event) string) func(sim.View) sim.Verdict {
+	return StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		if detail := rule(v, id, ev); detail != "" {
+			return v.Name(id) + " " + detail
+		}
+		return ""
+	})
+}
+
 // Stepped judges the live process that took the step just taken, or,
 // after a step no process took, every live one that has started: only a
 // process's own step changes its state. judge says what is wrong, or "";

@@ -43,6 +43,28 @@ func Check(t testing.TB, spec *sim.Spec, v sim.View, name string) sim.Verdict {
 	return sim.Verdict{}
 }
 
+// Steps calls step for each step of r that a process took, in order,
+// with the view after it, the process and its event: the walk of a test
+// that holds a rule's check to a lesson and breaks the rule on purpose.
+func Steps(r *engine.Run, step func(k int, v sim.View, id sim.NodeID, ev sim.Event)) {
+	for k := 1; k <= r.Len(); k++ {
+		v := r.At(k).View()
+		if id, ev, ok := v.LastStep(); ok {
+			step(k, v, id, ev)
+		}
+	}
+}
+
+// Holds requires spec's invariants of those names to hold at view v, the
+// view after step k.
+func Holds(t testing.TB, spec *sim.Spec, v sim.View, k int, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		verdict := Check(t, spec, v, name)
+		require.True(t, verdict.OK, "step %d: %s: %s", k, name, verdict.Detail)
+	}
+}
+
 // Metrics are the run's figures at its end, by name.
 func Metrics(r *engine.Run) map[string]any {
 	out := map[string]any{}

@@ -211,13 +211,8 @@ func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
 	check := func(v sim.View) sim.Verdict { return algotest.Check(t, central.Spec, v, central.RulesName) }
 	_, r := scenariotest.Run(t, "central-reelect")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
-		require.True(t, check(v).OK, "step %d: %s", k, check(v).Detail)
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, central.Spec, v, k, central.RulesName)
 		p := v.Node(id).(*central.Process)
 		switch {
 		case ev.Kind == sim.Deliver && ev.Msg.Kind == central.KindPing && !broke["ping"]:
@@ -237,6 +232,6 @@ func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
 			p.Seen[0]--
 			broke["takeover"] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 3)
 }

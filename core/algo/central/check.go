@@ -204,11 +204,8 @@ const RulesName = "a process answers PING, PONG, GRANT and a held section's repo
 var rules = sim.Invariant{
 	Name: RulesName,
 	Help: "a GRANT not entered by goes back with RELEASE; a REQUEST says it holds the section exactly when it does; a coordinator told a process holds the section counts it and grants nothing; the holder is not queued; with re-election PING is answered with PONG, a waiting process's check sends PING and its coordinator's PONG ends the wait for it, and a new coordinator knows no request but its own; a recovered process has forgotten the holder, its queue and the requests it saw",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		if detail := stepRule(v, id, ev, process(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		return stepRule(v, id, ev, process(v, id))
 	}),
 }
 

@@ -67,14 +67,11 @@ const DatabaseName = "the database locks, queues, rolls back, commits and refuse
 var database = sim.Invariant{
 	Name: DatabaseName,
 	Help: "one transaction holds the row's lock, with its idle timeout armed, and the others wait; an ended transaction's SELECT is refused; an UPDATE counts only from the holder; a commit or a timeout ends the holder's transaction and passes the lock on; a recovered database has rolled back every transaction it knew",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		if id != Database {
 			return ""
 		}
-		if detail := databaseRule(v, ev, process(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+		return databaseRule(v, ev, process(v, id))
 	}),
 }
 
@@ -257,14 +254,11 @@ const ClientName = "a client works on the row its transaction read, then sends i
 var client = sim.Invariant{
 	Name: ClientName,
 	Help: "told to run a transaction, a client has one under way; its transaction's ROW makes it hold the lock, read the counter and start work; its work done, it sends UPDATE with the counter read plus one; COMMITTED or ABORTED ends its transaction; a message about another transaction changes nothing",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		if id == Database {
 			return ""
 		}
-		if detail := clientRule(v, id, ev, process(v, id).Client); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+		return clientRule(v, id, ev, process(v, id).Client)
 	}),
 }
 

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"spacetime/core/algo/dblock"
 	"spacetime/core/sim"
@@ -61,15 +60,8 @@ func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
 	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, dblock.Spec, v, name) }
 	_, r := scenariotest.Run(t, "database-lock-pause")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
-		for _, name := range []string{dblock.DrawnName, dblock.DatabaseName, dblock.ClientName} {
-			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
-		}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, dblock.Spec, v, k, dblock.DrawnName, dblock.DatabaseName, dblock.ClientName)
 		p := v.Node(id).(*dblock.Process)
 		switch {
 		case p.IsDatabase && p.DB.Holder.Client != sim.None && !broke["holder"]:
@@ -95,7 +87,7 @@ func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
 			p.InDatabase = true
 			broke["refuse"] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 4)
 }
 

@@ -82,11 +82,8 @@ const rulesName = "a process keeps to its epoch: it refuses what is older, votes
 var rules = sim.Invariant{
 	Name: rulesName,
 	Help: "every message carries its sender's epoch; an older one is refused with STALE, and STALE makes a leader step down; a HEARTBEAT of the process's epoch is followed; one vote an epoch; a candidate asks everyone and leads with a majority, not before",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		if detail := epochRule(v, id, ev, node(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		return epochRule(v, id, ev, node(v, id))
 	}),
 }
 

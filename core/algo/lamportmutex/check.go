@@ -22,11 +22,8 @@ const QueueName = "a process queues only requests not yet released, enters only 
 var queue = sim.Invariant{
 	Name: QueueName,
 	Help: "a queued request of another process was not released; a RELEASE removes its request and the earlier ones and is remembered; a process enters only at its queue's head, having heard from every other process a stamp later than its request's; a recovered process has forgotten its queue and what it heard",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		if detail := queueRule(v, id, ev, process(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		return queueRule(v, id, ev, process(v, id))
 	}),
 }
 

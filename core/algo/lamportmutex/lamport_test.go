@@ -80,13 +80,8 @@ func TestTheQueueCheckNamesAProcessThatBreaksIt(t *testing.T) {
 	check := func(v sim.View) sim.Verdict { return algotest.Check(t, lamportmutex.Spec, v, lamportmutex.QueueName) }
 	_, r := scenariotest.Run(t, "lamport-mutex-queue")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
-		require.True(t, check(v).OK, "step %d: %s", k, check(v).Detail)
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, lamportmutex.Spec, v, k, lamportmutex.QueueName)
 		p := v.Node(id).(*lamportmutex.Process)
 		other := (id + 1) % sim.NodeID(v.N())
 		switch {
@@ -110,6 +105,6 @@ func TestTheQueueCheckNamesAProcessThatBreaksIt(t *testing.T) {
 			p.Released[from] = released
 			broke["queued"] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 3)
 }

@@ -165,11 +165,8 @@ const RulesName = "a process sends what its state says, answers FAILED and INQUI
 var rules = sim.Invariant{
 	Name: RulesName,
 	Help: "a REPLY goes to the request the member voted for, a REQUEST carries the request's number and stamp, an INQUIRE goes to the vote's holder, a FAILED to a request queued as failed, a YIELD gives back a vote no longer counted, a RELEASE follows the section; FAILED makes a requester give back every vote it was asked for, and an INQUIRE is kept or answered; a recovered process has forgotten it all",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		if detail := stepRule(v, id, ev, process(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		return stepRule(v, id, ev, process(v, id))
 	}),
 }
 

@@ -206,15 +206,8 @@ func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
 	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, maekawa.Spec, v, name) }
 	_, r := scenariotest.Run(t, "maekawa-inquire")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
-		for _, name := range []string{maekawa.QueueName, maekawa.RulesName} {
-			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
-		}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, maekawa.Spec, v, k, maekawa.QueueName, maekawa.RulesName)
 		p := v.Node(id).(*maekawa.Process)
 		switch {
 		case len(p.Queue) > 0 && !p.Queue[0].Failed && !broke["order"]:
@@ -242,7 +235,7 @@ func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
 			p.Clock--
 			broke["stamp"] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 4)
 }
 

@@ -63,3 +63,22 @@ var drawnRoles = [...]struct {
 	state State
 	where string
 }{{RoleWaiting, Wanting, "waiting for the critical section"}, {RoleCS, InCS, "in the critical section"}}
+
+// TokenDrawnName names the TokenDrawn invariant.
+const TokenDrawnName = "a process is drawn holding the token exactly while it holds it"
+
+// TokenDrawn is the invariant that the diagram draws a process holding
+// the token (the interval of role) exactly while holds says it does: for
+// the algorithms that pass one.
+func TokenDrawn(role string, holds func(v sim.View, id sim.NodeID) bool) sim.Invariant {
+	return sim.Invariant{
+		Name: TokenDrawnName,
+		Help: "the token's interval is open on a process exactly while it holds the token",
+		Check: func(v sim.View) sim.Verdict {
+			if id, on := check.Misdrawn(v, role, 0, func(id sim.NodeID) bool { return holds(v, id) }); id != sim.None {
+				return sim.Verdict{Detail: fmt.Sprintf("%s holds the token: %t, but is drawn holding it: %t", v.Name(id), holds(v, id), on)}
+			}
+			return sim.Verdict{OK: true}
+		},
+	}
+}

@@ -12,19 +12,8 @@ import (
 // The checks of the token's own rules, read after each step off the
 // process that took it.
 
-// DrawnName names the check of the token's picture.
-const DrawnName = "a process is drawn holding the token exactly while it holds it"
-
-var drawn = sim.Invariant{
-	Name: DrawnName,
-	Help: "the token's interval is open on a process exactly while it holds the token",
-	Check: func(v sim.View) sim.Verdict {
-		if id, on := check.Misdrawn(v, RoleToken, 0, func(id sim.NodeID) bool { return process(v, id).Token != nil }); id != sim.None {
-			return sim.Verdict{Detail: fmt.Sprintf("%s holds the token: %t, but is drawn holding it: %t", v.Name(id), process(v, id).Token != nil, on)}
-		}
-		return sim.Verdict{OK: true}
-	},
-}
+// drawn is the token's picture held to the process's state.
+var drawn = mutex.TokenDrawn(RoleToken, func(v sim.View, id sim.NodeID) bool { return process(v, id).Token != nil })
 
 // TokenName names the check of the token's rules.
 const TokenName = "a process takes the token once, keeps it idle only while nobody's request is outstanding, and forgets RN in a crash"
@@ -38,11 +27,8 @@ const TokenName = "a process takes the token once, keeps it idle only while nobo
 var token = sim.Invariant{
 	Name: TokenName,
 	Help: "a TOKEN is taken only if no copy of it came first, and one not taken is no later than the last held; an idle holder has an empty queue and no outstanding request (RN[j] = LN[j] + 1 for nobody); a recovered process holds no token and has forgotten RN",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		if detail := tokenRule(v, id, ev, process(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		return tokenRule(v, id, ev, process(v, id))
 	}),
 }
 

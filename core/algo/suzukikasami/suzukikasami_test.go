@@ -102,15 +102,8 @@ func TestTheTokenChecksNameAProcessThatBreaksThem(t *testing.T) {
 	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, suzukikasami.Spec, v, name) }
 	_, r := scenariotest.Run(t, "suzuki-kasami-request")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
-		for _, name := range []string{suzukikasami.TokenName, suzukikasami.DrawnName} {
-			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
-		}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, suzukikasami.Spec, v, k, suzukikasami.TokenName, mutex.TokenDrawnName)
 		p := v.Node(id).(*suzukikasami.Process)
 		switch {
 		case p.Token != nil && p.State == mutex.Idle && !broke["idle"]:
@@ -122,11 +115,11 @@ func TestTheTokenChecksNameAProcessThatBreaksThem(t *testing.T) {
 		case ev.Kind == sim.Deliver && ev.Msg.Kind == suzukikasami.KindToken && p.Token != nil && !broke["drawn"]:
 			token := p.Token
 			p.Token = nil
-			assert.Contains(t, check(v, suzukikasami.DrawnName).Detail, "holds the token: false, but is drawn holding it: true")
+			assert.Contains(t, check(v, mutex.TokenDrawnName).Detail, "holds the token: false, but is drawn holding it: true")
 			p.Token = token
 			broke["drawn"] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 2)
 }
 

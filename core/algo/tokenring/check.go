@@ -16,19 +16,8 @@ import (
 // one further round the ring.
 func later(s, o Stamp) bool { return s.Gen > o.Gen || s.Gen == o.Gen && s.Hop > o.Hop }
 
-// DrawnName names the check of the token's picture.
-const DrawnName = "a process is drawn holding the token exactly while it holds it"
-
-var drawn = sim.Invariant{
-	Name: DrawnName,
-	Help: "the token's interval is open on a process exactly while it holds the token",
-	Check: func(v sim.View) sim.Verdict {
-		if id, on := check.Misdrawn(v, RoleToken, 0, func(id sim.NodeID) bool { return process(v, id).Holds }); id != sim.None {
-			return sim.Verdict{Detail: fmt.Sprintf("%s holds the token: %t, but is drawn holding it: %t", v.Name(id), process(v, id).Holds, on)}
-		}
-		return sim.Verdict{OK: true}
-	},
-}
+// drawn is the token's picture held to the process's state.
+var drawn = mutex.TokenDrawn(RoleToken, func(v sim.View, id sim.NodeID) bool { return process(v, id).Holds })
 
 // StampsName names the check of the tokens' stamps.
 const StampsName = "a process takes only a token later than any it has held, passes it on a hop further, and makes a new one of a later generation"
@@ -42,11 +31,8 @@ const StampsName = "a process takes only a token later than any it has held, pas
 var stamps = sim.Invariant{
 	Name: StampsName,
 	Help: "a holder's token is the latest it has seen; a TOKEN is taken only if no copy of it came first, and one not taken is no later than what the process has seen; a pass goes to the successor a hop further; a regenerated token is of a later generation than any the process passed on, at hop 0; only an idle holder has its pass armed",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		if detail := stampRule(v, id, ev, process(v, id)); detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		return stampRule(v, id, ev, process(v, id))
 	}),
 }
 

@@ -152,15 +152,8 @@ func TestTheStampChecksNameAProcessThatBreaksThem(t *testing.T) {
 	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, tokenring.Spec, v, name) }
 	_, r := scenariotest.Run(t, "token-ring-two-tokens")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
-		for _, name := range []string{tokenring.StampsName, tokenring.DrawnName} {
-			require.True(t, check(v, name).OK, "step %d: %s: %s", k, name, check(v, name).Detail)
-		}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, tokenring.Spec, v, k, tokenring.StampsName, mutex.TokenDrawnName)
 		p := v.Node(id).(*tokenring.Process)
 		switch {
 		case ev.Kind == sim.Command && ev.Tag == tokenring.CmdRegenerate && p.Holds && !broke["regenerate"]:
@@ -176,10 +169,10 @@ func TestTheStampChecksNameAProcessThatBreaksThem(t *testing.T) {
 			broke["discard"] = true
 		case p.Holds && !broke["drawn"]:
 			p.Holds = false
-			assert.Contains(t, check(v, tokenring.DrawnName).Detail, "holds the token: false, but is drawn holding it: true")
+			assert.Contains(t, check(v, mutex.TokenDrawnName).Detail, "holds the token: false, but is drawn holding it: true")
 			p.Holds = true
 			broke["drawn"] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 3)
 }

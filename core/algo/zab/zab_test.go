@@ -150,16 +150,9 @@ func TestTheRulesChecksNameAServerThatBreaksThem(t *testing.T) {
 	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, zab.Spec, v, name) }
 	_, r := scenariotest.Run(t, "zab-election")
 	broke := map[string]bool{}
-	for k := 1; k <= r.Len(); k++ {
-		v := r.At(k).View()
-		id, ev, ok := v.LastStep()
-		if !ok {
-			continue
-		}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, zab.Spec, v, k, zab.VotesName, zab.WaitsName, zab.SettledName, zab.SendsName)
 		p := v.Node(id).(*zab.Process)
-		for _, name := range []string{zab.VotesName, zab.WaitsName, zab.SettledName, zab.SendsName} {
-			require.True(t, check(v, name).OK, "step %d: %s", k, name)
-		}
 		switch {
 		case p.State == zab.Looking && !broke[zab.VotesName]:
 			vote := p.Vote
@@ -184,6 +177,6 @@ func TestTheRulesChecksNameAServerThatBreaksThem(t *testing.T) {
 			p.Round--
 			broke[zab.SendsName] = true
 		}
-	}
+	})
 	assert.Len(t, broke, 4)
 }

@@ -110,7 +110,7 @@ var unportable = map[string]bool{
 	bully.StartsName:        true,
 	mutex.DrawnName:         true,
 	mutex.ObeysName:         true,
-	tokenring.DrawnName:     true,
+	mutex.TokenDrawnName:    true,
 	tokenring.StampsName:    true,
 }
 
