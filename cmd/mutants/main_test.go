@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"spacetime/core/algo/all"
 	"spacetime/core/campaign"
 	"spacetime/core/scenario"
 	"spacetime/internal/mutate"
@@ -85,6 +86,27 @@ func TestErrataSwitchesAreKilledByTheirLessons(t *testing.T) {
 		switches = append(switches, e.Switch)
 	}
 	assert.Contains(t, switches, "[seed_reply=true]")
+}
+
+// A lesson that turns a switch that is no variant runs a broken version
+// on purpose, declared violation or not, and judges no mutant; one that
+// turns a variant runs the algorithm.
+func TestALessonThatBreaksARuleJudgesNoMutant(t *testing.T) {
+	named := func(id, lesson string) bool {
+		spec, ok := all.Lookup(id)
+		require.True(t, ok)
+		for _, l := range lessonsOf(id) {
+			if l.ID == lesson {
+				return namesMutant(spec, l)
+			}
+		}
+		require.FailNow(t, "no lesson "+lesson)
+		return false
+	}
+	assert.True(t, named("raft", "raft-figure8-three"), "counting replicas, found by the search")
+	assert.True(t, named("ricart-agrawala", "ricart-agrawala-seed-reply"), "the seed's reply rule")
+	assert.False(t, named("maekawa", "maekawa-inquire"), "INQUIRE is a variant")
+	assert.False(t, named("raft", "raft-election"))
 }
 
 // -list lists mutants without building, and an unknown package is named
