@@ -69,7 +69,7 @@ func stampRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	return ""
 }
 
-// String writes a stamp: "generation 1, hop 3".
+// String writes a stamp: "(generation 1, hop 3)".
 func (s Stamp) String() string { return fmt.Sprintf("(generation %d, hop %d)", s.Gen, s.Hop) }
 
 // lastPassed is the generation of the last token process id passed on
