@@ -277,6 +277,7 @@ var invariants = []sim.Invariant{
 	invariant(guaranteeCompleteness, completenessName, "an entry committed in a term is in the log of the leader of every later term"),
 	invariant(guaranteeStateMachine, stateMachineName, "no two servers apply different commands at the same index"),
 	Timers,
+	appends,
 }
 
 // TimersName names the Timers invariant.
@@ -316,3 +317,33 @@ var Timers = sim.Invariant{
 
 // Replicas is the server's replica.
 func (s *Server) Replicas() *Replica { return &s.Replica }
+
+// AppendsName names the appends invariant.
+const AppendsName = "a leader logs each command it is given as the next entry of its term"
+
+// appends holds a leader to the first step of replication, read after
+// its own step: given a client's command (the learner's, or its work's),
+// it appends one entry of its term at the end of its log, with that
+// command. A leader that logs nothing passes the five guarantees, which
+// hold of any log that never grows.
+var appends = sim.Invariant{
+	Name: AppendsName,
+	Help: "a leader given a client's command appends it at the end of its log, as an entry of its term",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		s, ok := v.Node(id).(*Server)
+		if !ok || s.Role != Leader || !(ev.Kind == sim.Command && ev.Tag == CmdSubmit || ev.Kind == sim.Workload) {
+			return ""
+		}
+		for _, a := range v.LastAnnotations() {
+			if a.Role != roleAppended {
+				continue
+			}
+			i := a.Group
+			if i < 1 || i != s.Log.Len() || s.Log.Term(i) != s.Term || ev.Kind == sim.Command && s.Log.At(i).Cmd != (Command{ev.Arg}) {
+				return fmt.Sprintf("leads term %d and was given a command, and its log of %d entries does not end with it as entry %d of its term", s.Term, s.Log.Len(), i)
+			}
+			return ""
+		}
+		return fmt.Sprintf("leads term %d and was given a command, and logged none", s.Term)
+	}),
+}

@@ -1,0 +1,38 @@
+package raft_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"spacetime/core/algo/raft"
+	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
+)
+
+// The appends and timers checks hold on the election lesson, and name a
+// leader that logs the command it is given wrongly, and a server whose
+// timers are wrong.
+func TestTheRulesChecksNameAServerThatBreaksThem(t *testing.T) {
+	check := func(v sim.View, name string) sim.Verdict { return algotest.Check(t, raft.Spec, v, name) }
+	_, r := scenariotest.Run(t, "raft-election")
+	broke := map[string]bool{}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, raft.Spec, v, k, raft.AppendsName, raft.TimersName)
+		s := v.Node(id).(*raft.Server)
+		switch {
+		case ev.Kind == sim.Command && ev.Tag == raft.CmdSubmit && !broke["appends"]:
+			s.Term++
+			assert.Contains(t, check(v, raft.AppendsName).Detail, "was given a command, and its log of 1 entries does not end with it")
+			s.Term--
+			broke["appends"] = true
+		case s.Role == raft.Leader && !broke["timers"]:
+			s.Role = raft.Follower
+			assert.Contains(t, check(v, raft.TimersName).Detail, "with its heartbeat armed: true and its election timeout armed: false")
+			s.Role = raft.Leader
+			broke["timers"] = true
+		}
+	})
+	assert.Len(t, broke, 2)
+}
