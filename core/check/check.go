@@ -270,12 +270,7 @@ func ProcessRule(rule func(v sim.View, id sim.NodeID, ev sim.Event) string) func
 // process's own step changes its state. judge says what is wrong, or "";
 // the first wrong fails the check.
 func Stepped(v sim.View, judge func(id sim.NodeID) string) sim.Verdict {
-	last, _, ok := v.LastStep()
-	for i := range v.N() {
-		id := sim.NodeID(i)
-		if ok && id != last || v.Health(id) == sim.Crashed || Steps(v, id) == 0 {
-			continue
-		}
+	for id := range steppers(v) {
 		if detail := judge(id); detail != "" {
 			return sim.Verdict{Detail: detail}
 		}
@@ -283,11 +278,32 @@ func Stepped(v sim.View, judge func(id sim.NodeID) string) sim.Verdict {
 	return sim.Verdict{OK: true}
 }
 
+// steppers yields the processes whose state the step just taken can have
+// changed: the live process that took it, or, after a step no process
+// took (a fault), every live one that has started. A process that is
+// down, or has not taken its first step, is left out.
+func steppers(v sim.View) iter.Seq[sim.NodeID] {
+	return func(yield func(sim.NodeID) bool) {
+		judged := func(id sim.NodeID) bool { return v.Health(id) != sim.Crashed && Steps(v, id) > 0 }
+		if id, _, ok := v.LastStep(); ok {
+			if judged(id) {
+				yield(id)
+			}
+			return
+		}
+		for i := range v.N() {
+			if id := sim.NodeID(i); judged(id) && !yield(id) {
+				return
+			}
+		}
+	}
+}
+
 // SentNow says the step just taken sent a message of kind from→to: what
 // a check reads to hold a process to a command it was given.
 func SentNow(v sim.View, from, to sim.NodeID, kind string) bool {
-	for id := v.SentFrom(v.Steps() - 1); id < v.NumSent(); id++ {
-		if e := v.Envelope(id); e.From == from && e.To == to && e.Kind == kind {
+	for e := range SentThisStep(v, from) {
+		if e.To == to && e.Kind == kind {
 			return true
 		}
 	}
@@ -303,17 +319,25 @@ func SentNow(v sim.View, from, to sim.NodeID, kind string) bool {
 // fault, changes its state or its picture, after a step only the process
 // that took it is read again.
 func Misdrawn(v sim.View, role string, group int, is func(sim.NodeID) bool) (sim.NodeID, bool) {
-	stepped, _, ok := v.LastStep()
-	for i := range v.N() {
-		id := sim.NodeID(i)
-		if v.Health(id) == sim.Crashed || Steps(v, id) == 0 || ok && id != stepped {
-			continue
-		}
+	for id := range steppers(v) {
 		if drawn := v.Drawn(id, role, group); drawn != is(id) {
 			return id, drawn
 		}
 	}
 	return sim.None, false
+}
+
+// Cleared says every element of xs is its type's zero: what a check reads
+// of a process that must have forgotten counts or flags (in a crash, or
+// on taking over).
+func Cleared[T comparable](xs []T) bool {
+	var zero T
+	for _, x := range xs {
+		if x != zero {
+			return false
+		}
+	}
+	return true
 }
 
 // CopyDelivered finds the step, before the step just taken, at which
