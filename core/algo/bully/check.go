@@ -1,8 +1,6 @@
 package bully
 
 import (
-	"fmt"
-
 	"spacetime/core/algo/election"
 	"spacetime/core/check"
 	"spacetime/core/sim"
@@ -18,7 +16,7 @@ const StartsName = "a process that notices the leader is gone, recovers or comes
 var starts = sim.Invariant{
 	Name: StartsName,
 	Help: "a process told the leader is gone (and not already electing), recovering, or coming up late sends ELECTION to every higher id, or, as the highest, leads and sends COORDINATOR to everyone",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		var what string
 		switch {
 		case ev.Kind == sim.Command && ev.Tag == election.CmdStart && !election.BullyStarted(v, id) && !v.Node(id).(*Process).Electing:
@@ -30,6 +28,6 @@ var starts = sim.Invariant{
 		default:
 			return ""
 		}
-		return fmt.Sprintf("%s %s, and did not hold an election", v.Name(id), what)
+		return what + ", and did not hold an election"
 	}),
 }

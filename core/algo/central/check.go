@@ -220,7 +220,7 @@ func stepRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		}
 	}
 	if ev.Kind == sim.Recover {
-		if p.Holder != sim.None || len(p.Queue) > 0 || slices.ContainsFunc(p.Seen, func(n int64) bool { return n != 0 }) {
+		if p.Holder != sim.None || len(p.Queue) > 0 || !check.Cleared(p.Seen) {
 			return "recovered, and still knows a holder, a queue or the requests it saw"
 		}
 		return ""
@@ -257,7 +257,7 @@ func takenOver(p *Process, id sim.NodeID) string {
 	case mutex.Wanting:
 		queue = []Ask{{From: id, N: p.Asked}}
 	}
-	if p.Holder != holder || !slices.Equal(p.Queue, queue) || slices.ContainsFunc(p.Seen, func(n int64) bool { return n != 0 }) {
+	if p.Holder != holder || !slices.Equal(p.Queue, queue) || !check.Cleared(p.Seen) {
 		return "became coordinator, and knows a holder, a queue or requests from before"
 	}
 	return ""

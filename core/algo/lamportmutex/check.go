@@ -2,7 +2,6 @@ package lamportmutex
 
 import (
 	"fmt"
-	"slices"
 
 	"spacetime/core/algo/mutex"
 	"spacetime/core/check"
@@ -30,8 +29,7 @@ var queue = sim.Invariant{
 // queueRule says how the step broke a rule, or "".
 func queueRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	if ev.Kind == sim.Recover {
-		forgot := func(n int64) bool { return n != 0 }
-		if len(p.Queue) > 0 || slices.ContainsFunc(p.Heard, forgot) || slices.ContainsFunc(p.Released, forgot) {
+		if len(p.Queue) > 0 || !check.Cleared(p.Heard) || !check.Cleared(p.Released) {
 			return "recovered, and still has its queue or what it heard"
 		}
 		return ""

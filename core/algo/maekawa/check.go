@@ -173,7 +173,7 @@ var rules = sim.Invariant{
 // stepRule says how the step broke a rule, or "".
 func stepRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	if ev.Kind == sim.Recover {
-		if p.Voted.From != sim.None || len(p.Queue) > 0 || p.Failed || len(p.Asking) > 0 || p.Inquired || slices.Contains(p.Votes, true) || slices.ContainsFunc(p.Seen, func(n int64) bool { return n != 0 }) {
+		if p.Voted.From != sim.None || len(p.Queue) > 0 || p.Failed || len(p.Asking) > 0 || p.Inquired || !check.Cleared(p.Votes) || !check.Cleared(p.Seen) {
 			return "recovered, and still knows whom it voted for, its queue, its votes or the requests it saw"
 		}
 		return ""

@@ -24,30 +24,25 @@ const rulesName = "a process forwards, replaces, discards and announces by the r
 var rules = sim.Invariant{
 	Name: rulesName,
 	Help: "each step sends only to the successor, as the rules say: a larger id forwarded, a smaller one replaced by the process's own or, by a participant, discarded, its own made leader with ELECTED; an ELECTED followed and passed on until it is back; collecting ids, every id added until the ELECTION is back at its starter, which announces the largest",
-	Check: check.StepRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		p := v.Node(id).(*Process)
 		var sent []sim.Message
 		for e := range check.SentThisStep(v, id) {
 			if e.To != p.Next {
-				return fmt.Sprintf("%s sent %s to %s, not to its successor %s", v.Name(id), e.Kind, v.Name(e.To), v.Name(p.Next))
+				return fmt.Sprintf("sent %s to %s, not to its successor %s", e.Kind, v.Name(e.To), v.Name(p.Next))
 			}
 			sent = append(sent, e.Message)
 		}
-		detail := ""
 		switch {
 		case ev.Kind == sim.Recover:
 			if p.Participant || p.Electing || p.Leading {
-				detail = "recovered, and has not forgotten the election it took part in"
+				return "recovered, and has not forgotten the election it took part in"
 			}
+			return ""
 		case p.Collect:
-			detail = collectRule(v, id, ev, p, sent)
-		default:
-			detail = changRobertsRule(v, id, ev, p, sent)
+			return collectRule(v, id, ev, p, sent)
 		}
-		if detail != "" {
-			return v.Name(id) + " " + detail
-		}
-		return ""
+		return changRobertsRule(v, id, ev, p, sent)
 	}),
 }
 

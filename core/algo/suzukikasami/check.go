@@ -35,7 +35,7 @@ var token = sim.Invariant{
 // tokenRule says how the step broke a rule, or "".
 func tokenRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	if ev.Kind == sim.Recover {
-		if p.Token != nil || slices.ContainsFunc(p.RN, func(n int64) bool { return n != 0 }) {
+		if p.Token != nil || !check.Cleared(p.RN) {
 			return "recovered, and still holds the token or remembers RN"
 		}
 		return ""
