@@ -61,16 +61,22 @@ func lessonsOf(id string) []*scenario.Scenario {
 // its own bug (Raft's Figure 8 by counting replicas, whose lesson leaves
 // the finding to the schedule search).
 func namesMutant(spec *sim.Spec, l *scenario.Scenario) bool {
+	return slices.ContainsFunc(turned(spec, l.Params), func(sw sim.Switch) bool { return !sw.Variant })
+}
+
+// turned lists the switches params set away from their defaults.
+func turned(spec *sim.Spec, params json.RawMessage) []sim.Switch {
 	var m map[string]any
-	if json.Unmarshal(l.Params, &m) != nil {
-		return false
+	if json.Unmarshal(params, &m) != nil {
+		return nil
 	}
+	var out []sim.Switch
 	for _, sw := range spec.Learner.Switches {
-		if b, ok := m[sw.Param].(bool); ok && b != sw.Default && !sw.Variant {
-			return true
+		if b, ok := m[sw.Param].(bool); ok && b != sw.Default {
+			out = append(out, sw)
 		}
 	}
-	return false
+	return out
 }
 
 // judge checks one algorithm as this binary was built: each of its
@@ -199,15 +205,9 @@ func errata(ids []string) []ErrataSwitch {
 // flipped names the switches params set away from their defaults, "" if
 // none.
 func flipped(spec *sim.Spec, params json.RawMessage) string {
-	var m map[string]any
-	if json.Unmarshal(params, &m) != nil {
-		return ""
-	}
 	var names []string
-	for _, sw := range spec.Learner.Switches {
-		if b, ok := m[sw.Param].(bool); ok && b != sw.Default {
-			names = append(names, fmt.Sprintf("%s=%v", sw.Param, b))
-		}
+	for _, sw := range turned(spec, params) {
+		names = append(names, fmt.Sprintf("%s=%v", sw.Param, !sw.Default))
 	}
 	slices.Sort(names)
 	if len(names) == 0 {
