@@ -278,6 +278,7 @@ var invariants = []sim.Invariant{
 	invariant(guaranteeStateMachine, stateMachineName, "no two servers apply different commands at the same index"),
 	Timers,
 	appends,
+	Replies,
 }
 
 // TimersName names the Timers invariant.
@@ -346,4 +347,146 @@ var appends = sim.Invariant{
 		}
 		return fmt.Sprintf("leads term %d and was given a command, and logged none", s.Term)
 	}),
+}
+
+// RepliesName names the Replies invariant.
+const RepliesName = "a server acknowledges an APPEND once its log holds it, and votes once a term, for a log as up to date as its own"
+
+// Replies holds a member of the group to the paper's receiver rules
+// (Figure 2), read after it takes an APPEND or a REQUEST-VOTE, off its
+// state after the step (a refusal changes no log, nor a vote) and the
+// one answer it sent. An APPEND of an older term is refused; one of its
+// term is acknowledged, with the index its entries end at, only once its
+// log holds the entry before them and every one of them, and it then
+// knows committed what the leader does, up to there; else refused. A
+// REQUEST-VOTE of an older term is refused; in its term a server votes
+// only for a candidate whose log is at least as up to date as its own,
+// and only if it has voted for nobody else (it then has voted for it);
+// it refuses only when one of those fails. The message is read here as
+// the leader writes it, not by the code that decodes it.
+var Replies = sim.Invariant{
+	Name: RepliesName,
+	Help: "a server answers each APPEND and REQUEST-VOTE once: an ACK only once its log holds the entries after a matching entry, and a VOTE only in its term, once, for a log at least as up to date as its own; a refusal only when those fail",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		if ev.Kind != sim.Deliver || ev.Msg.Kind != KindAppend && ev.Msg.Kind != KindRequestVote {
+			return ""
+		}
+		n, ok := v.Node(id).(Replicated)
+		if !ok || n.Replicas() == nil {
+			return ""
+		}
+		s := n.Replicas()
+		var answers []sim.Envelope
+		for e := range check.SentThisStep(v, id) {
+			if e.To == ev.From && (e.Kind == KindAck || e.Kind == KindNack || e.Kind == KindVote || e.Kind == KindRefuse) {
+				answers = append(answers, e)
+			}
+		}
+		if ev.Msg.Kind == KindAppend {
+			return appendRule(v, s, ev, answers)
+		}
+		return voteRule(v, s, ev, answers)
+	}),
+}
+
+// appendRule is the receiver's rule for an APPEND; answers are what the
+// server sent its sender in the step.
+func appendRule(v sim.View, s *Replica, ev sim.Event, answers []sim.Envelope) string {
+	who, term := v.Name(ev.From), ev.Msg.Value
+	if len(answers) != 1 || answers[0].Kind != KindAck && answers[0].Kind != KindNack {
+		return fmt.Sprintf("took %s's APPEND of term %d and answered it with %d ACKs or NACKs, not one", who, term, len(answers))
+	}
+	a := answers[0]
+	if a.Value != s.Term {
+		return fmt.Sprintf("answered %s's APPEND with term %d, not its own, %d", who, a.Value, s.Term)
+	}
+	if term < s.Term {
+		if a.Kind != KindNack {
+			return fmt.Sprintf("acknowledged %s's APPEND of term %d, older than its own, %d", who, term, s.Term)
+		}
+		return ""
+	}
+	if s.Role == Leader {
+		return "" // a second leader of the term: election safety's to say
+	}
+	d := ev.Msg.Data
+	if len(d) < 3 {
+		return ""
+	}
+	prev, prevTerm, commit := int(d[0]), d[1], int(d[2])
+	k := (len(d) - 3) / entryWords
+	matches := prev == 0 || prev <= s.Log.Len() && s.Log.Term(prev) == prevTerm
+	if s.Role != Follower || s.Leader != ev.From {
+		return fmt.Sprintf("took an APPEND of its term %d from %s, and is %s following %s", term, who, s.Role, v.Name(s.Leader))
+	}
+	if a.Kind == KindNack {
+		if matches {
+			return fmt.Sprintf("refused %s's APPEND after entry %d of term %d, which its log holds", who, prev, prevTerm)
+		}
+		return ""
+	}
+	if !matches {
+		return fmt.Sprintf("acknowledged %s's APPEND after entry %d of term %d, which its log does not hold", who, prev, prevTerm)
+	}
+	last := prev + k
+	if len(a.Data) < 1 || int(a.Data[0]) != last {
+		return fmt.Sprintf("acknowledged %s's APPEND of entries %d to %d as holding up to %v", who, prev+1, last, a.Data)
+	}
+	if s.Log.Len() < last {
+		return fmt.Sprintf("acknowledged %s's entries up to %d with a log of %d", who, last, s.Log.Len())
+	}
+	for i := range k {
+		w := d[3+i*entryWords : 3+(i+1)*entryWords]
+		if e := s.Log.At(prev + 1 + i); e.Term != w[0] || e.Cmd != Command(w[1:]) {
+			return fmt.Sprintf("acknowledged %s's entry %d of term %d, and holds one of term %d there", who, prev+1+i, w[0], e.Term)
+		}
+	}
+	if s.Commit < min(commit, last) {
+		return fmt.Sprintf("took %s's APPEND, committed up to %d, and knows only %d committed", who, min(commit, last), s.Commit)
+	}
+	return ""
+}
+
+// voteRule is the voter's rule for a REQUEST-VOTE; answers are what the
+// server sent the candidate in the step.
+func voteRule(v sim.View, s *Replica, ev sim.Event, answers []sim.Envelope) string {
+	who, term := v.Name(ev.From), ev.Msg.Value
+	if len(answers) != 1 || answers[0].Kind != KindVote && answers[0].Kind != KindRefuse {
+		return fmt.Sprintf("took %s's request for term %d and answered it with %d VOTEs or REFUSEs, not one", who, term, len(answers))
+	}
+	a := answers[0]
+	if a.Value != s.Term {
+		return fmt.Sprintf("answered %s's request with term %d, not its own, %d", who, a.Value, s.Term)
+	}
+	if term < s.Term {
+		if a.Kind == KindVote {
+			return fmt.Sprintf("voted for %s in term %d, older than its own, %d", who, term, s.Term)
+		}
+		return ""
+	}
+	var lastIndex int
+	var lastTerm int64
+	if d := ev.Msg.Data; len(d) >= 2 {
+		lastIndex, lastTerm = int(d[0]), d[1]
+	}
+	own, ownTerm := s.Log.Len(), s.Log.Term(s.Log.Len())
+	upToDate := lastTerm > ownTerm || lastTerm == ownTerm && lastIndex >= own
+	free := s.Voted == sim.None || s.Voted == ev.From
+	switch {
+	case a.Kind == KindVote && !upToDate:
+		return fmt.Sprintf("voted for %s, whose log ends at entry %d of term %d, behind its own, entry %d of term %d", who, lastIndex, lastTerm, own, ownTerm)
+	case a.Kind == KindVote && s.Voted != ev.From:
+		return fmt.Sprintf("voted for %s in term %d, and has voted for %s", who, term, votedName(v, s.Voted))
+	case a.Kind == KindRefuse && upToDate && free:
+		return fmt.Sprintf("refused %s in term %d, whose log is as up to date as its own, having voted for %s", who, term, votedName(v, s.Voted))
+	}
+	return ""
+}
+
+// votedName names whom a server voted for.
+func votedName(v sim.View, id sim.NodeID) string {
+	if id == sim.None {
+		return "nobody"
+	}
+	return v.Name(id)
 }

@@ -36,3 +36,41 @@ func TestTheRulesChecksNameAServerThatBreaksThem(t *testing.T) {
 	})
 	assert.Len(t, broke, 2)
 }
+
+// The replies check holds on every Raft lesson, and names a follower
+// that acknowledges entries its log does not hold, one that votes without
+// remembering it, and one that refuses a candidate it could vote for.
+func TestTheRepliesCheckNamesAServerThatBreaksTheReceiverRules(t *testing.T) {
+	check := func(v sim.View) string { return algotest.Check(t, raft.Spec, v, raft.RepliesName).Detail }
+	broke := map[string]bool{}
+	for _, lesson := range []string{"raft-election", "raft-split-votes", "raft-partition"} {
+		_, r := scenariotest.Run(t, lesson)
+		algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+			algotest.Holds(t, raft.Spec, v, k, raft.RepliesName)
+			if ev.Kind != sim.Deliver {
+				return
+			}
+			s := v.Node(id).(*raft.Server)
+			switch {
+			case ev.Msg.Kind == raft.KindAppend && s.Log.Len() > 0 && s.Leader == ev.From && !broke["ack"]:
+				kept := s.Log.Clone()
+				s.Log.TruncateTo(0)
+				assert.Contains(t, check(v), "acknowledged")
+				s.Log = kept
+				broke["ack"] = true
+			case ev.Msg.Kind == raft.KindRequestVote && s.Voted == ev.From && !broke["vote"]:
+				s.Voted = sim.None
+				assert.Contains(t, check(v), "and has voted for nobody")
+				s.Voted = ev.From
+				broke["vote"] = true
+			case ev.Msg.Kind == raft.KindRequestVote && s.Voted == ev.From && s.Log.Len() > 0 && !broke["behind"]:
+				kept := s.Log.Clone()
+				s.Log.Append(s.Term+1, raft.Command{})
+				assert.Contains(t, check(v), "behind its own")
+				s.Log = kept
+				broke["behind"] = true
+			}
+		})
+	}
+	assert.Len(t, broke, 3)
+}
