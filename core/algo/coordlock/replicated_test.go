@@ -11,8 +11,10 @@ import (
 
 	"spacetime/core/algo/coordlock"
 	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/raft"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
 )
 
 // The replicated lock outlives the crash of any minority of its replicas,
@@ -118,4 +120,28 @@ func TestReplicatedParamsAreChecked(t *testing.T) {
 	}
 	_, err := coordlock.ReplicatedSpec.New(names, json.RawMessage(`{"replicas": 3}`))
 	assert.NoError(t, err)
+}
+
+// The service's leader is held to logging each request it is given, and
+// its replicas to Raft's receiver rules: the checks hold on the lesson,
+// and name a leader whose log does not end with the request it took.
+func TestTheReplicatedLocksLeaderLogsEachRequest(t *testing.T) {
+	_, r := scenariotest.Run(t, "replicated-lock-leader-crash")
+	broke := false
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, coordlock.ReplicatedSpec, v, k, raft.AppendsName, raft.RepliesName)
+		if ev.Kind != sim.Deliver || ev.Msg.Kind != coordlock.KindCreate || broke {
+			return
+		}
+		s := v.Node(id).(*coordlock.Process).Replicas()
+		if s == nil || s.Role != raft.Leader {
+			return
+		}
+		kept := s.Log.Clone()
+		s.Log.TruncateTo(s.Log.Len() - 1)
+		assert.Contains(t, algotest.Check(t, coordlock.ReplicatedSpec, v, raft.AppendsName).Detail, "was given a command, and its log of")
+		s.Log = kept
+		broke = true
+	})
+	assert.True(t, broke, "the lesson's leader took no CREATE")
 }

@@ -6,6 +6,7 @@ import (
 
 	"spacetime/core/algo/fencing"
 	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/raft"
 	"spacetime/core/sim"
 )
 
@@ -179,4 +180,28 @@ var writesWithTheLock = sim.Invariant{
 		}
 		return sim.Verdict{OK: true}
 	},
+}
+
+// Asked restates, for raft.Appends, the command a client's request asks
+// the service's leader to log: a CREATE, CHECK or DELETE, with its
+// sender, its value and its first three numbers. A KEEPALIVE is answered
+// without the log.
+func (p *Process) Asked(ev sim.Event) (cmd raft.Command, exact, ok bool) {
+	if ev.Kind != sim.Deliver || p.Replicas() == nil {
+		return cmd, false, false
+	}
+	var op int64
+	switch ev.Msg.Kind {
+	case KindCreate:
+		op = opCreate
+	case KindCheck:
+		op = opCheck
+	case KindDelete:
+		op = opDelete
+	default:
+		return cmd, false, false
+	}
+	cmd = raft.Command{op, int64(ev.From), ev.Msg.Value}
+	copy(cmd[3:], ev.Msg.Data)
+	return cmd, true, true
 }

@@ -277,7 +277,7 @@ var invariants = []sim.Invariant{
 	invariant(guaranteeCompleteness, completenessName, "an entry committed in a term is in the log of the leader of every later term"),
 	invariant(guaranteeStateMachine, stateMachineName, "no two servers apply different commands at the same index"),
 	Timers,
-	appends,
+	Appends,
 	Replies,
 }
 
@@ -319,28 +319,55 @@ var Timers = sim.Invariant{
 // Replicas is the server's replica.
 func (s *Server) Replicas() *Replica { return &s.Replica }
 
-// AppendsName names the appends invariant.
+// AppendsName names the Appends invariant.
 const AppendsName = "a leader logs each command it is given as the next entry of its term"
 
-// appends holds a leader to the first step of replication, read after
-// its own step: given a client's command (the learner's, or its work's),
-// it appends one entry of its term at the end of its log, with that
-// command. A leader that logs nothing passes the five guarantees, which
-// hold of any log that never grows.
-var appends = sim.Invariant{
+// Proposer is a member of a group whose clients ask its leader to log
+// commands. Asked restates, for the checks, the command an event asks
+// the leader to log: ok is false for an event that asks none, and exact
+// false when the leader chooses the command itself (its work does).
+type Proposer interface {
+	Replicated
+	Asked(ev sim.Event) (cmd Command, exact, ok bool)
+}
+
+// Asked is a client's command (CmdSubmit), or the server's work, which
+// picks a value of its own.
+func (s *Server) Asked(ev sim.Event) (cmd Command, exact, ok bool) {
+	switch {
+	case ev.Kind == sim.Command && ev.Tag == CmdSubmit:
+		return Command{ev.Arg}, true, true
+	case ev.Kind == sim.Workload:
+		return Command{}, false, true
+	}
+	return Command{}, false, false
+}
+
+// Appends holds a leader to the first step of replication, read after
+// its own step: given a client's command, it appends one entry of its
+// term at the end of its log, with that command. A leader that logs
+// nothing passes the five guarantees, which hold of any log that never
+// grows, and a replicated lock whose leader logs no request still looks
+// alive: its clients ask again for ever.
+var Appends = sim.Invariant{
 	Name: AppendsName,
 	Help: "a leader given a client's command appends it at the end of its log, as an entry of its term",
 	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		s, ok := v.Node(id).(*Server)
-		if !ok || s.Role != Leader || !(ev.Kind == sim.Command && ev.Tag == CmdSubmit || ev.Kind == sim.Workload) {
+		p, ok := v.Node(id).(Proposer)
+		if !ok || p.Replicas() == nil || p.Replicas().Role != Leader {
 			return ""
 		}
+		cmd, exact, asked := p.Asked(ev)
+		if !asked {
+			return ""
+		}
+		s := p.Replicas()
 		for _, a := range v.LastAnnotations() {
 			if a.Role != roleAppended {
 				continue
 			}
 			i := a.Group
-			if i < 1 || i != s.Log.Len() || s.Log.Term(i) != s.Term || ev.Kind == sim.Command && s.Log.At(i).Cmd != (Command{ev.Arg}) {
+			if i < 1 || i != s.Log.Len() || s.Log.Term(i) != s.Term || exact && s.Log.At(i).Cmd != cmd {
 				return fmt.Sprintf("leads term %d and was given a command, and its log of %d entries does not end with it as entry %d of its term", s.Term, s.Log.Len(), i)
 			}
 			return ""
