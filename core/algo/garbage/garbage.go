@@ -116,7 +116,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{freedOnlyWhenGarbage, verdictOfTheCut, keepsChecking, checksEnd, obeys, drawnHolding, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInChannel)},
+		Invariants: []sim.Invariant{freedOnlyWhenGarbage, verdictOfTheCut, keepsChecking, checksEnd, obeys, rules, drawnHolding, check.RecordedCuts(RoleRecorded), check.RecordedChannels(RoleRecorded, RoleInChannel)},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: VerdictName, Faults: []string{"fifo", "drop", "duplicate", "cut", "partition", "crash"}, Why: "a snapshot needs FIFO channels that lose and copy nothing, and processes that keep what they held: a REF overtaken, lost or copied is counted wrong on the cut, and a crash loses a process's references and its part of the snapshot"},
 			{Invariant: ChecksEndName, Faults: []string{"drop", "cut", "partition", "crash"}, Why: "a marker, question, answer or report the network loses never comes, and a process that crashes forgets the part of a snapshot it had not reported: the owner then waits for ever"},
@@ -126,9 +126,10 @@ var Spec = &sim.Spec{
 		},
 	},
 	Figures: sim.FigureSpec{
-		Metrics: metrics,
-		Panels:  panels,
-		Formula: formula,
+		NewTally: newHoldings,
+		Metrics:  metrics,
+		Panels:   panels,
+		Formula:  formula,
 	},
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"spacetime/core/algo/garbage"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
 )
@@ -75,4 +76,32 @@ func TestACheckThatCannotEndIsNamed(t *testing.T) {
 	r, err := scenariotest.Plan(t, s).Run()
 	require.NoError(t, err)
 	assert.Equal(t, []string{garbage.ChecksEndName + ": nothing is on its way to a live process, but 1 still waits for check 1's word from 3"}, algotest.Failed(r))
+}
+
+// The rules check holds on the lessons, and names a process that takes a
+// REF without holding one more reference, and one that keeps a complete
+// part of a snapshot unreported.
+func TestTheRulesCheckNamesAProcessThatBreaksThem(t *testing.T) {
+	check := func(v sim.View) string { return algotest.Check(t, garbage.Spec, v, garbage.RulesName).Detail }
+	broke := map[string]bool{}
+	for _, lesson := range []string{"garbage-ask", "garbage-snapshot"} {
+		_, r := scenariotest.Run(t, lesson)
+		algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+			algotest.Holds(t, garbage.Spec, v, k, garbage.RulesName)
+			p := v.Node(id).(*garbage.Process)
+			switch {
+			case ev.Kind == sim.Deliver && ev.Msg.Kind == garbage.KindRef && !broke["ref"]:
+				p.Holds--
+				assert.Contains(t, check(v), "took a REF, and holds")
+				p.Holds++
+				broke["ref"] = true
+			case ev.Kind == sim.Deliver && ev.Msg.Kind == garbage.KindMarker && p.Snap.Reported && !broke["report"]:
+				p.Snap.Reported = false
+				assert.Contains(t, check(v), "has not reported it")
+				p.Snap.Reported = true
+				broke["report"] = true
+			}
+		})
+	}
+	assert.Len(t, broke, 2)
 }

@@ -289,3 +289,125 @@ var obeys = sim.Invariant{
 		return sim.Verdict{OK: true}
 	},
 }
+
+// RulesName names the rules check.
+const RulesName = "a process holds one more reference for each REF it takes and one fewer for each it drops, copies only one it holds, answers what it holds, reports its part once complete, and holds none after a crash"
+
+// holdings follows how many references each process held before and
+// after its last step, as an observer would count them: what the rules
+// check reads of the state before a step, which a view does not keep.
+type holdings struct {
+	before, after []int
+}
+
+func newHoldings(n int) sim.Tally {
+	return &holdings{before: make([]int, n), after: make([]int, n)}
+}
+
+// Note, Joined and Left: the count follows the processes alone.
+func (h *holdings) Note(sim.Time, sim.NodeID, []sim.Annotation) {}
+func (h *holdings) Joined(sim.Message)                          {}
+func (h *holdings) Left(sim.Message)                            {}
+
+// Stepped keeps the references the process held before and after the
+// step it just took.
+func (h *holdings) Stepped(id sim.NodeID, n sim.Node) {
+	h.before[id], h.after[id] = h.after[id], n.(*Process).Holds
+}
+
+// Clone copies the counts.
+func (h *holdings) Clone() sim.Tally {
+	return &holdings{before: slices.Clone(h.before), after: slices.Clone(h.after)}
+}
+
+// rules holds each process to the algorithm's rules for the step it
+// just took, read off the references it held before and after it and the
+// messages it sent: a REF taken adds one, a drop takes one away, and
+// nothing else changes the count but a crash, which leaves none; a copy
+// is one REF to another process from a holder, at work (which copies or
+// drops) or when told; an ASK is answered at once with what it holds; a
+// part of a snapshot, once complete, is reported to the owner with what
+// it recorded. It restates the rules rather than call the code it
+// judges.
+var rules = sim.Invariant{
+	Name: RulesName,
+	Help: "a REF taken adds a reference and a drop takes one away; a copy is one REF to another process, sent only by a holder; an ASK gets one ANSWER with the references held; a complete part of a snapshot is reported to the owner with what it recorded; a recovered process holds none and remembers no snapshot",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		h, ok := v.Tally().(*holdings)
+		if !ok || ev.Kind == sim.Init {
+			return ""
+		}
+		p, before := process(v, id), h.before[id]
+		var refs, others []sim.Envelope
+		for e := range check.SentThisStep(v, id) {
+			if e.Kind == KindRef {
+				refs = append(refs, e)
+			} else {
+				others = append(others, e)
+			}
+		}
+		for _, e := range refs {
+			if e.To == id {
+				return "sent a REF to itself"
+			}
+		}
+		copies := len(refs) == 1 && p.Holds == before && before > 0
+		switch {
+		case ev.Kind == sim.Recover:
+			if p.Holds != 0 || p.SnapK != 0 {
+				return fmt.Sprintf("recovered holding %d references and remembering snapshot %d", p.Holds, p.SnapK)
+			}
+			return ""
+		case ev.Kind == sim.Workload && before == 0 || ev.Kind == sim.Command && ev.Tag == CmdCopy:
+			if len(refs) > 0 && !copies || p.Holds != before {
+				return fmt.Sprintf("held %d references, was asked to copy one, and sent %d REFs and holds %d", before, len(refs), p.Holds)
+			}
+		case ev.Kind == sim.Workload:
+			if !copies && (len(refs) > 0 || p.Holds != before-1) {
+				return fmt.Sprintf("held %d references and, at work, neither copied one nor dropped one: it sent %d REFs and holds %d", before, len(refs), p.Holds)
+			}
+		case ev.Kind == sim.Command && ev.Tag == CmdDrop:
+			if len(refs) > 0 || p.Holds != max(before-1, 0) {
+				return fmt.Sprintf("held %d references, was told to drop one, and holds %d", before, p.Holds)
+			}
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindRef:
+			if len(refs) > 0 || p.Holds != before+1 {
+				return fmt.Sprintf("held %d references, took a REF, and holds %d", before, p.Holds)
+			}
+		case len(refs) > 0 || p.Holds != before:
+			return fmt.Sprintf("held %d references and, on a %s, sent %d REFs and holds %d", before, ev.Kind, len(refs), p.Holds)
+		}
+		if ev.Kind == sim.Deliver && ev.Msg.Kind == KindAsk {
+			if len(others) != 1 || others[0].Kind != KindAnswer || others[0].To != ev.From || others[0].Value != ev.Msg.Value || !slices.Equal(others[0].Data, []int64{int64(p.Holds), 0}) {
+				return fmt.Sprintf("holds %d references, was asked by %s in check %d, and did not answer so at once", p.Holds, v.Name(ev.From), ev.Msg.Value)
+			}
+		}
+		return reported(v, id, p, others)
+	}),
+}
+
+// reported holds a process other than the owner to reporting its part
+// of its latest snapshot once complete (recorded, and every channel's
+// marker in), and a REPORT to what the part recorded.
+func reported(v sim.View, id sim.NodeID, p *Process, sent []sim.Envelope) string {
+	if id == Owner {
+		return ""
+	}
+	r := p.Snap
+	complete := r.Recorded && len(r.Closed) == v.N()
+	for q, closed := range r.Closed {
+		complete = complete && (closed || sim.NodeID(q) == id)
+	}
+	for _, e := range sent {
+		if e.Kind != KindReport {
+			continue
+		}
+		if !complete || e.To != Owner || e.Value != int64(p.SnapK) || !slices.Equal(e.Data, []int64{int64(r.Held), int64(r.InChannel)}) {
+			return fmt.Sprintf("reported snapshot %d, whose part it recorded as %d held and %d on its channels, as %v of snapshot %d to %s", p.SnapK, r.Held, r.InChannel, e.Data, e.Value, v.Name(e.To))
+		}
+	}
+	if complete && !r.Reported {
+		return fmt.Sprintf("has done its part of snapshot %d and has not reported it", p.SnapK)
+	}
+	return ""
+}
