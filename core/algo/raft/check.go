@@ -403,36 +403,39 @@ var Replies = sim.Invariant{
 			return ""
 		}
 		s := n.Replicas()
+		who, term := v.Name(ev.From), ev.Msg.Value
+		yes, no := KindAck, KindNack
+		if ev.Msg.Kind == KindRequestVote {
+			yes, no = KindVote, KindRefuse
+		}
 		var answers []sim.Envelope
 		for e := range check.SentThisStep(v, id) {
-			if e.To == ev.From && (e.Kind == KindAck || e.Kind == KindNack || e.Kind == KindVote || e.Kind == KindRefuse) {
+			if e.To == ev.From && (e.Kind == yes || e.Kind == no) {
 				answers = append(answers, e)
 			}
 		}
-		if ev.Msg.Kind == KindAppend {
-			return appendRule(v, s, ev, answers)
+		if len(answers) != 1 {
+			return fmt.Sprintf("took %s's %s of term %d and answered it %d times, not once", who, ev.Msg.Kind, term, len(answers))
 		}
-		return voteRule(v, s, ev, answers)
+		a := answers[0]
+		switch {
+		case a.Value != s.Term:
+			return fmt.Sprintf("answered %s's %s with term %d, not its own, %d", who, ev.Msg.Kind, a.Value, s.Term)
+		case term < s.Term && a.Kind == yes:
+			return fmt.Sprintf("answered %s's %s of term %d, older than its own, %d, with %s", who, ev.Msg.Kind, term, s.Term, yes)
+		case term < s.Term:
+			return ""
+		case ev.Msg.Kind == KindAppend:
+			return appendRule(v, s, ev, a)
+		}
+		return voteRule(v, s, ev, a)
 	}),
 }
 
-// appendRule is the receiver's rule for an APPEND; answers are what the
-// server sent its sender in the step.
-func appendRule(v sim.View, s *Replica, ev sim.Event, answers []sim.Envelope) string {
+// appendRule is a server's rule for an APPEND of its term, answered with
+// a: an ACK or a NACK.
+func appendRule(v sim.View, s *Replica, ev sim.Event, a sim.Envelope) string {
 	who, term := v.Name(ev.From), ev.Msg.Value
-	if len(answers) != 1 || answers[0].Kind != KindAck && answers[0].Kind != KindNack {
-		return fmt.Sprintf("took %s's APPEND of term %d and answered it with %d ACKs or NACKs, not one", who, term, len(answers))
-	}
-	a := answers[0]
-	if a.Value != s.Term {
-		return fmt.Sprintf("answered %s's APPEND with term %d, not its own, %d", who, a.Value, s.Term)
-	}
-	if term < s.Term {
-		if a.Kind != KindNack {
-			return fmt.Sprintf("acknowledged %s's APPEND of term %d, older than its own, %d", who, term, s.Term)
-		}
-		return ""
-	}
 	if s.Role == Leader {
 		return "" // a second leader of the term: election safety's to say
 	}
@@ -474,23 +477,10 @@ func appendRule(v sim.View, s *Replica, ev sim.Event, answers []sim.Envelope) st
 	return ""
 }
 
-// voteRule is the voter's rule for a REQUEST-VOTE; answers are what the
-// server sent the candidate in the step.
-func voteRule(v sim.View, s *Replica, ev sim.Event, answers []sim.Envelope) string {
+// voteRule is a server's rule for a REQUEST-VOTE of its term, answered
+// with a: a VOTE or a REFUSE.
+func voteRule(v sim.View, s *Replica, ev sim.Event, a sim.Envelope) string {
 	who, term := v.Name(ev.From), ev.Msg.Value
-	if len(answers) != 1 || answers[0].Kind != KindVote && answers[0].Kind != KindRefuse {
-		return fmt.Sprintf("took %s's request for term %d and answered it with %d VOTEs or REFUSEs, not one", who, term, len(answers))
-	}
-	a := answers[0]
-	if a.Value != s.Term {
-		return fmt.Sprintf("answered %s's request with term %d, not its own, %d", who, a.Value, s.Term)
-	}
-	if term < s.Term {
-		if a.Kind == KindVote {
-			return fmt.Sprintf("voted for %s in term %d, older than its own, %d", who, term, s.Term)
-		}
-		return ""
-	}
 	var lastIndex int
 	var lastTerm int64
 	if d := ev.Msg.Data; len(d) >= 2 {
