@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"spacetime/core/check"
 	"spacetime/core/sim"
 	"spacetime/core/strictjson"
 )
@@ -219,130 +218,6 @@ func (p Params) Check() error {
 	return sim.CheckTicks("params.cs_time", p.CSTime, MaxCSTime)
 }
 
-func wish(v sim.View, id sim.NodeID) *Want { return v.Node(id).(Wanter).Wish() }
-
-// Safety is the invariant that at most one process is in the critical
-// section.
-var Safety = SafetyPointing(nil)
-
-// SafetyPointing is Safety that, when it fails, points at the messages
-// that explain why (a REPLY that overtook a REQUEST); culprits may be nil.
-func SafetyPointing(culprits func(v sim.View) []int) sim.Invariant {
-	return sim.Invariant{
-		Name: SafetyName,
-		Help: "mutual exclusion: no two processes are in the critical section at once",
-		Check: func(v sim.View) sim.Verdict {
-			var in []string
-			for i := range v.N() {
-				// a crashed process is not in the section: a crash ends
-				// what it was doing (and its interval on the diagram)
-				if wish(v, sim.NodeID(i)).State == InCS && v.Health(sim.NodeID(i)) != sim.Crashed {
-					in = append(in, v.Name(sim.NodeID(i)))
-				}
-			}
-			if len(in) <= 1 {
-				return sim.Verdict{OK: true}
-			}
-			verdict := sim.Verdict{Detail: strings.Join(in, " and ") + " are in the critical section at once"}
-			if culprits != nil {
-				verdict.Msgs = culprits(v)
-			}
-			return verdict
-		},
-	}
-}
-
-// SafetyName names the Safety invariant.
-const SafetyName = "at most one process in the critical section"
-
-// ReleaseName names the Release invariant.
-const ReleaseName = "every process in the critical section has its release armed"
-
-// Release is the invariant that a process in the critical section will
-// leave it: its release timer (cs_time ticks from its entry) is armed. A
-// process whose release was never armed, or fired and was ignored, holds
-// the section for good and shuts every other process out, which neither
-// Safety nor Deadlock notices (someone is in the section). A pause or a
-// slow clock only delays the release, which stays armed.
-var Release = sim.Invariant{
-	Name: ReleaseName,
-	Help: "a process in the critical section has the timer armed that takes it out after cs_time ticks",
-	Check: func(v sim.View) sim.Verdict {
-		for i := range v.N() {
-			id := sim.NodeID(i)
-			if v.Health(id) == sim.Crashed || wish(v, id).State != InCS {
-				continue
-			}
-			if _, armed := v.Timer(id, TimerRelease); !armed {
-				return sim.Verdict{Detail: fmt.Sprintf("%s is in the critical section with no release armed: it will hold it for good", v.Name(id))}
-			}
-		}
-		return sim.Verdict{OK: true}
-	},
-}
-
-// DeadlockName names the invariant Deadlock makes.
-const DeadlockName = "no deadlock"
-
-// Deadlock is the invariant that a process that wants the section can
-// still get it: it fails when some process waits, none is in the section,
-// and nothing that could let one in can happen, because no message is in
-// flight to a process that is up. blocked names what the waiting
-// processes wait for, in the algorithm's words ("2 waits for the GRANT of
-// 1, which has crashed"), or says "" when the algorithm can still move
-// without a message (a process that is up holds the token).
-func Deadlock(blocked func(v sim.View) string) sim.Invariant {
-	return DeadlockPointing(blocked, nil)
-}
-
-// DeadlockPointing is Deadlock that, when it fails, points at the messages
-// that close the wait (the votes and queued requests of a wait-for
-// cycle); culprits may be nil.
-func DeadlockPointing(blocked func(v sim.View) string, culprits func(v sim.View) []int) sim.Invariant {
-	return Stuck(DeadlockName, "a process that wants the critical section is never stuck with nothing on its way that could let it in", blocked, culprits)
-}
-
-// Stuck is an invariant of a stuck section, under its own name: it fails
-// when some process waits, none is in the section, no message is in
-// flight to a process that is up, and blocked says why ("" holds). An
-// algorithm whose deadlocks are a known limit (Maekawa's) can so hold its
-// deadlocks to their known shape.
-func Stuck(name, help string, blocked func(v sim.View) string, culprits func(v sim.View) []int) sim.Invariant {
-	return sim.Invariant{
-		Name: name,
-		Help: help,
-		Check: func(v sim.View) sim.Verdict {
-			waiting := false
-			for i := range v.N() {
-				if v.Health(sim.NodeID(i)) == sim.Crashed {
-					continue // it neither holds the section nor waits
-				}
-				switch wish(v, sim.NodeID(i)).State {
-				case InCS:
-					return sim.Verdict{OK: true}
-				case Wanting:
-					waiting = true
-				}
-			}
-			if !waiting {
-				return sim.Verdict{OK: true}
-			}
-			if check.InFlightToLive(v) {
-				return sim.Verdict{OK: true}
-			}
-			why := blocked(v)
-			if why == "" {
-				return sim.Verdict{OK: true}
-			}
-			verdict := sim.Verdict{Detail: why}
-			if culprits != nil {
-				verdict.Msgs = culprits(v)
-			}
-			return verdict
-		},
-	}
-}
-
 // Waiting lists the processes that are up (or paused) and want the
 // section, in id order.
 func Waiting(v sim.View) []sim.NodeID {
@@ -425,7 +300,9 @@ var Fairness = sim.Invariant{
 				}
 				mine := v.Node(in).(Stamper).Stamp()
 				for _, w := range Waiting(v) {
-					if theirs := v.Node(w).(Stamper).Stamp(); theirs.Before(mine) {
+					// the stamps' order, restated: by clock, then by id
+					theirs := v.Node(w).(Stamper).Stamp()
+					if theirs.Clock < mine.Clock || theirs.Clock == mine.Clock && theirs.From < mine.From {
 						return sim.Verdict{Detail: fmt.Sprintf("%s entered with %s while %s still waits with the earlier %s", v.Name(in), mine, v.Name(w), theirs)}
 					}
 				}
