@@ -320,9 +320,11 @@ func campaignMain(stdout io.Writer, opt options) error {
 			}
 		}
 		jobs[i].algorithms = reach
-		// a mutant that makes a run loop forever is caught by the clock
+		// a mutant that makes a run loop forever is caught by the clock;
+		// one judge judges every algorithm it reaches, one after another
+		jobs[i].timeout = 30 * time.Second
 		for _, a := range reach {
-			jobs[i].timeout = max(jobs[i].timeout, 10*took[a]+30*time.Second)
+			jobs[i].timeout += 10 * took[a]
 		}
 	}
 	eq := equivalents()
