@@ -279,6 +279,7 @@ var invariants = []sim.Invariant{
 	Timers,
 	Appends,
 	Replies,
+	Counts,
 }
 
 // TimersName names the Timers invariant.
@@ -506,4 +507,73 @@ func votedName(v sim.View, id sim.NodeID) string {
 		return "nobody"
 	}
 	return v.Name(id)
+}
+
+// CountsName names the Counts invariant.
+const CountsName = "a leader counts each ACK, and commits an entry of its term once a majority holds it"
+
+// Counts holds a leader to the paper's rules for what its followers
+// answer (Figure 2, "Rules for Servers: Leaders"), read after it takes an
+// ACK or a NACK of its term: an ACK raises what it knows the follower
+// holds (matchIndex) to the index the ACK names and its next entry for it
+// past that, and it then knows committed the last entry of its term that
+// a majority holds, itself included; a refusal that is not stale (for an
+// entry past what the follower is known to hold) is answered with an
+// APPEND of earlier entries. Whenever it commits, the entry it commits is
+// held by a majority, and is of its term (or, by Figure 8's wrong rule,
+// of any). A leader whose ACKs taught it nothing passed the five
+// guarantees, as nothing it logged was ever committed.
+var Counts = sim.Invariant{
+	Name: CountsName,
+	Help: "after an ACK a leader knows the follower holds its log up to the index named and commits the last entry of its term a majority holds; a refusal of entries the follower is not known to hold is answered with earlier ones; a leader commits only an entry a majority holds, of its term",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		n, ok := v.Node(id).(Replicated)
+		if !ok || n.Replicas() == nil || n.Replicas().Role != Leader {
+			return ""
+		}
+		s := n.Replicas()
+		for _, a := range v.LastAnnotations() {
+			if a.Role != roleCommit {
+				continue
+			}
+			if held := s.holding(id, a.Group); held < s.majority() || s.Log.Term(a.Group) != s.Term && !s.cfg.CountReplicas {
+				return fmt.Sprintf("leads term %d and commits entry %d, of term %d, which %d of %d servers hold", s.Term, a.Group, s.Log.Term(a.Group), held, len(s.group))
+			}
+		}
+		if ev.Kind != sim.Deliver || ev.Msg.Value != s.Term || len(ev.Msg.Data) < 1 {
+			return ""
+		}
+		who, at := v.Name(ev.From), int(ev.Msg.Data[0])
+		switch ev.Msg.Kind {
+		case KindAck:
+			if s.match[ev.From] < at || s.next[ev.From] <= s.match[ev.From] {
+				return fmt.Sprintf("took %s's ACK of entries up to %d, and knows it holds up to %d, its next entry %d", who, at, s.match[ev.From], s.next[ev.From])
+			}
+			for i := s.Log.Len(); i > s.Commit && s.Log.Term(i) == s.Term; i-- {
+				if s.holding(id, i) >= s.majority() {
+					return fmt.Sprintf("leads term %d, and a majority holds entry %d of its term, but it has committed only up to %d", s.Term, i, s.Commit)
+				}
+			}
+		case KindNack:
+			if at > s.match[ev.From] && !check.SentNow(v, id, ev.From, KindAppend) {
+				return fmt.Sprintf("was refused by %s for entry %d, which it is not known to hold, and sent it no earlier entries", who, at)
+			}
+		}
+		return ""
+	}),
+}
+
+// holding counts the servers the leader id knows hold entry i: itself,
+// and each follower whose matchIndex is at least i.
+func (s *Replica) holding(id sim.NodeID, i int) int {
+	held := 0
+	if s.Log.Len() >= i {
+		held++
+	}
+	for _, q := range s.group {
+		if q != id && s.match[q] >= i {
+			held++
+		}
+	}
+	return held
 }

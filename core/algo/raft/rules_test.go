@@ -74,3 +74,26 @@ func TestTheRepliesCheckNamesAServerThatBreaksTheReceiverRules(t *testing.T) {
 	}
 	assert.Len(t, broke, 3)
 }
+
+// The counts check holds on the lessons, and names a leader that takes an
+// ACK without learning from it.
+func TestTheCountsCheckNamesALeaderThatLearnsNothingFromAnAck(t *testing.T) {
+	broke := false
+	for _, lesson := range []string{"raft-election", "raft-catch-up", "raft-figure8"} {
+		_, r := scenariotest.Run(t, lesson)
+		algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+			algotest.Holds(t, raft.Spec, v, k, raft.CountsName)
+			s := v.Node(id).(*raft.Server)
+			if broke || ev.Kind != sim.Deliver || ev.Msg.Kind != raft.KindAck || s.Role != raft.Leader || ev.Msg.Value != s.Term || ev.Msg.Data[0] == 0 {
+				return
+			}
+			kept := *s
+			s.Replica = s.CloneReplica()
+			raft.ForgetMatches(&s.Replica)
+			assert.Contains(t, algotest.Check(t, raft.Spec, v, raft.CountsName).Detail, "and knows it holds up to 0")
+			*s = kept
+			broke = true
+		})
+	}
+	assert.True(t, broke)
+}
