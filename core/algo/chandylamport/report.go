@@ -3,6 +3,7 @@ package chandylamport
 import (
 	"fmt"
 
+	"spacetime/core/check"
 	"spacetime/core/sim"
 )
 
@@ -226,4 +227,112 @@ func markerOnItsWay(v sim.View, to sim.NodeID, k int) bool {
 		}
 	}
 	return false
+}
+
+// The rules checks' names.
+const (
+	TransfersName = "a branch sends what it is told or picks at work, never more than it holds"
+	MarkersName   = "a branch that records sends a marker to every other branch, is drawn recording, and haloes each transfer it records"
+)
+
+// transfers holds a branch to the bank's rules for the step it just
+// took, read off its balance after it and the transfers it sent: told to
+// send an amount from 1 to what it held, it sends it to the branch named,
+// and otherwise nothing; at work it sends another branch an amount from
+// 1 to max_transfer, and sends nothing only when it held too little for
+// that; no other step sends money; and no balance is ever below zero.
+var transfers = sim.Invariant{
+	Name: TransfersName,
+	Help: "told to transfer an amount it holds, a branch sends it to the branch named, else nothing; at work it sends another branch $1 to max_transfer, unless it holds less; nothing else sends money, and no balance goes below $0",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		b := branch(v, id)
+		if b.Balance < 0 {
+			return fmt.Sprintf("holds $%d: a branch never overdraws", b.Balance)
+		}
+		var sent []sim.Envelope
+		before := b.Balance
+		for e := range check.SentThisStep(v, id) {
+			if e.Kind == KindTransfer {
+				sent = append(sent, e)
+				before += e.Value
+			}
+		}
+		switch {
+		case ev.Kind == sim.Command && ev.Tag == CmdTransfer:
+			can := ev.Arg > 0 && ev.Arg <= before
+			if can != (len(sent) == 1) || len(sent) > 1 || can && (sent[0].To != ev.Target || sent[0].Value != ev.Arg) {
+				return fmt.Sprintf("held $%d, was told to send $%d to %s, and sent %d transfers", before, ev.Arg, v.Name(ev.Target), len(sent))
+			}
+		case ev.Kind == sim.Workload:
+			switch {
+			case len(sent) > 1:
+				return fmt.Sprintf("sent %d transfers at once at work", len(sent))
+			case len(sent) == 0 && b.Balance >= b.MaxTransfer:
+				return fmt.Sprintf("holds $%d, at least max_transfer ($%d), and sent nothing at work", b.Balance, b.MaxTransfer)
+			case len(sent) == 1 && (sent[0].To == id || sent[0].Value < 1 || sent[0].Value > b.MaxTransfer):
+				return fmt.Sprintf("sent $%d to %s at work: a branch sends another $1 to $%d", sent[0].Value, v.Name(sent[0].To), b.MaxTransfer)
+			}
+		case len(sent) > 0:
+			return fmt.Sprintf("sent $%d on a %s, neither told to nor at work", sent[0].Value, ev.Kind)
+		}
+		return ""
+	}),
+}
+
+// markers holds a branch to the marker rules' picture and sends, read
+// after its step: a branch that records snapshot k (its first marker of
+// k, or its own start) is drawn recording it and sends a marker of k to
+// every other branch (by seed 003's rule 2 none back to the first
+// marker's sender), none to itself; a transfer taken on a channel it is
+// recording joins that channel's recorded state and is haloed as such
+// (by seed 003's rule 3 it is not, as the marker will drop it).
+var markers = sim.Invariant{
+	Name: MarkersName,
+	Help: "a branch that records a snapshot is drawn recording it and sends its marker once to every other branch; a transfer taken on a channel being recorded joins that channel's state and is haloed",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		b := branch(v, id)
+		for _, a := range v.LastAnnotations() {
+			if a.Role != RoleRecorded {
+				continue
+			}
+			to := make([]int, v.N())
+			for e := range check.SentThisStep(v, id) {
+				if e.Kind == KindMarker && int(e.Value) == a.Group {
+					to[e.To]++
+				}
+			}
+			for q := range v.N() {
+				want := 1
+				if sim.NodeID(q) == id || b.SeedOtherChannels && ev.Kind == sim.Deliver && ev.From == sim.NodeID(q) {
+					want = 0
+				}
+				if to[q] != want {
+					return fmt.Sprintf("recorded snapshot %d and sent %d markers to %s", a.Group, to[q], v.Name(sim.NodeID(q)))
+				}
+			}
+		}
+		switch {
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindMarker:
+			k := int(ev.Msg.Value)
+			if k >= 1 && k <= len(b.Rounds) && (!b.Rounds[k-1].Recorded || v.AnnotationStep(id, RoleRecorded, k) < 0) {
+				return fmt.Sprintf("took a marker of snapshot %d and has not recorded it, or is not drawn recording it", k)
+			}
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindTransfer:
+			for k := range b.Rounds {
+				r := &b.Rounds[k]
+				haloed := false
+				for _, a := range v.LastAnnotations() {
+					haloed = haloed || a.Role == RoleChannel && a.Group == k+1 && a.Msg == ev.MsgID
+				}
+				recording := r.Recorded && !r.Closed[ev.From]
+				if recording && (len(r.Channel[ev.From]) == 0 || r.Channel[ev.From][len(r.Channel[ev.From])-1] != ev.Msg.Value) {
+					return fmt.Sprintf("took $%d from %s while recording that channel for snapshot %d, and did not record it", ev.Msg.Value, v.Name(ev.From), k+1)
+				}
+				if haloed != (recording && !b.SeedChannels) {
+					return fmt.Sprintf("took $%d from %s, recording that channel for snapshot %d: %t, and drew it recorded: %t", ev.Msg.Value, v.Name(ev.From), k+1, recording, haloed)
+				}
+			}
+		}
+		return ""
+	}),
 }

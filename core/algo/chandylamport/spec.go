@@ -99,6 +99,8 @@ var Spec = &sim.Spec{
 			{Name: "snapshot total equals the money there is", Help: "a complete snapshot's recorded balances plus recorded channels equal the opening total", Check: checkSnapshots},
 			check.RecordedCuts(RoleRecorded),
 			check.RecordedChannels(RoleRecorded, RoleChannel),
+			transfers,
+			markers,
 			{Name: PartsDoneName, Help: "a branch that has recorded, when every other has recorded too and no marker is on its way to it, has finished its part of the snapshot", Check: checkPartsDone},
 		},
 		KnownLimits: []sim.KnownLimit{

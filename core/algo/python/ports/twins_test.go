@@ -9,6 +9,7 @@ import (
 
 	"spacetime/core/algo/all"
 	"spacetime/core/algo/bully"
+	"spacetime/core/algo/chandylamport"
 	"spacetime/core/algo/election"
 	"spacetime/core/algo/mutex"
 	"spacetime/core/algo/python"
@@ -104,14 +105,16 @@ func sameRun(t *testing.T, lesson *scenario.Scenario) {
 // timers a process has armed, and the step just taken. (Annotations may
 // differ between twins: a port does not draw a leader or an election.)
 var unportable = map[string]bool{
-	election.DrawnName:      true,
-	election.WaitsName:      true,
-	election.BullyRulesName: true,
-	bully.StartsName:        true,
-	mutex.DrawnName:         true,
-	mutex.ObeysName:         true,
-	mutex.TokenDrawnName:    true,
-	tokenring.StampsName:    true,
+	election.DrawnName:          true,
+	election.WaitsName:          true,
+	election.BullyRulesName:     true,
+	bully.StartsName:            true,
+	mutex.DrawnName:             true,
+	mutex.ObeysName:             true,
+	mutex.TokenDrawnName:        true,
+	tokenring.StampsName:        true,
+	chandylamport.TransfersName: true,
+	chandylamport.MarkersName:   true,
 }
 
 // maxTwinSteps bounds the steps a lesson is compared on.
