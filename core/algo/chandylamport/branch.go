@@ -45,8 +45,6 @@ const (
 // what the branch recorded.
 type Round struct {
 	snapshot.Part
-	// Initiator says this branch started the snapshot.
-	Initiator bool
 	// Balance is the recorded balance.
 	Balance int64
 	// Channel[q] are the amounts recorded on the channel from q.
@@ -230,7 +228,6 @@ func (b *Branch) startSnapshot(env *sim.Env) {
 		env.Explain("%s is still taking part in snapshot %d: it starts no new one until its markers are all in", me, n)
 		return
 	}
-	b.round(env, k).Initiator = true
 	to := b.record(env, k, sim.None)
 	text := fmt.Sprintf("%s starts snapshot %d: records its balance $%d, sends a marker to %s before anything else, and starts recording every incoming channel", me, k, b.Balance, to)
 	if b.SeedDone {

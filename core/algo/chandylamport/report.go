@@ -311,7 +311,18 @@ var markers = sim.Invariant{
 				}
 			}
 		}
+		for _, a := range v.LastAnnotations() {
+			if a.Role == rolePartDone && (a.Group < 1 || a.Group > len(b.Rounds) || !partIsDone(b, &b.Rounds[a.Group-1], id)) {
+				return fmt.Sprintf("is marked done with its part of snapshot %d, which it is not", a.Group)
+			}
+		}
 		switch {
+		case ev.Kind == sim.Command && ev.Tag == CmdSnapshot && v.AnnotationStep(id, RoleRecorded, len(b.Rounds)) == v.Steps()-1:
+			// it started snapshot k: the one after the last it took part
+			// in, whose part it had done
+			if k := len(b.Rounds); k > 1 && !partIsDone(b, &b.Rounds[k-2], id) {
+				return fmt.Sprintf("started snapshot %d before its part of snapshot %d was done", k, k-1)
+			}
 		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindMarker:
 			k := int(ev.Msg.Value)
 			if k >= 1 && k <= len(b.Rounds) && (!b.Rounds[k-1].Recorded || v.AnnotationStep(id, RoleRecorded, k) < 0) {
@@ -335,4 +346,19 @@ var markers = sim.Invariant{
 		}
 		return ""
 	}),
+}
+
+// partIsDone says a branch's part r of a snapshot is done, restated:
+// recorded, and every other branch's marker in (by seed 003's rule 4,
+// recorded).
+func partIsDone(b *Branch, r *Round, self sim.NodeID) bool {
+	if !r.Recorded || b.SeedDone {
+		return r.Recorded
+	}
+	for q, closed := range r.Closed {
+		if !closed && sim.NodeID(q) != self {
+			return false
+		}
+	}
+	return true
 }
