@@ -42,10 +42,12 @@ type commitPoint struct {
 // that grows with what the step changed, not with the logs.
 type tally struct {
 	n int
-	// logs, roles and terms are each server's after its last step.
-	logs  []Log
-	roles []Role
-	terms []int64
+	// logs, roles and terms are each server's after its last step, and
+	// termsBefore its term before that step.
+	logs        []Log
+	roles       []Role
+	terms       []int64
+	termsBefore []int64
 	// commits and applied are how far each server had committed and
 	// applied after its last step.
 	commits, applied []int
@@ -75,7 +77,7 @@ type tally struct {
 }
 
 func newTally(n int) sim.Tally {
-	return &tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), commits: make([]int, n),
+	return &tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commits: make([]int, n),
 		applied: make([]int, n), leaders: map[int64]sim.NodeID{}, leading: make([]bool, n), appendedAt: map[int]sim.Time{}}
 }
 
@@ -86,7 +88,7 @@ func (t *tally) Clone() sim.Tally {
 	for i := range t.logs {
 		c.logs[i] = t.logs[i].Clone()
 	}
-	c.roles, c.terms = append([]Role(nil), t.roles...), append([]int64(nil), t.terms...)
+	c.roles, c.terms, c.termsBefore = append([]Role(nil), t.roles...), append([]int64(nil), t.terms...), append([]int64(nil), t.termsBefore...)
 	c.commits, c.applied = append([]int(nil), t.commits...), append([]int(nil), t.applied...)
 	c.leaders = maps.Clone(t.leaders)
 	c.points = append([]commitPoint(nil), t.points...)
@@ -164,6 +166,7 @@ func (t *tally) Stepped(id sim.NodeID, n sim.Node) {
 	if s.Applied > t.applied[id] {
 		t.apply(id, s)
 	}
+	t.termsBefore[id] = t.terms[id]
 	t.roles[id], t.terms[id], t.commits[id], t.applied[id] = s.Role, s.Term, s.Commit, s.Applied
 	t.maxCommit = max(t.maxCommit, s.Commit)
 }
@@ -280,6 +283,7 @@ var invariants = []sim.Invariant{
 	Appends,
 	Replies,
 	Counts,
+	Terms,
 }
 
 // TimersName names the Timers invariant.
@@ -495,6 +499,10 @@ func voteRule(v sim.View, s *Replica, ev sim.Event, a sim.Envelope) string {
 		return fmt.Sprintf("voted for %s, whose log ends at entry %d of term %d, behind its own, entry %d of term %d", who, lastIndex, lastTerm, own, ownTerm)
 	case a.Kind == KindVote && s.Voted != ev.From:
 		return fmt.Sprintf("voted for %s in term %d, and has voted for %s", who, term, votedName(v, s.Voted))
+	case a.Kind == KindVote:
+		if other := votedBefore(v, a); other != sim.None {
+			return fmt.Sprintf("voted for %s in term %d, having voted for %s in it", who, term, v.Name(other))
+		}
 	case a.Kind == KindRefuse && upToDate && free:
 		return fmt.Sprintf("refused %s in term %d, whose log is as up to date as its own, having voted for %s", who, term, votedName(v, s.Voted))
 	}
@@ -576,4 +584,77 @@ func (s *Replica) holding(id sim.NodeID, i int) int {
 		}
 	}
 	return held
+}
+
+// votedBefore is another candidate the voter of vote a voted for in the
+// same term, or None: the votes it sent since it came to that term (it
+// learnt it, or stood in it).
+func votedBefore(v sim.View, a sim.Envelope) sim.NodeID {
+	from := a.SendStep
+	for _, role := range []string{roleTerm, roleCandidate} {
+		if at := v.AnnotationStep(a.From, role, int(a.Value)); at >= 0 {
+			from = min(from, at)
+		}
+	}
+	for i := v.SentFrom(from); i < a.ID; i++ {
+		if e := v.Envelope(i); e.From == a.From && e.Kind == KindVote && e.Value == a.Value && e.Original == e.ID && e.To != a.To {
+			return e.To
+		}
+	}
+	return sim.None
+}
+
+// TermsName names the Terms invariant.
+const TermsName = "a server's term only rises: to a later term it hears of, drawn where it learns it, or by one as it stands"
+
+// Terms holds a member of the group to the paper's rule for terms ("if
+// RPC request or response contains term T > currentTerm: set currentTerm
+// = T, convert to follower"), read after its step: a message of a later
+// term leaves it at that term, having learnt it there and then, and drawn
+// so, for the first time; a leader steps down only so. With the run's
+// tally of terms (a Raft server's), its term never falls, rises on a
+// message only to the message's term, and otherwise only by one, as it
+// stands for election.
+var Terms = sim.Invariant{
+	Name: TermsName,
+	Help: "a message of a later term leaves the server at that term, drawn learning it there, once; a leader steps down only so; a term never falls, and rises otherwise only by one, as the server stands",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		n, ok := v.Node(id).(Replicated)
+		if !ok || n.Replicas() == nil {
+			return ""
+		}
+		s := n.Replicas()
+		raftMsg := ev.Kind == sim.Deliver && Handles(ev.Msg.Kind)
+		if raftMsg && s.Term < ev.Msg.Value {
+			return fmt.Sprintf("took %s's %s of term %d, and is at term %d", v.Name(ev.From), ev.Msg.Kind, ev.Msg.Value, s.Term)
+		}
+		learnt, steppedDown := false, false
+		for _, a := range v.LastAnnotations() {
+			switch {
+			case a.Role == roleTerm:
+				if !raftMsg || int64(a.Group) != ev.Msg.Value || int64(a.Group) != s.Term || v.AnnotationStep(id, roleTerm, a.Group) != v.Steps()-1 {
+					return fmt.Sprintf("is drawn learning term %d, at term %d, on a %s", a.Group, s.Term, ev.Kind)
+				}
+				learnt = true
+			case a.Role == roleLeader && a.Phase == sim.End && ev.Kind == sim.Deliver:
+				steppedDown = true
+			}
+		}
+		if steppedDown && !learnt {
+			return fmt.Sprintf("stepped down as leader of term %d on a %s of its own term", s.Term, ev.Msg.Kind)
+		}
+		t, ok := v.Tally().(*tally)
+		if !ok || ev.Kind == sim.Init {
+			return "" // a server may start at a term of its own (params.terms)
+		}
+		switch before := t.termsBefore[id]; {
+		case s.Term < before:
+			return fmt.Sprintf("went back from term %d to %d", before, s.Term)
+		case s.Term > before && raftMsg && (s.Term != ev.Msg.Value || !learnt):
+			return fmt.Sprintf("rose from term %d to %d on a %s of term %d, drawn learning it: %t", before, s.Term, ev.Msg.Kind, ev.Msg.Value, learnt)
+		case s.Term > before && !raftMsg && (s.Term != before+1 || s.Role != Candidate):
+			return fmt.Sprintf("rose from term %d to %d on a %s, as %s", before, s.Term, ev.Kind, s.Role)
+		}
+		return ""
+	}),
 }

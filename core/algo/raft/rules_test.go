@@ -97,3 +97,24 @@ func TestTheCountsCheckNamesALeaderThatLearnsNothingFromAnAck(t *testing.T) {
 	}
 	assert.True(t, broke)
 }
+
+// The terms check holds on the lessons, and names a server that hears of
+// a later term and stays behind it.
+func TestTheTermsCheckNamesAServerThatStaysBehind(t *testing.T) {
+	broke := false
+	for _, lesson := range []string{"raft-election", "raft-partition", "raft-figure8"} {
+		_, r := scenariotest.Run(t, lesson)
+		algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+			algotest.Holds(t, raft.Spec, v, k, raft.TermsName)
+			s := v.Node(id).(*raft.Server)
+			if broke || ev.Kind != sim.Deliver || ev.Msg.Value != s.Term || s.Term == 0 {
+				return
+			}
+			s.Term--
+			assert.Contains(t, algotest.Check(t, raft.Spec, v, raft.TermsName).Detail, "and is at term")
+			s.Term++
+			broke = true
+		})
+	}
+	assert.True(t, broke)
+}
