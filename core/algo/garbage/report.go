@@ -331,7 +331,7 @@ func (h *holdings) Clone() sim.Tally {
 // judges.
 var rules = sim.Invariant{
 	Name: RulesName,
-	Help: "a REF taken adds a reference and a drop takes one away; a copy is one REF to another process, sent only by a holder; an ASK gets one ANSWER with the references held; a complete part of a snapshot is reported to the owner with what it recorded; a recovered process holds none and remembers no snapshot",
+	Help: "a REF taken adds a reference and a drop takes one away; a copy is one REF to another process, sent only by a holder; an ASK gets one ANSWER with the references held; a complete part of a snapshot is reported to the owner with what it recorded; a recovered process holds none and remembers no snapshot, and the owner no check under way",
 	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		h, ok := v.Tally().(*holdings)
 		if !ok || ev.Kind == sim.Init {
@@ -354,8 +354,8 @@ var rules = sim.Invariant{
 		copies := len(refs) == 1 && p.Holds == before && before > 0
 		switch {
 		case ev.Kind == sim.Recover:
-			if p.Holds != 0 || p.SnapK != 0 {
-				return fmt.Sprintf("recovered holding %d references and remembering snapshot %d", p.Holds, p.SnapK)
+			if p.Holds != 0 || p.SnapK != 0 || p.Collector.Pending {
+				return fmt.Sprintf("recovered holding %d references, remembering snapshot %d and with a check under way: %t", p.Holds, p.SnapK, p.Collector.Pending)
 			}
 			return ""
 		case ev.Kind == sim.Workload && before == 0 || ev.Kind == sim.Command && ev.Tag == CmdCopy:
