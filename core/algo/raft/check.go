@@ -284,6 +284,7 @@ var invariants = []sim.Invariant{
 	Replies,
 	Counts,
 	Terms,
+	Elected,
 }
 
 // TimersName names the Timers invariant.
@@ -654,6 +655,40 @@ var Terms = sim.Invariant{
 			return fmt.Sprintf("rose from term %d to %d on a %s of term %d, drawn learning it: %t", before, s.Term, ev.Msg.Kind, ev.Msg.Value, learnt)
 		case s.Term > before && !raftMsg && (s.Term != before+1 || s.Role != Candidate):
 			return fmt.Sprintf("rose from term %d to %d on a %s, as %s", before, s.Term, ev.Kind, s.Role)
+		}
+		return ""
+	}),
+}
+
+// ElectedName names the Elected invariant.
+const ElectedName = "a candidate leads once a majority of the group votes for it, and not before"
+
+// Elected holds a candidate to counting its votes, read after it takes a
+// VOTE: the VOTEs of its term it has taken from distinct members, and its
+// own, are a majority exactly when it leads. A candidate that counted no
+// vote never led, and one that led on too few was caught only when a
+// second leader of its term showed up.
+var Elected = sim.Invariant{
+	Name: ElectedName,
+	Help: "after a VOTE of its term, a candidate leads exactly when the distinct members that voted for it in that term, itself included, are a majority",
+	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		n, ok := v.Node(id).(Replicated)
+		if !ok || n.Replicas() == nil || ev.Kind != sim.Deliver || ev.Msg.Kind != KindVote {
+			return ""
+		}
+		s := n.Replicas()
+		stood := v.AnnotationStep(id, roleCandidate, int(s.Term))
+		if ev.Msg.Value != s.Term || stood < 0 || s.Role == Follower {
+			return ""
+		}
+		voters := map[sim.NodeID]bool{id: true}
+		for i := v.SentFrom(stood); i < v.NumSent(); i++ {
+			if e := v.Envelope(i); e.To == id && e.Kind == KindVote && e.Value == s.Term && e.RecvStep >= 0 {
+				voters[e.From] = true
+			}
+		}
+		if leads, enough := s.Role == Leader, len(voters) >= len(s.group)/2+1; leads != enough {
+			return fmt.Sprintf("has the votes of %d of the %d members in term %d, and leads: %t", len(voters), len(s.group), s.Term, leads)
 		}
 		return ""
 	}),

@@ -118,3 +118,22 @@ func TestTheTermsCheckNamesAServerThatStaysBehind(t *testing.T) {
 	}
 	assert.True(t, broke)
 }
+
+// The elected check holds on the lessons, and names a candidate that has
+// a majority's votes and does not lead.
+func TestTheElectedCheckNamesACandidateThatDoesNotCountItsVotes(t *testing.T) {
+	_, r := scenariotest.Run(t, "raft-election")
+	broke := false
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, raft.Spec, v, k, raft.ElectedName)
+		s := v.Node(id).(*raft.Server)
+		if broke || ev.Kind != sim.Deliver || ev.Msg.Kind != raft.KindVote || s.Role != raft.Leader {
+			return
+		}
+		s.Role = raft.Candidate
+		assert.Contains(t, algotest.Check(t, raft.Spec, v, raft.ElectedName).Detail, "and leads: false")
+		s.Role = raft.Leader
+		broke = true
+	})
+	assert.True(t, broke)
+}
