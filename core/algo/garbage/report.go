@@ -331,7 +331,7 @@ func (h *holdings) Clone() sim.Tally {
 // judges.
 var rules = sim.Invariant{
 	Name: RulesName,
-	Help: "a REF taken adds a reference and a drop takes one away; a copy is one REF to another process, sent only by a holder; an ASK gets one ANSWER with the references held; a complete part of a snapshot is reported to the owner with what it recorded; a recovered process holds none and remembers no snapshot, and the owner no check under way",
+	Help: "a REF taken adds a reference (haloed if its channel is being recorded) and a drop takes one away; a copy is one REF to another process, sent only by a holder; an ASK gets one ANSWER with the references held; a complete part of a snapshot is reported to the owner with what it recorded; a recovered process holds none and remembers no snapshot, and the owner no check under way",
 	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
 		h, ok := v.Tally().(*holdings)
 		if !ok || ev.Kind == sim.Init {
@@ -373,6 +373,15 @@ var rules = sim.Invariant{
 		case ev.Kind == sim.Deliver && ev.Msg.Kind == KindRef:
 			if len(refs) > 0 || p.Holds != before+1 {
 				return fmt.Sprintf("held %d references, took a REF, and holds %d", before, p.Holds)
+			}
+			// a REF taken on a channel its snapshot records is drawn so
+			recording := p.SnapK > 0 && p.Snap.Recorded && !p.Snap.Closed[ev.From]
+			haloed := false
+			for _, a := range v.LastAnnotations() {
+				haloed = haloed || a.Role == RoleInChannel && a.Group == p.SnapK && a.Msg == ev.MsgID
+			}
+			if haloed != recording {
+				return fmt.Sprintf("took a REF from %s, recording that channel for snapshot %d: %t, and drew it recorded: %t", v.Name(ev.From), p.SnapK, recording, haloed)
 			}
 		case len(refs) > 0 || p.Holds != before:
 			return fmt.Sprintf("held %d references and, on a %s, sent %d REFs and holds %d", before, ev.Kind, len(refs), p.Holds)
