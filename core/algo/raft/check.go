@@ -526,9 +526,10 @@ const CountsName = "a leader counts each ACK, and commits an entry of its term o
 // ACK or a NACK of its term: an ACK raises what it knows the follower
 // holds (matchIndex) to the index the ACK names and its next entry for it
 // past that, and it then knows committed the last entry of its term that
-// a majority holds, itself included; a refusal that is not stale (for an
-// entry past what the follower is known to hold) is answered with an
-// APPEND of earlier entries. Whenever it commits, the entry it commits is
+// a majority holds, itself included, and it sends at once the entries
+// the follower lacks that are not on their way; a refusal that is not
+// stale (for an entry past what the follower is known to hold) is
+// answered with an APPEND of earlier entries. Whenever it commits, the entry it commits is
 // held by a majority, and is of its term (or, by Figure 8's wrong rule,
 // of any). A leader whose ACKs taught it nothing passed the five
 // guarantees, as nothing it logged was ever committed.
@@ -563,9 +564,15 @@ var Counts = sim.Invariant{
 					return fmt.Sprintf("leads term %d, and a majority holds entry %d of its term, but it has committed only up to %d", s.Term, i, s.Commit)
 				}
 			}
+			if s.next[ev.From] <= s.Log.Len() && appendSent(v, id, ev.From) < 0 {
+				return fmt.Sprintf("took %s's ACK, has entries from %d on it has not sent it, and sent none", who, s.next[ev.From])
+			}
 		case KindNack:
-			if at > s.match[ev.From] && !check.SentNow(v, id, ev.From, KindAppend) {
-				return fmt.Sprintf("was refused by %s for entry %d, which it is not known to hold, and sent it no earlier entries", who, at)
+			if at <= s.match[ev.From] {
+				break // stale: it holds that entry
+			}
+			if prev := appendSent(v, id, ev.From); prev < 0 || prev >= at {
+				return fmt.Sprintf("was refused by %s after entry %d, which it is not known to hold, and sent it no earlier entries", who, at)
 			}
 		}
 		return ""
@@ -692,4 +699,15 @@ var Elected = sim.Invariant{
 		}
 		return ""
 	}),
+}
+
+// appendSent is the entry before the entries of the APPEND the step just
+// taken sent from→to, as the leader writes it, or -1 if it sent none.
+func appendSent(v sim.View, from, to sim.NodeID) int {
+	for e := range check.SentThisStep(v, from) {
+		if e.To == to && e.Kind == KindAppend && len(e.Data) > 0 {
+			return int(e.Data[0])
+		}
+	}
+	return -1
 }
