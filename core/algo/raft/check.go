@@ -382,6 +382,18 @@ var Appends = sim.Invariant{
 	}),
 }
 
+// memberRule is check.ProcessRule for a rule of the Raft group's
+// members: rule gets the replica of the member that stepped, and a
+// process that is none (a client of the replicated lock) passes.
+func memberRule(rule func(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string) func(sim.View) sim.Verdict {
+	return check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+		if n, ok := v.Node(id).(Replicated); ok && n.Replicas() != nil {
+			return rule(v, id, ev, n.Replicas())
+		}
+		return ""
+	})
+}
+
 // RepliesName names the Replies invariant.
 const RepliesName = "a server acknowledges an APPEND once its log holds it, and votes once a term, for a log as up to date as its own"
 
@@ -400,15 +412,10 @@ const RepliesName = "a server acknowledges an APPEND once its log holds it, and 
 var Replies = sim.Invariant{
 	Name: RepliesName,
 	Help: "a server answers each APPEND and REQUEST-VOTE once: an ACK only once its log holds the entries after a matching entry, and a VOTE only in its term, once, for a log at least as up to date as its own; a refusal only when those fail",
-	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
+	Check: memberRule(func(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 		if ev.Kind != sim.Deliver || ev.Msg.Kind != KindAppend && ev.Msg.Kind != KindRequestVote {
 			return ""
 		}
-		n, ok := v.Node(id).(Replicated)
-		if !ok || n.Replicas() == nil {
-			return ""
-		}
-		s := n.Replicas()
 		who, term := v.Name(ev.From), ev.Msg.Value
 		yes, no := KindAck, KindNack
 		if ev.Msg.Kind == KindRequestVote {
@@ -529,19 +536,17 @@ const CountsName = "a leader counts each ACK, and commits an entry of its term o
 // a majority holds, itself included, and it sends at once the entries
 // the follower lacks that are not on their way; a refusal that is not
 // stale (for an entry past what the follower is known to hold) is
-// answered with an APPEND of earlier entries. Whenever it commits, the entry it commits is
-// held by a majority, and is of its term (or, by Figure 8's wrong rule,
-// of any). A leader whose ACKs taught it nothing passed the five
+// answered with an APPEND of earlier entries. Whenever it commits, the
+// entry it commits is held by a majority, and is of its term (or, by
+// Figure 8's wrong rule, of any). A leader whose ACKs taught it nothing passed the five
 // guarantees, as nothing it logged was ever committed.
 var Counts = sim.Invariant{
 	Name: CountsName,
 	Help: "after an ACK a leader knows the follower holds its log up to the index named and commits the last entry of its term a majority holds; a refusal of entries the follower is not known to hold is answered with earlier ones; a leader commits only an entry a majority holds, of its term",
-	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		n, ok := v.Node(id).(Replicated)
-		if !ok || n.Replicas() == nil || n.Replicas().Role != Leader {
+	Check: memberRule(func(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
+		if s.Role != Leader {
 			return ""
 		}
-		s := n.Replicas()
 		for _, a := range v.LastAnnotations() {
 			if a.Role != roleCommit {
 				continue
@@ -626,12 +631,7 @@ const TermsName = "a server's term only rises: to a later term it hears of, draw
 var Terms = sim.Invariant{
 	Name: TermsName,
 	Help: "a message of a later term leaves the server at that term, drawn learning it there, once; a leader steps down only so; a term never falls, and rises otherwise only by one, as the server stands",
-	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		n, ok := v.Node(id).(Replicated)
-		if !ok || n.Replicas() == nil {
-			return ""
-		}
-		s := n.Replicas()
+	Check: memberRule(func(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 		raftMsg := ev.Kind == sim.Deliver && Handles(ev.Msg.Kind)
 		if raftMsg && s.Term < ev.Msg.Value {
 			return fmt.Sprintf("took %s's %s of term %d, and is at term %d", v.Name(ev.From), ev.Msg.Kind, ev.Msg.Value, s.Term)
@@ -678,12 +678,10 @@ const ElectedName = "a candidate leads once a majority of the group votes for it
 var Elected = sim.Invariant{
 	Name: ElectedName,
 	Help: "after a VOTE of its term, a candidate leads exactly when the distinct members that voted for it in that term, itself included, are a majority",
-	Check: check.ProcessRule(func(v sim.View, id sim.NodeID, ev sim.Event) string {
-		n, ok := v.Node(id).(Replicated)
-		if !ok || n.Replicas() == nil || ev.Kind != sim.Deliver || ev.Msg.Kind != KindVote {
+	Check: memberRule(func(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
+		if ev.Kind != sim.Deliver || ev.Msg.Kind != KindVote {
 			return ""
 		}
-		s := n.Replicas()
 		stood := v.AnnotationStep(id, roleCandidate, int(s.Term))
 		if ev.Msg.Value != s.Term || stood < 0 || s.Role == Follower {
 			return ""
