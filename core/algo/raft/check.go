@@ -43,11 +43,12 @@ type commitPoint struct {
 type tally struct {
 	n int
 	// logs, roles and terms are each server's after its last step, and
-	// termsBefore its term before that step.
-	logs        []Log
-	roles       []Role
-	terms       []int64
-	termsBefore []int64
+	// termsBefore and commitsBefore its term and commit index before it.
+	logs          []Log
+	roles         []Role
+	terms         []int64
+	termsBefore   []int64
+	commitsBefore []int
 	// commits and applied are how far each server had committed and
 	// applied after its last step.
 	commits, applied []int
@@ -77,7 +78,7 @@ type tally struct {
 }
 
 func newTally(n int) sim.Tally {
-	return &tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commits: make([]int, n),
+	return &tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commitsBefore: make([]int, n), commits: make([]int, n),
 		applied: make([]int, n), leaders: map[int64]sim.NodeID{}, leading: make([]bool, n), appendedAt: map[int]sim.Time{}}
 }
 
@@ -89,6 +90,7 @@ func (t *tally) Clone() sim.Tally {
 		c.logs[i] = t.logs[i].Clone()
 	}
 	c.roles, c.terms, c.termsBefore = append([]Role(nil), t.roles...), append([]int64(nil), t.terms...), append([]int64(nil), t.termsBefore...)
+	c.commitsBefore = append([]int(nil), t.commitsBefore...)
 	c.commits, c.applied = append([]int(nil), t.commits...), append([]int(nil), t.applied...)
 	c.leaders = maps.Clone(t.leaders)
 	c.points = append([]commitPoint(nil), t.points...)
@@ -166,7 +168,7 @@ func (t *tally) Stepped(id sim.NodeID, n sim.Node) {
 	if s.Applied > t.applied[id] {
 		t.apply(id, s)
 	}
-	t.termsBefore[id] = t.terms[id]
+	t.termsBefore[id], t.commitsBefore[id] = t.terms[id], t.commits[id]
 	t.roles[id], t.terms[id], t.commits[id], t.applied[id] = s.Role, s.Term, s.Commit, s.Applied
 	t.maxCommit = max(t.maxCommit, s.Commit)
 }
@@ -407,11 +409,12 @@ const RepliesName = "a server acknowledges an APPEND once its log holds it, and 
 // REQUEST-VOTE of an older term is refused; in its term a server votes
 // only for a candidate whose log is at least as up to date as its own,
 // and only if it has voted for nobody else (it then has voted for it);
-// it refuses only when one of those fails. The message is read here as
-// the leader writes it, not by the code that decodes it.
+// it refuses only when one of those fails. Its leader's APPEND and a
+// vote it grants restart its election timeout. The message is read here
+// as the leader writes it, not by the code that decodes it.
 var Replies = sim.Invariant{
 	Name: RepliesName,
-	Help: "a server answers each APPEND and REQUEST-VOTE once: an ACK only once its log holds the entries after a matching entry, and a VOTE only in its term, once, for a log at least as up to date as its own; a refusal only when those fail",
+	Help: "a server answers each APPEND and REQUEST-VOTE once: an ACK only once its log holds the entries after a matching entry, and a VOTE only in its term, once, for a log at least as up to date as its own; a refusal only when those fail; its leader's APPEND and a vote it grants restart its election timeout",
 	Check: memberRule(func(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 		if ev.Kind != sim.Deliver || ev.Msg.Kind != KindAppend && ev.Msg.Kind != KindRequestVote {
 			return ""
@@ -461,6 +464,9 @@ func appendRule(v sim.View, s *Replica, ev sim.Event, a sim.Envelope) string {
 	matches := prev == 0 || prev <= s.Log.Len() && s.Log.Term(prev) == prevTerm
 	if s.Role != Follower || s.Leader != ev.From {
 		return fmt.Sprintf("took an APPEND of its term %d from %s, and is %s following %s", term, who, s.Role, v.Name(s.Leader))
+	}
+	if detail := restarted(v, s, "took its leader's APPEND"); detail != "" {
+		return detail
 	}
 	if a.Kind == KindNack {
 		if matches {
@@ -513,6 +519,19 @@ func voteRule(v sim.View, s *Replica, ev sim.Event, a sim.Envelope) string {
 		}
 	case a.Kind == KindRefuse && upToDate && free:
 		return fmt.Sprintf("refused %s in term %d, whose log is as up to date as its own, having voted for %s", who, term, votedName(v, s.Voted))
+	case a.Kind == KindVote:
+		return restarted(v, s, "voted")
+	}
+	return ""
+}
+
+// restarted says what is wrong with the election timeout of a server
+// that just heard from its leader or granted a vote, which restart it:
+// it must have at least the least timeout to run.
+func restarted(v sim.View, s *Replica, did string) string {
+	id, _, _ := v.LastStep()
+	if due, armed := v.Timer(id, TimerElection); !armed || due-v.Now() < s.cfg.ElectionMin {
+		return fmt.Sprintf("%s, and did not restart its election timeout (armed: %t, due in %d ticks, the least timeout %d)", did, armed, due-v.Now(), s.cfg.ElectionMin)
 	}
 	return ""
 }
@@ -538,7 +557,8 @@ const CountsName = "a leader counts each ACK, and commits an entry of its term o
 // stale (for an entry past what the follower is known to hold) is
 // answered with an APPEND of earlier entries. Whenever it commits, the
 // entry it commits is held by a majority, and is of its term (or, by
-// Figure 8's wrong rule, of any). A leader whose ACKs taught it nothing passed the five
+// Figure 8's wrong rule, of any), and past what it had committed (with
+// Raft's tally, which keeps the commit index before the step). A leader whose ACKs taught it nothing passed the five
 // guarantees, as nothing it logged was ever committed.
 var Counts = sim.Invariant{
 	Name: CountsName,
@@ -553,6 +573,9 @@ var Counts = sim.Invariant{
 			}
 			if held := s.holding(id, a.Group); held < s.majority() || s.Log.Term(a.Group) != s.Term && !s.cfg.CountReplicas {
 				return fmt.Sprintf("leads term %d and commits entry %d, of term %d, which %d of %d servers hold", s.Term, a.Group, s.Log.Term(a.Group), held, len(s.group))
+			}
+			if t, ok := v.Tally().(*tally); ok && a.Group <= t.commitsBefore[id] {
+				return fmt.Sprintf("commits entry %d, having committed up to %d already", a.Group, t.commitsBefore[id])
 			}
 		}
 		if ev.Kind != sim.Deliver || ev.Msg.Value != s.Term || len(ev.Msg.Data) < 1 {
