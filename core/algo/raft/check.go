@@ -567,16 +567,21 @@ var Counts = sim.Invariant{
 		if s.Role != Leader {
 			return ""
 		}
+		drawn := false
 		for _, a := range v.LastAnnotations() {
 			if a.Role != roleCommit {
 				continue
 			}
+			drawn = drawn || a.Group == s.Commit
 			if held := s.holding(id, a.Group); held < s.majority() || s.Log.Term(a.Group) != s.Term && !s.cfg.CountReplicas {
 				return fmt.Sprintf("leads term %d and commits entry %d, of term %d, which %d of %d servers hold", s.Term, a.Group, s.Log.Term(a.Group), held, len(s.group))
 			}
 			if t, ok := v.Tally().(*tally); ok && a.Group <= t.commitsBefore[id] {
 				return fmt.Sprintf("commits entry %d, having committed up to %d already", a.Group, t.commitsBefore[id])
 			}
+		}
+		if t, ok := v.Tally().(*tally); ok && s.Commit > t.commitsBefore[id] && !drawn && t.roles[id] == Leader && t.termsBefore[id] == s.Term {
+			return fmt.Sprintf("leads term %d and committed up to %d, and is not drawn committing it", s.Term, s.Commit)
 		}
 		if ev.Kind != sim.Deliver || ev.Msg.Value != s.Term || len(ev.Msg.Data) < 1 {
 			return ""
