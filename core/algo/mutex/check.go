@@ -18,11 +18,13 @@ const (
 // Obeys is the invariant that a process that takes the request command
 // (the learner's, or its work's) wants the section after it, or holds it
 // already: a process that ignored the request would pass every other
-// check, since nobody would want anything.
+// check, since nobody would want anything. Asked again while it waits or
+// holds the section (as the diagram drew it before the step), it does
+// nothing: no message, nothing drawn.
 func Obeys(request sim.CommandSpec) sim.Invariant {
 	return sim.Invariant{
 		Name: ObeysName,
-		Help: "after a request, of the learner's or of its work, a process that takes requests wants the critical section or is in it",
+		Help: "after a request, of the learner's or of its work, a process that takes requests wants the critical section or is in it; one that already did sends nothing and draws nothing new",
 		Check: func(v sim.View) sim.Verdict {
 			id, ev, ok := v.LastStep()
 			if !ok || ev.Kind == sim.Command && ev.Tag != request.Name || ev.Kind != sim.Command && ev.Kind != sim.Workload || !request.TakenBy(v, id) {
@@ -30,6 +32,17 @@ func Obeys(request sim.CommandSpec) sim.Invariant {
 			}
 			if wish(v, id).State == Idle {
 				return sim.Verdict{Detail: fmt.Sprintf("%s was asked to want the critical section, but neither wants it nor is in it", v.Name(id))}
+			}
+			// asked again while it waits or holds the section, it has
+			// nothing to do: it sends nothing and draws nothing new
+			step := v.Steps() - 1
+			if v.DrawnBefore(id, RoleWaiting, 0, step) || v.DrawnBefore(id, RoleCS, 0, step) {
+				for e := range check.SentThisStep(v, id) {
+					return sim.Verdict{Detail: fmt.Sprintf("%s was asked to want the critical section while it already did, and sent %s", v.Name(id), e.Kind)}
+				}
+				if len(v.LastAnnotations()) > 0 {
+					return sim.Verdict{Detail: fmt.Sprintf("%s was asked to want the critical section while it already did, and is drawn anew", v.Name(id))}
+				}
 			}
 			return sim.Verdict{OK: true}
 		},
