@@ -555,7 +555,8 @@ const CountsName = "a leader counts each ACK, and commits an entry of its term o
 // a majority holds, itself included, and it sends at once the entries
 // the follower lacks that are not on their way; a refusal that is not
 // stale (for an entry past what the follower is known to hold) is
-// answered with an APPEND of earlier entries. Whenever it commits, the
+// answered with an APPEND of earlier entries. It never sends a follower
+// again what it knows the follower holds. Whenever it commits, the
 // entry it commits is held by a majority, and is of its term (or, by
 // Figure 8's wrong rule, of any), and past what it had committed (with
 // Raft's tally, which keeps the commit index before the step). A leader whose ACKs taught it nothing passed the five
@@ -582,6 +583,11 @@ var Counts = sim.Invariant{
 		}
 		if t, ok := v.Tally().(*tally); ok && s.Commit > t.commitsBefore[id] && !drawn && t.roles[id] == Leader && t.termsBefore[id] == s.Term {
 			return fmt.Sprintf("leads term %d and committed up to %d, and is not drawn committing it", s.Term, s.Commit)
+		}
+		for e := range check.SentThisStep(v, id) {
+			if e.Kind == KindAppend && len(e.Data) > 0 && int(e.Data[0]) < s.match[e.To] {
+				return fmt.Sprintf("sent %s entries after %d, knowing it holds up to %d", v.Name(e.To), e.Data[0], s.match[e.To])
+			}
 		}
 		if ev.Kind != sim.Deliver || ev.Msg.Value != s.Term || len(ev.Msg.Data) < 1 {
 			return ""
