@@ -15,8 +15,11 @@ func TestPaneViewShowsTheRunAndTheLastRefusal(t *testing.T) {
 	s := r.st.sess(0)
 	pg := r.page()
 	assert.Equal(t, r.st.page.Caption(0), pg.id("caption").text())
-	verdict, _ := s.Verdicts().Text()
-	assert.Equal(t, verdict, pg.id("verdict").words())
+	// the verdict shown beside the diagram names the first invariants and
+	// counts the rest; its label is the whole of it
+	j := s.Verdicts().Now()
+	assert.Equal(t, j.Mark()+j.Rule, pg.id("verdict").words())
+	assert.Equal(t, j.Text(), pg.id("verdict").attrs["aria-label"])
 	assert.Nil(t, pg.byID("notice"))
 
 	r.do(func(ctx app.Context) { r.st.paneOf(0).act(ctx, func() error { return errors.New("not now") }) })
