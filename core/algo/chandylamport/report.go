@@ -3,6 +3,7 @@ package chandylamport
 import (
 	"fmt"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/check"
 	"spacetime/core/sim"
 )
@@ -352,13 +353,8 @@ var markers = sim.Invariant{
 // recorded, and every other branch's marker in (by seed 003's rule 4,
 // recorded).
 func partIsDone(b *Branch, r *Round, self sim.NodeID) bool {
-	if !r.Recorded || b.SeedDone {
+	if b.SeedDone {
 		return r.Recorded
 	}
-	for q, closed := range r.Closed {
-		if !closed && sim.NodeID(q) != self {
-			return false
-		}
-	}
-	return true
+	return snapshot.Done(&r.Part, self)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/check"
 	"spacetime/core/sim"
 )
@@ -403,10 +404,7 @@ func reported(v sim.View, id sim.NodeID, p *Process, sent []sim.Envelope) string
 		return ""
 	}
 	r := p.Snap
-	complete := r.Recorded && len(r.Closed) == v.N()
-	for q, closed := range r.Closed {
-		complete = complete && (closed || sim.NodeID(q) == id)
-	}
+	complete := snapshot.Done(&r.Part, id)
 	for _, e := range sent {
 		if e.Kind != KindReport {
 			continue
