@@ -50,11 +50,12 @@ type Proc struct {
 	rounds []*round
 	// Blocked says the process holds its sends: it saved its part of
 	// two-phase global checkpoint blockedRound at blockedSince, and waits
-	// for DONE; acks counts process 1's ACKs of it.
+	// for DONE; acked says whose ACKs of it process 1 has (a network's
+	// copy of an ACK is not another).
 	Blocked      bool
 	blockedRound int
 	blockedSince sim.Time
-	acks         int
+	acked        []bool
 	// rec is process 1's recovery in progress (or the last one, done).
 	rec *recovery
 
@@ -79,6 +80,7 @@ func (p *Proc) Clone() sim.Node {
 	c := *p
 	c.Sent = append([]int(nil), p.Sent...)
 	c.Recv = append([]int(nil), p.Recv...)
+	c.acked = append([]bool(nil), p.acked...)
 	c.Checkpoints = sim.Handoff(&p.Checkpoints)
 	c.rounds = make([]*round, len(p.rounds))
 	for i, r := range p.rounds {

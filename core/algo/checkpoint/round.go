@@ -116,7 +116,7 @@ func (p *Proc) startTwoPhase(env *sim.Env) {
 	p.NextRound++
 	g := p.NextRound
 	p.saveAndBlock(env, g)
-	p.acks = 0
+	p.acked = make([]bool, env.N())
 	env.SendToOthers(sim.Message{Kind: KindCheckpointRequest, Value: int64(g), Label: fmt.Sprintf("CHECKPOINT %d", g), Data: []int64{int64(p.Epoch)}})
 	p.Coordination += env.N() - 1
 	env.Explain("%s starts two-phase global checkpoint %d: it saves its checkpoint (work %d), stops sending, and asks every process to do the same", me, g, p.Work)
@@ -176,9 +176,13 @@ func (p *Proc) twoPhase(env *sim.Env, ev sim.Event) {
 			env.Explain("%s drops %s's ACK of global checkpoint %d: that one is not waiting for ACKs", me, them, g)
 			return
 		}
-		p.acks++
-		if p.acks < env.N()-1 {
-			env.Explain("%s has %d of the %d ACKs of global checkpoint %d", me, p.acks, env.N()-1, g)
+		if p.acked[ev.From] {
+			env.Explain("%s has %s's ACK of global checkpoint %d already: this is a copy", me, them, g)
+			return
+		}
+		p.acked[ev.From] = true
+		if acks := countTrue(p.acked); acks < env.N()-1 {
+			env.Explain("%s has %d of the %d ACKs of global checkpoint %d", me, acks, env.N()-1, g)
 			return
 		}
 		p.unblock(env)
@@ -194,4 +198,15 @@ func (p *Proc) twoPhase(env *sim.Env, ev sim.Event) {
 		p.unblock(env)
 		env.Explain("%s hears that global checkpoint %d is done and sends again, after %s of holding its sends", me, g, sim.Ticks(held))
 	}
+}
+
+// countTrue counts the true elements of bs.
+func countTrue(bs []bool) int {
+	k := 0
+	for _, b := range bs {
+		if b {
+			k++
+		}
+	}
+	return k
 }
