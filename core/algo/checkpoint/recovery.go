@@ -151,10 +151,9 @@ func (p *Proc) restart(env *sim.Env) {
 	p.Restored = last.Base && last.Epoch == p.Epoch && p.Epoch > 0 && env.Self() != Manager
 	p.rec, p.rounds = nil, nil
 	p.Blocked = false // it forgot the round under way; its part is on stable storage
-	if !p.Frozen {
-		p.Frozen = true
-		env.Annotate(sim.Opens(RoleFrozen, 0, "stopped"))
-	}
+	// stopped again, or still: the crash ended the interval drawn
+	p.Frozen = true
+	env.Annotate(sim.Opens(RoleFrozen, 0, "stopped"))
 	text := fmt.Sprintf("%s restarts from its last checkpoint %s on stable storage: the %d unit(s) of work since are lost with its memory, and it stays stopped until a recovery line is found", me, label(env, env.Self(), last.ID), lost)
 	if env.Self() == Manager {
 		env.Explain("%s. %s", text, p.startRecovery(env))
@@ -505,7 +504,9 @@ func (p *Proc) restore(env *sim.Env, id int, sent []int, e int) string {
 // resume lets the process work again once everyone has restored.
 func (p *Proc) resume(env *sim.Env, ev sim.Event) {
 	me, e := env.Name(env.Self()), int(ev.Msg.Value)
-	if !p.Frozen || p.Epoch != e {
+	if !p.Frozen || !p.Restored || p.Epoch != e {
+		// not restored: stopped again for a later recovery, which this
+		// RESUME, a copy or overtaken, does not end
 		env.Explain("%s drops a RESUME of recovery %d: it has not restored that recovery's line", me, e)
 		return
 	}
