@@ -311,18 +311,33 @@ func checkRoundEnds(v sim.View) sim.Verdict {
 	return sim.Verdict{Detail: fmt.Sprintf("%s's part of a global checkpoint is under way, and no message of the protocol is on its way to end it", v.Name(waiting))}
 }
 
-// onSchedule says checkpoints keep being taken: with params.interval set,
-// every process that is up and working (process 1 alone, when they are
-// coordinated) has its next checkpoint's timer armed. A process stopped
-// for recovery arms it again when it resumes.
+// onSchedule says checkpoints keep being taken, at the interval asked
+// for: with params.interval set, every process that is up and working
+// (process 1 alone, when they are coordinated) has its next checkpoint's
+// timer armed, set when it starts, checkpoints or resumes for every/2+1
+// to every/2+every ticks from then (uncoordinated: a random gap whose
+// mean is the interval) or every ticks (process 1's period); with it 0,
+// none is ever armed. A process stopped for recovery arms it again when
+// it resumes.
 var onSchedule = sim.Invariant{
 	Name:  ScheduleName,
-	Help:  "with params.interval set, every process that is up and working has its next checkpoint armed (process 1 its next global checkpoint, when they are coordinated)",
+	Help:  "with params.interval set, every process that is up and working has its next checkpoint armed (process 1 its next global checkpoint, when they are coordinated), due a random gap around the interval (process 1: the interval) after it was set; with it 0, none",
 	Check: checkSchedule,
 }
 
 func checkSchedule(v sim.View) sim.Verdict {
 	ps := proc(v, Manager).params
+	if id, ev, ok := v.LastStep(); ok {
+		if due, armed := v.Timer(id, timerCheckpoint); armed && setNow(v, id, ev) {
+			lo, hi := ps.Interval/2+1, ps.Interval/2+ps.Interval
+			if ps.Coordinated {
+				lo, hi = ps.Interval, ps.Interval
+			}
+			if gap := due - v.Now(); ps.Interval == 0 || gap < lo || gap > hi {
+				return sim.Verdict{Detail: fmt.Sprintf("%s set its next checkpoint %s ahead, with params.interval %d", v.Name(id), sim.Ticks(gap), ps.Interval)}
+			}
+		}
+	}
 	if ps.Interval == 0 {
 		return sim.Verdict{OK: true}
 	}
@@ -339,6 +354,19 @@ func checkSchedule(v sim.View) sim.Verdict {
 		}
 	}
 	return sim.Verdict{OK: true}
+}
+
+// setNow says the step just taken, ev at process id, is one at which the
+// process sets its next checkpoint: its start, its checkpoint's timer
+// while working, or its resuming after a recovery.
+func setNow(v sim.View, id sim.NodeID, ev sim.Event) bool {
+	switch {
+	case ev.Kind == sim.Init:
+		return true
+	case ev.Kind == sim.Timer && ev.Tag == timerCheckpoint:
+		return !proc(v, id).Frozen
+	}
+	return v.DrawnBefore(id, RoleFrozen, 0, v.Steps()-1) && !proc(v, id).Frozen
 }
 
 // droppedForAReason says a process drops an application message only
