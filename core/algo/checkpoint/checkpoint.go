@@ -169,7 +169,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcs,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{consistentLine, noLostMessage, inTransitHeld, roundEnds, recoveryEnds, onSchedule, droppedForAReason},
+		Invariants: []sim.Invariant{consistentLine, noLostMessage, inTransitHeld, roundEnds, recoveryEnds, onSchedule, droppedForAReason, works, saves, partsOnce, restores, manages},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: ConsistentName, Faults: []string{"fifo"}, Why: "without FIFO a message sent after its sender's marker can arrive before the receiver's, and a global checkpoint then records a receipt without its send"},
 			{Invariant: NoLostName, Faults: []string{"fifo", "drop", "cut", "partition"}, Why: "a global checkpoint records only what arrives before the markers: a message the network loses, or one that overtakes a marker, is not in it"},
