@@ -155,7 +155,7 @@ var Spec = &sim.Spec{
 	},
 	New: newJob,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{exactlyOnce, restoresCompleted},
+		Invariants: []sim.Invariant{exactlyOnce, restoresCompleted, coordinates, works},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: ExactlyOnceName, Faults: []string{"fifo", "duplicate", "drop", "cut", "partition"},
 				Why: "barriers cut the streams consistently only on reliable FIFO channels: out of order a record overtakes a barrier (or reaches Sink behind a later one), a copied record is processed twice, and a lost one is never replayed, for no task failed"},

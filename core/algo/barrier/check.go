@@ -1,0 +1,363 @@
+package barrier
+
+import (
+	"fmt"
+	"slices"
+
+	"spacetime/core/check"
+	"spacetime/core/sim"
+)
+
+// JMName names the job manager's rules check.
+const JMName = "JM triggers a checkpoint every interval, one at a time, completes it with every task's ACK, and restores the last completed after a failure"
+
+// coordinates holds JM to Flink's coordinator rules for the step it just
+// took, restated rather than by calling the code it judges (the mutation
+// campaign leaves this file alone): its trigger timer is armed, every
+// interval ticks from when it was set, exactly while the job is not
+// finished; at its timer it triggers checkpoint Next−1 (one past the
+// last), sending TRIGGER of its attempt once to every source, unless one
+// is in progress with time left; it completes a checkpoint once every
+// task's ACK of it in its attempt has come, and not before, and is
+// finished when every source's ACK said it was past its last record;
+// after a FAILED of its attempt it starts the next, sending every task a
+// RESTORE of the last completed checkpoint; restarting, it keeps its
+// storage and forgets the checkpoint in progress.
+var coordinates = sim.Invariant{
+	Name:  JMName,
+	Help:  "JM's trigger is armed every interval while the job is not finished; at it, JM sends TRIGGER n, one past the last, to every source unless one in progress has time left; it completes n once every task's ACK of n in its attempt has come; after a failure it starts the next attempt and sends every task RESTORE of the last completed",
+	Check: check.ProcessRule(checkJM),
+}
+
+func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
+	if id != JM {
+		return ""
+	}
+	j := jobManager(v)
+	due, armed := v.Timer(JM, TimerTrigger)
+	if armed == j.Finished {
+		return fmt.Sprintf("has its next trigger armed: %t, with the job finished: %t", armed, j.Finished)
+	}
+	set := ev.Kind == sim.Init || ev.Kind == sim.Recover || ev.Kind == sim.Timer && ev.Tag == TimerTrigger
+	if armed && set && due != v.Now()+j.Interval {
+		return fmt.Sprintf("set its next trigger %s ahead, not its interval, %s", sim.Ticks(due-v.Now()), sim.Ticks(j.Interval))
+	}
+	triggers := sentKind(v, KindTrigger)
+	switch {
+	case ev.Kind == sim.Recover && j.InProgress.N != 0:
+		return fmt.Sprintf("restarted still waiting for the ACKs of checkpoint %d, which its crash lost", j.InProgress.N)
+	case ev.Kind == sim.Timer && len(triggers) == 0 && !j.Finished:
+		if c := j.InProgress; c.N == 0 || v.LocalTime(JM)-c.Triggered >= j.Timeout {
+			return "triggered no checkpoint, with none in progress that has time left"
+		}
+	case len(triggers) > 0:
+		n := j.Next - 1
+		to := make([]int, v.N())
+		for _, e := range triggers {
+			if int(e.Value) != n || datum(e.Message, 0) != j.Attempt {
+				return fmt.Sprintf("sent TRIGGER %d of attempt %d; the last it numbered is %d, in attempt %d", e.Value, datum(e.Message, 0), n, j.Attempt)
+			}
+			to[e.To]++
+		}
+		for q, k := range to {
+			if want := b2i(q >= 1 && q <= j.Sources); k != want {
+				return fmt.Sprintf("sent %d TRIGGERs of checkpoint %d to %s", k, n, v.Name(sim.NodeID(q)))
+			}
+		}
+		if c := j.InProgress; ev.Kind != sim.Timer || c.N != n || c.Triggered != v.LocalTime(JM) || len(c.Acked) != j.Tasks+1 || slices.Contains(c.Acked, true) || n > 1 && v.AnnotationStep(JM, RoleSnapshot, n-1) < 0 {
+			return fmt.Sprintf("triggered checkpoint %d and does not wait for its ACKs alone, from now", n)
+		}
+	}
+	switch {
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindAck:
+		return checkAck(v, j, ev)
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindFailed:
+		return checkFailed(v, j, ev)
+	}
+	return ""
+}
+
+// checkAck checks JM after an ACK: a checkpoint completed now has every
+// task's ACK in JM's attempt, and finishes the job if every source's said
+// it was past its last record; one not completed still lacks one.
+func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
+	n := int(ev.Msg.Value)
+	if !marked(v, RoleComplete, n) {
+		c := j.InProgress
+		if c.N == n && datum(ev.Msg, 0) == j.Attempt && ev.From >= 1 && int(ev.From) < len(c.Acked) {
+			if !c.Acked[ev.From] || !slices.Contains(c.Acked[1:], false) {
+				return fmt.Sprintf("took %s's ACK %d and has every task's ACK, or lacks %s's, and has not completed it", v.Name(ev.From), n, v.Name(ev.From))
+			}
+		}
+		return ""
+	}
+	if len(j.Completed) == 0 || j.Completed[len(j.Completed)-1] != n || j.InProgress.N != 0 {
+		return fmt.Sprintf("completed checkpoint %d and does not keep it as its last completed, or still waits for it", n)
+	}
+	acked, finished := make([]bool, v.N()), true
+	for m := v.SentFrom(max(v.AnnotationStep(JM, RoleSnapshot, n), 0)); m < v.NumSent(); m++ {
+		e := v.Envelope(m)
+		if e.Kind == KindAck && e.To == JM && int(e.Value) == n && datum(e.Message, 0) == j.Attempt && e.RecvStep >= 0 && e.RecvStep < v.Steps() {
+			acked[e.From] = true
+			finished = finished && (int(e.From) > j.Sources || datum(e.Message, 1) == 1)
+		}
+	}
+	if i := slices.Index(acked[1:], false); i >= 0 {
+		return fmt.Sprintf("completed checkpoint %d before %s's ACK of it came", n, v.Name(sim.NodeID(i+1)))
+	}
+	if finished && !j.Finished {
+		return fmt.Sprintf("completed checkpoint %d with every source past its last record, and triggers more", n)
+	}
+	return ""
+}
+
+// checkFailed checks JM after a FAILED: one of its attempt starts the
+// next, with a RESTORE of the last completed checkpoint to every task and
+// none in progress; an older one changes nothing.
+func checkFailed(v sim.View, j *JobManager, ev sim.Event) string {
+	restores := sentKind(v, KindRestore)
+	failed := int(ev.Msg.Value)
+	if len(restores) == 0 {
+		if failed >= j.Attempt {
+			return fmt.Sprintf("heard that %s failed in attempt %d, its own, and started no other", v.Name(ev.From), failed)
+		}
+		return ""
+	}
+	last := 0
+	if len(j.Completed) > 0 {
+		last = j.Completed[len(j.Completed)-1]
+	}
+	if failed != j.Attempt-1 || j.InProgress.N != 0 || len(restores) != j.Tasks {
+		return fmt.Sprintf("started attempt %d on a FAILED of attempt %d, sending %d RESTOREs, with checkpoint %d in progress", j.Attempt, failed, len(restores), j.InProgress.N)
+	}
+	to := make([]bool, v.N())
+	for _, e := range restores {
+		if int(e.Value) != last || datum(e.Message, 0) != j.Attempt || e.To == JM || to[e.To] {
+			return fmt.Sprintf("sent %s RESTORE %d of attempt %d; the last completed is %d, and the attempt %d", v.Name(e.To), e.Value, datum(e.Message, 0), last, j.Attempt)
+		}
+		to[e.To] = true
+	}
+	return ""
+}
+
+// sentKind lists the messages of kind JM sent at the step just taken.
+func sentKind(v sim.View, kind string) []sim.Envelope {
+	var out []sim.Envelope
+	for e := range check.SentThisStep(v, JM) {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// marked says the step just taken made an annotation of role and group.
+func marked(v sim.View, role string, group int) bool {
+	for _, a := range v.LastAnnotations() {
+		if a.Role == role && a.Group == group {
+			return true
+		}
+	}
+	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TasksName names the tasks' rules check.
+const TasksName = "a task takes what is of its attempt, holds what is of a later one and drops what is of a failed one; it snapshots each checkpoint once and ACKs it"
+
+// works holds a source, Op or Sink to its rules for the step it just
+// took: a RECORD, BARRIER or TRIGGER of a later attempt than its own is
+// held, unread, until its RESTORE, and one of an older attempt, or any
+// while it waits for its RESTORE, is dropped as stale, both sending
+// nothing; restarting, it forgets what is not on stable storage, tells
+// JM it failed in its attempt, and waits; at the RESTORE of a later
+// attempt it adopts it and the checkpoint, keeping held only what is of
+// a later one still. A source emits its next record, numbered from its
+// offset, and sets its timer again while records are left; at a TRIGGER
+// it snapshots its offset, sends the barrier behind its records and ACKs,
+// once per checkpoint. Op processes a record at once (forwarding it to
+// Sink) unless, aligned, its input's barrier is in, when it buffers it;
+// it ACKs a checkpoint as it snapshots it and forwards its barrier. Sink
+// snapshots its output at a barrier and ACKs once per checkpoint, and
+// counts each record from where its output stands.
+var works = sim.Invariant{
+	Name:  TasksName,
+	Help:  "a task holds what belongs to a later attempt and drops what belongs to a failed one; restarting it forgets its volatile state and reports FAILED; a source emits its records in order and at a TRIGGER snapshots its offset, sends the barrier and ACKs once; Op processes or, aligned and blocked, buffers a record; Op and Sink snapshot, forward and ACK each checkpoint once",
+	Check: check.ProcessRule(checkTask),
+}
+
+func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
+	if id == JM {
+		return ""
+	}
+	r := taskOf(v, id)
+	t := r.base()
+	sent := func(kind string) []sim.Envelope {
+		var out []sim.Envelope
+		for e := range check.SentThisStep(v, id) {
+			if e.Kind == kind {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	quiet := func() bool {
+		for range check.SentThisStep(v, id) {
+			return false
+		}
+		return true
+	}
+	switch ev.Kind {
+	case sim.Recover:
+		f := sent(KindFailed)
+		if !t.Awaiting || len(f) != 1 || f[0].To != JM || int(f[0].Value) != t.Attempt || !forgot(r) {
+			return fmt.Sprintf("restarted without forgetting what is not on stable storage, waiting for its RESTORE, or telling JM once that it failed in attempt %d", t.Attempt)
+		}
+		return ""
+	case sim.Timer:
+		if s, ok := r.(*Source); ok {
+			return checkEmit(v, id, s, sent(KindRecord))
+		}
+		return ""
+	case sim.Deliver:
+	default:
+		return ""
+	}
+	if ev.Msg.Kind == KindRestore {
+		a := datum(ev.Msg, 0)
+		if !marked(v, RoleRestored, a) {
+			if a > t.Attempt || !quiet() {
+				return fmt.Sprintf("ignored RESTORE %d of attempt %d in attempt %d", ev.Msg.Value, a, t.Attempt)
+			}
+			return ""
+		}
+		if t.Attempt != a || t.Restored != int(ev.Msg.Value) || t.Awaiting || slices.ContainsFunc(t.Held, func(h Held) bool { return attemptOf(h.Msg) <= a }) {
+			return fmt.Sprintf("restored for attempt %d, RESTORE %d, and runs attempt %d from checkpoint %d, waiting: %t, with %d held", a, ev.Msg.Value, t.Attempt, t.Restored, t.Awaiting, len(t.Held))
+		}
+		if s, ok := r.(*Source); ok {
+			want := 1
+			if o, found := find(s.Snapshots, t.Restored); found {
+				want = o.Next
+			}
+			if s.Next != want {
+				return fmt.Sprintf("restored checkpoint %d at offset %d, not its snapshot's %d", t.Restored, s.Next, want)
+			}
+		}
+		return ""
+	}
+	switch a := attemptOf(ev.Msg); {
+	case a > t.Attempt:
+		if len(t.Held) == 0 || t.Held[len(t.Held)-1].ID != ev.MsgID || !quiet() {
+			return fmt.Sprintf("did not hold %s of attempt %d, a later one than its %d, unread", ev.Msg.Label, a, t.Attempt)
+		}
+		return ""
+	case a < t.Attempt || t.Awaiting:
+		if !marked(v, RoleStale, a) || !quiet() {
+			return fmt.Sprintf("did not drop %s of attempt %d, in attempt %d (waiting for RESTORE: %t)", ev.Msg.Label, a, t.Attempt, t.Awaiting)
+		}
+		return ""
+	}
+	switch r := r.(type) {
+	case *Source:
+		if ev.Msg.Kind == KindTrigger {
+			n := int(ev.Msg.Value)
+			return snapshotOnce(v, n, sent, latest(r.Snapshots), len(r.Snapshots) > 1 && r.Snapshots[len(r.Snapshots)-2].N >= n, r.Next > r.Records,
+				len(r.Snapshots) > 0 && r.Snapshots[len(r.Snapshots)-1].Next == r.Next, operator(v.N()), t.Attempt)
+		}
+	case *Sink:
+		switch ev.Msg.Kind {
+		case KindBarrier:
+			n := int(ev.Msg.Value)
+			k := len(r.Snapshots)
+			return snapshotOnce(v, n, sent, latest(r.Snapshots), k > 1 && r.Snapshots[k-2].N >= n, true,
+				k > 0 && slices.Equal(r.Snapshots[k-1].Count, r.Count) && slices.Equal(r.Snapshots[k-1].Last, r.Last), sim.None, t.Attempt)
+		case KindRecord:
+			rec := readRecord(ev.Msg)
+			if i := rec.Source - 1; i >= 0 && i < len(r.Last) {
+				if twice := marked(v, RoleTwice, rec.Source); twice && r.Last[i] < rec.Seq || !twice && r.Last[i] != rec.Seq {
+					return fmt.Sprintf("counted %s, and its output from that source goes up to %d (counted twice: %t)", rec.label(), r.Last[i], twice)
+				}
+			}
+		}
+	case *Operator:
+		i, ok := r.input(ev.From)
+		if !ok || ev.Msg.Kind != KindRecord {
+			return ""
+		}
+		rec, out := readRecord(ev.Msg), sent(KindRecord)
+		blocked := r.Aligned && len(r.Pending) > 0 && r.Pending[0].Arrived[i]
+		switch {
+		case blocked:
+			if len(out) > 0 || len(r.Buffer) == 0 || r.Buffer[len(r.Buffer)-1] != (Item{Input: i, N: rec.Seq, Seq: rec.Seq}) {
+				return fmt.Sprintf("took %s on an input its barrier %d blocks, and did not buffer it", rec.label(), r.Pending[0].N)
+			}
+		case len(out) != 1 || out[0].To != sink(v.N()) || readRecord(out[0].Message) != (record{Source: i + 1, Seq: rec.Seq, Attempt: t.Attempt}) || r.Last[i] != rec.Seq:
+			return fmt.Sprintf("took %s on an input no barrier blocks, and did not process it and forward it to Sink", rec.label())
+		}
+	}
+	return ""
+}
+
+// snapshotOnce checks a source's TRIGGER or Sink's barrier n: the task
+// ACKs n in its attempt (with finished, whether a source is past its last
+// record) and sends the barrier on to next (sim.None: nowhere) only with
+// a new snapshot of n, its present state (taken), after its older ones;
+// otherwise it has one of n or later already, and sends nothing.
+func snapshotOnce(v sim.View, n int, sent func(string) []sim.Envelope, last int, older, finished, taken bool, next sim.NodeID, attempt int) string {
+	acks, barriers := sent(KindAck), sent(KindBarrier)
+	if len(acks) == 0 {
+		if len(barriers) > 0 || last < n {
+			return fmt.Sprintf("took checkpoint %d's barrier or TRIGGER and neither snapshotted it nor had one of it", n)
+		}
+		return ""
+	}
+	done := datum(acks[0].Message, 1) == 1
+	switch {
+	case len(acks) != 1 || acks[0].To != JM || int(acks[0].Value) != n || datum(acks[0].Message, 0) != attempt || done != finished:
+		return fmt.Sprintf("ACKed checkpoint %d other than once to JM in attempt %d, saying finished: %t", n, attempt, finished)
+	case last != n || older || !taken || !marked(v, RoleSnapshot, n):
+		return fmt.Sprintf("ACKed checkpoint %d without a new snapshot of its present state", n)
+	case next != sim.None && (len(barriers) != 1 || barriers[0].To != next || int(barriers[0].Value) != n || datum(barriers[0].Message, 0) != attempt):
+		return fmt.Sprintf("snapshotted checkpoint %d and did not send its barrier on once", n)
+	}
+	return ""
+}
+
+// checkEmit checks a source at its emit timer: it sends its next record,
+// from its offset, in its attempt, to Op, and sets the timer again while
+// records are left; with none left, or waiting for RESTORE, it sends none.
+func checkEmit(v sim.View, id sim.NodeID, s *Source, out []sim.Envelope) string {
+	if len(out) == 0 {
+		if !s.Awaiting && s.Next >= 1 && s.Next <= s.Records {
+			return fmt.Sprintf("emitted nothing with %s next", recordLabel(s.Number, s.Next))
+		}
+		return ""
+	}
+	due, armed := v.Timer(id, TimerEmit)
+	switch {
+	case s.Awaiting || len(out) != 1 || out[0].To != operator(v.N()) || readRecord(out[0].Message) != (record{Source: s.Number, Seq: s.Next - 1, Attempt: s.Attempt}):
+		return fmt.Sprintf("emitted %s and is at offset %d, attempt %d", out[0].Label, s.Next, s.Attempt)
+	case armed != (s.Next <= s.Records) || armed && due != v.Now()+s.Rate:
+		return fmt.Sprintf("emitted %s and set its next emit %s ahead (armed: %t) with %d of %d records emitted", out[0].Label, sim.Ticks(due-v.Now()), armed, s.Next-1, s.Records)
+	}
+	return ""
+}
+
+// forgot says a task holds none of its volatile state: a crash lost it.
+func forgot(r task) bool {
+	switch r := r.(type) {
+	case *Source:
+		return r.Next == 0
+	case *Operator:
+		return r.Count == 0 && check.Cleared(r.Last) && len(r.Pending) == 0 && len(r.Buffer) == 0 && r.Passed == 0
+	case *Sink:
+		return check.Cleared(r.Count) && check.Cleared(r.Last)
+	}
+	return true
+}
