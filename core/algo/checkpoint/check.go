@@ -353,7 +353,8 @@ func doneOnce(v sim.View, g int) string {
 // restores holds a process to its part of recovery: restarting, it
 // takes its last checkpoint's state (a global one's channel state taken
 // again), stops, holds no global checkpoint, is restored only if that
-// checkpoint is the base of its epoch's restore, and tells process 1 (or
+// checkpoint is the base of its epoch's restore and it had not resumed
+// since, and tells process 1 (or
 // is process 1, and starts a recovery); asked by a later recovery, it
 // stops (uncoordinated: saving its state if it was working), forgets the
 // global checkpoints under way, and reports each checkpoint it keeps; told
@@ -435,7 +436,7 @@ func checkRestart(v sim.View, id sim.NodeID, p *Proc) string {
 		work += k
 		recv[q] += k
 	}
-	restored := last.Base && last.Epoch > 0 && last.Epoch == p.Epoch && id != Manager
+	restored := last.Base && last.Epoch > 0 && last.Epoch == p.Epoch && id != Manager && !resumedIn(v, id, p.Epoch)
 	switch {
 	case p.Work != work || !slices.Equal(p.Sent, last.Sent) || !slices.Equal(p.Recv, recv):
 		return fmt.Sprintf("restarted with work %d, sent %v and taken %v, not its last checkpoint %s's work %d, sent %v and taken %v", p.Work, p.Sent, p.Recv, label(v, id, last.ID), work, last.Sent, recv)
@@ -445,6 +446,23 @@ func checkRestart(v sim.View, id sim.NodeID, p *Proc) string {
 		return fmt.Sprintf("restarted and did not tell %s once", v.Name(Manager))
 	}
 	return ""
+}
+
+// resumedIn says the process resumed after restoring in epoch e: a
+// RESUME of e reached it and ended its stop.
+func resumedIn(v sim.View, id sim.NodeID, e int) bool {
+	from := v.AnnotationStep(id, RoleRollback, e)
+	if from < 0 {
+		return false
+	}
+	for m := v.SentFrom(from); m < v.NumSent(); m++ {
+		x := v.Envelope(m)
+		if at := x.RecvStep; x.Kind == KindResume && x.To == id && int(x.Value) == e && at >= 0 &&
+			v.DrawnBefore(id, RoleFrozen, 0, at) && !v.DrawnBefore(id, RoleFrozen, 0, at+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // reports says a report holds each checkpoint the process keeps: its id,

@@ -65,6 +65,9 @@ type Proc struct {
 	NextID      int
 	NextEpoch   int
 	NextRound   int
+	// Resumed is the epoch the process last resumed in: one that restored
+	// its point and crashed before RESUME is still restored.
+	Resumed int
 
 	// Counts for the reports, kept by the observer, not the process.
 	// Propagated counts the rollbacks propagation made, over every recovery.

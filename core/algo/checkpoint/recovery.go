@@ -148,7 +148,8 @@ func (p *Proc) restart(env *sim.Env) {
 	// A process that restored its point on the line and crashed before
 	// RESUME restarts from that very point, the base it saved: it is still
 	// restored, and takes what the processes that resumed first send it.
-	p.Restored = last.Base && last.Epoch == p.Epoch && p.Epoch > 0 && env.Self() != Manager
+	// One that had resumed is not: what it did since is lost.
+	p.Restored = last.Base && last.Epoch == p.Epoch && p.Epoch > 0 && p.Resumed != p.Epoch && env.Self() != Manager
 	p.rec, p.rounds = nil, nil
 	p.Blocked = false // it forgot the round under way; its part is on stable storage
 	// stopped again, or still: the crash ended the interval drawn
@@ -515,7 +516,7 @@ func (p *Proc) resume(env *sim.Env, ev sim.Event) {
 }
 
 func (p *Proc) unfreeze(env *sim.Env) {
-	p.Frozen, p.Restored = false, false
+	p.Frozen, p.Restored, p.Resumed = false, false, p.Epoch
 	env.Annotate(sim.Closes(RoleFrozen, 0))
 	p.armCheckpoint(env)
 }
