@@ -218,8 +218,7 @@ func checkSaves(v sim.View, id sim.NodeID, ev sim.Event) string {
 
 // parts holds a process to the global checkpoints' rules: it saves its
 // part of each once; a marker, CHECKPOINT, ACK or DONE of another epoch,
-// or one that reaches it stopped (a marker: stopped and not restored),
-// changes nothing and sends nothing; after a marker of its epoch, its
+// or one that reaches it stopped and not yet restored, changes nothing and sends nothing; after a marker of its epoch, its
 // part is kept once every marker is in and not before; it answers ACK
 // only with its part kept and its sends held for it; it holds its sends
 // until that round's DONE (process 1: until its last ACK), a later
@@ -271,15 +270,10 @@ func checkParts(v sim.View, id sim.NodeID, ev sim.Event) string {
 	if ev.Kind != sim.Deliver {
 		return ""
 	}
-	stale := epochOf(ev.Msg) != p.Epoch
-	switch ev.Msg.Kind {
-	case KindMarker:
-		stale = stale || p.Frozen && !p.Restored
-	case KindCheckpointRequest, KindAck, KindDone:
-		stale = stale || p.Frozen
-	default:
+	if !slices.Contains(roundKinds, ev.Msg.Kind) {
 		return ""
 	}
+	stale := epochOf(ev.Msg) != p.Epoch || p.Frozen && !p.Restored
 	g := int(ev.Msg.Value)
 	if stale {
 		if !sentNothing(v, id) || marked(v, RoleRound, g) || len(v.LastAnnotations()) > 0 {

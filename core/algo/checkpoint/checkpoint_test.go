@@ -260,3 +260,21 @@ func TestStoppedAgainStaysStopped(t *testing.T) {
 	})
 	assert.True(t, restarted)
 }
+
+// A two-phase CHECKPOINT that overtakes process 1's RESUME, on channels
+// that keep no order, reaches a process that has restored its point and
+// waits for RESUME: it takes part, as with markers. Dropping it, as a
+// process stopped for recovery does, left the global checkpoint under
+// way for good.
+func TestCheckpointOvertakingResumeIsAnswered(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "checkpoint", "n": 3, "seed": 1, "params": {"two_phase": true, "interval": 0}, "network": {"delay": [1, 1], "fifo": false},
+		"script": [{"at": 1, "fault": "crash", "node": 3}, {"at": 2, "fault": "recover", "node": 3},
+			{"at": 9, "fault": "delay", "msg": 9, "for": 5}, {"at": 10, "node": 1, "command": "checkpoint"}],
+		"until": {"quiescent": true}}`)
+	require.Empty(t, algotest.Failed(r))
+	captions := algotest.Captions(r)
+	saves, resumes := strings.Index(captions, "2 saves its checkpoint for global checkpoint 1"), strings.Index(captions, "2 resumes work in epoch 1")
+	require.True(t, saves >= 0 && resumes >= 0)
+	assert.Less(t, saves, resumes, "2 saves its part before its RESUME comes")
+	assert.Contains(t, captions, "1 has every ACK of global checkpoint 1")
+}

@@ -148,7 +148,11 @@ func (p *Proc) unblock(env *sim.Env) {
 func (p *Proc) twoPhase(env *sim.Env, ev sim.Event) {
 	me, them := env.Name(env.Self()), env.Name(ev.From)
 	g := int(ev.Msg.Value)
-	if p.Frozen || len(ev.Msg.Data) == 0 || int(ev.Msg.Data[0]) != p.Epoch {
+	// a process that has restored its point takes part as it waits for
+	// RESUME, as with markers: on channels that keep no order process 1's
+	// next CHECKPOINT can overtake its RESUME, and dropped, it would leave
+	// the global checkpoint under way for good
+	if (p.Frozen && !p.Restored) || len(ev.Msg.Data) == 0 || int(ev.Msg.Data[0]) != p.Epoch {
 		env.Explain("%s drops %s's %s of global checkpoint %d: it was sent before a recovery, or the process is stopped for one", me, them, ev.Msg.Kind, g)
 		return
 	}
