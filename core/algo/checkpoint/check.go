@@ -584,6 +584,11 @@ func checkManager(v sim.View, p *Proc, ev sim.Event) string {
 		if want := startLine(r.Cands, p.params.Coordinated); !slices.Equal(r.Line, want) {
 			return fmt.Sprintf("started the line of recovery %d at %v, not at the latest checkpoints, %v", r.Epoch, r.Line, want)
 		}
+		if ev.Kind == sim.Deliver && ev.Msg.Kind == KindInfo {
+			if j := unreported(v, r.Epoch); j != sim.None {
+				return fmt.Sprintf("started the line of recovery %d before %s's report for it came", r.Epoch, v.Name(j))
+			}
+		}
 	case r.phase == propagating:
 		most := 0
 		for _, cs := range r.Cands {
@@ -601,6 +606,28 @@ func checkManager(v sim.View, p *Proc, ev sim.Event) string {
 		return restoredAs(v, Manager, p, r.Epoch, r.Cands[Manager][r.Line[Manager]].ID, func(q int) int { return r.Cands[q][r.Line[q]].Sent[Manager] })
 	}
 	return ""
+}
+
+// unreported finds a process whose report (INFO) for recovery e has not
+// reached process 1, or sim.None. It reads back from the last message to
+// process 1's REQUESTs of e (not a network's copy, made later), which
+// every report follows.
+func unreported(v sim.View, e int) sim.NodeID {
+	in := make([]bool, v.N())
+	in[Manager] = true
+	for m := v.NumSent() - 1; m >= 0; m-- {
+		x := v.Envelope(m)
+		if x.Kind == KindRequest && x.From == Manager && int(x.Value) == e && x.Original == m {
+			break
+		}
+		if x.Kind == KindInfo && x.To == Manager && int(x.Value) == e && x.RecvStep >= 0 {
+			in[x.From] = true
+		}
+	}
+	if i := slices.Index(in, false); i >= 0 {
+		return sim.NodeID(i)
+	}
+	return sim.None
 }
 
 // startLine is where a recovery's line starts: every process's last
