@@ -114,7 +114,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Checks: sim.CheckSpec{
-		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, fencing.WritesAnswered, drawn, timed, ends, answered, takenBack, obeys},
+		Invariants: []sim.Invariant{oneBeliever, noStaleWrite, tokens, fencing.StorageRule, fencing.WritesAnswered, drawn, timed, ends, answered, takenBack, obeys, grants},
 		KnownLimits: []sim.KnownLimit{
 			{Invariant: oneBelieverName, Always: true, Why: "a client's belief is its own timer, started when the GRANT arrives: a pause, a slow message, or the GRANT's own delay lets it outlive the service's lease, which is why the storage must check"},
 			{Invariant: answeredName, Faults: []string{"drop", "cut", "partition"}, Why: "a lost ACQUIRE, RENEW or GRANT leaves its client waiting: the clients do not ask again"},
