@@ -238,6 +238,51 @@ func SentThisStep(v sim.View, from sim.NodeID) iter.Seq[sim.Envelope] {
 	}
 }
 
+// SentKind lists the messages of kind the step just taken sent from a
+// process, in the order it sent them, the network's copies left out.
+func SentKind(v sim.View, from sim.NodeID, kind string) []sim.Envelope {
+	var sent []sim.Envelope
+	for e := range SentThisStep(v, from) {
+		if e.Kind == kind {
+			sent = append(sent, e)
+		}
+	}
+	return sent
+}
+
+// SentAny says the step just taken sent a message from a process.
+func SentAny(v sim.View, from sim.NodeID) bool {
+	for range SentThisStep(v, from) {
+		return true
+	}
+	return false
+}
+
+// ToEveryOther says sent went to every one of n processes but from, once
+// each.
+func ToEveryOther(sent []sim.Envelope, from sim.NodeID, n int) bool {
+	if len(sent) != n-1 {
+		return false
+	}
+	for i, e := range sent {
+		if e.To == from || slices.ContainsFunc(sent[:i], func(f sim.Envelope) bool { return f.To == e.To }) {
+			return false
+		}
+	}
+	return true
+}
+
+// Marked says the step just taken made an annotation of role and group:
+// what a check reads to tell what a process did at its step.
+func Marked(v sim.View, role string, group int) bool {
+	for _, a := range v.LastAnnotations() {
+		if a.Role == role && a.Group == group {
+			return true
+		}
+	}
+	return false
+}
+
 // StepRule is the check of a rule for the step just taken: rule says how
 // process id broke it on event ev, or "" if it did not. A step that no
 // process took (a fault) passes.

@@ -42,7 +42,7 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 	if armed && set && due != v.Now()+j.Interval {
 		return fmt.Sprintf("set its next trigger %s ahead, not its interval, %s", sim.Ticks(due-v.Now()), sim.Ticks(j.Interval))
 	}
-	triggers := sentKind(v, KindTrigger)
+	triggers := check.SentKind(v, JM, KindTrigger)
 	switch {
 	case ev.Kind == sim.Recover && j.InProgress.N != 0:
 		return fmt.Sprintf("restarted still waiting for the ACKs of checkpoint %d, which its crash lost", j.InProgress.N)
@@ -60,7 +60,7 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 			to[e.To]++
 		}
 		for q, k := range to {
-			if want := b2i(q >= 1 && q <= j.Sources); k != want {
+			if source := q >= 1 && q <= j.Sources; source != (k == 1) || k > 1 {
 				return fmt.Sprintf("sent %d TRIGGERs of checkpoint %d to %s", k, n, v.Name(sim.NodeID(q)))
 			}
 		}
@@ -82,7 +82,7 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 // it was past its last record; one not completed still lacks one.
 func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 	n := int(ev.Msg.Value)
-	if !marked(v, RoleComplete, n) {
+	if !check.Marked(v, RoleComplete, n) {
 		c := j.InProgress
 		if c.N == n && datum(ev.Msg, 0) == j.Attempt && ev.From >= 1 && int(ev.From) < len(c.Acked) {
 			if !c.Acked[ev.From] || !slices.Contains(c.Acked[1:], false) {
@@ -115,7 +115,7 @@ func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 // next, with a RESTORE of the last completed checkpoint to every task and
 // none in progress; an older one changes nothing.
 func checkFailed(v sim.View, j *JobManager, ev sim.Event) string {
-	restores := sentKind(v, KindRestore)
+	restores := check.SentKind(v, JM, KindRestore)
 	failed := int(ev.Msg.Value)
 	if len(restores) == 0 {
 		if failed >= j.Attempt {
@@ -138,34 +138,6 @@ func checkFailed(v sim.View, j *JobManager, ev sim.Event) string {
 		to[e.To] = true
 	}
 	return ""
-}
-
-// sentKind lists the messages of kind JM sent at the step just taken.
-func sentKind(v sim.View, kind string) []sim.Envelope {
-	var out []sim.Envelope
-	for e := range check.SentThisStep(v, JM) {
-		if e.Kind == kind {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// marked says the step just taken made an annotation of role and group.
-func marked(v sim.View, role string, group int) bool {
-	for _, a := range v.LastAnnotations() {
-		if a.Role == role && a.Group == group {
-			return true
-		}
-	}
-	return false
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // TasksName names the tasks' rules check.
@@ -198,21 +170,8 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	}
 	r := taskOf(v, id)
 	t := r.base()
-	sent := func(kind string) []sim.Envelope {
-		var out []sim.Envelope
-		for e := range check.SentThisStep(v, id) {
-			if e.Kind == kind {
-				out = append(out, e)
-			}
-		}
-		return out
-	}
-	quiet := func() bool {
-		for range check.SentThisStep(v, id) {
-			return false
-		}
-		return true
-	}
+	sent := func(kind string) []sim.Envelope { return check.SentKind(v, id, kind) }
+	quiet := func() bool { return !check.SentAny(v, id) }
 	switch ev.Kind {
 	case sim.Recover:
 		f := sent(KindFailed)
@@ -231,7 +190,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	}
 	if ev.Msg.Kind == KindRestore {
 		a := datum(ev.Msg, 0)
-		if !marked(v, RoleRestored, a) {
+		if !check.Marked(v, RoleRestored, a) {
 			if a > t.Attempt || !quiet() {
 				return fmt.Sprintf("ignored RESTORE %d of attempt %d in attempt %d", ev.Msg.Value, a, t.Attempt)
 			}
@@ -258,7 +217,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		}
 		return ""
 	case a < t.Attempt || t.Awaiting:
-		if !marked(v, RoleStale, a) || !quiet() {
+		if !check.Marked(v, RoleStale, a) || !quiet() {
 			return fmt.Sprintf("did not drop %s of attempt %d, in attempt %d (waiting for RESTORE: %t)", ev.Msg.Label, a, t.Attempt, t.Awaiting)
 		}
 		return ""
@@ -280,7 +239,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		case KindRecord:
 			rec := readRecord(ev.Msg)
 			if i := rec.Source - 1; i >= 0 && i < len(r.Last) {
-				if twice := marked(v, RoleTwice, rec.Source); twice && r.Last[i] < rec.Seq || !twice && r.Last[i] != rec.Seq {
+				if twice := check.Marked(v, RoleTwice, rec.Source); twice && r.Last[i] < rec.Seq || !twice && r.Last[i] != rec.Seq {
 					return fmt.Sprintf("counted %s, and its output from that source goes up to %d (counted twice: %t)", rec.label(), r.Last[i], twice)
 				}
 			}
@@ -321,7 +280,7 @@ func snapshotOnce(v sim.View, n int, sent func(string) []sim.Envelope, last int,
 	switch {
 	case len(acks) != 1 || acks[0].To != JM || int(acks[0].Value) != n || datum(acks[0].Message, 0) != attempt || done != finished:
 		return fmt.Sprintf("ACKed checkpoint %d other than once to JM in attempt %d, saying finished: %t", n, attempt, finished)
-	case last != n || older || !taken || !marked(v, RoleSnapshot, n):
+	case last != n || older || !taken || !check.Marked(v, RoleSnapshot, n):
 		return fmt.Sprintf("ACKed checkpoint %d without a new snapshot of its present state", n)
 	case next != sim.None && (len(barriers) != 1 || barriers[0].To != next || int(barriers[0].Value) != n || datum(barriers[0].Message, 0) != attempt):
 		return fmt.Sprintf("snapshotted checkpoint %d and did not send its barrier on once", n)

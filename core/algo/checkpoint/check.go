@@ -25,57 +25,9 @@ const (
 	ManagerName  = "process 1 numbers recoveries one by one, starts the line at the latest checkpoints, rolls back no further than it must, and resumes everyone once all have restored"
 )
 
-// sentNow lists the messages of kind the step just taken sent from id.
-func sentNow(v sim.View, id sim.NodeID, kind string) []sim.Envelope {
-	var out []sim.Envelope
-	for e := range check.SentThisStep(v, id) {
-		if e.Kind == kind {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// sentNothing says the step just taken sent no message from id.
-func sentNothing(v sim.View, id sim.NodeID) bool {
-	for range check.SentThisStep(v, id) {
-		return false
-	}
-	return true
-}
-
 // toEveryOther says msgs go once to every process but id, with value.
 func toEveryOther(v sim.View, id sim.NodeID, msgs []sim.Envelope, value int64) bool {
-	to := make([]int, v.N())
-	for _, e := range msgs {
-		if e.Value != value {
-			return false
-		}
-		to[e.To]++
-	}
-	for q, k := range to {
-		if want := 1 - b2i(sim.NodeID(q) == id); k != want {
-			return false
-		}
-	}
-	return true
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// marked says the step just taken made an annotation of role and group.
-func marked(v sim.View, role string, group int) bool {
-	for _, a := range v.LastAnnotations() {
-		if a.Role == role && a.Group == group {
-			return true
-		}
-	}
-	return false
+	return check.ToEveryOther(msgs, id, v.N()) && !slices.ContainsFunc(msgs, func(e sim.Envelope) bool { return e.Value != value })
 }
 
 // now is the step just taken.
@@ -125,7 +77,7 @@ var works = sim.Invariant{
 
 func checkWork(v sim.View, id sim.NodeID, ev sim.Event) string {
 	p := proc(v, id)
-	msgs := sentNow(v, id, KindMsg)
+	msgs := check.SentKind(v, id, KindMsg)
 	told := ev.Kind == sim.Command && ev.Tag == CmdSend
 	switch {
 	case (ev.Kind == sim.Workload || told) && !p.Frozen && !p.Blocked:
@@ -138,7 +90,7 @@ func checkWork(v sim.View, id sim.NodeID, ev sim.Event) string {
 		}
 	case len(msgs) > 0:
 		return fmt.Sprintf("sent message %s to %s on a %s, stopped: %t, holding its sends: %t", msgs[0].Label, v.Name(msgs[0].To), ev.Kind, p.Frozen, p.Blocked)
-	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindMsg && !marked(v, RoleIgnored, ev.MsgID):
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindMsg && !check.Marked(v, RoleIgnored, ev.MsgID):
 		seq := int(ev.Msg.Value)
 		if p.Frozen && !p.Restored || epochOf(ev.Msg) != p.Epoch || p.Recv[ev.From] != seq {
 			return fmt.Sprintf("took message #%d of epoch %d from %s in epoch %d (stopped: %t, restored: %t), and counts %d taken", seq, epochOf(ev.Msg), v.Name(ev.From), p.Epoch, p.Frozen, p.Restored, p.Recv[ev.From])
@@ -195,7 +147,7 @@ func checkSaves(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return ""
 	}
 	g := p.NextRound
-	if !marked(v, RoleRound, g) {
+	if !check.Marked(v, RoleRound, g) {
 		if !p.Blocked && len(p.rounds) == 0 {
 			return fmt.Sprintf("was due to start a global checkpoint, has none under way, and started none (the last was %d)", g)
 		}
@@ -205,12 +157,12 @@ func checkSaves(v sim.View, id sim.NodeID, ev sim.Event) string {
 		if v.DrawnBefore(id, RoleBlocked, g-1, now(v)) {
 			return fmt.Sprintf("started global checkpoint %d while holding its sends for %d", g, g-1)
 		}
-		if !p.Blocked || p.blockedRound != g || !toEveryOther(v, id, sentNow(v, id, KindCheckpointRequest), int64(g)) || len(sentNow(v, id, KindMarker)) > 0 {
+		if !p.Blocked || p.blockedRound != g || !toEveryOther(v, id, check.SentKind(v, id, KindCheckpointRequest), int64(g)) || len(check.SentKind(v, id, KindMarker)) > 0 {
 			return fmt.Sprintf("started two-phase global checkpoint %d and does not hold its sends for it, or did not send CHECKPOINT %d once to every other process", g, g)
 		}
 		return ""
 	}
-	if len(p.rounds) != 1 || p.rounds[0].saved.Round != g || !toEveryOther(v, id, sentNow(v, id, KindMarker), int64(g)) {
+	if len(p.rounds) != 1 || p.rounds[0].saved.Round != g || !toEveryOther(v, id, check.SentKind(v, id, KindMarker), int64(g)) {
 		return fmt.Sprintf("started global checkpoint %d with %d under way, or did not send its marker once to every other process", g, len(p.rounds))
 	}
 	return ""
@@ -236,10 +188,14 @@ var partsOnce = sim.Invariant{
 func parts(p *Proc, g int) int {
 	k := 0
 	for _, c := range p.Checkpoints {
-		k += b2i(c.Round == g)
+		if c.Round == g {
+			k++
+		}
 	}
 	for _, r := range p.rounds {
-		k += b2i(r.saved.Round == g)
+		if r.saved.Round == g {
+			k++
+		}
 	}
 	return k
 }
@@ -255,13 +211,13 @@ func checkParts(v sim.View, id sim.NodeID, ev sim.Event) string {
 		}
 	}
 	if p.params.TwoPhase {
-		if acks := sentNow(v, id, KindAck); len(acks) > 0 {
+		if acks := check.SentKind(v, id, KindAck); len(acks) > 0 {
 			g := int(acks[0].Value)
 			if len(acks) > 1 || partOf(p, g) == nil || !p.Blocked || p.blockedRound != g {
 				return fmt.Sprintf("answered ACK %d without its part kept and its sends held for it", g)
 			}
 		}
-		if done := sentNow(v, id, KindDone); id == Manager && len(done) > 0 {
+		if done := check.SentKind(v, id, KindDone); id == Manager && len(done) > 0 {
 			if detail := doneOnce(v, int(done[0].Value)); detail != "" {
 				return detail
 			}
@@ -276,7 +232,7 @@ func checkParts(v sim.View, id sim.NodeID, ev sim.Event) string {
 	stale := epochOf(ev.Msg) != p.Epoch || p.Frozen && !p.Restored
 	g := int(ev.Msg.Value)
 	if stale {
-		if !sentNothing(v, id) || marked(v, RoleRound, g) || len(v.LastAnnotations()) > 0 {
+		if check.SentAny(v, id) || check.Marked(v, RoleRound, g) || len(v.LastAnnotations()) > 0 {
 			return fmt.Sprintf("acted on a %s of global checkpoint %d from %s of epoch %d, in epoch %d (stopped: %t)", ev.Msg.Kind, g, v.Name(ev.From), epochOf(ev.Msg), p.Epoch, p.Frozen)
 		}
 		return ""
@@ -313,7 +269,7 @@ func mayUnblock(v sim.View, id sim.NodeID, p *Proc, ev sim.Event, b int) bool {
 	case KindDone:
 		return g == b
 	case KindAck:
-		return g == b && id == Manager && len(sentNow(v, id, KindDone)) > 0
+		return g == b && id == Manager && len(check.SentKind(v, id, KindDone)) > 0
 	case KindCheckpointRequest:
 		return g > b
 	}
@@ -373,7 +329,7 @@ func checkRestores(v sim.View, id sim.NodeID, ev sim.Event) string {
 	e := int(ev.Msg.Value)
 	switch ev.Msg.Kind {
 	case KindRequest:
-		infos := sentNow(v, id, KindInfo)
+		infos := check.SentKind(v, id, KindInfo)
 		if e <= p.Epoch {
 			if len(infos) > 0 {
 				return fmt.Sprintf("answered the REQUEST of recovery %d in epoch %d", e, p.Epoch)
@@ -391,8 +347,8 @@ func checkRestores(v sim.View, id sim.NodeID, ev sim.Event) string {
 			return fmt.Sprintf("stopped for recovery %d and did not report once to %s the checkpoints it keeps", e, v.Name(Manager))
 		}
 	case KindRollback:
-		if !marked(v, RoleRollback, e) {
-			if !sentNothing(v, id) {
+		if !check.Marked(v, RoleRollback, e) {
+			if check.SentAny(v, id) {
 				return fmt.Sprintf("sent a message on a ROLLBACK of recovery %d it did not restore", e)
 			}
 			return ""
@@ -403,7 +359,7 @@ func checkRestores(v sim.View, id sim.NodeID, ev sim.Event) string {
 		if detail := restoredAs(v, id, p, e, int(ev.Msg.Data[0]), func(q int) int { return int(ev.Msg.Data[1+q]) }); detail != "" {
 			return detail
 		}
-		if r := sentNow(v, id, KindRestored); len(r) != 1 || r[0].To != Manager || r[0].Value != int64(e) {
+		if r := check.SentKind(v, id, KindRestored); len(r) != 1 || r[0].To != Manager || r[0].Value != int64(e) {
 			return fmt.Sprintf("restored for recovery %d and did not tell %s once", e, v.Name(Manager))
 		}
 	case KindResume:
@@ -436,7 +392,7 @@ func checkRestart(v sim.View, id sim.NodeID, p *Proc) string {
 		return fmt.Sprintf("restarted with work %d, sent %v and taken %v, not its last checkpoint %s's work %d, sent %v and taken %v", p.Work, p.Sent, p.Recv, label(v, id, last.ID), work, last.Sent, recv)
 	case !p.Frozen || p.Restored != restored || len(p.rounds) > 0 || p.Blocked:
 		return fmt.Sprintf("restarted stopped: %t, restored: %t (its last checkpoint the base of its epoch's restore: %t), with %d global checkpoint(s) under way, holding its sends: %t", p.Frozen, p.Restored, restored, len(p.rounds), p.Blocked)
-	case id != Manager && (len(sentNow(v, id, KindFailed)) != 1 || !slices.ContainsFunc(sentNow(v, id, KindFailed), func(e sim.Envelope) bool { return e.To == Manager })):
+	case id != Manager && (len(check.SentKind(v, id, KindFailed)) != 1 || !slices.ContainsFunc(check.SentKind(v, id, KindFailed), func(e sim.Envelope) bool { return e.To == Manager })):
 		return fmt.Sprintf("restarted and did not tell %s once", v.Name(Manager))
 	}
 	return ""
@@ -542,7 +498,7 @@ var manages = sim.Invariant{
 }
 
 func checkManager(v sim.View, p *Proc, ev sim.Event) string {
-	if req := sentNow(v, Manager, KindRequest); len(req) > 0 {
+	if req := check.SentKind(v, Manager, KindRequest); len(req) > 0 {
 		e := int(req[0].Value)
 		switch {
 		case !toEveryOther(v, Manager, req, int64(e)):
@@ -555,15 +511,15 @@ func checkManager(v sim.View, p *Proc, ev sim.Event) string {
 	}
 	r := p.rec
 	if ev.Kind == sim.Deliver && ev.Msg.Kind == KindFailed {
-		rb := sentNow(v, Manager, KindRollback)
+		rb := check.SentKind(v, Manager, KindRollback)
 		switch {
 		case len(rb) > 0 && (len(rb) > 1 || rb[0].To != ev.From || r == nil || r.phase != restoring || r.Restored[ev.From]):
 			return fmt.Sprintf("sent a ROLLBACK on %s's FAILED, which had restored its point or is not waited for", v.Name(ev.From))
-		case len(rb) == 0 && len(sentNow(v, Manager, KindRequest)) == 0 && (r == nil || r.phase == done || r.phase == restoring && !r.Restored[ev.From]):
+		case len(rb) == 0 && len(check.SentKind(v, Manager, KindRequest)) == 0 && (r == nil || r.phase == done || r.phase == restoring && !r.Restored[ev.From]):
 			return fmt.Sprintf("heard that %s failed and neither started a recovery nor sent it its point again", v.Name(ev.From))
 		}
 	}
-	if res := sentNow(v, Manager, KindResume); len(res) > 0 {
+	if res := check.SentKind(v, Manager, KindResume); len(res) > 0 {
 		e := res[0].Value
 		if !toEveryOther(v, Manager, res, e) || check.FirstSent(v, Manager, KindResume, e) != now(v) {
 			return fmt.Sprintf("sent RESUME %d other than once to every other process", e)
@@ -597,7 +553,7 @@ func checkManager(v sim.View, p *Proc, ev sim.Event) string {
 		if r.Steps > most {
 			return fmt.Sprintf("has rolled back %d times in recovery %d, with only %d checkpoints to roll back to", r.Steps, r.Epoch, most)
 		}
-	case marked(v, RoleLine, r.Epoch):
+	case check.Marked(v, RoleLine, r.Epoch):
 		if !p.params.Coordinated {
 			if j, k, ok := laterLine(r.Cands, r.Line); ok {
 				return fmt.Sprintf("settled the line of recovery %d with %s at %s, though %s is consistent with the rest of it", r.Epoch, v.Name(sim.NodeID(j)), label(v, sim.NodeID(j), r.Cands[j][r.Line[j]].ID), label(v, sim.NodeID(j), r.Cands[j][k].ID))

@@ -17,31 +17,6 @@ import (
 // node is process id of the view.
 func node(v sim.View, id sim.NodeID) *Process { return v.Node(id).(*Process) }
 
-// sentNow lists the messages of kind the last step's process sent, the
-// network's copies left out.
-func sentNow(v sim.View, from sim.NodeID, kind string) []sim.Envelope {
-	var sent []sim.Envelope
-	for e := range check.SentThisStep(v, from) {
-		if e.Kind == kind {
-			sent = append(sent, e)
-		}
-	}
-	return sent
-}
-
-// toAllOthers says sent went to every process but from, once each.
-func toAllOthers(sent []sim.Envelope, from sim.NodeID, n int) bool {
-	if len(sent) != n-1 {
-		return false
-	}
-	for i, e := range sent {
-		if e.To == from || slices.ContainsFunc(sent[:i], func(f sim.Envelope) bool { return f.To == e.To }) {
-			return false
-		}
-	}
-	return true
-}
-
 const waitsName = "a leader sends heartbeats and every other process waits for one"
 
 // waits is the failure detector's rule: a leader has its next HEARTBEAT
@@ -95,7 +70,7 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 	began := slices.ContainsFunc(v.LastAnnotations(), func(a sim.Annotation) bool {
 		return a.Role == election.RoleLeader && a.Phase == sim.Begin
 	})
-	if p.Leading && (began || ev.Kind == sim.Timer && ev.Tag == TimerHeartbeat) && !toAllOthers(sentNow(v, id, KindHeartbeat), id, v.N()) {
+	if p.Leading && (began || ev.Kind == sim.Timer && ev.Tag == TimerHeartbeat) && !check.ToEveryOther(check.SentKind(v, id, KindHeartbeat), id, v.N()) {
 		return "leads, and did not send HEARTBEAT to everyone"
 	}
 	if !p.Epochs {
@@ -117,7 +92,7 @@ func epochRule(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		return fmt.Sprintf("leads epoch %d with %d votes, fewer than a majority, %d", p.Epoch, p.Votes, majority)
 	case p.Electing && (p.Voted != id || p.Votes >= majority):
 		return fmt.Sprintf("stands in epoch %d with %d votes, voting for %s", p.Epoch, p.Votes, sim.NameOrNobody(v, p.Voted))
-	case campaigned && p.Electing && !toAllOthers(sentNow(v, id, KindRequestVote), id, v.N()):
+	case campaigned && p.Electing && !check.ToEveryOther(check.SentKind(v, id, KindRequestVote), id, v.N()):
 		return fmt.Sprintf("stands in epoch %d, and did not ask everyone for a vote", p.Epoch)
 	case campaigned && !p.Electing && !p.Leading:
 		return "was told to take over, or timed out, and does not stand"
