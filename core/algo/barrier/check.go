@@ -16,8 +16,8 @@ const JMName = "JM triggers a checkpoint every interval, one at a time, complete
 // campaign leaves this file alone): its trigger timer is armed, every
 // interval ticks from when it was set, exactly while the job is not
 // finished; at its timer it triggers checkpoint Next−1 (one past the
-// last), sending TRIGGER of its attempt once to every source, unless one
-// is in progress with time left; it completes a checkpoint once every
+// last), sending TRIGGER of its attempt once to every source (a trigger
+// with none sent is none), unless one is in progress with time left; it completes a checkpoint once every
 // task's ACK of it in its attempt has come, and not before, and is
 // finished when every source's ACK said it was past its last record;
 // after a FAILED of its attempt it starts the next, sending every task a
@@ -47,7 +47,7 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 	case ev.Kind == sim.Recover && j.InProgress.N != 0:
 		return fmt.Sprintf("restarted still waiting for the ACKs of checkpoint %d, which its crash lost", j.InProgress.N)
 	case ev.Kind == sim.Timer && len(triggers) == 0 && !j.Finished:
-		if c := j.InProgress; c.N == 0 || v.LocalTime(JM)-c.Triggered >= j.Timeout {
+		if c := j.InProgress; c.N == 0 || v.LocalTime(JM)-c.Triggered >= j.Timeout || check.Marked(v, RoleSnapshot, c.N) {
 			return "triggered no checkpoint, with none in progress that has time left"
 		}
 	case len(triggers) > 0:
@@ -77,9 +77,10 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 	return ""
 }
 
-// checkAck checks JM after an ACK: a checkpoint completed now has every
-// task's ACK in JM's attempt, and finishes the job if every source's said
-// it was past its last record; one not completed still lacks one.
+// checkAck checks JM after an ACK: a checkpoint completed now is the one
+// JM triggered last, has every task's ACK in JM's attempt, and finishes
+// the job if every source's said it was past its last record; one not
+// completed still lacks one.
 func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 	n := int(ev.Msg.Value)
 	if !check.Marked(v, RoleComplete, n) {
@@ -91,7 +92,7 @@ func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 		}
 		return ""
 	}
-	if len(j.Completed) == 0 || j.Completed[len(j.Completed)-1] != n || j.InProgress.N != 0 {
+	if len(j.Completed) == 0 || j.Completed[len(j.Completed)-1] != n || j.InProgress.N != 0 || n != j.Next-1 {
 		return fmt.Sprintf("completed checkpoint %d and does not keep it as its last completed, or still waits for it", n)
 	}
 	acked, finished := make([]bool, v.N()), true
