@@ -79,8 +79,8 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 
 // checkAck checks JM after an ACK: a checkpoint completed now is the one
 // JM triggered last, has every task's ACK in JM's attempt, and finishes
-// the job if every source's said it was past its last record; one not
-// completed still lacks one.
+// the job exactly when every source's said it was past its last record
+// (none is completed once it is); one not completed still lacks one.
 func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 	n := int(ev.Msg.Value)
 	if !check.Marked(v, RoleComplete, n) {
@@ -106,8 +106,8 @@ func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 	if i := slices.Index(acked[1:], false); i >= 0 {
 		return fmt.Sprintf("completed checkpoint %d before %s's ACK of it came", n, v.Name(sim.NodeID(i+1)))
 	}
-	if finished && !j.Finished {
-		return fmt.Sprintf("completed checkpoint %d with every source past its last record, and triggers more", n)
+	if finished != j.Finished {
+		return fmt.Sprintf("completed checkpoint %d, every source past its last record: %t, and takes the job for finished: %t", n, finished, j.Finished)
 	}
 	return ""
 }
