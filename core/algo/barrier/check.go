@@ -83,6 +83,9 @@ func checkJM(v sim.View, id sim.NodeID, ev sim.Event) string {
 // (none is completed once it is); one not completed still lacks one.
 func checkAck(v sim.View, j *JobManager, ev sim.Event) string {
 	n := int(ev.Msg.Value)
+	if k := len(j.Completed); k > 0 && j.Completed[k-1] == n && v.AnnotationStep(JM, RoleComplete, n) < 0 {
+		return fmt.Sprintf("completed checkpoint %d and did not draw it so", n)
+	}
 	if !check.Marked(v, RoleComplete, n) {
 		c := j.InProgress
 		if c.N == n && datum(ev.Msg, 0) == j.Attempt && ev.From >= 1 && int(ev.From) < len(c.Acked) {
@@ -122,6 +125,9 @@ func checkFailed(v sim.View, j *JobManager, ev sim.Event) string {
 		if failed >= j.Attempt {
 			return fmt.Sprintf("heard that %s failed in attempt %d, its own, and started no other", v.Name(ev.From), failed)
 		}
+		if j.Attempt > 1 && !announced(v, j.Attempt) {
+			return fmt.Sprintf("runs attempt %d and has sent no task a RESTORE for it", j.Attempt)
+		}
 		return ""
 	}
 	last := 0
@@ -139,6 +145,17 @@ func checkFailed(v sim.View, j *JobManager, ev sim.Event) string {
 		to[e.To] = true
 	}
 	return ""
+}
+
+// announced says JM has sent a RESTORE of attempt a: an attempt it runs
+// began with one to every task.
+func announced(v sim.View, a int) bool {
+	for m := v.NumSent() - 1; m >= 0; m-- {
+		if e := v.Envelope(m); e.Kind == KindRestore && e.From == JM && datum(e.Message, 0) == a {
+			return true
+		}
+	}
+	return false
 }
 
 // TasksName names the tasks' rules check.
