@@ -219,7 +219,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		}
 		if s, ok := r.(*Source); ok {
 			want := 1
-			if o, found := find(s.Snapshots, t.Restored); found {
+			if o, found := snapshotOf(s.Snapshots, t.Restored); found {
 				want = o.Next
 			}
 			if s.Next != want {
@@ -244,7 +244,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	case *Source:
 		if ev.Msg.Kind == KindTrigger {
 			n := int(ev.Msg.Value)
-			return snapshotOnce(v, n, sent, latest(r.Snapshots), len(r.Snapshots) > 1 && r.Snapshots[len(r.Snapshots)-2].N >= n, r.Next > r.Records,
+			return snapshotOnce(v, n, sent, lastOf(r.Snapshots), len(r.Snapshots) > 1 && r.Snapshots[len(r.Snapshots)-2].N >= n, r.Next > r.Records,
 				len(r.Snapshots) > 0 && r.Snapshots[len(r.Snapshots)-1].Next == r.Next, operator(v.N()), t.Attempt)
 		}
 	case *Sink:
@@ -252,7 +252,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		case KindBarrier:
 			n := int(ev.Msg.Value)
 			k := len(r.Snapshots)
-			return snapshotOnce(v, n, sent, latest(r.Snapshots), k > 1 && r.Snapshots[k-2].N >= n, true,
+			return snapshotOnce(v, n, sent, lastOf(r.Snapshots), k > 1 && r.Snapshots[k-2].N >= n, true,
 				k > 0 && slices.Equal(r.Snapshots[k-1].Count, r.Count) && slices.Equal(r.Snapshots[k-1].Last, r.Last), sim.None, t.Attempt)
 		case KindRecord:
 			rec := readRecord(ev.Msg)
@@ -263,7 +263,8 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 			}
 		}
 	case *Operator:
-		i, ok := r.input(ev.From)
+		i := int(ev.From) - 1 // a source's input, restated
+		ok := i >= 0 && i < len(r.Last)
 		if !ok || ev.Msg.Kind != KindRecord {
 			return ""
 		}
@@ -337,4 +338,24 @@ func forgot(r task) bool {
 		return check.Cleared(r.Count) && check.Cleared(r.Last)
 	}
 	return true
+}
+
+// lastOf is the checkpoint of a task's last snapshot, or 0, and
+// snapshotOf its snapshot of checkpoint c: restated here, so that the
+// checks do not call the code they judge.
+func lastOf[S numbered](snaps []S) int {
+	if len(snaps) == 0 {
+		return 0
+	}
+	return snaps[len(snaps)-1].checkpoint()
+}
+
+func snapshotOf[S numbered](snaps []S, c int) (S, bool) {
+	for _, s := range snaps {
+		if s.checkpoint() == c {
+			return s, true
+		}
+	}
+	var none S
+	return none, false
 }
