@@ -265,6 +265,9 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	case *Operator:
 		i := int(ev.From) - 1 // a source's input, restated
 		ok := i >= 0 && i < len(r.Last)
+		if ok && ev.Msg.Kind == KindBarrier {
+			return checkOpBarrier(v, r, i, int(ev.Msg.Value), sent)
+		}
 		if !ok || ev.Msg.Kind != KindRecord {
 			return ""
 		}
@@ -278,6 +281,45 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		case len(out) != 1 || out[0].To != sink(v.N()) || readRecord(out[0].Message) != (record{Source: i + 1, Seq: rec.Seq, Attempt: t.Attempt}) || r.Last[i] != rec.Seq:
 			return fmt.Sprintf("took %s on an input no barrier blocks, and did not process it and forward it to Sink", rec.label())
 		}
+	}
+	return ""
+}
+
+// checkOpBarrier checks Op after barrier n on input i: aligned, with the
+// input blocked, it waits in the buffer, sending nothing; otherwise, with
+// n's barrier now in on every input, Op snapshots n (giving up every
+// older checkpoint still aligning), forwards the barrier to Sink and
+// ACKs; or it waits for n's other barriers, or ignores a barrier of a
+// checkpoint it is past.
+func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.Envelope) string {
+	acks := sent(KindAck)
+	if k := len(o.Buffer); k > 0 && o.Buffer[k-1] == (Item{Input: i, Barrier: true, N: n}) {
+		if !o.Aligned || len(o.Pending) == 0 || !o.Pending[0].Arrived[i] || len(acks) > 0 || len(sent(KindBarrier)) > 0 {
+			return fmt.Sprintf("buffered barrier %d of an input no barrier blocks, or acted on it too", n)
+		}
+		return ""
+	}
+	if len(acks) > 0 {
+		forwarded := sent(KindBarrier)
+		switch {
+		case len(acks) != 1 || acks[0].To != JM || int(acks[0].Value) != n || datum(acks[0].Message, 0) != o.Attempt:
+			return fmt.Sprintf("ACKed checkpoint %d other than once to JM in attempt %d", n, o.Attempt)
+		case lastOf(o.Snapshots) != n || !check.Marked(v, RoleSnapshot, n) || o.Passed < n:
+			return fmt.Sprintf("ACKed checkpoint %d without a snapshot of it, or not past it", n)
+		case len(forwarded) != 1 || forwarded[0].To != sink(v.N()) || int(forwarded[0].Value) != n || datum(forwarded[0].Message, 0) != o.Attempt:
+			return fmt.Sprintf("snapshotted checkpoint %d and did not forward its barrier to Sink once", n)
+		case slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N <= n }):
+			return fmt.Sprintf("snapshotted checkpoint %d and still aligns one up to it", n)
+		}
+		return ""
+	}
+	for _, p := range o.Pending {
+		if p.N == n && p.Arrived[i] && slices.Contains(p.Arrived, false) {
+			return "" // waiting for its other barriers
+		}
+	}
+	if n > o.Passed {
+		return fmt.Sprintf("took barrier %d, neither waits for its other barriers nor snapshotted it, and is past only %d", n, o.Passed)
 	}
 	return ""
 }
