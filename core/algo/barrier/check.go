@@ -257,8 +257,12 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		case KindRecord:
 			rec := readRecord(ev.Msg)
 			if i := rec.Source - 1; i >= 0 && i < len(r.Last) {
-				if twice := check.Marked(v, RoleTwice, rec.Source); twice && r.Last[i] < rec.Seq || !twice && r.Last[i] != rec.Seq {
+				twice := check.Marked(v, RoleTwice, rec.Source)
+				switch {
+				case twice && r.Last[i] < rec.Seq || !twice && r.Last[i] != rec.Seq:
 					return fmt.Sprintf("counted %s, and its output from that source goes up to %d (counted twice: %t)", rec.label(), r.Last[i], twice)
+				case r.Count[i] != r.Last[i] && v.AnnotationStep(id, RoleTwice, rec.Source) < 0 && v.AnnotationStep(id, RoleMissing, rec.Source) < 0:
+					return fmt.Sprintf("holds %d records up to %d from %s and never marked one counted twice or missing", r.Count[i], r.Last[i], v.Name(sim.NodeID(rec.Source)))
 				}
 			}
 		}
@@ -332,7 +336,7 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 func snapshotOnce(v sim.View, n int, sent func(string) []sim.Envelope, last int, older, finished, taken bool, next sim.NodeID, attempt int) string {
 	acks, barriers := sent(KindAck), sent(KindBarrier)
 	if len(acks) == 0 {
-		if len(barriers) > 0 || last < n {
+		if len(barriers) > 0 || last < n || check.Marked(v, RoleSnapshot, n) {
 			return fmt.Sprintf("took checkpoint %d's barrier or TRIGGER and neither snapshotted it nor had one of it", n)
 		}
 		return ""
