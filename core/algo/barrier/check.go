@@ -168,8 +168,9 @@ const TasksName = "a task takes what is of its attempt, holds what is of a later
 // nothing; restarting, it forgets what is not on stable storage, tells
 // JM it failed in its attempt, and waits; at the RESTORE of a later
 // attempt it adopts it and the checkpoint, keeping held only what is of
-// a later one still. A source emits its next record, numbered from its
-// offset, and sets its timer again while records are left; at a TRIGGER
+// a later one still. A source starts at its first record with its emit
+// timer set, emits its next record, numbered from its offset, and sets
+// its timer again while records are left (a restore too); at a TRIGGER
 // it snapshots its offset, sends the barrier behind its records and ACKs,
 // once per checkpoint. Op processes a record at once (forwarding it to
 // Sink) unless, aligned, its input's barrier is in, when it buffers it;
@@ -202,6 +203,13 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 			return checkEmit(v, id, s, sent(KindRecord))
 		}
 		return ""
+	case sim.Init:
+		if s, ok := r.(*Source); ok {
+			if due, armed := v.Timer(id, TimerEmit); s.Next != 1 || !armed || due != v.Now()+s.Rate {
+				return fmt.Sprintf("started at offset %d, its first emit armed: %t", s.Next, armed)
+			}
+		}
+		return ""
 	case sim.Deliver:
 	default:
 		return ""
@@ -224,6 +232,9 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 			}
 			if s.Next != want {
 				return fmt.Sprintf("restored checkpoint %d at offset %d, not its snapshot's %d", t.Restored, s.Next, want)
+			}
+			if due, armed := v.Timer(id, TimerEmit); armed != (s.Next <= s.Records) || armed && due != v.Now()+s.Rate {
+				return fmt.Sprintf("restored offset %d of %d records with its next emit armed: %t", s.Next, s.Records, armed)
 			}
 		}
 		return ""
@@ -297,6 +308,9 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 // checkpoint it is past.
 func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.Envelope) string {
 	acks := sent(KindAck)
+	if slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N <= o.Passed }) {
+		return fmt.Sprintf("aligns checkpoint %d, which it is past (%d)", o.Pending[0].N, o.Passed)
+	}
 	if k := len(o.Buffer); k > 0 && o.Buffer[k-1] == (Item{Input: i, Barrier: true, N: n}) {
 		if !o.Aligned || len(o.Pending) == 0 || !o.Pending[0].Arrived[i] || len(acks) > 0 || len(sent(KindBarrier)) > 0 {
 			return fmt.Sprintf("buffered barrier %d of an input no barrier blocks, or acted on it too", n)
@@ -358,7 +372,7 @@ func snapshotOnce(v sim.View, n int, sent func(string) []sim.Envelope, last int,
 // records are left; with none left, or waiting for RESTORE, it sends none.
 func checkEmit(v sim.View, id sim.NodeID, s *Source, out []sim.Envelope) string {
 	if len(out) == 0 {
-		if !s.Awaiting && s.Next >= 1 && s.Next <= s.Records {
+		if !s.Awaiting && s.Next <= s.Records {
 			return fmt.Sprintf("emitted nothing with %s next", recordLabel(s.Number, s.Next))
 		}
 		return ""
