@@ -222,6 +222,9 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 			}
 			return ""
 		}
+		if first := v.AnnotationStep(id, RoleRestored, a); first != v.Steps()-1 {
+			return fmt.Sprintf("restored for attempt %d again (first at step %d)", a, first)
+		}
 		if t.Attempt != a || t.Restored != int(ev.Msg.Value) || t.Awaiting || slices.ContainsFunc(t.Held, func(h Held) bool { return attemptOf(h.Msg) <= a }) {
 			return fmt.Sprintf("restored for attempt %d, RESTORE %d, and runs attempt %d from checkpoint %d, waiting: %t, with %d held", a, ev.Msg.Value, t.Attempt, t.Restored, t.Awaiting, len(t.Held))
 		}
