@@ -292,7 +292,9 @@ const obeysName = "a client does what it is told"
 // the lease while it holds none and writes while it does): acquire sends
 // an ACQUIRE; renew and release, from a client that held the lease, send
 // a RENEW and a RELEASE, and release ends its belief; write, from a client
-// that still believes it holds the lease, leaves a write under way. Whether
+// that still believes it holds the lease, leaves a write under way, and
+// ends its belief instead only when its wall clock (params.wall_clock)
+// says the lease has run out. Whether
 // it held the lease before the step is read off the picture, which drawn
 // holds to its belief at every step.
 var obeys = sim.Invariant{
@@ -327,7 +329,13 @@ var obeys = sim.Invariant{
 				wrong = "did not give the lease back"
 			}
 		case CmdWrite:
-			if c.Holds && !c.Write.Writing {
+			// by its wall clock, a lease it held has run out at Until; by
+			// ticks only its timer ends it
+			expired := held && process(v, id).WallClock && v.LocalTime(id) >= c.Until
+			switch {
+			case held && c.Holds == expired:
+				wrong = fmt.Sprintf("believes it holds the lease: %t, with its wall clock past the lease's end: %t", c.Holds, expired)
+			case c.Holds && !c.Write.Writing:
 				wrong = "has no write under way though it believes it holds the lease"
 			}
 		}
