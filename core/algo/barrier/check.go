@@ -334,6 +334,9 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 		}
 		return ""
 	}
+	if check.Marked(v, RoleSnapshot, n) {
+		return fmt.Sprintf("snapshotted checkpoint %d and did not ACK it", n)
+	}
 	for _, p := range o.Pending {
 		if p.N == n && p.Arrived[i] && slices.Contains(p.Arrived, false) {
 			return "" // waiting for its other barriers
