@@ -342,10 +342,27 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 			return "" // waiting for its other barriers
 		}
 	}
-	if n > o.Passed {
-		return fmt.Sprintf("took barrier %d, neither waits for its other barriers nor snapshotted it, and is past only %d", n, o.Passed)
+	if n > o.Passed || !passed(v, o, n) {
+		return fmt.Sprintf("ignored barrier %d, a checkpoint it had neither snapshotted nor given up, nor aligns a later one", n)
 	}
 	return ""
+}
+
+// passed says Op may ignore barrier n: it snapshotted n or a later
+// checkpoint, gave up aligning one (drawn: its alignment opened and is
+// over), or, aligned, aligns a later one now. Read off its snapshots,
+// the diagram and its alignment, not off what it says it passed.
+func passed(v sim.View, o *Operator, n int) bool {
+	if lastOf(o.Snapshots) >= n || o.Aligned && len(o.Pending) > 0 && o.Pending[0].N > n {
+		return true
+	}
+	op := operator(v.N())
+	for m := n; m < jobManager(v).Next; m++ {
+		if v.AnnotationStep(op, RoleAligning, m) >= 0 && !slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N == m }) {
+			return true
+		}
+	}
+	return false
 }
 
 // snapshotOnce checks a source's TRIGGER or Sink's barrier n: the task
