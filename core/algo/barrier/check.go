@@ -327,6 +327,8 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 			return fmt.Sprintf("ACKed checkpoint %d other than once to JM in attempt %d", n, o.Attempt)
 		case lastOf(o.Snapshots) != n || !check.Marked(v, RoleSnapshot, n) || o.Passed < n:
 			return fmt.Sprintf("ACKed checkpoint %d without a snapshot of it, or not past it", n)
+		case len(o.Snapshots) > 1 && o.Snapshots[len(o.Snapshots)-2].N >= n:
+			return fmt.Sprintf("snapshotted checkpoint %d after one of %d", n, o.Snapshots[len(o.Snapshots)-2].N)
 		case len(forwarded) != 1 || forwarded[0].To != sink(v.N()) || int(forwarded[0].Value) != n || datum(forwarded[0].Message, 0) != o.Attempt:
 			return fmt.Sprintf("snapshotted checkpoint %d and did not forward its barrier to Sink once", n)
 		case slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N <= n }):
@@ -349,8 +351,8 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 }
 
 // passed says Op may ignore barrier n: it snapshotted n or a later
-// checkpoint, gave up aligning one (drawn: its alignment opened and is
-// over), or, aligned, aligns a later one now. Read off its snapshots,
+// checkpoint, had given up aligning one before this step (drawn: its
+// alignment opened and was over), or, aligned, aligns a later one now. Read off its snapshots,
 // the diagram and its alignment, not off what it says it passed.
 func passed(v sim.View, o *Operator, n int) bool {
 	if lastOf(o.Snapshots) >= n || o.Aligned && len(o.Pending) > 0 && o.Pending[0].N > n {
@@ -358,7 +360,8 @@ func passed(v sim.View, o *Operator, n int) bool {
 	}
 	op := operator(v.N())
 	for m := n; m < jobManager(v).Next; m++ {
-		if v.AnnotationStep(op, RoleAligning, m) >= 0 && !slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N == m }) {
+		if v.AnnotationStep(op, RoleAligning, m) >= 0 && !v.DrawnBefore(op, RoleAligning, m, v.Steps()-1) &&
+			!slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N == m }) {
 			return true
 		}
 	}
