@@ -303,7 +303,8 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	return ""
 }
 
-// checkOpBarrier checks Op after barrier n on input i: aligned, with the
+// checkOpBarrier checks Op after barrier n on input i (which aligns each
+// checkpoint once, oldest first, and none it is past): aligned, with the
 // input blocked, it waits in the buffer, sending nothing; otherwise, with
 // n's barrier now in on every input, Op snapshots n (giving up every
 // older checkpoint still aligning), forwards the barrier to Sink and
@@ -313,6 +314,11 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 	acks := sent(KindAck)
 	if slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N <= o.Passed }) {
 		return fmt.Sprintf("aligns checkpoint %d, which it is past (%d)", o.Pending[0].N, o.Passed)
+	}
+	for k := 1; k < len(o.Pending); k++ {
+		if o.Pending[k-1].N >= o.Pending[k].N {
+			return fmt.Sprintf("aligns checkpoints %d and %d, not once each, oldest first", o.Pending[k-1].N, o.Pending[k].N)
+		}
 	}
 	if k := len(o.Buffer); k > 0 && o.Buffer[k-1] == (Item{Input: i, Barrier: true, N: n}) {
 		if !o.Aligned || len(o.Pending) == 0 || !o.Pending[0].Arrived[i] || len(acks) > 0 || len(sent(KindBarrier)) > 0 {
