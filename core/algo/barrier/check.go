@@ -189,18 +189,16 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	}
 	r := taskOf(v, id)
 	t := r.base()
-	sent := func(kind string) []sim.Envelope { return check.SentKind(v, id, kind) }
-	quiet := func() bool { return !check.SentAny(v, id) }
 	switch ev.Kind {
 	case sim.Recover:
-		f := sent(KindFailed)
+		f := check.SentKind(v, id, KindFailed)
 		if !t.Awaiting || len(f) != 1 || f[0].To != JM || int(f[0].Value) != t.Attempt || !forgot(r) {
 			return fmt.Sprintf("restarted without forgetting what is not on stable storage, waiting for its RESTORE, or telling JM once that it failed in attempt %d", t.Attempt)
 		}
 		return ""
 	case sim.Timer:
 		if s, ok := r.(*Source); ok {
-			return checkEmit(v, id, s, sent(KindRecord))
+			return checkEmit(v, id, s, check.SentKind(v, id, KindRecord))
 		}
 		return ""
 	case sim.Init:
@@ -217,7 +215,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	if ev.Msg.Kind == KindRestore {
 		a := datum(ev.Msg, 0)
 		if !check.Marked(v, RoleRestored, a) {
-			if a > t.Attempt || !quiet() {
+			if a > t.Attempt || check.SentAny(v, id) {
 				return fmt.Sprintf("ignored RESTORE %d of attempt %d in attempt %d", ev.Msg.Value, a, t.Attempt)
 			}
 			return ""
@@ -244,12 +242,12 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	}
 	switch a := attemptOf(ev.Msg); {
 	case a > t.Attempt:
-		if len(t.Held) == 0 || t.Held[len(t.Held)-1].ID != ev.MsgID || !quiet() {
+		if len(t.Held) == 0 || t.Held[len(t.Held)-1].ID != ev.MsgID || check.SentAny(v, id) {
 			return fmt.Sprintf("did not hold %s of attempt %d, a later one than its %d, unread", ev.Msg.Label, a, t.Attempt)
 		}
 		return ""
 	case a < t.Attempt || t.Awaiting:
-		if !check.Marked(v, RoleStale, a) || !quiet() {
+		if !check.Marked(v, RoleStale, a) || check.SentAny(v, id) {
 			return fmt.Sprintf("did not drop %s of attempt %d, in attempt %d (waiting for RESTORE: %t)", ev.Msg.Label, a, t.Attempt, t.Awaiting)
 		}
 		return ""
@@ -258,7 +256,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 	case *Source:
 		if ev.Msg.Kind == KindTrigger {
 			n := int(ev.Msg.Value)
-			return snapshotOnce(v, n, sent, lastOf(r.Snapshots), len(r.Snapshots) > 1 && r.Snapshots[len(r.Snapshots)-2].N >= n, r.Next > r.Records,
+			return snapshotOnce(v, id, n, lastOf(r.Snapshots), len(r.Snapshots) > 1 && r.Snapshots[len(r.Snapshots)-2].N >= n, r.Next > r.Records,
 				len(r.Snapshots) > 0 && r.Snapshots[len(r.Snapshots)-1].Next == r.Next, operator(v.N()), t.Attempt)
 		}
 	case *Sink:
@@ -266,7 +264,7 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		case KindBarrier:
 			n := int(ev.Msg.Value)
 			k := len(r.Snapshots)
-			return snapshotOnce(v, n, sent, lastOf(r.Snapshots), k > 1 && r.Snapshots[k-2].N >= n, true,
+			return snapshotOnce(v, id, n, lastOf(r.Snapshots), k > 1 && r.Snapshots[k-2].N >= n, true,
 				k > 0 && slices.Equal(r.Snapshots[k-1].Count, r.Count) && slices.Equal(r.Snapshots[k-1].Last, r.Last), sim.None, t.Attempt)
 		case KindRecord:
 			rec := readRecord(ev.Msg)
@@ -284,12 +282,12 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 		i := int(ev.From) - 1 // a source's input, restated
 		ok := i >= 0 && i < len(r.Last)
 		if ok && ev.Msg.Kind == KindBarrier {
-			return checkOpBarrier(v, r, i, int(ev.Msg.Value), sent)
+			return checkOpBarrier(v, id, r, i, int(ev.Msg.Value))
 		}
 		if !ok || ev.Msg.Kind != KindRecord {
 			return ""
 		}
-		rec, out := readRecord(ev.Msg), sent(KindRecord)
+		rec, out := readRecord(ev.Msg), check.SentKind(v, id, KindRecord)
 		blocked := r.Aligned && len(r.Pending) > 0 && r.Pending[0].Arrived[i]
 		switch {
 		case blocked:
@@ -310,8 +308,8 @@ func checkTask(v sim.View, id sim.NodeID, ev sim.Event) string {
 // older checkpoint still aligning), forwards the barrier to Sink and
 // ACKs; or it waits for n's other barriers, or ignores a barrier of a
 // checkpoint it is past.
-func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.Envelope) string {
-	acks := sent(KindAck)
+func checkOpBarrier(v sim.View, id sim.NodeID, o *Operator, i, n int) string {
+	acks := check.SentKind(v, id, KindAck)
 	if slices.ContainsFunc(o.Pending, func(p Alignment) bool { return p.N <= o.Passed }) {
 		return fmt.Sprintf("aligns checkpoint %d, which it is past (%d)", o.Pending[0].N, o.Passed)
 	}
@@ -321,13 +319,13 @@ func checkOpBarrier(v sim.View, o *Operator, i, n int, sent func(string) []sim.E
 		}
 	}
 	if k := len(o.Buffer); k > 0 && o.Buffer[k-1] == (Item{Input: i, Barrier: true, N: n}) {
-		if !o.Aligned || len(o.Pending) == 0 || !o.Pending[0].Arrived[i] || len(acks) > 0 || len(sent(KindBarrier)) > 0 {
+		if !o.Aligned || len(o.Pending) == 0 || !o.Pending[0].Arrived[i] || len(acks) > 0 || len(check.SentKind(v, id, KindBarrier)) > 0 {
 			return fmt.Sprintf("buffered barrier %d of an input no barrier blocks, or acted on it too", n)
 		}
 		return ""
 	}
 	if len(acks) > 0 {
-		forwarded := sent(KindBarrier)
+		forwarded := check.SentKind(v, id, KindBarrier)
 		switch {
 		case len(acks) != 1 || acks[0].To != JM || int(acks[0].Value) != n || datum(acks[0].Message, 0) != o.Attempt:
 			return fmt.Sprintf("ACKed checkpoint %d other than once to JM in attempt %d", n, o.Attempt)
@@ -379,8 +377,8 @@ func passed(v sim.View, o *Operator, n int) bool {
 // record) and sends the barrier on to next (sim.None: nowhere) only with
 // a new snapshot of n, its present state (taken), after its older ones;
 // otherwise it has one of n or later already, and sends nothing.
-func snapshotOnce(v sim.View, n int, sent func(string) []sim.Envelope, last int, older, finished, taken bool, next sim.NodeID, attempt int) string {
-	acks, barriers := sent(KindAck), sent(KindBarrier)
+func snapshotOnce(v sim.View, id sim.NodeID, n, last int, older, finished, taken bool, next sim.NodeID, attempt int) string {
+	acks, barriers := check.SentKind(v, id, KindAck), check.SentKind(v, id, KindBarrier)
 	if len(acks) == 0 {
 		if len(barriers) > 0 || last < n || check.Marked(v, RoleSnapshot, n) {
 			return fmt.Sprintf("took checkpoint %d's barrier or TRIGGER and neither snapshotted it nor had one of it", n)

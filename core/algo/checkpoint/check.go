@@ -304,8 +304,8 @@ func doneOnce(v sim.View, g int) string {
 // takes its last checkpoint's state (a global one's channel state taken
 // again), stops, holds no global checkpoint, is restored only if that
 // checkpoint is the base of its epoch's restore and it had not resumed
-// since, and tells process 1 (or
-// is process 1, and starts a recovery); asked by a later recovery, it
+// since, and tells process 1 (or is process 1, and starts a recovery);
+// asked by a later recovery, it
 // stops (uncoordinated: saving its state if it was working), forgets the
 // global checkpoints under way, and reports each checkpoint it keeps; told
 // to roll back, it restores its point once per recovery, with every
