@@ -180,7 +180,7 @@ func spec(id, title, summary string, kinds []sim.KindSpec, roles []sim.RoleSpec,
 		},
 		New: build,
 		Checks: sim.CheckSpec{
-			Invariants:  append([]sim.Invariant{safe}, invariants...),
+			Invariants:  append(append([]sim.Invariant{safe}, invariants...), works, counts),
 			KnownLimits: limits,
 		},
 		Figures: sim.FigureSpec{

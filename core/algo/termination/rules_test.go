@@ -1,0 +1,62 @@
+package termination_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"spacetime/core/algo/termination"
+	"spacetime/core/check"
+	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
+)
+
+// The computation's and the counts' checks hold on the spanning tree's
+// lesson, and each names a process whose state breaks a rule at a step:
+// a task started at the wrong depth, a WORK not queued, a passive
+// process wrong about when, a message not counted, an announcement
+// forgotten.
+func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
+	spec := termination.DSSpec
+	broken := func(v sim.View, name, want string, undo func()) {
+		t.Helper()
+		assert.Contains(t, algotest.Check(t, spec, v, name).Detail, want)
+		undo()
+	}
+	_, r := scenariotest.Run(t, "termination-ds")
+	broke := map[string]bool{}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, spec, v, k, termination.WorksName, termination.CountsName)
+		d := v.Node(id).(*termination.DS)
+		w := d.Computation()
+		now := v.Steps() - 1
+		was := v.DrawnBefore(id, termination.RoleActive, 0, now)
+		switch {
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == termination.KindWork && !was && !broke["start"]:
+			w.Doing++
+			broken(v, termination.WorksName, "while passive", func() { w.Doing-- })
+			broke["start"] = true
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == termination.KindWork && was && !broke["queue"]:
+			q := w.Queue
+			w.Queue = q[:len(q)-1]
+			broken(v, termination.WorksName, "while doing a task", func() { w.Queue = q })
+			broke["queue"] = true
+		case ev.Kind == sim.Timer && ev.Tag == termination.TimerWork && !w.Busy && !broke["passive"]:
+			w.PassiveAt--
+			broken(v, termination.WorksName, "went passive at", func() { w.PassiveAt++ })
+			broke["passive"] = true
+		case len(check.SentKind(v, id, termination.KindAck)) > 0 && !broke["control"]:
+			c := d.Control
+			d.Control = 0
+			broken(v, termination.CountsName, "counts 0 in all", func() { d.Control = c })
+			broke["control"] = true
+		}
+		if said, at := d.Announced(); said && at == v.Now() && !broke["announce"] {
+			d.Said = false
+			broken(v, termination.CountsName, "remembers it: false", func() { d.Said = true })
+			broke["announce"] = true
+		}
+	})
+	assert.Len(t, broke, 5)
+}
