@@ -2,6 +2,7 @@ package termination
 
 import (
 	"fmt"
+	"math/big"
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
@@ -166,6 +167,332 @@ func checkCounts(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return fmt.Sprintf("announced termination (root: %t), remembers it: %t, at %d, first drawn at step %d", id == Root, b.Said, b.SaidAt, first)
 	case b.Said && first < 0:
 		return "says it announced termination, and the diagram never drew it"
+	}
+	return ""
+}
+
+// TreeName names Dijkstra–Scholten's rules check.
+const TreeName = "a process joins the tree under the sender of the WORK that engages it, acknowledges every other WORK at once, and leaves once passive with everything acknowledged"
+
+// tree holds a process to Dijkstra–Scholten's rules: the root is never
+// in the tree under a parent; another process is engaged exactly while
+// the diagram draws its parent link, under a process other than itself.
+// A WORK that reaches a process outside the tree engages it under the
+// sender, unacknowledged; every other WORK (to the root, or to a process
+// in the tree) is acknowledged at once to its sender. A process leaves
+// the tree only passive with nothing unacknowledged, sending one ACK as
+// it goes, and sends no ACK at any other step; once a task's end or an
+// ACK leaves it passive with nothing unacknowledged, it has left (the
+// root: announced termination). (A copied ACK can leave a deficit below
+// zero: nothing unacknowledged, all the same.) A restart forgets the
+// tree.
+var tree = sim.Invariant{
+	Name:  TreeName,
+	Help:  "WORK to a process outside the tree engages it under the sender, any other WORK is acknowledged at once; a process leaves, with one ACK, only passive with nothing unacknowledged, and has left (the root: announced) once it is; the root has no parent; a restart forgets the tree",
+	Check: check.ProcessRule(checkTree),
+}
+
+func checkTree(v sim.View, id sim.NodeID, ev sim.Event) string {
+	d := v.Node(id).(*DS)
+	root := id == Root
+	drawn := v.Drawn(id, RoleParent, 0)
+	was := !root && v.DrawnBefore(id, RoleParent, 0, v.Steps()-1)
+	acks := check.SentKind(v, id, KindAck)
+	switch {
+	case root && (d.Engaged || d.Parent != sim.None || drawn):
+		return fmt.Sprintf("is the root and in the tree (engaged: %t, drawn: %t)", d.Engaged, drawn)
+	case d.Engaged != drawn || d.Engaged != (d.Parent != sim.None) || d.Parent == id:
+		return fmt.Sprintf("is engaged: %t, under %s, drawn under a parent: %t", d.Engaged, nameOf(v, d.Parent), drawn)
+	case ev.Kind == sim.Recover && (d.Engaged || d.Deficit != 0):
+		return fmt.Sprintf("restarts engaged: %t, with %d WORK unacknowledged", d.Engaged, d.Deficit)
+	}
+	switch {
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindWork && (root || was):
+		if len(acks) != 1 || acks[0].To != ev.From || !root && !d.Engaged {
+			return fmt.Sprintf("took WORK from %s in the tree, and sent %d ACK(s) (engaged now: %t)", v.Name(ev.From), len(acks), d.Engaged)
+		}
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindWork:
+		if len(acks) > 0 || !d.Engaged || d.Parent != ev.From {
+			return fmt.Sprintf("took WORK from %s outside the tree, joined under %s, and sent %d ACK(s)", v.Name(ev.From), nameOf(v, d.Parent), len(acks))
+		}
+	case was && !d.Engaged:
+		if d.Active() || d.Deficit > 0 || len(acks) != 1 || acks[0].To == id {
+			return fmt.Sprintf("left the tree active: %t, with %d WORK unacknowledged, sending %d ACK(s)", d.Active(), d.Deficit, len(acks))
+		}
+	case len(acks) > 0:
+		return fmt.Sprintf("sent an ACK to %s on a %s, neither taking WORK nor leaving the tree", v.Name(acks[0].To), ev.Kind)
+	}
+	settled := ev.Kind == sim.Timer && ev.Tag == TimerWork || ev.Kind == sim.Deliver && ev.Msg.Kind == KindAck
+	if settled && !d.Active() && d.Deficit <= 0 && (root && !d.Said || !root && d.Engaged) {
+		return "is passive with everything acknowledged, and has neither left the tree nor announced termination"
+	}
+	return ""
+}
+
+// nameOf names a process, or says none.
+func nameOf(v sim.View, id sim.NodeID) string {
+	if id < 0 || int(id) >= v.N() {
+		return "none"
+	}
+	return v.Name(id)
+}
+
+// PollName names the naive detector's rules check.
+const PollName = "the root, passive, asks every process whether it is idle; each answers truly, and the root decides on the last answer"
+
+// poll holds a process to the naive detector's rules. Any process
+// answers a PROBE once, to its sender, with the PROBE's round: IDLE if
+// it is passive, BUSY if not, with its counts of WORK sent and received
+// when the answers count them; it answers nothing else. The root, once a
+// task's end leaves it passive, asks on a timer a tick later; when that
+// timer fires and it is passive, it starts the next round with a PROBE
+// to every other process and its totals reset to its own counts, and it
+// sends PROBEs at no other step. An answer of its round adds to its
+// round's count and totals (a BUSY makes the round not all idle); on the
+// last one it announces termination if everyone said idle and it is
+// passive (and the counts agree, when it counts them), and otherwise
+// asks again three ticks later. It announces at no other step.
+var poll = sim.Invariant{
+	Name:  PollName,
+	Help:  "a PROBE gets one true answer (IDLE or BUSY, with the counts when they are counted), in its round; the passive root asks every other process on its timer, counts the answers of its round, and on the last announces (everyone idle, itself passive, the counts agreeing) or asks again; nothing else sends a PROBE, an answer or an announcement",
+	Check: check.ProcessRule(checkPoll),
+}
+
+func checkPoll(v sim.View, id sim.NodeID, ev sim.Event) string {
+	q := v.Node(id).(*Poll)
+	if detail := checkAnswer(v, id, ev, q); detail != "" {
+		return detail
+	}
+	if id != Root {
+		return ""
+	}
+	announced := check.Marked(v, RoleAnnounce, 0)
+	saidBefore := q.Said && !announced
+	due, armed := v.Timer(id, TimerPoll)
+	probes := check.SentKind(v, id, KindProbe)
+	answer := ev.Kind == sim.Deliver && (ev.Msg.Kind == KindIdle || ev.Msg.Kind == KindBusy) && ev.Msg.Value == q.Round && !saidBefore
+	switch {
+	case ev.Kind == sim.Timer && ev.Tag == TimerPoll && !q.Active() && !saidBefore:
+		if !check.ToEveryOther(probes, id, v.N()) || q.Round < 1 || q.Answers != 0 || !q.AllIdle || q.Sent != q.Spawned || q.Got != q.Received {
+			return fmt.Sprintf("started round %d with %d PROBE(s), %d answers, all idle: %t, totals %d/%d of its %d/%d", q.Round, len(probes), q.Answers, q.AllIdle, q.Sent, q.Got, q.Spawned, q.Received)
+		}
+		for _, e := range probes {
+			if e.Value != q.Round {
+				return fmt.Sprintf("started round %d with a PROBE of round %d", q.Round, e.Value)
+			}
+		}
+	case len(probes) > 0:
+		return fmt.Sprintf("sent a PROBE on a %s, active: %t, announced before: %t", ev.Kind, q.Active(), saidBefore)
+	case ev.Kind == sim.Timer && ev.Tag == TimerWork && !q.Active() && !saidBefore && (!armed || due != v.Now()+1):
+		return fmt.Sprintf("went passive and asks at %d (armed: %t), not a tick later", due, armed)
+	case answer:
+		return checkRoundAnswer(v, ev, q, due, armed)
+	case announced:
+		return fmt.Sprintf("announced termination on a %s, not on an answer of its round", ev.Kind)
+	}
+	return ""
+}
+
+// checkAnswer holds a process to answering each PROBE truly, and
+// nothing else.
+func checkAnswer(v sim.View, id sim.NodeID, ev sim.Event, q *Poll) string {
+	answers := append(check.SentKind(v, id, KindIdle), check.SentKind(v, id, KindBusy)...)
+	if ev.Kind == sim.Deliver && ev.Msg.Kind == KindWork && q.Received < 1 {
+		return fmt.Sprintf("took WORK and counts %d received", q.Received)
+	}
+	if ev.Kind != sim.Deliver || ev.Msg.Kind != KindProbe {
+		if len(answers) > 0 {
+			return fmt.Sprintf("answered %s on a %s, not a PROBE", answers[0].Kind, ev.Kind)
+		}
+		return ""
+	}
+	want := KindIdle
+	if q.Active() {
+		want = KindBusy
+	}
+	if len(answers) != 1 || answers[0].To != ev.From || answers[0].Kind != want || answers[0].Value != ev.Msg.Value {
+		return fmt.Sprintf("answered %s's PROBE of round %d with %d answer(s), active: %t", v.Name(ev.From), ev.Msg.Value, len(answers), q.Active())
+	}
+	if d := answers[0].Data; q.Count != (len(d) == 2) || q.Count && (d[0] != int64(q.Spawned) || d[1] != int64(q.Received)) {
+		return fmt.Sprintf("answered with counts %v, having sent %d WORK and received %d (counting: %t)", d, q.Spawned, q.Received, q.Count)
+	}
+	return ""
+}
+
+// checkRoundAnswer holds the root to counting an answer of its round and
+// deciding on the last.
+func checkRoundAnswer(v sim.View, ev sim.Event, q *Poll, due sim.Time, armed bool) string {
+	if q.Answers < 1 || ev.Msg.Kind == KindBusy && q.AllIdle {
+		return fmt.Sprintf("took %s from %s and counts %d answers, all idle: %t", ev.Msg.Kind, v.Name(ev.From), q.Answers, q.AllIdle)
+	}
+	if d := ev.Msg.Data; q.Count && len(d) == 2 && (int64(q.Sent) < d[0] || int64(q.Got) < d[1]) {
+		return fmt.Sprintf("took an answer counting %d/%d and totals %d/%d", d[0], d[1], q.Sent, q.Got)
+	}
+	last := q.Answers >= v.N()-1
+	decide := last && q.AllIdle && !q.Active() && (!q.Count || q.Sent == q.Got)
+	switch {
+	case q.Said != decide:
+		return fmt.Sprintf("announced: %t, with %d of %d answers, all idle: %t, active: %t, totals %d/%d", q.Said, q.Answers, v.N()-1, q.AllIdle, q.Active(), q.Sent, q.Got)
+	case last && !decide && (!armed || due != v.Now()+3):
+		return fmt.Sprintf("had its last answer, did not announce, and asks again at %d (armed: %t), not three ticks later", due, armed)
+	}
+	return ""
+}
+
+// The credit schemes' rules checks' names.
+const (
+	CreditName = "a process halves its credit for each WORK it sends, holds one share while active, returns the rest to the root, and the root announces when it has 1 back"
+	UnitsName  = "a process gives a unit with each WORK while it has one, returns its units when it goes passive, and the root announces when it has them all back"
+)
+
+// credits holds a process to credit recovery's rules. A process holds
+// credit exactly while it is active (by seed 003's rule a passive one
+// may keep what comes back), and the root alone starts with it, all of
+// it. Each WORK it sends carries half of what it held: the shares of one
+// step's WORK halve one after the other, and it keeps the last. A WORK
+// that reaches a passive process gives it its share, under the sender;
+// one that reaches an active process is returned at once, to the root
+// (by the root, kept). A process returns its share to the root when it
+// goes passive (by seed 003's rule, everything to its parent), and
+// returns credit at no other step. The root announces termination once a
+// task's end or a share back leaves it passive with exactly 1 back, and
+// at no other step. A restart loses the credit held.
+var credits = sim.Invariant{
+	Name:  CreditName,
+	Help:  "an active process holds credit and a passive one none; each WORK carries half what its sender held; WORK to an active process is returned at once, and a process returns its share when it goes passive, at no other step; the root announces once it is passive with exactly 1 back",
+	Check: check.ProcessRule(checkCredit),
+}
+
+func checkCredit(v sim.View, id sim.NodeID, ev sim.Event) string {
+	c := v.Node(id).(*Credit)
+	root := id == Root
+	was := v.DrawnBefore(id, RoleActive, 0, v.Steps()-1)
+	works := check.SentKind(v, id, KindWork)
+	back := check.SentKind(v, id, KindCredit)
+	switch {
+	case c.Active() && !c.Holds || !c.SeedParent && !c.Active() && c.Holds:
+		return fmt.Sprintf("is active: %t, and holds credit: %t", c.Active(), c.Holds)
+	case ev.Kind == sim.Init && root && (c.Exp != 0 || c.returned == nil || c.returned.num.Sign() != 0):
+		return fmt.Sprintf("is the root and starts with credit 2^-%d and some back already", c.Exp)
+	case ev.Kind == sim.Recover && (c.Holds || len(c.kept) > 0):
+		return "restarts holding credit"
+	}
+	for i, e := range works {
+		if len(e.Data) != 1 || e.Data[0] != works[0].Data[0]+int64(i) || e.Data[0] < 1 || e.Data[len(e.Data)-1] != int64(c.Exp) && i == len(works)-1 {
+			return fmt.Sprintf("sent WORK with credit %v, the %d. of %d this step, and keeps 2^-%d", e.Data, i+1, len(works), c.Exp)
+		}
+	}
+	to := Root
+	if c.SeedParent {
+		to = c.Parent
+	}
+	passive := ev.Kind == sim.Timer && ev.Tag == TimerWork && was && !c.Active()
+	work := ev.Kind == sim.Deliver && ev.Msg.Kind == KindWork
+	switch {
+	case work && !c.SeedParent && !was:
+		if len(ev.Msg.Data) == 0 || c.Exp != int(ev.Msg.Data[0]) || c.Parent != ev.From || len(back) > 0 {
+			return fmt.Sprintf("took WORK with credit %v from %s while passive, and holds 2^-%d from %s, returning %d share(s)", ev.Msg.Data, v.Name(ev.From), c.Exp, nameOf(v, c.Parent), len(back))
+		}
+	case work && !c.SeedParent && !root:
+		if len(back) != 1 || back[0].To != Root || len(ev.Msg.Data) == 0 || back[0].Value != ev.Msg.Data[0] {
+			return fmt.Sprintf("took WORK with credit %v while active, and returned %d share(s)", ev.Msg.Data, len(back))
+		}
+	case passive && !root:
+		if len(back) < 1 || back[0].To != to || back[0].Value != int64(c.Exp) || !c.SeedParent && len(back) != 1 {
+			return fmt.Sprintf("went passive holding 2^-%d and returned %d share(s), the first to %s", c.Exp, len(back), nameOf(v, toOf(back)))
+		}
+	case len(back) > 0:
+		return fmt.Sprintf("returned credit to %s on a %s, neither going passive nor taking WORK while active", v.Name(back[0].To), ev.Kind)
+	}
+	if !root {
+		return ""
+	}
+	back1 := c.returned != nil && whole(c.returned)
+	announced := check.Marked(v, RoleAnnounce, 0)
+	settled := passive || ev.Kind == sim.Deliver && ev.Msg.Kind == KindCredit
+	switch {
+	case announced && (!back1 || c.Active()):
+		return fmt.Sprintf("announced termination with %s back, active: %t", c.returned, c.Active())
+	case settled && back1 && !c.Active() && !c.Said:
+		return "is passive with all its credit back and has not announced termination"
+	}
+	return ""
+}
+
+// toOf is where the first of msgs went, or nowhere.
+func toOf(msgs []sim.Envelope) sim.NodeID {
+	if len(msgs) == 0 {
+		return sim.None
+	}
+	return msgs[0].To
+}
+
+// whole says d is exactly 1: its numerator is 2 to its exponent.
+func whole(d *dyadic) bool {
+	var one big.Int
+	one.Lsh(big.NewInt(1), uint(d.exp))
+	return d.num.Cmp(&one) == 0
+}
+
+// units holds a process to the whole-unit scheme's rules. The root
+// starts with params.credit units and every other process with none; a
+// passive process other than the root holds none, and a restart loses
+// what was held. Each WORK takes a unit from its sender while it has
+// one, and goes without once it has none (which it counts); a WORK taken
+// gives its receiver its unit. A process other than the root returns
+// everything it holds, in one CREDIT to the root, when it goes passive,
+// and at no other step. The root adds what comes back, and announces
+// termination once a task's end or a CREDIT leaves it passive with
+// every unit back, and at no other step.
+var unitsRule = sim.Invariant{
+	Name:  UnitsName,
+	Help:  "the root starts with params.credit units; each WORK takes a unit from its sender while it has one; a passive process other than the root holds none, returning all it has in one CREDIT when it goes passive and at no other step; the root announces once it is passive with every unit back",
+	Check: check.ProcessRule(checkUnits),
+}
+
+func checkUnits(v sim.View, id sim.NodeID, ev sim.Event) string {
+	c := v.Node(id).(*IntegerCredit)
+	root := id == Root
+	works := check.SentKind(v, id, KindWork)
+	back := check.SentKind(v, id, KindCredit)
+	start := int64(0)
+	if root {
+		start = c.Total
+	}
+	switch {
+	case c.Units < 0 || ev.Kind == sim.Init && c.Units != start || ev.Kind == sim.Recover && c.Units != 0:
+		return fmt.Sprintf("holds %d units after its %s", c.Units, ev.Kind)
+	case !root && !c.Active() && c.Units != 0:
+		return fmt.Sprintf("is passive and holds %d units", c.Units)
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindWork && len(ev.Msg.Data) > 0 && c.Units < ev.Msg.Data[0]:
+		return fmt.Sprintf("took WORK with %d unit(s) and holds %d", ev.Msg.Data[0], c.Units)
+	}
+	without := 0
+	for i, e := range works {
+		if len(e.Data) != 1 || e.Data[0] < 0 || e.Data[0] > 1 || i > 0 && e.Data[0] > works[i-1].Data[0] {
+			return fmt.Sprintf("sent WORK with units %v, the %d. of %d this step", e.Data, i+1, len(works))
+		}
+		without += int(1 - e.Data[0])
+	}
+	if without > 0 && (c.Units != 0 || c.Without < without) {
+		return fmt.Sprintf("sent %d WORK without a unit, holds %d, and counts %d sent without", without, c.Units, c.Without)
+	}
+	passive := ev.Kind == sim.Timer && ev.Tag == TimerWork && v.DrawnBefore(id, RoleActive, 0, v.Steps()-1) && !c.Active()
+	switch {
+	case len(back) > 0 && (!passive || root || len(back) > 1 || back[0].To != Root || back[0].Value < 1):
+		return fmt.Sprintf("returned %d unit(s) to %s on a %s (went passive: %t)", back[0].Value, v.Name(back[0].To), ev.Kind, passive)
+	case !root:
+		return ""
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindCredit && c.Returned < ev.Msg.Value:
+		return fmt.Sprintf("took %d unit(s) back and has %d back in all", ev.Msg.Value, c.Returned)
+	}
+	all := c.Units+c.Returned == c.Total
+	settled := passive || ev.Kind == sim.Deliver && ev.Msg.Kind == KindCredit
+	switch {
+	case check.Marked(v, RoleAnnounce, 0) && (!all || c.Active()):
+		return fmt.Sprintf("announced termination with %d of %d units, active: %t", c.Units+c.Returned, c.Total, c.Active())
+	case settled && all && !c.Active() && !c.Said:
+		return "is passive with every unit back and has not announced termination"
 	}
 	return ""
 }

@@ -19,7 +19,7 @@ var CreditSpec = withTally(spec("credit-recovery", "Termination detection: credi
 	own(CreditParams{Params: defaults()}, func(p *CreditParams) *Params { return &p.Params }, func(p CreditParams) detector {
 		return &Credit{Base: Base{Work: Work{Params: p.Params}}, SeedParent: p.SeedParent}
 	}),
-	[]sim.Invariant{live, conserved}, creditPanel,
+	[]sim.Invariant{live, conserved, credits}, creditPanel,
 	[]sim.KnownLimit{
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "credit lost with a crashed process or a lost message never comes back, and a copied message makes more than 1, so the root never holds exactly 1 again"},
 		{Invariant: conservedName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "a crash or a lost message destroys credit, and a copied message makes it"},
@@ -81,7 +81,9 @@ func (c *Credit) Step(env *sim.Env, ev sim.Event) {
 		}
 	case sim.Recover:
 		c.Forget(env)
-		c.Holds = false // its credit is lost with its memory
+		// its credit is lost with its memory, the shares it kept too
+		// (they leave the books as if returned to nobody)
+		c.Holds, c.released, c.kept = false, c.kept, nil
 	}
 	step(c, env, ev)
 }
@@ -105,22 +107,22 @@ func (c *Credit) receiveWork(env *sim.Env, ev sim.Event, activated bool) string 
 		c.keep(exp)
 		return "; it already holds credit and, by seed 003's rule, gains this " + shareString(exp) + " too"
 	}
-	return "; it already holds credit, so it returns this " + shareString(exp) + c.giveBack(env, exp)
+	return "; it already holds credit, so it returns this " + shareString(exp) + c.giveBack(env, exp) + c.settle(env)
 }
 
 func (c *Credit) passive(env *sim.Env) string {
 	if !c.Holds {
 		return ""
 	}
-	c.Holds = false
 	held := c.heldString()
+	c.Holds = false
 	text := c.giveBack(env, c.Exp)
 	for _, e := range c.kept {
 		c.giveBack(env, e)
 		c.released = append(c.released, e)
 	}
 	c.kept = nil
-	return ", and returns its credit " + held + text
+	return ", and returns its credit " + held + text + c.settle(env)
 }
 
 // keep adds a share to the credit the process holds beyond its own (seed
@@ -134,7 +136,8 @@ func (c *Credit) keep(exp int) {
 // seed 003's rule to the parent.
 func (c *Credit) giveBack(env *sim.Env, exp int) string {
 	if env.Self() == Root {
-		return c.collect(env, exp)
+		c.collect(exp)
+		return ""
 	}
 	to := Root
 	if c.SeedParent {
@@ -147,10 +150,20 @@ func (c *Credit) giveBack(env *sim.Env, exp int) string {
 	return " to " + env.Name(to)
 }
 
-// collect is the root's rule for credit that comes back.
-func (c *Credit) collect(env *sim.Env, exp int) string {
+// collect adds a share that came back to the root's.
+func (c *Credit) collect(exp int) {
 	c.returned.addShare(exp, 1)
 	c.collected = append(c.collected, exp)
+}
+
+// settle is the root's test once credit has come back, judged when all
+// that came back at a step is in (a process that goes passive returns
+// what it kept too): with exactly 1 back, and passive, the computation
+// has terminated. It says nothing at another process.
+func (c *Credit) settle(env *sim.Env) string {
+	if env.Self() != Root {
+		return ""
+	}
 	text := fmt.Sprintf("; the root has %s of its credit back", c.returned)
 	if c.returned.isOne() && !c.Active() && !c.Said {
 		c.announce(env)
@@ -177,7 +190,8 @@ func (c *Credit) control(env *sim.Env, ev sim.Event) {
 		env.Explain("%s gets credit %s back from %s and, passive already, keeps it: by seed 003's rule a process returns credit when it goes idle, and it has; it holds %s", me, shareString(exp), env.Name(ev.From), c.heldString())
 		return
 	}
-	env.Explain("%s gets credit %s back from %s%s", env.Name(env.Self()), shareString(int(ev.Msg.Value)), env.Name(ev.From), c.collect(env, int(ev.Msg.Value)))
+	c.collect(int(ev.Msg.Value))
+	env.Explain("%s gets credit %s back from %s%s", env.Name(env.Self()), shareString(int(ev.Msg.Value)), env.Name(ev.From), c.settle(env))
 }
 
 // Inspect shows the process's credit.

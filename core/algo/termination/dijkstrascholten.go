@@ -21,7 +21,7 @@ var DSSpec = spec("dijkstra-scholten", "Termination detection: Dijkstra–Scholt
 	[]sim.KindSpec{{Name: KindAck, Role: sim.RoleControl, Tone: sim.Green, Glyph: sim.GlyphRing}},
 	[]sim.RoleSpec{{Name: RoleParent, Style: sim.StyleArrow, Tone: sim.Purple, Legend: "the process's parent in the spanning tree (while it is engaged)"}},
 	plain(func(p Params) detector { return &DS{Base: Base{Work: Work{Params: p}}, Parent: sim.None} }),
-	[]sim.Invariant{live}, dsPanel,
+	[]sim.Invariant{live, tree}, dsPanel,
 	[]sim.KnownLimit{
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "the tree waits for every acknowledgement: a crashed process or a lost WORK or ACK leaves a deficit that never reaches zero, and a copied message is acknowledged once too often"},
 		{Invariant: SafeName, Faults: []string{"crash", "duplicate"}, Why: "a crash forgets a process's tasks and its deficit, and a copied WORK is acknowledged twice, so the deficits stop counting what is really outstanding"},

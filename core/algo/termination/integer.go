@@ -25,7 +25,7 @@ var IntegerCreditSpec = withTally(spec("credit-integer", "Termination detection:
 	[]sim.KindSpec{{Name: KindCredit, Role: sim.RoleControl, Tone: sim.Gold, Glyph: sim.GlyphDiamond}},
 	nil,
 	newIntegerCredit,
-	[]sim.Invariant{live, unitsConserved}, integerPanel,
+	[]sim.Invariant{live, unitsConserved, unitsRule}, integerPanel,
 	[]sim.KnownLimit{
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "units lost with a crashed process or a lost message never come back, and a copied message makes more, so the root never holds them all again"},
 		{Invariant: unitsConservedName, Faults: []string{"crash", "drop", "duplicate", "cut", "partition"}, Why: "a crash or a lost message destroys units, and a copied message makes them"},

@@ -28,7 +28,7 @@ var PollSpec = func() *sim.Spec {
 		nil,
 		own(pollParams{Params: defaults()}, func(p *pollParams) *Params { return &p.Params },
 			func(p pollParams) detector { return &Poll{Base: Base{Work: Work{Params: p.Params}}, Count: p.Count} }),
-		nil, pollPanel,
+		[]sim.Invariant{poll}, pollPanel,
 		[]sim.KnownLimit{{Invariant: SafeName, Always: true, Why: "answers given at different times make an inconsistent cut: asking who is idle misses the WORK in flight, and counting can be fooled by a WORK received before its sender answered: that is the lesson"}})
 	s.Learner.Switches = []sim.Switch{{Param: "count", Label: "count WORK sent and received",
 		Help: "every answer also says how many WORK the process has sent and received, and the root announces termination only when the totals agree; the answers still come at different times"}}

@@ -60,3 +60,25 @@ func TestTheRulesChecksNameAProcessThatBreaksThem(t *testing.T) {
 	})
 	assert.Len(t, broke, 5)
 }
+
+// By seed 003's rule a process keeps the credit that comes back to it;
+// what it kept is lost with its memory in a crash, and the root judges
+// its credit once all it held at a step is in: a copied WORK once let
+// it announce with 1 back and then, at the same step, hold 9/8.
+func TestKeptCreditIsLostInACrashAndJudgedWhole(t *testing.T) {
+	for name, doc := range map[string]string{
+		"crash": `{"algorithm": "credit-recovery", "n": 4, "seed": 13828901158517160855, "network": {"fifo": true, "delay": [2, 5]}, "params": {"seed_parent": true},
+			"script": [{"at": 6, "node": "1", "target": "4", "fault": "cut"}, {"at": 7, "fault": "duplicate", "msg": 3}, {"at": 19, "node": "3", "fault": "crash"}, {"at": 27, "node": "3", "fault": "recover"}, {"at": 32, "fault": "heal"}],
+			"until": {"quiescent": true}}`,
+		"copy": `{"algorithm": "credit-recovery", "n": 2, "seed": 17382246244356204001, "network": {"fifo": true, "delay": [2, 12]}, "params": {"seed_parent": true},
+			"script": [{"at": 5, "fault": "duplicate", "msg": 2}, {"at": 7, "node": "1", "fault": "pause", "for": 44}, {"at": 14, "node": "1", "fault": "skew", "by": 35}, {"at": 39, "node": "2", "fault": "pause", "for": 2}],
+			"until": {"quiescent": true}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := algotest.Run(t, doc)
+			algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+				algotest.Holds(t, termination.CreditSpec, v, k, termination.CreditName)
+			})
+		})
+	}
+}
