@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"spacetime/core/algo/snapshot"
 	"spacetime/core/check"
 	"spacetime/core/sim"
 )
@@ -493,6 +494,210 @@ func checkUnits(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return fmt.Sprintf("announced termination with %d of %d units, active: %t", c.Units+c.Returned, c.Total, c.Active())
 	case settled && all && !c.Active() && !c.Said:
 		return "is passive with every unit back and has not announced termination"
+	}
+	return ""
+}
+
+// SnapsName names the snapshot detector's rules check.
+const SnapsName = "a process records its state and every channel into it by the marker rule and reports its part once; the root adds the parts up and announces on a snapshot that records nothing active"
+
+// snaps holds a process to the snapshot detector's rules. A process that
+// records snapshot k (the root at its timer, passive, with no snapshot
+// under way and none announced; any other at its first marker of k)
+// records its state as it is, draws it, and sends a marker of k to every
+// other process, at that step only. A marker it takes finds its
+// snapshot recorded and drawn, and closes its channel; a WORK it takes
+// on a channel of a snapshot recorded and not yet closed is recorded
+// there, and drawn so, and on no other. A part is done exactly when it is
+// recorded with every channel closed; when a step (recording, or a
+// marker not copied) makes it so, a process other than the root reports
+// its state and channels to the root, and the root adds its own; no other
+// step sends a REPORT. The root's result of a snapshot is the sum of the
+// parts in, complete once all are; on completing it the root announces
+// if it records every process passive and every channel empty, and
+// otherwise, if passive, takes another three ticks later. The root asks
+// for a snapshot a tick after a task's end leaves it passive, unless one
+// is under way or termination is announced; its timer is armed exactly
+// while it says so.
+var snaps = sim.Invariant{
+	Name:  SnapsName,
+	Help:  "recording snapshot k (the root on its timer, another at its first marker) draws the state and sends a marker of k to every other process; a WORK on a channel still recorded is recorded; a part done (recorded, every channel closed) is reported once; the root sums the parts and announces on a complete snapshot with nothing active and nothing in the channels, or takes another",
+	Check: check.ProcessRule(checkSnaps),
+}
+
+func checkSnaps(v sim.View, id sim.NodeID, ev sim.Event) string {
+	s := v.Node(id).(*Snap)
+	recorded, detail := checkRecords(v, id, ev, s)
+	if detail != "" {
+		return detail
+	}
+	// the rounds this step touched: the one recorded, the marker's
+	marker := 0
+	if ev.Kind == sim.Deliver && ev.Msg.Kind == KindMarker && ev.Msg.Value >= 1 {
+		marker = int(ev.Msg.Value)
+	}
+	for _, k := range [...]int{recorded, marker} {
+		if k < 1 || k > len(s.Rounds) {
+			continue
+		}
+		if r := &s.Rounds[k-1]; r.Done != snapshot.Done(&r.Part, id) {
+			return fmt.Sprintf("has its part of snapshot %d done: %t, recorded: %t, with channels closed %v", k, r.Done, r.Recorded, r.Closed)
+		}
+	}
+	// a marker that is no copy of one taken closes a channel: if the
+	// part is done now, this step finished it
+	reports := check.SentKind(v, id, KindReport)
+	if id != Root && marker >= 1 && marker <= len(s.Rounds) && s.Rounds[marker-1].Done && check.CopyDelivered(v, id, ev.MsgID) < 0 {
+		r := &s.Rounds[marker-1]
+		if len(reports) != 1 || reports[0].To != Root || reports[0].Value != int64(marker) || len(reports[0].Data) != 2 || reports[0].Data[0] != activeOf(r.Active) || reports[0].Data[1] != int64(r.InChannel) {
+			return fmt.Sprintf("finished its part of snapshot %d (active: %t, %d WORK in its channels) and sent %d REPORT(s): %v", marker, r.Active, r.InChannel, len(reports), reportData(reports))
+		}
+	} else if len(reports) > 0 {
+		return fmt.Sprintf("sent a REPORT of snapshot %d on a %s, not finishing its part", reports[0].Value, ev.Kind)
+	}
+	if id != Root {
+		return ""
+	}
+	return checkRootSnaps(v, ev, s)
+}
+
+// activeOf is a recorded state as a REPORT says it.
+func activeOf(active bool) int64 {
+	if active {
+		return 1
+	}
+	return 0
+}
+
+// reportData is what REPORTs said, for a check's detail.
+func reportData(reports []sim.Envelope) [][]int64 {
+	var out [][]int64
+	for _, e := range reports {
+		out = append(out, e.Data)
+	}
+	return out
+}
+
+// checkRecords holds a process to recording by the marker rule, and
+// says which snapshot it recorded at this step (0: none).
+func checkRecords(v sim.View, id sim.NodeID, ev sim.Event, s *Snap) (int, string) {
+	detail := checkRecorded(v, id, ev, s)
+	for _, a := range v.LastAnnotations() {
+		if a.Role == RoleRecorded {
+			return a.Group, detail
+		}
+	}
+	return 0, detail
+}
+
+// checkRecorded is checkRecords' judgement.
+func checkRecorded(v sim.View, id sim.NodeID, ev sim.Event, s *Snap) string {
+	now := v.Steps() - 1
+	markers := check.SentKind(v, id, KindMarker)
+	recorded := 0
+	for _, a := range v.LastAnnotations() {
+		if a.Role == RoleRecorded {
+			recorded = a.Group
+		}
+	}
+	switch {
+	case recorded > 0:
+		if recorded > len(s.Rounds) || !s.Rounds[recorded-1].Recorded || s.Rounds[recorded-1].Active != s.Active() || !check.ToEveryOther(markers, id, v.N()) {
+			return fmt.Sprintf("drew its state recorded for snapshot %d of %d, and sent %d marker(s)", recorded, len(s.Rounds), len(markers))
+		}
+		for _, e := range markers {
+			if e.Value != int64(recorded) {
+				return fmt.Sprintf("recorded snapshot %d and sent a marker of snapshot %d", recorded, e.Value)
+			}
+		}
+		if v.AnnotationStep(id, RoleRecorded, recorded) != now {
+			return fmt.Sprintf("recorded snapshot %d a second time", recorded)
+		}
+	case len(markers) > 0:
+		return fmt.Sprintf("sent a marker of snapshot %d without recording it", markers[0].Value)
+	}
+	switch {
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindMarker && ev.Msg.Value >= 1:
+		k := int(ev.Msg.Value)
+		first := v.AnnotationStep(id, RoleRecorded, k)
+		if k > len(s.Rounds) || !s.Rounds[k-1].Recorded || !s.Rounds[k-1].Closed[ev.From] || first < 0 || recorded > 0 && recorded != k {
+			return fmt.Sprintf("took %s's marker of snapshot %d, and has recorded it: %t (drawn at step %d), its channel closed", v.Name(ev.From), k, k <= len(s.Rounds) && s.Rounds[k-1].Recorded, first)
+		}
+	case recorded > 0 && !(ev.Kind == sim.Timer && ev.Tag == TimerSnapshot && id == Root):
+		return fmt.Sprintf("recorded snapshot %d on a %s, neither its first marker nor the root's timer", recorded, ev.Kind)
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindWork:
+		for k := range s.Rounds {
+			r := &s.Rounds[k]
+			haloed := false
+			for _, a := range v.LastAnnotations() {
+				haloed = haloed || a.Role == RoleInChannel && a.Group == k+1 && a.Msg == ev.MsgID
+			}
+			// recorded before this WORK and the channel still open
+			if open := r.Recorded && !r.Closed[ev.From]; haloed != open || open && r.InChannel < 1 {
+				return fmt.Sprintf("took WORK from %s while recording that channel for snapshot %d: %t, drew it recorded: %t, and counts %d recorded", v.Name(ev.From), k+1, open, haloed, r.InChannel)
+			}
+		}
+	}
+	return ""
+}
+
+// checkRootSnaps holds the root to starting snapshots and reading them.
+func checkRootSnaps(v sim.View, ev sim.Event, s *Snap) string {
+	due, armed := v.Timer(Root, TimerSnapshot)
+	if s.Scheduled != armed {
+		return fmt.Sprintf("says its snapshot timer is armed: %t, and it is: %t", s.Scheduled, armed)
+	}
+	saidBefore := s.Said && !check.Marked(v, RoleAnnounce, 0)
+	last := len(s.Results) - 1
+	underWay := last >= 0 && !s.Results[last].Complete
+	if len(s.Results) != len(s.Rounds) {
+		return fmt.Sprintf("has %d results of %d snapshots recorded", len(s.Results), len(s.Rounds))
+	}
+	switch {
+	case ev.Kind == sim.Timer && ev.Tag == TimerSnapshot:
+		// it takes one only passive, not announced, with none under
+		// way before, the next by number, with no part in yet
+		started := last >= 0 && v.AnnotationStep(Root, RoleRecorded, len(s.Rounds)) == v.Steps()-1
+		before := last
+		if started {
+			before--
+		}
+		should := !s.Active() && !saidBefore && (before < 0 || s.Results[before].Complete)
+		if started != should || started && (s.Results[last].Round != len(s.Rounds) || s.Results[last].Reports != 0) {
+			return fmt.Sprintf("took snapshot %d at its timer: %t, active: %t, the one before complete: %t", len(s.Rounds), started, s.Active(), before < 0 || s.Results[before].Complete)
+		}
+	case ev.Kind == sim.Timer && ev.Tag == TimerWork && !s.Active() && !saidBefore && !underWay && (!armed || due != v.Now()+1):
+		return fmt.Sprintf("went passive and takes its next snapshot at %d (armed: %t), not a tick later", due, armed)
+	}
+	if last < 0 {
+		return ""
+	}
+	r := &s.Results[last]
+	active, inChannel, reports := 0, 0, 0
+	for p, in := range r.From {
+		if in {
+			part := &v.Node(sim.NodeID(p)).(*Snap).Rounds[r.Round-1]
+			reports++
+			active += int(activeOf(part.Active))
+			inChannel += part.InChannel
+		}
+	}
+	switch {
+	case r.Reports != reports || r.Active != active || r.InChannel != inChannel:
+		return fmt.Sprintf("adds up snapshot %d as %d parts, %d active, %d WORK in channels; its parts say %d, %d, %d", r.Round, r.Reports, r.Active, r.InChannel, reports, active, inChannel)
+	case r.Complete != (reports == v.N()):
+		return fmt.Sprintf("has %d of %d parts of snapshot %d, complete: %t", reports, v.N(), r.Round, r.Complete)
+	}
+	clear := r.Complete && r.Active == 0 && r.InChannel == 0
+	completed := r.Complete && (ev.Kind == sim.Deliver && ev.Msg.Kind == KindReport && ev.Msg.Value == int64(r.Round) && check.CopyDelivered(v, Root, ev.MsgID) < 0 ||
+		ev.Kind == sim.Deliver && ev.Msg.Kind == KindMarker && ev.Msg.Value == int64(r.Round) && check.CopyDelivered(v, Root, ev.MsgID) < 0)
+	switch {
+	case check.Marked(v, RoleAnnounce, 0) && !clear:
+		return fmt.Sprintf("announced termination on snapshot %d, complete: %t, %d active, %d WORK in channels", r.Round, r.Complete, r.Active, r.InChannel)
+	case completed && clear && !s.Said:
+		return fmt.Sprintf("completed snapshot %d with nothing active and nothing in the channels, and did not announce", r.Round)
+	case completed && !clear && !s.Active() && !saidBefore && (!armed || due != v.Now()+3):
+		return fmt.Sprintf("completed snapshot %d, not terminated, and takes the next at %d (armed: %t), not three ticks later", r.Round, due, armed)
 	}
 	return ""
 }

@@ -82,3 +82,80 @@ func TestKeptCreditIsLostInACrashAndJudgedWhole(t *testing.T) {
 		})
 	}
 }
+
+// Each detector's rules check holds on its lesson and names a process
+// whose state breaks a rule at a step.
+func TestTheDetectorsChecksNameAProcessThatBreaksThem(t *testing.T) {
+	isWork := func(ev sim.Event) bool { return ev.Kind == sim.Deliver && ev.Msg.Kind == termination.KindWork }
+	for _, c := range []struct {
+		lesson, check, want string
+		spec              *sim.Spec
+		// breaks breaks the process's state after a step, if it is one
+		// to break, and returns how to mend it
+		breaks func(v sim.View, id sim.NodeID, ev sim.Event) func()
+	}{
+		{"termination-ds", termination.TreeName, "outside the tree", termination.DSSpec, func(v sim.View, id sim.NodeID, ev sim.Event) func() {
+			d := v.Node(id).(*termination.DS)
+			if !isWork(ev) || !d.Engaged || len(check.SentKind(v, id, termination.KindAck)) > 0 {
+				return nil
+			}
+			p := d.Parent
+			d.Parent = (p + 1) % sim.NodeID(v.N())
+			if d.Parent == id {
+				d.Parent = (d.Parent + 1) % sim.NodeID(v.N())
+			}
+			return func() { d.Parent = p }
+		}},
+		{"termination-in-flight", termination.PollName, "answered", termination.PollSpec, func(v sim.View, id sim.NodeID, ev sim.Event) func() {
+			q := v.Node(id).(*termination.Poll)
+			if ev.Kind != sim.Deliver || ev.Msg.Kind != termination.KindProbe {
+				return nil
+			}
+			q.Busy = !q.Busy
+			return func() { q.Busy = !q.Busy }
+		}},
+		{"termination-credit", termination.CreditName, "while passive", termination.CreditSpec, func(v sim.View, id sim.NodeID, ev sim.Event) func() {
+			c := v.Node(id).(*termination.Credit)
+			if !isWork(ev) || len(check.SentKind(v, id, termination.KindCredit)) > 0 || c.Parent != ev.From {
+				return nil
+			}
+			c.Exp++
+			return func() { c.Exp-- }
+		}},
+		{"termination-credit-integer", termination.UnitsName, "holds", termination.IntegerCreditSpec, func(v sim.View, id sim.NodeID, ev sim.Event) func() {
+			c := v.Node(id).(*termination.IntegerCredit)
+			if !isWork(ev) || len(ev.Msg.Data) == 0 || ev.Msg.Data[0] != 1 {
+				return nil
+			}
+			u := c.Units
+			c.Units = 0
+			return func() { c.Units = u }
+		}},
+		{"termination-snapshot", termination.SnapsName, "adds up snapshot", termination.SnapshotSpec, func(v sim.View, id sim.NodeID, ev sim.Event) func() {
+			s := v.Node(id).(*termination.Snap)
+			if id != termination.Root || ev.Kind != sim.Deliver || ev.Msg.Kind != termination.KindReport || len(s.Results) == 0 {
+				return nil
+			}
+			r := &s.Results[len(s.Results)-1]
+			r.InChannel++
+			return func() { r.InChannel-- }
+		}},
+	} {
+		t.Run(c.lesson, func(t *testing.T) {
+			_, r := scenariotest.Run(t, c.lesson)
+			broke := false
+			algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+				algotest.Holds(t, c.spec, v, k, c.check)
+				if broke {
+					return
+				}
+				if mend := c.breaks(v, id, ev); mend != nil {
+					assert.Contains(t, algotest.Check(t, c.spec, v, c.check).Detail, c.want, "step %d", k)
+					mend()
+					broke = true
+				}
+			})
+			assert.True(t, broke, "no step to break")
+		})
+	}
+}

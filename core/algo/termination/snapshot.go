@@ -34,7 +34,7 @@ var SnapshotSpec = spec("snapshot-termination", "Termination detection: snapshot
 		{Name: RoleInChannel, Style: sim.StyleHalo, Tone: sim.Teal, Legend: "WORK recorded in a channel", Of: RoleRecorded},
 	},
 	plain(func(p Params) detector { return &Snap{Base: Base{Work: Work{Params: p}}} }),
-	[]sim.Invariant{live}, snapshotPanel,
+	[]sim.Invariant{live, snaps}, snapshotPanel,
 	[]sim.KnownLimit{
 		{Invariant: SafeName, Faults: []string{"fifo", "crash"}, Why: "without FIFO a WORK sent before its sender recorded can arrive after the marker and be recorded nowhere, and a crash forgets the tasks a recorded state had"},
 		{Invariant: LiveName, Faults: []string{"crash", "drop", "cut", "partition"}, Why: "a snapshot waits for a marker on every channel and a report from every process: a crashed process or a lost one stops it for good"},
