@@ -348,8 +348,8 @@ const (
 
 // credits holds a process to credit recovery's rules. A process holds
 // credit exactly while it is active (by seed 003's rule a passive one
-// may keep what comes back), and the root alone starts with it, all of
-// it. Each WORK it sends carries half of what it held: the shares of one
+// may keep what comes back), keeps shares beyond its own only while it
+// holds one, and the root alone starts with credit, all of it. Each WORK it sends carries half of what it held: the shares of one
 // step's WORK halve one after the other, and it keeps the last. A WORK
 // that reaches a passive process gives it its share, under the sender;
 // one that reaches an active process is returned at once, to the root
@@ -371,8 +371,8 @@ func checkCredit(v sim.View, id sim.NodeID, ev sim.Event) string {
 	works := check.SentKind(v, id, KindWork)
 	back := check.SentKind(v, id, KindCredit)
 	switch {
-	case c.Active() && !c.Holds || !c.SeedParent && !c.Active() && c.Holds:
-		return fmt.Sprintf("is active: %t, and holds credit: %t", c.Active(), c.Holds)
+	case c.Active() && !c.Holds || !c.SeedParent && !c.Active() && c.Holds || !c.Holds && len(c.kept) > 0:
+		return fmt.Sprintf("is active: %t, holds credit: %t, and keeps %d share(s) more", c.Active(), c.Holds, len(c.kept))
 	case ev.Kind == sim.Init && root && (c.Exp != 0 || c.returned == nil || c.returned.num.Sign() != 0):
 		return fmt.Sprintf("is the root and starts with credit 2^-%d and some back already", c.Exp)
 	case ev.Kind == sim.Recover && (c.Holds || len(c.kept) > 0):

@@ -89,7 +89,7 @@ func TestTheDetectorsChecksNameAProcessThatBreaksThem(t *testing.T) {
 	isWork := func(ev sim.Event) bool { return ev.Kind == sim.Deliver && ev.Msg.Kind == termination.KindWork }
 	for _, c := range []struct {
 		lesson, check, want string
-		spec              *sim.Spec
+		spec                *sim.Spec
 		// breaks breaks the process's state after a step, if it is one
 		// to break, and returns how to mend it
 		breaks func(v sim.View, id sim.NodeID, ev sim.Event) func()
