@@ -518,7 +518,8 @@ const SnapsName = "a process records its state and every channel into it by the 
 // otherwise, if passive, takes another three ticks later. The root asks
 // for a snapshot a tick after a task's end leaves it passive, unless one
 // is under way or termination is announced; its timer is armed exactly
-// while it says so.
+// while it says so, and never while a snapshot is under way or after it
+// announced.
 var snaps = sim.Invariant{
 	Name:  SnapsName,
 	Help:  "recording snapshot k (the root on its timer, another at its first marker) draws the state and sends a marker of k to every other process; a WORK on a channel still recorded is recorded; a part done (recorded, every channel closed) is reported once; the root sums the parts and announces on a complete snapshot with nothing active and nothing in the channels, or takes another",
@@ -650,6 +651,9 @@ func checkRootSnaps(v sim.View, ev sim.Event, s *Snap) string {
 	saidBefore := s.Said && !check.Marked(v, RoleAnnounce, 0)
 	last := len(s.Results) - 1
 	underWay := last >= 0 && !s.Results[last].Complete
+	if armed && (underWay || s.Said) {
+		return fmt.Sprintf("has its snapshot timer armed with snapshot %d under way: %t, termination announced: %t", len(s.Results), underWay, s.Said)
+	}
 	if len(s.Results) != len(s.Rounds) {
 		return fmt.Sprintf("has %d results of %d snapshots recorded", len(s.Results), len(s.Rounds))
 	}
