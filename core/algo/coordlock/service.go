@@ -71,6 +71,12 @@ func (p *Process) stepService(env *sim.Env, ev sim.Event) {
 			s.Sessions[i].Expiry = env.Now() + p.Config.Session
 			env.SetTimer(timerExpire+strconv.FormatInt(s.Sessions[i].ID, 10), p.Config.Session)
 		}
+		// the crash ended the holder's interval; the lowest entry still holds
+		if len(s.Entries) > 0 {
+			var o outcome
+			p.showHolder(env, &o)
+			env.Annotate(o.notes...)
+		}
 		env.Explain("%s recovers with its entries and sessions (a real service keeps them replicated), and gives every open session %s afresh", me, sim.Ticks(p.Config.Session))
 	case sim.Workload, sim.Command:
 		env.Explain("%s serves the lock; it does no work of its own", me)

@@ -1,0 +1,281 @@
+package coordlock
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"spacetime/core/algo/fencing"
+	"spacetime/core/check"
+	"spacetime/core/sim"
+)
+
+// The service's rules checks hold each step to the recipe, restated from
+// it rather than by calling the code they judge (the mutation campaign
+// leaves this file alone). They read the service's state after its step
+// and the answers it sent.
+
+// The service's rules checks' names.
+const (
+	EntriesName = "the service keeps its entries in revision order, each in its client's open session, with every watch on an entry that is there"
+	AnswersName = "the service answers each request by the recipe: a new entry and the one below it to watch, a check, a keepalive, or that the session has expired"
+)
+
+// entries holds every service process's state (the single service's, or
+// each replica's as it applies the log) to the recipe's shape: entries
+// by rising revision, none above the revision, each owned by an open
+// session of its client and made by a CREATE the service has seen;
+// sessions each numbered once, up to the latest opened, expiring within
+// a session's time; every watch on an entry that is there, once. The single service also draws the lowest
+// entry's client as the holder and no other, and times every open
+// session to its expiry.
+var entries = sim.Invariant{
+	Name:  EntriesName,
+	Help:  "entries rise by revision, each in its client's open session; sessions expire within params.session; every watch is on an entry that is there; the single service draws the lowest entry's client as the holder and times each session to its expiry",
+	Check: check.ProcessRule(checkEntries),
+}
+
+func checkEntries(v sim.View, id sim.NodeID, ev sim.Event) string {
+	p := process(v, id)
+	if p.Part != fencing.PartService {
+		return ""
+	}
+	s := &p.Service
+	for i, e := range s.Entries {
+		k := slices.IndexFunc(s.Sessions, func(ss Session) bool { return ss.ID == e.Session })
+		switch {
+		case i > 0 && e.Rev <= s.Entries[i-1].Rev || e.Rev > s.Revision || e.Rev < 1:
+			return fmt.Sprintf("holds entry %d at place %d of revision %d: %v", e.Rev, i+1, s.Revision, revs(s.Entries))
+		case k < 0 || s.Sessions[k].Client != e.Client:
+			return fmt.Sprintf("holds %s's entry %d in session %d, which is not an open session of %s", v.Name(e.Client), e.Rev, e.Session, v.Name(e.Client))
+		case e.Asked < 1 || e.Asked > s.Seen[e.Client]:
+			return fmt.Sprintf("holds %s's entry %d from CREATE #%d, having seen its CREATEs up to #%d", v.Name(e.Client), e.Rev, e.Asked, s.Seen[e.Client])
+		}
+	}
+	for i, ss := range s.Sessions {
+		switch {
+		case ss.ID < 1 || ss.ID > s.LastSession || slices.ContainsFunc(s.Sessions[:i], func(o Session) bool { return o.ID == ss.ID }):
+			return fmt.Sprintf("has session %d open twice or beyond the latest opened, %d", ss.ID, s.LastSession)
+		case ss.Expiry > v.Now()+p.Config.Session:
+			return fmt.Sprintf("keeps %s's session %d until %d, more than %s from now", v.Name(ss.Client), ss.ID, ss.Expiry, sim.Ticks(p.Config.Session))
+		}
+	}
+	for i, w := range s.Watches {
+		at := slices.IndexFunc(s.Entries, func(e Entry) bool { return e.Rev == w.On })
+		if at < 0 || slices.Contains(s.Watches[:i], w) {
+			return fmt.Sprintf("has %s watching entry %d, which is not there or is watched so twice: entries %v", v.Name(w.By), w.On, revs(s.Entries))
+		}
+	}
+	if p.Config.Replicas > 1 {
+		return ""
+	}
+	for c := range v.N() {
+		client := sim.NodeID(c)
+		holds := len(s.Entries) > 0 && s.Entries[0].Client == client
+		if fencing.PartIn(client, 1) == fencing.PartClient && v.Drawn(id, RoleHolder, c) != holds {
+			return fmt.Sprintf("draws %s holding the lock: %t, with entries %v", v.Name(client), !holds, revs(s.Entries))
+		}
+	}
+	for _, ss := range s.Sessions {
+		if due, armed := v.Timer(id, timerExpire+strconv.FormatInt(ss.ID, 10)); !armed || due != ss.Expiry {
+			return fmt.Sprintf("times %s's session %d to %d (armed: %t), and keeps it until %d", v.Name(ss.Client), ss.ID, due, armed, ss.Expiry)
+		}
+	}
+	return ""
+}
+
+// revs are the entries' revisions, for a check's detail.
+func revs(es []Entry) []int64 {
+	out := make([]int64, len(es))
+	for i, e := range es {
+		out[i] = e.Rev
+	}
+	return out
+}
+
+// answers holds the single service to answering each request by the
+// recipe. A request in a session that is not the sender's open one is
+// answered EXPIRED; one in its open session renews it for a session's
+// time. A CREATE that is no copy of one taken makes the sender's newest
+// entry, last, with the next revision, and is answered CREATED with the
+// entry, its CREATE's number, its session, when it was asked, and the
+// entry to watch: none when it is the lowest, else the one just below it
+// (the holder's, in the herd), which it then watches. A CHECK of an entry
+// there is answered CHECKED likewise; a KEEPALIVE is answered KEPT. A
+// DELETE leaves no entry of its number owned by its sender. A session's
+// timer at its expiry ends it and its entries. Whoever watched an entry
+// that goes is told DELETED, and watches it no more; the service sends
+// nothing else.
+var answers = sim.Invariant{
+	Name:  AnswersName,
+	Help:  "a request outside the sender's open session is answered EXPIRED and one in it renews it; a new CREATE makes the newest entry and is answered with it and the entry to watch; a CHECK of an entry there is answered likewise, a KEEPALIVE with KEPT; a DELETE removes its entry; an expiry ends its session and entries; each watcher of an entry gone is told DELETED",
+	Check: check.ProcessRule(checkAnswers),
+}
+
+func checkAnswers(v sim.View, id sim.NodeID, ev sim.Event) string {
+	p := process(v, id)
+	if p.Part != fencing.PartService || p.Config.Replicas > 1 {
+		return ""
+	}
+	s := &p.Service
+	sent := map[string][]sim.Envelope{}
+	for e := range check.SentThisStep(v, id) {
+		sent[e.Kind] = append(sent[e.Kind], e)
+	}
+	if detail := checkDeleted(v, s, sent[KindDeleted]); detail != "" {
+		return detail
+	}
+	request := ""
+	if ev.Kind == sim.Deliver {
+		request = ev.Msg.Kind
+	}
+	for kind, want := range map[string]string{KindCreated: KindCreate, KindChecked: KindCheck, KindKept: KindKeepalive} {
+		if len(sent[kind]) > 0 && request != want || len(sent[kind]) > 1 {
+			return fmt.Sprintf("sent %d %s on a %s %s", len(sent[kind]), kind, ev.Kind, request)
+		}
+	}
+	switch {
+	case ev.Kind == sim.Timer:
+		tag, ok := strings.CutPrefix(ev.Tag, timerExpire)
+		session, err := strconv.ParseInt(tag, 10, 64)
+		if k := s.session(session); ok && err == nil && (k >= 0 && s.Sessions[k].Expiry <= v.Now() || slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Session == session })) {
+			return fmt.Sprintf("kept session %d or its entries at its expiry", session)
+		}
+		return ""
+	case request == KindCreate || request == KindCheck || request == KindKeepalive || request == KindDelete:
+	default:
+		if len(sent[KindExpired]) > 0 {
+			return fmt.Sprintf("answered EXPIRED on a %s", ev.Kind)
+		}
+		return ""
+	}
+	m, from := ev.Msg, ev.From
+	session := at(m.Data, 0)
+	if request == KindKeepalive {
+		session = m.Value
+	}
+	k := s.session(session)
+	open := k >= 0 && s.Sessions[k].Client == from
+	expired := sent[KindExpired]
+	copied := check.CopyDelivered(v, id, ev.MsgID) >= 0
+	// an answer sent on a cut link, or to a process down, is lost as it
+	// goes, unseen
+	heard := v.LinkUp(id, from) && v.Health(from) != sim.Crashed
+	switch {
+	case request == KindDelete:
+		if len(expired) > 0 || slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Rev == m.Value && e.Client == from }) {
+			return fmt.Sprintf("took %s's DELETE of entry %d, still holds it or answered EXPIRED", v.Name(from), m.Value)
+		}
+		if open && s.Sessions[k].Expiry != v.Now()+p.Config.Session {
+			return fmt.Sprintf("took %s's DELETE in its open session %d and keeps it until %d, not %s on", v.Name(from), session, s.Sessions[k].Expiry, sim.Ticks(p.Config.Session))
+		}
+		return ""
+	case request == KindCreate && session == 0 && !copied && m.Value == s.Seen[from]:
+		// a new session: the newest, the client's, open for its time
+		last := len(s.Sessions) - 1
+		if last < 0 || s.Sessions[last].ID != s.LastSession || s.Sessions[last].Client != from {
+			return fmt.Sprintf("took %s's CREATE without a session and opened none for it", v.Name(from))
+		}
+		session, k, open = s.LastSession, last, true
+	case request == KindCreate && (copied || m.Value < s.Seen[from]):
+		// a copy of one taken, or one overtaken by a later CREATE
+		if len(sent) > 0 {
+			return fmt.Sprintf("answered a copy of %s's CREATE #%d, or one overtaken by #%d", v.Name(from), m.Value, s.Seen[from])
+		}
+		return ""
+	}
+	switch {
+	case !open:
+		if heard && (len(expired) != 1 || expired[0].To != from || expired[0].Value != session) || len(sent) > 1 {
+			return fmt.Sprintf("took %s's %s in session %d, not its open one, and sent %d EXPIRED", v.Name(from), request, session, len(expired))
+		}
+		return ""
+	case len(expired) > 0:
+		return fmt.Sprintf("answered EXPIRED to %s's %s in its open session %d", v.Name(from), request, session)
+	case s.Sessions[k].Expiry != v.Now()+p.Config.Session:
+		return fmt.Sprintf("took %s's %s in its open session %d and keeps it until %d, not %s on", v.Name(from), request, session, s.Sessions[k].Expiry, sim.Ticks(p.Config.Session))
+	}
+	switch request {
+	case KindKeepalive:
+		if r := sent[KindKept]; heard && len(r) != 1 || len(r) == 1 && (r[0].To != from || r[0].Value != session || len(r[0].Data) != 1 || r[0].Data[0] != at(m.Data, 0)) {
+			return fmt.Sprintf("answered %s's KEEPALIVE of session %d with %d KEPT", v.Name(from), session, len(r))
+		}
+	case KindCheck:
+		i := s.entry(m.Value)
+		r := sent[KindChecked]
+		if i < 0 {
+			if len(r) > 0 {
+				return fmt.Sprintf("answered %s's CHECK of entry %d, which is gone", v.Name(from), m.Value)
+			}
+			return ""
+		}
+		if heard && len(r) != 1 || len(r) == 1 && (r[0].To != from || r[0].Value != m.Value || len(r[0].Data) != 3 || r[0].Data[0] != session || r[0].Data[1] != at(m.Data, 1)) {
+			return fmt.Sprintf("answered %s's CHECK of entry %d with %d CHECKED: %v", v.Name(from), m.Value, len(r), dataOf(r))
+		}
+		if len(r) == 0 {
+			return ""
+		}
+		return checkWatch(v, p, i, r[0].Data[2])
+	case KindCreate:
+		i := len(s.Entries) - 1
+		r := sent[KindCreated]
+		if i < 0 || s.Entries[i].Client != from || s.Entries[i].Asked != m.Value || s.Entries[i].Rev != s.Revision || s.Entries[i].Session != session || s.Seen[from] != m.Value {
+			return fmt.Sprintf("took %s's CREATE #%d in session %d and made no newest entry of it: %v", v.Name(from), m.Value, session, revs(s.Entries))
+		}
+		e := s.Entries[i]
+		if heard && len(r) != 1 || len(r) == 1 && (r[0].To != from || r[0].Value != e.Rev || len(r[0].Data) != 4 || r[0].Data[0] != e.Asked || r[0].Data[1] != session || r[0].Data[2] != at(m.Data, 1)) {
+			return fmt.Sprintf("made %s's entry %d and answered %d CREATED: %v", v.Name(from), e.Rev, len(r), dataOf(r))
+		}
+		if len(r) == 0 {
+			return checkWatch(v, p, i, -1)
+		}
+		return checkWatch(v, p, i, r[0].Data[3])
+	}
+	return ""
+}
+
+// checkWatch holds an answer about entry i to the entry its client must
+// watch: none for the lowest, else the one just below it (the holder's,
+// in the herd), watched now (watch -1: the answer was lost on a cut
+// link, and only the watch is read).
+func checkWatch(v sim.View, p *Process, i int, watch int64) string {
+	s := &p.Service
+	e := s.Entries[i]
+	want := int64(0)
+	if i > 0 {
+		want = s.Entries[i-1].Rev
+		if p.Config.Herd {
+			want = s.Entries[0].Rev
+		}
+	}
+	if watch >= 0 && watch != want || want != 0 && !slices.Contains(s.Watches, Watch{On: want, By: e.Client}) {
+		return fmt.Sprintf("told %s to watch entry %d for its entry %d, not %d (entries %v)", v.Name(e.Client), watch, e.Rev, want, revs(s.Entries))
+	}
+	return ""
+}
+
+// checkDeleted holds the service to telling only of entries gone, whose
+// watchers are told once.
+func checkDeleted(v sim.View, s *ServiceState, deleted []sim.Envelope) string {
+	for i, d := range deleted {
+		switch {
+		case s.entry(d.Value) >= 0:
+			return fmt.Sprintf("told %s that entry %d is gone, and holds it", v.Name(d.To), d.Value)
+		case slices.Contains(s.Watches, Watch{On: d.Value, By: d.To}):
+			return fmt.Sprintf("told %s that entry %d is gone, and keeps its watch on it", v.Name(d.To), d.Value)
+		case slices.ContainsFunc(deleted[:i], func(o sim.Envelope) bool { return o.To == d.To && o.Value == d.Value }):
+			return fmt.Sprintf("told %s twice that entry %d is gone", v.Name(d.To), d.Value)
+		}
+	}
+	return ""
+}
+
+// dataOf is what answers carried, for a check's detail.
+func dataOf(es []sim.Envelope) [][]int64 {
+	var out [][]int64
+	for _, e := range es {
+		out = append(out, e.Data)
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package coordlock_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"spacetime/core/algo/coordlock"
+	"spacetime/core/sim"
+	"spacetime/internal/algotest"
+	"spacetime/internal/scenariotest"
+)
+
+// The service's checks hold on the queue's lesson, and each names the
+// service when its state breaks the recipe at a step: an entry made of a
+// CREATE it never saw, a session kept alive for less than its time.
+func TestTheServiceChecksNameABreak(t *testing.T) {
+	spec := coordlock.Spec
+	_, r := scenariotest.Run(t, "coordination-lock-queue")
+	broke := map[string]bool{}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, spec, v, k, coordlock.EntriesName, coordlock.AnswersName)
+		if id != coordlock.Service || ev.Kind != sim.Deliver {
+			return
+		}
+		s := &v.Node(id).(*coordlock.Process).Service
+		switch {
+		case ev.Msg.Kind == coordlock.KindCreate && len(s.Entries) > 0 && !broke["entry"]:
+			e := &s.Entries[len(s.Entries)-1]
+			e.Asked++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.EntriesName).Detail, "having seen its CREATEs up to")
+			e.Asked--
+			broke["entry"] = true
+		case ev.Msg.Kind == coordlock.KindDelete && len(s.Sessions) > 0 && !broke["session"]:
+			for i := range s.Sessions {
+				if s.Sessions[i].Client == ev.From {
+					s.Sessions[i].Expiry--
+					assert.Contains(t, algotest.Check(t, spec, v, coordlock.AnswersName).Detail, "keeps it until")
+					s.Sessions[i].Expiry++
+					broke["session"] = true
+				}
+			}
+		}
+	})
+	assert.Len(t, broke, 2)
+}
+
+// A service that crashes and recovers keeps its entries on disk, and the
+// lowest still holds the lock: the diagram draws it so again (the crash
+// ended the interval).
+func TestARecoveredServiceDrawsItsHolder(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "coordination-lock", "n": 5, "seed": 1, "params": {"session": 30, "cs_time": 12},
+		"script": [{"at": 1, "node": 3, "command": "request-cs"}, {"at": 2, "node": 4, "command": "request-cs"},
+			{"at": 6, "node": 1, "fault": "crash"}, {"at": 8, "node": 1, "fault": "recover"}],
+		"until": {"quiescent": true}}`)
+	redrawn := false
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, coordlock.Spec, v, k, coordlock.EntriesName)
+		if id == coordlock.Service && ev.Kind == sim.Recover {
+			s := v.Node(id).(*coordlock.Process).Service
+			if assert.NotEmpty(t, s.Entries, "the service recovers with its entries") {
+				redrawn = v.Drawn(id, coordlock.RoleHolder, int(s.Entries[0].Client))
+			}
+		}
+	})
+	assert.True(t, redrawn, "the holder is drawn again at the recovery")
+}
