@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"spacetime/core/algo/fencing"
+	"spacetime/core/algo/mutex"
 	"spacetime/core/check"
 	"spacetime/core/sim"
 )
@@ -278,4 +279,138 @@ func dataOf(es []sim.Envelope) [][]int64 {
 		out = append(out, e.Data)
 	}
 	return out
+}
+
+// ClientName names the clients' rules check.
+const ClientName = "a client keeps its session alive while it wants or holds the lock, takes the lock only when its entry is the lowest, and asks the service only by the recipe"
+
+// clients holds a client to the recipe. A client with a session times it
+// to when it runs out by its own reckoning, and keeps it alive on its
+// keepalive timer while it wants or holds the lock; one without has
+// neither timer, and a restart leaves it without session, entry or
+// request. It holds the lock only with its entry, watching none, in a
+// session; it takes the lock only at a CREATED or CHECKED of its entry
+// that names none below it to watch, and otherwise watches the entry
+// named; a CREATED of its latest CREATE gives it that entry. It asks the
+// service only by the recipe: a CREATE numbered above every CREATE the
+// service has taken from it, in its session, when it wants the lock, with
+// no entry yet; a KEEPALIVE of its session on its timer, which it must
+// send then; a CHECK of its entry when the entry it watched is gone; and,
+// when it leaves the section at its release, a DELETE of the entry it
+// held (the token of its write), which it must send then. A session the
+// service says has expired is given up. Asking a replicated service, it
+// has a request pending exactly while its retry timer is armed; its
+// requests and answers, which a retry sends again on their first time,
+// are held only to the session's and the lock's rules.
+var clients = sim.Invariant{
+	Name:  ClientName,
+	Help:  "a client with a session times it and, while it wants or holds the lock, keeps it alive; it holds the lock only with its entry, lowest, in a session, taking it only when told its entry is the lowest; it sends CREATE, KEEPALIVE, CHECK and DELETE only by the recipe, a KEEPALIVE at its timer and a DELETE of its entry at its release; it gives up a session the service says has expired",
+	Check: check.ProcessRule(checkClient),
+}
+
+func checkClient(v sim.View, id sim.NodeID, ev sim.Event) string {
+	p := process(v, id)
+	if p.Part != fencing.PartClient {
+		return ""
+	}
+	c := &p.Client
+	sessionDue, sessionArmed := v.Timer(id, TimerSession)
+	keepDue, keepArmed := v.Timer(id, TimerKeepalive)
+	_, retryArmed := v.Timer(id, TimerRetry)
+	held := v.DrawnBefore(id, mutex.RoleCS, 0, v.Steps()-1)
+	switch {
+	case c.Session == 0 && (c.ValidUntil != 0 || sessionArmed || keepArmed):
+		return fmt.Sprintf("has no session, and reckons one until %d, its session timer armed: %t, its keepalive: %t", c.ValidUntil, sessionArmed, keepArmed)
+	case c.Session != 0 && (!sessionArmed || sessionDue != c.ValidUntil):
+		return fmt.Sprintf("reckons session %d good until %d, and its timer is due at %d (armed: %t)", c.Session, c.ValidUntil, sessionDue, sessionArmed)
+	case c.Session != 0 && p.State != mutex.Idle && (!keepArmed || keepDue > v.Now()+p.Config.Keepalive):
+		return fmt.Sprintf("wants or holds the lock in session %d, and its keepalive is due at %d (armed: %t)", c.Session, keepDue, keepArmed)
+	case p.State == mutex.InCS && (c.Entry == 0 || c.Watching != 0 || c.Session == 0):
+		return fmt.Sprintf("holds the lock with entry %d in session %d, watching %d", c.Entry, c.Session, c.Watching)
+	case (c.Pending.Kind != "") != retryArmed:
+		return fmt.Sprintf("has a request pending: %q, and its retry timer armed: %t", c.Pending.Kind, retryArmed)
+	case ev.Kind == sim.Recover && (c.Session != 0 || c.Entry != 0 || c.Watching != 0 || c.Pending.Kind != "" || c.Queued.Kind != ""):
+		return fmt.Sprintf("restarts with session %d, entry %d, watching %d, a request pending: %q", c.Session, c.Entry, c.Watching, c.Pending.Kind)
+	}
+	if p.Config.Replicas > 1 {
+		// a replicated service's clients retry and send again, on the
+		// request's first time: only the rules above hold them
+		return ""
+	}
+	answer := ev.Kind == sim.Deliver && (ev.Msg.Kind == KindCreated || ev.Msg.Kind == KindChecked)
+	switch {
+	case p.State == mutex.InCS && !held:
+		if !answer || ev.Msg.Value != c.Entry || watchOf(ev.Msg) != 0 {
+			return fmt.Sprintf("took the lock with entry %d on a %s %s", c.Entry, ev.Kind, ev.Msg.Kind)
+		}
+	case answer && ev.Msg.Kind == KindCreated && at(ev.Msg.Data, 0) == c.Asked && p.State != mutex.Idle && c.Session != 0 && c.Entry != ev.Msg.Value:
+		return fmt.Sprintf("heard CREATED %d for its latest CREATE #%d, and has entry %d", ev.Msg.Value, c.Asked, c.Entry)
+	case answer && p.State == mutex.Wanting && ev.Msg.Value == c.Entry && c.Entry != 0:
+		if w := watchOf(ev.Msg); w == 0 || c.Watching != w {
+			return fmt.Sprintf("heard its entry %d is to watch entry %d, and watches %d", c.Entry, w, c.Watching)
+		}
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindExpired && ev.Msg.Value != 0 && c.Session == ev.Msg.Value:
+		return fmt.Sprintf("heard that its session %d has expired, and keeps it", ev.Msg.Value)
+	}
+	return checkRequests(v, id, ev, p, held)
+}
+
+// watchOf is the entry a CREATED or CHECKED names to watch.
+func watchOf(m sim.Message) int64 {
+	if m.Kind == KindCreated {
+		return at(m.Data, 3)
+	}
+	return at(m.Data, 2)
+}
+
+// checkRequests holds a client to asking the service only by the recipe,
+// and to the requests it must send.
+func checkRequests(v sim.View, id sim.NodeID, ev sim.Event, p *Process, held bool) string {
+	c := &p.Client
+	retry := p.Config.Replicas > 1 && (ev.Kind == sim.Timer && ev.Tag == TimerRetry || ev.Kind == sim.Deliver && ev.Msg.Kind == KindNotLeader)
+	sent := map[string]int{}
+	for e := range check.SentThisStep(v, id) {
+		if e.To == p.Config.Storage {
+			continue
+		}
+		sent[e.Kind]++
+		if int(e.To) >= p.Config.Replicas {
+			return fmt.Sprintf("sent a %s to %s, which is no part of the service", e.Kind, v.Name(e.To))
+		}
+		switch e.Kind {
+		case KindCreate:
+			if e.Value != c.Asked || at(e.Data, 0) != c.Session || p.State != mutex.Wanting || !retry && (c.Entry != 0 || c.Watching != 0 || len(e.Data) != 2 || at(e.Data, 1) != int64(v.Now())) {
+				return fmt.Sprintf("sent CREATE #%d in session %d, having asked %d times, in session %d, with entry %d, watching %d", e.Value, at(e.Data, 0), c.Asked, c.Session, c.Entry, c.Watching)
+			}
+			for r := range p.Config.Replicas {
+				if seen := process(v, sim.NodeID(r)).Service.Seen[id]; !retry && seen >= e.Value {
+					return fmt.Sprintf("sent CREATE #%d, and %s has taken its CREATE #%d already", e.Value, v.Name(sim.NodeID(r)), seen)
+				}
+			}
+		case KindKeepalive:
+			if e.Value != c.Session || !retry && (ev.Kind != sim.Timer || ev.Tag != TimerKeepalive || at(e.Data, 0) != int64(v.Now())) {
+				return fmt.Sprintf("sent a KEEPALIVE of session %d in session %d on a %s", e.Value, c.Session, ev.Kind)
+			}
+		case KindCheck:
+			if e.Value != c.Entry || at(e.Data, 0) != c.Session || p.State != mutex.Wanting || !retry && c.Watching != 0 {
+				return fmt.Sprintf("sent a CHECK of entry %d in session %d, with entry %d, watching %d", e.Value, at(e.Data, 0), c.Entry, c.Watching)
+			}
+		case KindDelete:
+			if !retry && (!held || p.State != mutex.Idle || c.Entry != 0 || ev.Kind != sim.Timer || ev.Tag != mutex.TimerRelease || e.Value != c.Write.Token || at(e.Data, 0) != c.Session) {
+				return fmt.Sprintf("sent a DELETE of entry %d in session %d on a %s, having held the lock: %t (entry %d, its write's token %d)", e.Value, at(e.Data, 0), ev.Kind, held, c.Entry, c.Write.Token)
+			}
+		}
+	}
+	// a request sent on a cut link, or to a replica down, is lost as it
+	// goes, unseen
+	if !v.LinkUp(id, c.Server) || v.Health(c.Server) == sim.Crashed {
+		return ""
+	}
+	switch {
+	case held && p.State == mutex.Idle && ev.Kind == sim.Timer && ev.Tag == mutex.TimerRelease && sent[KindDelete] != 1:
+		return fmt.Sprintf("left the section at its release and sent %d DELETE", sent[KindDelete])
+	case ev.Kind == sim.Timer && ev.Tag == TimerKeepalive && c.Session != 0 && p.State != mutex.Idle && sent[KindKeepalive] != 1:
+		return fmt.Sprintf("kept session %d alive at its timer with %d KEEPALIVE", c.Session, sent[KindKeepalive])
+	}
+	return ""
 }

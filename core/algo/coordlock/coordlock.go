@@ -104,7 +104,7 @@ var Spec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:    3,
-		Invariants:  []sim.Invariant{mutex.Safety, mutex.Release, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered, writesWithTheLock, mutex.Obeys(request), mutex.Drawn, entries, answers},
+		Invariants:  []sim.Invariant{mutex.Safety, mutex.Release, deadlock, noStaleWrite, fencing.StorageRule, fencing.WritesAnswered, writesWithTheLock, mutex.Obeys(request), mutex.Drawn, entries, answers, clients},
 		KnownLimits: []sim.KnownLimit{pausedHolder, staleWrite, lostNews, fencing.WritesLost},
 	},
 	DefaultNames: fencing.Names,

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"spacetime/core/algo/coordlock"
+	"spacetime/core/algo/mutex"
 	"spacetime/core/sim"
 	"spacetime/internal/algotest"
 	"spacetime/internal/scenariotest"
@@ -64,4 +65,30 @@ func TestARecoveredServiceDrawsItsHolder(t *testing.T) {
 		}
 	})
 	assert.True(t, redrawn, "the holder is drawn again at the recovery")
+}
+
+// The clients' check holds on the queue's lesson and names a client that
+// breaks the recipe: a session reckoned past its timer, a DELETE of
+// another entry than the one it held.
+func TestTheClientsCheckNamesABreak(t *testing.T) {
+	spec := coordlock.Spec
+	_, r := scenariotest.Run(t, "coordination-lock-queue")
+	broke := map[string]bool{}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, spec, v, k, coordlock.ClientName)
+		c := &v.Node(id).(*coordlock.Process).Client
+		switch {
+		case ev.Kind == sim.Deliver && ev.Msg.Kind == coordlock.KindCreated && c.Session != 0 && !broke["session"]:
+			c.ValidUntil++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ClientName).Detail, "and its timer is due at")
+			c.ValidUntil--
+			broke["session"] = true
+		case ev.Kind == sim.Timer && ev.Tag == mutex.TimerRelease && !broke["delete"]:
+			c.Write.Token++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ClientName).Detail, "sent a DELETE of entry")
+			c.Write.Token--
+			broke["delete"] = true
+		}
+	})
+	assert.Len(t, broke, 2)
 }
