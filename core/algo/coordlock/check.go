@@ -299,9 +299,10 @@ const ClientName = "a client keeps its session alive while it wants or holds the
 // when it leaves the section at its release, a DELETE of the entry it
 // held (the token of its write), which it must send then. A session the
 // service says has expired is given up. Asking a replicated service, it
-// has a request pending exactly while its retry timer is armed; its
-// requests and answers, which a retry sends again on their first time,
-// are held only to the session's and the lock's rules.
+// has a request pending exactly while its retry timer is armed, and a
+// request it sends again at a retry is held only to going to a replica;
+// how it takes answers, which may come from more than one replica, is
+// held only to the session's and the lock's rules.
 var clients = sim.Invariant{
 	Name:  ClientName,
 	Help:  "a client with a session times it and, while it wants or holds the lock, keeps it alive; it holds the lock only with its entry, lowest, in a session, taking it only when told its entry is the lowest; it sends CREATE, KEEPALIVE, CHECK and DELETE only by the recipe, a KEEPALIVE at its timer and a DELETE of its entry at its release; it gives up a session the service says has expired",
@@ -333,9 +334,10 @@ func checkClient(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return fmt.Sprintf("restarts with session %d, entry %d, watching %d, a request pending: %q", c.Session, c.Entry, c.Watching, c.Pending.Kind)
 	}
 	if p.Config.Replicas > 1 {
-		// a replicated service's clients retry and send again, on the
-		// request's first time: only the rules above hold them
-		return ""
+		// a replicated service's clients send a request again, as it
+		// was, and answers come back from more than one replica: only
+		// the rules above and what they send hold them
+		return checkRequests(v, id, ev, p, held)
 	}
 	answer := ev.Kind == sim.Deliver && (ev.Msg.Kind == KindCreated || ev.Msg.Kind == KindChecked)
 	switch {
@@ -377,26 +379,29 @@ func checkRequests(v sim.View, id sim.NodeID, ev sim.Event, p *Process, held boo
 		if int(e.To) >= p.Config.Replicas {
 			return fmt.Sprintf("sent a %s to %s, which is no part of the service", e.Kind, v.Name(e.To))
 		}
+		if retry {
+			continue // sent again as it was first sent
+		}
 		switch e.Kind {
 		case KindCreate:
-			if e.Value != c.Asked || at(e.Data, 0) != c.Session || p.State != mutex.Wanting || !retry && (c.Entry != 0 || c.Watching != 0 || len(e.Data) != 2 || at(e.Data, 1) != int64(v.Now())) {
+			if e.Value != c.Asked || p.State != mutex.Wanting || at(e.Data, 0) != c.Session || c.Entry != 0 || c.Watching != 0 || len(e.Data) != 2 || at(e.Data, 1) != int64(v.Now()) {
 				return fmt.Sprintf("sent CREATE #%d in session %d, having asked %d times, in session %d, with entry %d, watching %d", e.Value, at(e.Data, 0), c.Asked, c.Session, c.Entry, c.Watching)
 			}
 			for r := range p.Config.Replicas {
-				if seen := process(v, sim.NodeID(r)).Service.Seen[id]; !retry && seen >= e.Value {
+				if seen := process(v, sim.NodeID(r)).Service.Seen[id]; seen >= e.Value {
 					return fmt.Sprintf("sent CREATE #%d, and %s has taken its CREATE #%d already", e.Value, v.Name(sim.NodeID(r)), seen)
 				}
 			}
 		case KindKeepalive:
-			if e.Value != c.Session || !retry && (ev.Kind != sim.Timer || ev.Tag != TimerKeepalive || at(e.Data, 0) != int64(v.Now())) {
+			if e.Value != c.Session || ev.Kind != sim.Timer || ev.Tag != TimerKeepalive || at(e.Data, 0) != int64(v.Now()) {
 				return fmt.Sprintf("sent a KEEPALIVE of session %d in session %d on a %s", e.Value, c.Session, ev.Kind)
 			}
 		case KindCheck:
-			if e.Value != c.Entry || at(e.Data, 0) != c.Session || p.State != mutex.Wanting || !retry && c.Watching != 0 {
+			if e.Value != c.Entry || at(e.Data, 0) != c.Session || p.State != mutex.Wanting || c.Watching != 0 {
 				return fmt.Sprintf("sent a CHECK of entry %d in session %d, with entry %d, watching %d", e.Value, at(e.Data, 0), c.Entry, c.Watching)
 			}
 		case KindDelete:
-			if !retry && (!held || p.State != mutex.Idle || c.Entry != 0 || ev.Kind != sim.Timer || ev.Tag != mutex.TimerRelease || e.Value != c.Write.Token || at(e.Data, 0) != c.Session) {
+			if !held || p.State != mutex.Idle || c.Entry != 0 || ev.Kind != sim.Timer || ev.Tag != mutex.TimerRelease || e.Value != c.Write.Token || at(e.Data, 0) != c.Session {
 				return fmt.Sprintf("sent a DELETE of entry %d in session %d on a %s, having held the lock: %t (entry %d, its write's token %d)", e.Value, at(e.Data, 0), ev.Kind, held, c.Entry, c.Write.Token)
 			}
 		}
