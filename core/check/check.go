@@ -399,3 +399,12 @@ func CopyDelivered(v sim.View, to sim.NodeID, msg int) int {
 	}
 	return -1
 }
+
+// Data lists the numbers messages carried, for a check's detail.
+func Data(msgs []sim.Envelope) [][]int64 {
+	out := make([][]int64, len(msgs))
+	for i, e := range msgs {
+		out[i] = e.Data
+	}
+	return out
+}

@@ -212,7 +212,7 @@ func checkAnswers(v sim.View, id sim.NodeID, ev sim.Event) string {
 			return ""
 		}
 		if heard && len(r) != 1 || len(r) == 1 && (r[0].To != from || r[0].Value != m.Value || len(r[0].Data) != 3 || r[0].Data[0] != session || r[0].Data[1] != at(m.Data, 1)) {
-			return fmt.Sprintf("answered %s's CHECK of entry %d with %d CHECKED: %v", v.Name(from), m.Value, len(r), dataOf(r))
+			return fmt.Sprintf("answered %s's CHECK of entry %d with %d CHECKED: %v", v.Name(from), m.Value, len(r), check.Data(r))
 		}
 		if len(r) == 0 {
 			return ""
@@ -226,7 +226,7 @@ func checkAnswers(v sim.View, id sim.NodeID, ev sim.Event) string {
 		}
 		e := s.Entries[i]
 		if heard && len(r) != 1 || len(r) == 1 && (r[0].To != from || r[0].Value != e.Rev || len(r[0].Data) != 4 || r[0].Data[0] != e.Asked || r[0].Data[1] != session || r[0].Data[2] != at(m.Data, 1)) {
-			return fmt.Sprintf("made %s's entry %d and answered %d CREATED: %v", v.Name(from), e.Rev, len(r), dataOf(r))
+			return fmt.Sprintf("made %s's entry %d and answered %d CREATED: %v", v.Name(from), e.Rev, len(r), check.Data(r))
 		}
 		if len(r) == 0 {
 			return checkWatch(v, p, i, -1)
@@ -270,15 +270,6 @@ func checkDeleted(v sim.View, s *ServiceState, deleted []sim.Envelope) string {
 		}
 	}
 	return ""
-}
-
-// dataOf is what answers carried, for a check's detail.
-func dataOf(es []sim.Envelope) [][]int64 {
-	var out [][]int64
-	for _, e := range es {
-		out = append(out, e.Data)
-	}
-	return out
 }
 
 // ClientName names the clients' rules check.

@@ -551,7 +551,7 @@ func checkSnaps(v sim.View, id sim.NodeID, ev sim.Event) string {
 	if id != Root && marker >= 1 && marker <= len(s.Rounds) && s.Rounds[marker-1].Done && check.CopyDelivered(v, id, ev.MsgID) < 0 {
 		r := &s.Rounds[marker-1]
 		if len(reports) != 1 || reports[0].To != Root || reports[0].Value != int64(marker) || len(reports[0].Data) != 2 || reports[0].Data[0] != activeOf(r.Active) || reports[0].Data[1] != int64(r.InChannel) {
-			return fmt.Sprintf("finished its part of snapshot %d (active: %t, %d WORK in its channels) and sent %d REPORT(s): %v", marker, r.Active, r.InChannel, len(reports), reportData(reports))
+			return fmt.Sprintf("finished its part of snapshot %d (active: %t, %d WORK in its channels) and sent %d REPORT(s): %v", marker, r.Active, r.InChannel, len(reports), check.Data(reports))
 		}
 	} else if len(reports) > 0 {
 		return fmt.Sprintf("sent a REPORT of snapshot %d on a %s, not finishing its part", reports[0].Value, ev.Kind)
@@ -568,15 +568,6 @@ func activeOf(active bool) int64 {
 		return 1
 	}
 	return 0
-}
-
-// reportData is what REPORTs said, for a check's detail.
-func reportData(reports []sim.Envelope) [][]int64 {
-	var out [][]int64
-	for _, e := range reports {
-		out = append(out, e.Data)
-	}
-	return out
 }
 
 // checkRecords holds a process to recording by the marker rule, and
