@@ -275,25 +275,26 @@ func checkDeleted(v sim.View, s *ServiceState, deleted []sim.Envelope) string {
 // ClientName names the clients' rules check.
 const ClientName = "a client keeps its session alive while it wants or holds the lock, takes the lock only when its entry is the lowest, and asks the service only by the recipe"
 
-// clients holds a client to the recipe. A client with a session times it
-// to when it runs out by its own reckoning, and keeps it alive on its
-// keepalive timer while it wants or holds the lock; one without has
-// neither timer, and a restart leaves it without session, entry or
-// request. It holds the lock only with its entry, watching none, in a
-// session; it takes the lock only at a CREATED or CHECKED of its entry
-// that names none below it to watch, and otherwise watches the entry
-// named; a CREATED of its latest CREATE gives it that entry. It asks the
-// service only by the recipe: a CREATE numbered above every CREATE the
-// service has taken from it, in its session, when it wants the lock, with
-// no entry yet; a KEEPALIVE of its session on its timer, which it must
-// send then; a CHECK of its entry when the entry it watched is gone; and,
-// when it leaves the section at its release, a DELETE of the entry it
-// held (the token of its write), which it must send then. A session the
-// service says has expired is given up. Asking a replicated service, it
-// has a request pending exactly while its retry timer is armed, and a
-// request it sends again at a retry is held only to going to a replica;
-// how it takes answers, which may come from more than one replica, is
-// held only to the session's and the lock's rules.
+// clients holds a client to the recipe. It writes to the storage. A
+// client with a session times it to when it runs out by its own
+// reckoning, and keeps it alive on its keepalive timer while it wants or
+// holds the lock; one without has neither timer, and a restart leaves it
+// without session, entry or request. It holds the lock only with its
+// entry, watching none, in a session; it takes the lock only at a
+// CREATED or CHECKED of its entry that names none below it to watch, and
+// otherwise watches the entry named; a CREATED of its latest CREATE
+// gives it that entry. It asks the service only by the recipe: a CREATE
+// numbered above every CREATE the service has taken from it, in its
+// session, when it wants the lock, with no entry yet; a KEEPALIVE of its
+// session on its timer, which it must send then; a CHECK of its entry
+// when the entry it watched is gone; and, when it leaves the section at
+// its release, a DELETE of the entry it held (the token of its write),
+// which it must send then. A session the service says has expired is
+// given up. Asking a replicated service, it has a request pending
+// exactly while its retry timer is armed, and a request it sends again
+// at a retry is held only to going to a replica; how it takes answers,
+// which may come from more than one replica, is held only to the
+// session's and the lock's rules.
 var clients = sim.Invariant{
 	Name:  ClientName,
 	Help:  "a client with a session times it and, while it wants or holds the lock, keeps it alive; it holds the lock only with its entry, lowest, in a session, taking it only when told its entry is the lowest; it sends CREATE, KEEPALIVE, CHECK and DELETE only by the recipe, a KEEPALIVE at its timer and a DELETE of its entry at its release; it gives up a session the service says has expired",
@@ -319,6 +320,8 @@ func checkClient(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return fmt.Sprintf("wants or holds the lock in session %d, and its keepalive is due at %d (armed: %t)", c.Session, keepDue, keepArmed)
 	case p.State == mutex.InCS && (c.Entry == 0 || c.Watching != 0 || c.Session == 0):
 		return fmt.Sprintf("holds the lock with entry %d in session %d, watching %d", c.Entry, c.Session, c.Watching)
+	case c.Write.To != p.Config.Storage:
+		return fmt.Sprintf("writes to %s, not the storage", v.Name(c.Write.To))
 	case (c.Pending.Kind != "") != retryArmed:
 		return fmt.Sprintf("has a request pending: %q, and its retry timer armed: %t", c.Pending.Kind, retryArmed)
 	case ev.Kind == sim.Recover && (c.Session != 0 || c.Entry != 0 || c.Watching != 0 || c.Pending.Kind != "" || c.Queued.Kind != ""):
