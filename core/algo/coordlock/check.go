@@ -290,11 +290,12 @@ const ClientName = "a client keeps its session alive while it wants or holds the
 // when the entry it watched is gone; and, when it leaves the section at
 // its release, a DELETE of the entry it held (the token of its write),
 // which it must send then. A session the service says has expired is
-// given up. Asking a replicated service, it has a request pending
-// exactly while its retry timer is armed, and a request it sends again
-// at a retry is held only to going to a replica; how it takes answers,
-// which may come from more than one replica, is held only to the
-// session's and the lock's rules.
+// given up, and a KEPT of its session counts it good for a session's
+// time from when it asked. Asking a replicated service, it has a request
+// pending exactly while its retry timer is armed, and a request it sends
+// again at a retry is held only to going to a replica; how it takes
+// answers, which may come from more than one replica, is held only to
+// the session's and the lock's rules.
 var clients = sim.Invariant{
 	Name:  ClientName,
 	Help:  "a client with a session times it and, while it wants or holds the lock, keeps it alive; it holds the lock only with its entry, lowest, in a session, taking it only when told its entry is the lowest; it sends CREATE, KEEPALIVE, CHECK and DELETE only by the recipe, a KEEPALIVE at its timer and a DELETE of its entry at its release; it gives up a session the service says has expired",
@@ -324,6 +325,8 @@ func checkClient(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return fmt.Sprintf("writes to %s, not the storage", v.Name(c.Write.To))
 	case (c.Pending.Kind != "") != retryArmed:
 		return fmt.Sprintf("has a request pending: %q, and its retry timer armed: %t", c.Pending.Kind, retryArmed)
+	case ev.Kind == sim.Deliver && ev.Msg.Kind == KindKept && c.Session != 0 && ev.Msg.Value == c.Session && c.ValidUntil < sim.Time(at(ev.Msg.Data, 0))+p.Config.Session:
+		return fmt.Sprintf("heard KEPT for session %d, asked at %d, and reckons it good only until %d", c.Session, at(ev.Msg.Data, 0), c.ValidUntil)
 	case ev.Kind == sim.Recover && (c.Session != 0 || c.Entry != 0 || c.Watching != 0 || c.Pending.Kind != "" || c.Queued.Kind != ""):
 		return fmt.Sprintf("restarts with session %d, entry %d, watching %d, a request pending: %q", c.Session, c.Entry, c.Watching, c.Pending.Kind)
 	}
