@@ -131,9 +131,9 @@ func checkAnswers(v sim.View, id sim.NodeID, ev sim.Event) string {
 	if ev.Kind == sim.Deliver {
 		request = ev.Msg.Kind
 	}
-	for kind, want := range map[string]string{KindCreated: KindCreate, KindChecked: KindCheck, KindKept: KindKeepalive} {
-		if len(sent[kind]) > 0 && request != want || len(sent[kind]) > 1 {
-			return fmt.Sprintf("sent %d %s on a %s %s", len(sent[kind]), kind, ev.Kind, request)
+	for _, a := range answerTo {
+		if len(sent[a.answer]) > 0 && request != a.request || len(sent[a.answer]) > 1 {
+			return fmt.Sprintf("sent %d %s on a %s %s", len(sent[a.answer]), a.answer, ev.Kind, request)
 		}
 	}
 	switch {
@@ -234,6 +234,12 @@ func checkAnswers(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return checkWatch(v, p, i, r[0].Data[3])
 	}
 	return ""
+}
+
+// answerTo pairs each of the service's answers but EXPIRED and DELETED
+// with the one request it answers.
+var answerTo = [...]struct{ answer, request string }{
+	{KindCreated, KindCreate}, {KindChecked, KindCheck}, {KindKept, KindKeepalive},
 }
 
 // checkWatch holds an answer about entry i to the entry its client must
@@ -367,12 +373,17 @@ func watchOf(m sim.Message) int64 {
 func checkRequests(v sim.View, id sim.NodeID, ev sim.Event, p *Process, held bool) string {
 	c := &p.Client
 	retry := p.Config.Replicas > 1 && (ev.Kind == sim.Timer && ev.Tag == TimerRetry || ev.Kind == sim.Deliver && ev.Msg.Kind == KindNotLeader)
-	sent := map[string]int{}
+	deletes, keepalives := 0, 0
 	for e := range check.SentThisStep(v, id) {
 		if e.To == p.Config.Storage {
 			continue
 		}
-		sent[e.Kind]++
+		switch e.Kind {
+		case KindDelete:
+			deletes++
+		case KindKeepalive:
+			keepalives++
+		}
 		if int(e.To) >= p.Config.Replicas {
 			return fmt.Sprintf("sent a %s to %s, which is no part of the service", e.Kind, v.Name(e.To))
 		}
@@ -409,10 +420,10 @@ func checkRequests(v sim.View, id sim.NodeID, ev sim.Event, p *Process, held boo
 		return ""
 	}
 	switch {
-	case held && p.State == mutex.Idle && ev.Kind == sim.Timer && ev.Tag == mutex.TimerRelease && sent[KindDelete] != 1:
-		return fmt.Sprintf("left the section at its release and sent %d DELETE", sent[KindDelete])
-	case ev.Kind == sim.Timer && ev.Tag == TimerKeepalive && c.Session != 0 && p.State != mutex.Idle && sent[KindKeepalive] != 1:
-		return fmt.Sprintf("kept session %d alive at its timer with %d KEEPALIVE", c.Session, sent[KindKeepalive])
+	case held && p.State == mutex.Idle && ev.Kind == sim.Timer && ev.Tag == mutex.TimerRelease && deletes != 1:
+		return fmt.Sprintf("left the section at its release and sent %d DELETE", deletes)
+	case ev.Kind == sim.Timer && ev.Tag == TimerKeepalive && c.Session != 0 && p.State != mutex.Idle && keepalives != 1:
+		return fmt.Sprintf("kept session %d alive at its timer with %d KEEPALIVE", c.Session, keepalives)
 	}
 	return ""
 }
