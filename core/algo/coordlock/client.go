@@ -281,8 +281,8 @@ func (p *Process) answered(env *sim.Env, sentAt int64) {
 // lock, or it watches the entry watch.
 func (p *Process) stand(env *sim.Env, watch int64, said string) {
 	c := &p.Client
+	c.Watching = watch // none once it holds: news of an entry below, overtaken, is old
 	if watch != 0 {
-		c.Watching = watch
 		env.Explain("%s; it waits for entry %d to go", said, watch)
 		return
 	}

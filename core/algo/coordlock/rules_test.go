@@ -92,3 +92,21 @@ func TestTheClientsCheckNamesABreak(t *testing.T) {
 	})
 	assert.Len(t, broke, 2)
 }
+
+// A waiting client that hears its entry is the lowest holds the lock and
+// watches nothing, even when the news of the entry it watched comes
+// after (the network reorders the DELETED behind a CHECKED): it was
+// drawn holding the lock while still watching that entry.
+func TestAClientThatTakesTheLockWatchesNothing(t *testing.T) {
+	r := algotest.Run(t, `{"algorithm": "replicated-lock", "n": 6, "seed": 4186685881674609476, "scheduler": "earliest", "rng": "pcg",
+		"network": {"fifo": true, "delay": [0, 1]}, "params": {"herd": true},
+		"workload": {"p": 0.25920415907087063, "every": [1, 5], "until": 55},
+		"script": [{"at":1,"fault":"fifo","on":false},{"at":13,"node":"lock1","command":"timeout"},{"at":30,"node":"client1","command":"request-cs"},
+			{"at":57,"node":"lock3","command":"timeout"},{"at":90,"node":"client2","command":"request-cs"},{"at":109,"node":"lock2","fault":"pause","for":400},
+			{"at":150,"node":"client2","fault":"crash"},{"at":168,"node":"client2","fault":"recover"},{"at":186,"node":"lock1","target":"client1","fault":"cut","oneway":true},
+			{"at":188,"node":"lock1","target":"lock3","fault":"cut"},{"at":215,"node":"lock3","command":"timeout"},{"at":235,"node":"client2","fault":"skew","by":-9}],
+		"until": {"steps": 552}}`)
+	for _, f := range algotest.Failed(r) {
+		assert.NotContains(t, f, coordlock.ClientName)
+	}
+}
