@@ -8,6 +8,7 @@ import (
 
 	"spacetime/core/algo/fencing"
 	"spacetime/core/algo/mutex"
+	"spacetime/core/algo/raft"
 	"spacetime/core/check"
 	"spacetime/core/sim"
 )
@@ -424,6 +425,289 @@ func checkRequests(v sim.View, id sim.NodeID, ev sim.Event, p *Process, held boo
 		return fmt.Sprintf("left the section at its release and sent %d DELETE", deletes)
 	case ev.Kind == sim.Timer && ev.Tag == TimerKeepalive && c.Session != 0 && p.State != mutex.Idle && keepalives != 1:
 		return fmt.Sprintf("kept session %d alive at its timer with %d KEEPALIVE", c.Session, keepalives)
+	}
+	return ""
+}
+
+// ReplicasName names the replicated service's check.
+const ReplicasName = "each replica applies the committed log to the lock by the recipe; the leader answers what it applies and the KEEPALIVEs it takes, and times every session; a replica that does not lead names the leader it knows"
+
+// replicas holds a replicated service to the recipe, step by step, from
+// the state each replica began its step with (the tally keeps it). A
+// replica starts, and restarts, with no entry, session or watch, and
+// applies the committed entries afresh. Applying an entry does what the
+// recipe says of its request (restated here as a model of the lock, from
+// the entry's numbers): a CREATE not taken before makes the client's
+// newest entry, in a new session or its open one, and one taken before
+// is answered again with its entry, while it is there; a CHECK answers
+// where an entry stands, registering the watch; a DELETE deletes its
+// sender's entry and is answered DELETED; an expiry ends its session and
+// entries; a request outside the sender's open session is answered
+// EXPIRED; whoever watched an entry that goes is told DELETED. Only the
+// leader answers, and it answers a KEEPALIVE only once it has committed
+// an entry of its term; each request it takes renews its sender's
+// session, and so does its election, every session; it times every
+// session to its expiry, and logs the expiry of one whose timer fires. A
+// replica that does not lead answers each request NOT-LEADER, naming the
+// leader it knows.
+var replicas = sim.Invariant{
+	Name:  ReplicasName,
+	Help:  "every replica's lock state is what the recipe makes of the committed entries it applied; the leader sends exactly the answers they owe (and answers a KEEPALIVE only having committed an entry of its term), renews a requester's session and, when elected, every session, and times every session; a replica that does not lead answers a request NOT-LEADER with the leader it knows",
+	Check: check.ProcessRule(checkReplica),
+}
+
+func checkReplica(v sim.View, id sim.NodeID, ev sim.Event) string {
+	p := process(v, id)
+	was := before(v, id)
+	if p.Part != fencing.PartService || p.Config.Replicas < 2 || was == nil {
+		return ""
+	}
+	r := &p.Raft
+	leads := r.Role == raft.Leader
+	request := ev.Kind == sim.Deliver && !raft.Handles(ev.Msg.Kind)
+	elected := leads && (was.Role != raft.Leader || was.Term != r.Term)
+	m := lockModel{now: v.Now(), session: p.Config.Session, herd: p.Config.Herd, answers: leads}
+	from := was.Applied
+	switch {
+	case ev.Kind == sim.Init || ev.Kind == sim.Recover:
+		m.s, from = ServiceState{Seen: make([]int64, v.N())}, 0
+	case r.Applied == was.Applied && !request && !elected:
+		m.s = was.Service // nothing to apply: the state stands
+	default:
+		m.s = was.Service
+		m.s.Entries, m.s.Sessions = slices.Clone(m.s.Entries), slices.Clone(m.s.Sessions)
+		m.s.Watches, m.s.Seen = slices.Clone(m.s.Watches), slices.Clone(m.s.Seen)
+	}
+	var notLeader *sim.Message
+	if request {
+		from := ev.From
+		switch session := at(ev.Msg.Data, 0); {
+		case !leads:
+			hint := int64(0)
+			if r.Leader != sim.None {
+				hint = int64(r.Leader) + 1
+			}
+			notLeader = &sim.Message{Kind: KindNotLeader, Value: hint}
+		case ev.Msg.Kind == KindKeepalive:
+			if !answeredKeepalive(v, id, from) {
+				break
+			}
+			if r.Log.Term(r.Commit) != r.Term {
+				return fmt.Sprintf("answered %s's KEEPALIVE in term %d, having committed no entry of its term", v.Name(from), r.Term)
+			}
+			if m.open(from, ev.Msg.Value) {
+				m.owe(from, sim.Message{Kind: KindKept, Value: ev.Msg.Value, Data: []int64{at(ev.Msg.Data, 0)}})
+			}
+		default:
+			if k := m.s.session(session); k >= 0 && m.s.Sessions[k].Client == from {
+				m.s.Sessions[k].Expiry = m.now + m.session
+			}
+		}
+	}
+	if r.Applied < from {
+		return fmt.Sprintf("went back from applying entry %d to %d", from, r.Applied)
+	}
+	for i := from + 1; i <= r.Applied; i++ {
+		m.apply(r.Log.At(i).Cmd)
+	}
+	if elected {
+		for k := range m.s.Sessions {
+			m.s.Sessions[k].Expiry = m.now + m.session
+		}
+	}
+	s := &p.Service
+	if s.Revision != m.s.Revision || s.LastSession != m.s.LastSession || s.Expired != m.s.Expired || s.Notified != m.s.Notified ||
+		!slices.Equal(s.Entries, m.s.Entries) || !slices.Equal(s.Sessions, m.s.Sessions) || !slices.Equal(s.Watches, m.s.Watches) || !slices.Equal(s.Seen, m.s.Seen) {
+		return fmt.Sprintf("applied entries %d to %d and holds revision %d, entries %v, sessions %v, watches %v; the recipe makes revision %d, entries %v, sessions %v, watches %v",
+			from+1, r.Applied, s.Revision, s.Entries, s.Sessions, s.Watches, m.s.Revision, m.s.Entries, m.s.Sessions, m.s.Watches)
+	}
+	if notLeader != nil {
+		m.answers = true
+		m.owe(ev.From, *notLeader)
+	}
+	if detail := m.sentAsOwed(v, id); detail != "" {
+		return detail
+	}
+	if !leads {
+		return ""
+	}
+	for _, ss := range s.Sessions {
+		due, armed := v.Timer(id, timerExpire+strconv.FormatInt(ss.ID, 10))
+		if ss.Expiry > v.Now() && (!armed || due != ss.Expiry) {
+			return fmt.Sprintf("leads, and times %s's session %d to %d (armed: %t), which it keeps until %d", v.Name(ss.Client), ss.ID, due, armed, ss.Expiry)
+		}
+	}
+	if ev.Kind == sim.Timer && strings.HasPrefix(ev.Tag, timerExpire) {
+		session, _ := strconv.ParseInt(ev.Tag[len(timerExpire):], 10, 64)
+		k := s.session(session)
+		last := r.Log.At(max(r.Log.Len(), 1))
+		if k >= 0 && s.Sessions[k].Expiry <= v.Now() && (r.Log.Len() == 0 || last.Term != r.Term || last.Cmd != raft.Command{opExpire, 0, session}) {
+			return fmt.Sprintf("leads, and did not log the expiry of session %d at its timer", session)
+		}
+	}
+	return ""
+}
+
+// answeredKeepalive says the step answered a KEEPALIVE: it sent its
+// sender KEPT or EXPIRED.
+func answeredKeepalive(v sim.View, id, to sim.NodeID) bool {
+	for e := range check.SentThisStep(v, id) {
+		if e.To == to && (e.Kind == KindKept || e.Kind == KindExpired) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockModel is the lock's state machine as the recipe states it, for the
+// replicas' check: the state, what applying a request does to it, and the
+// answers it owes (kept only when the replica answers).
+type lockModel struct {
+	s       ServiceState
+	now     sim.Time
+	session sim.Time
+	herd    bool
+	answers bool
+	owed    []sim.Send
+}
+
+// owe notes an answer the replica must send.
+func (m *lockModel) owe(to sim.NodeID, msg sim.Message) {
+	if m.answers {
+		m.owed = append(m.owed, sim.Send{To: to, Msg: msg})
+	}
+}
+
+// open says session is the client's open session, renewing it; if not,
+// the client is owed EXPIRED.
+func (m *lockModel) open(client sim.NodeID, session int64) bool {
+	for k, ss := range m.s.Sessions {
+		if ss.ID == session && ss.Client == client {
+			m.s.Sessions[k].Expiry = m.now + m.session
+			return true
+		}
+	}
+	m.owe(client, sim.Message{Kind: KindExpired, Value: session})
+	return false
+}
+
+// apply applies one committed entry.
+func (m *lockModel) apply(cmd raft.Command) {
+	client := sim.NodeID(cmd[1])
+	switch cmd[0] {
+	case opCreate:
+		asked, session, sentAt := cmd[2], cmd[3], cmd[4]
+		if asked <= m.s.Seen[client] {
+			for _, e := range m.s.Entries {
+				if e.Client == client && e.Asked == asked {
+					m.owe(client, sim.Message{Kind: KindCreated, Value: e.Rev, Data: []int64{asked, e.Session, sentAt, m.watch(e)}})
+				}
+			}
+			return
+		}
+		m.s.Seen[client] = asked
+		if session == 0 {
+			m.s.LastSession++
+			session = m.s.LastSession
+			m.s.Sessions = append(m.s.Sessions, Session{ID: session, Client: client, Expiry: m.now + m.session})
+		} else if !m.open(client, session) {
+			return
+		}
+		m.s.Revision++
+		e := Entry{Rev: m.s.Revision, Client: client, Session: session, Asked: asked}
+		m.s.Entries = append(m.s.Entries, e)
+		m.owe(client, sim.Message{Kind: KindCreated, Value: e.Rev, Data: []int64{asked, session, sentAt, m.watch(e)}})
+	case opCheck:
+		rev, session, sentAt := cmd[2], cmd[3], cmd[4]
+		if !m.open(client, session) {
+			return
+		}
+		for _, e := range m.s.Entries {
+			if e.Rev == rev {
+				m.owe(client, sim.Message{Kind: KindChecked, Value: rev, Data: []int64{session, sentAt, m.watch(e)}})
+			}
+		}
+	case opDelete:
+		rev, session := cmd[2], cmd[3]
+		for k, ss := range m.s.Sessions {
+			if ss.ID == session && ss.Client == client {
+				m.s.Sessions[k].Expiry = m.now + m.session
+			}
+		}
+		m.owe(client, sim.Message{Kind: KindDeleted, Value: rev})
+		m.s.Entries = m.gone(func(e Entry) bool { return e.Rev == rev && e.Client == client })
+	case opExpire:
+		session := cmd[2]
+		k := slices.IndexFunc(m.s.Sessions, func(ss Session) bool { return ss.ID == session })
+		if k < 0 {
+			return
+		}
+		m.s.Sessions = slices.Delete(m.s.Sessions, k, k+1)
+		m.s.Expired++
+		m.s.Entries = m.gone(func(e Entry) bool { return e.Session == session })
+	}
+}
+
+// gone deletes the entries that match, each a revision, telling each of
+// their watchers, and returns the entries left.
+func (m *lockModel) gone(match func(Entry) bool) []Entry {
+	kept := m.s.Entries[:0]
+	for _, e := range m.s.Entries {
+		if !match(e) {
+			kept = append(kept, e)
+			continue
+		}
+		m.s.Revision++
+		watches := m.s.Watches[:0]
+		for _, w := range m.s.Watches {
+			if w.On != e.Rev {
+				watches = append(watches, w)
+				continue
+			}
+			m.owe(w.By, sim.Message{Kind: KindDeleted, Value: e.Rev})
+			m.s.Notified++
+		}
+		m.s.Watches = watches
+	}
+	return kept
+}
+
+// watch is the entry e's client is to watch, registered, or 0 when e is
+// the lowest: the one just below e, or the lowest in the herd.
+func (m *lockModel) watch(e Entry) int64 {
+	i := slices.Index(m.s.Entries, e)
+	if i <= 0 {
+		return 0
+	}
+	w := Watch{On: m.s.Entries[i-1].Rev, By: e.Client}
+	if m.herd {
+		w.On = m.s.Entries[0].Rev
+	}
+	if !slices.Contains(m.s.Watches, w) {
+		m.s.Watches = append(m.s.Watches, w)
+	}
+	return w.On
+}
+
+// sentAsOwed holds the replica's messages to clients to the answers owed,
+// in order.
+func (m *lockModel) sentAsOwed(v sim.View, id sim.NodeID) string {
+	next := 0
+	for e := range check.SentThisStep(v, id) {
+		if process(v, e.To).Part != fencing.PartClient {
+			continue
+		}
+		if next == len(m.owed) {
+			return fmt.Sprintf("sent %s %s %d %v, which nothing it applied or took asks for", v.Name(e.To), e.Kind, e.Value, e.Data)
+		}
+		if o := m.owed[next]; o.To != e.To || o.Msg.Kind != e.Kind || o.Msg.Value != e.Value || !slices.Equal(o.Msg.Data, e.Data) {
+			return fmt.Sprintf("sent %s %s %d %v where it owed %s %s %d %v", v.Name(e.To), e.Kind, e.Value, e.Data, v.Name(o.To), o.Msg.Kind, o.Msg.Value, o.Msg.Data)
+		}
+		next++
+	}
+	if next < len(m.owed) {
+		o := m.owed[next]
+		return fmt.Sprintf("owed %s %s %d %v, and did not send it", v.Name(o.To), o.Msg.Kind, o.Msg.Value, o.Msg.Data)
 	}
 	return ""
 }

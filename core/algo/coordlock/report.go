@@ -205,3 +205,70 @@ func (p *Process) Asked(ev sim.Event) (cmd raft.Command, exact, ok bool) {
 	copy(cmd[3:], ev.Msg.Data)
 	return cmd, true, true
 }
+
+// beforeTally is the replicated lock's tally: the lock's, and what each
+// process was before its latest step and after it, so that the checks
+// hold a step to the state it began from (a replica's service state and
+// how far it had applied the log, a client's requests).
+type beforeTally struct {
+	*mutex.Tally
+	before, after []stood
+}
+
+// stood is what a process was after one of its steps, as the checks read
+// it: its lock service's state, its client's, and its Raft role, term
+// and last entry applied.
+type stood struct {
+	Service ServiceState
+	Client  ClientState
+	Role    raft.Role
+	Term    int64
+	Applied int
+}
+
+func newBeforeTally(n int) sim.Tally {
+	return &beforeTally{Tally: mutex.NewTally(n).(*mutex.Tally), before: make([]stood, n), after: make([]stood, n)}
+}
+
+// Clone copies the tally, each process's states with their own slices.
+func (t *beforeTally) Clone() sim.Tally {
+	c := &beforeTally{Tally: t.Copy(), before: make([]stood, len(t.before)), after: make([]stood, len(t.after))}
+	for i := range t.before {
+		c.before[i].copyFrom(&t.before[i])
+		c.after[i].copyFrom(&t.after[i])
+	}
+	return c
+}
+
+// Stepped keeps what the process was after its step, and what it was
+// before it: the state after its previous step. Its buffers are reused,
+// so that a step makes no allocation once they have grown.
+func (t *beforeTally) Stepped(id sim.NodeID, n sim.Node) {
+	t.before[id], t.after[id] = t.after[id], t.before[id]
+	p := n.(*Process)
+	t.after[id].copyFrom(&stood{Service: p.Service, Client: p.Client, Role: p.Raft.Role, Term: p.Raft.Term, Applied: p.Raft.Applied})
+}
+
+// Joined and Left make it a ledger, for Stepped: messages are not
+// followed.
+func (t *beforeTally) Joined(sim.Message) {}
+func (t *beforeTally) Left(sim.Message)   {}
+
+// copyFrom makes s a copy of o, in s's own slices.
+func (s *stood) copyFrom(o *stood) {
+	service := s.Service
+	*s = *o
+	s.Service.Entries = append(service.Entries[:0], o.Service.Entries...)
+	s.Service.Sessions = append(service.Sessions[:0], o.Service.Sessions...)
+	s.Service.Watches = append(service.Watches[:0], o.Service.Watches...)
+	s.Service.Seen = append(service.Seen[:0], o.Service.Seen...)
+}
+
+// before is what a process was before the step just taken, or nil
+// without the replicated lock's tally.
+func before(v sim.View, id sim.NodeID) *stood {
+	if t, ok := v.Tally().(*beforeTally); ok {
+		return &t.before[id]
+	}
+	return nil
+}

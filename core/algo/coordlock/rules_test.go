@@ -93,6 +93,39 @@ func TestTheClientsCheckNamesABreak(t *testing.T) {
 	assert.Len(t, broke, 2)
 }
 
+// The replicas' check holds on the replicated lock's lesson (its leader
+// crashes with the lock held), and names a replica whose state is not
+// what the recipe makes of what it applied, or whose answer is not the
+// one owed.
+func TestTheReplicasCheckNamesABreak(t *testing.T) {
+	spec := coordlock.ReplicatedSpec
+	_, r := scenariotest.Run(t, "replicated-lock-leader-crash")
+	broke := map[string]bool{}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, spec, v, k, coordlock.ReplicasName)
+		p := v.Node(id).(*coordlock.Process)
+		if p.Replicas() == nil || ev.Kind != sim.Deliver {
+			return
+		}
+		s := &p.Service
+		switch {
+		case len(s.Entries) > 0 && !broke["entry"]:
+			s.Entries[0].Asked++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ReplicasName).Detail, "the recipe makes")
+			s.Entries[0].Asked--
+			broke["entry"] = true
+		case ev.Msg.Kind == coordlock.KindKeepalive && !broke["keepalive"]:
+			// the leader's KEPT (or EXPIRED) is owed; a follower's
+			// NOT-LEADER is
+			s.Revision++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ReplicasName).Detail, "the recipe makes")
+			s.Revision--
+			broke["keepalive"] = true
+		}
+	})
+	assert.Len(t, broke, 2)
+}
+
 // A waiting client that hears its entry is the lowest holds the lock and
 // watches nothing, even when the news of the entry it watched comes
 // after (the network reorders the DELETED behind a CHECKED): it was
