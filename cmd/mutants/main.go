@@ -67,6 +67,9 @@ type options struct {
 	jobs     int
 	json     string
 	list     bool
+	// only, if set, are the algorithms that judge (-algorithms): a
+	// package's row for one of its algorithms, measured again alone.
+	only []string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -80,7 +83,7 @@ func run(args []string, stdout io.Writer) error {
 	list := fs.Bool("list", false, "list the mutants, build nothing")
 	match := fs.String("match", "", "only the mutants whose id matches this regular expression")
 	judgeMode := fs.Bool("judge", false, "(internal) judge the algorithms as this binary was built")
-	algorithms := fs.String("algorithms", "", "(with -judge) the algorithms to judge")
+	algorithms := fs.String("algorithms", "", "only these algorithms judge the mutants, comma-separated (default: every one that uses the package)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,6 +100,9 @@ func run(args []string, stdout io.Writer) error {
 	opt := options{match: re, runs: *runs, seed: *seed, sample: *sample, jobs: max(1, *jobs), json: *jsonOut, list: *list}
 	if *pkgs != "" {
 		opt.packages = strings.Split(*pkgs, ",")
+	}
+	if *algorithms != "" {
+		opt.only = strings.Split(*algorithms, ",")
 	}
 	return campaignMain(stdout, opt)
 }
@@ -258,6 +264,11 @@ func campaignMain(stdout io.Writer, opt options) error {
 		}
 		names = opt.packages
 	}
+	for _, a := range opt.only {
+		if !slices.ContainsFunc(names, func(name string) bool { return slices.Contains(use[name], a) }) {
+			return fmt.Errorf("-algorithms: %q uses none of the packages mutated (%s)", a, strings.Join(names, ", "))
+		}
+	}
 	var jobs []job
 	for _, name := range names {
 		ms, err := packageMutants(root, name)
@@ -273,8 +284,12 @@ func campaignMain(stdout io.Writer, opt options) error {
 			ms = ms[:opt.sample]
 			slices.SortStableFunc(ms, func(a, b mutate.Mutant) int { return cmp.Compare(a.ID, b.ID) })
 		}
+		judges := use[name]
+		if opt.only != nil {
+			judges = slices.DeleteFunc(slices.Clone(judges), func(a string) bool { return !slices.Contains(opt.only, a) })
+		}
 		for _, m := range ms {
-			jobs = append(jobs, job{m: m, algorithms: use[name]})
+			jobs = append(jobs, job{m: m, algorithms: judges})
 		}
 	}
 	if opt.list {
@@ -286,7 +301,7 @@ func campaignMain(stdout io.Writer, opt options) error {
 	var algos []string
 	for _, name := range names {
 		for _, a := range use[name] {
-			if !slices.Contains(algos, a) {
+			if !slices.Contains(algos, a) && (opt.only == nil || slices.Contains(opt.only, a)) {
 				algos = append(algos, a)
 			}
 		}
