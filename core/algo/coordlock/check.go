@@ -1,6 +1,7 @@
 package coordlock
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -299,13 +300,12 @@ const ClientName = "a client keeps its session alive while it wants or holds the
 // which it must send then. A session the service says has expired is
 // given up, and a KEPT of its session counts it good for a session's
 // time from when it asked. Asking a replicated service, it has a request
-// pending exactly while its retry timer is armed, and a request it sends
-// again at a retry is held only to going to a replica; how it takes
-// answers, which may come from more than one replica, is held only to
-// the session's and the lock's rules.
+// pending exactly while its retry timer is armed, and it takes answers,
+// which may be old or come from more than one replica, and asks again as
+// checkTaken says, from what it was before its step.
 var clients = sim.Invariant{
 	Name:  ClientName,
-	Help:  "a client with a session times it and, while it wants or holds the lock, keeps it alive; it holds the lock only with its entry, lowest, in a session, taking it only when told its entry is the lowest; it sends CREATE, KEEPALIVE, CHECK and DELETE only by the recipe, a KEEPALIVE at its timer and a DELETE of its entry at its release; it gives up a session the service says has expired",
+	Help:  "a client with a session times it and, while it wants or holds the lock, keeps it alive; it holds the lock only with its entry, lowest, in a session, taking it only when told its entry is the lowest; it sends CREATE, KEEPALIVE, CHECK and DELETE only by the recipe, a KEEPALIVE at its timer and a DELETE of its entry at its release; it gives up a session the service says has expired; a replicated lock's client takes only the answers to what it waits on, and asks the next replica, or the leader named, its pending request again",
 	Check: check.ProcessRule(checkClient),
 }
 
@@ -338,9 +338,12 @@ func checkClient(v sim.View, id sim.NodeID, ev sim.Event) string {
 		return fmt.Sprintf("restarts with session %d, entry %d, watching %d, a request pending: %q", c.Session, c.Entry, c.Watching, c.Pending.Kind)
 	}
 	if p.Config.Replicas > 1 {
-		// a replicated service's clients send a request again, as it
-		// was, and answers come back from more than one replica: only
-		// the rules above and what they send hold them
+		// a replicated service's clients send a request again, and
+		// answers come back from more than one replica: they are held
+		// to what they were before the step
+		if detail := checkTaken(v, id, ev, p); detail != "" {
+			return detail
+		}
 		return checkRequests(v, id, ev, p, held)
 	}
 	answer := ev.Kind == sim.Deliver && (ev.Msg.Kind == KindCreated || ev.Msg.Kind == KindChecked)
@@ -710,4 +713,190 @@ func (m *lockModel) sentAsOwed(v sim.View, id sim.NodeID) string {
 		return fmt.Sprintf("owed %s %s %d %v, and did not send it", v.Name(o.To), o.Msg.Kind, o.Msg.Value, o.Msg.Data)
 	}
 	return ""
+}
+
+// checkTaken holds a replicated lock's client, from what it was before
+// its step, to the recipe's way with answers that may be old, copied or
+// from more than one replica. An answer is taken when it answers what the
+// client now waits on: a CREATED of its latest CREATE while it wants the
+// lock with no entry (in its session, if it has one), a CHECKED of its
+// entry in its session while it wants the lock, a KEPT or EXPIRED of its
+// session, a DELETED of the entry its pending DELETE deletes or of the
+// entry it watches, a NOT-LEADER from the replica it waits on; any other
+// changes nothing and sends nothing. A CREATED taken gives it the entry
+// (and the session, unless the answer comes a session's time late: then
+// the session is given up and it asks again); a CREATED or CHECKED taken
+// counts the session good from when it asked and has it watch the entry
+// named, or hold the lock watching nothing; a KEPT counts it good from
+// when it asked; an EXPIRED ends the session (a holder leaves, a waiting
+// client asks again); a DELETED of the entry watched has it CHECK its own.
+// An answer to the pending request ends it. A client waits on a request
+// only so long: at its retry timer it asks the next replica, and a
+// NOT-LEADER that names a leader sends it there (the next replica, when
+// it names the one that did not answer): either sends the pending request
+// again as it was (a waiting client's KEEPALIVE becomes a CHECK of its
+// entry), and the one queued behind it. Each new CREATE goes out once.
+func checkTaken(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
+	was := before(v, id)
+	if was == nil || ev.Kind == sim.Init || ev.Kind == sim.Recover {
+		return ""
+	}
+	b, c := &was.Client, &p.Client
+	if c.Asked != b.Asked {
+		if n := len(sentTo(v, id, c.Server, KindCreate, c.Asked)); c.Asked != b.Asked+1 || n != 1 {
+			return fmt.Sprintf("numbered its CREATEs up from %d to %d, and sent %d CREATE #%d to %s", b.Asked, c.Asked, n, c.Asked, v.Name(c.Server))
+		}
+	}
+	if ev.Kind == sim.Timer && ev.Tag == TimerRetry && b.Pending.Kind != "" {
+		silent := b.Server
+		if b.Heard {
+			silent = b.Silent
+		}
+		if c.Silent != silent {
+			return fmt.Sprintf("asked %s in vain (it said something: %t), and counts %s silent", v.Name(b.Server), b.Heard, v.Name(c.Silent))
+		}
+		return checkResent(v, id, was, c, (b.Server+1)%sim.NodeID(p.Config.Replicas))
+	}
+	if ev.Kind != sim.Deliver {
+		return ""
+	}
+	m := ev.Msg
+	settles, taken := "", false
+	switch m.Kind {
+	case KindCreated:
+		settles = KindCreate
+		taken = was.State == mutex.Wanting && at(m.Data, 0) == b.Asked && b.Entry == 0 && (b.Session == 0 || at(m.Data, 1) == b.Session)
+	case KindChecked:
+		settles = KindCheck
+		taken = was.State == mutex.Wanting && m.Value == b.Entry && at(m.Data, 0) == b.Session
+	case KindKept:
+		settles = KindKeepalive
+		taken = m.Value == b.Session
+	case KindExpired:
+		taken = m.Value == b.Session
+	case KindDeleted:
+		settles = KindDelete
+		taken = b.Pending.Kind == KindDelete && m.Value == b.Pending.Value || was.State == mutex.Wanting && b.Entry != 0 && m.Value == b.Watching
+	case KindNotLeader:
+		settles = KindNotLeader // it answers nothing
+		taken = b.Pending.Kind != "" && ev.From == b.Server
+	default:
+		return ""
+	}
+	if !taken {
+		if !sameClient(b, c) || p.State != was.State || len(sentTo(v, id, sim.None, "", 0)) > 0 {
+			return fmt.Sprintf("took a %s %d that answers nothing it waits on", m.Kind, m.Value)
+		}
+		return ""
+	}
+	if b.Pending.Kind != "" && (settles == "" || settles == b.Pending.Kind) && sameMessage(b.Pending, c.Pending) && (m.Kind != KindDeleted || m.Value == b.Pending.Value) {
+		return fmt.Sprintf("took a %s %d, and still waits on its %s %d", m.Kind, m.Value, b.Pending.Kind, b.Pending.Value)
+	}
+	good := max(b.ValidUntil, sim.Time(at(m.Data, 1))+p.Config.Session)
+	switch m.Kind {
+	case KindCreated:
+		late := v.Now()-sim.Time(at(m.Data, 2)) >= p.Config.Session
+		switch {
+		case b.Session == 0 && late:
+			if c.Session != 0 || c.Asked != b.Asked+1 {
+				return fmt.Sprintf("took a CREATED %s late, and keeps session %d, having asked %d times", sim.Ticks(v.Now()-sim.Time(at(m.Data, 2))), c.Session, c.Asked)
+			}
+			return ""
+		case c.Entry != m.Value || c.Session != cmp.Or(b.Session, at(m.Data, 1)):
+			return fmt.Sprintf("took CREATED %d in session %d, and has entry %d in session %d", m.Value, at(m.Data, 1), c.Entry, c.Session)
+		}
+		return tookStanding(p, max(b.ValidUntil, sim.Time(at(m.Data, 2))+p.Config.Session), at(m.Data, 3))
+	case KindChecked:
+		return tookStanding(p, good, at(m.Data, 2))
+	case KindKept:
+		if want := max(b.ValidUntil, sim.Time(at(m.Data, 0))+p.Config.Session); c.ValidUntil != want {
+			return fmt.Sprintf("took KEPT for session %d, asked at %d, and counts it good until %d, not %d", m.Value, at(m.Data, 0), c.ValidUntil, want)
+		}
+	case KindExpired:
+		if c.Session != 0 || was.State == mutex.InCS && p.State != mutex.Idle || was.State == mutex.Wanting && c.Asked != b.Asked+1 {
+			return fmt.Sprintf("heard its session %d expired, and keeps session %d, %s, having asked %d times", m.Value, c.Session, p.State, c.Asked)
+		}
+	case KindDeleted:
+		if b.Pending.Kind == KindDelete && m.Value == b.Pending.Value {
+			return ""
+		}
+		if c.Watching != 0 || len(sentTo(v, id, c.Server, KindCheck, b.Entry)) != 1 {
+			return fmt.Sprintf("heard that entry %d, which it watched, is gone, and watches %d, having sent no CHECK of its entry %d", m.Value, c.Watching, b.Entry)
+		}
+	case KindNotLeader:
+		if m.Value == 0 {
+			if !c.Heard || c.Server != b.Server || len(sentTo(v, id, sim.None, "", 0)) > 0 {
+				return fmt.Sprintf("heard from %s that it knows no leader, and asks %s now", v.Name(ev.From), v.Name(c.Server))
+			}
+			return ""
+		}
+		to, replicas := sim.NodeID(m.Value-1), sim.NodeID(p.Config.Replicas)
+		if to == b.Silent {
+			if to = (ev.From + 1) % replicas; to == b.Silent {
+				to = (to + 1) % replicas
+			}
+		}
+		return checkResent(v, id, was, c, to)
+	}
+	return ""
+}
+
+// tookStanding holds a client that took a CREATED or CHECKED to counting
+// its session good until good and to standing where the answer says: it
+// watches the entry named, or holds the lock watching nothing.
+func tookStanding(p *Process, good sim.Time, watch int64) string {
+	c := &p.Client
+	switch {
+	case c.ValidUntil != good:
+		return fmt.Sprintf("took an answer about its entry %d, and counts its session good until %d, not %d", c.Entry, c.ValidUntil, good)
+	case c.Watching != watch || (watch == 0) != (p.State == mutex.InCS):
+		return fmt.Sprintf("heard its entry %d is to watch entry %d, and watches %d, %s", c.Entry, watch, c.Watching, p.State)
+	}
+	return ""
+}
+
+// checkResent holds a client that asks again to sending its pending
+// request, as it was (a waiting client's KEEPALIVE as a CHECK of its
+// entry), and the one queued behind it, to replica to, which it then
+// waits on.
+func checkResent(v sim.View, id sim.NodeID, was *stood, c *ClientState, to sim.NodeID) string {
+	b := &was.Client
+	want := b.Pending
+	if was.State == mutex.Wanting && b.Entry != 0 && want.Kind == KindKeepalive {
+		want = sim.Message{Kind: KindCheck, Value: b.Entry, Data: []int64{b.Session, int64(v.Now())}}
+	}
+	sent := sentTo(v, id, sim.None, "", 0)
+	ok := c.Server == to && !c.Heard && sameMessage(c.Pending, want) && len(sent) > 0 && sent[0].To == to && sameMessage(sent[0].Message, want)
+	if b.Queued.Kind != "" {
+		ok = ok && len(sent) == 2 && sent[1].To == to && sameMessage(sent[1].Message, b.Queued)
+	} else {
+		ok = ok && len(sent) == 1
+	}
+	if !ok {
+		return fmt.Sprintf("asks %s again, and waits on %s for its %s %d, having sent %d requests", v.Name(to), v.Name(c.Server), c.Pending.Kind, c.Pending.Value, len(sent))
+	}
+	return ""
+}
+
+// sentTo lists the requests the step sent to replica to (sim.None: to any
+// replica) of kind with value ("": any).
+func sentTo(v sim.View, id, to sim.NodeID, kind string, value int64) []sim.Envelope {
+	var out []sim.Envelope
+	for e := range check.SentThisStep(v, id) {
+		if process(v, e.To).Part == fencing.PartService && (to == sim.None || e.To == to) && (kind == "" || e.Kind == kind && e.Value == value) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sameMessage says two requests are the same: kind, value and numbers.
+func sameMessage(a, b sim.Message) bool {
+	return a.Kind == b.Kind && a.Value == b.Value && slices.Equal(a.Data, b.Data)
+}
+
+// sameClient says a client's state is as it was, but its write.
+func sameClient(a, b *ClientState) bool {
+	return a.Session == b.Session && a.ValidUntil == b.ValidUntil && a.Entry == b.Entry && a.Watching == b.Watching && a.Asked == b.Asked &&
+		a.Server == b.Server && a.Silent == b.Silent && a.Heard == b.Heard && sameMessage(a.Pending, b.Pending) && sameMessage(a.Queued, b.Queued)
 }

@@ -216,11 +216,12 @@ type beforeTally struct {
 }
 
 // stood is what a process was after one of its steps, as the checks read
-// it: its lock service's state, its client's, and its Raft role, term
-// and last entry applied.
+// it: its lock service's state, its client's and its part of the
+// section, and its Raft role, term and last entry applied.
 type stood struct {
 	Service ServiceState
 	Client  ClientState
+	State   mutex.State
 	Role    raft.Role
 	Term    int64
 	Applied int
@@ -246,7 +247,7 @@ func (t *beforeTally) Clone() sim.Tally {
 func (t *beforeTally) Stepped(id sim.NodeID, n sim.Node) {
 	t.before[id], t.after[id] = t.after[id], t.before[id]
 	p := n.(*Process)
-	t.after[id].copyFrom(&stood{Service: p.Service, Client: p.Client, Role: p.Raft.Role, Term: p.Raft.Term, Applied: p.Raft.Applied})
+	t.after[id].copyFrom(&stood{Service: p.Service, Client: p.Client, State: p.State, Role: p.Raft.Role, Term: p.Raft.Term, Applied: p.Raft.Applied})
 }
 
 // Joined and Left make it a ledger, for Stepped: messages are not

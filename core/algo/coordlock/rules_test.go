@@ -143,3 +143,39 @@ func TestAClientThatTakesTheLockWatchesNothing(t *testing.T) {
 		assert.NotContains(t, f, coordlock.ClientName)
 	}
 }
+
+// The clients of a replicated lock are held to what they were before
+// their step: on its lesson, a client that takes an answer and watches
+// another entry than the one named, or changes at an answer to nothing
+// it waits on, is named.
+func TestTheReplicatedClientsCheckNamesABreak(t *testing.T) {
+	spec := coordlock.ReplicatedSpec
+	_, r := scenariotest.Run(t, "replicated-lock-leader-crash")
+	broke := map[string]bool{}
+	algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+		algotest.Holds(t, spec, v, k, coordlock.ClientName)
+		p := v.Node(id).(*coordlock.Process)
+		if p.Replicas() != nil || ev.Kind != sim.Deliver {
+			return
+		}
+		c := &p.Client
+		switch {
+		case ev.Msg.Kind == coordlock.KindCreated && p.State == mutex.Wanting && c.Watching != 0 && !broke["watch"]:
+			c.Watching++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ClientName).Detail, "is to watch entry")
+			c.Watching--
+			broke["watch"] = true
+		case ev.Msg.Kind == coordlock.KindNotLeader && ev.Msg.Value != 0 && !broke["resent"]:
+			c.Server = (c.Server + 1) % 3
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ClientName).Detail, "asks lock")
+			c.Server = (c.Server + 2) % 3
+			broke["resent"] = true
+		case ev.Msg.Kind == coordlock.KindKept && !broke["kept"]:
+			c.Asked++
+			assert.Contains(t, algotest.Check(t, spec, v, coordlock.ClientName).Detail, "numbered its CREATEs")
+			c.Asked--
+			broke["kept"] = true
+		}
+	})
+	assert.Equal(t, map[string]bool{"watch": true, "resent": true, "kept": true}, broke)
+}
