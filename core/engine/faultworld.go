@@ -122,7 +122,8 @@ func (f *faultWorld) Duplicate(id int) int {
 	f.w.nextMsg++
 	if f.record {
 		dup := orig
-		dup.ID, dup.Original, dup.RecvStep, dup.RecvTime, dup.DropStep = c, id, -1, 0, -1
+		// a copy of a copy copies what the process sent
+		dup.ID, dup.Original, dup.RecvStep, dup.RecvTime, dup.DropStep = c, orig.Original, -1, 0, -1
 		f.r.trace.AppendMsg(dup)
 	}
 	if d, ok := f.w.delayed[id]; ok {

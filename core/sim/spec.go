@@ -518,8 +518,8 @@ type Envelope struct {
 	RecvStep int
 	// DropStep is the step at which it was lost, or -1.
 	DropStep int
-	// Original is the message a network duplicate copies (its own id
-	// otherwise).
+	// Original is the message a process sent that a network duplicate
+	// copies, through any copies between (its own id otherwise).
 	Original int
 }
 

@@ -291,8 +291,9 @@ type Msg struct {
 	DropStep int           `json:"drop_step"`
 	Lamport  clock.Lamport `json:"lamport"`
 	Vector   clock.Vector  `json:"vector"`
-	// Original is the message a network duplicate copies; a message sent by
-	// a process is its own original.
+	// Original is the message a process sent that a network duplicate
+	// copies (through any copies between: a copy of a copy names the
+	// message sent); a message sent by a process is its own original.
 	Original int `json:"original"`
 }
 
