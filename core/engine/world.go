@@ -405,7 +405,7 @@ func (v *view) Envelope(id int) sim.Envelope {
 	m := &v.tr.Msgs[id]
 	e := sim.Envelope{ID: m.ID, From: m.From, To: m.To, Message: m.Message, SendStep: m.SendStep, RecvStep: -1, DropStep: -1, Original: m.Original}
 	if m.ReceivedAt(v.w.step) {
-		e.RecvStep = m.RecvStep
+		e.RecvStep, e.RecvTime = m.RecvStep, m.RecvTime
 	}
 	if m.DroppedAt(v.w.step) {
 		e.DropStep = m.DropStep

@@ -514,8 +514,10 @@ type Envelope struct {
 	From, To NodeID
 	Message
 	SendStep int
-	// RecvStep is the step that delivered it, or -1 if it has not arrived yet.
+	// RecvStep is the step that delivered it, or -1 if it has not arrived
+	// yet, and RecvTime when it arrived.
 	RecvStep int
+	RecvTime Time
 	// DropStep is the step at which it was lost, or -1.
 	DropStep int
 	// Original is the message a process sent that a network duplicate
