@@ -162,9 +162,7 @@ func checkAnswers(v sim.View, id sim.NodeID, ev sim.Event) string {
 	open := k >= 0 && s.Sessions[k].Client == from
 	expired := sent[KindExpired]
 	copied := check.CopyDelivered(v, id, ev.MsgID) >= 0
-	// an answer sent on a cut link, or to a process down, is lost as it
-	// goes, unseen
-	heard := v.LinkUp(id, from) && v.Health(from) != sim.Crashed
+	heard := true
 	switch {
 	case request == KindDelete:
 		if len(expired) > 0 || slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Rev == m.Value && e.Client == from }) {
@@ -337,13 +335,13 @@ func checkClient(v sim.View, id sim.NodeID, ev sim.Event) string {
 	case ev.Kind == sim.Recover && (c.Session != 0 || c.Entry != 0 || c.Watching != 0 || c.Pending.Kind != "" || c.Queued.Kind != ""):
 		return fmt.Sprintf("restarts with session %d, entry %d, watching %d, a request pending: %q", c.Session, c.Entry, c.Watching, c.Pending.Kind)
 	}
+	if detail := checkTaken(v, id, ev, p); detail != "" {
+		return detail
+	}
 	if p.Config.Replicas > 1 {
 		// a replicated service's clients send a request again, and
-		// answers come back from more than one replica: they are held
-		// to what they were before the step
-		if detail := checkTaken(v, id, ev, p); detail != "" {
-			return detail
-		}
+		// answers come back from more than one replica: checkTaken
+		// holds them to what they were before the step
 		return checkRequests(v, id, ev, p, held)
 	}
 	answer := ev.Kind == sim.Deliver && (ev.Msg.Kind == KindCreated || ev.Msg.Kind == KindChecked)
@@ -417,11 +415,6 @@ func checkRequests(v sim.View, id sim.NodeID, ev sim.Event, p *Process, held boo
 				return fmt.Sprintf("sent a DELETE of entry %d in session %d on a %s, having held the lock: %t (entry %d, its write's token %d)", e.Value, at(e.Data, 0), ev.Kind, held, c.Entry, c.Write.Token)
 			}
 		}
-	}
-	// a request sent on a cut link, or to a replica down, is lost as it
-	// goes, unseen
-	if !v.LinkUp(id, c.Server) || v.Health(c.Server) == sim.Crashed {
-		return ""
 	}
 	switch {
 	case held && p.State == mutex.Idle && ev.Kind == sim.Timer && ev.Tag == mutex.TimerRelease && deletes != 1:

@@ -131,7 +131,7 @@ var Spec = &sim.Spec{
 	},
 	New: newProcesses,
 	Figures: sim.FigureSpec{
-		NewTally: mutex.NewTally,
+		NewTally: newBeforeTally,
 		Metrics:  metrics,
 		Panels:   panels,
 		Formula:  formula,
