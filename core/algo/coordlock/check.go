@@ -3,6 +3,7 @@ package coordlock
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -440,15 +441,17 @@ const ReplicasName = "each replica applies the committed log to the lock by the 
 // sender's entry and is answered DELETED; an expiry ends its session and
 // entries; a request outside the sender's open session is answered
 // EXPIRED; whoever watched an entry that goes is told DELETED. Only the
-// leader answers, and it answers a KEEPALIVE only once it has committed
-// an entry of its term; each request it takes renews its sender's
-// session, and so does its election, every session; it times every
-// session to its expiry, and logs the expiry of one whose timer fires. A
-// replica that does not lead answers each request NOT-LEADER, naming the
-// leader it knows.
+// leader answers, and it answers a KEEPALIVE itself exactly when it has
+// committed an entry of its term and a majority answered its APPENDs
+// within the least election timeout; each request it takes renews its
+// sender's session, and so does its election, every session; it times
+// every session to its expiry, and logs the expiry of one whose timer
+// fires. A replica that does not lead answers each request NOT-LEADER,
+// naming the leader it knows. No replica draws a holder: the holder is in
+// every replica's state.
 var replicas = sim.Invariant{
 	Name:  ReplicasName,
-	Help:  "every replica's lock state is what the recipe makes of the committed entries it applied; the leader sends exactly the answers they owe (and answers a KEEPALIVE only having committed an entry of its term), renews a requester's session and, when elected, every session, and times every session; a replica that does not lead answers a request NOT-LEADER with the leader it knows",
+	Help:  "every replica's lock state is what the recipe makes of the committed entries it applied; the leader sends exactly the answers they owe (and answers a KEEPALIVE exactly when it has committed an entry of its term and heard from a majority lately), renews a requester's session and, when elected, every session, and times every session; a replica that does not lead answers a request NOT-LEADER with the leader it knows",
 	Check: check.ProcessRule(checkReplica),
 }
 
@@ -457,6 +460,11 @@ func checkReplica(v sim.View, id sim.NodeID, ev sim.Event) string {
 	was := before(v, id)
 	if p.Part != fencing.PartService || p.Config.Replicas < 2 || was == nil {
 		return ""
+	}
+	for _, a := range v.LastAnnotations() {
+		if a.Role == RoleHolder {
+			return "drew a holder: a replicated service's holder is in every replica's state, not on a line"
+		}
 	}
 	r := &p.Raft
 	leads := r.Role == raft.Leader
@@ -485,11 +493,11 @@ func checkReplica(v sim.View, id sim.NodeID, ev sim.Event) string {
 			}
 			notLeader = &sim.Message{Kind: KindNotLeader, Value: hint}
 		case ev.Msg.Kind == KindKeepalive:
-			if !answeredKeepalive(v, id, from) {
+			committed, heard := r.Log.Term(r.Commit) == r.Term, heardFromMajority(v, id, r.Term, p.Raft.Config().ElectionMin, p.Config.Replicas)
+			if answered := answeredKeepalive(v, id, from); answered != (committed && heard) {
+				return fmt.Sprintf("answered %s's KEEPALIVE: %t, having committed an entry of its term %d: %t, and heard from a majority within %s: %t", v.Name(from), answered, r.Term, committed, sim.Ticks(p.Raft.Config().ElectionMin), heard)
+			} else if !answered {
 				break
-			}
-			if r.Log.Term(r.Commit) != r.Term {
-				return fmt.Sprintf("answered %s's KEEPALIVE in term %d, having committed no entry of its term", v.Name(from), r.Term)
 			}
 			if m.open(from, ev.Msg.Value) {
 				m.owe(from, sim.Message{Kind: KindKept, Value: ev.Msg.Value, Data: []int64{at(ev.Msg.Data, 0)}})
@@ -542,6 +550,21 @@ func checkReplica(v sim.View, id sim.NodeID, ev sim.Event) string {
 		}
 	}
 	return ""
+}
+
+// heardFromMajority says a majority of the replicas, the leader id
+// included, answered its APPENDs of its term (an ACK or a NACK) within
+// the least election timeout: no other can have been elected since
+// without one of them, so the leader may answer a KEEPALIVE itself.
+func heardFromMajority(v sim.View, id sim.NodeID, term int64, within sim.Time, replicas int) bool {
+	var heard uint64
+	for m := range v.NumSent() {
+		e := v.Envelope(m)
+		if e.To == id && (e.Kind == raft.KindAck || e.Kind == raft.KindNack) && e.Value == term && e.RecvStep >= 0 && e.RecvTime > 0 && v.Now()-e.RecvTime <= within {
+			heard |= 1 << e.From
+		}
+	}
+	return 1+bits.OnesCount64(heard) > replicas/2
 }
 
 // answeredKeepalive says the step answered a KEEPALIVE: it sent its
