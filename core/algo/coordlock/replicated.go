@@ -123,15 +123,6 @@ func replicatedNames(n int) []string {
 	return out[:n]
 }
 
-// Replicas is a replica's Raft state, or nil for a process that is not
-// one of the service's replicas.
-func (p *Process) Replicas() *raft.Replica {
-	if p.Part == fencing.PartService && p.Config.Replicas > 1 {
-		return &p.Raft
-	}
-	return nil
-}
-
 func isFollowingReplica(v sim.View, id sim.NodeID) bool {
 	p := process(v, id)
 	return p.Part == fencing.PartService && p.Raft.Role != raft.Leader

@@ -182,6 +182,15 @@ var writesWithTheLock = sim.Invariant{
 	},
 }
 
+// Replicas is a replica's Raft state, for Raft's checks, or nil for a
+// process that is not one of the service's replicas.
+func (p *Process) Replicas() *raft.Replica {
+	if p.Part == fencing.PartService && p.Config.Replicas > 1 {
+		return &p.Raft
+	}
+	return nil
+}
+
 // Asked restates, for raft.Appends, the command a client's request asks
 // the service's leader to log: a CREATE, CHECK or DELETE, with its
 // sender, its value and its first three numbers. A KEEPALIVE is answered
