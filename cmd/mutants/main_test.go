@@ -170,3 +170,17 @@ func TestALessonThatLosesItsPointKills(t *testing.T) {
 	res.Violations = nil
 	assert.Equal(t, strings.Join(l.Expect.Violations, "; "), unshown(l, &res))
 }
+
+// A lesson as it is breaks what it declares and nothing else: a
+// violation a known limit would excuse in a drawn run (the pause lesson's
+// stale write, which its storage's fencing refuses) kills a mutant there.
+func TestALessonAsItIsExcusesNothingElse(t *testing.T) {
+	l, err := scenario.Builtin("coordination-lock-pause")
+	require.NoError(t, err)
+	res := campaign.Check(l)
+	strict(l, &res)
+	require.False(t, res.Failed(), "the lesson as it is breaks only what it declares")
+	res.Violations = append(res.Violations, campaign.Violation{Invariant: "the storage accepts no write whose lock had passed on", Expected: true, Why: "a known limit"})
+	strict(l, &res)
+	assert.True(t, res.Failed(), "a stale write in the pause lesson is no known limit's")
+}
