@@ -3,6 +3,7 @@ package raft
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"spacetime/core/check"
 	"spacetime/core/sim"
@@ -35,12 +36,12 @@ type commitPoint struct {
 	sum   uint64
 }
 
-// tally follows the run as an observer with a view of every server's
+// Tally follows the run as an observer with a view of every server's
 // disk would: each server's log after each of its steps, who led which
 // term, what was committed and applied where. It checks the guarantees
 // against that history, each at the step that could break it, at a cost
 // that grows with what the step changed, not with the logs.
-type tally struct {
+type Tally struct {
 	n int
 	// logs, roles and terms are each server's after its last step, and
 	// termsBefore and commitsBefore its term and commit index before it.
@@ -77,13 +78,18 @@ type tally struct {
 	latencyEntries int
 }
 
-func newTally(n int) sim.Tally {
-	return &tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commitsBefore: make([]int, n), commits: make([]int, n),
+func newTally(n int) sim.Tally { return NewTally(n) }
+
+// NewTally is the tally of a run of n processes, for an algorithm whose
+// replicas are Raft's (Replicated) and whose own tally embeds it: Raft's
+// guarantees and checks read it there.
+func NewTally(n int) *Tally {
+	return &Tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commitsBefore: make([]int, n), commits: make([]int, n),
 		applied: make([]int, n), leaders: map[int64]sim.NodeID{}, leading: make([]bool, n), appendedAt: map[int]sim.Time{}}
 }
 
 // Clone copies the tally: logs share their full chunks.
-func (t *tally) Clone() sim.Tally {
+func (t *Tally) Clone() sim.Tally {
 	c := *t
 	c.logs = make([]Log, t.n)
 	for i := range t.logs {
@@ -103,7 +109,7 @@ func (t *tally) Clone() sim.Tally {
 // Note follows the leaders' intervals (a crash ends them), for the time
 // without a leader, and the entries appended and committed, for the
 // commit latency.
-func (t *tally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
+func (t *Tally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
 	if !t.anyLeading() {
 		t.leaderless += at - t.lastAt
 	}
@@ -130,7 +136,7 @@ func (t *tally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
 	}
 }
 
-func (t *tally) anyLeading() bool {
+func (t *Tally) anyLeading() bool {
 	for _, l := range t.leading {
 		if l {
 			return true
@@ -139,13 +145,31 @@ func (t *tally) anyLeading() bool {
 	return false
 }
 
+// raft is the tally itself, for an algorithm's tally that embeds it.
+func (t *Tally) raft() *Tally { return t }
+
+// tallied is a tally that is, or embeds, Raft's.
+type tallied interface{ raft() *Tally }
+
+// tallyOf is the run's Raft tally, if its algorithm keeps one.
+func tallyOf(v sim.View) (*Tally, bool) {
+	if t, ok := v.Tally().(tallied); ok {
+		return t.raft(), true
+	}
+	return nil, false
+}
+
 // Joined and Left: the tally follows servers, not messages.
-func (t *tally) Joined(sim.Message) {}
-func (t *tally) Left(sim.Message)   {}
+func (t *Tally) Joined(sim.Message) {}
+func (t *Tally) Left(sim.Message)   {}
 
 // Stepped checks the guarantees a server's step could break.
-func (t *tally) Stepped(id sim.NodeID, n sim.Node) {
-	s := n.(*Server)
+func (t *Tally) Stepped(id sim.NodeID, n sim.Node) {
+	r, ok := n.(Replicated)
+	if !ok || r.Replicas() == nil {
+		return // not one of the group
+	}
+	s := r.Replicas()
 	t.maxTerm = max(t.maxTerm, s.Term)
 	wasLeader := t.roles[id] == Leader && t.terms[id] == s.Term
 	if changed := t.logs[id].Diverges(&s.Log); changed != 0 {
@@ -177,7 +201,7 @@ func (t *tally) Stepped(id sim.NodeID, n sim.Node) {
 // where another log has an entry of the same index and term, the two logs
 // must be the same up to it. The entries before from were checked when
 // they, or the other log's, last changed.
-func (t *tally) matchLogs(id sim.NodeID, l *Log, from int) {
+func (t *Tally) matchLogs(id sim.NodeID, l *Log, from int) {
 	for j := range t.logs {
 		o := &t.logs[j]
 		if sim.NodeID(j) == id {
@@ -196,7 +220,7 @@ func (t *tally) matchLogs(id sim.NodeID, l *Log, from int) {
 // earlier term: it must hold each earlier term's furthest commit (a later
 // term's point may lie before an earlier one's, when a follower learned
 // only part of what was committed).
-func (t *tally) complete(id sim.NodeID, s *Server) {
+func (t *Tally) complete(id sim.NodeID, s *Replica) {
 	for _, p := range t.points {
 		if p.term >= s.Term {
 			continue
@@ -209,7 +233,7 @@ func (t *tally) complete(id sim.NodeID, s *Server) {
 }
 
 // committed records how far a server saw the log committed in its term.
-func (t *tally) committed(s *Server) {
+func (t *Tally) committed(s *Replica) {
 	p := commitPoint{term: s.Term, index: s.Commit, sum: s.Log.Sum(s.Commit)}
 	k := len(t.points) - 1
 	for k >= 0 && t.points[k].term > p.term {
@@ -229,7 +253,7 @@ func (t *tally) committed(s *Server) {
 
 // apply checks the entries a server applied against those first applied
 // at their indexes by anyone.
-func (t *tally) apply(id sim.NodeID, s *Server) {
+func (t *Tally) apply(id sim.NodeID, s *Replica) {
 	for i := t.applied[id] + 1; i <= s.Applied; i++ {
 		e := s.Log.At(i)
 		if i > t.firstApplied.Len() {
@@ -260,7 +284,7 @@ func (b *breach) text(v sim.View) string {
 }
 
 // breaks records the first breach of a guarantee.
-func (t *tally) breaks(g int, format string, args ...any) {
+func (t *Tally) breaks(g int, format string, args ...any) {
 	if t.broken[g] == nil {
 		t.broken[g] = &breach{format: format, args: args}
 	}
@@ -268,26 +292,33 @@ func (t *tally) breaks(g int, format string, args ...any) {
 
 func invariant(g int, name, help string) sim.Invariant {
 	return sim.Invariant{Name: name, Help: help, Check: func(v sim.View) sim.Verdict {
-		if b := v.Tally().(*tally).broken[g]; b != nil {
+		if t, ok := tallyOf(v); ok && t.broken[g] != nil {
+			b := t.broken[g]
 			return sim.Verdict{Detail: b.text(v)}
 		}
 		return sim.Verdict{OK: true}
 	}}
 }
 
-var invariants = []sim.Invariant{
+// Guarantees are Raft's five (Figure 3 of the paper), each checked by
+// the tally at the step that could break it: an algorithm whose tally
+// embeds Raft's (NewTally) declares them for its replicas.
+var Guarantees = []sim.Invariant{
 	invariant(guaranteeElection, electionSafetyName, "at most one leader is elected in a term"),
 	invariant(guaranteeAppendOnly, appendOnlyName, "a leader never overwrites or deletes entries in its log; it only appends"),
 	invariant(guaranteeMatching, logMatchingName, "if two logs hold an entry with the same index and term, they are the same up to it"),
 	invariant(guaranteeCompleteness, completenessName, "an entry committed in a term is in the log of the leader of every later term"),
 	invariant(guaranteeStateMachine, stateMachineName, "no two servers apply different commands at the same index"),
+}
+
+var invariants = append(slices.Clip(Guarantees),
 	Timers,
 	Appends,
 	Replies,
 	Counts,
 	Terms,
 	Elected,
-}
+)
 
 // TimersName names the Timers invariant.
 const TimersName = "a leader has its heartbeat armed, any other server its election timeout"
@@ -577,11 +608,11 @@ var Counts = sim.Invariant{
 			if held := s.holding(id, a.Group); held < s.majority() || s.Log.Term(a.Group) != s.Term && !s.cfg.CountReplicas {
 				return fmt.Sprintf("leads term %d and commits entry %d, of term %d, which %d of %d servers hold", s.Term, a.Group, s.Log.Term(a.Group), held, len(s.group))
 			}
-			if t, ok := v.Tally().(*tally); ok && a.Group <= t.commitsBefore[id] {
+			if t, ok := tallyOf(v); ok && a.Group <= t.commitsBefore[id] {
 				return fmt.Sprintf("commits entry %d, having committed up to %d already", a.Group, t.commitsBefore[id])
 			}
 		}
-		if t, ok := v.Tally().(*tally); ok && s.Commit > t.commitsBefore[id] && !drawn && t.roles[id] == Leader && t.termsBefore[id] == s.Term {
+		if t, ok := tallyOf(v); ok && s.Commit > t.commitsBefore[id] && !drawn && t.roles[id] == Leader && t.termsBefore[id] == s.Term {
 			return fmt.Sprintf("leads term %d and committed up to %d, and is not drawn committing it", s.Term, s.Commit)
 		}
 		for e := range check.SentThisStep(v, id) {
@@ -685,7 +716,7 @@ var Terms = sim.Invariant{
 		if steppedDown && !learnt {
 			return fmt.Sprintf("stepped down as leader of term %d on a %s of its own term", s.Term, ev.Msg.Kind)
 		}
-		t, ok := v.Tally().(*tally)
+		t, ok := tallyOf(v)
 		if !ok || ev.Kind == sim.Init {
 			return "" // a server may start at a term of its own (params.terms)
 		}

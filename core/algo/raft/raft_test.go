@@ -98,7 +98,7 @@ func server(n int, term int64, role Role, terms ...int64) *Server {
 	return s
 }
 
-func broken(tl *tally) []int {
+func broken(tl *Tally) []int {
 	var out []int
 	for g, b := range tl.broken {
 		if b != nil {
@@ -112,25 +112,25 @@ func broken(tl *tally) []int {
 // other.
 func TestChecksCatchEachBreach(t *testing.T) {
 	t.Run("two leaders of one term", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		tl.Stepped(0, server(3, 2, Leader, 1))
 		tl.Stepped(1, server(3, 2, Leader, 1))
 		assert.Equal(t, []int{guaranteeElection}, broken(tl))
 	})
 	t.Run("a leader that drops an entry", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		tl.Stepped(0, server(3, 2, Leader, 1, 2))
 		tl.Stepped(0, server(3, 2, Leader, 1, 3))
 		assert.Contains(t, broken(tl), guaranteeAppendOnly)
 	})
 	t.Run("logs that share an entry but not what is before it", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		tl.Stepped(0, server(3, 3, Follower, 1, 2, 3))
 		tl.Stepped(1, server(3, 3, Follower, 1, 1, 3))
 		assert.Equal(t, []int{guaranteeMatching}, broken(tl))
 	})
 	t.Run("a leader without a committed entry", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		s := server(3, 4, Leader, 1, 2)
 		s.Commit = 2
 		tl.Stepped(0, s)
@@ -138,7 +138,7 @@ func TestChecksCatchEachBreach(t *testing.T) {
 		assert.Equal(t, []int{guaranteeCompleteness}, broken(tl))
 	})
 	t.Run("a leader without an entry committed in an earlier term, past a later term's commit", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		a := server(3, 2, Leader, 1, 2, 2)
 		a.Commit = 3
 		tl.Stepped(0, a)
@@ -149,7 +149,7 @@ func TestChecksCatchEachBreach(t *testing.T) {
 		assert.Equal(t, []int{guaranteeCompleteness}, broken(tl))
 	})
 	t.Run("two commands applied at one index", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		a, b := server(3, 4, Follower, 1, 2), server(3, 5, Follower, 1, 3)
 		a.Commit, a.Applied, b.Commit, b.Applied = 2, 2, 2, 2
 		tl.Stepped(0, a)
@@ -157,7 +157,7 @@ func TestChecksCatchEachBreach(t *testing.T) {
 		assert.Contains(t, broken(tl), guaranteeStateMachine)
 	})
 	t.Run("a history that keeps every guarantee", func(t *testing.T) {
-		tl := newTally(3).(*tally)
+		tl := newTally(3).(*Tally)
 		l := server(3, 2, Leader, 1, 2)
 		l.Commit, l.Applied = 2, 2
 		tl.Stepped(0, l)

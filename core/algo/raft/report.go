@@ -25,7 +25,7 @@ func leaderOf(v sim.View) sim.NodeID {
 }
 
 func metrics(v sim.View) []sim.Metric {
-	t := v.Tally().(*tally)
+	t, _ := tallyOf(v)
 	var leader any
 	if l := leaderOf(v); l != sim.None {
 		leader = v.Name(l)
@@ -141,7 +141,7 @@ func Panel(v sim.View, ids []sim.NodeID, replica func(sim.NodeID) *Replica, mach
 }
 
 func formula(v sim.View) string {
-	t := v.Tally().(*tally)
+	t, _ := tallyOf(v)
 	text := fmt.Sprintf("Elections: %d, up to term %d; a leader needs %d of %d votes.", t.elections, t.maxTerm, v.N()/2+1, v.N())
 	if t.maxCommit > 0 {
 		text += fmt.Sprintf(" Committed: %d entries, %.1f messages an entry.", t.maxCommit, float64(v.NumSent())/float64(t.maxCommit))
