@@ -215,14 +215,19 @@ func (p *Process) Asked(ev sim.Event) (cmd raft.Command, exact, ok bool) {
 	return cmd, true, true
 }
 
-// beforeTally is the replicated lock's tally: the lock's, and what each
-// process was before its latest step and after it, so that the checks
-// hold a step to the state it began from (a replica's service state and
-// how far it had applied the log, a client's requests).
+// beforeTally is the lock's tally: the section's, Raft's for the
+// replicated lock's replicas (its guarantees and checks read it), and
+// what each process was before its latest step and after it, so that the
+// checks hold a step to the state it began from (a replica's service
+// state and how far it had applied the log, a client's requests).
 type beforeTally struct {
 	*mutex.Tally
+	*raftGroup
 	before, after []stood
 }
+
+// raftGroup is Raft's tally, under a name of its own beside the section's.
+type raftGroup = raft.Tally
 
 // stood is what a process was after one of its steps, as the checks read
 // it: its lock service's state, its client's and its part of the
@@ -237,12 +242,12 @@ type stood struct {
 }
 
 func newBeforeTally(n int) sim.Tally {
-	return &beforeTally{Tally: mutex.NewTally(n).(*mutex.Tally), before: make([]stood, n), after: make([]stood, n)}
+	return &beforeTally{Tally: mutex.NewTally(n).(*mutex.Tally), raftGroup: raft.NewTally(n), before: make([]stood, n), after: make([]stood, n)}
 }
 
 // Clone copies the tally, each process's states with their own slices.
 func (t *beforeTally) Clone() sim.Tally {
-	c := &beforeTally{Tally: t.Copy(), before: make([]stood, len(t.before)), after: make([]stood, len(t.after))}
+	c := &beforeTally{Tally: t.Copy(), raftGroup: t.raftGroup.Clone().(*raft.Tally), before: make([]stood, len(t.before)), after: make([]stood, len(t.after))}
 	for i := range t.before {
 		c.before[i].copyFrom(&t.before[i])
 		c.after[i].copyFrom(&t.after[i])
@@ -254,9 +259,16 @@ func (t *beforeTally) Clone() sim.Tally {
 // before it: the state after its previous step. Its buffers are reused,
 // so that a step makes no allocation once they have grown.
 func (t *beforeTally) Stepped(id sim.NodeID, n sim.Node) {
+	t.raftGroup.Stepped(id, n)
 	t.before[id], t.after[id] = t.after[id], t.before[id]
 	p := n.(*Process)
 	t.after[id].copyFrom(&stood{Service: p.Service, Client: p.Client, State: p.State, Role: p.Raft.Role, Term: p.Raft.Term, Applied: p.Raft.Applied})
+}
+
+// Note takes a step's annotations: the section's and Raft's.
+func (t *beforeTally) Note(at sim.Time, node sim.NodeID, as []sim.Annotation) {
+	t.Tally.Note(at, node, as)
+	t.raftGroup.Note(at, node, as)
 }
 
 // Joined and Left make it a ledger, for Stepped: messages are not
