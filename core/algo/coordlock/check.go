@@ -769,7 +769,7 @@ func checkTaken(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 			silent = b.Silent
 		}
 		if c.Silent != silent {
-			return fmt.Sprintf("asked %s in vain (it said something: %t), and counts %s silent", v.Name(b.Server), b.Heard, v.Name(c.Silent))
+			return fmt.Sprintf("asked %s in vain (it said something: %t), and counts %s silent", v.Name(b.Server), b.Heard, nameOf(v, c.Silent))
 		}
 		return checkResent(v, id, was, c, (b.Server+1)%sim.NodeID(p.Config.Replicas))
 	}
@@ -805,8 +805,19 @@ func checkTaken(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		}
 		return ""
 	}
-	if b.Pending.Kind != "" && (settles == "" || settles == b.Pending.Kind) && sameMessage(b.Pending, c.Pending) && (m.Kind != KindDeleted || m.Value == b.Pending.Value) {
-		return fmt.Sprintf("took a %s %d, and still waits on its %s %d", m.Kind, m.Value, b.Pending.Kind, b.Pending.Value)
+	if b.Pending.Kind != "" && (settles == "" || settles == b.Pending.Kind) && (m.Kind != KindDeleted || m.Value == b.Pending.Value) {
+		// the answer ends the wait: the request queued behind a DELETE
+		// takes its place, on a retry time of its own; else it waits on
+		// nothing, or on the CREATE it has just sent
+		due, armed := v.Timer(id, TimerRetry)
+		switch {
+		case settles != "" && b.Queued.Kind != "":
+			if !sameMessage(c.Pending, b.Queued) || c.Queued.Kind != "" || !armed || due != v.Now()+retryAfter {
+				return fmt.Sprintf("took a %s %d answering its %s, and waits on its %s %d (queued: %q), its retry due at %d (armed: %t)", m.Kind, m.Value, b.Pending.Kind, c.Pending.Kind, c.Pending.Value, c.Queued.Kind, due, armed)
+			}
+		case c.Queued.Kind != "" || c.Pending.Kind != "" && (c.Pending.Kind != KindCreate || c.Asked == b.Asked):
+			return fmt.Sprintf("took a %s %d answering its %s %d, and still waits on its %s %d (queued: %q)", m.Kind, m.Value, b.Pending.Kind, b.Pending.Value, c.Pending.Kind, c.Pending.Value, c.Queued.Kind)
+		}
 	}
 	good := max(b.ValidUntil, sim.Time(at(m.Data, 1))+p.Config.Session)
 	switch m.Kind {
@@ -846,11 +857,15 @@ func checkTaken(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 			}
 			return ""
 		}
-		to, replicas := sim.NodeID(m.Value-1), sim.NodeID(p.Config.Replicas)
+		to, replicas, silent := sim.NodeID(m.Value-1), sim.NodeID(p.Config.Replicas), b.Silent
 		if to == b.Silent {
-			if to = (ev.From + 1) % replicas; to == b.Silent {
+			// once: it may lead again by the time it is named again
+			if to, silent = (ev.From+1)%replicas, sim.None; to == b.Silent {
 				to = (to + 1) % replicas
 			}
+		}
+		if c.Silent != silent {
+			return fmt.Sprintf("heard from %s that %s leads, and counts %s silent, not %s", v.Name(ev.From), v.Name(sim.NodeID(m.Value-1)), nameOf(v, c.Silent), nameOf(v, silent))
 		}
 		return checkResent(v, id, was, c, to)
 	}
@@ -904,6 +919,14 @@ func sentTo(v sim.View, id, to sim.NodeID, kind string, value int64) []sim.Envel
 		}
 	}
 	return out
+}
+
+// nameOf names a process, or none.
+func nameOf(v sim.View, id sim.NodeID) string {
+	if id == sim.None {
+		return "none"
+	}
+	return v.Name(id)
 }
 
 // sameMessage says two requests are the same: kind, value and numbers.
