@@ -493,13 +493,29 @@ func status(o *Outcome, algorithm string) string {
 			if v.Killed {
 				return "killed"
 			}
-			if o.Equivalent != "" {
+			if o.Equivalent != "" && equivalentFor(o.Equivalent, algorithm) {
 				return "equivalent"
 			}
 			return "survived"
 		}
 	}
 	return "survived"
+}
+
+// equivalentFor says a reason shows a mutant equivalent for algorithm: a
+// reason that begins "for A" (up to its first colon, semicolon, comma or
+// "whose") holds only for the algorithms it names there, as a mutant of
+// shared code may change one algorithm's behaviour and not another's.
+func equivalentFor(why, algorithm string) bool {
+	scope, ok := strings.CutPrefix(why, "for ")
+	if !ok {
+		return true
+	}
+	if i := strings.IndexAny(scope, ":;,"); i >= 0 {
+		scope = scope[:i]
+	}
+	scope, _, _ = strings.Cut(scope, "whose")
+	return strings.Contains(scope, algorithm)
 }
 
 // describe says what killed a verdict's build.

@@ -184,3 +184,13 @@ func TestALessonAsItIsExcusesNothingElse(t *testing.T) {
 	strict(l, &res)
 	assert.True(t, res.Failed(), "a stale write in the pause lesson is no known limit's")
 }
+
+// A reason that begins "for A" shows a mutant equivalent for the
+// algorithms it names there only.
+func TestAnEquivalentForOneAlgorithm(t *testing.T) {
+	assert.True(t, equivalentFor("Sent counts the messages for the figures only", "central"))
+	assert.True(t, equivalentFor("for coordination-lock, whose clients never arm the retry timer", "coordination-lock"))
+	assert.False(t, equivalentFor("for coordination-lock, whose clients never arm the retry timer", "replicated-lock"))
+	assert.False(t, equivalentFor("for credit-integer whose units are whole: replicated-lock reads it", "replicated-lock"))
+	assert.True(t, equivalentFor("for dijkstra-scholten and credit-recovery: the root", "credit-recovery"))
+}
