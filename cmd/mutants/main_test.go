@@ -13,6 +13,7 @@ import (
 	"spacetime/core/algo/all"
 	"spacetime/core/campaign"
 	"spacetime/core/scenario"
+	"spacetime/core/sim"
 	"spacetime/internal/mutate"
 )
 
@@ -193,4 +194,15 @@ func TestAnEquivalentForOneAlgorithm(t *testing.T) {
 	assert.False(t, equivalentFor("for coordination-lock, whose clients never arm the retry timer", "replicated-lock"))
 	assert.False(t, equivalentFor("for credit-integer whose units are whole: replicated-lock reads it", "replicated-lock"))
 	assert.True(t, equivalentFor("for dijkstra-scholten and credit-recovery: the root", "credit-recovery"))
+}
+
+// Every reason that holds for some algorithms only names them by id.
+func TestEveryScopedEquivalentNamesItsAlgorithms(t *testing.T) {
+	for id, why := range equivalents() {
+		if !strings.HasPrefix(why, "for ") {
+			continue
+		}
+		named := slices.ContainsFunc(all.Specs(), func(s *sim.Spec) bool { return equivalentFor(why, s.ID) })
+		assert.True(t, named, "%s: %q names no algorithm by its id", id, why)
+	}
 }
