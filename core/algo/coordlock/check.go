@@ -818,6 +818,9 @@ func checkTaken(v sim.View, id sim.NodeID, ev sim.Event, p *Process) string {
 		case c.Queued.Kind != "" || c.Pending.Kind != "" && (c.Pending.Kind != KindCreate || c.Asked == b.Asked):
 			return fmt.Sprintf("took a %s %d answering its %s %d, and still waits on its %s %d (queued: %q)", m.Kind, m.Value, b.Pending.Kind, b.Pending.Value, c.Pending.Kind, c.Pending.Value, c.Queued.Kind)
 		}
+	} else if settles != KindNotLeader && m.Kind != KindDeleted && c.Asked == b.Asked && (!sameMessage(c.Pending, b.Pending) || !sameMessage(c.Queued, b.Queued)) {
+		// an answer to another request leaves the one it waits on waiting
+		return fmt.Sprintf("took a %s %d, which does not answer its %s %d, and waits on its %s %d now", m.Kind, m.Value, b.Pending.Kind, b.Pending.Value, c.Pending.Kind, c.Pending.Value)
 	}
 	good := max(b.ValidUntil, sim.Time(at(m.Data, 1))+p.Config.Session)
 	switch m.Kind {
