@@ -78,7 +78,7 @@ var ReplicatedSpec = &sim.Spec{
 	MaxN:    32,
 	Checks: sim.CheckSpec{
 		MaxDelay:   3,
-		Invariants: append(append(slices.Clip(Spec.Checks.Invariants), raft.Guarantees...), raft.Timers, raft.Appends, raft.Replies, raft.Counts, raft.Terms, raft.Elected, replicas),
+		Invariants: append(append(slices.Clip(Spec.Checks.Invariants), raft.Guarantees...), raft.Timers, raft.Appends, raft.Replies, raft.Counts, raft.Terms, raft.Elected, raft.Sends, replicas),
 		KnownLimits: []sim.KnownLimit{
 			pausedHolder, staleWrite, fencing.WritesLost,
 			{Invariant: lostNews.Invariant, Faults: []string{"crash", "drop", "cut", "partition", "fifo"}, Why: "the service stops when a majority of its replicas is down or cut off, and a lost or overtaken DELETED leaves a watcher waiting for news that will not come; the crash of a minority, its leader included, stops nothing (a test holds it)"},

@@ -44,12 +44,14 @@ type commitPoint struct {
 type Tally struct {
 	n int
 	// logs, roles and terms are each server's after its last step, and
-	// termsBefore and commitsBefore its term and commit index before it.
+	// termsBefore, commitsBefore and appliedBefore its term, commit index
+	// and last entry applied before it.
 	logs          []Log
 	roles         []Role
 	terms         []int64
 	termsBefore   []int64
 	commitsBefore []int
+	appliedBefore []int
 	// commits and applied are how far each server had committed and
 	// applied after its last step.
 	commits, applied []int
@@ -84,7 +86,7 @@ func newTally(n int) sim.Tally { return NewTally(n) }
 // replicas are Raft's (Replicated) and whose own tally embeds it: Raft's
 // guarantees and checks read it there.
 func NewTally(n int) *Tally {
-	return &Tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commitsBefore: make([]int, n), commits: make([]int, n),
+	return &Tally{n: n, logs: make([]Log, n), roles: make([]Role, n), terms: make([]int64, n), termsBefore: make([]int64, n), commitsBefore: make([]int, n), appliedBefore: make([]int, n), commits: make([]int, n),
 		applied: make([]int, n), leaders: map[int64]sim.NodeID{}, leading: make([]bool, n), appendedAt: map[int]sim.Time{}}
 }
 
@@ -96,7 +98,7 @@ func (t *Tally) Clone() sim.Tally {
 		c.logs[i] = t.logs[i].Clone()
 	}
 	c.roles, c.terms, c.termsBefore = append([]Role(nil), t.roles...), append([]int64(nil), t.terms...), append([]int64(nil), t.termsBefore...)
-	c.commitsBefore = append([]int(nil), t.commitsBefore...)
+	c.commitsBefore, c.appliedBefore = append([]int(nil), t.commitsBefore...), append([]int(nil), t.appliedBefore...)
 	c.commits, c.applied = append([]int(nil), t.commits...), append([]int(nil), t.applied...)
 	c.leaders = maps.Clone(t.leaders)
 	c.points = append([]commitPoint(nil), t.points...)
@@ -192,7 +194,7 @@ func (t *Tally) Stepped(id sim.NodeID, n sim.Node) {
 	if s.Applied > t.applied[id] {
 		t.apply(id, s)
 	}
-	t.termsBefore[id], t.commitsBefore[id] = t.terms[id], t.commits[id]
+	t.termsBefore[id], t.commitsBefore[id], t.appliedBefore[id] = t.terms[id], t.commits[id], t.applied[id]
 	t.roles[id], t.terms[id], t.commits[id], t.applied[id] = s.Role, s.Term, s.Commit, s.Applied
 	t.maxCommit = max(t.maxCommit, s.Commit)
 }
@@ -318,6 +320,7 @@ var invariants = append(slices.Clip(Guarantees),
 	Counts,
 	Terms,
 	Elected,
+	Sends,
 )
 
 // TimersName names the Timers invariant.
@@ -773,4 +776,128 @@ func appendSent(v sim.View, from, to sim.NodeID) int {
 		}
 	}
 	return -1
+}
+
+// SendsName names the Sends invariant.
+const SendsName = "a candidate asks every other member for its vote, a leader sends each follower its entries from its next index when elected, at each heartbeat and with each new command, and a server is drawn in its role and applies what it knows committed"
+
+// Sends holds a member to the messages that make the group live, and to
+// its picture, read after its own step: a server that stands asks every
+// other member for its vote, with its log's last index and term; a new
+// leader sends every follower an APPEND after its log's end (before the
+// no-op it appends, when it appends one, and exactly then), as it does at
+// each heartbeat, and it sends a new command at once to every follower
+// caught up. Every APPEND is the leader's log as it stands from the
+// follower's next index, at most a batch, with the commit index it knows,
+// and moves that index past what it carries. A server is drawn candidate
+// and leader of its term exactly while it is one, and no longer in a term
+// it left; it applies every entry it knows committed, and Raft's register
+// holds the last command applied. A group that never sent an APPEND or a
+// REQUEST-VOTE, or never applied what it committed, passed the
+// guarantees, which hold of a group that does nothing.
+var Sends = sim.Invariant{
+	Name:  SendsName,
+	Help:  "a server that stands sends REQUEST-VOTE to every other member; a new leader (after its no-op, if it appends one), each heartbeat and each new command send every follower that needs them an APPEND of the log from its next index, at most a batch, which moves that index on; a server is drawn in its role of its term only, and applies up to its commit index",
+	Check: memberRule(checkSends),
+}
+
+func checkSends(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
+	t, ok := tallyOf(v)
+	if !ok || ev.Kind == sim.Init {
+		return ""
+	}
+	term, before := int(s.Term), int(t.termsBefore[id])
+	switch {
+	case v.Drawn(id, roleCandidate, term) != (s.Role == Candidate) || v.Drawn(id, roleLeader, term) != (s.Role == Leader):
+		return fmt.Sprintf("is %s of term %d, drawn candidate: %t, leader: %t", s.Role, term, v.Drawn(id, roleCandidate, term), v.Drawn(id, roleLeader, term))
+	case before != term && (v.Drawn(id, roleCandidate, before) || v.Drawn(id, roleLeader, before)):
+		return fmt.Sprintf("left term %d for %d, and is still drawn in a role of term %d", before, term, before)
+	case s.Applied != s.Commit:
+		return fmt.Sprintf("knows entries up to %d committed, and has applied up to %d", s.Commit, s.Applied)
+	}
+	if x, ok := v.Node(id).(*Server); ok {
+		// the last command it applied at this step, if any (entries
+		// applied before may have been overwritten since: Figure 8)
+		want, from := int64(0), t.appliedBefore[id]
+		if s.Applied < from {
+			from = 0 // a restart applies afresh
+		}
+		for i := s.Applied; i > from && want == 0; i-- {
+			want = s.Log.At(i).Cmd[0]
+		}
+		if (want != 0 || s.Applied == 0) && x.Register != want {
+			return fmt.Sprintf("applied up to entry %d, and holds x = %d, not %d", s.Applied, x.Register, want)
+		}
+	}
+	votes, appends := 0, map[sim.NodeID]int{}
+	for e := range check.SentThisStep(v, id) {
+		switch e.Kind {
+		case KindRequestVote:
+			if e.Value != s.Term || s.Role != Candidate || len(e.Data) != 2 || int(e.Data[0]) != s.Log.Len() || e.Data[1] != s.Log.LastTerm() {
+				return fmt.Sprintf("is %s of term %d with a log of %d entries, and asked %s's vote with term %d, %v", s.Role, s.Term, s.Log.Len(), v.Name(e.To), e.Value, e.Data)
+			}
+			votes++
+		case KindAppend:
+			if detail := checkAppend(v, s, e); detail != "" {
+				return detail
+			}
+			appends[e.To] = int(e.Data[0])
+		}
+	}
+	for to, prev := range appends {
+		if k := min(s.cfg.Batch, s.Log.Len()-prev); s.next[to] != prev+k+1 {
+			return fmt.Sprintf("sent %s the entries after %d, and counts on its next entry being %d", v.Name(to), prev, s.next[to])
+		}
+	}
+	stood := s.Role == Candidate && term > before
+	elected := s.Role == Leader && check.Marked(v, roleLeader, term)
+	beat := s.Role == Leader && ev.Kind == sim.Timer && ev.Tag == TimerHeartbeat
+	for _, to := range s.group {
+		if to == id {
+			continue
+		}
+		prev, sent := appends[to]
+		switch {
+		case stood && votes != len(s.group)-1:
+			return fmt.Sprintf("stands for term %d, and asked %d of the %d other members for their votes", term, votes, len(s.group)-1)
+		case (elected || beat) && !sent:
+			return fmt.Sprintf("leads term %d and sent %s no APPEND when elected or at its heartbeat", term, v.Name(to))
+		case elected && prev != s.Log.Len()-noop(s):
+			return fmt.Sprintf("was elected in term %d with a log of %d entries (a no-op: %t), and sent %s the entries after %d", term, s.Log.Len()-noop(s), s.cfg.NoOp, v.Name(to), prev)
+		case s.Role == Leader && check.Marked(v, roleAppended, s.Log.Len()) && s.next[to] == s.Log.Len():
+			return fmt.Sprintf("logged entry %d, and did not send it to %s, which holds all before it", s.Log.Len(), v.Name(to))
+		}
+	}
+	if elected && s.cfg.NoOp != (s.Log.Len() > 0 && s.Log.Term(s.Log.Len()) == s.Term && s.Log.At(s.Log.Len()).Cmd == Command{}) {
+		return fmt.Sprintf("was elected in term %d, and its log ends with entry %d of term %d (a no-op: %t)", term, s.Log.Len(), s.Log.Term(s.Log.Len()), s.cfg.NoOp)
+	}
+	return ""
+}
+
+// noop is 1 when a leader appends a no-op at its election.
+func noop(s *Replica) int {
+	if s.cfg.NoOp {
+		return 1
+	}
+	return 0
+}
+
+// checkAppend holds an APPEND to the leader's log as it stands: its term,
+// the entry before the ones it carries, the commit index it knows, and
+// its entries from there, at most a batch.
+func checkAppend(v sim.View, s *Replica, e sim.Envelope) string {
+	if s.Role != Leader || e.Value != s.Term || len(e.Data) < 3 || (len(e.Data)-3)%entryWords != 0 {
+		return fmt.Sprintf("is %s of term %d, and sent %s an APPEND of term %d with %d numbers", s.Role, s.Term, v.Name(e.To), e.Value, len(e.Data))
+	}
+	prev, k := int(e.Data[0]), (len(e.Data)-3)/entryWords
+	if prev < 0 || prev > s.Log.Len() || e.Data[1] != s.Log.Term(prev) || int(e.Data[2]) > s.Commit || k != min(s.cfg.Batch, s.Log.Len()-prev) {
+		return fmt.Sprintf("sent %s an APPEND after entry %d of term %d, commit %d, with %d entries, from a log of %d entries committed up to %d", v.Name(e.To), prev, e.Data[1], e.Data[2], k, s.Log.Len(), s.Commit)
+	}
+	for j := range k {
+		x, w := s.Log.At(prev+1+j), e.Data[3+j*entryWords:3+(j+1)*entryWords]
+		if w[0] != x.Term || !slices.Equal(w[1:], x.Cmd[:]) {
+			return fmt.Sprintf("sent %s entry %d as term %d, %v, and its log holds it as term %d, %v", v.Name(e.To), prev+1+j, w[0], w[1:], x.Term, x.Cmd)
+		}
+	}
+	return ""
 }

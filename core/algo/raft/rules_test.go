@@ -137,3 +137,39 @@ func TestTheElectedCheckNamesACandidateThatDoesNotCountItsVotes(t *testing.T) {
 	})
 	assert.True(t, broke)
 }
+
+// The sends check holds on every Raft lesson and names a server that
+// stands without asking for votes as it did, a leader that counts on a
+// follower's next entry wrongly after an APPEND, and a server whose
+// register is not the last command it applied.
+func TestTheSendsCheckNamesAServerThatBreaksIt(t *testing.T) {
+	check := func(v sim.View) string { return algotest.Check(t, raft.Spec, v, raft.SendsName).Detail }
+	broke := map[string]bool{}
+	for _, lesson := range []string{"raft-election", "raft-split-votes", "raft-partition", "raft-catch-up"} {
+		_, r := scenariotest.Run(t, lesson)
+		algotest.Steps(r, func(k int, v sim.View, id sim.NodeID, ev sim.Event) {
+			algotest.Holds(t, raft.Spec, v, k, raft.SendsName)
+			s := v.Node(id).(*raft.Server)
+			switch {
+			case s.Role == raft.Candidate && ev.Kind == sim.Timer && ev.Tag == raft.TimerElection && !broke["votes"]:
+				s.Log.Append(s.Term, raft.Command{9})
+				assert.Contains(t, check(v), "and asked")
+				s.Log.TruncateTo(s.Log.Len() - 1)
+				broke["votes"] = true
+			case s.Role == raft.Leader && ev.Kind == sim.Timer && ev.Tag == raft.TimerHeartbeat && !broke["next"]:
+				to := (int(id) + 1) % v.N()
+				was := raft.Next(&s.Replica, to)
+				raft.SetNext(&s.Replica, to, was+1)
+				assert.Contains(t, check(v), "and counts on its next entry being")
+				raft.SetNext(&s.Replica, to, was)
+				broke["next"] = true
+			case s.Applied > 0 && !broke["register"]:
+				s.Register++
+				assert.Contains(t, check(v), "and holds x =")
+				s.Register--
+				broke["register"] = true
+			}
+		})
+	}
+	assert.Equal(t, map[string]bool{"votes": true, "next": true, "register": true}, broke)
+}
