@@ -794,10 +794,12 @@ const SendsName = "a candidate asks every other member for its vote, a leader se
 // it left; it applies every entry it knows committed, and Raft's register
 // holds the last command applied. A group that never sent an APPEND or a
 // REQUEST-VOTE, or never applied what it committed, passed the
-// guarantees, which hold of a group that does nothing.
+// guarantees, which hold of a group that does nothing. A refusal of an
+// APPEND names its entry before and the last entry the follower may
+// hold in common with the leader.
 var Sends = sim.Invariant{
 	Name:  SendsName,
-	Help:  "a server that stands sends REQUEST-VOTE to every other member; a new leader (after its no-op, if it appends one), each heartbeat and each new command send every follower that needs them an APPEND of the log from its next index, at most a batch, which moves that index on; a server is drawn in its role of its term only, and applies up to its commit index",
+	Help:  "a server that stands sends REQUEST-VOTE to every other member; a new leader (after its no-op, if it appends one), each heartbeat and each new command send every follower that needs them an APPEND of the log from its next index, at most a batch, which moves that index on; a server is drawn in its role of its term only, and applies up to its commit index; a refusal of an APPEND names its entry before and the last entry the follower may share",
 	Check: memberRule(checkSends),
 }
 
@@ -842,6 +844,19 @@ func checkSends(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 				return detail
 			}
 			appends[e.To] = int(e.Data[0])
+		case KindNack:
+			// a refusal says where the follower's log can match: the
+			// APPEND's entry before its own, and the last it may hold
+			// (its log's end, or the entry before the one in conflict;
+			// its log's end to an APPEND of an older term)
+			m := decode(ev.Msg)
+			hint := s.Log.Len()
+			if ev.Msg.Value == s.Term {
+				hint = min(hint, m.prev-1)
+			}
+			if ev.Kind != sim.Deliver || ev.Msg.Kind != KindAppend || len(e.Data) != 2 || int(e.Data[0]) != m.prev || int(e.Data[1]) != hint {
+				return fmt.Sprintf("refused %s's %s with %v, its log of %d entries", v.Name(e.To), ev.Msg.Kind, e.Data, s.Log.Len())
+			}
 		}
 	}
 	for to, prev := range appends {
