@@ -75,7 +75,7 @@ var skippedFiles = map[string]bool{"report.go": true, "check.go": true}
 
 // skippedFuncs describe, copy, hash or tally a process.
 var skippedFuncs = map[string]bool{
-	"String": true, "Describe": true, "Inspect": true, "Fingerprint": true, "Clone": true, "clone": true,
+	"String": true, "Describe": true, "Inspect": true, "Fingerprint": true, "Clone": true, "clone": true, "CloneReplica": true,
 	"AppendFormat": true, "MarshalJSON": true, "UnmarshalJSON": true,
 	"Note": true, "Joined": true, "Left": true, "Stepped": true,
 }

@@ -90,31 +90,3 @@ func (l *Log) TruncateTo(n int) {
 func (l *Log) Clone() Log {
 	return Log{full: l.full[:len(l.full):len(l.full)], tail: append([]Entry(nil), l.tail...)}
 }
-
-// CopyFrom makes l a copy of o, as Clone does, reusing l's own tail: the
-// checks keep a copy of every server's log and copy it again each time
-// the log changes, which is most of a leader's steps.
-func (l *Log) CopyFrom(o *Log) {
-	l.full = o.full[:len(o.full):len(o.full)]
-	l.tail = append(l.tail[:0], o.tail...)
-}
-
-// Diverges is the first index at which the two logs differ (an entry that
-// is not the same, or one that only one of them has), or 0 if they are
-// the same. Prefix hashes make it a bisection.
-func (l *Log) Diverges(o *Log) int {
-	shorter := min(l.Len(), o.Len())
-	lo, hi := 0, shorter // the first lo entries agree; find the longest such lo
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if l.Sum(mid) == o.Sum(mid) {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == shorter && l.Len() == o.Len() {
-		return 0
-	}
-	return lo + 1
-}
