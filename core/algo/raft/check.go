@@ -831,7 +831,9 @@ func checkSends(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 			return fmt.Sprintf("applied up to entry %d, and holds x = %d, not %d", s.Applied, x.Register, want)
 		}
 	}
-	votes, appends := 0, map[sim.NodeID]int{}
+	// the entry before each APPEND's entries, by follower, and which
+	// followers were sent one: ids are below 64, as the votes' bits are
+	votes, prevs, sent := 0, [64]int{}, uint64(0)
 	for e := range check.SentThisStep(v, id) {
 		switch e.Kind {
 		case KindRequestVote:
@@ -843,7 +845,7 @@ func checkSends(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 			if detail := checkAppend(v, s, e); detail != "" {
 				return detail
 			}
-			appends[e.To] = int(e.Data[0])
+			prevs[e.To], sent = int(e.Data[0]), sent|1<<e.To
 		case KindNack:
 			// a refusal says where the follower's log can match: the
 			// APPEND's entry before its own, and the last it may hold
@@ -859,8 +861,9 @@ func checkSends(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 			}
 		}
 	}
-	for to, prev := range appends {
-		if k := min(s.cfg.Batch, s.Log.Len()-prev); s.next[to] != prev+k+1 {
+	for _, to := range s.group {
+		prev := prevs[to]
+		if k := min(s.cfg.Batch, s.Log.Len()-prev); sent&(1<<to) != 0 && s.next[to] != prev+k+1 {
 			return fmt.Sprintf("sent %s the entries after %d, and counts on its next entry being %d", v.Name(to), prev, s.next[to])
 		}
 	}
@@ -871,11 +874,11 @@ func checkSends(v sim.View, id sim.NodeID, ev sim.Event, s *Replica) string {
 		if to == id {
 			continue
 		}
-		prev, sent := appends[to]
+		prev, got := prevs[to], sent&(1<<to) != 0
 		switch {
 		case stood && votes != len(s.group)-1:
 			return fmt.Sprintf("stands for term %d, and asked %d of the %d other members for their votes", term, votes, len(s.group)-1)
-		case (elected || beat) && !sent:
+		case (elected || beat) && !got:
 			return fmt.Sprintf("leads term %d and sent %s no APPEND when elected or at its heartbeat", term, v.Name(to))
 		case elected && prev != s.Log.Len()-noop(s):
 			return fmt.Sprintf("was elected in term %d with a log of %d entries (a no-op: %t), and sent %s the entries after %d", term, s.Log.Len()-noop(s), s.cfg.NoOp, v.Name(to), prev)
